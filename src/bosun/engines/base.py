@@ -1,0 +1,43 @@
+"""The one interface every engine implements: Elasticsearch query DSL in, ES response shape out."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+import pyarrow as pa
+
+Body = dict[str, Any]
+Response = dict[str, Any]
+
+
+class Engine(ABC):
+    """Where the data lives. Implementations must be safe to call from parallel threads."""
+
+    kind: str = "abstract"
+
+    @abstractmethod
+    def search(self, index: str, body: Body) -> Response:
+        """Run a search request; answer exactly as Elasticsearch's _search would."""
+
+    @abstractmethod
+    def count(self, index: str, body: Body | None = None) -> int:
+        """Number of documents matching body's `query` (all documents when None)."""
+
+    @abstractmethod
+    def mapping(self, index: str) -> dict[str, Any]:
+        """The index mapping as Elasticsearch returns it under `mappings`: {"properties": {...}}."""
+
+    @abstractmethod
+    def indices(self) -> list[str]:
+        """Names of the indices this engine holds, sorted."""
+
+    @abstractmethod
+    def bulk_load(self, index: str, table: pa.Table, mapping: dict[str, Any], id_field: str | None = None) -> int:
+        """Replace `index` with the rows of `table` under `mapping`; return the number loaded.
+
+        Not reachable by the agent: guarded engines refuse it.
+        """
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release connections and files."""

@@ -1,0 +1,92 @@
+"""Every error Bosun raises on purpose, in three groups.
+
+    BosunError
+    ├── UserError                 the question or the input is at fault; say so and carry on
+    │   ├── UnknownEntity         a name that resolves to nothing in the catalog or the data
+    │   ├── AmbiguousEntity       a name that resolves to several things equally well
+    │   ├── UnsupportedQuery      a query the engine cannot answer exactly (names the clause)
+    │   └── GuardrailViolation    a query outside the read-only policy (script, write, cap, index)
+    ├── ConfigError               the installation is at fault; fix settings or files
+    │   ├── SettingsError         a bad setting (unknown engine kind, malformed URL, ...)
+    │   ├── CatalogError          a catalog file that does not validate (names the key)
+    │   └── MissingIndex          an index that is not loaded or not allowed
+    └── RunFailure                something outside went wrong while running
+        ├── EngineUnavailable     the engine cannot be reached (names the URL)
+        ├── QueryTimeout          a query or a worker took longer than allowed
+        └── StoreError            the conversation store is corrupt or locked
+
+Messages are one line a person can act on. Code catches the narrowest class it can handle;
+only the planner's worker executor records arbitrary exceptions, as failed results.
+"""
+
+from __future__ import annotations
+
+
+class BosunError(Exception):
+    """Base of every error Bosun raises on purpose."""
+
+
+class UserError(BosunError):
+    """The question or the input is at fault."""
+
+
+class UnknownEntity(UserError):
+    """A name resolves to nothing."""
+
+    def __init__(self, term: str, message: str | None = None) -> None:
+        self.term = term
+        super().__init__(message or f"I don't know {term!r}.")
+
+
+class AmbiguousEntity(UserError):
+    """A name resolves to several things equally well."""
+
+    def __init__(self, term: str, options: list[str]) -> None:
+        self.term = term
+        self.options = options
+        super().__init__(f"{term!r} could mean {', '.join(options)}.")
+
+
+class UnsupportedQuery(UserError):
+    """The engine cannot answer this query exactly; the message names the clause."""
+
+    def __init__(self, clause: str, detail: str = "") -> None:
+        self.clause = clause
+        suffix = f": {detail}" if detail else ""
+        super().__init__(f"unsupported query clause {clause!r}{suffix}")
+
+
+class GuardrailViolation(UserError):
+    """The query breaks the read-only policy."""
+
+
+class ConfigError(BosunError):
+    """The installation is at fault."""
+
+
+class SettingsError(ConfigError):
+    """A setting is invalid."""
+
+
+class CatalogError(ConfigError):
+    """A catalog file does not validate."""
+
+
+class MissingIndex(ConfigError):
+    """An index is not loaded or not allowed."""
+
+
+class RunFailure(BosunError):
+    """Something outside Bosun went wrong while running."""
+
+
+class EngineUnavailable(RunFailure):
+    """The engine cannot be reached."""
+
+
+class QueryTimeout(RunFailure):
+    """A query or a worker ran out of time."""
+
+
+class StoreError(RunFailure):
+    """The conversation store is corrupt or locked."""

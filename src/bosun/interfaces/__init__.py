@@ -1,0 +1,1 @@
+"""How people and programs reach Bosun: command line (and later API, MCP, web page)."""

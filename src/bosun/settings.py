@@ -1,0 +1,85 @@
+"""All of Bosun's settings: one class, read from BOSUN_* variables and a .env file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+from urllib.parse import urlparse
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bosun.errors import SettingsError
+
+EngineKind = Literal["embedded", "elasticsearch", "opensearch"]
+
+
+def _check_url(value: str | None, schemes: tuple[str, ...]) -> str | None:
+    if value is None or value == "":
+        return None
+    parsed = urlparse(value)
+    if parsed.scheme not in schemes or not (parsed.netloc or parsed.path):
+        raise ValueError(f"expected a URL starting with {' or '.join(s + '://' for s in schemes)}, got {value!r}")
+    return value
+
+
+class Settings(BaseSettings):
+    """Bosun's configuration. Every field can be set as BOSUN_<FIELD> or in .env."""
+
+    model_config = SettingsConfigDict(env_prefix="BOSUN_", env_file=".env", extra="ignore")
+
+    data_dir: Path = Field(Path(".bosun"), description="where the embedded engine, checkpoints and vectors live")
+    catalog: Path | None = Field(None, description="catalog YAML; default: the bundled maritime sample")
+
+    engine: EngineKind = Field("embedded", description="embedded | elasticsearch | opensearch")
+    engine_url: str | None = Field(None, description="cluster URL for elasticsearch / opensearch")
+    engine_username: str | None = None
+    engine_password: str | None = None
+    engine_api_key: str | None = None
+    engine_verify_certs: bool = True
+    query_timeout_s: float = Field(10.0, gt=0)
+    max_result_size: int = Field(10_000, gt=0, le=10_000)
+    max_buckets: int = Field(10_000, gt=0)
+
+    max_rounds: int = Field(8, ge=1, le=50)
+    worker_timeout_s: float = Field(30.0, gt=0)
+    turn_deadline_s: float = Field(120.0, gt=0)
+    ambiguity: Literal["ask", "assume"] = "ask"
+    clarification_mode: Literal["end_turn", "interrupt"] = "end_turn"
+    understanding: Literal["rules", "llm"] = "rules"
+    memory_turns: int = Field(5, ge=0)
+
+    checkpoint_url: str | None = Field(None, description="postgresql://... ; default: SQLite under data_dir")
+    qdrant_url: str | None = Field(None, description="Qdrant server; default: embedded local mode under data_dir")
+    graphql_url: str | None = Field(None, description="remote GraphQL API; default: the in-process schema")
+
+    @field_validator("engine_url", "qdrant_url", "graphql_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        return _check_url(value, ("http", "https"))
+
+    @field_validator("checkpoint_url")
+    @classmethod
+    def _pg_url(cls, value: str | None) -> str | None:
+        return _check_url(value, ("postgres", "postgresql"))
+
+    @property
+    def duckdb_path(self) -> Path:
+        return self.data_dir / "bosun.duckdb"
+
+    @property
+    def checkpoint_path(self) -> Path:
+        return self.data_dir / "checkpoints.sqlite"
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read settings; a bad value raises SettingsError with one line naming the setting."""
+    try:
+        settings = Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = "BOSUN_" + "_".join(str(p) for p in first["loc"]).upper()
+        raise SettingsError(f"bad setting {name}: {first['msg']}") from None
+    if settings.engine != "embedded" and not settings.engine_url:
+        raise SettingsError(f"bad setting BOSUN_ENGINE_URL: engine {settings.engine!r} needs a URL")
+    return settings
