@@ -1,0 +1,1 @@
+"""Benchmarks that print figures: `python -m bosun.bench NAME` (engines, fanout, ...)."""
