@@ -1,0 +1,179 @@
+"""Time expressions in English → inclusive date ranges, relative to an as-of date (DATA_CONTRACT §2).
+
+Generic calendar language only; which date field a range applies to is the catalog's business.
+Written by hand because the libraries that parse dates (dateparser, parsedatetime) return instants,
+not the calendar periods ("last quarter", "H1 2025", a month named without a year) the contract fixes.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from dateutil.relativedelta import relativedelta
+
+MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+MONTHS["sept"] = 9
+_MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
+_MONTH = rf"(?P<month>{_MONTH_NAMES})\.?"
+_YEAR = r"(?P<year>(?:19|20)\d\d)"
+_ISO = r"\d{4}-\d{2}-\d{2}"
+_UNIT = r"(?P<unit>day|week|month|quarter|year)s?"
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+
+
+@dataclass(frozen=True)
+class TimeRange:
+    """An inclusive range of days, with the words it came from."""
+
+    start: date | None
+    end: date | None
+    text: str
+
+    def describe(self) -> str:
+        if self.start and self.end:
+            return f"{self.start.isoformat()} to {self.end.isoformat()}"
+        if self.start:
+            return f"since {self.start.isoformat()}"
+        return f"before {self.end.isoformat()}" if self.end else "all time"
+
+
+def period_bounds(day: date, unit: str) -> tuple[date, date]:
+    """The calendar week (Monday–Sunday), month, quarter or year that contains `day`."""
+    if unit == "day":
+        return day, day
+    if unit == "week":
+        start = day - timedelta(days=day.weekday())
+        return start, start + timedelta(days=6)
+    if unit == "month":
+        start = day.replace(day=1)
+    elif unit == "quarter":
+        start = date(day.year, 3 * ((day.month - 1) // 3) + 1, 1)
+    else:
+        start = date(day.year, 1, 1)
+    step = {"month": relativedelta(months=1), "quarter": relativedelta(months=3), "year": relativedelta(years=1)}
+    return start, start + step[unit] - timedelta(days=1)
+
+
+def shift_period(start: date, unit: str, count: int) -> tuple[date, date]:
+    """The calendar period `count` periods away from the one starting at `start`."""
+    delta = {"day": relativedelta(days=count), "week": relativedelta(weeks=count),
+             "month": relativedelta(months=count), "quarter": relativedelta(months=3 * count),
+             "year": relativedelta(years=count)}[unit]
+    return period_bounds(start + delta, unit)
+
+
+def _month_of(name: str, year: str | None, today: date) -> tuple[date, date]:
+    month = MONTHS[name.lower().rstrip(".")]
+    if year:
+        return period_bounds(date(int(year), month, 1), "month")
+    guess = date(today.year, month, 1)
+    return period_bounds(guess if guess <= today else guess.replace(year=today.year - 1), "month")
+
+
+def _number(text: str) -> int:
+    return int(text) if text.isdigit() else _NUMBER_WORDS[text.lower()]
+
+
+def _point(text: str, today: date, *, end: bool) -> date:
+    """A single date-ish phrase (ISO date, month [year], year) as its first or last day."""
+    text = text.strip()
+    if re.fullmatch(_ISO, text):
+        return date.fromisoformat(text)
+    found = re.fullmatch(_MONTH + r"(?:\s*,?\s*" + _YEAR + r")?", text, re.I)
+    if found:
+        bounds = _month_of(found["month"], found["year"], today)
+    elif re.fullmatch(_YEAR, text):
+        bounds = period_bounds(date(int(text), 1, 1), "year")
+    else:
+        raise ValueError(text)
+    return bounds[1] if end else bounds[0]
+
+
+Rule = tuple[str, Callable[[re.Match[str], date], tuple[date | None, date | None]]]
+_NUM = r"(?P<n>\d+|" + "|".join(_NUMBER_WORDS) + r")"
+_POINT = rf"(?:{_ISO}|(?:{_MONTH_NAMES})\.?(?:\s*,?\s*(?:19|20)\d\d)?|(?:19|20)\d\d)"
+
+RULES: list[Rule] = [
+    (rf"\bbetween\s+(?P<a>{_POINT})\s+(?:and|to)\s+(?P<b>{_POINT})\b",
+     lambda m, t: (_point(m["a"], t, end=False), _point(m["b"], t, end=True))),
+    (rf"\bfrom\s+(?P<a>{_ISO})\s+(?:to|until|through)\s+(?P<b>{_ISO})\b",
+     lambda m, t: (date.fromisoformat(m["a"]), date.fromisoformat(m["b"]))),
+    (r"\byesterday\b", lambda m, t: (t - timedelta(days=1), t - timedelta(days=1))),
+    (r"\btoday\b", lambda m, t: (t, t)),
+    (r"\b(?:ytd|year[- ]to[- ]date)\b", lambda m, t: (period_bounds(t, "year")[0], t)),
+    (r"\b(?:mtd|month[- ]to[- ]date)\b", lambda m, t: (period_bounds(t, "month")[0], t)),
+    (r"\b(?:qtd|quarter[- ]to[- ]date)\b", lambda m, t: (period_bounds(t, "quarter")[0], t)),
+    (rf"\b(?:in\s+|over\s+|during\s+)?(?:the\s+)?(?:last|past|previous|trailing)\s+{_NUM}\s+{_UNIT}\b",
+     lambda m, t: (_rolling_start(t, m["unit"], _number(m["n"])), t)),
+    (rf"\b(?:in\s+|during\s+)?(?:the\s+)?(?:last|previous|past|prior)\s+{_UNIT}\b",
+     lambda m, t: shift_period(period_bounds(t, m["unit"])[0], m["unit"], -1)),
+    (rf"\b(?:in\s+|during\s+)?this\s+{_UNIT}\b",
+     lambda m, t: (period_bounds(t, m["unit"])[0], t)),
+    (rf"\b(?:in\s+|during\s+)?(?:q(?P<q>[1-4])\s*(?:of\s+)?{_YEAR}|{_YEAR.replace('year', 'y2')}\s*q(?P<q2>[1-4]))\b",
+     lambda m, t: _quarter(int(m["q"] or m["q2"]), int(m["year"] or m["y2"]))),
+    (rf"\b(?:in\s+|during\s+)?h(?P<h>[12])\s*(?:of\s+)?{_YEAR}\b",
+     lambda m, t: _half(int(m["h"]), int(m["year"]))),
+    (rf"\bsince\s+(?P<a>{_POINT})\b", lambda m, t: (_since(m["a"], t), None)),
+    (rf"\bbefore\s+(?P<a>{_POINT})\b", lambda m, t: (None, _point(m["a"], t, end=False) - timedelta(days=1))),
+    (rf"\bafter\s+(?P<a>{_POINT})\b", lambda m, t: (_point(m["a"], t, end=True) + timedelta(days=1), None)),
+    (rf"\bon\s+(?P<a>{_ISO})\b", lambda m, t: (date.fromisoformat(m["a"]), date.fromisoformat(m["a"]))),
+    (rf"\b(?:in\s+|during\s+|for\s+)?{_MONTH}(?:\s*,?\s*{_YEAR})?(?=\W|$)",
+     lambda m, t: _month_of(m["month"], m["year"], t)),
+    (rf"\b(?:in\s+|during\s+|for\s+)?{_YEAR}\b", lambda m, t: period_bounds(date(int(m["year"]), 1, 1), "year")),
+    (rf"\b(?P<a>{_ISO})\b", lambda m, t: (date.fromisoformat(m["a"]), date.fromisoformat(m["a"]))),
+]
+_COMPILED = [(re.compile(pattern, re.I), build) for pattern, build in RULES]
+# Words that look like month abbreviations but are ordinary English in questions.
+_FALSE_MONTHS = {"may", "mar", "jun", "jan", "dec", "oct", "sept", "sep", "aug", "apr", "nov", "feb", "jul"}
+
+
+def _rolling_start(today: date, unit: str, n: int) -> date:
+    delta = {"day": relativedelta(days=n), "week": relativedelta(weeks=n), "month": relativedelta(months=n),
+             "quarter": relativedelta(months=3 * n), "year": relativedelta(years=n)}[unit]
+    return today - delta + timedelta(days=1)
+
+
+def _quarter(q: int, year: int) -> tuple[date, date]:
+    return period_bounds(date(year, 3 * q - 2, 1), "quarter")
+
+
+def _half(h: int, year: int) -> tuple[date, date]:
+    start = date(year, 1 if h == 1 else 7, 1)
+    return start, start + relativedelta(months=6) - timedelta(days=1)
+
+
+def _since(text: str, today: date) -> date:
+    found = re.fullmatch(_MONTH, text.strip(), re.I)
+    if found:  # "since April" = from April 1st of the as-of year
+        return date(today.year, MONTHS[found["month"].lower()], 1)
+    return _point(text, today, end=False)
+
+
+def _plausible(match: re.Match[str]) -> bool:
+    """Reject a bare month abbreviation that is an ordinary word ("may", "mar") without a year."""
+    month = match.groupdict().get("month")
+    if not month or match.groupdict().get("year"):
+        return True
+    word = month.lower()
+    return word not in _FALSE_MONTHS or match.group(0).lower().startswith(("in ", "during ", "for "))
+
+
+def find_time_range(text: str, today: date) -> TimeRange | None:
+    """The first time expression in `text`, as an inclusive range; None when there is none."""
+    best: tuple[int, TimeRange] | None = None
+    for pattern, build in _COMPILED:
+        for match in pattern.finditer(text):
+            if not _plausible(match):
+                continue
+            start, end = build(match, today)
+            found = TimeRange(start, end, match.group(0).strip())
+            if best is None or match.start() < best[0]:
+                best = (match.start(), found)
+            break
+    return best[1] if best else None

@@ -1,0 +1,52 @@
+from datetime import date
+
+import pytest
+
+from bosun.understanding.timewords import find_time_range
+
+AS_OF = date(2026, 6, 15)  # a Monday
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("shipments that arrived yesterday", "2026-06-14", "2026-06-14"),
+        ("arrived in Houston last month", "2026-05-01", "2026-05-31"),
+        ("volumes to LA last quarter", "2026-01-01", "2026-03-31"),
+        ("by port last year", "2025-01-01", "2025-12-31"),
+        ("to LA that arrived last week", "2026-06-08", "2026-06-14"),
+        ("into Savannah this year", "2026-01-01", "2026-06-15"),
+        ("this month", "2026-06-01", "2026-06-15"),
+        ("YTD", "2026-01-01", "2026-06-15"),
+        ("in the last 30 days", "2026-05-17", "2026-06-15"),
+        ("in the past 90 days", "2026-03-18", "2026-06-15"),
+        ("past two weeks", "2026-06-02", "2026-06-15"),
+        ("by TEU in 2025", "2025-01-01", "2025-12-31"),
+        ("to Baltimore in May 2026?", "2026-05-01", "2026-05-31"),
+        ("in March", "2026-03-01", "2026-03-31"),
+        ("in September", "2025-09-01", "2025-09-30"),
+        ("Norfolk in Q1 2026?", "2026-01-01", "2026-03-31"),
+        ("H1 2025", "2025-01-01", "2025-06-30"),
+        ("H2 2025", "2025-07-01", "2025-12-31"),
+        ("between 2026-01-10 and 2026-02-05", "2026-01-10", "2026-02-05"),
+        ("between March and May 2026", "2026-03-01", "2026-05-31"),
+        ("since April", "2026-04-01", None),
+        ("before 2025", None, "2024-12-31"),
+        ("on 2026-06-01", "2026-06-01", "2026-06-01"),
+    ],
+)
+def test_contract_time_words(text: str, start: str | None, end: str | None) -> None:
+    found = find_time_range(text, AS_OF)
+    assert found is not None, text
+    assert (found.start.isoformat() if found.start else None) == start
+    assert (found.end.isoformat() if found.end else None) == end
+
+
+@pytest.mark.parametrize("text", ["Show me Maersk shipments to Los Angeles", "may I see the top carriers?", ""])
+def test_no_time_words(text: str) -> None:
+    assert find_time_range(text, AS_OF) is None
+
+
+def test_matched_words_are_reported() -> None:
+    found = find_time_range("How many TEU did CMA CGM bring to Norfolk in Q1 2026?", AS_OF)
+    assert found is not None and found.text == "in Q1 2026"
