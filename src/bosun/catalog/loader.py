@@ -1,0 +1,118 @@
+"""Load and validate a catalog file; derive mappings and reference tables from it."""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import yaml
+from pydantic import ValidationError
+
+from bosun.catalog.schema import CatalogSpec, FieldSpec, ObjectSpec, source_path
+from bosun.errors import CatalogError
+
+_ARROW_TYPES: dict[str, pa.DataType] = {
+    "keyword": pa.string(), "text": pa.string(), "date": pa.date32(), "integer": pa.int64(),
+    "long": pa.int64(), "float": pa.float64(), "double": pa.float64(), "boolean": pa.bool_(),
+}
+
+
+def bundled_catalog_path() -> Path:
+    """The maritime sample's catalog shipped inside the package."""
+    return Path(str(resources.files("bosun.domains") / "maritime" / "catalog.yaml"))
+
+
+def load_catalog(path: Path | None = None) -> Catalog:
+    """Read and validate a catalog; errors name the file, the key path and what is wrong."""
+    path = Path(path) if path else bundled_catalog_path()
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CatalogError(f"cannot read catalog {path}: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
+        raise CatalogError(f"{path.name}: not valid YAML: {exc}".splitlines()[0]) from None
+    try:
+        spec = CatalogSpec.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        raise CatalogError(f"{path.name}: {where}: {first['msg']}") from None
+    return Catalog(spec, path.resolve())
+
+
+def field_mapping(spec: FieldSpec) -> dict[str, Any]:
+    """The Elasticsearch mapping of one field."""
+    mapping: dict[str, Any] = {"type": spec.type}
+    if spec.subfields:
+        mapping["fields"] = {name: {"type": kind} for name, kind in spec.subfields.items()}
+    return mapping
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """A validated catalog and the file it came from."""
+
+    spec: CatalogSpec
+    path: Path
+
+    @property
+    def record(self) -> ObjectSpec:
+        return self.spec.objects[self.spec.record]
+
+    def object(self, name: str) -> ObjectSpec:
+        try:
+            return self.spec.objects[name]
+        except KeyError:
+            raise CatalogError(f"{self.path.name}: no object {name!r}") from None
+
+    def mapping_for(self, name: str) -> dict[str, Any]:
+        """Elasticsearch mapping ({"properties": ...}) of an object's index."""
+        obj = self.object(name)
+        return {"properties": {field: field_mapping(spec) for field, spec in obj.fields.items()}}
+
+    def allowed_indices(self) -> list[str]:
+        return sorted(obj.index for obj in self.spec.objects.values())
+
+    def arrow_schema(self, name: str) -> pa.Schema:
+        obj = self.object(name)
+        return pa.schema([(field, _ARROW_TYPES[spec.type]) for field, spec in obj.fields.items()])
+
+    def reference_rows(self, name: str) -> list[dict[str, str]]:
+        """The raw rows of a reference object's CSV, as strings."""
+        obj = self.object(name)
+        if obj.source is None:
+            raise CatalogError(f"{self.path.name}: objects.{name} has no source file")
+        with source_path(self.path, obj.source).open(newline="", encoding="utf-8") as handle:
+            return list(csv.DictReader(handle))
+
+    def reference_table(self, name: str) -> pa.Table:
+        """A reference object's rows typed by its fields (empty strings become nulls)."""
+        rows = self.reference_rows(name)
+        schema = self.arrow_schema(name)
+        columns = {f.name: [_typed(row.get(f.name, ""), f.type) for row in rows] for f in schema}
+        return pa.table(columns, schema=schema)
+
+    @cached_property
+    def glossary(self) -> dict[str, str]:
+        """term → definition."""
+        if self.spec.glossary is None:
+            return {}
+        with source_path(self.path, self.spec.glossary.source).open(newline="", encoding="utf-8") as handle:
+            return {row["term"]: row["definition"] for row in csv.DictReader(handle)}
+
+
+def _typed(text: str, kind: pa.DataType) -> Any:
+    if text == "":
+        return None
+    if pa.types.is_boolean(kind):
+        return text.strip().lower() in {"true", "1", "yes"}
+    if pa.types.is_integer(kind):
+        return int(text)
+    if pa.types.is_floating(kind):
+        return float(text)
+    return text

@@ -1,0 +1,147 @@
+"""The catalog's schema: everything Bosun knows about a domain, validated (DESIGN §4)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+FieldType = Literal["keyword", "text", "date", "integer", "long", "float", "double", "boolean"]
+Role = Literal["dimension", "measure", "date", "identifier", "text", "attribute"]
+Agg = Literal["count", "sum", "avg", "min", "max", "cardinality"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class FieldSpec(Strict):
+    """One field of a business object."""
+
+    type: FieldType
+    role: Role = "attribute"
+    description: str
+    synonyms: list[str] = Field(default_factory=list)
+    unit: str | None = None
+    subfields: dict[str, Literal["text", "keyword"]] = Field(default_factory=dict)
+    values: dict[str, list[str]] = Field(
+        default_factory=dict, description="canonical value → words that name it (small vocabularies)")
+    list_separator: str | None = Field(None, description="a column holding a list, e.g. '|'")
+
+
+class ObjectSpec(Strict):
+    """A business object: the record index, or a reference table loaded from a CSV."""
+
+    kind: Literal["record", "reference"]
+    index: str
+    description: str
+    synonyms: list[str] = Field(default_factory=list)
+    id_field: str | None = None
+    title_field: str | None = None
+    source: str | None = Field(None, description="CSV path relative to the catalog file")
+    fields: dict[str, FieldSpec]
+
+    @model_validator(mode="after")
+    def _known_keys(self) -> ObjectSpec:
+        for key in (self.id_field, self.title_field):
+            if key is not None and key not in self.fields:
+                raise ValueError(f"{key!r} is not one of this object's fields")
+        return self
+
+
+class Target(Strict):
+    """A record field that an entity's name filters, and when it applies."""
+
+    field: str
+    value_from: str | None = Field(None, description="reference column giving the value; default the name")
+    when: dict[str, str] = Field(default_factory=dict, description="condition on the reference row")
+    cues: list[str] = Field(default_factory=list, description="words before the name that pick this field")
+
+
+class EntitySpec(Strict):
+    """Names people use in questions and what they resolve to."""
+
+    object: str | None = None
+    name_field: str | None = None
+    alias_field: str | None = None
+    code_fields: list[str] = Field(default_factory=list)
+    extra_names: list[str] = Field(default_factory=list, description="more columns whose values name it")
+    values: dict[str, list[str]] = Field(
+        default_factory=dict, description="inline names: canonical value → aliases (no reference object)")
+    words: list[str] = Field(default_factory=list, description="nouns for the kind: 'carrier', 'shipping line'")
+    targets: list[Target]
+
+    @model_validator(mode="after")
+    def _has_names(self) -> EntitySpec:
+        if not self.values and not (self.object and self.name_field):
+            raise ValueError("needs either object and name_field, or inline values")
+        return self
+
+
+class MeasureSpec(Strict):
+    """A named measure: 'volume' → sum of teu."""
+
+    agg: Agg
+    field: str | None = None
+    words: list[str]
+    label: str
+    unit: str | None = None
+    assumption: str | None = None
+
+
+class TimeSpec(Strict):
+    default_field: str
+    fields: dict[str, list[str]] = Field(description="date field → verbs and nouns that select it")
+
+
+class Defaults(Strict):
+    top_n: int = 10
+    page_size: int = 20
+    measure: str
+    fuzzy_min_score: float = 85.0
+    ambiguity_margin: float = 3.0
+
+
+class Glossary(Strict):
+    source: str
+    synonyms: dict[str, list[str]] = Field(default_factory=dict)
+
+
+class CatalogSpec(Strict):
+    """The whole catalog file."""
+
+    domain: str
+    description: str
+    record: str = Field(description="the record object that questions are about")
+    objects: dict[str, ObjectSpec]
+    entities: dict[str, EntitySpec] = Field(default_factory=dict)
+    measures: dict[str, MeasureSpec] = Field(default_factory=dict)
+    time: TimeSpec
+    defaults: Defaults
+    glossary: Glossary | None = None
+
+    @model_validator(mode="after")
+    def _references(self) -> CatalogSpec:
+        record = self.objects.get(self.record)
+        if record is None:
+            raise ValueError(f"record {self.record!r} is not one of the objects")
+        _check_fields(record, [self.time.default_field, *self.time.fields], "time")
+        _check_fields(record, [m.field for m in self.measures.values() if m.field], "measures")
+        for name, entity in self.entities.items():
+            _check_fields(record, [t.field for t in entity.targets], f"entities.{name}.targets")
+            if entity.object and entity.object not in self.objects:
+                raise ValueError(f"entities.{name}.object: {entity.object!r} is not one of the objects")
+        if self.defaults.measure not in self.measures:
+            raise ValueError(f"defaults.measure: {self.defaults.measure!r} is not one of the measures")
+        return self
+
+
+def _check_fields(obj: ObjectSpec, names: list[str], where: str) -> None:
+    for name in names:
+        if name not in obj.fields:
+            raise ValueError(f"{where}: {name!r} is not a field of {obj.index}")
+
+
+def source_path(catalog_file: Path, source: str) -> Path:
+    return (catalog_file.parent / source).resolve()

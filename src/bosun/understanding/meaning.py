@@ -1,0 +1,92 @@
+"""What a turn means, as typed data: the output of understanding and the input of query generation."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+GoalKind = Literal["data", "helpdesk", "explain_metadata", "lookup", "unsupported"]
+IntentType = Literal["search", "aggregation"]
+Agg = Literal["count", "sum", "avg", "min", "max", "cardinality"]
+Resolution = Literal["exact", "alias", "code", "fuzzy", "vector", "value"]
+
+
+class ResolvedEntity(BaseModel):
+    """A name in the question matched to a canonical value of the catalog."""
+
+    term: str
+    entity: str
+    value: str
+    field: str
+    method: Resolution
+    score: float = 1.0
+
+
+class Ambiguity(BaseModel):
+    """A term that could mean several things; `kind` says whether to ask or assume."""
+
+    term: str
+    kind: Literal["entity", "field", "measure"]
+    options: list[str]
+    default: str | None = None
+
+
+class Condition(BaseModel):
+    """One filter on a record field: equality over values, a numeric range, or existence."""
+
+    field: str
+    values: list[str | int | float | bool] = Field(default_factory=list)
+    gte: float | None = None
+    lte: float | None = None
+    gt: float | None = None
+    lt: float | None = None
+    negate: bool = False
+    source: str = ""
+
+
+class TimeFilter(BaseModel):
+    field: str
+    start: date | None
+    end: date | None
+    text: str
+
+
+class Measure(BaseModel):
+    name: str
+    agg: Agg
+    field: str | None = None
+    label: str
+    unit: str | None = None
+
+
+class Meaning(BaseModel):
+    """The structured meaning of one data goal."""
+
+    text: str
+    index: str
+    intent_type: IntentType = "search"
+    conditions: list[Condition] = Field(default_factory=list)
+    time: TimeFilter | None = None
+    measures: list[Measure] = Field(default_factory=list)
+    group_by: list[str] = Field(default_factory=list)
+    interval: Literal["day", "week", "month", "quarter", "year"] | None = None
+    top_n: int | None = None
+    order: Literal["desc", "asc"] = "desc"
+    sort: list[tuple[str, Literal["asc", "desc"]]] = Field(default_factory=list)
+    compare: list[str] = Field(default_factory=list)
+    distinct: bool = False
+    entities: list[ResolvedEntity] = Field(default_factory=list)
+    assumptions: list[str] = Field(default_factory=list)
+    ambiguities: list[Ambiguity] = Field(default_factory=list)
+    unknown_terms: list[str] = Field(default_factory=list)
+
+
+class Goal(BaseModel):
+    """One standalone goal of a turn, as F01 restates it."""
+
+    id: int
+    kind: GoalKind
+    text: str
+    meaning: Meaning | None = None
