@@ -1,0 +1,371 @@
+"""Elasticsearch aggregations, nested to any depth, computed with GROUP BY in DuckDB.
+
+Each level groups by the keys of every enclosing bucket plus its own, so one SQL statement answers
+one aggregation for all parent buckets at once; results are keyed by the parent keys' tuple.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from dateutil.relativedelta import relativedelta
+
+from bosun.engines.embedded.datemath import evaluate, format_millis, from_millis, parse_date, to_millis
+from bosun.engines.embedded.fields import Field
+from bosun.engines.embedded.query import Compiler, Sql
+from bosun.errors import UnsupportedQuery
+
+Run = Callable[[str, list[Any]], list[tuple[Any, ...]]]
+Key = tuple[Any, ...]
+METRICS = {"avg", "sum", "min", "max", "value_count", "cardinality", "stats", "percentiles", "top_hits"}
+BUCKETS = {"terms", "date_histogram", "histogram", "range", "date_range", "filter", "filters", "composite",
+           "missing"}
+CALENDAR = {"minute": "minute", "1m": "minute", "hour": "hour", "1h": "hour", "day": "day", "1d": "day",
+            "week": "week", "1w": "week", "month": "month", "1M": "month", "quarter": "quarter", "1q": "quarter",
+            "year": "year", "1y": "year"}
+FIXED_UNITS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
+STEP = {"minute": relativedelta(minutes=1), "hour": relativedelta(hours=1), "day": relativedelta(days=1),
+        "week": relativedelta(weeks=1), "month": relativedelta(months=1), "quarter": relativedelta(months=3),
+        "year": relativedelta(years=1)}
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where an aggregation runs: the rows (where) and the keys of the enclosing buckets."""
+
+    table: str
+    where: Sql
+    keys: tuple[str, ...] = ()
+    key_params: tuple[Any, ...] = ()
+    conditions: tuple[Sql, ...] = field(default_factory=tuple)
+
+    def with_condition(self, cond: Sql) -> Scope:
+        return replace(self, conditions=(*self.conditions, cond))
+
+    def with_key(self, expr: Sql) -> Scope:
+        return replace(self, keys=(*self.keys, expr.text), key_params=(*self.key_params, *expr.params))
+
+    def where_sql(self, extra: Sql | None = None) -> Sql:
+        parts = [self.where, *self.conditions, *([extra] if extra else [])]
+        return Sql(" AND ".join(f"COALESCE({p.text}, FALSE)" for p in parts), [x for p in parts for x in p.params])
+
+
+class Aggregator:
+    """Evaluates an `aggs` object in a scope; returns {parent key: {name: result}}."""
+
+    def __init__(self, compiler: Compiler, run: Run, table: str) -> None:
+        self.compiler, self.run, self.table = compiler, run, table
+
+    def evaluate(self, aggs: dict[str, Any], scope: Scope) -> dict[Key, dict[str, Any]]:
+        out: dict[Key, dict[str, Any]] = {}
+        for name, spec in aggs.items():
+            kind, body, children = _split(name, spec)
+            handler = getattr(self, f"_a_{kind}", None)
+            if handler is None:
+                raise UnsupportedQuery(f"aggregation {kind}")
+            for key, result in handler(body, children, scope).items():
+                out.setdefault(key, {})[name] = result
+        return out
+
+    def empty(self, aggs: dict[str, Any]) -> dict[str, Any]:
+        """Results for a bucket with no documents."""
+        results: dict[str, Any] = {}
+        for name, spec in aggs.items():
+            kind, body, children = _split(name, spec)
+            results[name] = _empty(kind, body, children, self)
+        return results
+
+    def fill(self, aggs: dict[str, Any], found: dict[Key, dict[str, Any]], key: Key) -> dict[str, Any]:
+        return found.get(key) or self.empty(aggs)
+
+    # -- plumbing ----------------------------------------------------------------------------------
+    def field(self, body: dict[str, Any], kind: str) -> Field | None:
+        if "script" in body:
+            raise UnsupportedQuery(f"{kind}.script")
+        name = body.get("field")
+        if name is None:
+            raise UnsupportedQuery(kind, "field is required")
+        f = self.compiler.fields.get(name)
+        if f is not None and f.is_text:
+            raise UnsupportedQuery(kind, f"text field {name!r} is not aggregatable")
+        return f
+
+    def grouped(self, scope: Scope, aggs: list[str], own_keys: tuple[Sql, ...] = (), extra: Sql | None = None,
+                order: str = "") -> list[tuple[Any, ...]]:
+        """Rows of (parent keys..., own keys..., aggs...) grouped by the parent and own keys."""
+        where = scope.where_sql(extra)
+        keys = [*scope.keys, *(k.text for k in own_keys)]
+        cols = ", ".join([*keys, *aggs]) or "1"
+        group_sql = f" GROUP BY {', '.join(str(i + 1) for i in range(len(keys)))}" if keys else ""
+        sql = f"SELECT {cols} FROM {self.table} WHERE {where.text}{group_sql}{order}"
+        own_params = [p for k in own_keys for p in k.params]
+        return self.run(sql, [*scope.key_params, *own_params, *where.params])
+
+    # -- metrics -----------------------------------------------------------------------------------
+    def _metric(self, body: dict[str, Any], scope: Scope, kind: str, exprs: list[str]) -> dict[Key, list[Any]]:
+        f = self.field(body, kind)
+        if f is None:
+            return {}
+        column = f"epoch_ms(CAST({f.sql} AS TIMESTAMP))" if f.is_date else f.sql
+        if f.type == "boolean":
+            column = f"CAST({f.sql} AS INTEGER)"
+        rows = self.grouped(scope, [e.format(c=column, raw=f.sql) for e in exprs])
+        n = len(scope.keys)
+        return {tuple(r[:n]): list(r[n:]) for r in rows}
+
+    def _single(self, body: dict[str, Any], children: dict[str, Any], scope: Scope, kind: str,
+                expr: str) -> dict[Key, Any]:
+        _no_children(kind, children)
+        f = self.field(body, kind)
+        found = self._metric(body, scope, kind, [expr])
+        return {k: _metric_value(kind, v[0], f, body) for k, v in found.items()}
+
+    def _a_avg(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        return self._single(body, children, scope, "avg", "avg({c})")
+
+    def _a_sum(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        return self._single(body, children, scope, "sum", "sum({c})")
+
+    def _a_min(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        return self._single(body, children, scope, "min", "min({c})")
+
+    def _a_max(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        return self._single(body, children, scope, "max", "max({c})")
+
+    def _a_value_count(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        return self._single(body, children, scope, "value_count", "count({raw})")
+
+    def _a_cardinality(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        return self._single(body, children, scope, "cardinality", "count(DISTINCT {raw})")
+
+    def _a_stats(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        _no_children("stats", children)
+        f = self.field(body, "stats")
+        found = self._metric(body, scope, "stats", ["count({c})", "min({c})", "max({c})", "avg({c})", "sum({c})"])
+        return {k: _stats(v, f) for k, v in found.items()}
+
+    def _a_percentiles(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        _no_children("percentiles", children)
+        percents = [float(p) for p in body.get("percents", [1, 5, 25, 50, 75, 95, 99])]
+        fractions = ", ".join(repr(p / 100) for p in percents)
+        found = self._metric(body, scope, "percentiles", [f"quantile_cont({{c}}, [{fractions}])"])
+        return {k: _percentiles(percents, v[0], body.get("keyed", True)) for k, v in found.items()}
+
+    def _a_top_hits(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        from bosun.engines.embedded.hits import sort_keys
+
+        _no_children("top_hits", children)
+        size, offset = int(body.get("size", 3)), int(body.get("from", 0))
+        keys = sort_keys(self.compiler, body.get("sort"))
+        order = ", ".join([k.order_sql() for k in keys] + ["_seq ASC"])
+        partition = f"PARTITION BY {', '.join(scope.keys)}" if scope.keys else ""
+        where = scope.where_sql()
+        key_cols = "".join(f"{k} AS __k{i}, " for i, k in enumerate(scope.keys))
+        inner = (f"SELECT {key_cols}_id, _seq, count(*) OVER ({partition}) AS __total, "
+                 f"row_number() OVER ({partition} ORDER BY {order}) AS __rank FROM {self.table} WHERE {where.text}")
+        n = len(scope.keys)
+        key_list = "".join(f"__k{i}, " for i in range(n))
+        sql = (f"SELECT {key_list}_id, _seq, __total FROM ({inner}) "
+               f"WHERE __rank > {offset} AND __rank <= {offset + size} ORDER BY {key_list}__rank")
+        rows = self.run(sql, [*scope.key_params, *where.params])
+        grouped: dict[Key, dict[str, Any]] = {}
+        for row in rows:
+            key = tuple(row[:n])
+            entry = grouped.setdefault(key, {"total": row[n + 2], "seqs": []})
+            entry["seqs"].append((row[n], row[n + 1]))
+        return {k: {"__top_hits__": v, "__spec__": body} for k, v in grouped.items()}
+
+    # -- buckets -----------------------------------------------------------------------------------
+    def _a_filter(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        return self._conditional(scope, self.compiler.compile(body), children)
+
+    def _a_missing(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        f = self.field(body, "missing")
+        cond = Sql(f"{f.sql} IS NULL") if f else Sql("TRUE")
+        return self._conditional(scope, cond, children)
+
+    def _conditional(self, scope: Scope, cond: Sql, children: dict[str, Any]) -> dict[Key, Any]:
+        counts = {tuple(r[:-1]): r[-1] for r in self.grouped(scope, ["count(*)"], extra=cond)}
+        inner = self.evaluate(children, scope.with_condition(cond)) if children else {}
+        parents = self.parent_keys(scope)
+        return {k: {"doc_count": counts.get(k, 0), **self.fill(children, inner, k)} for k in parents}
+
+    def parent_keys(self, scope: Scope) -> list[Key]:
+        if not scope.keys:
+            return [()]
+        return [tuple(r) for r in self.grouped(scope, [])]
+
+    def _a_filters(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        filters = body.get("filters", {})
+        named = isinstance(filters, dict)
+        items = list(filters.items()) if named else [(None, q) for q in filters]
+        conds = [(name, self.compiler.compile(q)) for name, q in items]
+        if body.get("other_bucket") or body.get("other_bucket_key"):
+            others = " AND ".join(f"NOT COALESCE({c.text}, FALSE)" for _, c in conds) or "TRUE"
+            other_params = [p for _, c in conds for p in c.params]
+            conds.append((body.get("other_bucket_key", "_other_"), Sql(others, other_params)))
+        per_bucket = [(name, self._conditional(scope, cond, children)) for name, cond in conds]
+        out: dict[Key, Any] = {}
+        for key in self.parent_keys(scope):
+            buckets = [(name, found[key]) for name, found in per_bucket]
+            if named:
+                out[key] = {"buckets": {name: b for name, b in buckets}}
+            else:
+                out[key] = {"buckets": [b for _, b in buckets]}
+        return out
+
+    def _a_range(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        return self._ranges(body, children, scope, date_range=False)
+
+    def _a_date_range(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        return self._ranges(body, children, scope, date_range=True)
+
+    def _ranges(self, body: dict[str, Any], children: dict[str, Any], scope: Scope, date_range: bool) -> dict[Key, Any]:
+        kind = "date_range" if date_range else "range"
+        f = self.field(body, kind)
+        ranges = [_range_bounds(r, date_range, self.compiler.now, body.get("format")) for r in body["ranges"]]
+        ranges.sort(key=lambda r: (r["from"] if r["from"] is not None else float("-inf"),
+                                   r["to"] if r["to"] is not None else float("inf")))
+        column = f"epoch_ms(CAST({f.sql} AS TIMESTAMP))" if f and f.is_date else (f.sql if f else "NULL")
+        per_bucket = []
+        for r in ranges:
+            cond = " AND ".join(
+                [f"{column} >= ?" for _ in [r["from"]] if r["from"] is not None]
+                + [f"{column} < ?" for _ in [r["to"]] if r["to"] is not None]) or f"{column} IS NOT NULL"
+            params = [v for v in (r["from"], r["to"]) if v is not None]
+            per_bucket.append((r, self._conditional(scope, Sql(cond, params), children)))
+        keyed = bool(body.get("keyed"))
+        out: dict[Key, Any] = {}
+        for key in self.parent_keys(scope):
+            buckets = [_range_bucket(r, found[key], date_range, body.get("format")) for r, found in per_bucket]
+            out[key] = {"buckets": {b.pop("key"): b for b in buckets} if keyed else buckets}
+        return out
+
+    def _a_terms(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        from bosun.engines.embedded.terms import terms
+
+        return terms(self, body, children, scope)
+
+    def _a_date_histogram(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        from bosun.engines.embedded.histograms import date_histogram
+
+        return date_histogram(self, body, children, scope)
+
+    def _a_histogram(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        from bosun.engines.embedded.histograms import histogram
+
+        return histogram(self, body, children, scope)
+
+    def _a_composite(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        from bosun.engines.embedded.composite import composite
+
+        return composite(self, body, children, scope)
+
+
+def _split(name: str, spec: dict[str, Any]) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    children = spec.get("aggs", spec.get("aggregations", {})) or {}
+    kinds = [k for k in spec if k not in ("aggs", "aggregations", "meta")]
+    if len(kinds) != 1:
+        raise UnsupportedQuery("aggregation", f"{name!r} must have exactly one type")
+    kind = kinds[0]
+    if kind not in METRICS | BUCKETS:
+        raise UnsupportedQuery(f"aggregation {kind}")
+    return kind, spec[kind], children
+
+
+def _no_children(kind: str, children: dict[str, Any]) -> None:
+    if children:
+        raise UnsupportedQuery(f"{kind} sub-aggregations", "a metric aggregation cannot have children")
+
+
+def _metric_value(kind: str, value: Any, f: Field | None, body: dict[str, Any]) -> dict[str, Any]:
+    if kind in ("value_count", "cardinality"):
+        return {"value": int(value or 0)}
+    if value is None:
+        return {"value": 0.0 if kind == "sum" else None}
+    result: dict[str, Any] = {"value": float(value)}
+    if f is not None and f.is_date:
+        result["value_as_string"] = format_millis(float(value), body.get("format"))
+    return result
+
+
+def _stats(values: list[Any], f: Field | None) -> dict[str, Any]:
+    count, low, high, avg, total = values
+    if not count:
+        return {"count": 0, "min": None, "max": None, "avg": None, "sum": 0.0}
+    result: dict[str, Any] = {"count": int(count), "min": float(low), "max": float(high), "avg": float(avg),
+                              "sum": float(total)}
+    if f is not None and f.is_date:
+        for name in ("min", "max", "avg"):
+            result[f"{name}_as_string"] = format_millis(result[name], None)
+    return result
+
+
+def _percentiles(percents: list[float], values: list[Any] | None, keyed: bool) -> dict[str, Any]:
+    pairs = [(p, None if values is None else float(values[i])) for i, p in enumerate(percents)]
+    if keyed:
+        return {"values": {str(float(p)): v for p, v in pairs}}
+    return {"values": [{"key": float(p), "value": v} for p, v in pairs]}
+
+
+def _range_bounds(r: dict[str, Any], date_range: bool, now: datetime, fmt: str | None) -> dict[str, Any]:
+    def bound(name: str, up: bool) -> float | None:
+        raw = r.get(name)
+        if raw is None:
+            return None
+        return float(to_millis(evaluate(raw, now, fmt, up))) if date_range else float(raw)
+
+    return {"from": bound("from", False), "to": bound("to", False), "key": r.get("key")}
+
+
+def _number_text(value: float | None, date_range: bool, fmt: str | None) -> str:
+    if value is None:
+        return "*"
+    return format_millis(value, fmt) if date_range else repr(float(value))
+
+
+def _range_bucket(r: dict[str, Any], found: dict[str, Any], date_range: bool, fmt: str | None) -> dict[str, Any]:
+    key = r["key"] or f"{_number_text(r['from'], date_range, fmt)}-{_number_text(r['to'], date_range, fmt)}"
+    bucket: dict[str, Any] = {"key": key}
+    for name in ("from", "to"):
+        if r[name] is not None:
+            bucket[name] = r[name]
+            if date_range:
+                bucket[f"{name}_as_string"] = format_millis(r[name], fmt)
+    bucket.update(found)
+    return bucket
+
+
+def _empty(kind: str, body: dict[str, Any], children: dict[str, Any], agg: Aggregator) -> dict[str, Any]:
+    if kind in ("avg", "min", "max"):
+        return {"value": None}
+    if kind == "sum":
+        return {"value": 0.0}
+    if kind in ("value_count", "cardinality"):
+        return {"value": 0}
+    if kind == "stats":
+        return _stats([0, None, None, None, None], None)
+    if kind == "percentiles":
+        percents = [float(p) for p in body.get("percents", [1, 5, 25, 50, 75, 95, 99])]
+        return _percentiles(percents, None, body.get("keyed", True))
+    if kind == "top_hits":
+        return {"hits": {"total": {"value": 0, "relation": "eq"}, "max_score": None, "hits": []}}
+    if kind in ("filter", "missing"):
+        return {"doc_count": 0, **agg.empty(children)}
+    if kind == "terms":
+        return {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": []}
+    if kind == "composite":
+        return {"buckets": []}
+    if kind == "filters":
+        filters = body.get("filters", {})
+        empty = {"doc_count": 0, **agg.empty(children)}
+        if isinstance(filters, dict):
+            return {"buckets": {n: dict(empty) for n in filters}}
+        return {"buckets": [dict(empty) for _ in filters]}
+    return {"buckets": []}
+
+
+__all__ = ["Aggregator", "Scope", "from_millis", "parse_date"]

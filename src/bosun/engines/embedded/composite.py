@@ -1,0 +1,91 @@
+"""The `composite` aggregation: every combination of its sources' keys, paged with `after`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bosun.engines.embedded.datemath import format_millis
+from bosun.engines.embedded.histograms import date_interval, date_key_sql
+from bosun.engines.embedded.query import Sql
+from bosun.engines.embedded.terms import bucket_key, key_expression
+from bosun.errors import UnsupportedQuery
+
+if TYPE_CHECKING:
+    from bosun.engines.embedded.aggs import Aggregator, Key, Scope
+
+
+class Source:
+    """One composite source: its key expression, direction and how its key is shown."""
+
+    def __init__(self, agg: Aggregator, raw: dict[str, Any]) -> None:
+        (self.name, spec), = raw.items()
+        (kind, body), = spec.items()
+        self.desc = str(body.get("order", "asc")) == "desc"
+        self.missing_bucket = bool(body.get("missing_bucket"))
+        self.format = body.get("format")
+        f = agg.field(body, f"composite.{kind}")
+        if f is None:
+            raise UnsupportedQuery("composite", f"unmapped field {body.get('field')!r}")
+        self.field, self.kind = f, kind
+        if kind == "terms":
+            self.expr = key_expression(f)
+        elif kind == "date_histogram":
+            unit, fixed = date_interval(body)
+            self.expr = Sql(date_key_sql(f.sql, unit, fixed))
+        elif kind == "histogram":
+            interval = float(body["interval"])
+            self.expr = Sql(f"(floor({f.sql} / {interval!r}) * {interval!r})::DOUBLE")
+        else:
+            raise UnsupportedQuery(f"composite.{kind}")
+
+    def show(self, value: Any) -> Any:
+        if value is None:
+            return None
+        if self.kind == "date_histogram":
+            return format_millis(value, self.format) if self.format else int(value)
+        if self.kind == "histogram":
+            return float(value)
+        return bucket_key(self.field, value)["key"] if self.field.type != "boolean" else bool(value)
+
+    def raw(self, shown: Any) -> Any:
+        if self.kind == "date_histogram" and isinstance(shown, str):
+            from bosun.engines.embedded.datemath import parse_date, to_millis
+
+            return to_millis(parse_date(shown, self.format))
+        if self.field.type == "boolean" and shown is not None:
+            return 1 if shown is True or str(shown).lower() == "true" else 0
+        return shown
+
+
+def composite(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+    if scope.keys or scope.conditions:
+        raise UnsupportedQuery("composite", "composite must be a top-level aggregation")
+    sources = [Source(agg, raw) for raw in body.get("sources", [])]
+    size = int(body.get("size", 10))
+    conditions = [Sql(f"{s.field.sql} IS NOT NULL") for s in sources if not s.missing_bucket]
+    after = body.get("after")
+    if after:
+        conditions.append(_after(sources, [s.raw(after.get(s.name)) for s in sources]))
+    extra = Sql(" AND ".join(c.text for c in conditions) or "TRUE", [p for c in conditions for p in c.params])
+    order = ", ".join(f"{i + 1} {'DESC' if s.desc else 'ASC'} NULLS FIRST" for i, s in enumerate(sources))
+    rows = agg.grouped(scope, ["count(*)"], own_keys=tuple(s.expr for s in sources), extra=extra,
+                       order=f" ORDER BY {order} LIMIT {size}")
+    inner_scope = scope
+    for s in sources:
+        inner_scope = inner_scope.with_key(s.expr)
+    inner = agg.evaluate(children, inner_scope.with_condition(extra)) if children else {}
+    buckets = [{"key": {s.name: s.show(v) for s, v in zip(sources, row[:-1], strict=True)},
+                "doc_count": int(row[-1]), **agg.fill(children, inner, tuple(row[:-1]))} for row in rows]
+    result: dict[str, Any] = {"buckets": buckets}
+    if buckets:
+        result = {"after_key": buckets[-1]["key"], **result}
+    return {(): result}
+
+
+def _after(sources: list[Source], values: list[Any]) -> Sql:
+    clauses, params = [], []
+    for i, source in enumerate(sources):
+        equal = [f"{s.expr.text} = ?" for s in sources[:i]]
+        clauses.append("(" + " AND ".join([*equal, f"{source.expr.text} {'<' if source.desc else '>'} ?"]) + ")")
+        params += [*values[:i], values[i]]
+    return Sql("(" + " OR ".join(clauses) + ")", params)

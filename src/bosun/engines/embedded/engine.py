@@ -1,0 +1,234 @@
+"""The embedded engine: a DuckDB file that answers Elasticsearch query DSL in ES's response shape."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+
+from bosun.engines.base import Body, Engine, Response
+from bosun.engines.embedded.aggs import Aggregator, Scope
+from bosun.engines.embedded.fields import Field, flatten_mapping, quote, text_columns, token_column
+from bosun.engines.embedded.hits import (
+    SortKey,
+    filter_source,
+    json_value,
+    search_after_sql,
+    sort_keys,
+    source_filter,
+)
+from bosun.engines.embedded.query import Compiler, Sql
+from bosun.errors import MissingIndex, UnsupportedQuery
+
+_META = "_bosun_indices"
+_BODY_KEYS = {"query", "size", "from", "sort", "_source", "track_total_hits", "search_after", "aggs",
+              "aggregations", "timeout", "track_scores", "version", "seq_no_primary_term"}
+_SKIP = {"_id", "_seq"}
+
+
+class EmbeddedEngine(Engine):
+    """DuckDB behind the Engine interface. Safe for parallel readers: one cursor per thread."""
+
+    kind = "embedded"
+
+    def __init__(self, path: Path | None = None, *, read_only: bool = False,
+                 clock: Callable[[], datetime] | None = None) -> None:
+        self.path = path
+        if path is not None and not read_only:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        self._con = duckdb.connect(str(path) if path else ":memory:", read_only=read_only)
+        self._con.execute("SET enable_progress_bar = false")
+        self._clock = clock or (lambda: datetime.now(UTC))
+        self._local = threading.local()
+        self._write = threading.Lock()
+        self._mappings: dict[str, dict[str, Any]] = {}
+        if not read_only:
+            self._con.execute(f"CREATE TABLE IF NOT EXISTS {_META} (name VARCHAR PRIMARY KEY, mapping VARCHAR)")
+
+    # -- plumbing --------------------------------------------------------------------------------
+    def _cursor(self) -> duckdb.DuckDBPyConnection:
+        cursor = getattr(self._local, "cursor", None)
+        if cursor is None:
+            cursor = self._con.cursor()
+            self._local.cursor = cursor
+        return cursor
+
+    def _run(self, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+        try:
+            return self._cursor().execute(sql, params).fetchall()
+        except duckdb.InterruptException:
+            raise
+        except duckdb.Error as exc:
+            raise UnsupportedQuery("query", f"the embedded engine could not run it: {exc}".splitlines()[0]) from None
+
+    def interrupt(self) -> None:
+        """Stop queries running on this thread's cursor (used by timeouts)."""
+        self._cursor().interrupt()
+
+    def _mapping(self, index: str) -> dict[str, Any]:
+        if index not in self._mappings:
+            try:
+                rows = self._cursor().execute(f"SELECT mapping FROM {_META} WHERE name = ?", [index]).fetchall()
+            except duckdb.CatalogException:
+                rows = []
+            if not rows:
+                raise MissingIndex(f"no index {index!r} in the embedded engine (run `bosun data generate`?)")
+            self._mappings[index] = json.loads(rows[0][0])
+        return self._mappings[index]
+
+    def _fields(self, index: str) -> dict[str, Field]:
+        return flatten_mapping(self._mapping(index))
+
+    def _compiler(self, index: str) -> Compiler:
+        return Compiler(self._fields(index), self._clock())
+
+    # -- Engine ----------------------------------------------------------------------------------
+    def indices(self) -> list[str]:
+        try:
+            return sorted(r[0] for r in self._cursor().execute(f"SELECT name FROM {_META}").fetchall())
+        except duckdb.CatalogException:
+            return []
+
+    def mapping(self, index: str) -> dict[str, Any]:
+        return json.loads(json.dumps(self._mapping(index)))
+
+    def count(self, index: str, body: Body | None = None) -> int:
+        where = self._compiler(index).compile((body or {}).get("query"))
+        return int(self._run(f"SELECT count(*) FROM {quote(index)} WHERE COALESCE({where.text}, FALSE)",
+                             where.params)[0][0])
+
+    def bulk_load(self, index: str, table: pa.Table, mapping: dict[str, Any], id_field: str | None = None) -> int:
+        ids = table.column(id_field).cast(pa.string()) if id_field else pa.array(
+            np.arange(table.num_rows).astype(str))
+        loaded = table.append_column("_id", ids).append_column("_seq", pa.array(np.arange(table.num_rows)))
+        tokens = "".join(
+            f", list_filter(regexp_split_to_array(lower({quote(c)}), '[^\\p{{L}}\\p{{N}}]+'), lambda t: t <> '')"
+            f" AS {quote(token_column(c))}" for c in text_columns(mapping))
+        with self._write:
+            self._con.register("__load", loaded)
+            try:
+                self._con.execute(f"CREATE OR REPLACE TABLE {quote(index)} AS SELECT *{tokens} FROM __load")
+                self._con.execute(f"INSERT OR REPLACE INTO {_META} VALUES (?, ?)", [index, json.dumps(mapping)])
+            finally:
+                self._con.unregister("__load")
+            self._mappings.pop(index, None)
+        return table.num_rows
+
+    def to_arrow(self, index: str) -> pa.Table:
+        """Every row of an index in load order, with the columns it was loaded with."""
+        columns = [quote(name) for name in self._mapping(index).get("properties", {})]
+        return self._cursor().execute(f"SELECT {', '.join(columns)} FROM {quote(index)} ORDER BY _seq").to_arrow_table()
+
+    def close(self) -> None:
+        self._con.close()
+
+    # -- search ----------------------------------------------------------------------------------
+    def search(self, index: str, body: Body) -> Response:
+        started = time.perf_counter()
+        body = body or {}
+        unknown = set(body) - _BODY_KEYS
+        if unknown:
+            raise UnsupportedQuery(sorted(unknown)[0])
+        compiler = self._compiler(index)
+        where = compiler.compile(body.get("query"))
+        response: Response = {"took": 0, "timed_out": False,
+                              "_shards": {"total": 1, "successful": 1, "skipped": 0, "failed": 0},
+                              "hits": self._hits(index, body, compiler, where)}
+        aggs = body.get("aggs", body.get("aggregations"))
+        if aggs:
+            aggregator = Aggregator(compiler, self._run, quote(index))
+            found = aggregator.evaluate(aggs, Scope(quote(index), where))
+            response["aggregations"] = self._finish(index, aggregator.fill(aggs, found, ()))
+        response["took"] = int((time.perf_counter() - started) * 1000)
+        return response
+
+    def _hits(self, index: str, body: Body, compiler: Compiler, where: Sql) -> dict[str, Any]:
+        size, offset = int(body.get("size", 10)), int(body.get("from", 0))
+        keys = sort_keys(compiler, body.get("sort"))
+        total = self._total(index, where, body.get("track_total_hits", 10_000))
+        if size <= 0:
+            return {"total": total, "max_score": None, "hits": []} if total else {"max_score": None, "hits": []}
+        condition = where
+        if body.get("search_after") is not None:
+            after = search_after_sql(keys, list(body["search_after"]))
+            condition = Sql(f"COALESCE({where.text}, FALSE) AND {after.text}", [*where.params, *after.params])
+        order = ", ".join([k.order_sql() for k in keys] + ["_seq ASC"])
+        sort_cols = "".join(f", {k.expr}" for k in keys)
+        sql = (f"SELECT _seq{sort_cols} FROM {quote(index)} WHERE COALESCE({condition.text}, FALSE) "
+               f"ORDER BY {order} LIMIT {size} OFFSET {offset}")
+        rows = self._run(sql, condition.params)
+        docs = self.fetch_sources(index, [r[0] for r in rows])
+        rule = source_filter(body.get("_source"))
+        hits = [self._hit(index, docs[r[0]], r[1:], keys, rule) for r in rows]
+        max_score = None if keys else (1.0 if hits else None)
+        result: dict[str, Any] = {"max_score": max_score, "hits": hits}
+        return {"total": total, **result} if total else result
+
+    def _hit(self, index: str, doc: dict[str, Any], sort_values: tuple[Any, ...], keys: list[SortKey],
+             rule: tuple[list[str] | None, list[str]] | None) -> dict[str, Any]:
+        hit: dict[str, Any] = {"_index": index, "_id": doc.pop("_id"), "_score": None if keys else 1.0}
+        if rule is not None:
+            hit["_source"] = filter_source(doc, rule)
+        if keys:
+            hit["sort"] = [k.sort_value(v) for k, v in zip(keys, sort_values, strict=True)]
+        return hit
+
+    def _total(self, index: str, where: Sql, track: Any) -> dict[str, Any] | None:
+        if track is False:
+            return None
+        limit = 10_000 if track is None else (None if track is True else int(track))
+        count_sql = f"SELECT count(*) FROM {quote(index)} WHERE COALESCE({where.text}, FALSE)"
+        if limit is not None:
+            count_sql = f"SELECT count(*) FROM (SELECT 1 FROM {quote(index)} WHERE COALESCE({where.text}, FALSE) " \
+                        f"LIMIT {limit + 1})"
+        count = int(self._run(count_sql, where.params)[0][0])
+        if limit is not None and count > limit:
+            return {"value": limit, "relation": "gte"}
+        return {"value": count, "relation": "eq"}
+
+    def fetch_sources(self, index: str, seqs: list[int]) -> dict[int, dict[str, Any]]:
+        """_source documents (plus `_id`) by load position."""
+        if not seqs:
+            return {}
+        names = list(self._mapping(index).get("properties", {}))
+        columns = ", ".join(["_seq", "_id", *(quote(n) for n in names)])
+        rows = self._run(f"SELECT {columns} FROM {quote(index)} WHERE _seq IN (SELECT unnest(?::BIGINT[]))",
+                         [seqs])
+        return {r[0]: {"_id": r[1], **{n: json_value(v) for n, v in zip(names, r[2:], strict=True)}} for r in rows}
+
+    def _finish(self, index: str, results: dict[str, Any]) -> dict[str, Any]:
+        """Replace top_hits placeholders with hits (sources fetched in one query per placeholder)."""
+        def walk(node: Any) -> Any:
+            if isinstance(node, dict):
+                if "__top_hits__" in node:
+                    return self._top_hits(index, node["__top_hits__"], node["__spec__"])
+                return {k: walk(v) for k, v in node.items()}
+            if isinstance(node, list):
+                return [walk(v) for v in node]
+            return node
+
+        finished: dict[str, Any] = walk(results)
+        return finished
+
+    def _top_hits(self, index: str, found: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+        docs = self.fetch_sources(index, [seq for _, seq in found["seqs"]])
+        rule = source_filter(spec.get("_source"))
+        hits = []
+        for doc_id, seq in found["seqs"]:
+            doc = dict(docs[seq])
+            doc.pop("_id")
+            hit: dict[str, Any] = {"_index": index, "_id": doc_id, "_score": None if spec.get("sort") else 1.0}
+            if rule is not None:
+                hit["_source"] = filter_source(doc, rule)
+            hits.append(hit)
+        max_score = None if spec.get("sort") else 1.0
+        return {"hits": {"total": {"value": int(found["total"]), "relation": "eq"}, "max_score": max_score,
+                         "hits": hits}}

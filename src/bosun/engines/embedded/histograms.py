@@ -1,0 +1,161 @@
+"""`date_histogram` and `histogram`: fixed-width buckets, empty ones filled as Elasticsearch fills them."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from bosun.engines.embedded.datemath import evaluate, format_millis, from_millis, to_millis
+from bosun.engines.embedded.query import Sql
+from bosun.errors import UnsupportedQuery
+
+if TYPE_CHECKING:
+    from bosun.engines.embedded.aggs import Aggregator, Key, Scope
+
+_DATE_KEYS = {"field", "calendar_interval", "fixed_interval", "interval", "format", "min_doc_count",
+              "extended_bounds", "order", "offset", "time_zone", "keyed", "missing"}
+
+
+def date_interval(body: dict[str, Any]) -> tuple[str | None, int | None]:
+    """(calendar unit, None) or (None, fixed milliseconds)."""
+    from bosun.engines.embedded.aggs import CALENDAR, FIXED_UNITS
+
+    raw = body.get("calendar_interval") or body.get("interval")
+    if raw and str(raw) in CALENDAR:
+        return CALENDAR[str(raw)], None
+    raw = body.get("fixed_interval") or raw
+    found = re.fullmatch(r"(\d+)(ms|s|m|h|d)", str(raw or ""))
+    if not found:
+        raise UnsupportedQuery("date_histogram.interval", f"unsupported interval {raw!r}")
+    return None, int(found[1]) * FIXED_UNITS[found[2]]
+
+
+def date_key_sql(column: str, unit: str | None, fixed: int | None, offset: int = 0) -> str:
+    millis = f"epoch_ms(CAST({column} AS TIMESTAMP))"
+    if unit:
+        return f"epoch_ms(date_trunc('{unit}', CAST({column} AS TIMESTAMP)))"
+    return f"(floor(({millis} - {offset}) / {fixed}) * {fixed} + {offset})::BIGINT"
+
+
+def _calendar_floor(millis: float, unit: str) -> int:
+    moment = from_millis(millis)
+    start = {
+        "minute": moment.replace(second=0, microsecond=0),
+        "hour": moment.replace(minute=0, second=0, microsecond=0),
+        "day": moment.replace(hour=0, minute=0, second=0, microsecond=0),
+        "week": datetime.fromordinal(moment.toordinal() - moment.weekday()).replace(tzinfo=UTC),
+        "month": moment.replace(day=1, hour=0, minute=0, second=0, microsecond=0),
+        "quarter": moment.replace(month=3 * ((moment.month - 1) // 3) + 1, day=1, hour=0, minute=0, second=0,
+                                  microsecond=0),
+        "year": moment.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0),
+    }[unit]
+    return to_millis(start)
+
+
+def _offset_millis(raw: Any) -> int:
+    from bosun.engines.embedded.aggs import FIXED_UNITS
+
+    if raw in (None, 0, "0"):
+        return 0
+    found = re.fullmatch(r"([+-]?)(\d+)(ms|s|m|h|d)", str(raw))
+    if not found:
+        raise UnsupportedQuery("date_histogram.offset", str(raw))
+    return (-1 if found[1] == "-" else 1) * int(found[2]) * FIXED_UNITS[found[3]]
+
+
+def date_histogram(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+    from bosun.engines.embedded.aggs import STEP
+
+    unknown = set(body) - _DATE_KEYS
+    if unknown or str(body.get("time_zone", "UTC")).upper() not in ("UTC", "Z", "+00:00", "ETC/UTC"):
+        raise UnsupportedQuery(f"date_histogram.{sorted(unknown)[0] if unknown else 'time_zone'}")
+    f = agg.field(body, "date_histogram")
+    if f is None:
+        return {k: {"buckets": []} for k in agg.parent_keys(scope)}
+    unit, fixed = date_interval(body)
+    offset = _offset_millis(body.get("offset"))
+    if unit and offset:
+        raise UnsupportedQuery("date_histogram.offset", "offset with a calendar interval")
+    expr = Sql(date_key_sql(f.sql, unit, fixed, offset))
+
+    def floor(millis: float) -> int:
+        return _calendar_floor(millis, unit) if unit else int(math.floor((millis - offset) / fixed) * fixed + offset)  # type: ignore[operator]
+
+    def step(key: int) -> int:
+        return to_millis(from_millis(key) + STEP[unit]) if unit else key + fixed  # type: ignore[operator]
+
+    bounds = body.get("extended_bounds")
+    now = agg.compiler.now
+    extended = None
+    if bounds:
+        extended = (floor(to_millis(evaluate(bounds["min"], now, body.get("format")))),
+                    floor(to_millis(evaluate(bounds["max"], now, body.get("format"), round_up=False))))
+    return _histogram(agg, body, children, scope, expr, Sql(f"{f.sql} IS NOT NULL"), step, extended,
+                      lambda k: {"key_as_string": format_millis(k, body.get("format")), "key": int(k)})
+
+
+def histogram(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+    unknown = set(body) - {"field", "interval", "offset", "min_doc_count", "extended_bounds", "order", "keyed",
+                           "missing"}
+    if unknown:
+        raise UnsupportedQuery(f"histogram.{sorted(unknown)[0]}")
+    f = agg.field(body, "histogram")
+    if f is None:
+        return {k: {"buckets": []} for k in agg.parent_keys(scope)}
+    interval, offset = float(body["interval"]), float(body.get("offset", 0))
+    column = f"epoch_ms(CAST({f.sql} AS TIMESTAMP))" if f.is_date else f.sql
+    expr = Sql(f"(floor(({column} - {offset!r}) / {interval!r}) * {interval!r} + {offset!r})::DOUBLE")
+
+    def floor(value: float) -> float:
+        return math.floor((value - offset) / interval) * interval + offset
+
+    bounds = body.get("extended_bounds")
+    extended = (floor(float(bounds["min"])), floor(float(bounds["max"]))) if bounds else None
+    return _histogram(agg, body, children, scope, expr, Sql(f"{f.sql} IS NOT NULL"),
+                      lambda k: k + interval, extended, lambda k: {"key": float(k)})
+
+
+def _histogram(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope: Scope, expr: Sql,
+               present: Sql, step: Callable[[Any], Any], extended: tuple[Any, Any] | None,
+               describe: Callable[[Any], dict[str, Any]]) -> dict[Key, Any]:
+    rows = agg.grouped(scope, ["count(*)"], own_keys=(expr,), extra=present)
+    inner = agg.evaluate(children, scope.with_key(expr).with_condition(present)) if children else {}
+    n = len(scope.keys)
+    per_parent: dict[Key, dict[Any, int]] = {}
+    for row in rows:
+        per_parent.setdefault(tuple(row[:n]), {})[row[n]] = int(row[n + 1])
+    if extended is not None:
+        for parent in agg.parent_keys(scope):
+            per_parent.setdefault(parent, {})
+    min_doc = int(body.get("min_doc_count", 0))
+    out: dict[Key, Any] = {}
+    for parent, counts in per_parent.items():
+        keys = _all_keys(counts, step, extended) if min_doc == 0 else sorted(counts)
+        buckets = [{**describe(k), "doc_count": counts.get(k, 0), **agg.fill(children, inner, (*parent, k))}
+                   for k in keys if counts.get(k, 0) >= min_doc]
+        out[parent] = {"buckets": _ordered(buckets, body.get("order"))}
+    return out
+
+
+def _all_keys(counts: dict[Any, int], step: Callable[[Any], Any], extended: tuple[Any, Any] | None) -> list[Any]:
+    present = sorted(counts)
+    low = min([*present[:1], *([extended[0]] if extended else [])])
+    high = max([*present[-1:], *([extended[1]] if extended else [])])
+    keys, key = [], low
+    while key <= high:
+        keys.append(key)
+        key = step(key)
+    return keys
+
+
+def _ordered(buckets: list[dict[str, Any]], order: Any) -> list[dict[str, Any]]:
+    if not order:
+        return buckets
+    (path, direction), = (order if isinstance(order, dict) else order[0]).items()
+    if path not in ("_key", "_count"):
+        raise UnsupportedQuery("histogram.order", f"order by {path!r}")
+    field = "key" if path == "_key" else "doc_count"
+    return sorted(buckets, key=lambda b: (b[field], b["key"]), reverse=str(direction) == "desc")

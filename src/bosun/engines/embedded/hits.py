@@ -1,0 +1,119 @@
+"""The hits part of a search: sort, paging, search_after, _source filtering, sort values."""
+
+from __future__ import annotations
+
+import fnmatch
+from datetime import date, datetime
+from typing import Any
+
+from bosun.engines.embedded.datemath import parse_date, to_millis
+from bosun.engines.embedded.fields import Field
+from bosun.engines.embedded.query import Compiler, Sql
+from bosun.errors import UnsupportedQuery
+
+LONG_MAX = 9223372036854775807
+LONG_MIN = -9223372036854775808
+
+
+class SortKey:
+    """One sort criterion compiled to a SQL expression whose order matches Elasticsearch's."""
+
+    def __init__(self, compiler: Compiler, raw: Any) -> None:
+        name, options = (raw, {}) if isinstance(raw, str) else next(iter(raw.items()))
+        if isinstance(options, str):
+            options = {"order": options}
+        self.name = name
+        self.desc = str(options.get("order", "desc" if name == "_score" else "asc")) == "desc"
+        self.missing = options.get("missing", "_last")
+        self.field: Field | None = None
+        if name in ("_doc", "_score"):
+            self.expr = "_seq"
+            return
+        field = compiler.fields.get(name)
+        if field is None or field.is_text:
+            raise UnsupportedQuery("sort", f"no sortable field {name!r} (unmapped or text)")
+        self.field = field
+        self.expr = self._expression(field)
+
+    def _expression(self, f: Field) -> str:
+        column = f"epoch_ms(CAST({f.sql} AS TIMESTAMP))" if f.is_date else f.sql
+        if f.is_numeric or f.is_date:
+            fill: float
+            if self.missing in ("_last", "_first"):
+                last = LONG_MIN if self.desc else LONG_MAX
+                fill = last if self.missing == "_last" else (LONG_MAX if self.desc else LONG_MIN)
+            else:
+                fill = to_millis(parse_date(self.missing)) if f.is_date else float(self.missing)
+            return f"COALESCE({column}, {fill})"
+        return column
+
+    def order_sql(self) -> str:
+        direction = "DESC" if self.desc else "ASC"
+        nulls = "NULLS FIRST" if self.missing == "_first" else "NULLS LAST"
+        return f"{self.expr} {direction} {nulls}"
+
+    def sort_value(self, value: Any) -> Any:
+        if self.name == "_score":
+            return 1.0
+        if self.field is not None and self.field.type == "boolean" and value is not None:
+            return 1 if value else 0
+        if isinstance(value, float) and value.is_integer() and self.field is not None and not self.field.is_numeric:
+            return int(value)
+        return value
+
+
+def sort_keys(compiler: Compiler, raw: Any) -> list[SortKey]:
+    items = raw if isinstance(raw, list) else [raw] if raw else []
+    return [SortKey(compiler, item) for item in items]
+
+
+def search_after_sql(keys: list[SortKey], values: list[Any]) -> Sql:
+    """Rows strictly after `values` in the order of `keys` (lexicographic, per-key direction)."""
+    if len(values) != len(keys):
+        raise UnsupportedQuery("search_after", "needs one value per sort key")
+    clauses: list[str] = []
+    params: list[Any] = []
+    for i, key in enumerate(keys):
+        equal = [f"{k.expr} = ?" for k in keys[:i]]
+        clause = " AND ".join([*equal, f"{key.expr} {'<' if key.desc else '>'} ?"])
+        clauses.append(f"({clause})")
+        params += [*values[:i], values[i]]
+    return Sql("(" + " OR ".join(clauses) + ")", params)
+
+
+def source_filter(spec: Any) -> tuple[list[str] | None, list[str]] | None:
+    """(includes or None for all, excludes); None when _source is false."""
+    if spec is False:
+        return None
+    if spec is None or spec is True:
+        return None, []
+    if isinstance(spec, str):
+        return [spec], []
+    if isinstance(spec, list):
+        return list(spec), []
+    includes = spec.get("includes", spec.get("include"))
+    excludes = spec.get("excludes", spec.get("exclude", []))
+    return (_as_list(includes) or None), _as_list(excludes)
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)
+
+
+def filter_source(doc: dict[str, Any], rule: tuple[list[str] | None, list[str]]) -> dict[str, Any]:
+    includes, excludes = rule
+    return {
+        k: v for k, v in doc.items()
+        if (includes is None or any(fnmatch.fnmatchcase(k, p) for p in includes))
+        and not any(fnmatch.fnmatchcase(k, p) for p in excludes)
+    }
+
+
+def json_value(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    return value

@@ -1,0 +1,260 @@
+"""Elasticsearch query DSL → a DuckDB boolean expression with positional parameters."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from bosun.engines.embedded.datemath import evaluate, parse_date
+from bosun.engines.embedded.fields import Field
+from bosun.errors import UnsupportedQuery
+
+TRUE = "TRUE"
+FALSE = "FALSE"
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def analyze(text: Any) -> list[str]:
+    """The standard analyzer, near enough: lower-cased runs of letters and digits."""
+    return _TOKEN.findall(str(text).lower())
+
+
+@dataclass
+class Sql:
+    """A SQL fragment and its positional parameters."""
+
+    text: str
+    params: list[Any] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Compiler:
+    """Compiles queries over one index's fields, with `now` for date math."""
+
+    fields: dict[str, Field]
+    now: datetime
+
+    def compile(self, query: dict[str, Any] | None) -> Sql:
+        if not query:
+            return Sql(TRUE)
+        if not isinstance(query, dict) or len(query) != 1:
+            raise UnsupportedQuery("query", "each query object must have exactly one clause")
+        (kind, spec), = query.items()
+        handler: Callable[[Any], Sql] | None = getattr(self, f"_q_{kind}", None)
+        if handler is None:
+            raise UnsupportedQuery(kind)
+        return handler(spec)
+
+    # -- helpers -------------------------------------------------------------------------------
+    def field(self, name: str) -> Field | None:
+        if "*" in name:
+            raise UnsupportedQuery("field pattern", name)
+        return self.fields.get(name)
+
+    @staticmethod
+    def _single(spec: dict[str, Any], clause: str) -> tuple[str, Any]:
+        items = [(k, v) for k, v in spec.items() if k not in ("boost", "_name")]
+        if len(items) != 1:
+            raise UnsupportedQuery(clause, "expected exactly one field")
+        return items[0]
+
+    def value(self, f: Field, raw: Any) -> Any:
+        if f.is_date:
+            return parse_date(raw).replace(tzinfo=None)
+        if f.type == "boolean":
+            return raw if isinstance(raw, bool) else str(raw).lower() == "true"
+        if f.is_numeric:
+            return float(raw)
+        return str(raw) if not isinstance(raw, str) else raw
+
+    def _column(self, f: Field) -> str:
+        return f"CAST({f.sql} AS TIMESTAMP)" if f.is_date else f.sql
+
+    # -- compound ------------------------------------------------------------------------------
+    def _q_match_all(self, spec: dict[str, Any]) -> Sql:
+        return Sql(TRUE)
+
+    def _q_match_none(self, spec: dict[str, Any]) -> Sql:
+        return Sql(FALSE)
+
+    def _q_bool(self, spec: dict[str, Any]) -> Sql:
+        unknown = set(spec) - {"must", "filter", "should", "must_not", "minimum_should_match", "boost", "_name"}
+        if unknown:
+            raise UnsupportedQuery(f"bool.{sorted(unknown)[0]}")
+        parts = [self.compile(q) for key in ("must", "filter") for q in _as_list(spec.get(key))]
+        parts += [_not(self.compile(q)) for q in _as_list(spec.get("must_not"))]
+        should = [self.compile(q) for q in _as_list(spec.get("should"))]
+        required = _minimum_should(spec.get("minimum_should_match"), len(should), bool(parts))
+        if should and required > 0:
+            counted = " + ".join(f"CAST(COALESCE({s.text}, FALSE) AS INTEGER)" for s in should)
+            parts.append(Sql(f"({counted}) >= {required}", [p for s in should for p in s.params]))
+        return _and(parts)
+
+    def _q_constant_score(self, spec: dict[str, Any]) -> Sql:
+        return self.compile(spec.get("filter"))
+
+    # -- term level ----------------------------------------------------------------------------
+    def _q_term(self, spec: dict[str, Any]) -> Sql:
+        name, raw = self._single(spec, "term")
+        options = raw if isinstance(raw, dict) else {"value": raw}
+        f = self.field(name)
+        if f is None:
+            return Sql(FALSE)
+        value = options.get("value")
+        if f.is_text:
+            return Sql(f"list_contains({f.tokens}, ?)", [str(value)])
+        if options.get("case_insensitive") and f.type == "keyword":
+            return Sql(f"lower({f.sql}) = lower(?)", [str(value)])
+        return Sql(f"{self._column(f)} = ?", [self.value(f, value)])
+
+    def _q_terms(self, spec: dict[str, Any]) -> Sql:
+        name, values = self._single(spec, "terms")
+        if not isinstance(values, list):
+            raise UnsupportedQuery("terms", "terms lookup is not supported")
+        f = self.field(name)
+        if f is None or not values:
+            return Sql(FALSE)
+        if f.is_text:
+            return Sql(f"list_has_any({f.tokens}, ?::VARCHAR[])", [[str(v) for v in values]])
+        marks = ", ".join("?" for _ in values)
+        return Sql(f"{self._column(f)} IN ({marks})", [self.value(f, v) for v in values])
+
+    def _q_ids(self, spec: dict[str, Any]) -> Sql:
+        values = [str(v) for v in spec.get("values", [])]
+        if not values:
+            return Sql(FALSE)
+        return Sql(f"_id IN ({', '.join('?' for _ in values)})", values)
+
+    def _q_exists(self, spec: dict[str, Any]) -> Sql:
+        f = self.field(spec["field"])
+        return Sql(f"{f.sql} IS NOT NULL") if f else Sql(FALSE)
+
+    def _q_prefix(self, spec: dict[str, Any]) -> Sql:
+        name, raw = self._single(spec, "prefix")
+        value = str(raw.get("value") if isinstance(raw, dict) else raw)
+        f = self.field(name)
+        if f is None:
+            return Sql(FALSE)
+        if f.is_text:
+            return Sql(f"len(list_filter({f.tokens}, lambda t: starts_with(t, ?))) > 0", [value])
+        return Sql(f"starts_with({f.sql}, ?)", [value])
+
+    def _q_wildcard(self, spec: dict[str, Any]) -> Sql:
+        name, raw = self._single(spec, "wildcard")
+        options = raw if isinstance(raw, dict) else {"value": raw}
+        pattern = str(options.get("value", options.get("wildcard", "")))
+        like = pattern.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_").replace("*", "%")
+        like = like.replace("?", "_")
+        f = self.field(name)
+        if f is None:
+            return Sql(FALSE)
+        op = "ILIKE" if options.get("case_insensitive") else "LIKE"
+        if f.is_text:
+            return Sql(f"len(list_filter({f.tokens}, lambda t: t {op} ? ESCAPE '\\')) > 0", [like])
+        return Sql(f"{f.sql} {op} ? ESCAPE '\\'", [like])
+
+    def _q_range(self, spec: dict[str, Any]) -> Sql:
+        name, options = self._single(spec, "range")
+        unknown = set(options) - {"gt", "gte", "lt", "lte", "format", "boost", "relation"}
+        if unknown:
+            raise UnsupportedQuery(f"range.{sorted(unknown)[0]}")
+        f = self.field(name)
+        if f is None:
+            return Sql(FALSE)
+        parts = []
+        for op, sql_op, up in (("gt", ">", True), ("gte", ">=", False), ("lt", "<", False), ("lte", "<=", True)):
+            if options.get(op) is None:
+                continue
+            parts.append(Sql(f"{self._column(f)} {sql_op} ?", [self._bound(f, options[op], options, up)]))
+        return _and(parts)
+
+    def _bound(self, f: Field, raw: Any, options: dict[str, Any], round_up: bool) -> Any:
+        if f.is_date:
+            return evaluate(raw, self.now, options.get("format"), round_up).replace(tzinfo=None)
+        return self.value(f, raw)
+
+    # -- full text -----------------------------------------------------------------------------
+    def _q_match(self, spec: dict[str, Any]) -> Sql:
+        name, raw = self._single(spec, "match")
+        options = raw if isinstance(raw, dict) else {"query": raw}
+        unknown = set(options) - {"query", "operator", "boost", "lenient", "analyzer"}
+        if unknown:
+            raise UnsupportedQuery(f"match.{sorted(unknown)[0]}")
+        return self._match_field(name, options["query"], str(options.get("operator", "or")).lower())
+
+    def _match_field(self, name: str, query: Any, operator: str) -> Sql:
+        f = self.field(name)
+        if f is None:
+            return Sql(FALSE)
+        if not f.is_text:
+            return Sql(f"{self._column(f)} = ?", [self.value(f, query)])
+        tokens = analyze(query)
+        if not tokens:
+            return Sql(FALSE)
+        function = "list_has_all" if operator == "and" else "list_has_any"
+        return Sql(f"{function}({f.tokens}, ?::VARCHAR[])", [tokens])
+
+    def _q_match_phrase(self, spec: dict[str, Any]) -> Sql:
+        name, raw = self._single(spec, "match_phrase")
+        options = raw if isinstance(raw, dict) else {"query": raw}
+        if options.get("slop"):
+            raise UnsupportedQuery("match_phrase.slop")
+        return self._phrase(name, options["query"])
+
+    def _phrase(self, name: str, query: Any) -> Sql:
+        f = self.field(name)
+        if f is None:
+            return Sql(FALSE)
+        if not f.is_text:
+            return Sql(f"{self._column(f)} = ?", [self.value(f, query)])
+        tokens = analyze(query)
+        if not tokens:
+            return Sql(FALSE)
+        return Sql(f"contains(' ' || array_to_string({f.tokens}, ' ') || ' ', ?)", [f" {' '.join(tokens)} "])
+
+    def _q_multi_match(self, spec: dict[str, Any]) -> Sql:
+        kind = spec.get("type", "best_fields")
+        if kind not in ("best_fields", "most_fields", "phrase"):
+            raise UnsupportedQuery(f"multi_match.type {kind}")
+        names = [str(n).split("^")[0] for n in spec.get("fields", [])]
+        if not names:
+            raise UnsupportedQuery("multi_match", "fields are required")
+        operator = str(spec.get("operator", "or")).lower()
+        if kind == "phrase":
+            return _or([self._phrase(n, spec["query"]) for n in names])
+        return _or([self._match_field(n, spec["query"], operator) for n in names])
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def _minimum_should(raw: Any, count: int, has_required: bool) -> int:
+    if raw is None:
+        return 0 if has_required else min(1, count)
+    text = str(raw)
+    if text.endswith("%"):
+        percent = int(text[:-1])
+        value = int(count * abs(percent) / 100)
+        return count - value if percent < 0 else value
+    number = int(text)
+    return count + number if number < 0 else number
+
+
+def _and(parts: list[Sql]) -> Sql:
+    if not parts:
+        return Sql(TRUE)
+    return Sql("(" + " AND ".join(p.text for p in parts) + ")", [x for p in parts for x in p.params])
+
+
+def _or(parts: list[Sql]) -> Sql:
+    return Sql("(" + " OR ".join(p.text for p in parts) + ")", [x for p in parts for x in p.params])
+
+
+def _not(part: Sql) -> Sql:
+    return Sql(f"(NOT COALESCE({part.text}, FALSE))", part.params)

@@ -1,0 +1,128 @@
+"""The `terms` aggregation: top buckets by count, key or a sub-aggregation, per parent bucket."""
+
+from __future__ import annotations
+
+from functools import cmp_to_key
+from typing import TYPE_CHECKING, Any
+
+from bosun.engines.embedded.datemath import format_millis
+from bosun.engines.embedded.fields import Field
+from bosun.engines.embedded.query import Sql
+from bosun.errors import UnsupportedQuery
+
+if TYPE_CHECKING:
+    from bosun.engines.embedded.aggs import Aggregator, Key, Scope
+
+
+def key_expression(f: Field, missing: Any = None) -> Sql:
+    """The SQL key of a field's bucket: the value, epoch millis for dates, 0/1 for booleans."""
+    if f.is_date:
+        expr = f"epoch_ms(CAST({f.sql} AS TIMESTAMP))"
+    elif f.type == "boolean":
+        expr = f"CAST({f.sql} AS INTEGER)"
+    else:
+        expr = f.sql
+    if missing is None:
+        return Sql(expr)
+    return Sql(f"COALESCE({expr}, ?)", [_missing_value(f, missing)])
+
+
+def _missing_value(f: Field, missing: Any) -> Any:
+    if f.is_date:
+        from bosun.engines.embedded.datemath import parse_date, to_millis
+
+        return to_millis(parse_date(missing))
+    if f.type == "boolean":
+        return 1 if str(missing).lower() == "true" else 0
+    return float(missing) if f.is_numeric else str(missing)
+
+
+def bucket_key(f: Field, value: Any, fmt: str | None = None) -> dict[str, Any]:
+    if f.is_date:
+        return {"key": int(value), "key_as_string": format_millis(value, fmt)}
+    if f.type == "boolean":
+        return {"key": int(value), "key_as_string": "true" if value else "false"}
+    if f.type in ("float", "double", "half_float", "scaled_float"):
+        return {"key": float(value)}
+    return {"key": value}
+
+
+def terms(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+    unknown = set(body) - {"field", "size", "order", "min_doc_count", "missing", "shard_size", "format",
+                           "show_term_doc_count_error"}
+    if unknown:
+        raise UnsupportedQuery(f"terms.{sorted(unknown)[0]}")
+    f = agg.field(body, "terms")
+    empty = {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": []}
+    if f is None:
+        return {k: dict(empty) for k in agg.parent_keys(scope)}
+    expr = key_expression(f, body.get("missing"))
+    present = None if body.get("missing") is not None else Sql(f"{f.sql} IS NOT NULL")
+    rows = agg.grouped(scope, ["count(*)"], own_keys=(expr,), extra=present)
+    inner_scope = scope.with_key(expr)
+    inner_scope = inner_scope.with_condition(present) if present else inner_scope
+    inner = agg.evaluate(children, inner_scope) if children else {}
+    n = len(scope.keys)
+    per_parent: dict[Key, list[tuple[Any, int]]] = {}
+    for row in rows:
+        per_parent.setdefault(tuple(row[:n]), []).append((row[n], int(row[n + 1])))
+    if int(body.get("min_doc_count", 1)) == 0:
+        _add_zero_counts(agg, expr, per_parent, scope)
+    orders = _orders(body.get("order", {"_count": "desc"}))
+    size = int(body.get("size", 10))
+    out: dict[Key, Any] = {}
+    for parent, found in per_parent.items():
+        buckets = [{**bucket_key(f, k, body.get("format")), "doc_count": c, **agg.fill(children, inner, (*parent, k))}
+                   for k, c in found]
+        buckets.sort(key=cmp_to_key(lambda a, b: _compare(a, b, orders)))
+        kept = buckets[:size]
+        other = sum(b["doc_count"] for b in buckets[size:])
+        out[parent] = {"doc_count_error_upper_bound": 0, "sum_other_doc_count": other, "buckets": kept}
+    return out
+
+
+def _add_zero_counts(agg: Aggregator, expr: Sql, per_parent: dict[Key, list[tuple[Any, int]]], scope: Scope) -> None:
+    every = [r[0] for r in agg.run(f"SELECT DISTINCT {expr.text} FROM {agg.table} WHERE {expr.text} IS NOT NULL",
+                                  [*expr.params, *expr.params])]
+    for parent in agg.parent_keys(scope):
+        found = per_parent.setdefault(parent, [])
+        seen = {k for k, _ in found}
+        found.extend((k, 0) for k in every if k not in seen)
+
+
+def _orders(raw: Any) -> list[tuple[str, bool]]:
+    items = raw if isinstance(raw, list) else [raw]
+    orders = [(str(path), str(direction).lower() == "desc") for item in items for path, direction in item.items()]
+    if not any(path in ("_key", "_term") for path, _ in orders):
+        orders.append(("_key", False))
+    return orders
+
+
+def _order_value(bucket: dict[str, Any], path: str) -> Any:
+    if path in ("_key", "_term"):
+        return bucket["key"]
+    if path == "_count":
+        return bucket["doc_count"]
+    node: Any = bucket
+    steps = path.replace(">", ".").split(".")
+    for i, step in enumerate(steps):
+        if not isinstance(node, dict) or step not in node:
+            if isinstance(node, dict) and step == "value" and i == len(steps) - 1:
+                break
+            raise UnsupportedQuery("terms.order", f"no sub-aggregation value at {path!r}")
+        node = node[step]
+    if isinstance(node, dict):
+        node = node.get("value", node.get("doc_count"))
+    return node
+
+
+def _compare(a: dict[str, Any], b: dict[str, Any], orders: list[tuple[str, bool]]) -> int:
+    for path, desc in orders:
+        x, y = _order_value(a, path), _order_value(b, path)
+        if x == y:
+            continue
+        if x is None or y is None:  # buckets without a value sort last, whatever the direction
+            return 1 if x is None else -1
+        less = x < y
+        return (1 if less else -1) if desc else (-1 if less else 1)
+    return 0
