@@ -125,7 +125,7 @@ class EmbeddedEngine(Engine):
     def to_arrow(self, index: str) -> pa.Table:
         """Every row of an index in load order, with the columns it was loaded with."""
         columns = [quote(name) for name in self._mapping(index).get("properties", {})]
-        return self._cursor().execute(f"SELECT {', '.join(columns)} FROM {quote(index)} ORDER BY _seq").to_arrow_table()
+        return self._cursor().sql(f"SELECT {', '.join(columns)} FROM {quote(index)} ORDER BY _seq").to_arrow_table()
 
     def close(self) -> None:
         self._con.close()

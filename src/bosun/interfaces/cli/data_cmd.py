@@ -1,7 +1,63 @@
-"""`bosun data ...`."""
+"""`bosun data generate` and `bosun data export`."""
 
 from __future__ import annotations
 
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.console import Console
+
+from bosun.catalog import load_catalog
+from bosun.datagen.load import build, export
+from bosun.engines.factory import open_engine
+from bosun.settings import load_settings
 
 app = typer.Typer(no_args_is_help=True)
+console = Console(stderr=True)
+
+
+def _date(text: str | None) -> date:
+    if text is None:
+        return date.today()
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a date (YYYY-MM-DD)") from None
+
+
+@app.command()
+def generate(
+    rows: Annotated[int, typer.Option(min=1, help="number of records")] = 50_000,
+    seed: Annotated[int, typer.Option(help="random seed; same arguments, same data")] = 42,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="the sample's today, YYYY-MM-DD")] = None,
+) -> None:
+    """Build the sample domain and load it into the configured engine."""
+    settings = load_settings()
+    catalog = load_catalog(settings.catalog)
+    engine = open_engine(settings, read_only=False)
+    try:
+        if sys.stderr.isatty():
+            with console.status("building") as status:
+                info = build(engine, catalog, rows, seed, _date(as_of), lambda msg: status.update(msg))
+        else:
+            info = build(engine, catalog, rows, seed, _date(as_of))
+    finally:
+        engine.close()
+    typer.echo(f"loaded {info.rows:,} {catalog.record.index} (seed {info.seed}, as of {info.as_of}) "
+               f"and {len(catalog.spec.objects) - 1} reference tables into the {settings.engine} engine")
+
+
+@app.command("export")
+def export_cmd(out: Annotated[Path, typer.Option("--out", help="directory for the Parquet files")]) -> None:
+    """Write every table of the domain as Parquet: OUT/<table>.parquet."""
+    settings = load_settings()
+    engine = open_engine(settings)
+    try:
+        written = export(engine, load_catalog(settings.catalog), out)
+    finally:
+        engine.close()
+    for path in written:
+        typer.echo(str(path))

@@ -1,0 +1,106 @@
+"""Build a domain's data into an engine, record what was built, and export it as Parquet."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from bosun.catalog import Catalog
+from bosun.datagen.generator import generate_records
+from bosun.datagen.spec import GeneratorSpec, load_generator_spec
+from bosun.engines.base import Engine
+from bosun.errors import BosunError, CatalogError
+
+META_INDEX = "bosun_meta"
+_META_MAPPING = {"properties": {"domain": {"type": "keyword"}, "as_of": {"type": "date"},
+                                "seed": {"type": "long"}, "rows": {"type": "long"}}}
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class SampleInfo:
+    """What `data generate` built: the domain, its as-of date ("today" for questions), seed and rows."""
+
+    domain: str
+    as_of: date
+    seed: int
+    rows: int
+
+
+def generator_spec_for(catalog: Catalog) -> GeneratorSpec:
+    path = catalog.path.parent / "generator.yaml"
+    if not path.exists():
+        raise CatalogError(f"no generator.yaml beside {catalog.path.name}: this domain has no sample generator")
+    return load_generator_spec(path)
+
+
+def build(engine: Engine, catalog: Catalog, rows: int, seed: int, as_of: date,
+          progress: Progress = lambda _: None) -> SampleInfo:
+    """Generate the record table, load it and every reference table, then record the sample info."""
+    spec = generator_spec_for(catalog)
+    for name, obj in catalog.spec.objects.items():
+        if obj.kind == "reference":
+            progress(f"loading {obj.index}")
+            engine.bulk_load(obj.index, catalog.reference_table(name), catalog.mapping_for(name), obj.id_field)
+    progress(f"generating {rows:,} {catalog.record.index}")
+    table = generate_records(spec, catalog, rows, seed, as_of)
+    progress(f"loading {catalog.record.index}")
+    engine.bulk_load(catalog.record.index, table, catalog.mapping_for(spec.record), catalog.record.id_field)
+    info = SampleInfo(catalog.spec.domain, as_of, seed, rows)
+    meta = pa.table({"domain": [info.domain], "as_of": pa.array([as_of], pa.date32()), "seed": [seed],
+                     "rows": [rows]})
+    engine.bulk_load(META_INDEX, meta, _META_MAPPING, "domain")
+    return info
+
+
+def read_sample_info(engine: Engine) -> SampleInfo | None:
+    """The recorded sample info, or None when the engine holds no generated sample."""
+    try:
+        if META_INDEX not in engine.indices():
+            return None
+        hits = engine.search(META_INDEX, {"size": 1})["hits"]["hits"]
+    except BosunError:
+        return None
+    if not hits:
+        return None
+    source: dict[str, Any] = hits[0]["_source"]
+    return SampleInfo(source["domain"], date.fromisoformat(str(source["as_of"])[:10]), int(source["seed"]),
+                      int(source["rows"]))
+
+
+def export(engine: Engine, catalog: Catalog, out: Path) -> list[Path]:
+    """Write every object of the catalog as `out/<index>.parquet`, rows in load order."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, obj in catalog.spec.objects.items():
+        table = _table(engine, obj.index, obj.id_field).cast(catalog.arrow_schema(name))
+        path = out / f"{obj.index}.parquet"
+        pq.write_table(table, path, compression="zstd", write_statistics=True)
+        written.append(path)
+    return written
+
+
+def _table(engine: Engine, index: str, id_field: str | None) -> pa.Table:
+    to_arrow = getattr(engine, "to_arrow", None)
+    if to_arrow is not None:
+        table: pa.Table = to_arrow(index)
+        return table
+    return _scroll(engine, index, id_field)
+
+
+def _scroll(engine: Engine, index: str, id_field: str | None) -> pa.Table:
+    """Page through a remote index with search_after, sorted by the id field."""
+    rows: list[dict[str, Any]] = []
+    body: dict[str, Any] = {"size": 5000, "sort": [{id_field or "_doc": "asc"}], "track_total_hits": False}
+    while True:
+        hits = engine.search(index, body)["hits"]["hits"]
+        rows.extend(h["_source"] for h in hits)
+        if len(hits) < body["size"]:
+            return pa.Table.from_pylist(rows)
+        body["search_after"] = hits[-1]["sort"]

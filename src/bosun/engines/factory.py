@@ -1,0 +1,22 @@
+"""Open the engine the settings name: embedded by default, a cluster by configuration."""
+
+from __future__ import annotations
+
+from bosun.engines.base import Engine
+from bosun.settings import Settings
+
+
+def open_engine(settings: Settings, *, read_only: bool = True) -> Engine:
+    """The configured engine; `read_only=False` only for loading data."""
+    if settings.engine == "embedded":
+        from bosun.engines.embedded import EmbeddedEngine
+
+        path = settings.duckdb_path
+        if read_only and not path.exists():
+            from bosun.errors import MissingIndex
+
+            raise MissingIndex(f"no data in {path}: run `bosun data generate` first")
+        return EmbeddedEngine(path, read_only=read_only)
+    from bosun.engines.remote import open_remote
+
+    return open_remote(settings)
