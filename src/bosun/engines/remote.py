@@ -104,7 +104,8 @@ def _reason(exc: Exception) -> str:
 
 def _request_error(module: Any) -> type[Exception]:
     exceptions = getattr(module, "exceptions", module)
-    return getattr(exceptions, "RequestError", None) or exceptions.BadRequestError  # type: ignore[no-any-return]
+    found: type[Exception] = getattr(exceptions, "RequestError", None) or exceptions.BadRequestError
+    return found
 
 
 def open_remote(settings: Settings) -> RemoteEngine:
