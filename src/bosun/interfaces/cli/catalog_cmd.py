@@ -1,7 +1,71 @@
-"""`bosun catalog ...`."""
+"""`bosun catalog show` and `bosun catalog init`."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.console import Console
+from rich.table import Table
+
+from bosun.catalog import Catalog, load_catalog
+from bosun.catalog.draft import draft_catalog
+from bosun.engines.factory import open_engine
+from bosun.settings import load_settings
 
 app = typer.Typer(no_args_is_help=True)
+
+
+@app.command()
+def show(path: Annotated[Path | None, typer.Argument(help="catalog file; default: the configured one")] = None) -> None:
+    """Print the catalog readably: objects and fields, entities, measures, time words, glossary."""
+    catalog = load_catalog(path or load_settings().catalog)
+    console = Console()
+    console.print(f"[bold]{catalog.spec.domain}[/] — {catalog.spec.description}  ({catalog.path})")
+    for name, obj in catalog.spec.objects.items():
+        table = Table(title=f"{name} ({obj.kind}, index {obj.index}): {obj.description}", title_justify="left")
+        for column in ("field", "type", "role", "unit", "synonyms", "description"):
+            table.add_column(column)
+        for field, spec in obj.fields.items():
+            table.add_row(field, spec.type, spec.role, spec.unit or "", ", ".join(spec.synonyms[:5]),
+                          spec.description)
+        console.print(table)
+    _summary(console, catalog)
+
+
+def _summary(console: Console, catalog: Catalog) -> None:
+    entities = Table(title="entities (names resolved in questions)", title_justify="left")
+    for column in ("entity", "names from", "filters"):
+        entities.add_column(column)
+    for name, entity in catalog.spec.entities.items():
+        source = f"{entity.object}.{entity.name_field}" if entity.object else f"{len(entity.values)} inline names"
+        entities.add_row(name, source, ", ".join(t.field for t in entity.targets))
+    console.print(entities)
+    measures = Table(title="measures", title_justify="left")
+    for column in ("measure", "means", "words"):
+        measures.add_column(column)
+    for name, m in catalog.spec.measures.items():
+        measures.add_row(name, f"{m.agg}({m.field or '*'})", ", ".join(m.words))
+    console.print(measures)
+    for field, words in catalog.spec.time.fields.items():
+        console.print(f"date field [bold]{field}[/]: {', '.join(words)}")
+    console.print(f"default date field: {catalog.spec.time.default_field}; glossary: {len(catalog.glossary)} terms")
+
+
+@app.command()
+def init(
+    index: Annotated[str, typer.Option("--index", help="live index to draft from")],
+    out: Annotated[Path | None, typer.Option("--out", help="write here instead of standard output")] = None,
+) -> None:
+    """Draft a catalog from a live index's mapping and sampled values."""
+    engine = open_engine(load_settings())
+    try:
+        text = draft_catalog(engine, index)
+    finally:
+        engine.close()
+    if out is None:
+        typer.echo(text)
+    else:
+        out.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {out}")
