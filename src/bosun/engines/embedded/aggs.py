@@ -164,18 +164,21 @@ class Aggregator:
         partition = f"PARTITION BY {', '.join(scope.keys)}" if scope.keys else ""
         where = scope.where_sql()
         key_cols = "".join(f"{k} AS __k{i}, " for i, k in enumerate(scope.keys))
-        inner = (f"SELECT {key_cols}_id, _seq, count(*) OVER ({partition}) AS __total, "
+        sort_cols = "".join(f"{k.expr} AS __s{i}, " for i, k in enumerate(keys))
+        inner = (f"SELECT {key_cols}{sort_cols}_id, _seq, count(*) OVER ({partition}) AS __total, "
                  f"row_number() OVER ({partition} ORDER BY {order}) AS __rank FROM {self.table} WHERE {where.text}")
         n = len(scope.keys)
         key_list = "".join(f"__k{i}, " for i in range(n))
-        sql = (f"SELECT {key_list}_id, _seq, __total FROM ({inner}) "
+        sort_list = "".join(f"__s{i}, " for i in range(len(keys)))
+        sql = (f"SELECT {key_list}_id, _seq, __total, {sort_list}1 FROM ({inner}) "
                f"WHERE __rank > {offset} AND __rank <= {offset + size} ORDER BY {key_list}__rank")
         rows = self.run(sql, [*scope.key_params, *where.params])
         grouped: dict[Key, dict[str, Any]] = {}
         for row in rows:
             key = tuple(row[:n])
             entry = grouped.setdefault(key, {"total": row[n + 2], "seqs": []})
-            entry["seqs"].append((row[n], row[n + 1]))
+            sort_values = [k.sort_value(v) for k, v in zip(keys, row[n + 3:n + 3 + len(keys)], strict=True)]
+            entry["seqs"].append((row[n], row[n + 1], sort_values))
         return {k: {"__top_hits__": v, "__spec__": body} for k, v in grouped.items()}
 
     # -- buckets -----------------------------------------------------------------------------------

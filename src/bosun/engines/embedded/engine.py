@@ -219,15 +219,17 @@ class EmbeddedEngine(Engine):
         return finished
 
     def _top_hits(self, index: str, found: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
-        docs = self.fetch_sources(index, [seq for _, seq in found["seqs"]])
+        docs = self.fetch_sources(index, [seq for _, seq, _ in found["seqs"]])
         rule = source_filter(spec.get("_source"))
         hits = []
-        for doc_id, seq in found["seqs"]:
+        for doc_id, seq, sort_values in found["seqs"]:
             doc = dict(docs[seq])
             doc.pop("_id")
             hit: dict[str, Any] = {"_index": index, "_id": doc_id, "_score": None if spec.get("sort") else 1.0}
             if rule is not None:
                 hit["_source"] = filter_source(doc, rule)
+            if spec.get("sort"):
+                hit["sort"] = sort_values
             hits.append(hit)
         max_score = None if spec.get("sort") else 1.0
         return {"hits": {"total": {"value": int(found["total"]), "relation": "eq"}, "max_score": max_score,

@@ -19,6 +19,9 @@ class Field:
 
     @property
     def sql(self) -> str:
+        """The column as Elasticsearch sees its values: `float` fields are single precision there."""
+        if self.type in ("float", "half_float"):
+            return f"CAST(CAST({quote(self.column)} AS FLOAT) AS DOUBLE)"
         return quote(self.column)
 
     @property

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import fnmatch
+import math
 from datetime import date, datetime
 from typing import Any
+
+import numpy as np
 
 from bosun.engines.embedded.datemath import parse_date, to_millis
 from bosun.engines.embedded.fields import Field
@@ -40,11 +43,13 @@ class SortKey:
         if f.is_numeric or f.is_date:
             fill: float
             if self.missing in ("_last", "_first"):
-                last = LONG_MIN if self.desc else LONG_MAX
-                fill = last if self.missing == "_last" else (LONG_MAX if self.desc else LONG_MIN)
+                low, high = _bounds(f.type)
+                last = low if self.desc else high
+                fill = last if self.missing == "_last" else (high if self.desc else low)
             else:
                 fill = to_millis(parse_date(self.missing)) if f.is_date else float(self.missing)
-            return f"COALESCE({column}, {fill})"
+            literal = f"'{fill}'::DOUBLE" if math.isinf(fill) else str(fill)
+            return f"COALESCE({column}, {literal})"
         return column
 
     def order_sql(self) -> str:
@@ -57,9 +62,20 @@ class SortKey:
             return 1.0
         if self.field is not None and self.field.type == "boolean" and value is not None:
             return 1 if value else 0
+        if self.field is not None and self.field.type in ("float", "half_float") and isinstance(value, float):
+            return float(str(np.float32(value)))  # Elasticsearch prints single precision at its shortest
         if isinstance(value, float) and value.is_integer() and self.field is not None and not self.field.is_numeric:
             return int(value)
         return value
+
+
+def _bounds(kind: str) -> tuple[float, float]:
+    """The values Elasticsearch sorts missing numbers as: the extremes of the field's type."""
+    if kind in ("integer", "short", "byte"):
+        return -2147483648, 2147483647
+    if kind in ("float", "double", "half_float", "scaled_float"):
+        return float("-inf"), float("inf")
+    return LONG_MIN, LONG_MAX
 
 
 def sort_keys(compiler: Compiler, raw: Any) -> list[SortKey]:

@@ -66,7 +66,8 @@ def terms(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope
     per_parent: dict[Key, list[tuple[Any, int]]] = {}
     for row in rows:
         per_parent.setdefault(tuple(row[:n]), []).append((row[n], int(row[n + 1])))
-    if int(body.get("min_doc_count", 1)) == 0:
+    min_doc = int(body.get("min_doc_count", 1))
+    if min_doc == 0:
         _add_zero_counts(agg, expr, per_parent, scope)
     orders = _orders(body.get("order", {"_count": "desc"}))
     size = int(body.get("size", 10))
@@ -75,8 +76,9 @@ def terms(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope
         buckets = [{**bucket_key(f, k, body.get("format")), "doc_count": c, **agg.fill(children, inner, (*parent, k))}
                    for k, c in found]
         buckets.sort(key=cmp_to_key(lambda a, b: _compare(a, b, orders)))
-        kept = buckets[:size]
-        other = sum(b["doc_count"] for b in buckets[size:])
+        eligible = [b for b in buckets if b["doc_count"] >= min_doc]
+        kept = eligible[:size]
+        other = sum(b["doc_count"] for b in eligible[size:])
         out[parent] = {"doc_count_error_upper_bound": 0, "sum_other_doc_count": other, "buckets": kept}
     return out
 
