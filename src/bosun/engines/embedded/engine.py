@@ -26,7 +26,7 @@ from bosun.engines.embedded.hits import (
     source_filter,
 )
 from bosun.engines.embedded.query import Compiler, Sql
-from bosun.errors import MissingIndex, UnsupportedQuery
+from bosun.errors import MissingIndex, QueryTimeout, UnsupportedQuery
 
 _META = "_bosun_indices"
 _BODY_KEYS = {"query", "size", "from", "sort", "_source", "track_total_hits", "search_after", "aggs",
@@ -50,6 +50,7 @@ class EmbeddedEngine(Engine):
         self._local = threading.local()
         self._write = threading.Lock()
         self._mappings: dict[str, dict[str, Any]] = {}
+        self._cursors: list[duckdb.DuckDBPyConnection] = []
         if not read_only:
             self._con.execute(f"CREATE TABLE IF NOT EXISTS {_META} (name VARCHAR PRIMARY KEY, mapping VARCHAR)")
 
@@ -59,19 +60,22 @@ class EmbeddedEngine(Engine):
         if cursor is None:
             cursor = self._con.cursor()
             self._local.cursor = cursor
+            with self._write:
+                self._cursors.append(cursor)
         return cursor
 
     def _run(self, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
         try:
             return self._cursor().execute(sql, params).fetchall()
         except duckdb.InterruptException:
-            raise
+            raise QueryTimeout("the query was interrupted") from None
         except duckdb.Error as exc:
             raise UnsupportedQuery("query", f"the embedded engine could not run it: {exc}".splitlines()[0]) from None
 
-    def interrupt(self) -> None:
-        """Stop queries running on this thread's cursor (used by timeouts)."""
-        self._cursor().interrupt()
+    def interrupt_all(self) -> None:
+        """Stop every running query (a guardrail's deadline)."""
+        for cursor in list(self._cursors):
+            cursor.interrupt()
 
     def _mapping(self, index: str) -> dict[str, Any]:
         if index not in self._mappings:

@@ -1,0 +1,124 @@
+"""The read-only policy every engine is used through by the agent.
+
+No scripts or writes, an index allowlist (from the catalog), caps on hits and buckets, and a time
+limit per query. Each violation is one clear error; nothing is silently trimmed.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from bosun.engines.base import Body, Engine, Response
+from bosun.errors import GuardrailViolation, QueryTimeout
+
+FORBIDDEN_KEYS = {"script", "scripts", "script_fields", "runtime_mappings", "scripted_metric", "script_score",
+                  "stored_fields", "docvalue_fields", "_update", "_delete"}
+BUCKET_SIZES = {"terms": 10, "composite": 10, "significant_terms": 10, "multi_terms": 10, "rare_terms": 10}
+
+
+@dataclass(frozen=True)
+class Guardrails:
+    allowed_indices: tuple[str, ...]
+    max_size: int = 10_000
+    max_buckets: int = 10_000
+    timeout_s: float = 10.0
+
+
+class GuardedEngine(Engine):
+    """An engine wrapped in the guardrails; the only kind the agent's workers get."""
+
+    def __init__(self, inner: Engine, rails: Guardrails) -> None:
+        self.inner, self.rails = inner, rails
+        self.kind = inner.kind
+
+    def _index(self, index: str) -> None:
+        if index not in self.rails.allowed_indices:
+            allowed = ", ".join(self.rails.allowed_indices)
+            raise GuardrailViolation(f"index {index!r} is not in the catalog's allowlist ({allowed})")
+
+    def check(self, index: str, body: Body) -> None:
+        """Raise GuardrailViolation when `body` breaks the policy."""
+        self._index(index)
+        bad = _forbidden(body)
+        if bad:
+            raise GuardrailViolation(f"{bad!r} is not allowed: Bosun's queries are read-only and run no scripts")
+        size, offset = int(body.get("size", 10)), int(body.get("from", 0))
+        if size < 0 or offset < 0 or size + offset > self.rails.max_size:
+            raise GuardrailViolation(f"from + size = {size + offset} is over the cap of {self.rails.max_size} hits")
+        buckets = _bucket_product(body.get("aggs", body.get("aggregations")) or {})
+        if buckets > self.rails.max_buckets:
+            raise GuardrailViolation(f"the aggregations could return {buckets:,} buckets; the cap is "
+                                     f"{self.rails.max_buckets:,}")
+
+    def search(self, index: str, body: Body) -> Response:
+        self.check(index, body)
+        return _with_deadline(self.inner, self.rails.timeout_s, lambda: self.inner.search(index, body))
+
+    def count(self, index: str, body: Body | None = None) -> int:
+        self.check(index, body or {})
+        return _with_deadline(self.inner, self.rails.timeout_s, lambda: self.inner.count(index, body))
+
+    def mapping(self, index: str) -> dict[str, Any]:
+        self._index(index)
+        return self.inner.mapping(index)
+
+    def indices(self) -> list[str]:
+        return [i for i in self.inner.indices() if i in self.rails.allowed_indices]
+
+    def bulk_load(self, index: str, table: pa.Table, mapping: dict[str, Any], id_field: str | None = None) -> int:
+        raise GuardrailViolation("writes are not allowed through the agent: the engine is read-only")
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def _forbidden(node: Any) -> str | None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in FORBIDDEN_KEYS:
+                return str(key)
+            found = _forbidden(value)
+            if found:
+                return found
+    elif isinstance(node, list):
+        for value in node:
+            found = _forbidden(value)
+            if found:
+                return found
+    return None
+
+
+def _bucket_product(aggs: dict[str, Any]) -> int:
+    """The most buckets a nested aggregation tree could return (sizes multiplied down each path)."""
+    worst = 0
+    for spec in aggs.values():
+        if not isinstance(spec, dict):
+            continue
+        children = spec.get("aggs", spec.get("aggregations")) or {}
+        own = 1
+        for kind, default in BUCKET_SIZES.items():
+            if isinstance(spec.get(kind), dict):
+                own = int(spec[kind].get("size", default))
+        worst = max(worst, own * max(1, _bucket_product(children)))
+    return worst
+
+
+def _with_deadline(engine: Engine, seconds: float, call: Any) -> Any:
+    """Run `call`; past the deadline interrupt the engine (embedded) and raise QueryTimeout."""
+    interrupt = getattr(engine, "interrupt_all", None)
+    timer = threading.Timer(seconds, interrupt) if interrupt else None
+    if timer:
+        timer.start()
+    try:
+        return call()
+    except Exception as exc:
+        if timer and not timer.is_alive():
+            raise QueryTimeout(f"the query took longer than {seconds:g} s and was stopped") from exc
+        raise
+    finally:
+        if timer:
+            timer.cancel()
