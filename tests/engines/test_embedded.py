@@ -1,0 +1,111 @@
+"""The embedded engine on small hand-made indices whose answers are known."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from bosun.engines.embedded import EmbeddedEngine
+from bosun.errors import MissingIndex, UnsupportedQuery
+
+MAPPING = {"properties": {
+    "name": {"type": "keyword", "fields": {"text": {"type": "text"}}},
+    "notes": {"type": "text"},
+    "day": {"type": "date"},
+    "qty": {"type": "integer"},
+}}
+
+
+@pytest.fixture
+def engine() -> EmbeddedEngine:
+    table = pa.table({
+        "name": ["ACME CORP", "Acme Co", "BETA LTD", None],
+        "notes": ["Frozen shrimp, peeled", "frozen fish", "steel coils", "shrimp boats"],
+        "day": pa.array([date(2026, 1, 5), date(2026, 1, 20), date(2026, 3, 2), None], pa.date32()),
+        "qty": [5, 7, 1, 3],
+    })
+    engine = EmbeddedEngine(clock=lambda: datetime(2026, 3, 10, 9, tzinfo=UTC))
+    engine.bulk_load("items", table, MAPPING, "name")
+    return engine
+
+
+def ids(response: dict) -> list[str]:
+    return [h["_id"] for h in response["hits"]["hits"]]
+
+
+def test_keyword_is_exact_text_is_tokens(engine: EmbeddedEngine) -> None:
+    assert engine.count("items", {"query": {"term": {"name": "acme corp"}}}) == 0
+    assert engine.count("items", {"query": {"match": {"name.text": "ACME"}}}) == 2
+    assert engine.count("items", {"query": {"match": {"notes": "SHRIMP"}}}) == 2
+    assert engine.count("items", {"query": {"match": {"notes": {"query": "frozen shrimp", "operator": "and"}}}}) == 1
+    assert engine.count("items", {"query": {"match_phrase": {"notes": "shrimp peeled"}}}) == 1
+
+
+def test_date_math_uses_the_supplied_clock(engine: EmbeddedEngine) -> None:
+    last_month_start = {"range": {"day": {"gte": "now-2M/M", "lt": "now-1M/M"}}}
+    assert engine.count("items", {"query": last_month_start}) == 2  # January 2026
+    assert engine.count("items", {"query": {"range": {"day": {"gt": "now/M"}}}}) == 0
+
+
+def test_search_response_shape(engine: EmbeddedEngine) -> None:
+    response = engine.search("items", {"sort": [{"qty": "desc"}], "size": 2, "_source": ["name", "day"]})
+    assert response["hits"]["total"] == {"value": 4, "relation": "eq"}
+    assert response["hits"]["hits"] == [
+        {"_index": "items", "_id": "Acme Co", "_score": None, "_source": {"name": "Acme Co", "day": "2026-01-20"},
+         "sort": [7]},
+        {"_index": "items", "_id": "ACME CORP", "_score": None, "_source": {"name": "ACME CORP", "day": "2026-01-05"},
+         "sort": [5]},
+    ]
+
+
+def test_date_histogram_fills_empty_months(engine: EmbeddedEngine) -> None:
+    body = {"size": 0, "aggs": {"m": {"date_histogram": {"field": "day", "calendar_interval": "month",
+                                                          "format": "yyyy-MM"},
+                                      "aggs": {"q": {"sum": {"field": "qty"}}}}}}
+    buckets = engine.search("items", body)["aggregations"]["m"]["buckets"]
+    assert [(b["key_as_string"], b["doc_count"], b["q"]["value"]) for b in buckets] == [
+        ("2026-01", 2, 12.0), ("2026-02", 0, 0.0), ("2026-03", 1, 1.0)]
+
+
+def test_terms_order_and_other_count(engine: EmbeddedEngine) -> None:
+    body = {"size": 0, "aggs": {"n": {"terms": {"field": "name", "size": 1, "order": {"q": "asc"}},
+                                      "aggs": {"q": {"max": {"field": "qty"}}}}}}
+    result = engine.search("items", body)["aggregations"]["n"]
+    assert result["buckets"] == [{"key": "BETA LTD", "doc_count": 1, "q": {"value": 1.0}}]
+    assert result["sum_other_doc_count"] == 2
+
+
+@pytest.mark.parametrize(
+    ("body", "clause"),
+    [
+        ({"query": {"fuzzy": {"name": "acme"}}}, "fuzzy"),
+        ({"query": {"match": {"notes": {"query": "x", "fuzziness": 2}}}}, "match.fuzziness"),
+        ({"aggs": {"g": {"geo_bounds": {"field": "day"}}}}, "aggregation geo_bounds"),
+        ({"highlight": {"fields": {"notes": {}}}}, "highlight"),
+        ({"sort": [{"notes": "asc"}]}, "sort"),
+    ],
+)
+def test_unsupported_clauses_are_named(engine: EmbeddedEngine, body: dict, clause: str) -> None:
+    with pytest.raises(UnsupportedQuery, match=f"unsupported query clause '{clause}'"):
+        engine.search("items", body)
+
+
+def test_unknown_index(engine: EmbeddedEngine) -> None:
+    with pytest.raises(MissingIndex, match="no index 'nope'"):
+        engine.search("nope", {})
+
+
+def test_parallel_searches_from_threads(tmp_path: Path) -> None:
+    engine = EmbeddedEngine(tmp_path / "db.duckdb")
+    engine.bulk_load("nums", pa.table({"n": list(range(1000))}), {"properties": {"n": {"type": "long"}}})
+    body = {"size": 0, "aggs": {"s": {"sum": {"field": "n"}}}}
+    with ThreadPoolExecutor(8) as pool:
+        sums = list(pool.map(lambda _: engine.search("nums", body)["aggregations"]["s"]["value"], range(32)))
+    assert sums == [499500.0] * 32
+    engine.close()
+    reader = EmbeddedEngine(tmp_path / "db.duckdb", read_only=True)
+    assert reader.count("nums", {"query": {"range": {"n": {"gte": 990}}}}) == 10
