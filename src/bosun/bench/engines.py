@@ -1,0 +1,108 @@
+"""`python -m bosun.bench engines`: load speed and query latency of the engines, with figures.
+
+Loads the maritime sample into the embedded engine (a DuckDB file) at each size, runs the
+conformance corpus there, then loads the same rows into osmem-server (an in-memory
+OpenSearch-compatible server) and runs the corpus through the opensearch engine, so the
+ratio is measured in one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from bosun.catalog import load_catalog
+from bosun.datagen.load import build
+from bosun.engines.base import Engine
+from bosun.engines.embedded import EmbeddedEngine
+
+AS_OF = date(2026, 6, 15)
+CORPUS = Path(__file__).parents[3] / "tests" / "conformance" / "corpus.yaml"
+
+
+def _corpus(path: Path) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = yaml.safe_load(path.read_text())
+    return entries
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def _latencies(engine: Engine, corpus: list[dict[str, Any]], repeats: int) -> dict[str, list[float]]:
+    timings: dict[str, list[float]] = {"all": [], "aggs": []}
+    for entry in corpus:
+        index, body = entry.get("index", "shipments"), entry["body"]
+        engine.search(index, body)  # warm
+        runs = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            engine.search(index, body)
+            runs.append((time.perf_counter() - started) * 1000)
+        median = statistics.median(runs)
+        timings["all"].append(median)
+        if "aggs" in body:
+            timings["aggs"].append(median)
+    return timings
+
+
+def _report(label: str, timings: dict[str, list[float]]) -> float:
+    p50, p95 = _percentile(timings["all"], 0.5), _percentile(timings["all"], 0.95)
+    agg50 = _percentile(timings["aggs"], 0.5)
+    print(f"  {label:<28} corpus p50 {p50:8.2f} ms  p95 {p95:8.2f} ms  aggregations p50 {agg50:8.2f} ms")
+    return p50
+
+
+def _embedded(rows: int, folder: Path, corpus: list[dict[str, Any]], repeats: int) -> float:
+    engine = EmbeddedEngine(folder / f"bench-{rows}.duckdb")
+    started = time.perf_counter()
+    build(engine, load_catalog(), rows, 42, AS_OF)
+    seconds = time.perf_counter() - started
+    print(f"  embedded: generate + load {rows:>9,} rows in {seconds:6.2f} s = {rows / seconds:>10,.0f} rows/s")
+    p50 = _report(f"embedded @ {rows:,}", _latencies(engine, corpus, repeats))
+    engine.close()
+    return p50
+
+
+def _osmem(rows: int, corpus: list[dict[str, Any]], repeats: int) -> float:
+    from osmem_server import OsmemServer
+
+    from bosun.engines.remote import RemoteEngine
+
+    with OsmemServer.start(japanese=False) as server:
+        engine = RemoteEngine("opensearch", server.url, timeout_s=600)
+        started = time.perf_counter()
+        build(engine, load_catalog(), rows, 42, AS_OF)
+        seconds = time.perf_counter() - started
+        print(f"  osmem-server: load {rows:>9,} rows in {seconds:6.1f} s = {rows / seconds:>8,.0f} rows/s")
+        return _report(f"osmem-server @ {rows:,}", _latencies(engine, corpus, repeats))
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bosun.bench engines", description=__doc__)
+    parser.add_argument("--rows", type=int, nargs="+", default=[200_000, 1_000_000], help="embedded sizes")
+    parser.add_argument("--osmem-rows", type=int, default=200_000, help="osmem-server size (0 to skip)")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs per query (median kept)")
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    args = parser.parse_args(argv)
+    corpus = _corpus(args.corpus)
+    print(f"corpus: {len(corpus)} queries, median of {args.repeats} runs each")
+    embedded_p50: dict[int, float] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for rows in args.rows:
+            embedded_p50[rows] = _embedded(rows, Path(folder), corpus, args.repeats)
+        if args.osmem_rows:
+            if args.osmem_rows not in embedded_p50:
+                embedded_p50[args.osmem_rows] = _embedded(args.osmem_rows, Path(folder), corpus, args.repeats)
+            remote = _osmem(args.osmem_rows, corpus, args.repeats)
+            ratio = remote / embedded_p50[args.osmem_rows]
+            print(f"  ratio at {args.osmem_rows:,} rows: osmem-server p50 / embedded p50 = {ratio:.1f}x")
+    return 0
