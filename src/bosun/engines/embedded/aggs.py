@@ -232,13 +232,15 @@ class Aggregator:
         ranges = [_range_bounds(r, date_range, self.compiler.now, body.get("format")) for r in body["ranges"]]
         ranges.sort(key=lambda r: (r["from"] if r["from"] is not None else float("-inf"),
                                    r["to"] if r["to"] is not None else float("inf")))
-        column = f"epoch_ms(CAST({f.sql} AS TIMESTAMP))" if f and f.is_date else (f.sql if f else "NULL")
+        is_date = bool(f and f.is_date)
+        column = f"CAST({f.sql} AS TIMESTAMP)" if f and is_date else (f.sql if f else "NULL")
         per_bucket = []
         for r in ranges:
             cond = " AND ".join(
                 [f"{column} >= ?" for _ in [r["from"]] if r["from"] is not None]
                 + [f"{column} < ?" for _ in [r["to"]] if r["to"] is not None]) or f"{column} IS NOT NULL"
-            params = [v for v in (r["from"], r["to"]) if v is not None]
+            params = [from_millis(v).replace(tzinfo=None) if is_date else v
+                      for v in (r["from"], r["to"]) if v is not None]
             per_bucket.append((r, self._conditional(scope, Sql(cond, params), children)))
         keyed = bool(body.get("keyed"))
         out: dict[Key, Any] = {}

@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from bosun.engines.base import Body, Engine, Response
 from bosun.engines.embedded.aggs import Aggregator, Scope
-from bosun.engines.embedded.fields import Field, flatten_mapping, quote, text_columns, token_column
+from bosun.engines.embedded.fields import Field, flatten_mapping, quote, text_columns, token_table
 from bosun.engines.embedded.hits import (
     SortKey,
     filter_source,
@@ -32,6 +32,9 @@ _META = "_bosun_indices"
 _BODY_KEYS = {"query", "size", "from", "sort", "_source", "track_total_hits", "search_after", "aggs",
               "aggregations", "timeout", "track_scores", "version", "seq_no_primary_term"}
 _SKIP = {"_id", "_seq"}
+
+
+_SPLIT = "list_filter(regexp_split_to_array(lower(v), '[^\\p{L}\\p{N}]+'), lambda t: t <> '')"
 
 
 class EmbeddedEngine(Engine):
@@ -89,7 +92,7 @@ class EmbeddedEngine(Engine):
         return self._mappings[index]
 
     def _fields(self, index: str) -> dict[str, Field]:
-        return flatten_mapping(self._mapping(index))
+        return flatten_mapping(self._mapping(index), index)
 
     def _compiler(self, index: str) -> Compiler:
         return Compiler(self._fields(index), self._clock())
@@ -113,13 +116,14 @@ class EmbeddedEngine(Engine):
         ids = table.column(id_field).cast(pa.string()) if id_field else pa.array(
             np.arange(table.num_rows).astype(str))
         loaded = table.append_column("_id", ids).append_column("_seq", pa.array(np.arange(table.num_rows)))
-        tokens = "".join(
-            f", list_filter(regexp_split_to_array(lower({quote(c)}), '[^\\p{{L}}\\p{{N}}]+'), lambda t: t <> '')"
-            f" AS {quote(token_column(c))}" for c in text_columns(mapping))
         with self._write:
             self._con.register("__load", loaded)
             try:
-                self._con.execute(f"CREATE OR REPLACE TABLE {quote(index)} AS SELECT *{tokens} FROM __load")
+                self._con.execute(f"CREATE OR REPLACE TABLE {quote(index)} AS SELECT * FROM __load")
+                for column in text_columns(mapping):
+                    self._con.execute(
+                        f"CREATE OR REPLACE TABLE {quote(token_table(index, column))} AS SELECT v, {_SPLIT} AS toks "
+                        f"FROM (SELECT DISTINCT {quote(column)} AS v FROM __load WHERE v IS NOT NULL)")
                 self._con.execute(f"INSERT OR REPLACE INTO {_META} VALUES (?, ?)", [index, json.dumps(mapping)])
             finally:
                 self._con.unregister("__load")

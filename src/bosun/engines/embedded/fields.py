@@ -16,6 +16,7 @@ class Field:
     name: str
     type: str
     column: str
+    index: str = ""
 
     @property
     def sql(self) -> str:
@@ -24,10 +25,14 @@ class Field:
             return f"CAST(CAST({quote(self.column)} AS FLOAT) AS DOUBLE)"
         return quote(self.column)
 
-    @property
-    def tokens(self) -> str:
-        """The column of lower-cased tokens precomputed for text matching."""
-        return quote(token_column(self.column))
+    def text_match(self, predicate: str) -> str:
+        """Rows whose text matches `predicate` over `toks`, the lower-cased tokens of one distinct value.
+
+        Tokens live in a side table of the column's distinct values, so a match is decided once per
+        value rather than once per row.
+        """
+        table = quote(token_table(self.index, self.column))
+        return f"{quote(self.column)} IN (SELECT v FROM {table} WHERE {predicate})"
 
     @property
     def is_text(self) -> bool:
@@ -46,18 +51,18 @@ def quote(identifier: str) -> str:
     return '"' + identifier.replace('"', '""') + '"'
 
 
-def token_column(column: str) -> str:
-    return f"__tok__{column}"
+def token_table(index: str, column: str) -> str:
+    return f"__tok__{index}__{column}"
 
 
-def flatten_mapping(mapping: dict[str, Any]) -> dict[str, Field]:
+def flatten_mapping(mapping: dict[str, Any], index: str = "") -> dict[str, Field]:
     """Every addressable field name (sub-fields included) → Field."""
     fields: dict[str, Field] = {}
     for name, spec in mapping.get("properties", {}).items():
         kind = spec.get("type", "object")
-        fields[name] = Field(name, kind, name)
+        fields[name] = Field(name, kind, name, index)
         for sub, sub_spec in spec.get("fields", {}).items():
-            fields[f"{name}.{sub}"] = Field(f"{name}.{sub}", sub_spec.get("type", "keyword"), name)
+            fields[f"{name}.{sub}"] = Field(f"{name}.{sub}", sub_spec.get("type", "keyword"), name, index)
     return fields
 
 

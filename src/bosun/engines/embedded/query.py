@@ -105,7 +105,7 @@ class Compiler:
             return Sql(FALSE)
         value = options.get("value")
         if f.is_text:
-            return Sql(f"list_contains({f.tokens}, ?)", [str(value)])
+            return Sql(f.text_match("list_contains(toks, ?)"), [str(value)])
         if options.get("case_insensitive") and f.type == "keyword":
             return Sql(f"lower({f.sql}) = lower(?)", [str(value)])
         return Sql(f"{self._column(f)} = ?", [self.value(f, value)])
@@ -118,7 +118,7 @@ class Compiler:
         if f is None or not values:
             return Sql(FALSE)
         if f.is_text:
-            return Sql(f"list_has_any({f.tokens}, ?::VARCHAR[])", [[str(v) for v in values]])
+            return Sql(f.text_match("list_has_any(toks, ?::VARCHAR[])"), [[str(v) for v in values]])
         marks = ", ".join("?" for _ in values)
         return Sql(f"{self._column(f)} IN ({marks})", [self.value(f, v) for v in values])
 
@@ -139,7 +139,7 @@ class Compiler:
         if f is None:
             return Sql(FALSE)
         if f.is_text:
-            return Sql(f"len(list_filter({f.tokens}, lambda t: starts_with(t, ?))) > 0", [value])
+            return Sql(f.text_match("len(list_filter(toks, lambda t: starts_with(t, ?))) > 0"), [value])
         return Sql(f"starts_with({f.sql}, ?)", [value])
 
     def _q_wildcard(self, spec: dict[str, Any]) -> Sql:
@@ -153,7 +153,7 @@ class Compiler:
             return Sql(FALSE)
         op = "ILIKE" if options.get("case_insensitive") else "LIKE"
         if f.is_text:
-            return Sql(f"len(list_filter({f.tokens}, lambda t: t {op} ? ESCAPE '\\')) > 0", [like])
+            return Sql(f.text_match(f"len(list_filter(toks, lambda t: t {op} ? ESCAPE '\\')) > 0"), [like])
         return Sql(f"{f.sql} {op} ? ESCAPE '\\'", [like])
 
     def _q_range(self, spec: dict[str, Any]) -> Sql:
@@ -195,7 +195,7 @@ class Compiler:
         if not tokens:
             return Sql(FALSE)
         function = "list_has_all" if operator == "and" else "list_has_any"
-        return Sql(f"{function}({f.tokens}, ?::VARCHAR[])", [tokens])
+        return Sql(f.text_match(f"{function}(toks, ?::VARCHAR[])"), [tokens])
 
     def _q_match_phrase(self, spec: dict[str, Any]) -> Sql:
         name, raw = self._single(spec, "match_phrase")
@@ -213,7 +213,7 @@ class Compiler:
         tokens = analyze(query)
         if not tokens:
             return Sql(FALSE)
-        return Sql(f"contains(' ' || array_to_string({f.tokens}, ' ') || ' ', ?)", [f" {' '.join(tokens)} "])
+        return Sql(f.text_match("contains(' ' || array_to_string(toks, ' ') || ' ', ?)"), [f" {' '.join(tokens)} "])
 
     def _q_multi_match(self, spec: dict[str, Any]) -> Sql:
         kind = spec.get("type", "best_fields")

@@ -59,9 +59,6 @@ def terms(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope
     expr = key_expression(f, body.get("missing"))
     present = None if body.get("missing") is not None else Sql(f"{f.sql} IS NOT NULL")
     rows = agg.grouped(scope, ["count(*)"], own_keys=(expr,), extra=present)
-    inner_scope = scope.with_key(expr)
-    inner_scope = inner_scope.with_condition(present) if present else inner_scope
-    inner = agg.evaluate(children, inner_scope) if children else {}
     n = len(scope.keys)
     per_parent: dict[Key, list[tuple[Any, int]]] = {}
     for row in rows:
@@ -71,6 +68,11 @@ def terms(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope
         _add_zero_counts(agg, expr, per_parent, scope)
     orders = _orders(body.get("order", {"_count": "desc"}))
     size = int(body.get("size", 10))
+    inner_scope = scope.with_key(expr)
+    inner_scope = inner_scope.with_condition(present) if present else inner_scope
+    if children and all(path in ("_key", "_term", "_count") for path, _ in orders):
+        inner_scope = inner_scope.with_condition(_only(expr, _kept_keys(per_parent, orders, size, min_doc)))
+    inner = agg.evaluate(children, inner_scope) if children else {}
     out: dict[Key, Any] = {}
     for parent, found in per_parent.items():
         buckets = [{**bucket_key(f, k, body.get("format")), "doc_count": c, **agg.fill(children, inner, (*parent, k))}
@@ -81,6 +83,24 @@ def terms(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope
         other = sum(b["doc_count"] for b in eligible[size:])
         out[parent] = {"doc_count_error_upper_bound": 0, "sum_other_doc_count": other, "buckets": kept}
     return out
+
+
+def _kept_keys(per_parent: dict[Key, list[tuple[Any, int]]], orders: list[tuple[str, bool]], size: int,
+               min_doc: int) -> list[Any]:
+    """Keys that make some parent's top `size` when ordering needs no sub-aggregation."""
+    kept: set[Any] = set()
+    for found in per_parent.values():
+        buckets = [{"key": k, "doc_count": c} for k, c in found if c >= min_doc]
+        buckets.sort(key=cmp_to_key(lambda a, b: _compare(a, b, orders)))
+        kept.update(b["key"] for b in buckets[:size])
+    return sorted(kept, key=lambda k: (k is None, k))
+
+
+def _only(expr: Sql, keys: list[Any]) -> Sql:
+    if not keys:
+        return Sql("FALSE")
+    marks = ", ".join("?" for _ in keys)
+    return Sql(f"{expr.text} IN ({marks})", [*expr.params, *keys])
 
 
 def _add_zero_counts(agg: Aggregator, expr: Sql, per_parent: dict[Key, list[tuple[Any, int]]], scope: Scope) -> None:
