@@ -7,7 +7,6 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-GoalKind = Literal["data", "helpdesk", "explain_metadata", "lookup", "unsupported"]
 IntentType = Literal["search", "aggregation"]
 Agg = Literal["count", "sum", "avg", "min", "max", "cardinality"]
 Resolution = Literal["exact", "alias", "code", "fuzzy", "vector", "value"]
@@ -81,12 +80,3 @@ class Meaning(BaseModel):
     assumptions: list[str] = Field(default_factory=list)
     ambiguities: list[Ambiguity] = Field(default_factory=list)
     unknown_terms: list[str] = Field(default_factory=list)
-
-
-class Goal(BaseModel):
-    """One standalone goal of a turn, as F01 restates it."""
-
-    id: int
-    kind: GoalKind
-    text: str
-    meaning: Meaning | None = None

@@ -1,0 +1,168 @@
+"""The graph's nodes, with seed 000's ids, and the gate nodes that keep control deterministic."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any
+
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from bosun.errors import BosunError, RunFailure
+from bosun.planner import gates
+from bosun.planner.events import TurnEvent, emit
+from bosun.planner.rules import RulesPlanner, synthesis_refs
+from bosun.planner.state import MainState
+from bosun.planner.synthesis import synthesize
+from bosun.workers.context import Context
+from bosun.workers.models import SubGoal, WorkerInput, WorkerResult
+
+Update = dict[str, Any]
+
+
+def f01_reiterate_intention(state: MainState, runtime: Runtime[Context]) -> Update:
+    """Restate the turn as standalone goals, and start the turn afresh."""
+    ctx = runtime.context
+    goals = ctx.goals_of(state.question, state.conversation_history)
+    emit(TurnEvent(kind="goals", message="; ".join(g.text for g in goals)))
+    return {"goals": goals, "sub_goals": [], "completed_outputs": {}, "worker_results": [], "round": 1,
+            "max_rounds": ctx.settings.max_rounds, "status": "planning", "proposal": None,
+            "synthesis_inputs": None, "notes": [], "final_response": None,
+            "deadline": time.monotonic() + ctx.settings.turn_deadline_s}
+
+
+def f02_planner(state: MainState, runtime: Runtime[Context]) -> Update:
+    """Propose this round: continue with sub-goals, done with synthesis inputs, or failed."""
+    emit(TurnEvent(kind="round_started", round=state.round))
+    planner = runtime.context.extras.get("planner") or RulesPlanner()
+    proposal = planner.plan(state, runtime.context.registry)
+    return {"proposal": proposal, "planner_reasoning": proposal.reasoning}
+
+
+def g_plan_gate(state: MainState, runtime: Runtime[Context]) -> Update:
+    """Round cap, plan validation and partial-success acceptance decide what of F02's proposal runs."""
+    proposal = state.proposal
+    assert proposal is not None
+    goals = gates.accept_partial(state.goals, proposal.blocked)
+    notes = [f"goal {gid} failed: {why}" for gid, why in proposal.blocked.items()]
+    if gates.round_cap_reached(state):
+        return _stop(state, goals, [*notes, f"stopped: the round cap ({state.max_rounds}) was reached"])
+    if proposal.action != "continue":
+        status = "done" if proposal.action == "done" else "failed"
+        return {"goals": goals, "status": status, "synthesis_inputs": proposal.synthesis_inputs,
+                "notes": [*state.notes, *notes]}
+    problems = gates.validate_plan(proposal, state, runtime.context.registry)
+    if problems:
+        return _stop(state, goals, [*notes, *(f"plan refused: {p}" for p in problems)])
+    for note in notes:
+        emit(TurnEvent(kind="gate", round=state.round, message=note))
+    return {"goals": goals, "sub_goals": [*state.sub_goals, *proposal.sub_goals], "status": "executing",
+            "notes": [*state.notes, *notes]}
+
+
+def _stop(state: MainState, goals: list[Any], notes: list[str]) -> Update:
+    for note in notes:
+        emit(TurnEvent(kind="gate", round=state.round, message=note))
+    refs = synthesis_refs(state)
+    return {"goals": goals, "status": "failed", "synthesis_inputs": refs, "notes": [*state.notes, *notes]}
+
+
+def route_after_planner(state: MainState) -> list[Send] | str:
+    """Fan out every ready pending sub-goal, its inputs hydrated; or go to F14 when planning is over."""
+    if state.status in ("done", "failed"):
+        return "f14_synthesizer"
+    sends = [Send("f03_worker_executor", _hydrate(s, state)) for s in state.sub_goals if _is_ready(s, state)]
+    return sends or "f14_synthesizer"
+
+
+def _is_ready(sub_goal: SubGoal, state: MainState) -> bool:
+    return sub_goal.status == "pending" and all(
+        ref.slot in state.completed_outputs.get(ref.from_sub_goal, {}) for ref in sub_goal.inputs.values())
+
+
+def _hydrate(sub_goal: SubGoal, state: MainState) -> WorkerInput:
+    resolved = {name: state.completed_outputs[ref.from_sub_goal][ref.slot] for name, ref in sub_goal.inputs.items()}
+    return WorkerInput(sub_goal=sub_goal.model_copy(update={"round": state.round}), resolved_inputs=resolved)
+
+
+def f03_worker_executor(worker_input: WorkerInput, runtime: Runtime[Context]) -> Update:
+    """Run one worker by name, within its timeout; any exception becomes a failed result."""
+    sub_goal, ctx = worker_input.sub_goal, runtime.context
+    emit(TurnEvent(kind="dispatched", round=sub_goal.round or 0, sub_goal_id=sub_goal.id, worker=sub_goal.worker))
+    started = time.perf_counter()
+    result = _run_worker(worker_input, ctx)
+    result = result.model_copy(update={"sub_goal_id": sub_goal.id,
+                                       "duration_ms": round((time.perf_counter() - started) * 1000, 3)})
+    emit(TurnEvent(kind="finished", round=sub_goal.round or 0, sub_goal_id=sub_goal.id, worker=sub_goal.worker,
+                   status=result.status, duration_ms=result.duration_ms, message=result.error or ""))
+    return {"worker_results": [result]}
+
+
+def _run_worker(worker_input: WorkerInput, ctx: Context) -> WorkerResult:
+    sub_goal = worker_input.sub_goal
+    registered = ctx.registry.get(sub_goal.worker)
+    if registered is None:
+        return WorkerResult(sub_goal_id=sub_goal.id, status="failed", error=f"unknown worker {sub_goal.worker!r}")
+    timeout = ctx.settings.worker_timeout_s
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"worker-{sub_goal.worker}")
+    try:
+        return pool.submit(registered.fn, worker_input, ctx).result(timeout=timeout)
+    except FutureTimeout:
+        return WorkerResult(sub_goal_id=sub_goal.id, status="failed", transient=True,
+                            error=f"{sub_goal.worker} took longer than {timeout:g} s")
+    except RunFailure as exc:
+        return WorkerResult(sub_goal_id=sub_goal.id, status="failed", transient=True, error=str(exc))
+    except BosunError as exc:
+        return WorkerResult(sub_goal_id=sub_goal.id, status="failed", error=str(exc))
+    except Exception as exc:  # F03's catch-all: a worker's bug is recorded as a failed result, never a crash
+        return WorkerResult(sub_goal_id=sub_goal.id, status="failed", error=f"{type(exc).__name__}: {exc}")
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def f13_join_reduce(state: MainState) -> Update:
+    """Once per round, after every branch: store outputs, update statuses, clear results, next round."""
+    results = {r.sub_goal_id: r for r in state.worker_results}
+    emit(TurnEvent(kind="join", round=state.round, message=f"{len(results)} result(s)"))
+    outputs = dict(state.completed_outputs)
+    sub_goals = []
+    for sub_goal in state.sub_goals:
+        result = results.get(sub_goal.id)
+        if result is None:
+            sub_goals.append(sub_goal)
+            continue
+        if result.status != "failed":
+            outputs[sub_goal.id] = result.outputs
+        flags = {"transient": result.transient, "empty": result.empty, "needs": result.needs}
+        sub_goals.append(sub_goal.model_copy(update={
+            "status": result.status, "round": state.round, "attempts": sub_goal.attempts + 1, "result": flags,
+            "duration_ms": result.duration_ms, "error": result.error, "message": result.message}))
+    return {"sub_goals": sub_goals, "completed_outputs": outputs, "worker_results": [], "round": state.round + 1,
+            "status": "planning"}
+
+
+def g_review_gate(state: MainState, runtime: Runtime[Context]) -> Update:
+    """Retry cap, the review of empty results, and the ambiguity policy, before F02 plans again."""
+    ctx = runtime.context
+    finished = [s for s in state.sub_goals if s.round == state.round - 1 and s.result is not None]
+    again = set(gates.retries(finished))
+    sub_goals = [s.model_copy(update={"status": "pending"}) if s.id in again else s for s in state.sub_goals]
+    goals = {g.id: g for g in state.goals}
+    for sub_goal in finished:
+        goals[sub_goal.goal_id] = gates.review(goals[sub_goal.goal_id], sub_goal, ctx.registry, ctx.settings.ambiguity)
+    closed = [g.model_copy(update={"status": "done"}) if g.status == "open" and gates.delivered(g, sub_goals) else g
+              for g in goals.values()]
+    notes = [f"retrying sg{i} once" for i in sorted(again)]
+    for note in notes:
+        emit(TurnEvent(kind="gate", round=state.round, message=note))
+    return {"sub_goals": sub_goals, "goals": closed, "notes": [*state.notes, *notes]}
+
+
+def f14_synthesizer(state: MainState) -> Update:
+    """Resolve synthesis_inputs and assemble one answer (a template; no model)."""
+    answer = synthesize(state)
+    emit(TurnEvent(kind="done", round=state.round, status=answer.status))
+    return {"final_response": answer.model_dump(mode="json")}
+

@@ -1,0 +1,104 @@
+"""Running turns: the durable checkpointer, one thread per conversation, events and the answer."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+from langgraph.checkpoint.sqlite import SqliteSaver
+from pydantic import BaseModel
+
+from bosun.errors import StoreError
+from bosun.planner.events import TurnEvent
+from bosun.planner.state import TurnSummary
+from bosun.planner.synthesis import Answer, Trace
+from bosun.workers.context import Context
+
+
+def _bosun_models() -> list[tuple[str, str]]:
+    """Every pydantic model Bosun defines: the only classes a checkpoint may hold."""
+    found, stack = set(), list(BaseModel.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        stack += cls.__subclasses__()
+        if cls.__module__.startswith("bosun.") and cls.__module__ in sys.modules:
+            found.add((cls.__module__, cls.__name__))
+    return sorted(found)
+
+
+def open_checkpointer(path: Path) -> SqliteSaver:
+    """LangGraph's SQLite checkpointer in a file; a corrupt or locked file is a StoreError."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        conn = sqlite3.connect(str(path), check_same_thread=False, timeout=5)
+        saver = SqliteSaver(conn, serde=JsonPlusSerializer(allowed_msgpack_modules=_bosun_models()))
+        saver.setup()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"the conversation store {path} cannot be used: {exc}") from None
+    return saver
+
+
+def _config(thread_id: str) -> dict[str, Any]:
+    return {"configurable": {"thread_id": thread_id}}
+
+
+def stream_turn(graph: Any, question: str, thread_id: str, context: Context,
+                history: list[TurnSummary] | None = None) -> Iterator[TurnEvent | Answer]:
+    """Events while the turn runs, then its Answer."""
+    payload = {"question": question, "conversation_history": history or []}
+    final: dict[str, Any] = {}
+    yield from _stream(graph, payload, thread_id, context, final)
+    yield _answer(final, question, thread_id)
+
+
+def resume_turn(graph: Any, thread_id: str, context: Context) -> Answer:
+    """Finish a turn interrupted mid-way (a killed process) from its last checkpoint."""
+    final: dict[str, Any] = {}
+    for _ in _stream(graph, None, thread_id, context, final):
+        pass
+    return _answer(final, str(final.get("question", "")), thread_id)
+
+
+def run_turn(graph: Any, question: str, thread_id: str, context: Context,
+             history: list[TurnSummary] | None = None) -> Answer:
+    *_, outcome = stream_turn(graph, question, thread_id, context, history)
+    assert isinstance(outcome, Answer)
+    return outcome
+
+
+def _stream(graph: Any, payload: Any, thread_id: str, context: Context,
+            final: dict[str, Any]) -> Iterator[TurnEvent]:
+    """Yield custom events; keep the last full state in `final`."""
+    for mode, chunk in graph.stream(payload, _config(thread_id), context=context, stream_mode=["custom", "values"]):
+        if mode == "custom" and isinstance(chunk, TurnEvent):
+            yield chunk
+        elif mode == "values":
+            final.clear()
+            final.update(chunk.model_dump() if isinstance(chunk, BaseModel) else chunk)
+
+
+def _answer(values: dict[str, Any], question: str, thread_id: str) -> Answer:
+    final = values.get("final_response")
+    if final is None:
+        return Answer(question=question, thread_id=thread_id, status="failed",
+                      answer="The turn stopped before it finished.", trace=Trace(rounds=0, sub_goals=[]))
+    return Answer.model_validate({**final, "question": question, "thread_id": thread_id})
+
+
+def render_trace_mermaid(trace: Trace) -> str:
+    """The sub-goal DAG as Mermaid text: one subgraph per round, edges for InputRefs."""
+    lines = ["flowchart LR"]
+    for round_no in sorted({e.round or 0 for e in trace.sub_goals}):
+        lines.append(f"    subgraph Round_{round_no}")
+        for e in (e for e in trace.sub_goals if (e.round or 0) == round_no):
+            duration = f" {e.duration_ms:.0f} ms" if e.duration_ms is not None else ""
+            lines.append(f'        SG{e.id}["sg{e.id}: {e.worker}<br/>{e.status}{duration}"]')
+        lines.append("    end")
+    for e in trace.sub_goals:
+        for name, source in e.inputs.items():
+            lines.append(f"    SG{source.split('.')[0][2:]} -->|{name}| SG{e.id}")
+    return "\n".join(lines)
