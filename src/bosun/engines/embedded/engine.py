@@ -169,20 +169,22 @@ class EmbeddedEngine(Engine):
             after = search_after_sql(keys, list(body["search_after"]))
             condition = Sql(f"COALESCE({where.text}, FALSE) AND {after.text}", [*where.params, *after.params])
         order = ", ".join([k.order_sql() for k in keys] + ["_seq ASC"])
-        sort_cols = "".join(f", {k.expr}" for k in keys)
-        sql = (f"SELECT _seq{sort_cols} FROM {quote(index)} WHERE COALESCE({condition.text}, FALSE) "
+        names = list(self._mapping(index).get("properties", {}))
+        columns = ", ".join(["_id", *(k.expr for k in keys), *(quote(n) for n in names)])
+        sql = (f"SELECT {columns} FROM {quote(index)} WHERE COALESCE({condition.text}, FALSE) "
                f"ORDER BY {order} LIMIT {size} OFFSET {offset}")
-        rows = self._run(sql, condition.params)
-        docs = self.fetch_sources(index, [r[0] for r in rows])
         rule = source_filter(body.get("_source"))
-        hits = [self._hit(index, docs[r[0]], r[1:], keys, rule) for r in rows]
+        hits = []
+        for row in self._run(sql, condition.params):
+            doc = {n: json_value(v) for n, v in zip(names, row[1 + len(keys):], strict=True)}
+            hits.append(self._hit(index, row[0], doc, row[1:1 + len(keys)], keys, rule))
         max_score = None if keys else (1.0 if hits else None)
         result: dict[str, Any] = {"max_score": max_score, "hits": hits}
         return {"total": total, **result} if total else result
 
-    def _hit(self, index: str, doc: dict[str, Any], sort_values: tuple[Any, ...], keys: list[SortKey],
+    def _hit(self, index: str, doc_id: str, doc: dict[str, Any], sort_values: tuple[Any, ...], keys: list[SortKey],
              rule: tuple[list[str] | None, list[str]] | None) -> dict[str, Any]:
-        hit: dict[str, Any] = {"_index": index, "_id": doc.pop("_id"), "_score": None if keys else 1.0}
+        hit: dict[str, Any] = {"_index": index, "_id": doc_id, "_score": None if keys else 1.0}
         if rule is not None:
             hit["_source"] = filter_source(doc, rule)
         if keys:
