@@ -50,7 +50,7 @@ class Scope:
 
     def where_sql(self, extra: Sql | None = None) -> Sql:
         parts = [self.where, *self.conditions, *([extra] if extra else [])]
-        return Sql(" AND ".join(f"COALESCE({p.text}, FALSE)" for p in parts), [x for p in parts for x in p.params])
+        return Sql(" AND ".join(f"({p.text})" for p in parts), [x for p in parts for x in p.params])
 
 
 class Aggregator:

@@ -109,7 +109,7 @@ class EmbeddedEngine(Engine):
 
     def count(self, index: str, body: Body | None = None) -> int:
         where = self._compiler(index).compile((body or {}).get("query"))
-        return int(self._run(f"SELECT count(*) FROM {quote(index)} WHERE COALESCE({where.text}, FALSE)",
+        return int(self._run(f"SELECT count(*) FROM {quote(index)} WHERE {where.text}",
                              where.params)[0][0])
 
     def bulk_load(self, index: str, table: pa.Table, mapping: dict[str, Any], id_field: str | None = None) -> int:
@@ -167,11 +167,11 @@ class EmbeddedEngine(Engine):
         condition = where
         if body.get("search_after") is not None:
             after = search_after_sql(keys, list(body["search_after"]))
-            condition = Sql(f"COALESCE({where.text}, FALSE) AND {after.text}", [*where.params, *after.params])
+            condition = Sql(f"({where.text}) AND {after.text}", [*where.params, *after.params])
         order = ", ".join([k.order_sql() for k in keys] + ["_seq ASC"])
         names = list(self._mapping(index).get("properties", {}))
         columns = ", ".join(["_id", *(k.expr for k in keys), *(quote(n) for n in names)])
-        sql = (f"SELECT {columns} FROM {quote(index)} WHERE COALESCE({condition.text}, FALSE) "
+        sql = (f"SELECT {columns} FROM {quote(index)} WHERE {condition.text} "
                f"ORDER BY {order} LIMIT {size} OFFSET {offset}")
         rule = source_filter(body.get("_source"))
         hits = []
@@ -195,9 +195,9 @@ class EmbeddedEngine(Engine):
         if track is False:
             return None
         limit = 10_000 if track is None else (None if track is True else int(track))
-        count_sql = f"SELECT count(*) FROM {quote(index)} WHERE COALESCE({where.text}, FALSE)"
+        count_sql = f"SELECT count(*) FROM {quote(index)} WHERE {where.text}"
         if limit is not None:
-            count_sql = f"SELECT count(*) FROM (SELECT 1 FROM {quote(index)} WHERE COALESCE({where.text}, FALSE) " \
+            count_sql = f"SELECT count(*) FROM (SELECT 1 FROM {quote(index)} WHERE {where.text} " \
                         f"LIMIT {limit + 1})"
         count = int(self._run(count_sql, where.params)[0][0])
         if limit is not None and count > limit:
