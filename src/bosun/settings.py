@@ -44,6 +44,7 @@ class Settings(BaseSettings):
     max_rounds: int = Field(8, ge=1, le=50)
     worker_timeout_s: float = Field(30.0, gt=0)
     turn_deadline_s: float = Field(120.0, gt=0)
+    max_parallel_workers: int = Field(16, ge=1, description="sub-goals of one round that run at once")
     ambiguity: Literal["ask", "assume"] = "ask"
     clarification_mode: Literal["end_turn", "interrupt"] = "end_turn"
     understanding: Literal["rules", "llm"] = "rules"

@@ -42,8 +42,8 @@ def open_checkpointer(path: Path) -> SqliteSaver:
     return saver
 
 
-def _config(thread_id: str) -> dict[str, Any]:
-    return {"configurable": {"thread_id": thread_id}}
+def _config(thread_id: str, context: Context) -> dict[str, Any]:
+    return {"configurable": {"thread_id": thread_id}, "max_concurrency": context.settings.max_parallel_workers}
 
 
 def stream_turn(graph: Any, question: str, thread_id: str, context: Context,
@@ -73,7 +73,8 @@ def run_turn(graph: Any, question: str, thread_id: str, context: Context,
 def _stream(graph: Any, payload: Any, thread_id: str, context: Context,
             final: dict[str, Any]) -> Iterator[TurnEvent]:
     """Yield custom events; keep the last full state in `final`."""
-    for mode, chunk in graph.stream(payload, _config(thread_id), context=context, stream_mode=["custom", "values"]):
+    config = _config(thread_id, context)
+    for mode, chunk in graph.stream(payload, config, context=context, stream_mode=["custom", "values"]):
         if mode == "custom" and isinstance(chunk, TurnEvent):
             yield chunk
         elif mode == "values":
