@@ -155,3 +155,32 @@ def test_a_new_worker_is_planned_for_without_planner_change(tmp_path: object) ->
     assert [e.worker for e in answer.trace.sub_goals] == ["metadata_lookup", "es_query_gen", "es_query_exec",
                                                             "chart_results"]
     assert answer.answer == "chart of [['MAERSK', 10]]"
+
+
+def test_events_stream_live_and_the_trace_renders(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from bosun.planner.events import TurnEvent
+    from bosun.planner.graph import build_graph
+    from bosun.planner.run import render_trace_mermaid, stream_turn
+    from bosun.planner.synthesis import Answer
+    from bosun.settings import Settings
+    from bosun.workers.context import Context
+    from tests.planner.workers import build_registry
+
+    goals = [Goal(id=1, text="a", deliverables=["answer"]), Goal(id=2, text="b", deliverables=["answer"])]
+    ctx = Context(settings=Settings(data_dir=Path(str(tmp_path))), registry=build_registry(),
+                  goals_of=lambda q, h: goals)
+    items = list(stream_turn(build_graph(), "two definitions", "t", ctx))
+    events = [i for i in items if isinstance(i, TurnEvent)]
+    answer = items[-1]
+    assert isinstance(answer, Answer) and answer.status == "done"
+    kinds = [e.kind for e in events]
+    assert kinds[:2] == ["goals", "round_started"] and kinds[-1] == "done"
+    assert sorted((e.sub_goal_id, e.worker, e.status) for e in events if e.kind == "finished") == [
+        (1, "common_helpdesk", "success"), (2, "common_helpdesk", "success")]
+    join = next(e for e in events if e.kind == "join")
+    assert join.message == "2 result(s)"  # F13 saw both branches of the round
+    mermaid = render_trace_mermaid(answer.trace)
+    assert mermaid.splitlines()[:2] == ["flowchart LR", "    subgraph Round_1"]
+    assert 'SG1["sg1: common_helpdesk<br/>success' in mermaid
