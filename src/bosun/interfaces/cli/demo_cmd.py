@@ -26,7 +26,7 @@ def demo() -> None:
         _show_loaded(engine, catalog, console)
     finally:
         engine.close()
-    console.print("\nThe planner and the question answering land in the next issues; "
+    console.print("\nAnswering questions in plain language (`bosun ask`) is the next step; "
                   "`bosun catalog show` prints what Bosun knows about this domain.")
 
 
