@@ -183,9 +183,10 @@ class Compiler:
         unknown = set(options) - {"query", "operator", "boost", "lenient", "analyzer"}
         if unknown:
             raise UnsupportedQuery(f"match.{sorted(unknown)[0]}")
-        return self._match_field(name, options["query"], str(options.get("operator", "or")).lower())
+        return self._full_text(name, options["query"], operator=str(options.get("operator", "or")).lower())
 
-    def _match_field(self, name: str, query: Any, operator: str) -> Sql:
+    def _full_text(self, name: str, query: Any, *, operator: str = "or", phrase: bool = False) -> Sql:
+        """match / match_phrase on one field: tokens for text fields, the whole value otherwise."""
         f = self.field(name)
         if f is None:
             return Sql(FALSE)
@@ -194,6 +195,8 @@ class Compiler:
         tokens = analyze(query)
         if not tokens:
             return Sql(FALSE)
+        if phrase:
+            return Sql(f.text_match("contains(' ' || array_to_string(toks, ' ') || ' ', ?)"), [f" {' '.join(tokens)} "])
         function = "list_has_all" if operator == "and" else "list_has_any"
         return Sql(f.text_match(f"{function}(toks, ?::VARCHAR[])"), [tokens])
 
@@ -202,18 +205,7 @@ class Compiler:
         options = raw if isinstance(raw, dict) else {"query": raw}
         if options.get("slop"):
             raise UnsupportedQuery("match_phrase.slop")
-        return self._phrase(name, options["query"])
-
-    def _phrase(self, name: str, query: Any) -> Sql:
-        f = self.field(name)
-        if f is None:
-            return Sql(FALSE)
-        if not f.is_text:
-            return Sql(f"{self._column(f)} = ?", [self.value(f, query)])
-        tokens = analyze(query)
-        if not tokens:
-            return Sql(FALSE)
-        return Sql(f.text_match("contains(' ' || array_to_string(toks, ' ') || ' ', ?)"), [f" {' '.join(tokens)} "])
+        return self._full_text(name, options["query"], phrase=True)
 
     def _q_multi_match(self, spec: dict[str, Any]) -> Sql:
         kind = spec.get("type", "best_fields")
@@ -224,8 +216,8 @@ class Compiler:
             raise UnsupportedQuery("multi_match", "fields are required")
         operator = str(spec.get("operator", "or")).lower()
         if kind == "phrase":
-            return _or([self._phrase(n, spec["query"]) for n in names])
-        return _or([self._match_field(n, spec["query"], operator) for n in names])
+            return _or([self._full_text(n, spec["query"], phrase=True) for n in names])
+        return _or([self._full_text(n, spec["query"], operator=operator) for n in names])
 
 
 def _as_list(value: Any) -> list[Any]:
