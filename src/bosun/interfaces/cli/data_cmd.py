@@ -9,9 +9,11 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from bosun.catalog import load_catalog
-from bosun.datagen.load import build, export
+from bosun.catalog import Catalog, load_catalog
+from bosun.datagen.load import SampleInfo, build, export
+from bosun.engines.base import Engine
 from bosun.engines.factory import open_engine
 from bosun.settings import load_settings
 
@@ -40,14 +42,28 @@ def generate(
     engine = open_engine(settings, read_only=False)
     try:
         if sys.stderr.isatty():
-            with console.status("building") as status:
-                info = build(engine, catalog, rows, seed, _date(as_of), lambda msg: status.update(msg))
+            info = _build_with_progress(engine, catalog, rows, seed, _date(as_of))
         else:
             info = build(engine, catalog, rows, seed, _date(as_of))
     finally:
         engine.close()
     typer.echo(f"loaded {info.rows:,} {catalog.record.index} (seed {info.seed}, as of {info.as_of}) "
                f"and {len(catalog.spec.objects) - 1} reference tables into the {settings.engine} engine")
+
+
+def _build_with_progress(engine: Engine, catalog: Catalog, rows: int, seed: int, as_of: date) -> SampleInfo:
+    """build(), with a progress bar: one step per table loaded plus generating the records."""
+    with Progress(TextColumn("{task.description:<28}"), BarColumn(), TimeElapsedColumn(), console=console) as bar:
+        task = bar.add_task("starting", total=len(catalog.spec.objects) + 1)
+        finished = [0]
+
+        def step(message: str) -> None:  # a step starts when the previous one is finished
+            bar.update(task, description=message, completed=finished[0])
+            finished[0] += 1
+
+        info = build(engine, catalog, rows, seed, as_of, step)
+        bar.update(task, description="done", completed=len(catalog.spec.objects) + 1)
+    return info
 
 
 @app.command("export")
