@@ -65,6 +65,12 @@ def test_round_cap() -> None:
     assert gates.round_cap_reached(state_with(round=9))
 
 
+def test_turn_deadline() -> None:
+    state = state_with().model_copy(update={"deadline": 1000.0})
+    assert not gates.deadline_passed(state, 999.0)
+    assert gates.deadline_passed(state, 1000.0)
+
+
 def test_retry_only_transient_failures_and_only_once() -> None:
     def failed(id: int, transient: bool, attempts: int) -> SubGoal:
         return sg(id, "es_query_exec", "failed").model_copy(

@@ -114,6 +114,15 @@ def test_timeout_is_retried_once(ask: Ask) -> None:
     assert answer.status == "done"
 
 
+def test_turn_deadline_bounds_a_slow_worker(ask: Ask) -> None:
+    answer = ask([Goal(id=1, text="slow", deliverables=SEARCH, params={"slow_once": True})],
+                 worker_timeout_s=1.0, turn_deadline_s=0.3)
+    exec_entry = next(e for e in answer.trace.sub_goals if e.worker == "es_query_exec")
+    assert "es_query_exec took longer than" in (exec_entry.error or "")  # bounded by the turn, not the worker
+    assert answer.status == "failed"
+    assert any(n == "stopped: the turn's deadline passed" for n in answer.trace.notes)
+
+
 def test_review_gate_diagnoses_an_empty_result(ask: Ask) -> None:
     answer = ask([Goal(id=1, text="Maersk to Philadelphia", deliverables=SEARCH, params={"rows": []})])
     assert rounds(answer)[-2:] == [["es_query_exec:success"], ["diagnose_query:success", "show_results:success"]]

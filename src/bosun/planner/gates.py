@@ -17,6 +17,10 @@ def round_cap_reached(state: MainState) -> bool:
     return state.round > state.max_rounds
 
 
+def deadline_passed(state: MainState, now: float) -> bool:
+    return state.deadline is not None and now >= state.deadline
+
+
 def validate_plan(proposal: PlanDecision, state: MainState, registry: Registry) -> list[str]:
     """Why a proposed round may not run: unknown workers, bad or cyclic InputRefs, duplicate work."""
     problems: list[str] = []

@@ -30,7 +30,7 @@ def f01_reiterate_intention(state: MainState, runtime: Runtime[Context]) -> Upda
     return {"goals": goals, "sub_goals": [], "completed_outputs": {}, "worker_results": [], "round": 1,
             "max_rounds": ctx.settings.max_rounds, "status": "planning", "proposal": None,
             "synthesis_inputs": None, "notes": [], "final_response": None,
-            "deadline": time.monotonic() + ctx.settings.turn_deadline_s}
+            "deadline": time.time() + ctx.settings.turn_deadline_s}
 
 
 def f02_planner(state: MainState, runtime: Runtime[Context]) -> Update:
@@ -49,6 +49,8 @@ def g_plan_gate(state: MainState, runtime: Runtime[Context]) -> Update:
     notes = [f"goal {gid} failed: {why}" for gid, why in proposal.blocked.items()]
     if gates.round_cap_reached(state):
         return _stop(state, goals, [*notes, f"stopped: the round cap ({state.max_rounds}) was reached"])
+    if gates.deadline_passed(state, time.time()):
+        return _stop(state, goals, [*notes, "stopped: the turn's deadline passed"])
     if proposal.action != "continue":
         status = "done" if proposal.action == "done" else "failed"
         return {"goals": goals, "status": status, "synthesis_inputs": proposal.synthesis_inputs,
@@ -84,7 +86,8 @@ def _is_ready(sub_goal: SubGoal, state: MainState) -> bool:
 
 def _hydrate(sub_goal: SubGoal, state: MainState) -> WorkerInput:
     resolved = {name: state.completed_outputs[ref.from_sub_goal][ref.slot] for name, ref in sub_goal.inputs.items()}
-    return WorkerInput(sub_goal=sub_goal.model_copy(update={"round": state.round}), resolved_inputs=resolved)
+    return WorkerInput(sub_goal=sub_goal.model_copy(update={"round": state.round}), resolved_inputs=resolved,
+                       deadline=state.deadline)
 
 
 def f03_worker_executor(worker_input: WorkerInput, runtime: Runtime[Context]) -> Update:
@@ -106,6 +109,8 @@ def _run_worker(worker_input: WorkerInput, ctx: Context) -> WorkerResult:
     if registered is None:
         return WorkerResult(sub_goal_id=sub_goal.id, status="failed", error=f"unknown worker {sub_goal.worker!r}")
     timeout = ctx.settings.worker_timeout_s
+    if worker_input.deadline is not None:
+        timeout = max(0.001, min(timeout, worker_input.deadline - time.time()))
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"worker-{sub_goal.worker}")
     try:
         return pool.submit(registered.fn, worker_input, ctx).result(timeout=timeout)

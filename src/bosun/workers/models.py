@@ -54,6 +54,7 @@ class SubGoal(BaseModel):
 class WorkerInput(BaseModel):
     sub_goal: SubGoal
     resolved_inputs: dict[str, Any] = Field(default_factory=dict)
+    deadline: float | None = Field(None, description="the turn's deadline, seconds since the epoch")
 
 
 class WorkerResult(BaseModel):
