@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 IntentType = Literal["search", "aggregation"]
 Agg = Literal["count", "sum", "avg", "min", "max", "cardinality"]
-Resolution = Literal["exact", "alias", "code", "fuzzy", "vector", "value"]
+Resolution = Literal["exact", "alias", "code", "partial", "fuzzy", "vector", "value"]
 
 
 class ResolvedEntity(BaseModel):

@@ -1,0 +1,150 @@
+"""Names in a question resolved to the catalog's entities: exact and alias, then partial and fuzzy.
+
+Everything comes from the catalog (names, aliases, codes, inline vocabularies); nothing here knows
+a domain. A phrase that names several things equally well is an ambiguity; a capitalised phrase
+that names nothing is an unknown term.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from rapidfuzz import process
+from rapidfuzz.distance import DamerauLevenshtein
+
+from bosun.catalog import Catalog
+from bosun.understanding.meaning import Resolution
+
+_WORD = re.compile(r"[\w][\w.&'/-]*", re.UNICODE)
+MAX_WORDS = 6
+
+
+def normalize(text: str) -> str:
+    return " ".join(re.findall(r"[\w&]+", text.lower()))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One thing a phrase can name: an entity kind, its canonical value and its reference row."""
+
+    entity: str
+    value: str
+    method: Resolution
+    row: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def attributes(self) -> dict[str, Any]:
+        return dict(self.row)
+
+
+@dataclass(frozen=True)
+class Found:
+    """A phrase of the question and what it may name (one candidate, or several = ambiguous)."""
+
+    start: int
+    end: int
+    text: str
+    candidates: tuple[Candidate, ...]
+    score: float = 100.0
+
+    @property
+    def ambiguous(self) -> bool:
+        return len({(c.entity, c.value) for c in self.candidates}) > 1
+
+
+@dataclass
+class NameIndex:
+    """Every name the catalog knows, normalised, → candidates."""
+
+    names: dict[str, list[Candidate]] = field(default_factory=dict)
+    tokens: dict[str, set[str]] = field(default_factory=dict)
+
+    def add(self, name: str, candidate: Candidate) -> None:
+        key = normalize(name)
+        if not key:
+            return
+        found = self.names.setdefault(key, [])
+        if all((c.entity, c.value) != (candidate.entity, candidate.value) for c in found):
+            found.append(candidate)
+        for token in key.split():
+            self.tokens.setdefault(token, set()).add(key)
+
+
+def build_index(catalog: Catalog) -> NameIndex:
+    index = NameIndex()
+    for name, spec in catalog.spec.entities.items():
+        for value, aliases in spec.values.items():
+            index.add(value, Candidate(name, value, "code"))
+            for alias in aliases:
+                index.add(alias, Candidate(name, value, "alias"))
+        if not (spec.object and spec.name_field):
+            continue
+        for row in catalog.reference_rows(spec.object):
+            frozen = tuple(sorted(row.items()))
+            value = row[spec.name_field]
+            index.add(value, Candidate(name, value, "exact", frozen))
+            for column in [*spec.code_fields]:
+                index.add(row[column], Candidate(name, value, "code", frozen))
+            for column in [*([spec.alias_field] if spec.alias_field else []), *spec.extra_names]:
+                for alias in (row.get(column) or "").split("|"):
+                    index.add(alias, Candidate(name, value, "alias", frozen))
+    return index
+
+
+def find_names(text: str, index: NameIndex, *, min_score: float = 80.0, skip: set[str] | None = None) -> list[Found]:
+    """Longest phrases first, left to right; each word belongs to at most one phrase."""
+    words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
+    taken = [False] * len(words)
+    found: list[Found] = []
+    for size in range(min(MAX_WORDS, len(words)), 0, -1):
+        for i in range(len(words) - size + 1):
+            if any(taken[i:i + size]):
+                continue
+            phrase = text[words[i][0]:words[i + size - 1][1]]
+            hit = _match(phrase, index, skip or set(), min_score)
+            if hit is not None:
+                found.append(Found(words[i][0], words[i + size - 1][1], phrase, *hit))
+                taken[i:i + size] = [True] * size
+    return sorted(found, key=lambda f: f.start)
+
+
+Hit = tuple[tuple[Candidate, ...], float]
+
+
+def _match(phrase: str, index: NameIndex, skip: set[str], min_score: float) -> Hit | None:
+    key = normalize(phrase)
+    if not key or key in skip:
+        return None
+    if key in index.names:
+        return tuple(index.names[key]), 100.0
+    partial = _partial(key, index)
+    if partial:
+        return partial, 95.0
+    if len(key) < 5 or len(key.split()) > 3:
+        return None
+    best = process.extractOne(key, list(index.names), scorer=_similarity, score_cutoff=min_score)
+    if best is None:
+        return None
+    return tuple(Candidate(c.entity, c.value, "fuzzy", c.row) for c in index.names[best[0]]), float(best[1])
+
+
+def _similarity(a: str, b: str, **_: Any) -> float:
+    """Typos as people make them: a swapped pair of letters costs one edit."""
+    return 100.0 * DamerauLevenshtein.normalized_similarity(a, b)
+
+
+def _partial(key: str, index: NameIndex) -> tuple[Candidate, ...]:
+    """Names that contain `key`'s words in a row and not much else ("Anna" in "MSC ANNA")."""
+    words = key.split()
+    if len(words) == 1 and len(words[0]) < 4:
+        return ()
+    names = set.intersection(*(index.tokens.get(w, set()) for w in words)) if words else set()
+    close = [n for n in sorted(names) if len(n.split()) <= len(words) + 2 and _contains_words(n, words)]
+    return tuple(Candidate(c.entity, c.value, "partial", c.row) for n in close for c in index.names[n])
+
+
+def _contains_words(name: str, words: list[str]) -> bool:
+    tokens = name.split()
+    return any(tokens[i:i + len(words)] == words for i in range(len(tokens) - len(words) + 1))
