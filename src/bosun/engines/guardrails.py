@@ -7,6 +7,7 @@ limit per query. Each violation is one clear error; nothing is silently trimmed.
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,17 +109,23 @@ def _bucket_product(aggs: dict[str, Any]) -> int:
 
 
 def _with_deadline(engine: Engine, seconds: float, call: Any) -> Any:
-    """Run `call`; past the deadline interrupt the engine (embedded) and raise QueryTimeout."""
+    """Run `call`; past the deadline interrupt the engine (embedded) and raise QueryTimeout.
+
+    An answer that arrives after the deadline is a timeout too, so the outcome does not depend on
+    whether the interrupt reached a running query.
+    """
     interrupt = getattr(engine, "interrupt_all", None)
     timer = threading.Timer(seconds, interrupt) if interrupt else None
+    started = time.monotonic()
     if timer:
         timer.start()
     try:
-        return call()
-    except Exception as exc:
-        if timer and not timer.is_alive():
-            raise QueryTimeout(f"the query took longer than {seconds:g} s and was stopped") from exc
-        raise
+        result = call()
+    except QueryTimeout:
+        raise QueryTimeout(f"the query took longer than {seconds:g} s and was stopped") from None
     finally:
         if timer:
             timer.cancel()
+    if time.monotonic() - started > seconds:
+        raise QueryTimeout(f"the query took longer than {seconds:g} s and was stopped")
+    return result
