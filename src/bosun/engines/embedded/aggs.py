@@ -13,7 +13,7 @@ from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
-from bosun.engines.embedded.datemath import evaluate, format_millis, from_millis, parse_date, to_millis
+from bosun.engines.embedded.datemath import evaluate, format_millis, from_millis, to_millis
 from bosun.engines.embedded.fields import Field
 from bosun.engines.embedded.query import Compiler, Sql
 from bosun.errors import UnsupportedQuery
@@ -372,5 +372,3 @@ def _empty(kind: str, body: dict[str, Any], children: dict[str, Any], agg: Aggre
         return {"buckets": [dict(empty) for _ in filters]}
     return {"buckets": []}
 
-
-__all__ = ["Aggregator", "Scope", "from_millis", "parse_date"]
