@@ -22,7 +22,8 @@ MAX_WORDS = 6
 
 
 def normalize(text: str) -> str:
-    return " ".join(re.findall(r"[\w&]+", text.lower()))
+    """Lower-cased words, possessives dropped ("MSC's" → "msc")."""
+    return " ".join(re.findall(r"[\w&]+", re.sub(r"['’]s\b", "", text.lower())))
 
 
 @dataclass(frozen=True)
@@ -113,17 +114,30 @@ def find_names(text: str, index: NameIndex, *, min_score: float = 80.0, skip: se
 Hit = tuple[tuple[Candidate, ...], float]
 
 
+def _proper(phrase: str) -> bool:
+    """Written like a name: every word starts with a capital letter or a digit."""
+    return all(w[0].isupper() or w[0].isdigit() for w in phrase.split())
+
+
 def _match(phrase: str, index: NameIndex, skip: set[str], min_score: float) -> Hit | None:
     key = normalize(phrase)
     if not key or key in skip:
         return None
     if key in index.names:
+        if len(key) <= 3 and not re.sub(r"['’]s\b", "", phrase).isupper():
+            return None  # short names only in capitals: "LA", "ONE", "IN", not "la", "one", "in"
         return tuple(index.names[key]), 100.0
+    if not _proper(phrase):
+        return None if " " in key or len(key) < 5 else _fuzzy(key, index, min_score)
     partial = _partial(key, index)
     if partial:
         return partial, 95.0
     if len(key) < 5 or len(key.split()) > 3:
         return None
+    return _fuzzy(key, index, min_score)
+
+
+def _fuzzy(key: str, index: NameIndex, min_score: float) -> Hit | None:
     best = process.extractOne(key, list(index.names), scorer=_similarity, score_cutoff=min_score)
     if best is None:
         return None

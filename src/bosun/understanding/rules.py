@@ -1,0 +1,221 @@
+"""The rules backend: a data question's meaning, read with the catalog's words only.
+
+Names become filters on the fields their entity targets, field vocabularies become filters, time
+words a range on the date field their verbs select, measure words an aggregation, "by/per/each X" a
+grouping, "top N"/"most" a ranking, "A vs B" a comparison. Nothing here knows a domain.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from functools import cached_property
+
+from bosun.catalog import Catalog
+from bosun.catalog.schema import EntitySpec
+from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, ResolvedEntity, TimeFilter
+from bosun.understanding.names import Candidate, Found, NameIndex, build_index, find_names, normalize
+from bosun.understanding.timewords import find_time_range
+
+_NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+           "ten": 10, "twenty": 20}
+_INTERVALS = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter", "yearly": "year",
+              "annual": "year"}
+_GROUP_CUES = r"(?:by|per|for each|each|every|across)"
+_RANK_UP = r"(?:top|most|biggest|largest|highest|longest|heaviest|busiest|best)"
+_PHRASE_END = r"(?= in | from | to | into | for | last | this | and |\?| $)"
+_RANK_DOWN = r"(?:bottom|least|fewest|smallest|lowest|shortest|lightest)"
+
+
+@dataclass
+class RulesUnderstanding:
+    catalog: Catalog
+
+    @cached_property
+    def index(self) -> NameIndex:
+        return build_index(self.catalog)
+
+    @cached_property
+    def vocabulary(self) -> set[str]:
+        """Words the catalog uses for fields, measures and time: never read as names."""
+        spec = self.catalog.spec
+        words = {normalize(w) for f in self.catalog.record.fields.values() for w in f.synonyms}
+        words |= {normalize(w) for m in spec.measures.values() for w in m.words}
+        words |= {normalize(w) for ws in spec.time.fields.values() for w in ws}
+        words |= {normalize(w) for e in spec.entities.values() for w in e.words}
+        return words
+
+    def analyze(self, text: str, today: date) -> Meaning:
+        record = self.catalog.record
+        meaning = Meaning(text=text, index=record.index)
+        lowered = f" {normalize(text)} "
+        self._names(text, meaning)
+        lowered = self._values(lowered, meaning)
+        self._time(text, lowered, today, meaning)
+        self._measures(lowered, meaning)
+        self._grouping(lowered, meaning)
+        self._ranking(lowered, meaning)
+        self._records_or_count(lowered, meaning)
+        meaning.intent_type = "aggregation" if (meaning.measures or meaning.group_by or meaning.interval) else "search"
+        return meaning
+
+    # -- names -----------------------------------------------------------------------------------
+    def _names(self, text: str, meaning: Meaning) -> None:
+        for found in find_names(text, self.index, skip=self.vocabulary):
+            if found.ambiguous:
+                options = sorted({c.value for c in found.candidates})
+                meaning.ambiguities.append(Ambiguity(term=found.text, kind="entity", options=options))
+                continue
+            candidate = found.candidates[0]
+            target = self._target(candidate, text[:found.start])
+            if target is None:
+                continue
+            field, value = target
+            meaning.entities.append(ResolvedEntity(term=found.text, entity=candidate.entity, value=value,
+                                                   field=field, method=candidate.method, score=found.score))
+            _add_condition(meaning, field, value, found)
+
+    def _target(self, candidate: Candidate, before: str) -> tuple[str, str] | None:
+        spec: EntitySpec = self.catalog.spec.entities[candidate.entity]
+        row = candidate.attributes
+        usable = [t for t in spec.targets if all(str(row.get(k)) == v for k, v in t.when.items())] or spec.targets
+        cue = normalize(before).split()[-2:]
+        chosen = next((t for t in usable if any(c in cue for c in t.cues)), usable[0])
+        value = row.get(chosen.value_from) if chosen.value_from else candidate.value
+        return (chosen.field, str(value)) if value is not None else None
+
+    # -- field vocabularies ------------------------------------------------------------------------
+    def _values(self, lowered: str, meaning: Meaning) -> str:
+        """Filters from field vocabularies; their words are then blanked so nothing reads them twice."""
+        for field, spec in self.catalog.record.fields.items():
+            for value, words in spec.values.items():
+                for word in sorted(words, key=len, reverse=True):
+                    if f" {normalize(word)} " in lowered:
+                        typed: str | bool = (value == "true") if spec.type == "boolean" else value
+                        meaning.conditions.append(Condition(field=field, values=[typed], source=word))
+                        lowered = lowered.replace(f" {normalize(word)} ", " _ ")
+                        break
+        return lowered
+
+    # -- time --------------------------------------------------------------------------------------
+    def _time(self, text: str, lowered: str, today: date, meaning: Meaning) -> None:
+        found = find_time_range(text, today)
+        if found is None:
+            return
+        spec = self.catalog.spec.time
+        field = next((f for f, words in spec.fields.items() if any(f" {normalize(w)} " in lowered for w in words)),
+                     spec.default_field)
+        meaning.time = TimeFilter(field=field, start=found.start, end=found.end, text=found.text)
+
+    # -- measures, grouping, ranking -----------------------------------------------------------------
+    def _measures(self, lowered: str, meaning: Meaning) -> None:
+        spec = self.catalog.spec
+        hits = sorted(((lowered.find(f" {normalize(w)} "), len(w), name)
+                       for name, m in spec.measures.items() for w in m.words if f" {normalize(w)} " in lowered),
+                      key=lambda h: (h[0], -h[1]))
+        seen: set[str] = set()
+        for position, _, name in hits:
+            m = spec.measures[name]
+            agg = m.agg
+            window = lowered[max(0, position - 20):position]
+            if m.field and re.search(r"\b(?:average|avg|mean)\b", window):
+                agg = "avg"
+            key = f"{agg}:{m.field}"
+            others = {n for _, _, n in hits if n != spec.defaults.measure}
+            if key in seen or (name == spec.defaults.measure and others):
+                continue
+            seen.add(key)
+            label = m.label if agg == m.agg else f"average {m.label}"
+            meaning.measures.append(Measure(name=name, agg=agg, field=m.field, label=label, unit=m.unit))
+            if m.assumption:
+                meaning.assumptions.append(m.assumption)
+
+    def _field_of(self, word: str) -> str | None:
+        key = normalize(word)
+        for name, spec in self.catalog.record.fields.items():
+            if spec.role in ("dimension", "date") and key in {normalize(s) for s in spec.synonyms}:
+                return name
+        return None
+
+    def _grouping(self, lowered: str, meaning: Meaning) -> None:
+        for word, interval in _INTERVALS.items():
+            if f" {word} " in lowered:
+                meaning.interval = interval  # type: ignore[assignment]
+        found = re.search(rf" (?:{_GROUP_CUES}) (?:the )?(?:(day|week|month|quarter|year)|([a-z. ]+?)){_PHRASE_END}",
+                          lowered)
+        if found and found.group(1):
+            meaning.interval = found.group(1)  # type: ignore[assignment]
+        elif found:
+            field = self._longest_field(found.group(2))
+            if field:
+                meaning.group_by.append(field)
+        which = re.search(r" (?:which|what) ([a-z. ]+?) (?:had|has|have|moved|did|does|is|are|was|were|serve|send|"
+                          r"received|receive|ships|shipped|sent)", lowered)
+        ranked = re.search(rf" (?:{_RANK_UP}|{_RANK_DOWN})(?: \d+| {'| '.join(_NUMBER)})? ([a-z. ]+?)(?= by | to | in |"
+                           rf" into | from | of | for | last | this | and |\?| $)", lowered)
+        for match in (which, ranked):
+            field = self._longest_field(match.group(1)) if match else None
+            if field and field not in meaning.group_by:
+                meaning.group_by.append(field)
+        if meaning.interval and not meaning.group_by and meaning.time is None:
+            meaning.intent_type = "aggregation"
+
+    def _longest_field(self, phrase: str) -> str | None:
+        words = phrase.split()
+        for size in range(len(words), 0, -1):
+            for i in range(len(words) - size + 1):
+                field = self._field_of(" ".join(words[i:i + size]))
+                if field:
+                    return field
+        return None
+
+    def _ranking(self, lowered: str, meaning: Meaning) -> None:
+        numbers = "|".join(_NUMBER)
+        top = re.search(rf" (?:({_RANK_UP})|({_RANK_DOWN}))(?: (\d+|{numbers}))?\b", lowered)
+        self._record_sort(lowered, meaning)
+        if top:
+            count = top.group(3)
+            meaning.top_n = (int(count) if count.isdigit() else _NUMBER[count]) if count else None
+            meaning.order = "asc" if top.group(2) else "desc"
+            if meaning.top_n is None:
+                single = re.search(r" (?:which|what) ", lowered)
+                meaning.top_n = 1 if single else self.catalog.spec.defaults.top_n
+        if meaning.sort and not meaning.group_by:
+            meaning.measures = []  # "the heaviest 5 shipments": records sorted, not counted
+        elif meaning.top_n and not meaning.measures and meaning.group_by:
+            default = self.catalog.spec.measures[self.catalog.spec.defaults.measure]
+            meaning.measures.append(Measure(name=self.catalog.spec.defaults.measure, agg=default.agg,
+                                            field=default.field, label=default.label))
+
+
+    def _records_or_count(self, lowered: str, meaning: Meaning) -> None:
+        """"Maersk shipments to LA" lists records; "how many shipments" counts them."""
+        spec = self.catalog.spec
+        default = spec.measures[spec.defaults.measure]
+        nouns = {normalize(s) for s in self.catalog.record.synonyms}
+        counting = [normalize(w) for w in default.words if normalize(w) not in nouns]
+        only_default = all(m.name == spec.defaults.measure for m in meaning.measures)
+        asked = any(f" {w} " in lowered for w in counting)
+        if only_default and not (asked or meaning.group_by or meaning.interval or meaning.top_n):
+            meaning.measures = []
+
+    def _record_sort(self, lowered: str, meaning: Meaning) -> None:
+        """A superlative that is a measure field's synonym ("heaviest") sorts the records by that field."""
+        for word in re.findall(rf" ({_RANK_UP}|{_RANK_DOWN}) ", lowered):
+            for name, spec in self.catalog.record.fields.items():
+                if spec.role == "measure" and word in {normalize(s) for s in spec.synonyms}:
+                    direction = "asc" if re.fullmatch(_RANK_DOWN, word) else "desc"
+                    meaning.sort.append((name, direction))  # type: ignore[arg-type]
+                    return
+
+
+def _add_condition(meaning: Meaning, field: str, value: str, found: Found) -> None:
+    for condition in meaning.conditions:
+        if condition.field == field and not condition.negate:
+            if value not in condition.values:
+                condition.values.append(value)
+                if field not in meaning.compare:
+                    meaning.compare.append(field)
+            return
+    meaning.conditions.append(Condition(field=field, values=[value], source=found.text))

@@ -1,0 +1,96 @@
+"""The rules backend reads questions with the catalog's words only."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+from bosun.catalog import load_catalog
+from bosun.understanding.rules import RulesUnderstanding
+
+TODAY = date(2026, 6, 15)
+
+
+@pytest.fixture(scope="module")
+def rules() -> RulesUnderstanding:
+    return RulesUnderstanding(load_catalog())
+
+
+def read(rules: RulesUnderstanding, question: str) -> dict[str, Any]:
+    m = rules.analyze(question, TODAY)
+    return {
+        "intent": m.intent_type,
+        "filters": {c.field: c.values for c in m.conditions},
+        "time": (m.time.field, str(m.time.start), str(m.time.end)) if m.time else None,
+        "measures": [(x.agg, x.field) for x in m.measures],
+        "group_by": m.group_by, "interval": m.interval, "top_n": m.top_n, "sort": m.sort,
+        "ambiguous": [a.options for a in m.ambiguities],
+    }
+
+
+def test_records_with_names(rules: RulesUnderstanding) -> None:
+    assert read(rules, "Show me Maersk shipments to Los Angeles") == {
+        "intent": "search", "filters": {"carrier_name": ["MAERSK"], "port_of_unlading": ["LOS ANGELES"]},
+        "time": None, "measures": [], "group_by": [], "interval": None, "top_n": None, "sort": [], "ambiguous": []}
+
+
+def test_count_with_time_words(rules: RulesUnderstanding) -> None:
+    got = read(rules, "How many shipments arrived in Houston last month?")
+    assert got["filters"] == {"port_of_unlading": ["HOUSTON"]}
+    assert got["time"] == ("arrival_date", "2026-05-01", "2026-05-31")
+    assert got["measures"] == [("count", None)] and got["intent"] == "aggregation"
+
+
+def test_ranking_by_a_measure(rules: RulesUnderstanding) -> None:
+    got = read(rules, "Top 5 shippers to LA by TEU in 2025")
+    assert (got["group_by"], got["top_n"], got["measures"]) == (["shipper_name"], 5, [("sum", "teu")])
+    assert got["filters"] == {"port_of_unlading": ["LOS ANGELES"]}
+
+
+def test_comparison_of_two_names(rules: RulesUnderstanding) -> None:
+    m = rules.analyze("Compare Maersk vs Evergreen shipping volumes to LA last quarter", TODAY)
+    assert m.compare == ["carrier_name"]
+    assert {c.field: c.values for c in m.conditions}["carrier_name"] == ["MAERSK", "EVERGREEN"]
+    assert m.assumptions == ["volume means TEU (sum of teu)"]
+    assert m.ambiguities == []
+
+
+def test_vocabularies_and_grouping(rules: RulesUnderstanding) -> None:
+    got = read(rules, "How many shipments are currently in transit to New York?")
+    assert got["filters"] == {"port_of_unlading": ["NEW YORK"], "status": ["in_transit"]}
+    assert got["measures"] == [("count", None)]  # "transit" inside "in transit" is not transit time
+    got = read(rules, "Number of hazardous shipments by port of unlading last year")
+    assert (got["filters"], got["group_by"]) == ({"is_hazardous": [True]}, ["port_of_unlading"])
+
+
+def test_superlative_on_a_measure_sorts_records(rules: RulesUnderstanding) -> None:
+    got = read(rules, "Show the heaviest 5 shipments into Houston last month")
+    assert (got["intent"], got["sort"], got["top_n"]) == ("search", [("gross_weight_kg", "desc")], 5)
+
+
+def test_which_one_and_trend(rules: RulesUnderstanding) -> None:
+    got = read(rules, "Which carrier moved the most TEU into Savannah this year?")
+    assert (got["group_by"], got["top_n"], got["time"]) == (["carrier_name"], 1,
+                                                           ("arrival_date", "2026-01-01", "2026-06-15"))
+    got = read(rules, "Monthly TEU trend for COSCO into Long Beach in 2025")
+    assert (got["interval"], got["filters"]) == ("month", {"carrier_name": ["COSCO"],
+                                                           "port_of_unlading": ["LONG BEACH"]})
+
+
+def test_possessive_typo_and_ambiguity(rules: RulesUnderstanding) -> None:
+    assert read(rules, "Break down MSC's TEU into Savannah by container type in 2025")["filters"] == {
+        "carrier_name": ["MSC"], "port_of_unlading": ["SAVANNAH"]}
+    assert read(rules, "maesrk volumes")["filters"] == {"carrier_name": ["MAERSK"]}
+    assert read(rules, "Show me shipments for Anna")["ambiguous"] == [["ANNA EXPRESS", "ANNA MAERSK", "MSC ANNA"]]
+
+
+def test_a_second_domain_reads_with_its_own_catalog() -> None:
+    from pathlib import Path
+
+    shop = RulesUnderstanding(load_catalog(Path(__file__).parents[1] / "domains" / "shop" / "catalog.yaml"))
+    got = read(shop, "Revenue by store for Northwind in March 2026")
+    assert got["filters"] == {"customer_name": ["NORTHWIND TRADERS"]}
+    assert (got["measures"], got["group_by"]) == ([("sum", "amount")], ["store_name"])
+    assert got["time"] == ("order_date", "2026-03-01", "2026-03-31")
