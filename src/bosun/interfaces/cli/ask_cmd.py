@@ -1,0 +1,71 @@
+"""`bosun ask "QUESTION"`: one turn, as text and tables or as the JSON answer."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import date
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.table import Table
+
+from bosun.conversation.session import open_session
+from bosun.planner.events import TurnEvent
+from bosun.planner.run import render_trace_mermaid
+from bosun.planner.synthesis import Answer
+from bosun.settings import load_settings
+
+
+def ask(
+    question: Annotated[str, typer.Argument(help="the question, in plain language")],
+    thread: Annotated[str | None, typer.Option("--thread", help="conversation id; turns with one id form one")] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="today's date, YYYY-MM-DD")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the answer object (DATA_CONTRACT §3)")] = False,
+    trace: Annotated[bool, typer.Option("--trace", help="print the sub-goal DAG as Mermaid")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", help="show rounds and workers live")] = False,
+) -> None:
+    """Answer one question from the data."""
+    today = date.fromisoformat(as_of) if as_of else None
+    session = open_session(load_settings(), today)
+    console = Console()
+    try:
+        answer = None
+        for item in session.stream(question, thread or uuid.uuid4().hex[:12]):
+            if isinstance(item, TurnEvent) and verbose:
+                console.print(f"[dim]{_describe(item)}[/]", highlight=False)
+            elif isinstance(item, Answer):
+                answer = item
+    finally:
+        session.close()
+    assert answer is not None
+    if as_json:
+        typer.echo(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2))
+    else:
+        show(console, answer)
+    if trace:
+        typer.echo(render_trace_mermaid(answer.trace))
+
+
+def _describe(event: TurnEvent) -> str:
+    where = f"round {event.round}" if event.round else ""
+    who = f" sg{event.sub_goal_id} {event.worker}" if event.worker else ""
+    how = f" {event.status}" if event.status else ""
+    took = f" {event.duration_ms:.0f} ms" if event.duration_ms is not None else ""
+    return f"{event.kind:<13} {where}{who}{how}{took} {event.message}".rstrip()
+
+
+def show(console: Console, answer: Answer) -> None:
+    console.print(Markdown(answer.answer))
+    for result in answer.results:
+        table = Table(title=f"{result.title}  ({result.total:,} total)", title_justify="left")
+        for column in result.columns:
+            table.add_column(column)
+        for row in result.rows[:50]:
+            table.add_row(*("" if v is None else f"{v:,}" if isinstance(v, int | float) and not isinstance(v, bool)
+                            else str(v) for v in row))
+        console.print(table)
+    for assumption in answer.assumptions:
+        console.print(f"[italic]Assumed: {assumption}[/]")

@@ -1,0 +1,57 @@
+"""F01's rules: split a turn into standalone goals — questions about terms, and questions about data."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bosun.catalog import Catalog
+from bosun.understanding.names import normalize
+
+_ASKS_MEANING = re.compile(r"^\s*(?:what(?:'s| is| are)\s+(?:an?\s+|the\s+)?|define\s+|what does\s+|meaning of\s+|"
+                           r"what's the difference between\s+|what is the difference between\s+)", re.I)
+
+
+@dataclass(frozen=True)
+class GoalText:
+    kind: str  # "helpdesk" or "data"
+    text: str
+    terms: tuple[str, ...] = ()
+
+
+def glossary_terms(text: str, catalog: Catalog) -> list[str]:
+    """Glossary terms (or their synonyms) the text names, longest first, without overlaps."""
+    lowered = f" {normalize(text)} "
+    synonyms = catalog.spec.glossary.synonyms if catalog.spec.glossary else {}
+    found: list[str] = []
+    names = [(term, normalize(term)) for term in catalog.glossary]
+    names += [(term, normalize(s)) for term, words in synonyms.items() for s in words if term in catalog.glossary]
+    for term, name in sorted(names, key=lambda t: -len(t[1])):
+        if name and f" {name} " in lowered and term not in found:
+            found.append(term)
+            lowered = lowered.replace(f" {name} ", " _ ")
+    return found
+
+
+def split_turn(text: str, catalog: Catalog) -> list[GoalText]:
+    """One goal per intention: "what's a shipment and find me shipments …" is two."""
+    parts = re.split(r"\s+and\s+(?=(?:find|show|list|give|get|how|what|which|tell)\b)", text.strip(), flags=re.I)
+    return [_goal(part, catalog) for part in parts if part.strip()]
+
+
+_GLUE = {"a", "an", "the", "and", "or", "between", "difference", "mean", "means", "meaning", "of", "is", "are", "vs",
+         "versus", "term", "word"}
+
+
+def _goal(part: str, catalog: Catalog) -> GoalText:
+    """A helpdesk goal asks only what terms mean: nothing is left once the terms are taken out."""
+    if _ASKS_MEANING.match(part):
+        terms = glossary_terms(part, catalog)
+        rest = f" {normalize(_ASKS_MEANING.sub('', part))} "
+        synonyms = catalog.spec.glossary.synonyms if catalog.spec.glossary else {}
+        for term in terms:
+            for name in sorted([term, *synonyms.get(term, [])], key=len, reverse=True):
+                rest = rest.replace(f" {normalize(name)} ", " ")
+        if terms and not (set(rest.split()) - _GLUE):
+            return GoalText("helpdesk", part, tuple(terms))
+    return GoalText("data", part)

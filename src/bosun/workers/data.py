@@ -1,0 +1,116 @@
+"""The workers that answer from data and from the catalog (seed 000's registry table)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bosun.errors import UnknownEntity
+from bosun.understanding.meaning import Meaning
+from bosun.workers import querygen
+from bosun.workers.context import Context
+from bosun.workers.models import Clarification, Deliverable, ResultTable, WorkerInput, WorkerResult
+from bosun.workers.registry import worker
+
+
+def _ok(wi: WorkerInput, **outputs: Any) -> WorkerResult:
+    return WorkerResult(sub_goal_id=wi.sub_goal.id, status="success", outputs=outputs)
+
+
+@worker("common_helpdesk", "Answers what a term means from the catalog's glossary", consumes=[],
+        produces=["answer"], goal_type="deliverable", preconditions=["the goal asks what a term means"])
+def common_helpdesk(wi: WorkerInput, ctx: Context) -> WorkerResult:
+    terms: list[str] = wi.sub_goal.params.get("terms", [])
+    glossary = ctx.catalog.glossary
+    lines = [f"**{t}**: {glossary[t]}" for t in terms if t in glossary]
+    if not lines:
+        asked = wi.sub_goal.params.get("asked", wi.sub_goal.description)
+        return _ok(wi, answer=Deliverable(text=f"I don't know the term “{asked}”; it is not in the glossary."))
+    return _ok(wi, answer=Deliverable(text="\n\n".join(lines)))
+
+
+@worker("metadata_lookup", "Resolves names and reads the goal's meaning against the catalog", consumes=[],
+        produces=["metadata_results", "value_results", "analysis_result", "entity_options"], goal_type="support",
+        preconditions=["the goal asks about data"])
+def metadata_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
+    meaning: Meaning = ctx.understanding.analyze(wi.sub_goal.params["text"], ctx.today())
+    if meaning.unknown_terms:
+        raise UnknownEntity(meaning.unknown_terms[0], f"I don't know “{meaning.unknown_terms[0]}”: it is not a "
+                            "name in the data (no carrier, port, company, vessel or product is called that).")
+    fields = {c.field: ctx.catalog.record.fields[c.field].description for c in meaning.conditions}
+    outputs = {"metadata_results": fields, "value_results": [e.model_dump() for e in meaning.entities],
+               "analysis_result": meaning, "entity_options": []}
+    entity = next((a for a in meaning.ambiguities if a.kind == "entity"), None)
+    if entity is not None and ctx.settings.ambiguity == "ask":
+        outputs["entity_options"] = {"term": entity.term, "options": entity.options}
+        return WorkerResult(sub_goal_id=wi.sub_goal.id, status="partial", outputs=outputs,
+                            needs="clarification_message", message=f"“{entity.term}” is ambiguous")
+    return WorkerResult(sub_goal_id=wi.sub_goal.id, status="success", outputs=outputs)
+
+
+@worker("es_query_gen", "Builds the search or aggregation query from the meaning",
+        consumes=["metadata_results", "analysis_result"], produces=["es_query", "ambiguity"], goal_type="support")
+def es_query_gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
+    meaning: Meaning = wi.resolved_inputs["analysis_result"]
+    return _ok(wi, es_query={"index": meaning.index, "body": querygen.build_query(meaning, ctx.catalog),
+                             "meaning": meaning}, ambiguity=None)
+
+
+@worker("es_query_exec", "Runs the query on the engine, within the guardrails", consumes=["es_query"],
+        produces=["es_results", "hit_count"], goal_type="support")
+def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
+    query = wi.resolved_inputs["es_query"]
+    meaning: Meaning = query["meaning"]
+    response = ctx.engine.search(query["index"], query["body"])
+    columns, rows, total = querygen.table(meaning, response, ctx.catalog)
+    results = {"columns": columns, "rows": rows, "total": total, "query": query["body"], "meaning": meaning}
+    result = _ok(wi, es_results=results, hit_count=total)
+    return result.model_copy(update={"empty": not rows})
+
+
+@worker("show_results", "Shows the results as a table (template, no model)", consumes=["es_results"],
+        produces=["formatted_results"], goal_type="deliverable")
+def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
+    results = wi.resolved_inputs["es_results"]
+    meaning: Meaning = results["meaning"]
+    table = ResultTable(title=meaning.text, columns=results["columns"], rows=results["rows"],
+                        total=results["total"], query=results["query"], sub_goal_id=wi.sub_goal.id)
+    text = _summary(meaning, results)
+    return _ok(wi, formatted_results=Deliverable(text=text, tables=[table], assumptions=meaning.assumptions))
+
+
+def _summary(meaning: Meaning, results: dict[str, Any]) -> str:
+    rows, total = results["rows"], results["total"]
+    if meaning.intent_type == "search":
+        shown = f" (showing {len(rows)})" if total > len(rows) else ""
+        return f"{total:,} matching records{shown}."
+    if len(rows) == 1 and not meaning.group_by and not meaning.interval:
+        return "; ".join(f"{label}: {value:,}" if isinstance(value, int | float) else f"{label}: {value}"
+                         for label, value in zip(results["columns"], rows[0], strict=True))
+    return f"{len(rows)} rows."
+
+
+@worker("clarify_question", "Asks which of several matching names was meant", consumes=["entity_options"],
+        produces=["clarification_message"], goal_type="deliverable")
+def clarify_question(wi: WorkerInput, ctx: Context) -> WorkerResult:
+    found = wi.resolved_inputs["entity_options"]
+    question = f"“{found['term']}” matches several names. Which one did you mean?"
+    options = found["options"]
+    text = question + "\n" + "\n".join(f"{i}. {o}" for i, o in enumerate(options, 1))
+    return _ok(wi, clarification_message=Deliverable(text=text,
+                                                     clarification=Clarification(question=question, options=options)))
+
+
+@worker("diagnose_query", "Finds which filter emptied a result", consumes=["es_query"], produces=["diagnosis"],
+        goal_type="deliverable", reviews_empty=True)
+def diagnose_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
+    query = wi.resolved_inputs["es_query"]
+    clauses = query["body"]["query"]["bool"]["filter"]
+    culprits = []
+    for i, clause in enumerate(clauses):
+        rest = [c for j, c in enumerate(clauses) if j != i]
+        if ctx.engine.count(query["index"], {"query": {"bool": {"filter": rest}}}) > 0:
+            culprits.append(clause)
+    if not culprits:
+        return _ok(wi, diagnosis=Deliverable(text="No records match even the individual filters."))
+    described = "; ".join(str(c) for c in culprits)
+    return _ok(wi, diagnosis=Deliverable(text=f"No records matched. Without this filter there would be: {described}."))

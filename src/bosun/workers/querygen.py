@@ -1,0 +1,112 @@
+"""Meaning → Elasticsearch DSL, and an ES response → a compact table. No domain words here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bosun.catalog import Catalog
+from bosun.understanding.meaning import Meaning, Measure
+
+MAX_GROUPS = 1000
+FORMATS = {"day": "yyyy-MM-dd", "week": "yyyy-MM-dd", "month": "yyyy-MM-dd", "quarter": "yyyy-MM-dd",
+           "year": "yyyy-MM-dd"}
+
+
+def filters(meaning: Meaning) -> list[dict[str, Any]]:
+    clauses: list[dict[str, Any]] = []
+    for c in meaning.conditions:
+        if c.values:
+            clause = {"term": {c.field: c.values[0]}} if len(c.values) == 1 else {"terms": {c.field: c.values}}
+            clauses.append({"bool": {"must_not": [clause]}} if c.negate else clause)
+        bounds = {op: getattr(c, op) for op in ("gte", "lte", "gt", "lt") if getattr(c, op) is not None}
+        if bounds:
+            clauses.append({"range": {c.field: bounds}})
+    if meaning.time:
+        bounds = {}
+        if meaning.time.start:
+            bounds["gte"] = meaning.time.start.isoformat()
+        if meaning.time.end:
+            bounds["lte"] = meaning.time.end.isoformat()
+        clauses.append({"range": {meaning.time.field: bounds}})
+    return clauses
+
+
+def _metric(measure: Measure) -> dict[str, Any]:
+    return {measure.agg if measure.agg != "count" else "value_count": {"field": measure.field}}
+
+
+def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
+    body: dict[str, Any] = {"query": {"bool": {"filter": filters(meaning)}}, "track_total_hits": True}
+    if meaning.intent_type == "search":
+        record = catalog.record
+        sort: list[dict[str, Any]] = [{f: d} for f, d in meaning.sort]
+        sort = sort or [{catalog.spec.time.default_field: {"order": "desc"}}]
+        body.update(size=meaning.top_n or catalog.spec.defaults.page_size,
+                    sort=[*sort, {record.id_field or "_doc": "asc"}])
+        return body
+    body["size"] = 0
+    metrics = {f"m{i}": _metric(m) for i, m in enumerate(meaning.measures) if m.field}
+    inner: dict[str, Any] = dict(metrics)
+    if meaning.interval:
+        field = meaning.time.field if meaning.time else catalog.spec.time.default_field
+        inner = {"t": {"date_histogram": {"field": field, "calendar_interval": meaning.interval,
+                                          "format": FORMATS[meaning.interval], "min_doc_count": 0},
+                       **({"aggs": metrics} if metrics else {})}}
+    if meaning.group_by:
+        size = meaning.top_n or MAX_GROUPS
+        order = _order(meaning)
+        terms = {"field": meaning.group_by[0], "size": size, **({"order": order} if order else {})}
+        body["aggs"] = {"g": {"terms": terms, **({"aggs": inner} if inner else {})}}
+    elif inner:
+        body["aggs"] = inner
+    return body
+
+
+def _order(meaning: Meaning) -> dict[str, str] | None:
+    if not meaning.top_n or not meaning.measures:
+        return None
+    first = meaning.measures[0]
+    return {"_count": meaning.order} if first.agg == "count" else {"m0": meaning.order}
+
+
+def table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> tuple[list[str], list[list[Any]], int]:
+    """(columns, rows, total) of an answer table from an ES response."""
+    if meaning.intent_type == "search":
+        return _hits_table(meaning, response, catalog)
+    labels = [m.label for m in meaning.measures]
+    aggs = response.get("aggregations", {})
+    if meaning.group_by:
+        rows = []
+        for bucket in aggs["g"]["buckets"]:
+            prefix = [bucket["key"]]
+            if meaning.interval:
+                rows += [[*prefix, b["key_as_string"], *_values(meaning, b)] for b in bucket["t"]["buckets"]]
+            else:
+                rows.append([*prefix, *_values(meaning, bucket)])
+        time_col = ["period"] if meaning.interval else []
+        return [meaning.group_by[0], *time_col, *labels], rows, len(rows)
+    if meaning.interval:
+        rows = [[b["key_as_string"], *_values(meaning, b)] for b in aggs["t"]["buckets"]]
+        return ["period", *labels], rows, len(rows)
+    total = response["hits"]["total"]["value"]
+    return labels, [_values(meaning, {"doc_count": total, **aggs})], 1
+
+
+def _values(meaning: Meaning, bucket: dict[str, Any]) -> list[Any]:
+    values = []
+    for i, m in enumerate(meaning.measures):
+        value = bucket["doc_count"] if not m.field else bucket[f"m{i}"]["value"]
+        if isinstance(value, float):
+            value = int(value) if value.is_integer() and m.agg in ("sum", "min", "max") else round(value, 2)
+        values.append(value)
+    return values
+
+
+def _hits_table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> tuple[list[str], list[list[Any]], int]:
+    record = catalog.record
+    wanted = [record.id_field, *(c.field for c in meaning.conditions), *(f for f, _ in meaning.sort),
+              meaning.time.field if meaning.time else catalog.spec.time.default_field]
+    wanted += [f for f, s in record.fields.items() if s.role == "dimension"][:3]
+    columns = [c for c in dict.fromkeys(wanted) if c]
+    rows = [[h["_source"].get(c) for c in columns] for h in response["hits"]["hits"]]
+    return columns, rows, int(response["hits"]["total"]["value"])
