@@ -98,6 +98,13 @@ class Catalog:
         return pa.table(columns, schema=schema)
 
     @cached_property
+    def glossary_words(self) -> frozenset[str]:
+        """Every lower-cased word of the glossary's terms and their synonyms."""
+        synonyms = self.spec.glossary.synonyms if self.spec.glossary else {}
+        phrases = [*self.glossary, *(s for words in synonyms.values() for s in words)]
+        return frozenset(w for p in phrases for w in p.lower().replace("/", " ").split())
+
+    @cached_property
     def glossary(self) -> dict[str, str]:
         """term → definition."""
         if self.spec.glossary is None:

@@ -31,6 +31,9 @@ def goals_for(catalog: Catalog) -> Any:
             if part.kind == "helpdesk":
                 goals.append(Goal(id=i, text=part.text, deliverables=["answer"],
                                   params={"terms": list(part.terms), "asked": part.text}))
+            elif part.kind == "explain":
+                goals.append(Goal(id=i, text=part.text, deliverables=["explanation"],
+                                  params={"fields": list(part.terms), "text": part.text}))
             else:
                 goals.append(Goal(id=i, text=part.text, deliverables=["formatted_results"], params={"text": part.text}))
         return goals or [Goal(id=1, text=question, deliverables=["formatted_results"], params={"text": question})]

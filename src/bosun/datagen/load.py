@@ -79,14 +79,15 @@ def export(engine: Engine, catalog: Catalog, out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, obj in catalog.spec.objects.items():
-        table = _table(engine, obj.index, obj.id_field).cast(catalog.arrow_schema(name))
+        table = read_table(engine, obj.index, obj.id_field).cast(catalog.arrow_schema(name))
         path = out / f"{obj.index}.parquet"
         pq.write_table(table, path, compression="zstd", write_statistics=True)
         written.append(path)
     return written
 
 
-def _table(engine: Engine, index: str, id_field: str | None) -> pa.Table:
+def read_table(engine: Engine, index: str, id_field: str | None) -> pa.Table:
+    """Every row of an index: the embedded engine's table directly, a cluster paged by search_after."""
     to_arrow = getattr(engine, "to_arrow", None)
     if to_arrow is not None:
         table: pa.Table = to_arrow(index)

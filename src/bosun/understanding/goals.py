@@ -12,9 +12,13 @@ _ASKS_MEANING = re.compile(r"^\s*(?:what(?:'s| is| are)\s+(?:an?\s+|the\s+)?|def
                            r"what's the difference between\s+|what is the difference between\s+)", re.I)
 
 
+_ASKS_FIELDS = re.compile(r"\b(?:what|which|list|show)\b.*\b(?:fields|columns|attributes)\b|"
+                          r"\bwhat does\s+([\w.]+)\s+mean\b", re.I)
+
+
 @dataclass(frozen=True)
 class GoalText:
-    kind: str  # "helpdesk" or "data"
+    kind: str  # "helpdesk", "explain" or "data"
     text: str
     terms: tuple[str, ...] = ()
 
@@ -45,6 +49,9 @@ _GLUE = {"a", "an", "the", "and", "or", "between", "difference", "mean", "means"
 
 def _goal(part: str, catalog: Catalog) -> GoalText:
     """A helpdesk goal asks only what terms mean: nothing is left once the terms are taken out."""
+    fields = _ASKS_FIELDS.search(part)
+    if fields and (fields.group(1) is None or fields.group(1).lower() in catalog.record.fields):
+        return GoalText("explain", part, (fields.group(1).lower(),) if fields.group(1) else ())
     if _ASKS_MEANING.match(part):
         terms = glossary_terms(part, catalog)
         rest = f" {normalize(_ASKS_MEANING.sub('', part))} "

@@ -18,6 +18,9 @@ from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, 
 from bosun.understanding.names import Candidate, Found, NameIndex, build_index, find_names, normalize
 from bosun.understanding.timewords import find_time_range
 
+_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December", "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec",
+           "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 _NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
            "ten": 10, "twenty": 20}
 _INTERVALS = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter", "yearly": "year",
@@ -57,6 +60,11 @@ class RulesUnderstanding:
         self._grouping(lowered, meaning)
         self._ranking(lowered, meaning)
         self._records_or_count(lowered, meaning)
+        if meaning.compare and not meaning.group_by:  # "A vs B": one row per compared value
+            meaning.group_by.append(meaning.compare[0])
+        if meaning.compare and not meaning.measures:
+            self._default_measure(meaning)
+        meaning.unknown_terms = self._unknown(text, meaning)
         meaning.intent_type = "aggregation" if (meaning.measures or meaning.group_by or meaning.interval) else "search"
         return meaning
 
@@ -184,9 +192,33 @@ class RulesUnderstanding:
         if meaning.sort and not meaning.group_by:
             meaning.measures = []  # "the heaviest 5 shipments": records sorted, not counted
         elif meaning.top_n and not meaning.measures and meaning.group_by:
-            default = self.catalog.spec.measures[self.catalog.spec.defaults.measure]
-            meaning.measures.append(Measure(name=self.catalog.spec.defaults.measure, agg=default.agg,
-                                            field=default.field, label=default.label))
+            self._default_measure(meaning)
+
+    def _default_measure(self, meaning: Meaning) -> None:
+        default = self.catalog.spec.measures[self.catalog.spec.defaults.measure]
+        meaning.measures.append(Measure(name=self.catalog.spec.defaults.measure, agg=default.agg,
+                                        field=default.field, label=default.label))
+
+    def _unknown(self, text: str, meaning: Meaning) -> list[str]:
+        """Words written like names that name nothing the catalog knows: "Foobar Industries"."""
+        known = {normalize(e.term) for e in meaning.entities} | {normalize(a.term) for a in meaning.ambiguities}
+        known_words = {w for k in known for w in k.split()} | self.vocabulary_words
+        if meaning.time:
+            known_words |= set(normalize(meaning.time.text).split())
+        unknown: list[str] = []
+        for match in re.finditer(r"(?<![.?!]\s)(?<!^)\b([A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)", text):
+            words = [w for w in normalize(match.group(1)).split() if w not in known_words]
+            if words and (not match.group(1).isupper() or len(match.group(1)) > 3):
+                unknown.append(match.group(1))
+        return unknown
+
+    @cached_property
+    def vocabulary_words(self) -> set[str]:
+        calendar_words = {m.lower() for m in _MONTHS} | {"q1", "q2", "q3", "q4", "h1", "h2", "ytd", "i"}
+        words = {w for phrase in self.vocabulary for w in phrase.split()} | calendar_words
+        words |= {w for f in self.catalog.record.fields.values() for v in f.values.values() for p in v
+                  for w in normalize(p).split()}
+        return words | {normalize(n) for n in self.catalog.record.fields} | set(self.catalog.glossary_words)
 
 
     def _records_or_count(self, lowered: str, meaning: Meaning) -> None:

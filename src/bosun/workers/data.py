@@ -28,6 +28,19 @@ def common_helpdesk(wi: WorkerInput, ctx: Context) -> WorkerResult:
     return _ok(wi, answer=Deliverable(text="\n\n".join(lines)))
 
 
+@worker("explain_metadata", "Explains the fields of the data and what they mean", consumes=[],
+        produces=["explanation"], goal_type="deliverable", preconditions=["the goal asks about fields"])
+def explain_metadata(wi: WorkerInput, ctx: Context) -> WorkerResult:
+    record = ctx.catalog.record
+    asked = [f for f in wi.sub_goal.params.get("fields", []) if f in record.fields]
+    chosen = asked or list(record.fields)
+    rows = [[name, record.fields[name].type, record.fields[name].description] for name in chosen]
+    text = "\n".join(f"- **{name}** ({kind}): {description}" for name, kind, description in rows)
+    table = ResultTable(title=f"fields of {record.index}", columns=["field", "type", "description"], rows=rows,
+                        total=len(rows))
+    return _ok(wi, explanation=Deliverable(text=text, tables=[] if asked else [table]))
+
+
 @worker("metadata_lookup", "Resolves names and reads the goal's meaning against the catalog", consumes=[],
         produces=["metadata_results", "value_results", "analysis_result", "entity_options"], goal_type="support",
         preconditions=["the goal asks about data"])

@@ -45,7 +45,7 @@ def ask(
         typer.echo(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2))
     else:
         show(console, answer)
-    if trace:
+    if trace and not as_json:  # the JSON answer carries the trace already
         typer.echo(render_trace_mermaid(answer.trace))
 
 

@@ -1,0 +1,1 @@
+"""Evaluation files (DATA_CONTRACT §4): questions, expectations computed by gold SQL, and the judge."""

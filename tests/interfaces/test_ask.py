@@ -1,0 +1,97 @@
+"""`bosun ask` and `bosun eval` end to end on the sample domain, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from bosun.interfaces.cli.app import app
+
+DEV = Path(__file__).parents[3] / "shared" / "eval" / "dev.jsonl"
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    folder = tmp_path_factory.mktemp("bosun")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BOSUN_DATA_DIR", str(folder))
+        result = CliRunner().invoke(app, ["data", "generate", "--rows", "50000", "--seed", "42",
+                                          "--as-of", "2026-06-15"])
+        assert result.exit_code == 0, result.output
+        yield folder
+
+
+def ask(data_dir: Path, question: str, *extra: str) -> dict[str, Any]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BOSUN_DATA_DIR", str(data_dir))
+        result = CliRunner().invoke(app, ["ask", question, "--json", *extra])
+    assert result.exit_code == 0, result.output
+    answer: dict[str, Any] = json.loads(result.output)
+    return answer
+
+
+def test_count_answer_follows_the_contract(data_dir: Path) -> None:
+    answer = ask(data_dir, "How many shipments arrived in Houston last month?")
+    assert set(answer) == {"question", "thread_id", "status", "answer", "clarification", "assumptions", "results",
+                           "trace"}
+    assert answer["status"] == "done" and answer["clarification"] is None
+    (result,) = answer["results"]
+    assert result["columns"] == ["shipments"] and result["total"] == 1
+    query = json.dumps(result["query"])
+    assert '"port_of_unlading": "HOUSTON"' in query and '"gte": "2026-05-01"' in query
+    assert [s["worker"] for s in answer["trace"]["sub_goals"]] == ["metadata_lookup", "es_query_gen",
+                                                                   "es_query_exec", "show_results"]
+
+
+def test_comparison_states_its_assumption(data_dir: Path) -> None:
+    answer = ask(data_dir, "Compare Maersk vs Evergreen shipping volumes to LA last quarter")
+    (result,) = answer["results"]
+    assert result["columns"] == ["carrier_name", "volume (TEU)"]
+    assert sorted(r[0] for r in result["rows"]) == ["EVERGREEN", "MAERSK"]
+    assert answer["assumptions"] == ["volume means TEU (sum of teu)"]
+
+
+def test_ambiguous_name_asks_back(data_dir: Path) -> None:
+    answer = ask(data_dir, "Show shipments from Acme Corp to Houston")
+    assert answer["status"] == "needs_clarification"
+    assert answer["clarification"]["options"] == ["ACME CORP LLC", "ACME CORPORATION"]
+
+
+def test_unknown_name_is_named_and_nothing_is_shown(data_dir: Path) -> None:
+    answer = ask(data_dir, "Show shipments from Foobar Industries")
+    assert answer["results"] == []
+    assert "Foobar Industries" in answer["answer"]
+
+
+def test_two_intents_in_one_turn(data_dir: Path) -> None:
+    answer = ask(data_dir, "what's a shipment and find me shipments that arrived yesterday", "--trace")  # ignored
+    assert answer["answer"].startswith("**shipment**: One consignment")
+    (result,) = answer["results"]
+    assert result["columns"][0] == "bol_number" and all(row[1] == "2026-06-14" for row in result["rows"])
+
+
+def test_trace_prints_the_dag(data_dir: Path) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BOSUN_DATA_DIR", str(data_dir))
+        result = CliRunner().invoke(app, ["ask", "Top 5 shippers to LA by TEU in 2025", "--trace"])
+    assert result.exit_code == 0
+    assert "SHENZHEN BRIGHTSTAR" in result.output
+    assert re.search(r"SG2 -->\|es_query\| SG3", result.output)
+
+
+@pytest.mark.skipif(not DEV.exists(), reason="the shared dev set is not beside this checkout")
+def test_dev_set_score_does_not_regress(data_dir: Path) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BOSUN_DATA_DIR", str(data_dir))
+        result = CliRunner().invoke(app, ["eval", str(DEV)])
+    assert result.exit_code == 0, result.output
+    overall = re.search(r"overall\s+│\s+(\d+)\s+│\s+(\d+)", result.output)
+    assert overall is not None
+    passed, items = int(overall.group(1)), int(overall.group(2))
+    assert items == 45 and passed >= 38  # 84 % today; the issue's bar is 90 %
