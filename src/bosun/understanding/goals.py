@@ -16,6 +16,9 @@ _ASKS_FIELDS = re.compile(r"\b(?:what|which|list|show)\b.*\b(?:fields|columns|at
                           r"\bwhat does\s+([\w.]+)\s+mean\b", re.I)
 
 
+_BACK_REFERENCE = re.compile(r"\b(?:their|its|those|them|they|these)\b", re.I)
+
+
 @dataclass(frozen=True)
 class GoalText:
     kind: str  # "helpdesk", "explain" or "data"
@@ -40,7 +43,13 @@ def glossary_terms(text: str, catalog: Catalog) -> list[str]:
 def split_turn(text: str, catalog: Catalog) -> list[GoalText]:
     """One goal per intention: "what's a shipment and find me shipments …" is two."""
     parts = re.split(r"\s+and\s+(?=(?:find|show|list|give|get|how|what|which|tell)\b)", text.strip(), flags=re.I)
-    return [_goal(part, catalog) for part in parts if part.strip()]
+    goals: list[str] = []
+    for part in (p for p in parts if p.strip()):
+        if goals and _BACK_REFERENCE.search(part):  # "… and what was their total TEU?" stays one goal
+            goals[-1] = f"{goals[-1]} and {part}"
+        else:
+            goals.append(part)
+    return [_goal(part, catalog) for part in goals]
 
 
 _GLUE = {"a", "an", "the", "and", "or", "between", "difference", "mean", "means", "meaning", "of", "is", "are", "vs",

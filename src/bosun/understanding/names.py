@@ -127,8 +127,8 @@ def _match(phrase: str, index: NameIndex, skip: set[str], min_score: float) -> H
         if len(key) <= 3 and not re.sub(r"['’]s\b", "", phrase).isupper():
             return None  # short names only in capitals: "LA", "ONE", "IN", not "la", "one", "in"
         return tuple(index.names[key]), 100.0
-    if not _proper(phrase):
-        return None if " " in key or len(key) < 5 else _fuzzy(key, index, min_score)
+    if not _proper(phrase):  # a lower-case word is fuzzy-matched only when long ("maesrk", not "times")
+        return None if " " in key or len(key) < 6 else _fuzzy(key, index, min_score)
     partial = _partial(key, index)
     if partial:
         return partial, 95.0

@@ -123,6 +123,9 @@ class RulesUnderstanding:
                        for name, m in spec.measures.items() for w in m.words if f" {normalize(w)} " in lowered),
                       key=lambda h: (h[0], -h[1]))
         seen: set[str] = set()
+        nouns = {normalize(s) for s in self.catalog.record.synonyms}
+        default = spec.measures[spec.defaults.measure]
+        counting = any(f" {normalize(w)} " in lowered for w in default.words if normalize(w) not in nouns)
         for position, _, name in hits:
             m = spec.measures[name]
             agg = m.agg
@@ -131,7 +134,7 @@ class RulesUnderstanding:
                 agg = "avg"
             key = f"{agg}:{m.field}"
             others = {n for _, _, n in hits if n != spec.defaults.measure}
-            if key in seen or (name == spec.defaults.measure and others):
+            if key in seen or (name == spec.defaults.measure and others and not counting):
                 continue
             seen.add(key)
             label = m.label if agg == m.agg else f"average {m.label}"
@@ -191,8 +194,9 @@ class RulesUnderstanding:
                 meaning.top_n = 1 if single else self.catalog.spec.defaults.top_n
         if meaning.sort and not meaning.group_by:
             meaning.measures = []  # "the heaviest 5 shipments": records sorted, not counted
-        elif meaning.top_n and not meaning.measures and meaning.group_by:
+        elif meaning.top_n and meaning.group_by and (not meaning.measures or _extra_columns(lowered)):
             self._default_measure(meaning)
+            meaning.measures.insert(0, meaning.measures.pop())  # "top 5 shippers and their transit times"
 
     def _default_measure(self, meaning: Meaning) -> None:
         default = self.catalog.spec.measures[self.catalog.spec.defaults.measure]
@@ -240,6 +244,11 @@ class RulesUnderstanding:
                     direction = "asc" if re.fullmatch(_RANK_DOWN, word) else "desc"
                     meaning.sort.append((name, direction))  # type: ignore[arg-type]
                     return
+
+
+def _extra_columns(lowered: str) -> bool:
+    """Measures asked "and their …" come beside the ranking, not instead of it."""
+    return re.search(r" (?:and|with) (?:their|its|the) ", lowered) is not None and not re.search(r" by ", lowered)
 
 
 def _add_condition(meaning: Meaning, field: str, value: str, found: Found) -> None:
