@@ -54,7 +54,7 @@ class _Plan:
                 return {slot: InputRef(from_sub_goal=existing.id, slot=slot)}
             if existing.status == "pending":
                 return None
-            raise Blocked(f"{existing.worker} failed: {existing.error or existing.message or 'no reason given'}")
+            raise Blocked(existing.error or existing.message or f"{existing.worker} failed")
         producer = self.registry.producer_of(slot)
         if producer is None:
             raise Blocked(f"no worker produces {slot!r}")

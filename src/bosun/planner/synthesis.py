@@ -66,7 +66,8 @@ def synthesize(state: MainState) -> Answer:
             tables = [t.model_copy(update={"sub_goal_id": t.sub_goal_id or ref.from_sub_goal}) for t in part.tables]
             parts.append(part.model_copy(update={"tables": tables}))
     text = [p.text for p in parts if p.text]
-    text += [f"I could not complete “{g.text}”: {g.error}" for g in state.goals if g.status == "failed"]
+    text += [f"I could not complete “{g.text}”: {g.error}" if g.text.strip() else str(g.error)
+             for g in state.goals if g.status == "failed"]
     clarification = next((p.clarification for p in parts if p.clarification), None)
     assumptions = list(dict.fromkeys(a for p in parts for a in p.assumptions))
     status: Literal["done", "needs_clarification", "failed"] = "done"

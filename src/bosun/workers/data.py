@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bosun.errors import UnknownEntity
+from bosun.errors import UnknownEntity, UserError
 from bosun.understanding.meaning import Meaning
+from bosun.understanding.names import normalize
 from bosun.workers import querygen
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Deliverable, ResultTable, WorkerInput, WorkerResult
@@ -45,7 +46,13 @@ def explain_metadata(wi: WorkerInput, ctx: Context) -> WorkerResult:
         produces=["metadata_results", "value_results", "analysis_result", "entity_options"], goal_type="support",
         preconditions=["the goal asks about data"])
 def metadata_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    meaning: Meaning = ctx.understanding.analyze(wi.sub_goal.params["text"], ctx.today())
+    text = wi.sub_goal.params["text"]
+    meaning: Meaning = ctx.understanding.analyze(text, ctx.today())
+    if _says_nothing(meaning, text, ctx):
+        record = ctx.catalog.record
+        raise UserError(f"I could not find a question about the data in “{text[:80]}”. Ask about {record.index}, "
+                        f"for example by {', '.join(_examples(ctx))}, a date range, or a measure such as "
+                        f"{', '.join(list(ctx.catalog.spec.measures)[:3])}.")
     if meaning.unknown_terms:
         raise UnknownEntity(meaning.unknown_terms[0], f"I don't know “{meaning.unknown_terms[0]}”: it is not a "
                             "name in the data (no carrier, port, company, vessel or product is called that).")
@@ -58,6 +65,18 @@ def metadata_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
         return WorkerResult(sub_goal_id=wi.sub_goal.id, status="partial", outputs=outputs,
                             needs="clarification_message", message=f"“{entity.term}” is ambiguous")
     return WorkerResult(sub_goal_id=wi.sub_goal.id, status="success", outputs=outputs)
+
+
+def _says_nothing(meaning: Meaning, text: str, ctx: Context) -> bool:
+    """Nothing understood and the records not even named: empty, punctuation, another language, noise."""
+    understood = (meaning.conditions or meaning.time or meaning.measures or meaning.group_by or meaning.sort
+                  or meaning.top_n or meaning.ambiguities or meaning.unknown_terms)
+    nouns = {normalize(s) for s in ctx.catalog.record.synonyms}
+    return not understood and not any(f" {n} " in f" {normalize(text)} " for n in nouns)
+
+
+def _examples(ctx: Context) -> list[str]:
+    return [spec.words[0] for spec in ctx.catalog.spec.entities.values() if spec.words][:3]
 
 
 @worker("es_query_gen", "Builds the search or aggregation query from the meaning",
