@@ -1,0 +1,87 @@
+"""`python -m bosun.bench questions`: end-to-end latency per question over an evaluation file.
+
+Each question of the file runs through the whole graph (understanding, planner, workers, engine)
+on the embedded engine loaded with the sample at each size; the time spent inside the engine is
+measured apart, so the share outside it is known.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from bosun.catalog import load_catalog
+from bosun.conversation.session import open_session
+from bosun.datagen.load import build
+from bosun.engines.embedded import EmbeddedEngine
+from bosun.settings import Settings
+
+DEV = Path(__file__).parents[4] / "shared" / "eval" / "dev.jsonl"
+
+
+class _Timed:
+    """Wraps an engine; adds up the seconds spent in its calls."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.seconds = inner, 0.0
+
+    def __getattr__(self, name: str) -> Any:
+        target = getattr(self.inner, name)
+        if not callable(target):
+            return target
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return target(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - started
+
+        return timed
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def run(rows: int, questions: list[list[str]], folder: Path) -> None:
+    data = folder / f"rows-{rows}"
+    engine = EmbeddedEngine(data / "bosun.duckdb")
+    build(engine, load_catalog(), rows, 42, date(2026, 6, 15))
+    engine.close()
+    session = open_session(Settings(data_dir=data))
+    timed = _Timed(session.context.engine)
+    object.__setattr__(session.context, "engine", timed)
+    totals, outside = [], []
+    for i, turns in enumerate(questions * 2):
+        before, started = timed.seconds, time.perf_counter()
+        for turn in turns:
+            session.ask(turn, f"bench-{i}")
+        total = time.perf_counter() - started
+        if i >= len(questions):  # the second pass, warm
+            totals.append(total * 1000)
+            outside.append((total - (timed.seconds - before)) * 1000)
+    session.close()
+    p50, p95 = _percentile(totals, 0.5), _percentile(totals, 0.95)
+    print(f"  {rows:>9,} rows: p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  outside the engine p50 "
+          f"{statistics.median(outside):6.1f} ms ({100 * sum(outside) / sum(totals):.0f} % of all time)")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bosun.bench questions", description=__doc__)
+    parser.add_argument("--file", type=Path, default=DEV)
+    parser.add_argument("--rows", type=int, nargs="+", default=[50_000, 1_000_000])
+    args = parser.parse_args(argv)
+    questions = [json.loads(line)["turns"] for line in args.file.read_text().splitlines() if line.strip()]
+    print(f"{len(questions)} questions from {args.file.name}, end to end, warm:")
+    with tempfile.TemporaryDirectory() as folder:
+        for rows in args.rows:
+            run(rows, questions, Path(folder))
+    return 0
