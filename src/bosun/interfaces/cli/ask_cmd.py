@@ -60,7 +60,8 @@ def _describe(event: TurnEvent) -> str:
 def show(console: Console, answer: Answer) -> None:
     console.print(Markdown(answer.answer))
     for result in answer.results:
-        table = Table(title=f"{result.title}  ({result.total:,} total)", title_justify="left")
+        console.print(f"[bold]{result.title}[/]  ({result.total:,} total)", highlight=False)
+        table = Table()
         for column in result.columns:
             table.add_column(column)
         for row in result.rows[:50]:

@@ -8,16 +8,29 @@ from rich.console import Console
 from rich.table import Table
 
 from bosun.catalog import Catalog, load_catalog
+from bosun.conversation.session import open_session
 from bosun.datagen.load import SampleInfo, build, read_sample_info
 from bosun.engines.base import Engine
 from bosun.engines.factory import open_engine
+from bosun.interfaces.cli.ask_cmd import show
 from bosun.settings import Settings, load_settings
 
 DEMO = SampleInfo(domain="maritime", as_of=date(2026, 6, 15), seed=42, rows=50_000)
 
 
+SCENARIOS = [
+    "what's a shipment and find me shipments that arrived yesterday",
+    "Show me Maersk shipments to Los Angeles",
+    "Compare Maersk vs Evergreen shipping volumes to LA last quarter",
+    "Show shipments from Acme Corp to Houston",
+    "Top 5 shippers to LA and their average transit times",
+    "Monthly TEU trend for COSCO into Long Beach in 2025",
+    "Which carrier moved the most TEU into Savannah this year?",
+]
+
+
 def demo() -> None:
-    """Build the sample data (50,000 shipments, seed 42, as of 2026-06-15) and show what was loaded."""
+    """Build the sample data (50,000 shipments, seed 42, as of 2026-06-15) and answer the seed's scenarios."""
     settings = load_settings()
     catalog = load_catalog(settings.catalog)
     console = Console()
@@ -26,8 +39,13 @@ def demo() -> None:
         _show_loaded(engine, catalog, console)
     finally:
         engine.close()
-    console.print("\nAnswering questions in plain language (`bosun ask`) is the next step; "
-                  "`bosun catalog show` prints what Bosun knows about this domain.")
+    session = open_session(settings, DEMO.as_of)
+    try:
+        for question in SCENARIOS:
+            console.rule(f"[bold]{question}")
+            show(console, session.ask(question, "demo"))
+    finally:
+        session.close()
 
 
 def _engine_with_sample(settings: Settings, catalog: Catalog, console: Console) -> Engine:
@@ -55,14 +73,3 @@ def _show_loaded(engine: Engine, catalog: Catalog, console: Console) -> None:
     for obj in catalog.spec.objects.values():
         table.add_row(obj.index, obj.kind, f"{engine.count(obj.index):,}", obj.description)
     console.print(table)
-    quarter = {"gte": "2026-01-01", "lte": "2026-03-31"}
-    body = {"size": 0, "query": {"range": {catalog.spec.time.default_field: quarter}},
-            "aggs": {"top": {"terms": {"field": "carrier_name", "size": 5},
-                             "aggs": {"teu": {"sum": {"field": "teu"}}}}}}
-    buckets = engine.search(catalog.record.index, body)["aggregations"]["top"]["buckets"]
-    top = Table(title="a query in Elasticsearch DSL, answered by the engine: top carriers, Q1 2026")
-    for column in ("carrier_name", "shipments", "teu"):
-        top.add_column(column, justify="right" if column != "carrier_name" else "left")
-    for bucket in buckets:
-        top.add_row(bucket["key"], f"{bucket['doc_count']:,}", f"{bucket['teu']['value']:,.0f}")
-    console.print(top)
