@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from bosun.engines.embedded.datemath import evaluate, format_millis, from_millis, to_millis
-from bosun.engines.embedded.query import Sql
+from bosun.engines.embedded.query import Sql, check_keys
 from bosun.errors import UnsupportedQuery
 
 if TYPE_CHECKING:
@@ -69,9 +69,9 @@ def _offset_millis(raw: Any) -> int:
 def date_histogram(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
     from bosun.engines.embedded.aggs import STEP
 
-    unknown = set(body) - _DATE_KEYS
-    if unknown or str(body.get("time_zone", "UTC")).upper() not in ("UTC", "Z", "+00:00", "ETC/UTC"):
-        raise UnsupportedQuery(f"date_histogram.{sorted(unknown)[0] if unknown else 'time_zone'}")
+    check_keys("date_histogram", body, _DATE_KEYS)
+    if str(body.get("time_zone", "UTC")).upper() not in ("UTC", "Z", "+00:00", "ETC/UTC"):
+        raise UnsupportedQuery("date_histogram.time_zone", "only UTC")
     f = agg.field(body, "date_histogram")
     if f is None:
         return {k: {"buckets": []} for k in agg.parent_keys(scope)}
@@ -98,10 +98,8 @@ def date_histogram(agg: Aggregator, body: dict[str, Any], children: dict[str, An
 
 
 def histogram(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-    unknown = set(body) - {"field", "interval", "offset", "min_doc_count", "extended_bounds", "order", "keyed",
-                           "missing"}
-    if unknown:
-        raise UnsupportedQuery(f"histogram.{sorted(unknown)[0]}")
+    check_keys("histogram", body, {"field", "interval", "offset", "min_doc_count", "extended_bounds", "order",
+                                   "keyed", "missing"})
     f = agg.field(body, "histogram")
     if f is None:
         return {k: {"buckets": []} for k in agg.parent_keys(scope)}

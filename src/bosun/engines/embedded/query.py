@@ -81,9 +81,7 @@ class Compiler:
         return Sql(FALSE)
 
     def _q_bool(self, spec: dict[str, Any]) -> Sql:
-        unknown = set(spec) - {"must", "filter", "should", "must_not", "minimum_should_match", "boost", "_name"}
-        if unknown:
-            raise UnsupportedQuery(f"bool.{sorted(unknown)[0]}")
+        check_keys("bool", spec, {"must", "filter", "should", "must_not", "minimum_should_match", "boost", "_name"})
         parts = [self.compile(q) for key in ("must", "filter") for q in _as_list(spec.get(key))]
         parts += [_not(self.compile(q)) for q in _as_list(spec.get("must_not"))]
         should = [self.compile(q) for q in _as_list(spec.get("should"))]
@@ -158,9 +156,7 @@ class Compiler:
 
     def _q_range(self, spec: dict[str, Any]) -> Sql:
         name, options = self._single(spec, "range")
-        unknown = set(options) - {"gt", "gte", "lt", "lte", "format", "boost", "relation"}
-        if unknown:
-            raise UnsupportedQuery(f"range.{sorted(unknown)[0]}")
+        check_keys("range", options, {"gt", "gte", "lt", "lte", "format", "boost", "relation"})
         f = self.field(name)
         if f is None:
             return Sql(FALSE)
@@ -180,9 +176,7 @@ class Compiler:
     def _q_match(self, spec: dict[str, Any]) -> Sql:
         name, raw = self._single(spec, "match")
         options = raw if isinstance(raw, dict) else {"query": raw}
-        unknown = set(options) - {"query", "operator", "boost", "lenient", "analyzer"}
-        if unknown:
-            raise UnsupportedQuery(f"match.{sorted(unknown)[0]}")
+        check_keys("match", options, {"query", "operator", "boost", "lenient", "analyzer"})
         return self._full_text(name, options["query"], operator=str(options.get("operator", "or")).lower())
 
     def _full_text(self, name: str, query: Any, *, operator: str = "or", phrase: bool = False) -> Sql:
@@ -218,6 +212,13 @@ class Compiler:
         if kind == "phrase":
             return _or([self._full_text(n, spec["query"], phrase=True) for n in names])
         return _or([self._full_text(n, spec["query"], operator=operator) for n in names])
+
+
+def check_keys(clause: str, body: dict[str, Any], allowed: set[str]) -> None:
+    """A parameter this engine does not implement would change the answer: refuse it by name."""
+    unknown = set(body) - allowed
+    if unknown:
+        raise UnsupportedQuery(f"{clause}.{sorted(unknown)[0]}")
 
 
 def _as_list(value: Any) -> list[Any]:

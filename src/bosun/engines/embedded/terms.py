@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from bosun.engines.embedded.datemath import format_millis
 from bosun.engines.embedded.fields import Field
-from bosun.engines.embedded.query import Sql
+from bosun.engines.embedded.query import Sql, check_keys
 from bosun.errors import UnsupportedQuery
 
 if TYPE_CHECKING:
@@ -48,10 +48,8 @@ def bucket_key(f: Field, value: Any, fmt: str | None = None) -> dict[str, Any]:
 
 
 def terms(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-    unknown = set(body) - {"field", "size", "order", "min_doc_count", "missing", "shard_size", "format",
-                           "show_term_doc_count_error"}
-    if unknown:
-        raise UnsupportedQuery(f"terms.{sorted(unknown)[0]}")
+    check_keys("terms", body, {"field", "size", "order", "min_doc_count", "missing", "shard_size", "format",
+                               "show_term_doc_count_error"})
     f = agg.field(body, "terms")
     empty = {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": []}
     if f is None:
