@@ -55,6 +55,10 @@ def test_comparison_states_its_assumption(data_dir: Path) -> None:
     assert result["columns"] == ["carrier_name", "volume (TEU)"]
     assert sorted(r[0] for r in result["rows"]) == ["EVERGREEN", "MAERSK"]
     assert answer["assumptions"] == ["volume means TEU (sum of teu)"]
+    (first, second) = sorted(result["rows"], key=lambda r: -r[1])
+    gap = first[1] - second[1]
+    assert f"{first[0]} leads on volume (TEU) with {first[1]:,}, {gap:,} more than {second[0]}" in answer["answer"]
+    assert "analyze_results" in [s["worker"] for s in answer["trace"]["sub_goals"]]
 
 
 def test_ambiguous_name_asks_back(data_dir: Path) -> None:

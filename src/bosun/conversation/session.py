@@ -23,8 +23,13 @@ from bosun.workers.context import Context
 from bosun.workers.models import Goal
 
 
-def goals_for(catalog: Catalog) -> Any:
+def goals_for(catalog: Catalog, understanding: RulesUnderstanding, today: date) -> Any:
     """F01's restatement with the rules backend: one goal per intention of the turn."""
+    def deliverables(text: str) -> list[str]:
+        meaning = understanding.analyze(text, today)
+        analysed = meaning.intent_type == "aggregation" and (meaning.compare or meaning.interval or meaning.top_n)
+        return ["formatted_results", "analysis"] if analysed else ["formatted_results"]
+
     def goals_of(question: str, history: list[Any]) -> list[Goal]:
         goals = []
         for i, part in enumerate(split_turn(question, catalog), 1):
@@ -35,7 +40,8 @@ def goals_for(catalog: Catalog) -> Any:
                 goals.append(Goal(id=i, text=part.text, deliverables=["explanation"],
                                   params={"fields": list(part.terms), "text": part.text}))
             else:
-                goals.append(Goal(id=i, text=part.text, deliverables=["formatted_results"], params={"text": part.text}))
+                goals.append(Goal(id=i, text=part.text, deliverables=deliverables(part.text),
+                                  params={"text": part.text}))
         return goals or [Goal(id=1, text=question, deliverables=["formatted_results"], params={"text": question})]
 
     return goals_of
@@ -64,8 +70,9 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
     today = as_of or _recorded_today(engine) or date.today()
     rails = Guardrails(tuple(catalog.allowed_indices()), settings.max_result_size, settings.max_buckets,
                        settings.query_timeout_s)
-    context = Context(settings=settings, goals_of=goals_for(catalog), today=lambda: today,
-                      engine=GuardedEngine(engine, rails), catalog=catalog, understanding=RulesUnderstanding(catalog))
+    understanding = RulesUnderstanding(catalog)
+    context = Context(settings=settings, goals_of=goals_for(catalog, understanding, today), today=lambda: today,
+                      engine=GuardedEngine(engine, rails), catalog=catalog, understanding=understanding)
     return Session(context, build_graph(open_checkpointer(settings.checkpoint_path)))
 
 

@@ -121,6 +121,47 @@ def _summary(meaning: Meaning, results: dict[str, Any]) -> str:
     return f"{len(rows)} rows."
 
 
+@worker("analyze_results", "States comparisons, rankings and trends computed from the results", consumes=["es_results"],
+        produces=["analysis"], goal_type="deliverable", preconditions=["the goal compares, ranks or follows a trend"])
+def analyze_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
+    results = wi.resolved_inputs["es_results"]
+    meaning: Meaning = results["meaning"]
+    rows = [r for r in results["rows"] if isinstance(r[-1], int | float)]
+    if len(rows) < 2 or not meaning.measures:
+        return _ok(wi, analysis=Deliverable(text=""))
+    label = results["columns"][-1]
+    if meaning.interval and not meaning.group_by:
+        return _ok(wi, analysis=Deliverable(text=_trend(rows, label)))
+    return _ok(wi, analysis=Deliverable(text=_ranking(rows, label)))
+
+
+def _num(value: float) -> str:
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}"
+
+
+def _pct(part: float, whole: float) -> str:
+    return f"{100 * part / whole:.0f} %" if whole else "n/a"
+
+
+def _ranking(rows: list[list[Any]], label: str) -> str:
+    ordered = sorted(rows, key=lambda r: r[-1], reverse=True)
+    total = sum(r[-1] for r in ordered)
+    first, second = ordered[0], ordered[1]
+    gap = first[-1] - second[-1]
+    text = (f"{first[0]} leads on {label} with {_num(first[-1])}, {_num(gap)} more than {second[0]} "
+            f"({_pct(gap, second[-1])} higher)")
+    return text + (f"; it is {_pct(first[-1], total)} of the {len(ordered)} shown." if len(ordered) > 2 else ".")
+
+
+def _trend(rows: list[list[Any]], label: str) -> str:
+    start, end = rows[0], rows[-1]
+    peak = max(rows, key=lambda r: r[-1])
+    change = end[-1] - start[-1]
+    direction = "up" if change > 0 else "down" if change < 0 else "flat"
+    return (f"{label} went {direction} from {_num(start[-1])} ({start[0]}) to {_num(end[-1])} ({end[0]}), "
+            f"{_pct(change, start[-1])} change; the peak was {_num(peak[-1])} in {peak[0]}.")
+
+
 @worker("clarify_question", "Asks which of several matching names was meant", consumes=["entity_options"],
         produces=["clarification_message"], goal_type="deliverable")
 def clarify_question(wi: WorkerInput, ctx: Context) -> WorkerResult:
