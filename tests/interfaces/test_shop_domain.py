@@ -1,0 +1,55 @@
+"""The second domain answers its own questions, end to end, with no code change."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from bosun.catalog import load_catalog
+from bosun.conversation.session import Session, open_session
+from bosun.datagen.load import build
+from bosun.engines.embedded import EmbeddedEngine
+from bosun.settings import Settings
+
+SHOP = Path(__file__).parents[1] / "domains" / "shop" / "catalog.yaml"
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Session:
+    folder = tmp_path_factory.mktemp("shop")
+    engine = EmbeddedEngine(folder / "bosun.duckdb")
+    build(engine, load_catalog(SHOP), 3000, 11, date(2026, 6, 15))
+    engine.close()
+    return open_session(Settings(data_dir=folder, catalog=SHOP))
+
+
+def gold(shop: Session, sql: str) -> list[tuple[object, ...]]:
+    con = duckdb.connect()
+    con.register("orders", shop.context.engine.inner.to_arrow("orders"))
+    return con.execute(sql).fetchall()
+
+
+def test_revenue_by_store_for_a_customer_alias(shop: Session) -> None:
+    answer = shop.ask("Revenue by store for Northwind in March 2026", "t1")
+    (result,) = answer.results
+    expected = gold(shop, "select store_name, sum(amount) from orders where customer_name = 'NORTHWIND TRADERS' "
+                          "and order_date between '2026-03-01' and '2026-03-31' group by 1")
+    assert {r[0]: r[1] for r in result.rows} == pytest.approx({k: round(v, 2) for k, v in expected}, rel=1e-6)
+
+
+def test_count_last_month(shop: Session) -> None:
+    answer = shop.ask("How many orders did Contoso place last month?", "t2")
+    expected = gold(shop, "select count(*) from orders where customer_name = 'CONTOSO LTD' "
+                          "and order_date between '2026-05-01' and '2026-05-31'")
+    assert answer.results[0].rows == [[expected[0][0]]]
+
+
+def test_top_products_ranked_and_stated(shop: Session) -> None:
+    answer = shop.ask("Top 3 products by units this year", "t3")
+    expected = gold(shop, "select product_name, sum(quantity) q from orders where order_date >= '2026-01-01' "
+                          "group by 1 order by q desc limit 3")
+    assert [tuple(r) for r in answer.results[0].rows] == expected
+    assert answer.answer.splitlines()[-1].startswith(f"{expected[0][0]} leads on units")
