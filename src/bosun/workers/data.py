@@ -54,8 +54,9 @@ def metadata_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
                         f"for example by {', '.join(_examples(ctx))}, a date range, or a measure such as "
                         f"{', '.join(list(ctx.catalog.spec.measures)[:3])}.")
     if meaning.unknown_terms:
-        raise UnknownEntity(meaning.unknown_terms[0], f"I don't know “{meaning.unknown_terms[0]}”: it is not a "
-                            "name in the data (no carrier, port, company, vessel or product is called that).")
+        kinds = ", ".join(ctx.catalog.spec.entities)
+        raise UnknownEntity(meaning.unknown_terms[0], f"I don't know “{meaning.unknown_terms[0]}”: nothing in the "
+                            f"data is called that (I looked among: {kinds}).")
     fields = {c.field: ctx.catalog.record.fields[c.field].description for c in meaning.conditions}
     outputs = {"metadata_results": fields, "value_results": [e.model_dump() for e in meaning.entities],
                "analysis_result": meaning, "entity_options": []}

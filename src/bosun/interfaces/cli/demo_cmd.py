@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
+import yaml
 from rich.console import Console
 from rich.table import Table
 
@@ -12,56 +13,56 @@ from bosun.conversation.session import open_session
 from bosun.datagen.load import SampleInfo, build, read_sample_info
 from bosun.engines.base import Engine
 from bosun.engines.factory import open_engine
+from bosun.errors import CatalogError
 from bosun.interfaces.cli.ask_cmd import show
 from bosun.settings import Settings, load_settings
 
-DEMO = SampleInfo(domain="maritime", as_of=date(2026, 6, 15), seed=42, rows=50_000)
 
-
-SCENARIOS = [
-    "what's a shipment and find me shipments that arrived yesterday",
-    "Show me Maersk shipments to Los Angeles",
-    "Compare Maersk vs Evergreen shipping volumes to LA last quarter",
-    "Show shipments from Acme Corp to Houston",
-    "Top 5 shippers to LA and their average transit times",
-    "Monthly TEU trend for COSCO into Long Beach in 2025",
-    "Which carrier moved the most TEU into Savannah this year?",
-]
+def _demo_plan(catalog: Catalog) -> tuple[SampleInfo, list[str]]:
+    """The domain pack's demo.yaml: which sample to build and which questions to ask."""
+    path = catalog.path.parent / "demo.yaml"
+    if not path.exists():
+        raise CatalogError(f"no demo.yaml beside {catalog.path.name}: this domain has no demo")
+    plan = yaml.safe_load(path.read_text(encoding="utf-8"))
+    info = SampleInfo(catalog.spec.domain, date.fromisoformat(str(plan["as_of"])), int(plan["seed"]),
+                      int(plan["rows"]))
+    return info, [str(q) for q in plan.get("questions", [])]
 
 
 def demo() -> None:
-    """Build the sample data (50,000 shipments, seed 42, as of 2026-06-15) and answer the seed's scenarios."""
+    """Build the domain's demo sample and answer its demo questions (the seed's scenarios for the bundled one)."""
     settings = load_settings()
     catalog = load_catalog(settings.catalog)
+    sample, questions = _demo_plan(catalog)
     console = Console()
-    engine = _engine_with_sample(settings, catalog, console)
+    engine = _engine_with_sample(settings, catalog, sample, console)
     try:
         _show_loaded(engine, catalog, console)
     finally:
         engine.close()
-    session = open_session(settings, DEMO.as_of)
+    session = open_session(settings, sample.as_of)
     try:
-        for question in SCENARIOS:
+        for question in questions:
             console.rule(f"[bold]{question}")
             show(console, session.ask(question, "demo"))
     finally:
         session.close()
 
 
-def _engine_with_sample(settings: Settings, catalog: Catalog, console: Console) -> Engine:
+def _engine_with_sample(settings: Settings, catalog: Catalog, sample: SampleInfo, console: Console) -> Engine:
     if settings.engine != "embedded" or settings.duckdb_path.exists():
         engine = open_engine(settings)
-        if read_sample_info(engine) == DEMO:
-            console.print(f"sample already loaded: {DEMO.rows:,} shipments as of {DEMO.as_of}")
+        if read_sample_info(engine) == sample:
+            console.print(f"sample already loaded: {sample.rows:,} {catalog.record.index} as of {sample.as_of}")
             return engine
         engine.close()
     with console.status("building the sample domain"):
         writer = open_engine(settings, read_only=False)
         try:
-            build(writer, catalog, DEMO.rows, DEMO.seed, DEMO.as_of)
+            build(writer, catalog, sample.rows, sample.seed, sample.as_of)
         finally:
             writer.close()
-    console.print(f"built {DEMO.rows:,} shipments (seed {DEMO.seed}, as of {DEMO.as_of}) "
+    console.print(f"built {sample.rows:,} {catalog.record.index} (seed {sample.seed}, as of {sample.as_of}) "
                   f"in the {settings.engine} engine")
     return open_engine(settings)
 
