@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,17 +13,6 @@ from typer.testing import CliRunner
 from bosun.interfaces.cli.app import app
 
 DEV = Path(__file__).parents[3] / "shared" / "eval" / "dev.jsonl"
-
-
-@pytest.fixture(scope="module")
-def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    folder = tmp_path_factory.mktemp("bosun")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("BOSUN_DATA_DIR", str(folder))
-        result = CliRunner().invoke(app, ["data", "generate", "--rows", "50000", "--seed", "42",
-                                          "--as-of", "2026-06-15"])
-        assert result.exit_code == 0, result.output
-        yield folder
 
 
 def ask(data_dir: Path, question: str, *extra: str) -> dict[str, Any]:
@@ -98,7 +86,7 @@ def test_dev_set_score_does_not_regress(data_dir: Path) -> None:
     overall = re.search(r"overall\s+│\s+(\d+)\s+│\s+(\d+)", result.output)
     assert overall is not None
     passed, items = int(overall.group(1)), int(overall.group(2))
-    assert items == 45 and passed >= 40  # 89 % today; the bar is 90 %
+    assert items == 45 and passed >= 42  # 93 % today (d43-d45 are follow-up turns); the bar is 90 %
 
 
 @pytest.mark.parametrize("question", [

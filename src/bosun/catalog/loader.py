@@ -14,6 +14,7 @@ import yaml
 from pydantic import ValidationError
 
 from bosun.catalog.schema import CatalogSpec, FieldSpec, ObjectSpec, source_path
+from bosun.engines.graphql.schema import GraphObject
 from bosun.errors import CatalogError
 
 _ARROW_TYPES: dict[str, pa.DataType] = {
@@ -74,6 +75,11 @@ class Catalog:
         """Elasticsearch mapping ({"properties": ...}) of an object's index."""
         obj = self.object(name)
         return {"properties": {field: field_mapping(spec) for field, spec in obj.fields.items()}}
+
+    def graph_objects(self) -> list[GraphObject]:
+        """The business objects as the GraphQL schema sees them."""
+        return [GraphObject(name, obj.index, obj.id_field, {f: spec.type for f, spec in obj.fields.items()},
+                            obj.description) for name, obj in self.spec.objects.items() if obj.id_field]
 
     def allowed_indices(self) -> list[str]:
         return sorted(obj.index for obj in self.spec.objects.values())

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from bosun.engines.base import Engine
+from bosun.engines.graphql.client import LocalGraph, ObjectSource, RemoteGraph
+from bosun.engines.graphql.schema import GraphObject, build_schema
 from bosun.settings import Settings
 
 
@@ -20,3 +22,10 @@ def open_engine(settings: Settings, *, read_only: bool = True) -> Engine:
     from bosun.engines.remote import open_remote
 
     return open_remote(settings)
+
+
+def open_object_source(settings: Settings, objects: list[GraphObject], engine: Engine) -> ObjectSource:
+    """Single business objects: the remote GraphQL API when a URL is set, else the in-process schema."""
+    if settings.graphql_url:
+        return RemoteGraph(settings.graphql_url, settings.query_timeout_s)
+    return LocalGraph(build_schema(objects), engine)

@@ -21,6 +21,8 @@ class ResolvedEntity(BaseModel):
     field: str
     method: Resolution
     score: float = 1.0
+    object: str | None = None
+    key: str | None = None  # the id of the one object the name names, when it names exactly one
 
 
 class Ambiguity(BaseModel):
@@ -30,6 +32,15 @@ class Ambiguity(BaseModel):
     kind: Literal["entity", "field", "measure"]
     options: list[str]
     default: str | None = None
+
+
+class ObjectLookup(BaseModel):
+    """A question about one business object: which one, by its id, and which of its fields (none = all)."""
+
+    object: str
+    key: str
+    term: str
+    fields: list[str] = Field(default_factory=list)
 
 
 class Condition(BaseModel):
@@ -80,3 +91,4 @@ class Meaning(BaseModel):
     assumptions: list[str] = Field(default_factory=list)
     ambiguities: list[Ambiguity] = Field(default_factory=list)
     unknown_terms: list[str] = Field(default_factory=list)
+    lookup: ObjectLookup | None = None

@@ -14,7 +14,15 @@ from functools import cached_property
 
 from bosun.catalog import Catalog
 from bosun.catalog.schema import EntitySpec
-from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, ResolvedEntity, TimeFilter
+from bosun.understanding.meaning import (
+    Ambiguity,
+    Condition,
+    Meaning,
+    Measure,
+    ObjectLookup,
+    ResolvedEntity,
+    TimeFilter,
+)
 from bosun.understanding.names import Candidate, Found, NameIndex, build_index, find_names, normalize
 from bosun.understanding.timewords import find_time_range
 
@@ -29,6 +37,9 @@ _GROUP_CUES = r"(?:by|per|for each|each|every|across)"
 _RANK_UP = r"(?:top|most|biggest|largest|highest|longest|heaviest|busiest|best)"
 _PHRASE_END = r"(?= in | from | to | into | for | last | this | and |\?| $)"
 _RANK_DOWN = r"(?:bottom|least|fewest|smallest|lowest|shortest|lightest)"
+_ABOUT = re.compile(r"\b(?:tell me about|details?|info|information|describe|profile|who is|who are|what is|what's)\b",
+                    re.I)
+_CODE = r"(?:(?:number|no\.?|#)\s*)?([A-Za-z0-9][A-Za-z0-9-]{4,})\b"
 
 
 @dataclass
@@ -60,6 +71,7 @@ class RulesUnderstanding:
         self._grouping(lowered, meaning)
         self._ranking(lowered, meaning)
         self._records_or_count(lowered, meaning)
+        self._lookup(text, lowered, meaning)
         if meaning.compare and not meaning.group_by:  # "A vs B": one row per compared value
             meaning.group_by.append(meaning.compare[0])
         if meaning.compare and not meaning.measures:
@@ -80,8 +92,10 @@ class RulesUnderstanding:
             if target is None:
                 continue
             field, value = target
+            obj, key = self._object_key(candidate)
             meaning.entities.append(ResolvedEntity(term=found.text, entity=candidate.entity, value=value,
-                                                   field=field, method=candidate.method, score=found.score))
+                                                   field=field, method=candidate.method, score=found.score,
+                                                   object=obj, key=key))
             _add_condition(meaning, field, value, found)
 
     def _target(self, candidate: Candidate, before: str) -> tuple[str, str] | None:
@@ -92,6 +106,77 @@ class RulesUnderstanding:
         chosen = next((t for t in usable if any(c in cue for c in t.cues)), usable[0])
         value = row.get(chosen.value_from) if chosen.value_from else candidate.value
         return (chosen.field, str(value)) if value is not None else None
+
+    @cached_property
+    def ids_by_name(self) -> dict[str, dict[str, set[str]]]:
+        """entity → name → ids of the objects so named (one id: the name names one object)."""
+        ids: dict[str, dict[str, set[str]]] = {}
+        for entity, spec in self.catalog.spec.entities.items():
+            if spec.object and spec.name_field:
+                id_field = self.catalog.object(spec.object).id_field or spec.name_field
+                names = ids.setdefault(entity, {})
+                for row in self.catalog.reference_rows(spec.object):
+                    names.setdefault(row[spec.name_field], set()).add(row[id_field])
+        return ids
+
+    def _object_key(self, candidate: Candidate) -> tuple[str | None, str | None]:
+        spec = self.catalog.spec.entities[candidate.entity]
+        ids = self.ids_by_name.get(candidate.entity, {}).get(candidate.value, set())
+        return spec.object, (next(iter(ids)) if len(ids) == 1 else None)
+
+    # -- one business object -----------------------------------------------------------------------
+    def _lookup(self, text: str, lowered: str, meaning: Meaning) -> None:
+        """A question about one object's attributes ("what flag does X fly?"), not about the records."""
+        if (meaning.ambiguities or meaning.time or meaning.top_n or meaning.interval or meaning.sort
+                or meaning.compare or meaning.group_by or len(meaning.conditions) > 1):
+            return
+        if meaning.entities:
+            entity = meaning.entities[0]
+            if len(meaning.entities) > 1 or entity.object is None or entity.key is None:
+                return
+            found = ObjectLookup(object=entity.object, key=entity.key, term=entity.term)
+        else:
+            found = self._id_lookup(text)  # type: ignore[assignment]
+            if found is None:
+                return
+        rest = lowered.replace(f" {normalize(found.term)} ", " _ ")
+        fields, rest = self._attributes(found.object, rest)
+        if (meaning.entities and self._names_records(rest)) or (meaning.measures and self._measured(rest)):
+            return  # "shipments of X", "how many … X": about the records, not the object
+        if fields or _ABOUT.search(text) or not meaning.entities:
+            meaning.lookup = found.model_copy(update={"fields": fields})
+            meaning.measures = []
+
+    def _attributes(self, name: str, lowered: str) -> tuple[list[str], str]:
+        """The fields of object `name` the text asks for, and the text with their words blanked."""
+        obj = self.catalog.object(name)
+        fields = []
+        for field, spec in obj.fields.items():
+            words = sorted({normalize(w) for w in [*spec.synonyms, field.replace("_", " ")]}, key=len, reverse=True)
+            hits = [w for w in words if field != obj.id_field and f" {w} " in lowered]
+            for word in [*hits, normalize(spec.unit or "")] if hits else []:  # "capacity … in TEU": the unit too
+                lowered = lowered.replace(f" {word} ", " _ ")
+            if hits:
+                fields.append(field)
+        return fields, lowered
+
+    def _measured(self, lowered: str) -> bool:
+        probe = Meaning(text=lowered, index=self.catalog.record.index)
+        self._measures(lowered, probe)
+        self._records_or_count(lowered, probe)
+        return bool(probe.measures)
+
+    def _id_lookup(self, text: str) -> ObjectLookup | None:
+        """An object named by its kind and id: "bill of lading MAEU1234567890"."""
+        for name, obj in self.catalog.spec.objects.items():
+            for word in sorted(obj.synonyms, key=len, reverse=True) if obj.id_field else []:
+                match = re.search(rf"\b{re.escape(word)}\s+{_CODE}", text, re.I)
+                if match and any(c.isdigit() for c in match.group(1)):
+                    return ObjectLookup(object=name, key=match.group(1), term=match.group(1))
+        return None
+
+    def _names_records(self, lowered: str) -> bool:
+        return any(f" {normalize(s)} " in lowered for s in self.catalog.record.synonyms)
 
     # -- field vocabularies ------------------------------------------------------------------------
     def _values(self, lowered: str, meaning: Meaning) -> str:
@@ -206,6 +291,7 @@ class RulesUnderstanding:
     def _unknown(self, text: str, meaning: Meaning) -> list[str]:
         """Words written like names that name nothing the catalog knows: "Foobar Industries"."""
         known = {normalize(e.term) for e in meaning.entities} | {normalize(a.term) for a in meaning.ambiguities}
+        known |= {normalize(meaning.lookup.term)} if meaning.lookup else set()
         known_words = {w for k in known for w in k.split()} | self.vocabulary_words
         if meaning.time:
             known_words |= set(normalize(meaning.time.text).split())

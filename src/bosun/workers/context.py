@@ -31,4 +31,5 @@ class Context:
     catalog: Any = None
     understanding: Any = None
     vectors: Any = None
+    objects: Any = None  # single business objects (an ObjectSource: GraphQL in-process or remote)
     extras: dict[str, Any] = field(default_factory=dict)

@@ -57,6 +57,17 @@ def _describe(event: TurnEvent) -> str:
     return f"{event.kind:<13} {where}{who}{how}{took} {event.message}".rstrip()
 
 
+def _cell(value: object) -> str:
+    """Thousands separated from 10,000 up, so years and codes read as they are written."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:,.2f}"
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10_000:
+        return f"{value:,}"
+    return str(value)
+
+
 def show(console: Console, answer: Answer) -> None:
     console.print(Markdown(answer.answer))
     for result in answer.results:
@@ -65,8 +76,7 @@ def show(console: Console, answer: Answer) -> None:
         for column in result.columns:
             table.add_column(column)
         for row in result.rows[:50]:
-            table.add_row(*("" if v is None else f"{v:,}" if isinstance(v, int | float) and not isinstance(v, bool)
-                            else str(v) for v in row))
+            table.add_row(*(_cell(v) for v in row))
         console.print(table)
     for assumption in answer.assumptions:
         console.print(f"[italic]Assumed: {assumption}[/]")

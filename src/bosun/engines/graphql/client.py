@@ -1,0 +1,82 @@
+"""Fetch one business object through GraphQL: the in-process schema by default, a remote API by URL."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import strawberry
+from graphql import GraphQLError
+
+from bosun.engines.base import Engine
+from bosun.errors import BosunError, EngineUnavailable, UnsupportedQuery
+
+
+class ObjectSource(Protocol):
+    """Where single business objects come from."""
+
+    def fetch(self, obj: str, key: str, fields: list[str]) -> dict[str, Any] | None:
+        """`fields` of the `obj` whose id is `key`, or None when there is none."""
+
+
+def lookup_query(obj: str, fields: list[str]) -> str:
+    """The query text; a field `a.b` selects `b` of the nested object `a`."""
+    return f"query Lookup($id: String!) {{ {obj}(id: $id) {{ {_selection(fields)} }} }}"
+
+
+def _selection(fields: list[str]) -> str:
+    plain = [f for f in fields if "." not in f]
+    nested: dict[str, list[str]] = {}
+    for f in fields:
+        if "." in f:
+            head, rest = f.split(".", 1)
+            nested.setdefault(head, []).append(rest)
+    return " ".join([*dict.fromkeys(plain), *(f"{head} {{ {_selection(rest)} }}" for head, rest in nested.items())])
+
+
+class LocalGraph:
+    """The schema executed in-process against the engine."""
+
+    def __init__(self, schema: strawberry.Schema, engine: Engine) -> None:
+        self.schema, self.engine = schema, engine
+
+    def fetch(self, obj: str, key: str, fields: list[str]) -> dict[str, Any] | None:
+        result = self.schema.execute_sync(lookup_query(obj, fields), variable_values={"id": key},
+                                          context_value={"engine": self.engine})
+        if result.errors:
+            error = result.errors[0]
+            if isinstance(error.original_error, BosunError):
+                raise error.original_error
+            raise UnsupportedQuery(f"{obj} {{ {' '.join(fields)} }}", error.message)
+        data: dict[str, Any] | None = (result.data or {}).get(obj)
+        return data
+
+
+class RemoteGraph:
+    """A GraphQL API over HTTP, introspected with gql before the first query."""
+
+    def __init__(self, url: str, timeout_s: float = 10.0) -> None:
+        from gql import Client
+        from gql.transport.requests import RequestsHTTPTransport
+
+        self.url = url
+        transport = RequestsHTTPTransport(url=url, timeout=max(1, round(timeout_s)), retries=0)
+        self.client = Client(transport=transport, fetch_schema_from_transport=True, execute_timeout=timeout_s)
+
+    def fetch(self, obj: str, key: str, fields: list[str]) -> dict[str, Any] | None:
+        from gql import gql
+        from gql.transport.exceptions import TransportQueryError
+
+        request = gql(lookup_query(obj, fields))
+        request.variable_values = {"id": key}
+        try:
+            data = self.client.execute(request)
+        except GraphQLError as exc:  # the query does not fit the introspected schema
+            raise UnsupportedQuery(f"{obj} {{ {' '.join(fields)} }}", f"the GraphQL API at {self.url}: "
+                                   f"{exc.message}") from None
+        except TransportQueryError as exc:
+            raise EngineUnavailable(f"the GraphQL API at {self.url} answered with an error: {exc}") from None
+        except Exception as exc:  # connection refused, HTTP 5xx, not JSON, not GraphQL: all mean "unusable"
+            raise EngineUnavailable(f"the GraphQL API at {self.url} failed: {type(exc).__name__}: "
+                                    f"{str(exc)[:200]}") from None
+        found: dict[str, Any] | None = data.get(obj)
+        return found

@@ -1,0 +1,115 @@
+"""A Strawberry schema over business objects, built from their description rather than written per type.
+
+Each object becomes a type whose fields are the object's fields, plus a nested object for every field
+that holds another object's id (a vessel's `carrier_name` gives `carriers { … }`). The root query has
+one field per object, `<object>(id: String!)`, resolved by a term query on the engine handed in as the
+execution context: the engine's indices are the only source of truth.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any, Optional
+
+import strawberry
+from strawberry.schema.config import StrawberryConfig
+
+from bosun.engines.base import Engine
+
+_SCALARS: dict[str, type] = {"keyword": str, "text": str, "date": str, "integer": int, "long": int, "float": float,
+                             "double": float, "boolean": bool}
+
+
+@dataclass(frozen=True)
+class GraphObject:
+    """One business object as the schema sees it: its index, id field and typed fields."""
+
+    name: str
+    index: str
+    id_field: str
+    fields: dict[str, str]  # field → catalog type (keyword, integer, float, date, boolean, text)
+    description: str = ""
+
+
+def fetch_one(engine: Engine, obj: GraphObject, key: str) -> dict[str, Any] | None:
+    """The object whose id field equals `key`, or None."""
+    body = {"query": {"bool": {"filter": [{"term": {obj.id_field: key}}]}}, "size": 1}
+    hits = engine.search(obj.index, body)["hits"]["hits"]
+    return hits[0]["_source"] if hits else None
+
+
+def build_schema(objects: list[GraphObject]) -> strawberry.Schema:
+    """The schema over `objects`; execute it with `context_value={"engine": engine}`."""
+    by_name = {o.name: o for o in objects}
+    types: dict[str, type] = {}
+    for obj in objects:
+        _make_type(obj, by_name, types, ())
+    query = _root(objects, types)
+    return strawberry.Schema(query=query, config=StrawberryConfig(auto_camel_case=False))
+
+
+def links(obj: GraphObject, objects: dict[str, GraphObject]) -> dict[str, GraphObject]:
+    """Nested objects of `obj`: field holding another object's id → that object."""
+    return {f: other for f in obj.fields for other in objects.values()
+            if other.name != obj.name and other.id_field == f}
+
+
+def _make_type(obj: GraphObject, objects: dict[str, GraphObject], types: dict[str, type],
+               visiting: tuple[str, ...]) -> type:
+    if obj.name in types:
+        return types[obj.name]
+    annotations: dict[str, Any] = {f: Optional[_SCALARS.get(kind, str)] for f, kind in obj.fields.items()}  # noqa: UP045
+    namespace: dict[str, Any] = {"__annotations__": annotations, **dict.fromkeys(obj.fields)}
+    for field, other in links(obj, objects).items():
+        if other.name in visiting or other.name in obj.fields:
+            continue  # a cycle, or a name taken by a plain field: the id stays a plain value
+        target = _make_type(other, objects, types, (*visiting, obj.name))
+        namespace[other.name] = strawberry.field(resolver=_nested(other, field, target),
+                                                 description=other.description or None)
+    cls = type(_type_name(obj.name), (), namespace)
+    types[obj.name] = strawberry.type(cls, description=obj.description or None)
+    return types[obj.name]
+
+
+def _nested(other: GraphObject, field: str, target: type) -> Any:
+    def resolve(root: Any, info: strawberry.Info) -> Any:
+        key = getattr(root, field, None)
+        return _instance(target, other, fetch_one(info.context["engine"], other, key)) if key is not None else None
+
+    resolve.__annotations__ = {"root": Any, "info": strawberry.Info, "return": Optional[target]}  # noqa: UP045
+    return resolve
+
+
+def _root(objects: list[GraphObject], types: dict[str, type]) -> type:
+    namespace: dict[str, Any] = {"__annotations__": {}}
+    for obj in objects:
+        namespace[obj.name] = strawberry.field(resolver=_lookup(obj, types[obj.name]),
+                                               description=f"One {obj.name} record by its {obj.id_field}.")
+    return strawberry.type(type("Query", (), namespace))
+
+
+def _lookup(obj: GraphObject, target: type) -> Any:
+    def resolve(info: strawberry.Info, id: str) -> Any:
+        return _instance(target, obj, fetch_one(info.context["engine"], obj, id))
+
+    resolve.__annotations__ = {"info": strawberry.Info, "id": str, "return": Optional[target]}  # noqa: UP045
+    return resolve
+
+
+def _instance(target: type, obj: GraphObject, row: dict[str, Any] | None) -> Any:
+    if row is None:
+        return None
+    return target(**{f: _scalar(row.get(f), kind) for f, kind in obj.fields.items()})
+
+
+def _scalar(value: Any, kind: str) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, datetime | date):
+        return value.isoformat()[:10] if kind == "date" else value.isoformat()
+    return _SCALARS.get(kind, str)(value)
+
+
+def _type_name(name: str) -> str:
+    return "".join(part.capitalize() for part in name.replace("-", "_").split("_"))

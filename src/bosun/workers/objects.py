@@ -1,0 +1,54 @@
+"""graphql_lookup: one business object and the attributes asked of it, through GraphQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bosun.errors import UnknownEntity, UnsupportedQuery
+from bosun.understanding.meaning import Meaning
+from bosun.workers.context import Context
+from bosun.workers.models import Deliverable, ResultTable, WorkerInput, WorkerResult
+from bosun.workers.registry import worker
+
+
+@worker("graphql_lookup", "Looks up one business object and the attributes asked of it through GraphQL",
+        consumes=["analysis_result"], produces=["object_details"], goal_type="deliverable",
+        preconditions=["the goal asks about one business object, not about groups of records"])
+def graphql_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
+    meaning: Meaning = wi.resolved_inputs["analysis_result"]
+    lookup = meaning.lookup
+    if lookup is None:
+        raise UnsupportedQuery("graphql_lookup", "the goal names no single business object")
+    obj = ctx.catalog.object(lookup.object)
+    noun = obj.synonyms[0] if obj.synonyms else lookup.object
+    fields = [obj.id_field, *(lookup.fields or [f for f in obj.fields if f != obj.id_field])]
+    row = ctx.objects.fetch(lookup.object, lookup.key, fields)
+    if row is None:
+        raise UnknownEntity(lookup.term, f"No {noun} “{lookup.term}” was found in {obj.index}.")
+    title = f"{noun} {row.get(obj.id_field)}"
+    labels = [_label(obj.fields[f].synonyms, f) for f in fields]
+    if lookup.fields:  # the attributes asked: one row, stated in words
+        asked = "; ".join(f"{label}: {_shown(row.get(f))}" for f, label in zip(fields[1:], labels[1:], strict=True))
+        text = f"{row.get(obj.id_field)} ({noun}) — {asked}."
+        table = ResultTable(title=title, columns=fields, rows=[[row.get(f) for f in fields]], total=1)
+    else:  # everything about it: one line per field
+        text = f"{row.get(obj.id_field)} ({noun}): {obj.description}"
+        table = ResultTable(title=title, columns=["field", "value"], rows=[[f, row.get(f)] for f in fields],
+                            total=len(fields))
+    table = table.model_copy(update={"sub_goal_id": wi.sub_goal.id})
+    result = WorkerResult(sub_goal_id=wi.sub_goal.id, status="success",
+                          outputs={"object_details": Deliverable(text=text, tables=[table])})
+    return result
+
+
+def _label(synonyms: list[str], field: str) -> str:
+    """A field's first multi-letter synonym reads better than its column name: "IMO number", not vessel_imo."""
+    return next((s for s in synonyms if len(s) > 3 and s.lower() != "name"), field.replace("_", " "))
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "not recorded"
+    if isinstance(value, float):
+        return f"{value:,.2f}"
+    return str(value)
