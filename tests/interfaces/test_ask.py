@@ -42,11 +42,23 @@ def test_comparison_states_its_assumption(data_dir: Path) -> None:
     (result,) = answer["results"]
     assert result["columns"] == ["carrier_name", "volume (TEU)"]
     assert sorted(r[0] for r in result["rows"]) == ["EVERGREEN", "MAERSK"]
-    assert answer["assumptions"] == ["volume means TEU (sum of teu)"]
+    assert answer["assumptions"] == ["volume means TEU (sum of teu)", "“last quarter” read as arrival_date; it could "
+                                     "also mean departure_date or eta_date"]
     (first, second) = sorted(result["rows"], key=lambda r: -r[1])
     gap = first[1] - second[1]
     assert f"{first[0]} leads on volume (TEU) with {first[1]:,}, {gap:,} more than {second[0]}" in answer["answer"]
     assert "analyze_results" in [s["worker"] for s in answer["trace"]["sub_goals"]]
+
+
+def test_an_ambiguous_field_proceeds_with_the_default_and_says_so(data_dir: Path) -> None:
+    """Seed 000, Scenario 1, option B."""
+    answer = ask(data_dir, "what's a shipment and find me shipments that left Shanghai yesterday")
+    assert answer["status"] == "done" and answer["answer"].startswith("**shipment**")
+    assert "departure_date" in json.dumps(answer["results"][0]["query"]) and answer["assumptions"] == []
+    answer = ask(data_dir, "Shipments from Shanghai to LA in 2025 by origin country")
+    (result,) = answer["results"]
+    assert result["columns"][0] == "shipper_country"
+    assert "“origin country” read as shipper_country; it could also mean lading_country" in answer["assumptions"]
 
 
 def test_ambiguous_name_asks_back(data_dir: Path) -> None:

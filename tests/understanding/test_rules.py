@@ -26,7 +26,7 @@ def read(rules: RulesUnderstanding, question: str) -> dict[str, Any]:
         "time": (m.time.field, str(m.time.start), str(m.time.end)) if m.time else None,
         "measures": [(x.agg, x.field) for x in m.measures],
         "group_by": m.group_by, "interval": m.interval, "top_n": m.top_n, "sort": m.sort,
-        "ambiguous": [a.options for a in m.ambiguities],
+        "ambiguous": [a.options for a in m.ambiguities if a.kind == "entity"],
     }
 
 
@@ -54,7 +54,7 @@ def test_comparison_of_two_names(rules: RulesUnderstanding) -> None:
     assert m.compare == ["carrier_name"]
     assert {c.field: c.values for c in m.conditions}["carrier_name"] == ["MAERSK", "EVERGREEN"]
     assert m.assumptions == ["volume means TEU (sum of teu)"]
-    assert m.ambiguities == []
+    assert [a.kind for a in m.ambiguities] == ["field"]  # the date field of "last quarter", assumed
 
 
 def test_vocabularies_and_grouping(rules: RulesUnderstanding) -> None:
@@ -94,3 +94,30 @@ def test_a_second_domain_reads_with_its_own_catalog() -> None:
     assert got["filters"] == {"customer_name": ["NORTHWIND TRADERS"]}
     assert (got["measures"], got["group_by"]) == ([("sum", "amount")], ["store_name"])
     assert got["time"] == ("order_date", "2026-03-01", "2026-03-31")
+
+
+def test_a_time_range_without_a_date_word_assumes_the_default_date_field(rules: RulesUnderstanding) -> None:
+    m = rules.analyze("Shipments to LA last quarter", TODAY)
+    assert m.time is not None and m.time.field == "arrival_date"
+    (unsure,) = m.ambiguities
+    assert (unsure.kind, unsure.term, unsure.default) == ("field", "last quarter", "arrival_date")
+    assert unsure.options == ["arrival_date", "departure_date", "eta_date"]
+    named = rules.analyze("Shipments that departed for LA last quarter", TODAY)
+    assert named.time is not None and named.time.field == "departure_date" and named.ambiguities == []
+
+
+def test_a_synonym_of_two_fields_takes_the_first_and_says_so(rules: RulesUnderstanding) -> None:
+    m = rules.analyze("Shipments arrived in LA in 2025 by origin country", TODAY)
+    assert m.group_by == ["shipper_country"]
+    assert [(a.kind, a.term, a.options) for a in m.ambiguities] == [
+        ("field", "origin country", ["shipper_country", "lading_country"])]
+
+
+def test_a_word_of_two_measures_takes_the_default_and_says_so() -> None:
+    catalog = load_catalog()
+    spec = catalog.spec.model_copy(deep=True)
+    spec.measures["boxes"] = spec.measures["containers"].model_copy(update={"words": ["volume"]})
+    m = RulesUnderstanding(type(catalog)(spec, catalog.path)).analyze("Volume to LA by carrier in 2025", TODAY)
+    assert [(x.name, x.field) for x in m.measures] == [("volume", "teu")]
+    (unsure,) = [a for a in m.ambiguities if a.kind == "measure"]
+    assert (unsure.term, unsure.options, unsure.default) == ("volume", ["volume", "boxes"], "volume")

@@ -127,8 +127,9 @@ class RulesUnderstanding:
     # -- one business object -----------------------------------------------------------------------
     def _lookup(self, text: str, lowered: str, meaning: Meaning) -> None:
         """A question about one object's attributes ("what flag does X fly?"), not about the records."""
-        if (meaning.ambiguities or meaning.time or meaning.top_n or meaning.interval or meaning.sort
-                or meaning.compare or meaning.group_by or len(meaning.conditions) > 1):
+        if (any(a.kind == "entity" for a in meaning.ambiguities) or meaning.time or meaning.top_n
+                or meaning.interval or meaning.sort or meaning.compare or meaning.group_by
+                or len(meaning.conditions) > 1):
             return
         if meaning.entities:
             entity = meaning.entities[0]
@@ -197,9 +198,13 @@ class RulesUnderstanding:
         if found is None:
             return
         spec = self.catalog.spec.time
-        field = next((f for f, words in spec.fields.items() if any(f" {normalize(w)} " in lowered for w in words)),
-                     spec.default_field)
+        named = [f for f, words in spec.fields.items() if any(f" {normalize(w)} " in lowered for w in words)]
+        field = named[0] if named else spec.default_field
         meaning.time = TimeFilter(field=field, start=found.start, end=found.end, text=found.text)
+        others = [f for f in spec.fields if f != field] if not named else named[1:]
+        if others:  # no date word, or several: the default (or the first named) is assumed, and said
+            meaning.ambiguities.append(Ambiguity(term=found.text, kind="field", options=[field, *others],
+                                                 default=field))
 
     # -- measures, grouping, ranking -----------------------------------------------------------------
     def _measures(self, lowered: str, meaning: Meaning) -> None:
@@ -207,6 +212,7 @@ class RulesUnderstanding:
         hits = sorted(((lowered.find(f" {normalize(w)} "), len(w), name)
                        for name, m in spec.measures.items() for w in m.words if f" {normalize(w)} " in lowered),
                       key=lambda h: (h[0], -h[1]))
+        hits = self._measure_ambiguities(lowered, hits, meaning)
         seen: set[str] = set()
         nouns = {normalize(s) for s in self.catalog.record.synonyms}
         default = spec.measures[spec.defaults.measure]
@@ -227,12 +233,25 @@ class RulesUnderstanding:
             if m.assumption:
                 meaning.assumptions.append(m.assumption)
 
-    def _field_of(self, word: str) -> str | None:
+    def _measure_ambiguities(self, lowered: str, hits: list[tuple[int, int, str]],
+                             meaning: Meaning) -> list[tuple[int, int, str]]:
+        """One word naming measures over different fields: the default (or the first) is kept, and said."""
+        spec = self.catalog.spec
+        spans: dict[tuple[int, int], list[str]] = {}
+        for position, size, name in hits:
+            spans.setdefault((position, size), []).append(name)
+        for (position, size), names in spans.items():
+            if len({spec.measures[n].field for n in names}) > 1:
+                chosen = spec.defaults.measure if spec.defaults.measure in names else names[0]
+                term = lowered[position:position + size + 1].strip()
+                meaning.ambiguities.append(Ambiguity(term=term, kind="measure", options=names, default=chosen))
+                hits = [h for h in hits if (h[0], h[1]) != (position, size) or h[2] == chosen]
+        return hits
+
+    def _fields_of(self, word: str) -> list[str]:
         key = normalize(word)
-        for name, spec in self.catalog.record.fields.items():
-            if spec.role in ("dimension", "date") and key in {normalize(s) for s in spec.synonyms}:
-                return name
-        return None
+        return [name for name, spec in self.catalog.record.fields.items()
+                if spec.role in ("dimension", "date") and key in {normalize(s) for s in spec.synonyms}]
 
     def _grouping(self, lowered: str, meaning: Meaning) -> None:
         for word, interval in _INTERVALS.items():
@@ -243,7 +262,7 @@ class RulesUnderstanding:
         if found and found.group(1):
             meaning.interval = found.group(1)  # type: ignore[assignment]
         elif found:
-            field = self._longest_field(found.group(2))
+            field = self._longest_field(found.group(2), meaning)
             if field:
                 meaning.group_by.append(field)
         which = re.search(r" (?:which|what) ([a-z. ]+?) (?:had|has|have|moved|did|does|is|are|was|were|serve|send|"
@@ -251,19 +270,23 @@ class RulesUnderstanding:
         ranked = re.search(rf" (?:{_RANK_UP}|{_RANK_DOWN})(?: \d+| {'| '.join(_NUMBER)})? ([a-z. ]+?)(?= by | to | in |"
                            rf" into | from | of | for | last | this | and |\?| $)", lowered)
         for match in (which, ranked):
-            field = self._longest_field(match.group(1)) if match else None
+            field = self._longest_field(match.group(1), meaning) if match else None
             if field and field not in meaning.group_by:
                 meaning.group_by.append(field)
         if meaning.interval and not meaning.group_by and meaning.time is None:
             meaning.intent_type = "aggregation"
 
-    def _longest_field(self, phrase: str) -> str | None:
+    def _longest_field(self, phrase: str, meaning: Meaning) -> str | None:
+        """The field the longest synonym in `phrase` names; several fields → the first, and an ambiguity."""
         words = phrase.split()
         for size in range(len(words), 0, -1):
             for i in range(len(words) - size + 1):
-                field = self._field_of(" ".join(words[i:i + size]))
-                if field:
-                    return field
+                term = " ".join(words[i:i + size])
+                fields = self._fields_of(term)
+                if len(fields) > 1 and all(a.term != term for a in meaning.ambiguities):
+                    meaning.ambiguities.append(Ambiguity(term=term, kind="field", options=fields, default=fields[0]))
+                if fields:
+                    return fields[0]
         return None
 
     def _ranking(self, lowered: str, meaning: Meaning) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bosun.errors import UnknownEntity, UserError
-from bosun.understanding.meaning import Meaning
+from bosun.understanding.meaning import Ambiguity, Meaning
 from bosun.understanding.names import normalize
 from bosun.workers import querygen
 from bosun.workers.context import Context
@@ -84,8 +84,9 @@ def _examples(ctx: Context) -> list[str]:
         consumes=["metadata_results", "analysis_result"], produces=["es_query", "ambiguity"], goal_type="support")
 def es_query_gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
     meaning: Meaning = wi.resolved_inputs["analysis_result"]
+    unsure = [a for a in meaning.ambiguities if a.kind in ("field", "measure")]
     return _ok(wi, es_query={"index": meaning.index, "body": querygen.build_query(meaning, ctx.catalog),
-                             "meaning": meaning}, ambiguity=None)
+                             "meaning": meaning}, ambiguity=unsure)
 
 
 @worker("es_query_exec", "Runs the query on the engine, within the guardrails", consumes=["es_query"],
@@ -100,15 +101,23 @@ def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
     return result.model_copy(update={"empty": not rows})
 
 
-@worker("show_results", "Shows the results as a table (template, no model)", consumes=["es_results"],
-        produces=["formatted_results"], goal_type="deliverable")
+@worker("show_results", "Shows the results as a table (template, no model); states the fields it assumed",
+        consumes=["es_results", "ambiguity"], produces=["formatted_results"], goal_type="deliverable")
 def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     results = wi.resolved_inputs["es_results"]
     meaning: Meaning = results["meaning"]
     table = ResultTable(title=meaning.text, columns=results["columns"], rows=results["rows"],
                         total=results["total"], query=results["query"], sub_goal_id=wi.sub_goal.id)
     text = _summary(meaning, results)
-    return _ok(wi, formatted_results=Deliverable(text=text, tables=[table], assumptions=meaning.assumptions))
+    assumed = [_assumed(a) for a in wi.resolved_inputs.get("ambiguity") or []]
+    return _ok(wi, formatted_results=Deliverable(text=text, tables=[table],
+                                                 assumptions=[*meaning.assumptions, *assumed]))
+
+
+def _assumed(ambiguity: Ambiguity) -> str:
+    """Scenario 1, option B: go on with the default, and say which others it could have been."""
+    others = " or ".join(o for o in ambiguity.options if o != ambiguity.default)
+    return f"“{ambiguity.term}” read as {ambiguity.default}; it could also mean {others}"
 
 
 def _summary(meaning: Meaning, results: dict[str, Any]) -> str:
