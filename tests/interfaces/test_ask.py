@@ -131,3 +131,19 @@ def test_any_text_ends_a_turn_with_a_message(data_dir: Path) -> None:
         turn_ends()
     finally:
         session.close()
+
+
+def test_a_later_page_comes_from_page_query_in_the_same_order(data_dir: Path) -> None:
+    import duckdb
+
+    first = ask(data_dir, "Show me Maersk shipments to Los Angeles")
+    third = ask(data_dir, "Show me Maersk shipments to Los Angeles, page 3")
+    assert [s["worker"] for s in third["trace"]["sub_goals"]] == ["metadata_lookup", "es_query_gen", "page_query"]
+    (page,) = third["results"]
+    assert page["total"] == first["results"][0]["total"] and len(page["rows"]) == 20
+    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as gold:
+        wanted = gold.execute("select bol_number from shipments where carrier_name = 'MAERSK' and port_of_unlading = "
+                              "'LOS ANGELES' order by arrival_date desc nulls last, bol_number limit 20 offset 40")
+        assert [r[0] for r in page["rows"]] == [r[0] for r in wanted.fetchall()]
+    assert third["answer"].startswith(f"Records 41–60 of {page['total']:,}; there are more.")
+    assert "ask for page 2 for more" in first["answer"]

@@ -121,3 +121,11 @@ def test_a_word_of_two_measures_takes_the_default_and_says_so() -> None:
     assert [(x.name, x.field) for x in m.measures] == [("volume", "teu")]
     (unsure,) = [a for a in m.ambiguities if a.kind == "measure"]
     assert (unsure.term, unsure.options, unsure.default) == ("volume", ["volume", "boxes"], "volume")
+
+
+@pytest.mark.parametrize(("question", "page"), [("Show Maersk shipments to LA", 1),
+                                                ("Show Maersk shipments to LA, page 3", 3),
+                                                ("the second page of Maersk shipments to LA", 2)])
+def test_which_page_of_records(rules: RulesUnderstanding, question: str, page: int) -> None:
+    m = rules.analyze(question, TODAY)
+    assert (m.intent_type, m.page, m.top_n) == ("search", page, None)

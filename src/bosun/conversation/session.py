@@ -33,6 +33,8 @@ def goals_for(catalog: Catalog, understanding: RulesUnderstanding, today: date) 
         meaning = understanding.analyze(text, today)
         if meaning.lookup is not None:  # one business object: GraphQL, not the search engine
             return ["object_details"]
+        if meaning.intent_type == "search" and meaning.page > 1:
+            return ["page_results"]
         analysed = meaning.intent_type == "aggregation" and (meaning.compare or meaning.interval or meaning.top_n)
         return ["formatted_results", "analysis"] if analysed else ["formatted_results"]
 

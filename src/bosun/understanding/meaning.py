@@ -92,3 +92,4 @@ class Meaning(BaseModel):
     ambiguities: list[Ambiguity] = Field(default_factory=list)
     unknown_terms: list[str] = Field(default_factory=list)
     lookup: ObjectLookup | None = None
+    page: int = Field(1, ge=1, description="which page of records a search asks for")

@@ -39,6 +39,8 @@ _PHRASE_END = r"(?= in | from | to | into | for | last | this | and |\?| $)"
 _RANK_DOWN = r"(?:bottom|least|fewest|smallest|lowest|shortest|lightest)"
 _ABOUT = re.compile(r"\b(?:tell me about|details?|info|information|describe|profile|who is|who are|what is|what's)\b",
                     re.I)
+_ORDINAL = {"next": 2, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
+_PAGE = re.compile(rf"\bpage (\d+)\b|\b({'|'.join(_ORDINAL)}) page\b")
 _CODE = r"(?:(?:number|no\.?|#)\s*)?([A-Za-z0-9][A-Za-z0-9-]{4,})\b"
 
 
@@ -72,6 +74,9 @@ class RulesUnderstanding:
         self._ranking(lowered, meaning)
         self._records_or_count(lowered, meaning)
         self._lookup(text, lowered, meaning)
+        page = _PAGE.search(lowered)
+        if page:
+            meaning.page = max(1, int(page.group(1)) if page.group(1) else _ORDINAL[page.group(2)])
         if meaning.compare and not meaning.group_by:  # "A vs B": one row per compared value
             meaning.group_by.append(meaning.compare[0])
         if meaning.compare and not meaning.measures:

@@ -101,6 +101,27 @@ def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
     return result.model_copy(update={"empty": not rows})
 
 
+@worker("page_query", "Fetches one page of a search's records by offset and limit", consumes=["es_query"],
+        produces=["page_results", "has_more", "next_offset"], goal_type="deliverable",
+        preconditions=["the goal asks for records beyond the first page"])
+def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
+    query = wi.resolved_inputs["es_query"]
+    meaning: Meaning = query["meaning"]
+    size = ctx.catalog.spec.defaults.page_size
+    offset = int(wi.sub_goal.params.get("offset", (meaning.page - 1) * size))
+    body = {**query["body"], "from": offset, "size": size}
+    columns, rows, total = querygen.table(meaning, ctx.engine.search(query["index"], body), ctx.catalog)
+    end = offset + len(rows)
+    if rows:
+        text = f"Records {offset + 1:,}–{end:,} of {total:,}" + ("; there are more." if end < total else ".")
+    else:
+        text = f"There are {total:,} matching records: none beyond the first {offset:,}."
+    table = ResultTable(title=meaning.text, columns=columns, rows=rows, total=total, query=body,
+                        sub_goal_id=wi.sub_goal.id)
+    return _ok(wi, page_results=Deliverable(text=text, tables=[table], assumptions=meaning.assumptions),
+               has_more=end < total, next_offset=end)
+
+
 @worker("show_results", "Shows the results as a table (template, no model); states the fields it assumed",
         consumes=["es_results", "ambiguity"], produces=["formatted_results"], goal_type="deliverable")
 def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
@@ -123,7 +144,8 @@ def _assumed(ambiguity: Ambiguity) -> str:
 def _summary(meaning: Meaning, results: dict[str, Any]) -> str:
     rows, total = results["rows"], results["total"]
     if meaning.intent_type == "search":
-        shown = f" (showing {len(rows)})" if total > len(rows) else ""
+        more = "" if meaning.top_n else "; ask for page 2 for more"
+        shown = f" (showing the first {len(rows)}{more})" if total > len(rows) else ""
         return f"{total:,} matching records{shown}."
     if len(rows) == 1 and not meaning.group_by and not meaning.interval:
         return "; ".join(f"{label}: {value:,}" if isinstance(value, int | float) else f"{label}: {value}"
