@@ -59,6 +59,8 @@ def run(rows: int, questions: list[list[str]], folder: Path) -> None:
     session = open_session(Settings(data_dir=data))
     timed = _Timed(session.context.engine)
     object.__setattr__(session.context, "engine", timed)
+    if hasattr(session.context.objects, "engine"):  # in-process GraphQL reads the same engine
+        session.context.objects.engine = timed
     totals, outside = [], []
     for i, turns in enumerate(questions * 2):
         before, started = timed.seconds, time.perf_counter()

@@ -35,6 +35,8 @@ def open_checkpointer(path: Path) -> SqliteSaver:
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         conn = sqlite3.connect(str(path), check_same_thread=False, timeout=5)
+        conn.execute("PRAGMA journal_mode=WAL")  # a checkpoint per step: append to the log, sync at checkpoints
+        conn.execute("PRAGMA synchronous=NORMAL")
         saver = SqliteSaver(conn, serde=JsonPlusSerializer(allowed_msgpack_modules=_bosun_models()))
         saver.setup()
     except sqlite3.DatabaseError as exc:

@@ -7,6 +7,7 @@ grouping, "top N"/"most" a ranking, "A vs B" a comparison. Nothing here knows a 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -47,6 +48,7 @@ _CODE = r"(?:(?:number|no\.?|#)\s*)?([A-Za-z0-9][A-Za-z0-9-]{4,})\b"
 @dataclass
 class RulesUnderstanding:
     catalog: Catalog
+    _seen: dict[tuple[str, date], Meaning] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
     def index(self) -> NameIndex:
@@ -63,6 +65,15 @@ class RulesUnderstanding:
         return words
 
     def analyze(self, text: str, today: date) -> Meaning:
+        """The meaning of `text`; F01 and metadata_lookup both ask, so the last few are remembered."""
+        key = (text, today)
+        if key not in self._seen:
+            if len(self._seen) >= 64:
+                self._seen.clear()
+            self._seen[key] = self._analyze(text, today)
+        return self._seen[key].model_copy(deep=True)
+
+    def _analyze(self, text: str, today: date) -> Meaning:
         record = self.catalog.record
         meaning = Meaning(text=text, index=record.index)
         lowered = f" {normalize(text)} "
