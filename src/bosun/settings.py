@@ -52,6 +52,8 @@ class Settings(BaseSettings):
 
     checkpoint_url: str | None = Field(None, description="postgresql://... ; default: SQLite under data_dir")
     qdrant_url: str | None = Field(None, description="Qdrant server; default: embedded local mode under data_dir")
+    embedder: Literal["hashing", "minilm"] = Field(
+        "hashing", description="name vectors: hashing (character n-grams, no model) | minilm (semantic extra)")
     graphql_url: str | None = Field(None, description="remote GraphQL API; default: the in-process schema")
 
     @field_validator("engine_url", "qdrant_url", "graphql_url")
@@ -71,6 +73,10 @@ class Settings(BaseSettings):
     @property
     def checkpoint_path(self) -> Path:
         return self.data_dir / "checkpoints.sqlite"
+
+    @property
+    def turns_path(self) -> Path:
+        return self.data_dir / "conversations.sqlite"
 
 
 def load_settings(**overrides: object) -> Settings:

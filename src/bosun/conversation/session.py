@@ -2,81 +2,79 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 import bosun.workers.data
 import bosun.workers.objects  # noqa: F401 - registers graphql_lookup
 from bosun.catalog import Catalog, load_catalog
+from bosun.conversation.goals import goals_for
+from bosun.conversation.store import TurnStore
 from bosun.datagen.load import read_sample_info
 from bosun.engines.factory import open_engine, open_object_source
 from bosun.engines.guardrails import GuardedEngine, Guardrails
 from bosun.planner.events import TurnEvent
 from bosun.planner.graph import build_graph
 from bosun.planner.run import open_checkpointer, stream_turn
+from bosun.planner.state import TurnSummary
 from bosun.planner.synthesis import Answer
 from bosun.settings import Settings
-from bosun.understanding.goals import split_turn
+from bosun.understanding.meaning import Meaning
 from bosun.understanding.rules import RulesUnderstanding
 from bosun.workers.context import Context
 from bosun.workers.models import Goal
 
-_IT = re.compile(r"\bit\b", re.I)
-
-
-def goals_for(catalog: Catalog, understanding: RulesUnderstanding, today: date) -> Any:
-    """F01's restatement with the rules backend: one goal per intention of the turn."""
-    def deliverables(text: str) -> list[str]:
-        meaning = understanding.analyze(text, today)
-        if meaning.lookup is not None:  # one business object: GraphQL, not the search engine
-            return ["object_details"]
-        if meaning.intent_type == "search" and meaning.page > 1:
-            return ["page_results"]
-        analysed = meaning.intent_type == "aggregation" and (meaning.compare or meaning.interval or meaning.top_n)
-        return ["formatted_results", "analysis"] if analysed else ["formatted_results"]
-
-    def named(text: str) -> str | None:
-        entities = understanding.analyze(text, today).entities
-        return entities[0].term if len(entities) == 1 else None
-
-    def goals_of(question: str, history: list[Any]) -> list[Goal]:
-        goals: list[Goal] = []
-        for i, part in enumerate(split_turn(question, catalog), 1):
-            before = next((g.text for g in reversed(goals) if "text" in g.params), None)
-            if part.kind == "data" and before and _IT.search(part.text) and (name := named(before)):
-                part = replace(part, text=_IT.sub(name, part.text))  # "… and how many did it carry": the one named
-            if part.kind == "helpdesk":
-                goals.append(Goal(id=i, text=part.text, deliverables=["answer"],
-                                  params={"terms": list(part.terms), "asked": part.text}))
-            elif part.kind == "explain":
-                goals.append(Goal(id=i, text=part.text, deliverables=["explanation"],
-                                  params={"fields": list(part.terms), "text": part.text}))
-            else:
-                goals.append(Goal(id=i, text=part.text, deliverables=deliverables(part.text),
-                                  params={"text": part.text}))
-        return goals or [Goal(id=1, text=question, deliverables=["formatted_results"], params={"text": question})]
-
-    return goals_of
-
 
 @dataclass
 class Session:
+    """Turns on threads: each turn reads the thread's last turns and is stored when it ends."""
+
     context: Context
     graph: Any
+    store: TurnStore
 
     def stream(self, question: str, thread_id: str) -> Iterator[TurnEvent | Answer]:
-        return stream_turn(self.graph, question, thread_id, self.context)
+        history = self.store.recent(thread_id, self.context.settings.memory_turns)
+        for item in stream_turn(self.graph, question, thread_id, self.context, history):
+            if isinstance(item, Answer):
+                self.store.append(thread_id, self._summary(question, item, thread_id))
+            yield item
 
     def ask(self, question: str, thread_id: str) -> Answer:
         *_, answer = self.stream(question, thread_id)
         assert isinstance(answer, Answer)
         return answer
 
+    def history(self, thread_id: str) -> list[TurnSummary]:
+        return self.store.recent(thread_id, self.context.settings.memory_turns)
+
+    def _summary(self, question: str, answer: Answer, thread_id: str) -> TurnSummary:
+        """The turn as memory keeps it: its main data goal's meaning, what it asked back, its top rows."""
+        values = self.graph.get_state({"configurable": {"thread_id": thread_id}}).values
+        goals = [g for g in values.get("goals", []) if g.params.get("kind") == "data"]
+        meaning = _meaning_of(goals[0], self.context) if goals else None
+        clarification = None
+        if answer.clarification is not None and meaning is not None:
+            term = next((a.term for a in meaning.ambiguities if a.kind == "entity"), "")
+            asked = 2 if goals[0].params.get("continuation") == "reask" else 1
+            clarification = {"term": term, "options": answer.clarification.options, "asked": asked}
+        first = [row[0] for row in answer.results[0].rows[:10]] if answer.results else []
+        return TurnSummary(turn_id=0, human_message=question, ai_response=answer.answer, status=answer.status,
+                           meaning=meaning.model_dump(mode="json") if meaning else None,
+                           clarification=clarification, first_column=first)
+
     def close(self) -> None:
         self.context.engine.close()
+        self.store.close()
+
+
+def _meaning_of(goal: Goal, context: Context) -> Meaning:
+    if "meaning" in goal.params:
+        return Meaning.model_validate(goal.params["meaning"])
+    meaning: Meaning = context.understanding.analyze(goal.params["text"], context.today())
+    return meaning
 
 
 def open_session(settings: Settings, as_of: date | None = None) -> Session:
@@ -87,7 +85,8 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
     context = Context(settings=settings, goals_of=goals_for(catalog, understanding, today), today=lambda: today,
                       engine=guarded, catalog=catalog, understanding=understanding,
                       objects=open_object_source(settings, catalog.graph_objects(), guarded))
-    return Session(context, build_graph(open_checkpointer(settings.checkpoint_path)))
+    graph = build_graph(open_checkpointer(settings.checkpoint_path))
+    return Session(context, graph, TurnStore(settings.turns_path))
 
 
 def open_guarded_engine(settings: Settings, catalog: Catalog) -> GuardedEngine:

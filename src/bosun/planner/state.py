@@ -24,7 +24,10 @@ class TurnSummary(BaseModel):
     turn_id: int
     human_message: str
     ai_response: str
-    meaning: dict[str, Any] | None = None
+    meaning: dict[str, Any] | None = None  # the turn's main data goal, as understood (a Meaning dump)
+    status: str = "done"
+    clarification: dict[str, Any] | None = None  # {"term": …, "options": […], "asked": n} when it asked back
+    first_column: list[Any] = Field(default_factory=list)  # the first table's leading values, in order
 
 
 class PlanDecision(BaseModel):

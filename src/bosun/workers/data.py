@@ -47,16 +47,19 @@ def explain_metadata(wi: WorkerInput, ctx: Context) -> WorkerResult:
         preconditions=["the goal asks about data"])
 def metadata_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
     text = wi.sub_goal.params["text"]
-    meaning: Meaning = ctx.understanding.analyze(text, ctx.today())
+    given = wi.sub_goal.params.get("meaning")  # a refinement or follow-up: the meaning is already made
+    meaning: Meaning = Meaning.model_validate(given) if given else ctx.understanding.analyze(text, ctx.today())
+    preface = wi.sub_goal.params.get("preface", "")
     if _says_nothing(meaning, text, ctx):
         record = ctx.catalog.record
-        raise UserError(f"I could not find a question about the data in “{text[:80]}”. Ask about {record.index}, "
+        raise UserError(f"{preface}I could not find a question about the data in “{text[:80]}”. Ask about "
+                        f"{record.index}, "
                         f"for example by {', '.join(_examples(ctx))}, a date range, or a measure such as "
                         f"{', '.join(list(ctx.catalog.spec.measures)[:3])}.")
     if meaning.unknown_terms:
         kinds = ", ".join(ctx.catalog.spec.entities)
-        raise UnknownEntity(meaning.unknown_terms[0], f"I don't know “{meaning.unknown_terms[0]}”: nothing in the "
-                            f"data is called that (I looked among: {kinds}).")
+        raise UnknownEntity(meaning.unknown_terms[0], f"{preface}I don't know “{meaning.unknown_terms[0]}”: nothing "
+                            f"in the data is called that (I looked among: {kinds}).")
     fields = {c.field: ctx.catalog.record.fields[c.field].description for c in meaning.conditions}
     outputs = {"metadata_results": fields, "value_results": [e.model_dump() for e in meaning.entities],
                "analysis_result": meaning, "entity_options": []}
@@ -150,7 +153,7 @@ def _summary(meaning: Meaning, results: dict[str, Any]) -> str:
     if len(rows) == 1 and not meaning.group_by and not meaning.interval:
         return "; ".join(f"{label}: {value:,}" if isinstance(value, int | float) else f"{label}: {value}"
                          for label, value in zip(results["columns"], rows[0], strict=True))
-    return f"{len(rows)} rows."
+    return f"{len(rows)} row." if len(rows) == 1 else f"{len(rows)} rows."
 
 
 @worker("analyze_results", "States comparisons, rankings and trends computed from the results", consumes=["es_results"],
@@ -198,7 +201,8 @@ def _trend(rows: list[list[Any]], label: str) -> str:
         produces=["clarification_message"], goal_type="deliverable")
 def clarify_question(wi: WorkerInput, ctx: Context) -> WorkerResult:
     found = wi.resolved_inputs["entity_options"]
-    question = f"“{found['term']}” matches several names. Which one did you mean?"
+    preface = wi.sub_goal.params.get("preface", "")
+    question = f"{preface}“{found['term']}” matches several names. Which one did you mean?"
     options = found["options"]
     text = question + "\n" + "\n".join(f"{i}. {o}" for i, o in enumerate(options, 1))
     return _ok(wi, clarification_message=Deliverable(text=text,
