@@ -13,12 +13,12 @@ from bosun.planner.state import TurnSummary
 class TurnStore:
     """Threads and their finished turns; short-term memory is the last N of a thread."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, path: Path, timeout_s: float = 5.0) -> None:
+        self.path, self.timeout_s = path, timeout_s
         self._lock = threading.Lock()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(str(path), check_same_thread=False, timeout=5)
+            self._conn = sqlite3.connect(str(path), check_same_thread=False, timeout=timeout_s)
             with self._conn:
                 self._conn.execute("PRAGMA journal_mode=WAL")
                 self._conn.execute("CREATE TABLE IF NOT EXISTS turns (thread_id TEXT NOT NULL, turn_id INTEGER NOT "
@@ -46,6 +46,7 @@ class TurnStore:
     def _run(self, sql: str, args: tuple[object, ...]) -> list[tuple[object, ...]]:
         try:
             with self._lock, self._conn:
+                self._conn.execute(f"PRAGMA busy_timeout = {int(self.timeout_s * 1000)}")
                 return self._conn.execute(sql, args).fetchall()
         except sqlite3.Error as exc:
             raise StoreError(f"the conversation store {self.path} failed: {exc}; earlier turns are kept") from None

@@ -1,0 +1,179 @@
+"""Conversations: turns read against the thread's last ones, checked against SQL on the dev set's data."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from bosun.conversation.session import Session, open_session
+from bosun.conversation.store import TurnStore
+from bosun.errors import StoreError
+from bosun.interfaces.cli.app import app
+from bosun.planner.synthesis import Answer
+from bosun.settings import Settings
+
+
+@pytest.fixture
+def session(data_dir: Path, tmp_path: Path) -> Iterator[Session]:
+    """A session on the shared sample with its own conversation store and checkpoints."""
+    (tmp_path / "bosun.duckdb").symlink_to(data_dir / "bosun.duckdb")
+    opened = open_session(Settings(data_dir=tmp_path))
+    yield opened
+    opened.close()
+
+
+@pytest.fixture(scope="module")
+def gold(data_dir: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as connection:
+        yield connection
+
+
+def rows(answer: Answer) -> list[list[Any]]:
+    return [list(r) for r in answer.results[0].rows]
+
+
+def sql(gold: duckdb.DuckDBPyConnection, query: str) -> list[list[Any]]:
+    return [list(r) for r in gold.execute(query).fetchall()]
+
+
+def assert_records(total: int, shown: list[list[Any]], wanted: list[list[Any]]) -> None:
+    assert total == len(wanted) and {r[0] for r in shown} <= {r[0] for r in wanted} and shown
+
+
+COUNT = ("select count(*) from shipments where port_of_unlading = '{port}' and arrival_date between '{start}' "
+         "and '{end}'")
+
+
+def test_refinements_replace_or_add_constraints(session: Session, gold: duckdb.DuckDBPyConnection) -> None:
+    first = session.ask("How many shipments arrived in Savannah last month?", "r")
+    assert rows(first) == sql(gold, COUNT.format(port="SAVANNAH", start="2026-05-01", end="2026-05-31"))
+    charleston = session.ask("and in Charleston?", "r")
+    assert rows(charleston) == sql(gold, COUNT.format(port="CHARLESTON", start="2026-05-01", end="2026-05-31"))
+    before = session.ask("and the month before?", "r")
+    assert rows(before) == sql(gold, COUNT.format(port="CHARLESTON", start="2026-04-01", end="2026-04-30"))
+    top = session.ask("Top 5 shippers to LA by TEU in 2025", "s")
+    assert len(rows(top)) == 5
+    long_beach = session.ask("what about Long Beach?", "s")
+    assert rows(long_beach) == sql(gold, "select shipper_name, sum(teu) t from shipments where port_of_unlading = "
+                                         "'LONG BEACH' and arrival_date between '2025-01-01' and '2025-12-31' "
+                                         "group by 1 order by t desc limit 5")
+    high_cube = session.ask("only 40HC containers", "s")
+    assert rows(high_cube) == sql(gold, "select shipper_name, sum(teu) t from shipments where port_of_unlading = "
+                                        "'LONG BEACH' and container_type = '40HC' and arrival_date between "
+                                        "'2025-01-01' and '2025-12-31' group by 1 order by t desc limit 5")
+
+
+def test_follow_ups_build_on_the_last_result(session: Session, gold: duckdb.DuckDBPyConnection) -> None:
+    where = "where carrier_name = 'MAERSK' and port_of_unlading = 'LOS ANGELES'"
+    session.ask("Show me Maersk shipments to Los Angeles", "f")
+    heaviest = session.ask("sort by weight", "f")
+    wanted = sql(gold, f"select bol_number from shipments {where} order by gross_weight_kg desc, bol_number limit 20")
+    assert [r[0] for r in rows(heaviest)] == [r[0] for r in wanted]
+    more = session.ask("show me more", "f")
+    assert [s.worker for s in more.trace.sub_goals][-1] == "page_query"
+    wanted = sql(gold, f"select bol_number from shipments {where} order by gross_weight_kg desc, bol_number "
+                       "limit 20 offset 20")
+    assert [r[0] for r in rows(more)] == [r[0] for r in wanted]
+    top = session.ask("Top 5 shippers to LA by TEU in 2025", "g")
+    leader = rows(top)[0][0]
+    broken_down = session.ask("break that down by carrier for the top one", "g")
+    assert sorted(map(tuple, rows(broken_down))) == sorted(map(tuple, sql(gold, (
+        "select carrier_name, sum(teu) from shipments where port_of_unlading = 'LOS ANGELES' and arrival_date "
+        f"between '2025-01-01' and '2025-12-31' and shipper_name = '{leader}' group by 1"))))
+
+
+ACME = "select bol_number from shipments where shipper_name = '{name}' and port_of_unlading = 'HOUSTON'"
+
+
+@pytest.mark.parametrize(("reply", "name"), [("Acme Corp LLC", "ACME CORP LLC"), ("the first one", "ACME CORP LLC"),
+                                             ("2", "ACME CORPORATION"), ("the one in Vietnam", "ACME CORPORATION")])
+def test_a_clarification_reply_picks_an_option(session: Session, gold: duckdb.DuckDBPyConnection, reply: str,
+                                               name: str) -> None:
+    asked = session.ask("Show shipments from Acme Corp to Houston", "c")
+    assert asked.status == "needs_clarification"
+    answer = session.ask(reply, "c")
+    assert answer.status == "done"
+    assert_records(answer.results[0].total, answer.results[0].rows, sql(gold, ACME.format(name=name)))
+
+
+def test_a_pick_with_a_refinement(session: Session, gold: duckdb.DuckDBPyConnection) -> None:
+    asked = session.ask("How many shipments did Anna carry to Savannah?", "p")
+    assert asked.clarification is not None and "MSC ANNA" in asked.clarification.options
+    answer = session.ask("MSC ANNA, in 2025", "p")
+    assert rows(answer) == sql(gold, "select count(*) from shipments where vessel_name = 'MSC ANNA' and "
+                                     "port_of_unlading = 'SAVANNAH' and arrival_date between '2025-01-01' and "
+                                     "'2025-12-31'")
+
+
+def test_a_reply_matching_no_option_asks_once_more_then_explains(session: Session) -> None:
+    first = session.ask("Show shipments from Acme Corp to Houston", "u")
+    again = session.ask("hmm, not sure", "u")
+    assert first.clarification is not None and again.clarification is not None
+    assert again.status == "needs_clarification" and again.clarification.options == first.clarification.options
+    assert again.answer.startswith("I could not tell which one you meant by “hmm, not sure”.")
+    explained = session.ask("whatever", "u")
+    assert explained.status == "failed" and explained.results == []
+    assert "matches none of ACME CORP LLC, ACME CORPORATION" in explained.answer and "Ask about" in explained.answer
+    new_topic = session.ask("Show shipments from Acme Corp to Houston", "v")
+    assert new_topic.status == "needs_clarification"
+    assert session.ask("How many shipments arrived in Houston last month?", "v").status == "done"
+
+
+def test_two_threads_used_alternately_do_not_leak(session: Session, gold: duckdb.DuckDBPyConnection) -> None:
+    session.ask("How many shipments arrived in Savannah last month?", "a")
+    session.ask("Top 5 shippers to LA by TEU in 2025", "b")
+    a = session.ask("and in Charleston?", "a")
+    b = session.ask("what about Long Beach?", "b")
+    assert rows(a) == sql(gold, COUNT.format(port="CHARLESTON", start="2026-05-01", end="2026-05-31"))
+    assert b.results[0].columns == ["shipper_name", "TEU"] and len(rows(b)) == 5
+    assert [t.human_message for t in session.history("a")] == ["How many shipments arrived in Savannah last month?",
+                                                              "and in Charleston?"]
+
+
+def test_an_unknown_thread_starts_a_new_conversation(session: Session) -> None:
+    answer = session.ask("How many shipments arrived in Houston last month?", "never-seen-before")
+    assert answer.status == "done" and len(session.history("never-seen-before")) == 1
+
+
+def ask_cli(data_dir: Path, *args: str) -> dict[str, Any]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BOSUN_DATA_DIR", str(data_dir))
+        result = CliRunner().invoke(app, ["ask", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    answer: dict[str, Any] = json.loads(result.output)
+    return answer
+
+
+def test_a_thread_continues_across_separate_runs(data_dir: Path, tmp_path: Path,
+                                                 gold: duckdb.DuckDBPyConnection) -> None:
+    (tmp_path / "bosun.duckdb").symlink_to(data_dir / "bosun.duckdb")
+    ask_cli(tmp_path, "Show shipments from Acme Corp to Houston", "--thread", "x1")
+    answer = ask_cli(tmp_path, "Acme Corp LLC", "--thread", "x1")
+    (result,) = answer["results"]
+    assert_records(result["total"], result["rows"], sql(gold, ACME.format(name="ACME CORP LLC")))
+
+
+def test_a_corrupt_store_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "conversations.sqlite").write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError, match=r"conversations\.sqlite cannot be used"):
+        TurnStore(tmp_path / "conversations.sqlite")
+
+
+def test_a_locked_store_fails_the_write_and_keeps_earlier_turns(session: Session, tmp_path: Path) -> None:
+    session.ask("How many shipments arrived in Savannah last month?", "l")
+    session.store.timeout_s = 0.2
+    locker = sqlite3.connect(str(tmp_path / "conversations.sqlite"))
+    locker.execute("BEGIN EXCLUSIVE")
+    with pytest.raises(StoreError, match="locked"):
+        session.ask("and in Charleston?", "l")
+    locker.rollback()
+    locker.close()
+    assert [t.human_message for t in session.history("l")] == ["How many shipments arrived in Savannah last month?"]
+    assert session.ask("and in Charleston?", "l").results[0].title.endswith("→ and in Charleston?")
