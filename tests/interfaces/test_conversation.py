@@ -177,3 +177,41 @@ def test_a_locked_store_fails_the_write_and_keeps_earlier_turns(session: Session
     locker.close()
     assert [t.human_message for t in session.history("l")] == ["How many shipments arrived in Savannah last month?"]
     assert session.ask("and in Charleston?", "l").results[0].title.endswith("→ and in Charleston?")
+
+
+@pytest.fixture
+def pausing(data_dir: Path, tmp_path: Path) -> Iterator[Settings]:
+    (tmp_path / "bosun.duckdb").symlink_to(data_dir / "bosun.duckdb")
+    yield Settings(data_dir=tmp_path, clarification_mode="interrupt")
+
+
+def test_interrupt_mode_pauses_at_the_node_and_resumes_there(pausing: Settings,
+                                                              gold: duckdb.DuckDBPyConnection) -> None:
+    session = open_session(pausing)
+    asked = session.ask("Show shipments from Acme Corp to Houston", "i")
+    assert asked.status == "needs_clarification" and asked.clarification is not None
+    assert asked.clarification.options == ["ACME CORP LLC", "ACME CORPORATION"]
+    paused = session.graph.get_state({"configurable": {"thread_id": "i"}})
+    assert paused.next == ("f03_worker_executor",) and paused.interrupts
+    session.close()
+    session = open_session(pausing)  # another process: the pause is in the checkpoint
+    again = session.ask("no idea", "i")
+    assert again.status == "needs_clarification" and again.answer.startswith("I could not tell which one")
+    answer = session.ask("the one in Vietnam", "i")
+    assert answer.status == "done"
+    assert_records(answer.results[0].total, answer.results[0].rows, sql(gold, ACME.format(name="ACME CORPORATION")))
+    workers = [s.worker for s in answer.trace.sub_goals]
+    assert workers == ["metadata_lookup", "es_query_gen", "es_query_exec", "show_results"]
+    follow = session.ask("sort by value", "i")
+    assert follow.results[0].total == answer.results[0].total  # memory kept the picked reading
+    session.close()
+
+
+def test_interrupt_mode_gives_up_after_a_second_miss(pausing: Settings) -> None:
+    session = open_session(pausing)
+    session.ask("Show shipments from Acme Corp to Houston", "j")
+    session.ask("no idea", "j")
+    answer = session.ask("still no idea", "j")
+    assert answer.status == "failed" and "matches none of ACME CORP LLC, ACME CORPORATION" in answer.answer
+    assert session.ask("How many shipments arrived in Houston last month?", "j").status == "done"
+    session.close()

@@ -19,15 +19,12 @@ from dateutil.relativedelta import relativedelta
 from bosun.planner.state import TurnSummary
 from bosun.understanding.meaning import Condition, Meaning, TimeFilter
 from bosun.understanding.names import normalize
+from bosun.understanding.picks import pick, replace_term
 from bosun.understanding.rules import RulesUnderstanding
 
 Kind = Literal["new", "refinement", "follow_up", "clarification_reply", "reask", "unmatched_reply"]
 
 _CUE = re.compile(r"^\s*(?:and|what about|how about|only|just|same (?:for|but)|now|but|then)\b", re.I)
-_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "fifth": 4,
-             "5th": 4, "last": -1}
-_ORDINAL = re.compile(rf"\b({'|'.join(_ORDINALS)})\b|^\s*(?:number\s+|no\.?\s*|#\s*|option\s+)?(\d{{1,2}})\s*\W*$",
-                      re.I)
 _MORE = re.compile(r"\b(?:more|next|rest|continue|keep going)\b", re.I)
 _SORT = re.compile(r"\b(?:sort|sorted|order|ordered|rank|ranked)\s+(?:them\s+|it\s+)?by\s+(.+?)\s*[?.!]*$", re.I)
 _SHIFT = re.compile(r"\b(?:the\s+)?(day|week|month|quarter|year)\s+(before|after|earlier|later)\b|"
@@ -67,7 +64,7 @@ class Continuation:
         assert last.clarification is not None and last.meaning is not None
         asked = Meaning.model_validate(last.meaning)
         term, options = last.clarification["term"], list(last.clarification["options"])
-        picked, rest = self._pick(reply, options, today)
+        picked, rest = pick(reply, options, self.understanding, today)
         if picked is None:
             own = self.understanding.analyze(reply, today)
             if _stands_alone(own, self.understanding):
@@ -77,33 +74,8 @@ class Continuation:
                 return Continued("reask", asked.text, note=note)
             note = f"“{reply.strip()}” matches none of {', '.join(options)}. "
             return Continued("unmatched_reply", reply, note=note)
-        question = _replace_term(asked.text, term, picked)
+        question = replace_term(asked.text, term, picked)
         return Continued("clarification_reply", f"{question} {rest}".strip() if rest else question)
-
-    def _pick(self, reply: str, options: list[str], today: date) -> tuple[str | None, str]:
-        """(the option chosen, what else the reply says)."""
-        lowered = f" {normalize(reply)} "
-        named = sorted((o for o in options if f" {normalize(o)} " in lowered), key=len, reverse=True)
-        if named:
-            return named[0], _without(reply, named[0])
-        ordinal = _ORDINAL.search(reply)
-        if ordinal:
-            index = _ORDINALS[ordinal.group(1).lower()] if ordinal.group(1) else int(ordinal.group(2)) - 1
-            if -len(options) <= index < len(options):
-                return options[index], ""
-        return self._described(reply, options, today), ""
-
-    def _described(self, reply: str, options: list[str], today: date) -> str | None:
-        """ "the one in Hong Kong": the only option whose reference row holds a value the reply names."""
-        own = self.understanding.analyze(reply, today)
-        said = {str(v) for c in own.conditions for v in c.values} | {e.value for e in own.entities}
-        index = self.understanding.index
-        fitting = []
-        for option in options:
-            rows = [c.attributes for c in index.names.get(normalize(option), []) if c.value == option]
-            if said and any(said & {str(v) for v in row.values()} for row in rows):
-                fitting.append(option)
-        return fitting[0] if len(fitting) == 1 else None
 
     # -- refinements and follow-ups ----------------------------------------------------------------
     def _follow(self, reply: str, previous: Meaning, last: TurnSummary, today: date) -> Continued | None:
@@ -190,13 +162,3 @@ def _shift(time: TimeFilter | None, reply: str) -> TimeFilter | None:
     start = time.start + step
     end = time.end + relativedelta(days=1) + step - relativedelta(days=1)  # month ends stay month ends
     return TimeFilter(field=time.field, start=start, end=end, text=found.group(0))
-
-
-def _replace_term(text: str, term: str, value: str) -> str:
-    replaced, count = re.subn(re.escape(term), value, text, count=1, flags=re.I)
-    return replaced if count else f"{text} ({value})"
-
-
-def _without(reply: str, option: str) -> str:
-    rest = re.sub(re.escape(option), " ", reply, count=1, flags=re.I)
-    return re.sub(r"^[\s,;:.-]+|[\s,;:.-]+$", "", rest)

@@ -54,7 +54,7 @@ class Session:
         """The turn as memory keeps it: its main data goal's meaning, what it asked back, its top rows."""
         values = self.graph.get_state({"configurable": {"thread_id": thread_id}}).values
         goals = [g for g in values.get("goals", []) if g.params.get("kind") == "data"]
-        meaning = _meaning_of(goals[0], self.context) if goals else None
+        meaning = _meaning_of(goals[0], values, self.context) if goals else None
         clarification = None
         if answer.clarification is not None and meaning is not None:
             term = next((a.term for a in meaning.ambiguities if a.kind == "entity"), "")
@@ -70,7 +70,13 @@ class Session:
         self.store.close()
 
 
-def _meaning_of(goal: Goal, context: Context) -> Meaning:
+def _meaning_of(goal: Goal, values: dict[str, Any], context: Context) -> Meaning:
+    """What the goal was taken to mean: metadata_lookup's reading (after any pick), else the goal's own."""
+    outputs = values.get("completed_outputs", {})
+    for sub_goal in values.get("sub_goals", []):
+        if sub_goal.goal_id == goal.id and "analysis_result" in outputs.get(sub_goal.id, {}):
+            found: Meaning = outputs[sub_goal.id]["analysis_result"]
+            return found
     if "meaning" in goal.params:
         return Meaning.model_validate(goal.params["meaning"])
     meaning: Meaning = context.understanding.analyze(goal.params["text"], context.today())

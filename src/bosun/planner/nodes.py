@@ -8,7 +8,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from langgraph.runtime import Runtime
-from langgraph.types import Send
+from langgraph.types import Send, interrupt
 
 from bosun.errors import BosunError, RunFailure
 from bosun.planner import gates
@@ -96,11 +96,39 @@ def f03_worker_executor(worker_input: WorkerInput, runtime: Runtime[Context]) ->
     emit(TurnEvent(kind="dispatched", round=sub_goal.round or 0, sub_goal_id=sub_goal.id, worker=sub_goal.worker))
     started = time.perf_counter()
     result = _run_worker(worker_input, ctx)
+    if ctx.settings.clarification_mode == "interrupt":
+        result = _ask_inside(worker_input, result, ctx)
     result = result.model_copy(update={"sub_goal_id": sub_goal.id,
                                        "duration_ms": round((time.perf_counter() - started) * 1000, 3)})
     emit(TurnEvent(kind="finished", round=sub_goal.round or 0, sub_goal_id=sub_goal.id, worker=sub_goal.worker,
                    status=result.status, duration_ms=result.duration_ms, message=result.error or ""))
     return {"worker_results": [result]}
+
+
+def _ask_inside(worker_input: WorkerInput, result: WorkerResult, ctx: Context) -> WorkerResult:
+    """Interrupt mode: pause the turn at this node for the user's pick, then run the worker again with it.
+
+    LangGraph resumes a paused node from its start with `Command(resume=reply)`; each interrupt() call
+    then returns its reply in order, so a reply that picks nothing is asked about once more.
+    """
+    for attempt in range(2):
+        if result.needs != "clarification_message":
+            return result
+        found = result.outputs["entity_options"]
+        preface = f"I could not tell which one you meant by “{worker_input.sub_goal.params['reply']}”. " \
+            if attempt else ""
+        question = f"{preface}“{found['term']}” matches several names. Which one did you mean?"
+        reply = interrupt({"question": question, "options": found["options"]})
+        params = {**worker_input.sub_goal.params, "reply": str(reply)}
+        worker_input = worker_input.model_copy(update={"sub_goal": worker_input.sub_goal.model_copy(
+            update={"params": params})})
+        result = _run_worker(worker_input, ctx)
+    if result.needs == "clarification_message":
+        options = ", ".join(result.outputs["entity_options"]["options"])
+        return WorkerResult(sub_goal_id=result.sub_goal_id, status="failed",
+                            error=f"“{worker_input.sub_goal.params['reply']}” matches none of {options}; "
+                                  "ask again naming one of them")
+    return result
 
 
 def _run_worker(worker_input: WorkerInput, ctx: Context) -> WorkerResult:

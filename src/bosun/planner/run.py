@@ -10,13 +10,15 @@ from typing import Any
 
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.types import Command
 from pydantic import BaseModel
 
 from bosun.errors import StoreError
 from bosun.planner.events import TurnEvent
-from bosun.planner.state import TurnSummary
-from bosun.planner.synthesis import Answer, Trace
+from bosun.planner.state import MainState, TurnSummary
+from bosun.planner.synthesis import Answer, Trace, trace_of
 from bosun.workers.context import Context
+from bosun.workers.models import Clarification
 
 
 def _bosun_models() -> list[tuple[str, str]]:
@@ -50,11 +52,24 @@ def _config(thread_id: str, context: Context) -> dict[str, Any]:
 
 def stream_turn(graph: Any, question: str, thread_id: str, context: Context,
                 history: list[TurnSummary] | None = None) -> Iterator[TurnEvent | Answer]:
-    """Events while the turn runs, then its Answer."""
-    payload = {"question": question, "conversation_history": history or []}
+    """Events while the turn runs, then its Answer; a turn paused for a clarification resumes with this reply."""
+    config = _config(thread_id, context)
+    paused = bool(graph.get_state(config).interrupts)
+    payload: Any = Command(resume=question) if paused else {"question": question,
+                                                             "conversation_history": history or []}
     final: dict[str, Any] = {}
     yield from _stream(graph, payload, thread_id, context, final)
-    yield _answer(final, question, thread_id)
+    pending = graph.get_state(config).interrupts
+    yield _asked(pending[0].value, final, question, thread_id) if pending else _answer(final, question, thread_id)
+
+
+def _asked(value: dict[str, Any], values: dict[str, Any], question: str, thread_id: str) -> Answer:
+    """The answer of a turn paused inside the graph (interrupt mode): the question and its options."""
+    options = list(value["options"])
+    text = value["question"] + "\n" + "\n".join(f"{i}. {o}" for i, o in enumerate(options, 1))
+    return Answer(question=question, thread_id=thread_id, status="needs_clarification", answer=text,
+                  clarification=Clarification(question=value["question"], options=options),
+                  trace=trace_of(MainState.model_validate(values)))
 
 
 def resume_turn(graph: Any, thread_id: str, context: Context) -> Answer:

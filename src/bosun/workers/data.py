@@ -7,6 +7,7 @@ from typing import Any
 from bosun.errors import UnknownEntity, UserError
 from bosun.understanding.meaning import Ambiguity, Meaning
 from bosun.understanding.names import normalize
+from bosun.understanding.picks import pick, replace_term
 from bosun.workers import querygen
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Deliverable, ResultTable, WorkerInput, WorkerResult
@@ -49,6 +50,7 @@ def metadata_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
     text = wi.sub_goal.params["text"]
     given = wi.sub_goal.params.get("meaning")  # a refinement or follow-up: the meaning is already made
     meaning: Meaning = Meaning.model_validate(given) if given else ctx.understanding.analyze(text, ctx.today())
+    meaning = _picked(meaning, wi.sub_goal.params.get("reply"), ctx)
     preface = wi.sub_goal.params.get("preface", "")
     if _says_nothing(meaning, text, ctx):
         record = ctx.catalog.record
@@ -69,6 +71,19 @@ def metadata_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
         return WorkerResult(sub_goal_id=wi.sub_goal.id, status="partial", outputs=outputs,
                             needs="clarification_message", message=f"“{entity.term}” is ambiguous")
     return WorkerResult(sub_goal_id=wi.sub_goal.id, status="success", outputs=outputs)
+
+
+def _picked(meaning: Meaning, reply: str | None, ctx: Context) -> Meaning:
+    """The meaning once a reply given inside the turn (interrupt mode) picked among the options."""
+    entity = next((a for a in meaning.ambiguities if a.kind == "entity"), None)
+    if reply is None or entity is None:
+        return meaning
+    chosen, rest = pick(reply, entity.options, ctx.understanding, ctx.today())
+    if chosen is None:
+        return meaning
+    text = f"{replace_term(meaning.text, entity.term, chosen)} {rest}".strip()
+    picked: Meaning = ctx.understanding.analyze(text, ctx.today())
+    return picked
 
 
 def _says_nothing(meaning: Meaning, text: str, ctx: Context) -> bool:
