@@ -54,13 +54,18 @@ def stream_turn(graph: Any, question: str, thread_id: str, context: Context,
                 history: list[TurnSummary] | None = None) -> Iterator[TurnEvent | Answer]:
     """Events while the turn runs, then its Answer; a turn paused for a clarification resumes with this reply."""
     config = _config(thread_id, context)
-    paused = bool(graph.get_state(config).interrupts)
+    paused = bool(_interrupts(graph, config))
     payload: Any = Command(resume=question) if paused else {"question": question,
                                                              "conversation_history": history or []}
     final: dict[str, Any] = {}
     yield from _stream(graph, payload, thread_id, context, final)
-    pending = graph.get_state(config).interrupts
+    pending = _interrupts(graph, config)
     yield _asked(pending[0].value, final, question, thread_id) if pending else _answer(final, question, thread_id)
+
+
+def _interrupts(graph: Any, config: dict[str, Any]) -> tuple[Any, ...]:
+    """The pauses a thread waits on; none without a checkpointer (nothing could resume them)."""
+    return tuple(graph.get_state(config).interrupts) if graph.checkpointer else ()
 
 
 def _asked(value: dict[str, Any], values: dict[str, Any], question: str, thread_id: str) -> Answer:
