@@ -215,3 +215,18 @@ def test_interrupt_mode_gives_up_after_a_second_miss(pausing: Settings) -> None:
     assert answer.status == "failed" and "matches none of ACME CORP LLC, ACME CORPORATION" in answer.answer
     assert session.ask("How many shipments arrived in Houston last month?", "j").status == "done"
     session.close()
+
+
+def test_chat_keeps_the_thread_and_its_commands(data_dir: Path, tmp_path: Path) -> None:
+    (tmp_path / "bosun.duckdb").symlink_to(data_dir / "bosun.duckdb")
+    lines = ["How many shipments arrived in Savannah last month?", "and in Charleston?", "/trace", "/bogus", "/new",
+             "and in Charleston?", "SELECT * FROM shipments; DROP TABLE shipments", "/quit", "never read"]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BOSUN_DATA_DIR", str(tmp_path))
+        result = CliRunner().invoke(app, ["chat"], input="\n".join(lines) + "\n", terminal_width=200)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "How many shipments arrived in Savannah last month? → and in Charleston?" in out  # the same thread
+    assert "flowchart LR" in out and "unknown command /bogus" in out and "new conversation" in out
+    assert out.count("→ and in Charleston?") == 1  # after /new it is not a refinement any more
+    assert "never read" not in out

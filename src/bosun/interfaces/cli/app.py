@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from bosun.interfaces.cli import ask_cmd, catalog_cmd, data_cmd, demo_cmd, eval_cmd, serve_cmd
+from bosun.interfaces.cli import ask_cmd, catalog_cmd, chat_cmd, data_cmd, demo_cmd, eval_cmd, serve_cmd
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Bosun: ask your operational data.")
 app.add_typer(data_cmd.app, name="data", help="Build, load and export the sample domain.")
@@ -12,4 +12,5 @@ app.add_typer(catalog_cmd.app, name="catalog", help="Show or draft the semantic 
 app.add_typer(serve_cmd.app, name="serve", help="Serve Bosun over HTTP.")
 app.command("demo")(demo_cmd.demo)
 app.command("ask")(ask_cmd.ask)
+app.command("chat")(chat_cmd.chat)
 app.command("eval")(eval_cmd.evaluate)

@@ -35,7 +35,7 @@ def ask(
         answer = None
         for item in session.stream(question, thread or uuid.uuid4().hex[:12]):
             if isinstance(item, TurnEvent) and verbose:
-                console.print(f"[dim]{_describe(item)}[/]", highlight=False)
+                console.print(f"[dim]{describe(item)}[/]", highlight=False)
             elif isinstance(item, Answer):
                 answer = item
     finally:
@@ -49,7 +49,7 @@ def ask(
         typer.echo(render_trace_mermaid(answer.trace))
 
 
-def _describe(event: TurnEvent) -> str:
+def describe(event: TurnEvent) -> str:
     where = f"round {event.round}" if event.round else ""
     who = f" sg{event.sub_goal_id} {event.worker}" if event.worker else ""
     how = f" {event.status}" if event.status else ""

@@ -1,0 +1,93 @@
+"""`bosun chat`: a conversation at the terminal, one thread at a time."""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import uuid
+from datetime import date
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from bosun.conversation.session import Session, open_session
+from bosun.errors import BosunError
+from bosun.interfaces.cli.ask_cmd import describe, show
+from bosun.planner.events import TurnEvent
+from bosun.planner.run import render_trace_mermaid
+from bosun.planner.synthesis import Answer
+from bosun.settings import load_settings
+
+HELP = "/new starts a new conversation · /trace shows the last turn's plan · /quit leaves"
+
+
+def chat(
+    thread: Annotated[str | None, typer.Option("--thread", help="continue this conversation")] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="today's date, YYYY-MM-DD")] = None,
+) -> None:
+    """Talk with your data: follow-ups, refinements and replies to questions build on the last turns."""
+    settings = load_settings()
+    session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
+    _remember_lines(settings.data_dir / "chat_history")
+    console = Console()
+    thread_id = thread or _new_thread()
+    console.print(f"[bold]Bosun[/] — conversation {thread_id}.  {HELP}", highlight=False)
+    last: Answer | None = None
+    try:
+        while (line := _read(console)) is not None:
+            if line in ("/quit", "/exit"):
+                break
+            if line == "/new":
+                thread_id = _new_thread()
+                console.print(f"new conversation {thread_id}", highlight=False)
+            elif line == "/trace":
+                console.print(render_trace_mermaid(last.trace) if last else "no turn yet", highlight=False)
+            elif line.startswith("/"):
+                console.print(f"unknown command {line}; {HELP}", highlight=False)
+            elif line:
+                last = _turn(session, console, line, thread_id) or last
+    finally:
+        session.close()
+
+
+def _turn(session: Session, console: Console, line: str, thread_id: str) -> Answer | None:
+    """One turn with live progress; an error is printed and the conversation goes on."""
+    answer = None
+    try:
+        with console.status("thinking …") as status:
+            for item in session.stream(line, thread_id):
+                if isinstance(item, TurnEvent):
+                    status.update(describe(item))
+                else:
+                    answer = item
+    except BosunError as exc:
+        console.print(f"[red]{exc}[/]", highlight=False)
+        return None
+    if answer is not None:
+        show(console, answer)
+    return answer
+
+
+def _read(console: Console) -> str | None:
+    try:
+        return console.input("[bold cyan]you>[/] ").strip()
+    except (EOFError, KeyboardInterrupt):
+        console.print()
+        return None
+
+
+def _new_thread() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+def _remember_lines(path: Path) -> None:
+    """Arrow keys recall earlier lines, across runs, where the platform has readline."""
+    try:
+        import readline
+    except ImportError:  # Windows without pyreadline
+        return
+    with contextlib.suppress(OSError):
+        readline.read_history_file(str(path))
+    atexit.register(readline.write_history_file, str(path))
