@@ -51,7 +51,7 @@ class Settings(BaseSettings):
     memory_turns: int = Field(5, ge=0)
 
     checkpoint_url: str | None = Field(None, description="postgresql://... ; default: SQLite under data_dir")
-    qdrant_url: str | None = Field(None, description="Qdrant server; default: embedded local mode under data_dir")
+    qdrant_url: str | None = Field(None, description="Qdrant server for name vectors; default: local mode in memory")
     embedder: Literal["hashing", "minilm"] = Field(
         "hashing", description="name vectors: hashing (character n-grams, no model) | minilm (semantic extra)")
     graphql_url: str | None = Field(None, description="remote GraphQL API; default: the in-process schema")

@@ -147,3 +147,10 @@ def test_a_later_page_comes_from_page_query_in_the_same_order(data_dir: Path) ->
         assert [r[0] for r in page["rows"]] == [r[0] for r in wanted.fetchall()]
     assert third["answer"].startswith(f"Records 41–60 of {page['total']:,}; there are more.")
     assert "ask for page 2 for more" in first["answer"]
+
+
+def test_a_garbled_name_resolves_by_vector_and_says_so(data_dir: Path) -> None:
+    answer = ask(data_dir, "How many TEU did Plastics Industril Kaohsiung ship in 2025?")
+    assert '"shipper_name": "KAOHSIUNG PLASTICS INDUSTRIAL"' in json.dumps(answer["results"][0]["query"])
+    assert any(a.startswith("“Plastics Industril Kaohsiung” read as KAOHSIUNG PLASTICS INDUSTRIAL")
+               for a in answer["assumptions"])

@@ -23,6 +23,7 @@ from bosun.planner.synthesis import Answer
 from bosun.settings import Settings
 from bosun.understanding.meaning import Meaning
 from bosun.understanding.rules import RulesUnderstanding
+from bosun.understanding.vectors import name_vectors, open_embedder
 from bosun.workers.context import Context
 from bosun.workers.models import Goal
 
@@ -67,6 +68,7 @@ class Session:
 
     def close(self) -> None:
         self.context.engine.close()
+        self.context.vectors.close()
         self.store.close()
 
 
@@ -88,8 +90,10 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
     guarded = open_guarded_engine(settings, catalog)
     today = as_of or _recorded_today(guarded.inner) or date.today()
     understanding = RulesUnderstanding(catalog)
+    vectors = name_vectors(understanding.index, open_embedder(settings.embedder), settings.qdrant_url)
+    understanding.vectors = vectors
     context = Context(settings=settings, goals_of=goals_for(catalog, understanding, today), today=lambda: today,
-                      engine=guarded, catalog=catalog, understanding=understanding,
+                      engine=guarded, catalog=catalog, understanding=understanding, vectors=vectors,
                       objects=open_object_source(settings, catalog.graph_objects(), guarded))
     graph = build_graph(open_checkpointer(settings.checkpoint_path))
     return Session(context, graph, TurnStore(settings.turns_path))

@@ -1,4 +1,4 @@
-"""Names in a question resolved to the catalog's entities: exact and alias, then partial and fuzzy.
+"""Names in a question resolved to the catalog's entities: exact and alias, then partial and fuzzy, then vectors.
 
 Everything comes from the catalog (names, aliases, codes, inline vocabularies); nothing here knows
 a domain. A phrase that names several things equally well is an ambiguity; a capitalised phrase
@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
 from bosun.catalog import Catalog
 from bosun.understanding.meaning import Resolution
+
+if TYPE_CHECKING:
+    from bosun.understanding.vectors import NameVectors
 
 _WORD = re.compile(r"[\w][\w.&'/-]*", re.UNICODE)
 MAX_WORDS = 6
@@ -94,7 +97,15 @@ def build_index(catalog: Catalog) -> NameIndex:
     return index
 
 
-def find_names(text: str, index: NameIndex, *, min_score: float = 80.0, skip: set[str] | None = None) -> list[Found]:
+def find_names(
+    text: str,
+    index: NameIndex,
+    *,
+    min_score: float = 80.0,
+    skip: set[str] | None = None,
+    vectors: NameVectors | None = None,
+    min_similarity: float = 0.82,
+) -> list[Found]:
     """Longest phrases first, left to right; each word belongs to at most one phrase."""
     words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
     taken = [False] * len(words)
@@ -104,7 +115,7 @@ def find_names(text: str, index: NameIndex, *, min_score: float = 80.0, skip: se
             if any(taken[i:i + size]):
                 continue
             phrase = text[words[i][0]:words[i + size - 1][1]]
-            hit = _match(phrase, index, skip or set(), min_score)
+            hit = _match(phrase, index, skip or set(), min_score, vectors, min_similarity)
             if hit is not None:
                 found.append(Found(words[i][0], words[i + size - 1][1], phrase, *hit))
                 taken[i:i + size] = [True] * size
@@ -119,7 +130,14 @@ def _proper(phrase: str) -> bool:
     return all(w[0].isupper() or w[0].isdigit() for w in phrase.split())
 
 
-def _match(phrase: str, index: NameIndex, skip: set[str], min_score: float) -> Hit | None:
+def _match(
+    phrase: str,
+    index: NameIndex,
+    skip: set[str],
+    min_score: float,
+    vectors: NameVectors | None = None,
+    min_similarity: float = 0.82,
+) -> Hit | None:
     key = normalize(phrase)
     if not key or key in skip:
         return None
@@ -134,7 +152,10 @@ def _match(phrase: str, index: NameIndex, skip: set[str], min_score: float) -> H
         return partial, 95.0
     if len(key) < 5 or len(key.split()) > 3:
         return None
-    return _fuzzy(key, index, min_score)
+    fuzzy = _fuzzy(key, index, min_score)
+    if fuzzy is None and vectors is not None and not _known_words(key.split(), index):
+        return _nearest(key, index, vectors, min_similarity)
+    return fuzzy
 
 
 def _fuzzy(key: str, index: NameIndex, min_score: float) -> Hit | None:
@@ -142,6 +163,28 @@ def _fuzzy(key: str, index: NameIndex, min_score: float) -> Hit | None:
     if best is None:
         return None
     return tuple(Candidate(c.entity, c.value, "fuzzy", c.row) for c in index.names[best[0]]), float(best[1])
+
+
+def _nearest(key: str, index: NameIndex, vectors: NameVectors, min_similarity: float) -> Hit | None:
+    """The nearest name by vector, if near enough; names within 0.03 of the nearest are an ambiguity."""
+    near = vectors.search(key, limit=3)
+    if not near or near[0][1] < min_similarity:
+        return None
+    best = near[0][1]
+    keys = [k for k, score in near if score >= min_similarity and best - score <= 0.03 and k in index.names]
+    candidates: dict[tuple[str, str], Candidate] = {}
+    for k in keys:
+        for c in index.names[k]:
+            candidates.setdefault((c.entity, c.value), Candidate(c.entity, c.value, "vector", c.row))
+    return (tuple(candidates.values()), 100.0 * best) if candidates else None
+
+
+def _known_words(words: list[str], index: NameIndex) -> bool:
+    """The words split into names the index knows ("rotterdam hmm"): each is meant as itself, not as one name."""
+    known = [True] + [False] * len(words)  # known[i]: words[:i] splits into known names
+    for end in range(1, len(words) + 1):
+        known[end] = any(known[start] and " ".join(words[start:end]) in index.names for start in range(end))
+    return known[-1]
 
 
 def _similarity(a: str, b: str, **_: Any) -> float:

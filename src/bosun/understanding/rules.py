@@ -26,6 +26,7 @@ from bosun.understanding.meaning import (
 )
 from bosun.understanding.names import Candidate, Found, NameIndex, build_index, find_names, normalize
 from bosun.understanding.timewords import find_time_range
+from bosun.understanding.vectors import NameVectors
 
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December", "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec",
@@ -48,6 +49,7 @@ _CODE = r"(?:(?:number|no\.?|#)\s*)?([A-Za-z0-9][A-Za-z0-9-]{4,})\b"
 @dataclass
 class RulesUnderstanding:
     catalog: Catalog
+    vectors: NameVectors | None = None  # the third stage of name resolution, after exact/alias and fuzzy
     _seen: dict[tuple[str, date], Meaning] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
@@ -98,7 +100,7 @@ class RulesUnderstanding:
 
     # -- names -----------------------------------------------------------------------------------
     def _names(self, text: str, meaning: Meaning) -> None:
-        for found in find_names(text, self.index, skip=self.vocabulary):
+        for found in find_names(text, self.index, skip=self.vocabulary, vectors=self.vectors):
             if found.ambiguous:
                 options = sorted({c.value for c in found.candidates})
                 meaning.ambiguities.append(Ambiguity(term=found.text, kind="entity", options=options))
@@ -113,6 +115,9 @@ class RulesUnderstanding:
                                                    field=field, method=candidate.method, score=found.score,
                                                    object=obj, key=key))
             _add_condition(meaning, field, value, found)
+            if candidate.method in ("fuzzy", "vector") and normalize(found.text) != normalize(candidate.value):
+                meaning.assumptions.append(f"“{found.text}” read as {candidate.value} (closest {candidate.entity} "
+                                           f"name, {candidate.method} match {found.score:.0f} %)")
 
     def _target(self, candidate: Candidate, before: str) -> tuple[str, str] | None:
         spec: EntitySpec = self.catalog.spec.entities[candidate.entity]
