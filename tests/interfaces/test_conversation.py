@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bosun.conversation.session import Session, open_session
-from bosun.conversation.store import TurnStore
+from bosun.conversation.store import sqlite_store
 from bosun.errors import StoreError
 from bosun.interfaces.cli.app import app
 from bosun.planner.synthesis import Answer
@@ -163,7 +163,7 @@ def test_a_thread_continues_across_separate_runs(data_dir: Path, tmp_path: Path,
 def test_a_corrupt_store_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "conversations.sqlite").write_bytes(b"this is not a database" * 100)
     with pytest.raises(StoreError, match=r"conversations\.sqlite cannot be used"):
-        TurnStore(tmp_path / "conversations.sqlite")
+        sqlite_store(tmp_path / "conversations.sqlite")
 
 
 def test_a_locked_store_fails_the_write_and_keeps_earlier_turns(session: Session, tmp_path: Path) -> None:

@@ -11,13 +11,13 @@ import bosun.workers.data
 import bosun.workers.objects  # noqa: F401 - registers graphql_lookup
 from bosun.catalog import Catalog, load_catalog
 from bosun.conversation.goals import goals_for
-from bosun.conversation.store import TurnStore
+from bosun.conversation.store import TurnStore, open_turn_store
 from bosun.datagen.load import read_sample_info
 from bosun.engines.factory import open_engine, open_object_source
 from bosun.engines.guardrails import GuardedEngine, Guardrails
 from bosun.planner.events import TurnEvent
 from bosun.planner.graph import build_graph
-from bosun.planner.run import open_checkpointer, stream_turn
+from bosun.planner.run import open_checkpointer, open_postgres_checkpointer, stream_turn
 from bosun.planner.state import TurnSummary
 from bosun.planner.synthesis import Answer
 from bosun.settings import Settings
@@ -86,7 +86,13 @@ def _meaning_of(goal: Goal, values: dict[str, Any], context: Context) -> Meaning
 
 
 def open_session(settings: Settings, as_of: date | None = None) -> Session:
+    """Everything a turn needs, from the settings; the conversation store first, as it fails most often."""
     catalog = load_catalog(settings.catalog)
+    if settings.checkpoint_url:
+        checkpointer = open_postgres_checkpointer(settings.checkpoint_url)
+    else:
+        checkpointer = open_checkpointer(settings.checkpoint_path)
+    store = open_turn_store(settings)
     guarded = open_guarded_engine(settings, catalog)
     today = as_of or _recorded_today(guarded.inner) or date.today()
     understanding = RulesUnderstanding(catalog)
@@ -95,8 +101,7 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
     context = Context(settings=settings, goals_of=goals_for(catalog, understanding, today), today=lambda: today,
                       engine=guarded, catalog=catalog, understanding=understanding, vectors=vectors,
                       objects=open_object_source(settings, catalog.graph_objects(), guarded))
-    graph = build_graph(open_checkpointer(settings.checkpoint_path))
-    return Session(context, graph, TurnStore(settings.turns_path))
+    return Session(context, build_graph(checkpointer), store)
 
 
 def open_guarded_engine(settings: Settings, catalog: Catalog) -> GuardedEngine:

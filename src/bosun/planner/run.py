@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import sys
 from collections.abc import Iterator
@@ -44,6 +45,30 @@ def open_checkpointer(path: Path) -> SqliteSaver:
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"the conversation store {path} cannot be used: {exc}") from None
     return saver
+
+
+def open_postgres_checkpointer(url: str) -> Any:
+    """LangGraph's Postgres checkpointer (the `postgres` extra) on one connection; unreachable is a StoreError."""
+    try:
+        import psycopg
+        from langgraph.checkpoint.postgres import PostgresSaver
+        from psycopg.rows import dict_row
+    except ImportError:
+        raise StoreError("a postgresql:// checkpoint URL needs the postgres extra: pip install "
+                         "'bosun-bi[postgres]'") from None
+    try:
+        conn = psycopg.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row)
+        saver = PostgresSaver(conn, serde=JsonPlusSerializer(allowed_msgpack_modules=_bosun_models()))
+        saver.setup()
+    except psycopg.Error as exc:
+        raise StoreError(f"the conversation store at {_redacted(url)} cannot be used: "
+                         f"{str(exc).splitlines()[0]}") from None
+    return saver
+
+
+def _redacted(url: str) -> str:
+    """A URL without its password, for messages."""
+    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
 
 
 def _config(thread_id: str, context: Context) -> dict[str, Any]:
