@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -230,3 +231,26 @@ def test_chat_keeps_the_thread_and_its_commands(data_dir: Path, tmp_path: Path) 
     assert "flowchart LR" in out and "unknown command /bogus" in out and "new conversation" in out
     assert out.count("→ and in Charleston?") == 1  # after /new it is not a refinement any more
     assert "never read" not in out
+
+
+def test_any_reply_to_any_kind_of_turn_ends_with_a_message(session: Session) -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    openers = ["Show shipments from Acme Corp to Houston", "Top 5 shippers to LA by TEU in 2025",
+               "Show me Maersk shipments to Los Angeles", "What flag does the MSC GULSUN fly?", "what is a TEU"]
+    replies = st.one_of(st.text(max_size=200), st.sampled_from(["and", "the", "more", "sort by", "the 9th one",
+                                                                "what about", "only", "#0", "and the year after"]))
+
+    threads = itertools.count()
+
+    @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(openers), replies)
+    def conversation_goes_on(opener: str, reply: str) -> None:
+        thread = f"h{next(threads)}"
+        session.ask(opener, thread)
+        answer = session.ask(reply, thread)
+        assert answer.status in ("done", "needs_clarification", "failed") and answer.answer.strip()
+        assert [t.human_message for t in session.history(thread)] == [opener, reply]
+
+    conversation_goes_on()
