@@ -43,6 +43,9 @@ def workers(answer: dict[str, Any]) -> list[str]:
     ("When was ONE STORK built?", VESSELS, "ONE STORK", "built_year"),
     ("Which alliance is Hapag-Lloyd in?", CARRIERS, "HAPAG-LLOYD", "alliance"),
     ("What's MSC's SCAC code?", CARRIERS, "MSC", "carrier_scac"),
+    ("Which country is the MSC GULSUN flagged in?", VESSELS, "MSC GULSUN", "flag"),
+    ("How old is EVER GIVEN?", VESSELS, "EVER GIVEN", "built_year"),
+    ("What's the capacity of MSC ANNA in TEU?", VESSELS, "MSC ANNA", "capacity_teu"),
 ])
 def test_an_attribute_of_one_object_comes_from_graphql(data_dir: Path, question: str, obj: dict[str, Any],
                                                        name: str, field: str) -> None:
@@ -53,6 +56,14 @@ def test_an_attribute_of_one_object_comes_from_graphql(data_dir: Path, question:
     assert result["columns"][1:] == [field]
     assert [str(v) for v in result["rows"][0]] == [name, obj[name][field]]
     assert obj[name][field] in answer["answer"]
+
+
+def test_a_question_about_one_object_with_no_attribute_named_shows_it_all(data_dir: Path) -> None:
+    answer = ask(data_dir, "What does HS code 950300 cover?")
+    assert workers(answer)[-1] == "graphql_lookup"
+    shown = dict(answer["results"][0]["rows"])
+    row = next(r for r in CATALOG.reference_rows("commodities") if r["hs_code"] == "950300")
+    assert shown["hs_description"] == row["hs_description"]
 
 
 def test_tell_me_about_a_bill_of_lading_shows_every_field(data_dir: Path) -> None:

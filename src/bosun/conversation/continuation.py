@@ -88,8 +88,10 @@ class Continuation:
                                                  "text": title})
             return Continued("follow_up", title, merged)
         own = self.understanding.analyze(_TOP_ONE.sub(" ", reply), today)  # "the top one" points back
-        if own.lookup is not None or (_stands_alone(own, self.understanding) and not _CUE.search(reply)):
-            return None
+        cued = _CUE.search(reply) is not None
+        if (own.lookup is not None and (own.lookup.fields or not cued)) or (
+                _stands_alone(own, self.understanding) and not cued):
+            return None  # its own question: an attribute of one object, or records, measures, a ranking
         if own.group_by and not own.measures:
             return Continued("follow_up", title, _breakdown(previous, own, reply, last))
         if previous.intent_type == "search" and _MORE.search(reply) and not (own.conditions or own.time):
@@ -116,7 +118,7 @@ def _stands_alone(meaning: Meaning, understanding: RulesUnderstanding) -> bool:
     """A question of its own: it names the records or asks a measure, a grouping or a ranking."""
     nouns = {normalize(s) for s in understanding.catalog.record.synonyms}
     named = any(f" {n} " in f" {normalize(meaning.text)} " for n in nouns)
-    return bool(named or meaning.measures or meaning.top_n or meaning.interval or meaning.lookup)
+    return bool(named or meaning.measures or meaning.top_n or meaning.interval)
 
 
 def _refine(previous: Meaning, own: Meaning, shifted: TimeFilter | None, title: str) -> Meaning:

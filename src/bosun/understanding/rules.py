@@ -39,8 +39,8 @@ _GROUP_CUES = r"(?:by|per|for each|each|every|across)"
 _RANK_UP = r"(?:top|most|biggest|largest|highest|longest|heaviest|busiest|best)"
 _PHRASE_END = r"(?= in | from | to | into | for | last | this | and |\?| $)"
 _RANK_DOWN = r"(?:bottom|least|fewest|smallest|lowest|shortest|lightest)"
-_ABOUT = re.compile(r"\b(?:tell me about|details?|info|information|describe|profile|who is|who are|what is|what's)\b",
-                    re.I)
+_ABOUT = re.compile(r"\b(?:tell me about|details?|info|information|describe|profile)\b|"
+                    r"^\s*(?:what|which|who|where|when|how)\b", re.I)  # a question about the one object named
 _ORDINAL = {"next": 2, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
 _PAGE = re.compile(rf"\bpage (\d+)\b|\b({'|'.join(_ORDINAL)}) page\b")
 _CODE = r"(?:(?:number|no\.?|#)\s*)?([A-Za-z0-9][A-Za-z0-9-]{4,})\b"
@@ -176,6 +176,9 @@ class RulesUnderstanding:
         for field, spec in obj.fields.items():
             words = sorted({normalize(w) for w in [*spec.synonyms, field.replace("_", " ")]}, key=len, reverse=True)
             hits = [w for w in words if field != obj.id_field and f" {w} " in lowered]
+            if not hits and field != obj.id_field:  # "flagged" asks the flag
+                stems = {_stem(s) for s in words if " " not in s}
+                hits = [w for w in lowered.split() if _stem(w) in stems]
             for word in [*hits, normalize(spec.unit or "")] if hits else []:  # "capacity … in TEU": the unit too
                 lowered = lowered.replace(f" {word} ", " _ ")
             if hits:
@@ -374,6 +377,15 @@ class RulesUnderstanding:
                     direction = "asc" if re.fullmatch(_RANK_DOWN, word) else "desc"
                     meaning.sort.append((name, direction))  # type: ignore[arg-type]
                     return
+
+
+def _stem(word: str) -> str:
+    """A word without its inflection, for matching "flagged" to "flag" and "registered" to "registry"."""
+    for suffix in ("ing", "ed", "es", "s", "y"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[:-len(suffix)]
+            return base[:-1] if base[-1] == base[-2] else base
+    return word
 
 
 def _extra_columns(lowered: str) -> bool:
