@@ -154,3 +154,16 @@ def test_a_garbled_name_resolves_by_vector_and_says_so(data_dir: Path) -> None:
     assert '"shipper_name": "KAOHSIUNG PLASTICS INDUSTRIAL"' in json.dumps(answer["results"][0]["query"])
     assert any(a.startswith("“Plastics Industril Kaohsiung” read as KAOHSIUNG PLASTICS INDUSTRIAL")
                for a in answer["assumptions"])
+
+
+def test_a_ranking_is_stated_on_the_ranked_measure_and_a_single_winner_named(data_dir: Path) -> None:
+    answer = ask(data_dir, "Top 5 shippers to LA and their average transit times")
+    (result,) = answer["results"]
+    assert result["columns"][1:] == ["shipments", "average transit days"]
+    (first, second) = result["rows"][:2]
+    assert f"{first[0]} leads on shipments with {first[1]:,}, {first[1] - second[1]:,} more than {second[0]}" \
+        in answer["answer"]
+    assert "average transit days with" not in answer["answer"]
+    winner = ask(data_dir, "Which carrier moved the most TEU into Savannah this year?")
+    (row,) = winner["results"][0]["rows"]
+    assert winner["answer"].startswith(f"{row[0]} — TEU: {row[1]:,}.")

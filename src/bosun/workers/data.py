@@ -165,9 +165,11 @@ def _summary(meaning: Meaning, results: dict[str, Any]) -> str:
         more = "" if meaning.top_n else "; ask for page 2 for more"
         shown = f" (showing the first {len(rows)}{more})" if total > len(rows) else ""
         return f"{total:,} matching records{shown}."
-    if len(rows) == 1 and not meaning.group_by and not meaning.interval:
-        return "; ".join(f"{label}: {value:,}" if isinstance(value, int | float) else f"{label}: {value}"
-                         for label, value in zip(results["columns"], rows[0], strict=True))
+    if len(rows) == 1 and not meaning.interval:  # one number, or the one group asked for ("which carrier … most")
+        at = len(results["columns"]) - len(meaning.measures)
+        stated = "; ".join(f"{label}: {value:,}" if isinstance(value, int | float) else f"{label}: {value}"
+                           for label, value in zip(results["columns"][at:], rows[0][at:], strict=True))
+        return f"{rows[0][0]} — {stated}." if at else stated
     return f"{len(rows)} row." if len(rows) == 1 else f"{len(rows)} rows."
 
 
@@ -176,13 +178,17 @@ def _summary(meaning: Meaning, results: dict[str, Any]) -> str:
 def analyze_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     results = wi.resolved_inputs["es_results"]
     meaning: Meaning = results["meaning"]
-    rows = [r for r in results["rows"] if isinstance(r[-1], int | float)]
-    if len(rows) < 2 or not meaning.measures:
+    if not meaning.measures:
         return _ok(wi, analysis=Deliverable(text=""))
-    label = results["columns"][-1]
+    at = len(results["columns"]) - len(meaning.measures)  # the first measure: what was ranked or followed
+    rows = [[r[0], r[at]] for r in results["rows"] if isinstance(r[at], int | float)]
+    if len(rows) < 2:
+        return _ok(wi, analysis=Deliverable(text=""))
+    label = results["columns"][at]
     if meaning.interval and not meaning.group_by:
         return _ok(wi, analysis=Deliverable(text=_trend(rows, label)))
-    return _ok(wi, analysis=Deliverable(text=_ranking(rows, label)))
+    additive = meaning.measures[0].agg in ("count", "sum")  # a share of a sum means something; of averages not
+    return _ok(wi, analysis=Deliverable(text=_ranking(rows, label, additive)))
 
 
 def _num(value: float) -> str:
@@ -190,17 +196,21 @@ def _num(value: float) -> str:
 
 
 def _pct(part: float, whole: float) -> str:
-    return f"{100 * part / whole:.0f} %" if whole else "n/a"
+    if not whole:
+        return "n/a"
+    share = 100 * part / whole
+    return f"{share:.1f} %" if abs(share) < 10 else f"{share:.0f} %"
 
 
-def _ranking(rows: list[list[Any]], label: str) -> str:
+def _ranking(rows: list[list[Any]], label: str, additive: bool) -> str:
     ordered = sorted(rows, key=lambda r: r[-1], reverse=True)
     total = sum(r[-1] for r in ordered)
     first, second = ordered[0], ordered[1]
     gap = first[-1] - second[-1]
     text = (f"{first[0]} leads on {label} with {_num(first[-1])}, {_num(gap)} more than {second[0]} "
             f"({_pct(gap, second[-1])} higher)")
-    return text + (f"; it is {_pct(first[-1], total)} of the {len(ordered)} shown." if len(ordered) > 2 else ".")
+    shown = additive and len(ordered) > 2
+    return text + (f"; it is {_pct(first[-1], total)} of the {len(ordered)} shown." if shown else ".")
 
 
 def _trend(rows: list[list[Any]], label: str) -> str:
