@@ -167,3 +167,14 @@ def test_a_ranking_is_stated_on_the_ranked_measure_and_a_single_winner_named(dat
     winner = ask(data_dir, "Which carrier moved the most TEU into Savannah this year?")
     (row,) = winner["results"][0]["rows"]
     assert winner["answer"].startswith(f"{row[0]} — TEU: {row[1]:,}.")
+
+
+def test_negation_and_a_threshold_answer_exactly(data_dir: Path) -> None:
+    import duckdb
+
+    answer = ask(data_dir, "How many shipments heavier than 20 tons arrived in Houston in 2025, not from Maersk?")
+    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as gold:
+        (wanted,) = gold.execute("select count(*) from shipments where gross_weight_kg > 20000 and port_of_unlading = "
+                                 "'HOUSTON' and arrival_date between '2025-01-01' and '2025-12-31' and carrier_name "
+                                 "<> 'MAERSK'").fetchone()
+    assert answer["results"][0]["rows"] == [[wanted]]

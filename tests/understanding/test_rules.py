@@ -129,3 +129,34 @@ def test_a_word_of_two_measures_takes_the_default_and_says_so() -> None:
 def test_which_page_of_records(rules: RulesUnderstanding, question: str, page: int) -> None:
     m = rules.analyze(question, TODAY)
     assert (m.intent_type, m.page, m.top_n) == ("search", page, None)
+
+
+@pytest.mark.parametrize(("question", "negated"), [
+    ("Shipments to LA not from Maersk last month", {"carrier_name": True, "port_of_unlading": False}),
+    ("shipments excluding China to LA", {"lading_country": True, "port_of_unlading": False}),
+    ("excluding shipments from China, how many went to LA?", {"lading_country": True, "port_of_unlading": False}),
+    ("non-hazardous shipments to Houston", {"is_hazardous": True, "port_of_unlading": False}),
+])
+def test_negations(rules: RulesUnderstanding, question: str, negated: dict[str, bool]) -> None:
+    assert {c.field: c.negate for c in rules.analyze(question, TODAY).conditions} == negated
+
+
+@pytest.mark.parametrize(("question", "field", "bound"), [
+    ("Shipments heavier than 20 tons to Houston", "gross_weight_kg", {"gt": 20000.0}),
+    ("shipments with more than 10 containers to Savannah", "container_count", {"gt": 10.0}),
+    ("Shipments over $1.5M declared value", "declared_value_usd", {"gt": 1_500_000.0}),
+    ("How many shipments to Savannah took longer than 30 days in transit?", "transit_days", {"gt": 30.0}),
+    ("shipments with at least 8 TEU to Houston", "teu", {"gte": 8.0}),
+    ("shipments with a declared value under 10k", "declared_value_usd", {"lt": 10_000.0}),
+])
+def test_numeric_thresholds_with_units(rules: RulesUnderstanding, question: str, field: str,
+                                       bound: dict[str, float]) -> None:
+    m = rules.analyze(question, TODAY)
+    (condition,) = [c for c in m.conditions if c.field == field]
+    assert {k: v for k in ("gt", "gte", "lt", "lte") if (v := getattr(condition, k)) is not None} == bound
+    assert all(x.field != field for x in m.measures)  # the threshold's words are not read as a measure
+    assert not any(c.field == "status" for c in m.conditions)  # "in transit" there is not the status
+
+
+def test_a_threshold_on_nothing_known_is_named(rules: RulesUnderstanding) -> None:
+    assert rules.analyze("shipments over 5 widgets", TODAY).unknown_terms == ["over 5 widgets"]

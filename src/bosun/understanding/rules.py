@@ -15,6 +15,7 @@ from functools import cached_property
 
 from bosun.catalog import Catalog
 from bosun.catalog.schema import EntitySpec
+from bosun.understanding.filters import find_thresholds, negated
 from bosun.understanding.meaning import (
     Ambiguity,
     Condition,
@@ -80,6 +81,7 @@ class RulesUnderstanding:
         meaning = Meaning(text=text, index=record.index)
         lowered = f" {normalize(text)} "
         self._names(text, meaning)
+        lowered = self._thresholds(text, lowered, meaning)
         lowered = self._values(lowered, meaning)
         self._time(text, lowered, today, meaning)
         self._measures(lowered, meaning)
@@ -94,7 +96,7 @@ class RulesUnderstanding:
             meaning.group_by.append(meaning.compare[0])
         if meaning.compare and not meaning.measures:
             self._default_measure(meaning)
-        meaning.unknown_terms = self._unknown(text, meaning)
+        meaning.unknown_terms = [*meaning.unknown_terms, *self._unknown(text, meaning)]
         meaning.intent_type = "aggregation" if (meaning.measures or meaning.group_by or meaning.interval) else "search"
         return meaning
 
@@ -114,7 +116,7 @@ class RulesUnderstanding:
             meaning.entities.append(ResolvedEntity(term=found.text, entity=candidate.entity, value=value,
                                                    field=field, method=candidate.method, score=found.score,
                                                    object=obj, key=key))
-            _add_condition(meaning, field, value, found)
+            _add_condition(meaning, field, value, found, negated(text[:found.start], self.record_nouns))
             if candidate.method in ("fuzzy", "vector") and normalize(found.text) != normalize(candidate.value):
                 meaning.assumptions.append(f"“{found.text}” read as {candidate.value} (closest {candidate.entity} "
                                            f"name, {candidate.method} match {found.score:.0f} %)")
@@ -127,6 +129,10 @@ class RulesUnderstanding:
         chosen = next((t for t in usable if any(c in cue for c in t.cues)), usable[0])
         value = row.get(chosen.value_from) if chosen.value_from else candidate.value
         return (chosen.field, str(value)) if value is not None else None
+
+    @cached_property
+    def record_nouns(self) -> frozenset[str]:
+        return frozenset(w for s in self.catalog.record.synonyms for w in normalize(s).split())
 
     @cached_property
     def ids_by_name(self) -> dict[str, dict[str, set[str]]]:
@@ -211,9 +217,20 @@ class RulesUnderstanding:
                 for word in sorted(words, key=len, reverse=True):
                     if f" {normalize(word)} " in lowered:
                         typed: str | bool = (value == "true") if spec.type == "boolean" else value
-                        meaning.conditions.append(Condition(field=field, values=[typed], source=word))
+                        before = lowered[:lowered.index(f" {normalize(word)} ") + 1]
+                        meaning.conditions.append(Condition(field=field, values=[typed], source=word,
+                                                            negate=negated(before, self.record_nouns)))
                         lowered = lowered.replace(f" {normalize(word)} ", " _ ")
                         break
+        return lowered
+
+    def _thresholds(self, text: str, lowered: str, meaning: Meaning) -> str:
+        """Numeric thresholds become range filters; their words are blanked ("20 tons" is not a measure)."""
+        found, unknown = find_thresholds(text, self.catalog)
+        for threshold in found:
+            meaning.conditions.append(threshold.condition)
+            lowered = lowered.replace(f" {normalize(threshold.phrase)} ", " _ ")
+        meaning.unknown_terms += unknown
         return lowered
 
     # -- time --------------------------------------------------------------------------------------
@@ -393,12 +410,12 @@ def _extra_columns(lowered: str) -> bool:
     return re.search(r" (?:and|with) (?:their|its|the) ", lowered) is not None and not re.search(r" by ", lowered)
 
 
-def _add_condition(meaning: Meaning, field: str, value: str, found: Found) -> None:
+def _add_condition(meaning: Meaning, field: str, value: str, found: Found, negate: bool = False) -> None:
     for condition in meaning.conditions:
-        if condition.field == field and not condition.negate:
+        if condition.field == field and condition.negate == negate and condition.values:
             if value not in condition.values:
                 condition.values.append(value)
                 if field not in meaning.compare:
                     meaning.compare.append(field)
             return
-    meaning.conditions.append(Condition(field=field, values=[value], source=found.text))
+    meaning.conditions.append(Condition(field=field, values=[value], source=found.text, negate=negate))
