@@ -29,7 +29,7 @@ class Context:
     today: Callable[[], date] = date.today
     engine: Any = None
     catalog: Any = None
-    understanding: Any = None
+    understanding: Any = None  # an Understanding (bosun.understanding); the rules backend by default
     vectors: Any = None
     objects: Any = None  # single business objects (an ObjectSource: GraphQL in-process or remote)
     extras: dict[str, Any] = field(default_factory=dict)
