@@ -45,6 +45,7 @@ def workers(answer: dict[str, Any]) -> list[str]:
     ("What's MSC's SCAC code?", CARRIERS, "MSC", "carrier_scac"),
     ("Which country is the MSC GULSUN flagged in?", VESSELS, "MSC GULSUN", "flag"),
     ("How old is EVER GIVEN?", VESSELS, "EVER GIVEN", "built_year"),
+    ("Which carrier operates the EVER GIVEN?", VESSELS, "EVER GIVEN", "carrier_name"),
     ("What's the capacity of MSC ANNA in TEU?", VESSELS, "MSC ANNA", "capacity_teu"),
 ])
 def test_an_attribute_of_one_object_comes_from_graphql(data_dir: Path, question: str, obj: dict[str, Any],

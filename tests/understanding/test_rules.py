@@ -160,3 +160,17 @@ def test_numeric_thresholds_with_units(rules: RulesUnderstanding, question: str,
 
 def test_a_threshold_on_nothing_known_is_named(rules: RulesUnderstanding) -> None:
     assert rules.analyze("shipments over 5 widgets", TODAY).unknown_terms == ["over 5 widgets"]
+
+
+def test_a_word_several_values_share_means_any_of_them(rules: RulesUnderstanding) -> None:
+    assert read(rules, "reefer shipments to Savannah")["filters"]["container_type"] == ["20RF", "40RF"]
+    assert read(rules, "20 foot reefer shipments to Savannah")["filters"]["container_type"] == ["20RF"]
+
+
+@pytest.mark.parametrize(("question", "group_by"), [
+    ("Which shippers to Oakland used 20 foot containers last year?", ["shipper_name"]),
+    ("What carriers serve Long Beach?", ["carrier_name"]),
+])
+def test_which_x_groups_by_x_whatever_the_verb(rules: RulesUnderstanding, question: str, group_by: list[str]) -> None:
+    m = rules.analyze(question, TODAY)
+    assert m.group_by == group_by and m.lookup is None

@@ -155,8 +155,7 @@ class RulesUnderstanding:
     def _lookup(self, text: str, lowered: str, meaning: Meaning) -> None:
         """A question about one object's attributes ("what flag does X fly?"), not about the records."""
         if (any(a.kind == "entity" for a in meaning.ambiguities) or meaning.time or meaning.top_n
-                or meaning.interval or meaning.sort or meaning.compare or meaning.group_by
-                or len(meaning.conditions) > 1):
+                or meaning.interval or meaning.sort or meaning.compare or len(meaning.conditions) > 1):
             return
         if meaning.entities:
             entity = meaning.entities[0]
@@ -171,9 +170,11 @@ class RulesUnderstanding:
         fields, rest = self._attributes(found.object, rest)
         if (meaning.entities and self._names_records(rest)) or (meaning.measures and self._measured(rest)):
             return  # "shipments of X", "how many … X": about the records, not the object
+        if not set(meaning.group_by) <= set(fields):
+            return  # "which carriers serve X": a grouping of records; "which carrier operates X": X's carrier
         if fields or _ABOUT.search(text) or not meaning.entities:
             meaning.lookup = found.model_copy(update={"fields": fields})
-            meaning.measures = []
+            meaning.measures, meaning.group_by = [], []
 
     def _attributes(self, name: str, lowered: str) -> tuple[list[str], str]:
         """The fields of object `name` the text asks for, and the text with their words blanked."""
@@ -211,17 +212,20 @@ class RulesUnderstanding:
 
     # -- field vocabularies ------------------------------------------------------------------------
     def _values(self, lowered: str, meaning: Meaning) -> str:
-        """Filters from field vocabularies; their words are then blanked so nothing reads them twice."""
+        """Filters from field vocabularies, longest words first; a word several values share means any of them
+        ("reefers": 20RF or 40RF). The words are then blanked so nothing reads them twice."""
         for field, spec in self.catalog.record.fields.items():
+            values_of: dict[str, list[str | bool]] = {}
             for value, words in spec.values.items():
-                for word in sorted(words, key=len, reverse=True):
-                    if f" {normalize(word)} " in lowered:
-                        typed: str | bool = (value == "true") if spec.type == "boolean" else value
-                        before = lowered[:lowered.index(f" {normalize(word)} ") + 1]
-                        meaning.conditions.append(Condition(field=field, values=[typed], source=word,
-                                                            negate=negated(before, self.record_nouns)))
-                        lowered = lowered.replace(f" {normalize(word)} ", " _ ")
-                        break
+                for word in words:
+                    typed: str | bool = (value == "true") if spec.type == "boolean" else value
+                    values_of.setdefault(normalize(word), []).append(typed)
+            for word in sorted(values_of, key=len, reverse=True):
+                if f" {word} " in lowered:
+                    before = lowered[:lowered.index(f" {word} ") + 1]
+                    meaning.conditions.append(Condition(field=field, values=list(dict.fromkeys(values_of[word])),
+                                                        source=word, negate=negated(before, self.record_nouns)))
+                    lowered = lowered.replace(f" {word} ", " _ ")
         return lowered
 
     def _thresholds(self, text: str, lowered: str, meaning: Meaning) -> str:
@@ -306,8 +310,7 @@ class RulesUnderstanding:
             field = self._longest_field(found.group(2), meaning)
             if field:
                 meaning.group_by.append(field)
-        which = re.search(r" (?:which|what) ([a-z. ]+?) (?:had|has|have|moved|did|does|is|are|was|were|serve|send|"
-                          r"received|receive|ships|shipped|sent)", lowered)
+        which = re.search(r" (?:which|what) ([a-z.]+(?: [a-z.]+)?)", lowered)  # "which shippers …", "what port …"
         ranked = re.search(rf" (?:{_RANK_UP}|{_RANK_DOWN})(?: \d+| {'| '.join(_NUMBER)})? ([a-z. ]+?)(?= by | to | in |"
                            rf" into | from | of | for | last | this | and |\?| $)", lowered)
         for match in (which, ranked):
