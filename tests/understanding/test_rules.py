@@ -174,3 +174,9 @@ def test_a_word_several_values_share_means_any_of_them(rules: RulesUnderstanding
 def test_which_x_groups_by_x_whatever_the_verb(rules: RulesUnderstanding, question: str, group_by: list[str]) -> None:
     m = rules.analyze(question, TODAY)
     assert m.group_by == group_by and m.lookup is None
+
+
+def test_names_that_pick_the_same_rows_are_not_an_ambiguity(rules: RulesUnderstanding) -> None:
+    m = rules.analyze("Total value of toys imported into LA in Q4 2025", TODAY)
+    assert [a for a in m.ambiguities if a.kind == "entity"] == []
+    assert {c.field for c in m.conditions} == {"hs_code", "port_of_unlading"}

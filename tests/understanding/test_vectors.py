@@ -140,3 +140,16 @@ def test_minilm_puts_a_paraphrase_closer_than_an_unrelated_word() -> None:
     assert cosine(ship, vessel) > cosine(ship, banana) + 0.2
     vectors = NameVectors([("vessel", "container vessel"), ("fruit", "banana")], embedder)
     assert vectors.search("cargo ship", limit=1)[0][0] == "vessel"
+
+
+def test_an_exact_name_inside_a_phrase_wins_over_the_phrase_by_vector() -> None:
+    from datetime import date
+
+    from bosun.understanding.rules import RulesUnderstanding
+
+    catalog = load_catalog()
+    rules = RulesUnderstanding(catalog)
+    rules.vectors = name_vectors(rules.index, HashingEmbedder())
+    m = rules.analyze("List Evergreen shipments into Oakland", date(2026, 6, 15))
+    assert [(e.value, e.method) for e in m.entities] == [("EVERGREEN", "exact"), ("OAKLAND", "exact")]
+    assert m.assumptions == []

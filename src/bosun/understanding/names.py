@@ -171,12 +171,21 @@ def _nearest(key: str, index: NameIndex, vectors: NameVectors, min_similarity: f
     if not near or near[0][1] < min_similarity:
         return None
     best = near[0][1]
+    if any(c.value == near[0][0] or normalize(c.value) == near[0][0] for c in _exact_parts(key, index)):
+        return None  # "List Evergreen": the exact "Evergreen" inside says it better
     keys = [k for k, score in near if score >= min_similarity and best - score <= 0.03 and k in index.names]
     candidates: dict[tuple[str, str], Candidate] = {}
     for k in keys:
         for c in index.names[k]:
             candidates.setdefault((c.entity, c.value), Candidate(c.entity, c.value, "vector", c.row))
     return (tuple(candidates.values()), 100.0 * best) if candidates else None
+
+
+def _exact_parts(key: str, index: NameIndex) -> list[Candidate]:
+    """Candidates of every shorter run of words inside `key` that is a name as it stands."""
+    words = key.split()
+    runs = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)} - {key}
+    return [c for run in runs if run in index.names for c in index.names[run]]
 
 
 def _known_words(words: list[str], index: NameIndex) -> bool:

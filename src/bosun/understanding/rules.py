@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import cached_property
 
@@ -103,6 +103,8 @@ class RulesUnderstanding:
     # -- names -----------------------------------------------------------------------------------
     def _names(self, text: str, meaning: Meaning) -> None:
         for found in find_names(text, self.index, skip=self.vocabulary, vectors=self.vectors):
+            if found.ambiguous and self._same_objects(found.candidates):
+                found = replace(found, candidates=found.candidates[:1])  # "toys": the HS heading = the category
             if found.ambiguous:
                 options = sorted({c.value for c in found.candidates})
                 meaning.ambiguities.append(Ambiguity(term=found.text, kind="entity", options=options))
@@ -145,6 +147,16 @@ class RulesUnderstanding:
                 for row in self.catalog.reference_rows(spec.object):
                     names.setdefault(row[spec.name_field], set()).add(row[id_field])
         return ids
+
+    def _same_objects(self, candidates: tuple[Candidate, ...]) -> bool:
+        """Names of different kinds that pick out exactly the same reference rows are not a real choice."""
+        picked = set()
+        for c in candidates:
+            ids = self.ids_by_name.get(c.entity, {}).get(c.value)
+            if not ids:
+                return False
+            picked.add((self.catalog.spec.entities[c.entity].object, frozenset(ids)))
+        return len(picked) == 1
 
     def _object_key(self, candidate: Candidate) -> tuple[str | None, str | None]:
         spec = self.catalog.spec.entities[candidate.entity]
