@@ -178,3 +178,10 @@ def test_negation_and_a_threshold_answer_exactly(data_dir: Path) -> None:
                                  "'HOUSTON' and arrival_date between '2025-01-01' and '2025-12-31' and carrier_name "
                                  "<> 'MAERSK'").fetchone()
     assert answer["results"][0]["rows"] == [[wanted]]
+
+
+def test_a_word_nothing_accounts_for_is_said_to_be_unused(data_dir: Path) -> None:
+    answer = ask(data_dir, "Which consignees got sneakers via Newark?")
+    assert answer["assumptions"][0] == "not understood, so not used: “sneakers”"
+    assert ask(data_dir, "Top 5 shippers to LA by TEU in 2025")["assumptions"] == [
+        "“in 2025” read as arrival_date; it could also mean departure_date or eta_date"]

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date
 from functools import cached_property
+from importlib import resources
 
 from bosun.catalog import Catalog
 from bosun.catalog.schema import EntitySpec
@@ -97,6 +98,9 @@ class RulesUnderstanding:
         if meaning.compare and not meaning.measures:
             self._default_measure(meaning)
         meaning.unknown_terms = [*meaning.unknown_terms, *self._unknown(text, meaning)]
+        ignored = self._ignored(text, meaning)
+        if ignored and not meaning.unknown_terms:
+            meaning.assumptions.insert(0, f"not understood, so not used: {', '.join(f'“{w}”' for w in ignored)}")
         meaning.intent_type = "aggregation" if (meaning.measures or meaning.group_by or meaning.interval) else "search"
         return meaning
 
@@ -367,6 +371,16 @@ class RulesUnderstanding:
         meaning.measures.append(Measure(name=self.catalog.spec.defaults.measure, agg=default.agg,
                                         field=default.field, label=default.label))
 
+    def _ignored(self, text: str, meaning: Meaning) -> list[str]:
+        """Words that no part of the meaning accounts for ("sneakers" when no name or value says sneakers)."""
+        said = [normalize(e.term) for e in meaning.entities] + [normalize(c.source) for c in meaning.conditions]
+        said += [normalize(a.term) for a in meaning.ambiguities]
+        said += [normalize(meaning.time.text)] if meaning.time else []
+        said += [normalize(meaning.lookup.term)] if meaning.lookup else []
+        known = {w for phrase in said for w in phrase.split()} | self.vocabulary_words | _ENGLISH | _OWN_WORDS
+        words = [w for w in normalize(text).split() if not w.isdigit() and len(w) > 2]
+        return list(dict.fromkeys(w for w in words if w not in known and _stem(w) not in known))
+
     def _unknown(self, text: str, meaning: Meaning) -> list[str]:
         """Words written like names that name nothing the catalog knows: "Foobar Industries"."""
         known = {normalize(e.term) for e in meaning.entities} | {normalize(a.term) for a in meaning.ambiguities}
@@ -434,3 +448,13 @@ def _add_condition(meaning: Meaning, field: str, value: str, found: Found, negat
                     meaning.compare.append(field)
             return
     meaning.conditions.append(Condition(field=field, values=[value], source=found.text, negate=negate))
+
+
+# The words this module's own rules read (ranking, intervals, averages).
+_OWN_WORDS = frozenset(re.findall(r"[a-z]+", f"{_RANK_UP} {_RANK_DOWN} {' '.join(_INTERVALS)} {' '.join(_NUMBER)}")) | {
+    "day", "week", "month", "quarter", "year", "days", "weeks", "months", "quarters", "years", "average", "avg",
+    "mean", "page", *_ORDINAL}
+
+# Words of any English question that carry no data meaning: never reported as not understood.
+_ENGLISH = frozenset(w for line in resources.files("bosun.understanding").joinpath("english_words.txt")
+                     .read_text(encoding="utf-8").splitlines() if not line.startswith("#") for w in line.split())
