@@ -254,3 +254,27 @@ def test_any_reply_to_any_kind_of_turn_ends_with_a_message(session: Session) -> 
         assert [t.human_message for t in session.history(thread)] == [opener, reply]
 
     conversation_goes_on()
+
+
+def test_follow_ups_on_groups_reorder_regroup_or_say_there_is_no_more(session: Session,
+                                                                      gold: duckdb.DuckDBPyConnection) -> None:
+    top = session.ask("Top 5 shippers to LA by TEU in 2025", "og")
+    shippers = {r[0] for r in rows(top)}
+    by_weight = session.ask("order by weight", "og")
+    assert by_weight.results[0].columns == ["shipper_name", "gross weight (kg)", "TEU"]
+    assert {r[0] for r in rows(by_weight)} == shippers  # the same five, in another order
+    weights = [r[1] for r in rows(by_weight)]
+    assert weights == sorted(weights, reverse=True)
+    assert session.ask("show me more", "og").answer.startswith("I could not complete “show me more”: The last answer "
+                                                                "showed all its rows")
+    carriers = session.ask("Which carriers serve Honolulu?", "og")  # a question of its own, not a breakdown
+    assert carriers.results[0].title == "Which carriers serve Honolulu?"
+    ordered = session.ask("sort them by TEU", "og")
+    assert rows(ordered) == sql(gold, "select carrier_name, sum(teu) t from shipments where port_of_unlading = "
+                                      "'HONOLULU' group by 1 order by t desc")
+    session.ask("How many shipments arrived in Savannah in 2025?", "om")
+    monthly = session.ask("break that down by month", "om")
+    wanted = sql(gold, "select strftime(date_trunc('month', arrival_date), '%Y-%m-%d'), count(*) from shipments "
+                       "where port_of_unlading = 'SAVANNAH' and arrival_date between '2025-01-01' and '2025-12-31' "
+                       "group by 1 order by 1")
+    assert rows(monthly) == wanted and len(wanted) == 12

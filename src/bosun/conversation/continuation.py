@@ -17,7 +17,7 @@ from typing import Literal
 from dateutil.relativedelta import relativedelta
 
 from bosun.planner.state import TurnSummary
-from bosun.understanding.meaning import Condition, Meaning, TimeFilter
+from bosun.understanding.meaning import Condition, Meaning, Measure, TimeFilter
 from bosun.understanding.names import normalize
 from bosun.understanding.picks import pick, replace_term
 from bosun.understanding.rules import RulesUnderstanding
@@ -25,6 +25,7 @@ from bosun.understanding.rules import RulesUnderstanding
 Kind = Literal["new", "refinement", "follow_up", "clarification_reply", "reask", "unmatched_reply"]
 
 _CUE = re.compile(r"^\s*(?:and|what about|how about|only|just|same (?:for|but)|now|but|then)\b", re.I)
+_POINTING = re.compile(r"\b(?:that|those|them|these|it|the same)\b", re.I)  # words that point back at the last answer
 _MORE = re.compile(r"\b(?:more|next|rest|continue|keep going)\b", re.I)
 _SORT = re.compile(r"\b(?:sort|sorted|order|ordered|rank|ranked)\s+(?:them\s+|it\s+)?by\s+(.+?)\s*[?.!]*$", re.I)
 _SHIFT = re.compile(r"\b(?:the\s+)?(day|week|month|quarter|year)\s+(before|after|earlier|later)\b|"
@@ -81,20 +82,23 @@ class Continuation:
     def _follow(self, reply: str, previous: Meaning, last: TurnSummary, today: date) -> Continued | None:
         title = f"{previous.text} → {reply.strip()}"
         sort = _SORT.search(reply)
-        field = self._sort_field(sort.group(1)) if sort and previous.intent_type == "search" else None
-        if field:  # "sort by weight": the same records, another order
-            descending = not re.search(r"\b(?:asc|ascending|lowest|smallest|shortest|lightest)\b", reply, re.I)
-            merged = previous.model_copy(update={"sort": [(field, "desc" if descending else "asc")], "page": 1,
-                                                 "text": title})
-            return Continued("follow_up", title, merged)
+        field, measure = self._sort_field(sort.group(1)) if sort else (None, None)
+        if field:  # "sort by weight": the same records, or the same groups, in another order
+            direction: Literal["asc", "desc"] = "asc" if re.search(
+                r"\b(?:asc|ascending|lowest|smallest|shortest|lightest)\b", reply, re.I) else "desc"
+            merged = self._sorted(previous, last, field, measure, direction)
+            if merged is not None:
+                return Continued("follow_up", title, merged.model_copy(update={"text": title}))
         own = self.understanding.analyze(_TOP_ONE.sub(" ", reply), today)  # "the top one" points back
-        cued = _CUE.search(reply) is not None
+        cued = _CUE.search(reply) is not None or _POINTING.search(reply) is not None
         if (own.lookup is not None and (own.lookup.fields or not cued)) or (
                 _stands_alone(own, self.understanding) and not cued):
             return None  # its own question: an attribute of one object, or records, measures, a ranking
-        if own.group_by and not own.measures:
+        if (own.group_by or own.interval) and not own.measures:
             return Continued("follow_up", title, _breakdown(previous, own, reply, last))
-        if previous.intent_type == "search" and _MORE.search(reply) and not (own.conditions or own.time):
+        if _MORE.search(reply) and not (own.conditions or own.time):
+            if previous.intent_type != "search":
+                return Continued("new", reply, note="The last answer showed all its rows; it has no next page. ")
             return Continued("follow_up", title, previous.model_copy(update={"page": previous.page + 1,
                                                                               "text": title}))
         shifted = _shift(previous.time, reply)
@@ -102,23 +106,48 @@ class Continuation:
             return Continued("refinement", title, _refine(previous, own, shifted, title))
         return None
 
-    def _sort_field(self, phrase: str) -> str | None:
+    def _sorted(self, previous: Meaning, last: TurnSummary, field: str, measure: str | None,
+                direction: Literal["asc", "desc"]) -> Meaning | None:
+        """Records sorted by a field; the same groups ordered by the measure over it (added when not shown)."""
+        if previous.intent_type == "search":
+            return previous.model_copy(update={"sort": [(field, direction)], "page": 1})
+        if not previous.group_by:
+            return None
+        shown = [m for m in previous.measures if m.field == field]
+        spec = self.understanding.catalog.spec.measures.get(measure or "")
+        if shown:
+            first = shown[0]
+        elif spec is not None:
+            first = Measure(name=measure or "", agg=spec.agg, field=field, label=spec.label, unit=spec.unit)
+        else:
+            return None
+        conditions = list(previous.conditions)
+        if previous.top_n and last.first_column and len(last.first_column) == previous.top_n:
+            conditions.append(Condition(field=previous.group_by[0], values=list(last.first_column)))  # same groups
+        return previous.model_copy(update={"measures": [first, *(m for m in previous.measures if m is not first)],
+                                           "sort": [(field, direction)], "order": direction,
+                                           "conditions": conditions})
+
+    def _sort_field(self, phrase: str) -> tuple[str | None, str | None]:
+        """(the field to sort by, the measure whose words name it, if any)."""
         catalog = self.understanding.catalog
         words = f" {normalize(phrase)} "
-        for measure in catalog.spec.measures.values():
+        for name, measure in catalog.spec.measures.items():
             if measure.field and any(f" {normalize(w)} " in words for w in measure.words):
-                return measure.field
+                return measure.field, name
         for name, spec in catalog.record.fields.items():
             if any(f" {normalize(w)} " in words for w in [*spec.synonyms, name.replace("_", " ")]):
-                return name
-        return None
+                measure_name = next((n for n, m in catalog.spec.measures.items() if m.field == name), None)
+                return name, measure_name
+        return None, None
 
 
 def _stands_alone(meaning: Meaning, understanding: RulesUnderstanding) -> bool:
     """A question of its own: it names the records or asks a measure, a grouping or a ranking."""
     nouns = {normalize(s) for s in understanding.catalog.record.synonyms}
     named = any(f" {n} " in f" {normalize(meaning.text)} " for n in nouns)
-    return bool(named or meaning.measures or meaning.top_n or meaning.interval)
+    grouped = meaning.group_by and (meaning.conditions or meaning.time)  # "which carriers serve Honolulu?"
+    return bool(named or meaning.measures or meaning.top_n or meaning.interval or grouped)
 
 
 def _refine(previous: Meaning, own: Meaning, shifted: TimeFilter | None, title: str) -> Meaning:
@@ -148,8 +177,12 @@ def _breakdown(previous: Meaning, own: Meaning, reply: str, last: TurnSummary) -
         conditions = [c for c in conditions if c.field != field]
         conditions.append(Condition(field=field, values=[last.first_column[0]], source=reply))
     measures = previous.measures or own.measures
-    return previous.model_copy(update={"group_by": own.group_by, "conditions": conditions, "compare": [],
+    group_by = own.group_by or ([] if previous.interval else previous.group_by)  # "… by month": the same groups
+    return previous.model_copy(update={"group_by": group_by, "conditions": conditions, "compare": [],
+                                       "interval": own.interval or (None if own.group_by else previous.interval),
                                        "top_n": None, "measures": measures, "intent_type": "aggregation",
+                                       "sort": [(measures[0].field, "desc")] if measures and measures[0].field else [],
+                                       "order": "desc",
                                        "text": f"{previous.text} → {reply.strip()}"})
 
 

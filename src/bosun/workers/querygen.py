@@ -63,7 +63,7 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
 
 
 def _order(meaning: Meaning) -> dict[str, str] | None:
-    if not meaning.top_n or not meaning.measures:
+    if not meaning.measures or not (meaning.top_n or meaning.sort):  # ranked, or sorted by a follow-up
         return None
     first = meaning.measures[0]
     return {"_count": meaning.order} if first.agg == "count" else {"m0": meaning.order}
