@@ -180,3 +180,14 @@ def test_names_that_pick_the_same_rows_are_not_an_ambiguity(rules: RulesUndersta
     m = rules.analyze("Total value of toys imported into LA in Q4 2025", TODAY)
     assert [a for a in m.ambiguities if a.kind == "entity"] == []
     assert {c.field for c in m.conditions} == {"hs_code", "port_of_unlading"}
+
+
+def test_which_n_ranks_n_groups(rules: RulesUnderstanding) -> None:
+    m = rules.analyze("Which 3 origin countries sent the most TEU to Norfolk in 2025?", TODAY)
+    assert (m.group_by, m.top_n, [x.field for x in m.measures]) == (["lading_country"], 3, ["teu"])
+
+
+def test_the_first_date_word_said_picks_the_date_field(rules: RulesUnderstanding) -> None:
+    m = rules.analyze("Shipments expected to arrive in Savannah next week", TODAY)
+    assert m.time is not None and (m.time.field, str(m.time.start)) == ("eta_date", "2026-06-22")
+    assert [a.options for a in m.ambiguities if a.kind == "field"] == [["eta_date", "arrival_date"]]

@@ -50,3 +50,15 @@ def test_no_time_words(text: str) -> None:
 def test_matched_words_are_reported() -> None:
     found = find_time_range("How many TEU did CMA CGM bring to Norfolk in Q1 2026?", AS_OF)
     assert found is not None and found.text == "in Q1 2026"
+
+
+@pytest.mark.parametrize(("text", "start", "end"), [
+    ("arriving next week", "2026-06-22", "2026-06-28"),
+    ("due in the next 7 days", "2026-06-16", "2026-06-22"),
+    ("expected next month", "2026-07-01", "2026-07-31"),
+    ("tomorrow", "2026-06-16", "2026-06-16"),
+    ("in the coming 2 weeks", "2026-06-16", "2026-06-29"),
+])
+def test_future_periods(text: str, start: str, end: str) -> None:
+    found = find_time_range(text, date(2026, 6, 15))
+    assert found is not None and (found.start.isoformat(), found.end.isoformat()) == (start, end)  # type: ignore[union-attr]

@@ -259,7 +259,9 @@ class RulesUnderstanding:
         if found is None:
             return
         spec = self.catalog.spec.time
-        named = [f for f, words in spec.fields.items() if any(f" {normalize(w)} " in lowered for w in words)]
+        at = {f: min((lowered.find(f" {normalize(w)} ") for w in words if f" {normalize(w)} " in lowered), default=-1)
+              for f, words in spec.fields.items()}
+        named = sorted((f for f, i in at.items() if i >= 0), key=lambda f: at[f])  # the first date word said
         field = named[0] if named else spec.default_field
         meaning.time = TimeFilter(field=field, start=found.start, end=found.end, text=found.text)
         others = [f for f in spec.fields if f != field] if not named else named[1:]
@@ -326,7 +328,7 @@ class RulesUnderstanding:
             field = self._longest_field(found.group(2), meaning)
             if field:
                 meaning.group_by.append(field)
-        which = re.search(r" (?:which|what) ([a-z.]+(?: [a-z.]+)?)", lowered)  # "which shippers …", "what port …"
+        which = re.search(rf" (?:which|what)(?: \d+| {'| '.join(_NUMBER)})? ([a-z.]+(?: [a-z.]+)?)", lowered)
         ranked = re.search(rf" (?:{_RANK_UP}|{_RANK_DOWN})(?: \d+| {'| '.join(_NUMBER)})? ([a-z. ]+?)(?= by | to | in |"
                            rf" into | from | of | for | last | this | and |\?| $)", lowered)
         for match in (which, ranked):
@@ -358,8 +360,10 @@ class RulesUnderstanding:
             meaning.top_n = (int(count) if count.isdigit() else _NUMBER[count]) if count else None
             meaning.order = "asc" if top.group(2) else "desc"
             if meaning.top_n is None:
-                single = re.search(r" (?:which|what) ", lowered)
-                meaning.top_n = 1 if single else self.catalog.spec.defaults.top_n
+                which = re.search(rf" (?:which|what)(?: (\d+|{'|'.join(_NUMBER)}))? ", lowered)  # "which 3 …"
+                counted = which.group(1) if which else None
+                meaning.top_n = (int(counted) if counted.isdigit() else _NUMBER[counted]) if counted else (
+                    1 if which else self.catalog.spec.defaults.top_n)
         if meaning.sort and not meaning.group_by:
             meaning.measures = []  # "the heaviest 5 shipments": records sorted, not counted
         elif meaning.top_n and meaning.group_by and (not meaning.measures or _extra_columns(lowered)):

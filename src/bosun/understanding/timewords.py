@@ -106,6 +106,11 @@ RULES: list[Rule] = [
      lambda m, t: (date.fromisoformat(m["a"]), date.fromisoformat(m["b"]))),
     (r"\byesterday\b", lambda m, t: (t - timedelta(days=1), t - timedelta(days=1))),
     (r"\btoday\b", lambda m, t: (t, t)),
+    (r"\btomorrow\b", lambda m, t: (t + timedelta(days=1), t + timedelta(days=1))),
+    (rf"\b(?:in\s+|over\s+|during\s+|within\s+)?(?:the\s+)?(?:next|coming|upcoming)\s+{_NUM}\s+{_UNIT}\b",
+     lambda m, t: (t + timedelta(days=1), _ahead(t, m["unit"], _number(m["n"])))),
+    (rf"\b(?:in\s+|during\s+)?(?:the\s+)?(?:next|coming|upcoming)\s+{_UNIT}\b",
+     lambda m, t: shift_period(period_bounds(t, m["unit"])[0], m["unit"], 1)),
     (r"\b(?:ytd|year[- ]to[- ]date)\b", lambda m, t: (period_bounds(t, "year")[0], t)),
     (r"\b(?:mtd|month[- ]to[- ]date)\b", lambda m, t: (period_bounds(t, "month")[0], t)),
     (r"\b(?:qtd|quarter[- ]to[- ]date)\b", lambda m, t: (period_bounds(t, "quarter")[0], t)),
@@ -137,6 +142,11 @@ def _rolling_start(today: date, unit: str, n: int) -> date:
     delta = {"day": relativedelta(days=n), "week": relativedelta(weeks=n), "month": relativedelta(months=n),
              "quarter": relativedelta(months=3 * n), "year": relativedelta(years=n)}[unit]
     return today - delta + timedelta(days=1)
+
+
+def _ahead(today: date, unit: str, n: int) -> date:
+    """The last day of the `n` units after today ("the next 7 days" ends a week from today)."""
+    return today + (today - _rolling_start(today, unit, n)) + timedelta(days=1)
 
 
 def _quarter(q: int, year: int) -> tuple[date, date]:
