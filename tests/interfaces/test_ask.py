@@ -185,3 +185,35 @@ def test_a_word_nothing_accounts_for_is_said_to_be_unused(data_dir: Path) -> Non
     assert answer["assumptions"][0] == "not understood, so not used: “sneakers”"
     assert ask(data_dir, "Top 5 shippers to LA by TEU in 2025")["assumptions"] == [
         "“in 2025” read as arrival_date; it could also mean departure_date or eta_date"]
+
+
+@pytest.mark.parametrize(("question", "sql"), [
+    ("How many distinct shippers sent goods to Tacoma in 2025?",
+     "select count(distinct shipper_name) from shipments where port_of_unlading = 'TACOMA' and arrival_date "
+     "between '2025-01-01' and '2025-12-31'"),
+    ("What is the total TEU handled by Long Beach per quarter in 2025?",
+     "select strftime(date_trunc('quarter', arrival_date), '%Y-%m-%d'), sum(teu) from shipments where "
+     "port_of_unlading = 'LONG BEACH' and arrival_date between '2025-01-01' and '2025-12-31' group by 1 order by 1"),
+    ("Show me the 10 most valuable shipments from Japan this year",
+     "select bol_number from shipments where lading_country = 'JP' and arrival_date between '2026-01-01' and "
+     "'2026-06-15' order by declared_value_usd desc, bol_number limit 10"),
+    ("Which vessels carried the most containers into Oakland in 2025?",
+     "select vessel_name, sum(container_count) c from shipments where port_of_unlading = 'OAKLAND' and arrival_date "
+     "between '2025-01-01' and '2025-12-31' group by 1 order by c desc limit 10"),
+])
+def test_more_wordings_answer_exactly(data_dir: Path, question: str, sql: str) -> None:
+    import duckdb
+
+    answer = ask(data_dir, question)
+    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as gold:
+        wanted = [list(r) for r in gold.execute(sql).fetchall()]
+    got = answer["results"][0]["rows"]
+    assert [r[:len(wanted[0])] for r in got] == wanted, answer["answer"]
+
+
+def test_a_lowest_first_ranking_is_stated_as_such(data_dir: Path) -> None:
+    answer = ask(data_dir, "Least busy US ports last quarter")
+    first, second = answer["results"][0]["rows"][:2]
+    assert answer["answer"].startswith(f"{len(answer['results'][0]['rows'])} rows.")
+    assert f"{first[0]} has the least shipments with {first[1]:,}, {second[1] - first[1]:,} less than {second[0]}" \
+        in answer["answer"]

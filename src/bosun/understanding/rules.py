@@ -89,6 +89,7 @@ class RulesUnderstanding:
         self._grouping(lowered, meaning)
         self._ranking(lowered, meaning)
         self._records_or_count(lowered, meaning)
+        self._distinct(lowered, meaning)
         self._lookup(text, lowered, meaning)
         page = _PAGE.search(lowered)
         if page:
@@ -320,14 +321,15 @@ class RulesUnderstanding:
         for word, interval in _INTERVALS.items():
             if f" {word} " in lowered:
                 meaning.interval = interval  # type: ignore[assignment]
-        found = re.search(rf" (?:{_GROUP_CUES}) (?:the )?(?:(day|week|month|quarter|year)|([a-z. ]+?)){_PHRASE_END}",
-                          lowered)
-        if found and found.group(1):
-            meaning.interval = found.group(1)  # type: ignore[assignment]
-        elif found:
+        cue = rf"(?= (?:{_GROUP_CUES}) (?:the )?(?:(day|week|month|quarter|year)|([a-z. ]+?)){_PHRASE_END})"
+        for found in re.finditer(cue, lowered):  # "TEU handled by Long Beach per quarter": the second cue groups
+            if found.group(1):
+                meaning.interval = found.group(1)  # type: ignore[assignment]
+                break
             field = self._longest_field(found.group(2), meaning)
             if field:
                 meaning.group_by.append(field)
+                break
         which = re.search(rf" (?:which|what)(?: \d+| {'| '.join(_NUMBER)})? ([a-z.]+(?: [a-z.]+)?)", lowered)
         ranked = re.search(rf" (?:{_RANK_UP}|{_RANK_DOWN})(?: \d+| {'| '.join(_NUMBER)})? ([a-z. ]+?)(?= by | to | in |"
                            rf" into | from | of | for | last | this | and |\?| $)", lowered)
@@ -362,8 +364,11 @@ class RulesUnderstanding:
             if meaning.top_n is None:
                 which = re.search(rf" (?:which|what)(?: (\d+|{'|'.join(_NUMBER)}))? ", lowered)  # "which 3 …"
                 counted = which.group(1) if which else None
+                noun = re.search(r" (?:which|what)(?: \d+)? ([a-z]+) ", lowered)
+                plural = bool(noun and noun.group(1).endswith("s") and self._fields_of(noun.group(1))
+                              and self._fields_of(noun.group(1)[:-1]))  # "which vessels …": several
                 meaning.top_n = (int(counted) if counted.isdigit() else _NUMBER[counted]) if counted else (
-                    1 if which else self.catalog.spec.defaults.top_n)
+                    1 if which and not plural else self.catalog.spec.defaults.top_n)
         if meaning.sort and not meaning.group_by:
             meaning.measures = []  # "the heaviest 5 shipments": records sorted, not counted
         elif meaning.top_n and meaning.group_by and (not meaning.measures or _extra_columns(lowered)):
@@ -419,12 +424,32 @@ class RulesUnderstanding:
         if only_default and not (asked or meaning.group_by or meaning.interval or meaning.top_n):
             meaning.measures = []
 
+    def _distinct(self, lowered: str, meaning: Meaning) -> None:
+        """ "How many (distinct) shippers …": a count of different values of that field, not of records."""
+        found = re.search(r" (?:how many|number of|count of) (?:distinct |unique |different )?([a-z]+(?: [a-z]+)?) ",
+                          lowered)
+        if not found or meaning.interval:
+            return
+        words = found.group(1).split()
+        field = next((f for size in (2, 1) for f in self._fields_of(" ".join(words[:size]))), None)
+        spec = self.catalog.record.fields.get(field or "")
+        if field is None or spec is None or spec.role != "dimension" or field in meaning.compare:
+            return
+        label = f"distinct {next((s for s in spec.synonyms if s.endswith('s')), field)}"
+        counted = Measure(name=f"distinct_{field}", agg="cardinality", field=field, label=label)
+        default = self.catalog.spec.defaults.measure
+        meaning.measures = [counted, *(m for m in meaning.measures if m.name != default)]
+        meaning.group_by = [g for g in meaning.group_by if g != field]
+        meaning.top_n = None if not meaning.group_by else meaning.top_n
+
     def _record_sort(self, lowered: str, meaning: Meaning) -> None:
         """A superlative that is a measure field's synonym ("heaviest") sorts the records by that field."""
-        for word in re.findall(rf" ({_RANK_UP}|{_RANK_DOWN}) ", lowered):
+        for ranked, word in re.findall(rf" (?:(most|least) )?((?:{_RANK_UP}|{_RANK_DOWN}|[a-z]+)) ", lowered):
+            if not ranked and not re.fullmatch(f"{_RANK_UP}|{_RANK_DOWN}", word):
+                continue  # "heaviest", or "most valuable": a superlative
             for name, spec in self.catalog.record.fields.items():
                 if spec.role == "measure" and word in {normalize(s) for s in spec.synonyms}:
-                    direction = "asc" if re.fullmatch(_RANK_DOWN, word) else "desc"
+                    direction = "asc" if ranked == "least" or re.fullmatch(_RANK_DOWN, word) else "desc"
                     meaning.sort.append((name, direction))  # type: ignore[arg-type]
                     return
 
@@ -457,7 +482,7 @@ def _add_condition(meaning: Meaning, field: str, value: str, found: Found, negat
 # The words this module's own rules read (ranking, intervals, averages).
 _OWN_WORDS = frozenset(re.findall(r"[a-z]+", f"{_RANK_UP} {_RANK_DOWN} {' '.join(_INTERVALS)} {' '.join(_NUMBER)}")) | {
     "day", "week", "month", "quarter", "year", "days", "weeks", "months", "quarters", "years", "average", "avg",
-    "mean", "page", *_ORDINAL}
+    "mean", "page", "busy", *_ORDINAL}
 
 # Words of any English question that carry no data meaning: never reported as not understood.
 _ENGLISH = frozenset(w for line in resources.files("bosun.understanding").joinpath("english_words.txt")

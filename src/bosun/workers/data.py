@@ -188,7 +188,7 @@ def analyze_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     if meaning.interval and not meaning.group_by:
         return _ok(wi, analysis=Deliverable(text=_trend(rows, label)))
     additive = meaning.measures[0].agg in ("count", "sum")  # a share of a sum means something; of averages not
-    return _ok(wi, analysis=Deliverable(text=_ranking(rows, label, additive)))
+    return _ok(wi, analysis=Deliverable(text=_ranking(rows, label, additive, lowest=meaning.order == "asc")))
 
 
 def _num(value: float) -> str:
@@ -202,13 +202,17 @@ def _pct(part: float, whole: float) -> str:
     return f"{share:.1f} %" if abs(share) < 10 else f"{share:.0f} %"
 
 
-def _ranking(rows: list[list[Any]], label: str, additive: bool) -> str:
-    ordered = sorted(rows, key=lambda r: r[-1], reverse=True)
+def _ranking(rows: list[list[Any]], label: str, additive: bool, lowest: bool = False) -> str:
+    ordered = sorted(rows, key=lambda r: r[-1], reverse=not lowest)
     total = sum(r[-1] for r in ordered)
     first, second = ordered[0], ordered[1]
-    gap = first[-1] - second[-1]
-    text = (f"{first[0]} leads on {label} with {_num(first[-1])}, {_num(gap)} more than {second[0]} "
-            f"({_pct(gap, second[-1])} higher)")
+    gap = abs(first[-1] - second[-1])
+    if lowest:
+        text = (f"{first[0]} has the least {label} with {_num(first[-1])}, {_num(gap)} less than {second[0]} "
+                f"({_pct(gap, second[-1])} lower)")
+    else:
+        text = (f"{first[0]} leads on {label} with {_num(first[-1])}, {_num(gap)} more than {second[0]} "
+                f"({_pct(gap, second[-1])} higher)")
     shown = additive and len(ordered) > 2
     return text + (f"; it is {_pct(first[-1], total)} of the {len(ordered)} shown." if shown else ".")
 

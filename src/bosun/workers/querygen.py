@@ -32,6 +32,8 @@ def filters(meaning: Meaning) -> list[dict[str, Any]]:
 
 
 def _metric(measure: Measure) -> dict[str, Any]:
+    if measure.agg == "cardinality":  # exact up to 40,000 values on Elasticsearch (its cap); always on DuckDB
+        return {"cardinality": {"field": measure.field, "precision_threshold": 40000}}
     return {measure.agg if measure.agg != "count" else "value_count": {"field": measure.field}}
 
 
