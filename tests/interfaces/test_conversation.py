@@ -278,3 +278,19 @@ def test_follow_ups_on_groups_reorder_regroup_or_say_there_is_no_more(session: S
                        "where port_of_unlading = 'SAVANNAH' and arrival_date between '2025-01-01' and '2025-12-31' "
                        "group by 1 order by 1")
     assert rows(monthly) == wanted and len(wanted) == 12
+
+
+def test_follow_ups_list_the_records_behind_a_count_and_measure_groups_anew(session: Session,
+                                                                             gold: duckdb.DuckDBPyConnection) -> None:
+    count = session.ask("How many shipments did Evergreen bring into Oakland in March 2026?", "sm")
+    listed = session.ask("show them", "sm")
+    assert listed.results[0].total == rows(count)[0][0] and listed.results[0].columns[0] == "bol_number"
+    session.ask("Top 3 carriers into Savannah by TEU last quarter", "mg")
+    where = ("where port_of_unlading = 'SAVANNAH' and arrival_date between '2026-01-01' and '2026-03-31'")
+    added = session.ask("and the average transit time?", "mg")
+    assert added.results[0].columns == ["carrier_name", "TEU", "average transit days"]
+    assert [r[:2] for r in rows(added)] == sql(gold, f"select carrier_name, sum(teu) t from shipments {where} "
+                                                     "group by 1 order by t desc limit 3")
+    reranked = session.ask("what about by weight?", "mg")
+    assert [r[0] for r in rows(reranked)] == [r[0] for r in sql(gold, (
+        f"select carrier_name, sum(gross_weight_kg) w from shipments {where} group by 1 order by w desc limit 3"))]

@@ -26,6 +26,7 @@ Kind = Literal["new", "refinement", "follow_up", "clarification_reply", "reask",
 
 _CUE = re.compile(r"^\s*(?:and|what about|how about|only|just|same (?:for|but)|now|but|then)\b", re.I)
 _POINTING = re.compile(r"\b(?:that|those|them|these|it|the same)\b", re.I)  # words that point back at the last answer
+_SHOW = re.compile(r"\b(?:show|list|see|display|give)\b.*\b(?:them|those|these|it|records|ones)\b", re.I)
 _MORE = re.compile(r"\b(?:more|next|rest|continue|keep going)\b", re.I)
 _SORT = re.compile(r"\b(?:sort|sorted|order|ordered|rank|ranked)\s+(?:them\s+|it\s+)?by\s+(.+?)\s*[?.!]*$", re.I)
 _SHIFT = re.compile(r"\b(?:the\s+)?(day|week|month|quarter|year)\s+(before|after|earlier|later)\b|"
@@ -94,6 +95,17 @@ class Continuation:
         if (own.lookup is not None and (own.lookup.fields or not cued)) or (
                 _stands_alone(own, self.understanding) and not cued):
             return None  # its own question: an attribute of one object, or records, measures, a ranking
+        if own.measures and not (own.conditions or own.time or own.group_by) and previous.group_by:
+            # "what about by weight?" ranks the groups anew; "and the average transit time?" adds a column
+            added = [m for m in own.measures if m.label not in {p.label for p in previous.measures}]
+            measures = own.measures if re.search(r"\bby\b", reply, re.I) else [*previous.measures, *added]
+            measured = previous.model_copy(update={"measures": measures, "sort": [], "text": title,
+                                                   "assumptions": [*previous.assumptions, *own.assumptions]})
+            return Continued("follow_up", title, measured)
+        if _SHOW.search(reply) and previous.intent_type == "aggregation" and not (previous.group_by or own.conditions):
+            listed = previous.model_copy(update={"measures": [], "intent_type": "search", "interval": None,
+                                                 "top_n": None, "sort": [], "page": 1, "text": title})
+            return Continued("follow_up", title, listed)  # "show them": the records behind the count
         if (own.group_by or own.interval) and not own.measures:
             return Continued("follow_up", title, _breakdown(previous, own, reply, last))
         if _MORE.search(reply) and not (own.conditions or own.time):
