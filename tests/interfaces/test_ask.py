@@ -217,3 +217,14 @@ def test_a_lowest_first_ranking_is_stated_as_such(data_dir: Path) -> None:
     assert answer["answer"].startswith(f"{len(answer['results'][0]['rows'])} rows.")
     assert f"{first[0]} has the least shipments with {first[1]:,}, {second[1] - first[1]:,} less than {second[0]}" \
         in answer["answer"]
+
+
+def test_which_fields_describe_a_subject(data_dir: Path) -> None:
+    answer = ask(data_dir, "Which fields describe the consignee?")
+    assert "consignee_name" in answer["answer"] and "consignee_state" in answer["answer"]
+    assert "shipper_name" not in answer["answer"] and answer["results"] == []
+
+
+def test_how_many_of_a_measure_asks_that_measure_only(data_dir: Path) -> None:
+    answer = ask(data_dir, "How many TEU arrived in Houston last month?")
+    assert answer["results"][0]["columns"] == ["TEU"]

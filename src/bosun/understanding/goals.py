@@ -52,6 +52,22 @@ def split_turn(text: str, catalog: Catalog) -> list[GoalText]:
     return [_goal(part, catalog) for part in goals]
 
 
+_ABOUT = re.compile(r"\b(?:describe|describes|about|for|of|on|related to|concerning|regarding)\s+(?:the\s+|an?\s+)?"
+                    r"([\w\s]+?)\s*[?.!]*$", re.I)
+
+
+def _fields_about(part: str, catalog: Catalog) -> tuple[str, ...]:
+    """ "which fields describe the consignee": the fields whose name or synonyms hold the subject's words."""
+    subject = _ABOUT.search(part)
+    if subject is None:
+        return ()
+    words = {w.rstrip("s") for w in normalize(subject.group(1)).split() if len(w) > 2}
+    def said(name: str, synonyms: list[str]) -> set[str]:
+        return {w.rstrip("s") for s in [name.replace("_", " "), *synonyms] for w in normalize(s).split()}
+
+    return tuple(name for name, spec in catalog.record.fields.items() if words & said(name, spec.synonyms))
+
+
 _GLUE = {"a", "an", "the", "and", "or", "between", "difference", "mean", "means", "meaning", "of", "is", "are", "vs",
          "versus", "term", "word"}
 
@@ -60,7 +76,8 @@ def _goal(part: str, catalog: Catalog) -> GoalText:
     """A helpdesk goal asks only what terms mean: nothing is left once the terms are taken out."""
     fields = _ASKS_FIELDS.search(part)
     if fields and (fields.group(1) is None or fields.group(1).lower() in catalog.record.fields):
-        return GoalText("explain", part, (fields.group(1).lower(),) if fields.group(1) else ())
+        named = (fields.group(1).lower(),) if fields.group(1) else _fields_about(part, catalog)
+        return GoalText("explain", part, named)
     if _ASKS_MEANING.match(part):
         terms = glossary_terms(part, catalog)
         rest = f" {normalize(_ASKS_MEANING.sub('', part))} "

@@ -280,7 +280,9 @@ class RulesUnderstanding:
         seen: set[str] = set()
         nouns = {normalize(s) for s in self.catalog.record.synonyms}
         default = spec.measures[spec.defaults.measure]
-        counting = any(f" {normalize(w)} " in lowered for w in default.words if normalize(w) not in nouns)
+        others = {normalize(w) for n, m in spec.measures.items() if n != spec.defaults.measure for w in m.words}
+        counting = any(f" {normalize(w)} " in lowered and not _followed_by(lowered, normalize(w), others)
+                       for w in default.words if normalize(w) not in nouns)  # "how many TEU" asks TEU, not a count
         for position, _, name in hits:
             m = spec.measures[name]
             agg = m.agg
@@ -452,6 +454,12 @@ class RulesUnderstanding:
                     direction = "asc" if ranked == "least" or re.fullmatch(_RANK_DOWN, word) else "desc"
                     meaning.sort.append((name, direction))  # type: ignore[arg-type]
                     return
+
+
+def _followed_by(lowered: str, phrase: str, words: set[str]) -> bool:
+    """`phrase` is followed at once by one of `words` ("how many" + "teu")."""
+    rest = lowered.split(f" {phrase} ", 1)[1]
+    return any(rest.startswith(f"{w} ") for w in words)
 
 
 def _stem(word: str) -> str:
