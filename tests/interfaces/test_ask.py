@@ -228,3 +228,8 @@ def test_which_fields_describe_a_subject(data_dir: Path) -> None:
 def test_how_many_of_a_measure_asks_that_measure_only(data_dir: Path) -> None:
     answer = ask(data_dir, "How many TEU arrived in Houston last month?")
     assert answer["results"][0]["columns"] == ["TEU"]
+
+
+def test_a_page_past_the_read_cap_says_so(data_dir: Path) -> None:
+    answer = ask(data_dir, "Show Maersk shipments to LA, page 99999")
+    assert answer["status"] == "failed" and "Page 99999 is past the first 10,000 records" in answer["answer"]

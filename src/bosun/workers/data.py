@@ -127,6 +127,9 @@ def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
     meaning: Meaning = query["meaning"]
     size = ctx.catalog.spec.defaults.page_size
     offset = int(wi.sub_goal.params.get("offset", (meaning.page - 1) * size))
+    if offset + size > ctx.settings.max_result_size:
+        raise UserError(f"Page {meaning.page} is past the first {ctx.settings.max_result_size:,} records, the most "
+                        "Bosun reads for one question; narrow it down with a date range or a filter instead.")
     body = {**query["body"], "from": offset, "size": size}
     columns, rows, total = querygen.table(meaning, ctx.engine.search(query["index"], body), ctx.catalog)
     end = offset + len(rows)
