@@ -29,7 +29,7 @@ _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billi
 _UNITS = {"t": ("kg", 1000.0), "ton": ("kg", 1000.0), "tons": ("kg", 1000.0), "tonne": ("kg", 1000.0),
           "tonnes": ("kg", 1000.0), "kg": ("kg", 1.0), "kgs": ("kg", 1.0), "kilograms": ("kg", 1.0),
           "usd": ("USD", 1.0), "dollars": ("USD", 1.0), "$": ("USD", 1.0), "day": ("days", 1.0),
-          "days": ("days", 1.0), "teu": ("TEU", 1.0), "teus": ("TEU", 1.0)}
+          "days": ("days", 1.0)}
 
 
 def negated(before: str, nouns: frozenset[str] = frozenset()) -> bool:
@@ -88,7 +88,8 @@ def _field_near(words: str, catalog: Catalog, last: bool = False) -> str | None:
 
 
 def _field_of_unit(written: str, catalog: Catalog) -> str | None:
-    """The one measure field whose unit the written unit converts to."""
+    """The one measure field whose unit is the written one ("8 TEU"), or converts from it ("20 tons" → kg)."""
     unit = _UNITS.get(written, (None, 1.0))[0]
-    fields = [n for n, s in catalog.record.fields.items() if s.role == "measure" and unit and s.unit == unit]
+    fields = [n for n, s in catalog.record.fields.items() if s.role == "measure" and s.unit and written
+              and (s.unit == unit or normalize(s.unit) in (written, written.removesuffix("s")))]
     return fields[0] if len(fields) == 1 else None
