@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlparse
@@ -21,6 +22,11 @@ def _check_url(value: str | None, schemes: tuple[str, ...]) -> str | None:
     if parsed.scheme not in schemes or not (parsed.netloc or parsed.path):
         raise ValueError(f"expected a URL starting with {' or '.join(s + '://' for s in schemes)}, got {value!r}")
     return value
+
+
+def redacted(url: str) -> str:
+    """A URL without its password, for messages."""
+    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
 
 
 class Settings(BaseSettings):

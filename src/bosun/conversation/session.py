@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-import bosun.workers.data
+import bosun.workers.data  # registers the data workers
 import bosun.workers.objects  # noqa: F401 - registers graphql_lookup
 from bosun.catalog import Catalog, load_catalog
 from bosun.conversation.goals import goals_for
@@ -37,8 +37,7 @@ class Session:
     store: TurnStore
 
     def stream(self, question: str, thread_id: str) -> Iterator[TurnEvent | Answer]:
-        history = self.store.recent(thread_id, self.context.settings.memory_turns)
-        for item in stream_turn(self.graph, question, thread_id, self.context, history):
+        for item in stream_turn(self.graph, question, thread_id, self.context, self.history(thread_id)):
             if isinstance(item, Answer):
                 self.store.append(thread_id, self._summary(question, item, thread_id))
             yield item

@@ -9,7 +9,7 @@ from typing import Any
 
 from bosun.errors import StoreError
 from bosun.planner.state import TurnSummary
-from bosun.settings import Settings
+from bosun.settings import Settings, redacted
 
 _TABLE = ("CREATE TABLE IF NOT EXISTS bosun_turns (thread_id TEXT NOT NULL, turn_id INTEGER NOT NULL, "
           "summary TEXT NOT NULL, PRIMARY KEY (thread_id, turn_id))")
@@ -84,8 +84,8 @@ def sqlite_store(path: Path, timeout_s: float = 5.0) -> TurnStore:
 def _postgres(url: str) -> TurnStore:
     import psycopg  # the postgres extra; open_postgres_checkpointer has said so if it is missing
 
-    where = url.split("@")[-1]
+    where = redacted(url)
     try:
-        return TurnStore(psycopg.connect(url), f"postgresql://…@{where}", (psycopg.Error,), placeholder="%s")
+        return TurnStore(psycopg.connect(url), where, (psycopg.Error,), placeholder="%s")
     except psycopg.Error as exc:
         raise StoreError(f"the conversation store at {where} cannot be used: {str(exc).splitlines()[0]}") from None

@@ -17,7 +17,7 @@ from bosun.planner.rules import RulesPlanner, synthesis_refs
 from bosun.planner.state import MainState
 from bosun.planner.synthesis import synthesize
 from bosun.workers.context import Context
-from bosun.workers.models import SubGoal, WorkerInput, WorkerResult
+from bosun.workers.models import Clarification, SubGoal, WorkerInput, WorkerResult
 
 Update = dict[str, Any]
 
@@ -117,8 +117,7 @@ def _ask_inside(worker_input: WorkerInput, result: WorkerResult, ctx: Context) -
         found = result.outputs["entity_options"]
         preface = f"I could not tell which one you meant by “{worker_input.sub_goal.params['reply']}”. " \
             if attempt else ""
-        question = f"{preface}“{found['term']}” matches several names. Which one did you mean?"
-        reply = interrupt({"question": question, "options": found["options"]})
+        reply = interrupt(Clarification.about(found["term"], found["options"], preface).model_dump())
         params = {**worker_input.sub_goal.params, "reply": str(reply)}
         worker_input = worker_input.model_copy(update={"sub_goal": worker_input.sub_goal.model_copy(
             update={"params": params})})

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sqlite3
 import sys
 from collections.abc import Iterator
@@ -18,6 +17,7 @@ from bosun.errors import StoreError
 from bosun.planner.events import TurnEvent
 from bosun.planner.state import MainState, TurnSummary
 from bosun.planner.synthesis import Answer, Trace, trace_of
+from bosun.settings import redacted
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification
 
@@ -61,14 +61,9 @@ def open_postgres_checkpointer(url: str) -> Any:
         saver = PostgresSaver(conn, serde=JsonPlusSerializer(allowed_msgpack_modules=_bosun_models()))
         saver.setup()
     except psycopg.Error as exc:
-        raise StoreError(f"the conversation store at {_redacted(url)} cannot be used: "
+        raise StoreError(f"the conversation store at {redacted(url)} cannot be used: "
                          f"{str(exc).splitlines()[0]}") from None
     return saver
-
-
-def _redacted(url: str) -> str:
-    """A URL without its password, for messages."""
-    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
 
 
 def _config(thread_id: str, context: Context) -> dict[str, Any]:
@@ -95,11 +90,9 @@ def _interrupts(graph: Any, config: dict[str, Any]) -> tuple[Any, ...]:
 
 def _asked(value: dict[str, Any], values: dict[str, Any], question: str, thread_id: str) -> Answer:
     """The answer of a turn paused inside the graph (interrupt mode): the question and its options."""
-    options = list(value["options"])
-    text = value["question"] + "\n" + "\n".join(f"{i}. {o}" for i, o in enumerate(options, 1))
-    return Answer(question=question, thread_id=thread_id, status="needs_clarification", answer=text,
-                  clarification=Clarification(question=value["question"], options=options),
-                  trace=trace_of(MainState.model_validate(values)))
+    asked = Clarification.model_validate(value)
+    return Answer(question=question, thread_id=thread_id, status="needs_clarification", answer=asked.text,
+                  clarification=asked, trace=trace_of(MainState.model_validate(values)))
 
 
 def resume_turn(graph: Any, thread_id: str, context: Context) -> Answer:

@@ -174,15 +174,9 @@ class RulesUnderstanding:
         if (any(a.kind == "entity" for a in meaning.ambiguities) or meaning.time or meaning.top_n
                 or meaning.interval or meaning.sort or meaning.compare or len(meaning.conditions) > 1):
             return
-        if meaning.entities:
-            entity = meaning.entities[0]
-            if len(meaning.entities) > 1 or entity.object is None or entity.key is None:
-                return
-            found = ObjectLookup(object=entity.object, key=entity.key, term=entity.term)
-        else:
-            found = self._id_lookup(text)  # type: ignore[assignment]
-            if found is None:
-                return
+        found = self._named_object(meaning) if meaning.entities else self._id_lookup(text)
+        if found is None:
+            return
         rest = lowered.replace(f" {normalize(found.term)} ", " _ ")
         fields, rest = self._attributes(found.object, rest)
         if (meaning.entities and self._names_records(rest)) or (meaning.measures and self._measured(rest)):
@@ -214,6 +208,14 @@ class RulesUnderstanding:
         self._measures(lowered, probe)
         self._records_or_count(lowered, probe)
         return bool(probe.measures)
+
+    @staticmethod
+    def _named_object(meaning: Meaning) -> ObjectLookup | None:
+        """The one object the question names, when it names one and that name identifies one row."""
+        entity = meaning.entities[0]
+        if len(meaning.entities) > 1 or entity.object is None or entity.key is None:
+            return None
+        return ObjectLookup(object=entity.object, key=entity.key, term=entity.term)
 
     def _id_lookup(self, text: str) -> ObjectLookup | None:
         """An object named by its kind and id: "bill of lading MAEU1234567890"."""

@@ -233,12 +233,8 @@ def _trend(rows: list[list[Any]], label: str) -> str:
         produces=["clarification_message"], goal_type="deliverable")
 def clarify_question(wi: WorkerInput, ctx: Context) -> WorkerResult:
     found = wi.resolved_inputs["entity_options"]
-    preface = wi.sub_goal.params.get("preface", "")
-    question = f"{preface}“{found['term']}” matches several names. Which one did you mean?"
-    options = found["options"]
-    text = question + "\n" + "\n".join(f"{i}. {o}" for i, o in enumerate(options, 1))
-    return _ok(wi, clarification_message=Deliverable(text=text,
-                                                     clarification=Clarification(question=question, options=options)))
+    asked = Clarification.about(found["term"], found["options"], wi.sub_goal.params.get("preface", ""))
+    return _ok(wi, clarification_message=Deliverable(text=asked.text, clarification=asked))
 
 
 @worker("diagnose_query", "Finds which filter emptied a result", consumes=["es_query"], produces=["diagnosis"],

@@ -98,6 +98,16 @@ class Clarification(BaseModel):
     question: str
     options: list[str] = Field(default_factory=list)
 
+    @classmethod
+    def about(cls, term: str, options: list[str], preface: str = "") -> Clarification:
+        """The question back for a name that matches several options."""
+        return cls(question=f"{preface}“{term}” matches several names. Which one did you mean?", options=options)
+
+    @property
+    def text(self) -> str:
+        """The question and its numbered options, as the answer shows them."""
+        return self.question + "\n" + "\n".join(f"{i}. {o}" for i, o in enumerate(self.options, 1))
+
 
 class Deliverable(BaseModel):
     """Content for the final answer; deliverable workers put one in their deliverable slot."""

@@ -30,15 +30,14 @@ def graphql_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
     if lookup.fields:  # the attributes asked: one row, stated in words
         asked = "; ".join(f"{label}: {_shown(row.get(f))}" for f, label in zip(fields[1:], labels[1:], strict=True))
         text = f"{row.get(obj.id_field)} ({noun}) — {asked}."
-        table = ResultTable(title=title, columns=fields, rows=[[row.get(f) for f in fields]], total=1)
+        table = ResultTable(title=title, columns=fields, rows=[[row.get(f) for f in fields]], total=1,
+                            sub_goal_id=wi.sub_goal.id)
     else:  # everything about it: one line per field
         text = f"{row.get(obj.id_field)} ({noun}): {obj.description}"
         table = ResultTable(title=title, columns=["field", "value"], rows=[[f, row.get(f)] for f in fields],
-                            total=len(fields))
-    table = table.model_copy(update={"sub_goal_id": wi.sub_goal.id})
-    result = WorkerResult(sub_goal_id=wi.sub_goal.id, status="success",
-                          outputs={"object_details": Deliverable(text=text, tables=[table])})
-    return result
+                            total=len(fields), sub_goal_id=wi.sub_goal.id)
+    return WorkerResult(sub_goal_id=wi.sub_goal.id, status="success",
+                        outputs={"object_details": Deliverable(text=text, tables=[table])})
 
 
 def _label(synonyms: list[str], field: str) -> str:
