@@ -104,8 +104,8 @@ def test_an_on_disk_collection_is_reused_for_the_same_names(tmp_path: Path) -> N
     vectors = NameVectors(names, HashingEmbedder(), collection="vessels", location=str(tmp_path / "qdrant"))
     try:
         assert vectors.collection.startswith("vessels-hashing-")
-        assert vectors.client.collection_exists(vectors.collection)
         assert [key for key, _ in vectors.search("gulsun msc", limit=2)] == ["msc gulsun", "frozen tilapia"]
+        assert vectors.client.collection_exists(vectors.collection)  # built by the first search
     finally:
         vectors.close()
     again = NameVectors(names, HashingEmbedder(), collection="vessels", location=str(tmp_path / "qdrant"))

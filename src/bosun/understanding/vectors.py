@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 import zlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
@@ -113,31 +114,41 @@ class NameVectors:
         location: str | None = None,
         batch_size: int = 256,
     ) -> None:
-        pairs = list(names)
-        digest = hashlib.sha256("\n".join(f"{k}\t{t}" for k, t in pairs).encode()).hexdigest()[:12]
+        self._pairs, self._batch_size = list(names), batch_size
+        digest = hashlib.sha256("\n".join(f"{k}\t{t}" for k, t in self._pairs).encode()).hexdigest()[:12]
         self.embedder = embedder
         self.collection = f"{collection}-{embedder.name}-{digest}"  # the same names share one collection
         self.client = _client(location)
-        if self.client.collection_exists(self.collection):
-            return
-        self.client.create_collection(
-            self.collection,
-            vectors_config=models.VectorParams(size=embedder.dim, distance=models.Distance.COSINE),
-        )
-        for start in range(0, len(pairs), batch_size):
-            batch = pairs[start:start + batch_size]
-            vectors = embedder.embed([text for _, text in batch])
-            self.client.upload_points(
+        self._building, self._built = threading.Lock(), False
+
+    def _ensure_built(self) -> None:
+        """Embed and upload the names on the first search: most questions never reach this stage."""
+        with self._building:
+            if self._built or self.client.collection_exists(self.collection):
+                self._built = True
+                return
+            self.client.create_collection(
                 self.collection,
-                [
-                    models.PointStruct(id=start + i, vector=vector, payload={"key": key})
-                    for i, ((key, _), vector) in enumerate(zip(batch, vectors, strict=True))
-                ],
-                wait=True,
+                vectors_config=models.VectorParams(size=self.embedder.dim, distance=models.Distance.COSINE),
             )
+            for start in range(0, len(self._pairs), self._batch_size):
+                self._upload(start, self._pairs[start:start + self._batch_size])
+            self._built = True
+
+    def _upload(self, start: int, batch: list[tuple[str, str]]) -> None:
+        vectors = self.embedder.embed([text for _, text in batch])
+        self.client.upload_points(
+            self.collection,
+            [
+                models.PointStruct(id=start + i, vector=vector, payload={"key": key})
+                for i, ((key, _), vector) in enumerate(zip(batch, vectors, strict=True))
+            ],
+            wait=True,
+        )
 
     def search(self, text: str, limit: int = 5) -> list[tuple[str, float]]:
         """The `limit` names nearest to `text`: (key, cosine similarity), best first."""
+        self._ensure_built()
         (vector,) = self.embedder.embed([text])
         response = self.client.query_points(self.collection, query=vector, limit=limit, with_payload=True)
         return [(str((point.payload or {})["key"]), float(point.score)) for point in response.points]
