@@ -159,7 +159,7 @@ def test_numeric_thresholds_with_units(rules: RulesUnderstanding, question: str,
 
 
 def test_a_threshold_on_nothing_known_is_named(rules: RulesUnderstanding) -> None:
-    assert rules.analyze("shipments over 5 widgets", TODAY).unknown_terms == ["over 5 widgets"]
+    assert rules.analyze("shipments over 5 widgets", TODAY).not_understood == ["over 5 widgets"]
 
 
 def test_a_word_several_values_share_means_any_of_them(rules: RulesUnderstanding) -> None:

@@ -16,6 +16,13 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class Adjectives(Strict):
+    """Domain adjectives of a field or measure, by direction: more: [heavy], less: [light] (base forms)."""
+
+    more: list[str] = Field(default_factory=list)
+    less: list[str] = Field(default_factory=list)
+
+
 class FieldSpec(Strict):
     """One field of a business object."""
 
@@ -28,6 +35,7 @@ class FieldSpec(Strict):
     values: dict[str, list[str]] = Field(
         default_factory=dict, description="canonical value → words that name it (small vocabularies)")
     list_separator: str | None = Field(None, description="a column holding a list, e.g. '|'")
+    adjectives: Adjectives = Field(default_factory=Adjectives)
 
 
 class ObjectSpec(Strict):
@@ -88,6 +96,7 @@ class MeasureSpec(Strict):
     label: str
     unit: str | None = None
     assumption: str | None = None
+    adjectives: Adjectives = Field(default_factory=Adjectives)
 
 
 class TimeSpec(Strict):

@@ -36,6 +36,7 @@ class Answer(BaseModel):
     answer: str
     clarification: Clarification | None = None
     assumptions: list[str] = Field(default_factory=list)
+    not_understood: list[str] = Field(default_factory=list)
     results: list[ResultTable] = Field(default_factory=list)
     trace: Trace
 
@@ -70,6 +71,7 @@ def synthesize(state: MainState) -> Answer:
              for g in state.goals if g.status == "failed"]
     clarification = next((p.clarification for p in parts if p.clarification), None)
     assumptions = list(dict.fromkeys(a for p in parts for a in p.assumptions))
+    unused = list(dict.fromkeys(w for p in parts for w in p.not_understood))
     status: Literal["done", "needs_clarification", "failed"] = "done"
     if clarification is not None:
         status = "needs_clarification"
@@ -77,5 +79,15 @@ def synthesize(state: MainState) -> Answer:
         status = "failed"
     if not text:
         text = ["I could not answer this question." if status == "failed" else "Done."]
+    if unused and status == "done":
+        text.insert(0, _not_understood(unused))
     return Answer(status=status, answer="\n\n".join(text), clarification=clarification, assumptions=assumptions,
+                  not_understood=unused,
                   results=[t for p in parts for t in p.tables], trace=trace_of(state))
+
+
+def _not_understood(words: list[str]) -> str:
+    """Said first: the figures that follow answer the question without these words, not the whole of it."""
+    quoted = ", ".join(f"“{w}”" for w in words)
+    return (f"I did not understand {quoted}, so I did not use {'it' if len(words) == 1 else 'them'}: what follows "
+            "answers the rest of the question, not the whole of it.")

@@ -91,5 +91,6 @@ class Meaning(BaseModel):
     assumptions: list[str] = Field(default_factory=list)
     ambiguities: list[Ambiguity] = Field(default_factory=list)
     unknown_terms: list[str] = Field(default_factory=list)
+    not_understood: list[str] = Field(default_factory=list, description="words of the question no rule used")
     lookup: ObjectLookup | None = None
     page: int = Field(1, ge=1, description="which page of records a search asks for")

@@ -34,6 +34,7 @@ class TimeRange:
     start: date | None
     end: date | None
     text: str
+    at: int = -1  # where the words start in the question
 
     def describe(self) -> str:
         if self.start and self.end:
@@ -182,7 +183,8 @@ def find_time_range(text: str, today: date) -> TimeRange | None:
             if not _plausible(match):
                 continue
             start, end = build(match, today)
-            found = TimeRange(start, end, match.group(0).strip())
+            written = match.group(0)
+            found = TimeRange(start, end, written.strip(), match.start() + len(written) - len(written.lstrip()))
             if best is None or match.start() < best[0]:
                 best = (match.start(), found)
             break

@@ -58,6 +58,10 @@ def metadata_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
                         f"{record.index}, "
                         f"for example by {', '.join(_examples(ctx))}, a date range, or a measure such as "
                         f"{', '.join(list(ctx.catalog.spec.measures)[:3])}.")
+    if _mostly_unread(meaning):
+        unread = ", ".join(f"“{w}”" for w in meaning.not_understood)
+        raise UserError(f"{preface}I could not read most of “{text[:80]}”: I did not understand {unread}. Ask about "
+                        f"{ctx.catalog.record.index} in other words, for example by {', '.join(_examples(ctx))}.")
     if meaning.unknown_terms:
         kinds = ", ".join(ctx.catalog.spec.entities)
         raise UnknownEntity(meaning.unknown_terms[0], f"{preface}I don't know “{meaning.unknown_terms[0]}”: nothing "
@@ -92,6 +96,13 @@ def _says_nothing(meaning: Meaning, text: str, ctx: Context) -> bool:
                   or meaning.top_n or meaning.ambiguities or meaning.unknown_terms)
     nouns = {normalize(s) for s in ctx.catalog.record.synonyms}
     return not understood and not any(f" {n} " in f" {normalize(text)} " for n in nouns)
+
+
+def _mostly_unread(meaning: Meaning) -> bool:
+    """More words not understood than parts of a meaning read: no reading to answer with."""
+    read = len(meaning.conditions) + len(meaning.measures) + len(meaning.group_by) + len(meaning.sort)
+    read += int(meaning.time is not None) + int(meaning.interval is not None) + int(meaning.lookup is not None)
+    return len(meaning.not_understood) >= 2 and len(meaning.not_understood) > read
 
 
 def _examples(ctx: Context) -> list[str]:
@@ -139,7 +150,8 @@ def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
         text = f"There are {total:,} matching records: none beyond the first {offset:,}."
     table = ResultTable(title=meaning.text, columns=columns, rows=rows, total=total, query=body,
                         sub_goal_id=wi.sub_goal.id)
-    return _ok(wi, page_results=Deliverable(text=text, tables=[table], assumptions=meaning.assumptions),
+    return _ok(wi, page_results=Deliverable(text=text, tables=[table], assumptions=meaning.assumptions,
+                                            not_understood=meaning.not_understood),
                has_more=end < total, next_offset=end)
 
 
@@ -152,7 +164,7 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
                         total=results["total"], query=results["query"], sub_goal_id=wi.sub_goal.id)
     text = _summary(meaning, results)
     assumed = [_assumed(a) for a in wi.resolved_inputs.get("ambiguity") or []]
-    return _ok(wi, formatted_results=Deliverable(text=text, tables=[table],
+    return _ok(wi, formatted_results=Deliverable(text=text, tables=[table], not_understood=meaning.not_understood,
                                                  assumptions=[*meaning.assumptions, *assumed]))
 
 

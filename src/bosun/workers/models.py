@@ -115,5 +115,6 @@ class Deliverable(BaseModel):
     text: str = ""
     tables: list[ResultTable] = Field(default_factory=list)
     assumptions: list[str] = Field(default_factory=list)
+    not_understood: list[str] = Field(default_factory=list, description="words of the question not used")
     clarification: Clarification | None = None
     failed: bool = False

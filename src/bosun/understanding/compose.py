@@ -1,0 +1,574 @@
+"""The composition rules: a data goal's spans → its Meaning.
+
+Each rule reads some spans and marks them used; what no rule used is reported in `not_understood`.
+`compose` lists the rules in the order they run; each rule's docstring gives an example. Nothing here
+knows an English word or a domain: the words are in en.yaml (the grammar) and the catalog.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bosun.catalog import Catalog
+from bosun.understanding.grammar import Grammar
+from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, TimeFilter
+from bosun.understanding.tagger import Span, is_plural, time_of
+
+_GLUE = frozenset({"function", "filler", "neutral"})
+# Kinds that shape a question without being content of their own: not reported when left unused.
+_STRUCTURE = frozenset({"wh", "conj", "backref", "about", "page", "compare", "record", "entity_word", "object",
+                        "date_word", "degree", "group_cue", "name", "time", "currency", "term", "function",
+                        "filler", "neutral"})
+_AGG_LABEL = {"max": "maximum", "min": "minimum", "avg": "average", "sum": "total", "count": "number of",
+              "cardinality": "distinct"}
+Adjective = tuple[str, str, int, str]  # (field|measure, its name, +1 more / -1 less, base|comparative|superlative)
+
+
+@dataclass
+class Composer:
+    """The catalog and grammar the rules read, and what one composition learns along the way."""
+
+    catalog: Catalog
+    grammar: Grammar
+    extra: set[str] = field(default_factory=set)  # measures asked beside a ranking ("and their transit times")
+    wh_count: int | None = None  # "which 3 carriers"
+    wh_plural: bool | None = None  # "which carriers" (several) or "which carrier" (one)
+    said: list[str] = field(default_factory=list)  # words read but not usable ("top 0")
+
+    # -- span helpers ------------------------------------------------------------------------------
+    @staticmethod
+    def glue(span: Span) -> bool:
+        """A span that only joins: "the", "of", "did", "moved"."""
+        return bool(span.tags) and all(t.kind in _GLUE for t in span.tags)
+
+    def after(self, spans: list[Span], i: int) -> int | None:
+        """The next span after i that is not glue."""
+        return next((j for j in range(i + 1, len(spans)) if not self.glue(spans[j])), None)
+
+    def before(self, spans: list[Span], i: int, limit: int = 3) -> int | None:
+        """The nearest span before i that is not glue, within `limit` spans."""
+        return next((j for j in range(i - 1, max(-1, i - 1 - limit), -1) if not self.glue(spans[j])), None)
+
+    def role(self, name: str) -> str:
+        spec = self.catalog.record.fields.get(name)
+        return spec.role if spec else ""
+
+    def dimension(self, span: Span, meaning: Meaning | None = None) -> str | None:
+        """The record field a span names as something to group by ("carriers", "port of unlading").
+
+        A word of several fields ("origin country") takes the first, and the choice is said.
+        """
+        fields = [f for f in span.values("field") if self.role(f) == "dimension"]
+        if len(fields) > 1 and meaning is not None and all(a.term != span.key for a in meaning.ambiguities):
+            meaning.ambiguities.append(Ambiguity(term=span.key, kind="field", options=fields, default=fields[0]))
+        return fields[0] if fields else None
+
+    def negated(self, spans: list[Span], i: int) -> bool:
+        """ "not from X", "excluding shipments from X": a negation just before, only glue or nouns between."""
+        for j in range(i - 1, max(-1, i - 4), -1):
+            if spans[j].has("negation"):
+                spans[j].used = True
+                return True
+            if not (self.glue(spans[j]) or spans[j].has("record")):
+                return False
+        return False
+
+    # -- measures ----------------------------------------------------------------------------------
+    def measure(self, name: str, agg: str | None = None) -> Measure:
+        spec = self.catalog.spec.measures[name]
+        chosen = agg or spec.agg
+        label = spec.label
+        if chosen != spec.agg:
+            label = f"{_AGG_LABEL.get(chosen, chosen)} {spec.label}"
+        return Measure(name=name, agg=chosen, field=spec.field, label=label, unit=spec.unit)
+
+    def field_measure(self, name: str, agg: str | None = None) -> Measure:
+        """The catalog's measure over a field, or a plain one ("earliest departure": min of departure_date)."""
+        named = next((n for n, m in self.catalog.spec.measures.items() if m.field == name), None)
+        if named is not None:
+            return self.measure(named, agg)
+        chosen = agg or "sum"
+        label = f"{_AGG_LABEL.get(chosen, chosen)} {name.replace('_', ' ')}"
+        return Measure(name=f"{chosen}_{name}", agg=chosen, field=name, label=label,
+                       unit=self.catalog.record.fields[name].unit)
+
+    def adjective_measure(self, adjective: Adjective) -> Measure:
+        return self.measure(adjective[1]) if adjective[0] == "measure" else self.field_measure(adjective[1])
+
+    def default_measure(self) -> Measure:
+        return self.measure(self.catalog.spec.defaults.measure)
+
+    def counting(self, span: Span) -> bool:
+        """A word of the default (count) measure that is not a record noun: "how many", "number of"."""
+        return self.catalog.spec.defaults.measure in span.values("measure") and not span.has("record")
+
+
+def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
+    """Every rule, in order, over the spans of one data goal (names are already filters in `meaning`)."""
+    for rule in (values, thresholds, time_filter, distinct, grouping, measures, ranking, records_or_count,
+                 comparison, page):
+        rule(spans, composer, meaning)
+    meaning.intent_type = "aggregation" if (meaning.measures or meaning.group_by or meaning.interval) else "search"
+    return meaning
+
+
+def add_value(meaning: Meaning, field_name: str, values_: list[Any], source: str, negate: bool) -> None:
+    """A filter on a field; a second value on the same field widens it and makes a comparison."""
+    for condition in meaning.conditions:
+        if condition.field == field_name and condition.negate == negate and condition.values:
+            fresh = [v for v in values_ if v not in condition.values]
+            condition.values.extend(fresh)
+            if fresh and field_name not in meaning.compare and not negate:
+                meaning.compare.append(field_name)
+            return
+    meaning.conditions.append(Condition(field=field_name, values=values_, source=source, negate=negate))
+
+
+def values(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "reefer shipments", "not in transit": a field's vocabulary word filters it (several values: any)."""
+    for i, span in enumerate(spans):
+        found = span.values("value")
+        if not found or span.used:
+            continue
+        by_field: dict[str, list[Any]] = {}
+        for name, value in found:
+            by_field.setdefault(name, []).append(value)
+        negate = c.negated(spans, i)
+        for name, vals in by_field.items():
+            meaning.conditions.append(Condition(field=name, values=list(dict.fromkeys(vals)), source=span.key,
+                                                negate=negate))
+        span.used = True
+
+
+# -- thresholds ------------------------------------------------------------------------------------
+def thresholds(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "heavier than 20 tons", "over $1.5M", "at least 5 boxes", "10 days or more": a range on a measure."""
+    for i, span in enumerate(spans):
+        found = _operator(spans, i, c)
+        if found is None:
+            continue
+        op, hint, width = found
+        number = _threshold_number(spans, i, width, c)
+        if number is None:
+            continue
+        at, value = number
+        written, unit_at = _written_unit(spans, at)
+        name = hint or _field_after(spans, at, c) or _field_of_unit(written, c) or _field_before(spans, i, c)
+        if name is None:  # "over 5 widgets": a threshold on nothing the catalog knows, said
+            c.said.append(" ".join(s.text for s in spans[i:at + 2]))
+            for s in spans[i:at + 2]:
+                s.used = True
+            continue
+        _field_after(spans, at, c, name)
+        unit, factor = c.grammar.units.get(written, ("", 1.0))
+        if unit and unit == c.catalog.record.fields[name].unit:
+            value *= factor
+        for s in spans[i:i + width] + [spans[at]] + ([spans[unit_at]] if unit_at is not None else []):
+            s.used = True
+        bound = {"gt": op == "gt", "gte": op in ("gte", "eq"), "lt": op == "lt", "lte": op in ("lte", "eq")}
+        meaning.conditions.append(Condition(field=name, source=span.text,
+                                            **{k: value for k, on in bound.items() if on}))
+
+
+def _operator(spans: list[Span], i: int, c: Composer) -> tuple[str, str | None, int] | None:
+    """(range operator, the field an adjective names, how many spans the operator takes) at i."""
+    span = spans[i]
+    if span.used:
+        return None
+    if span.has("threshold"):
+        return span.value("threshold"), None, 1
+    comparative = [a for a in span.values("adjective") if a[3] == "comparative"]
+    degree = span.value("degree")
+    width = 1
+    if not comparative and degree and degree[0] == "comparative" and i + 1 < len(spans):
+        comparative = [(a[0], a[1], a[2] * degree[1], "comparative") for a in spans[i + 1].values("adjective")]
+        width = 2
+    if not comparative or i + width >= len(spans) or spans[i + width].key != "than":
+        return None
+    adjective = comparative[0]
+    name = adjective[1] if adjective[0] == "field" else c.catalog.spec.measures[adjective[1]].field
+    return ("gt" if adjective[2] > 0 else "lt"), name, width + 1
+
+
+def _threshold_number(spans: list[Span], i: int, width: int, c: Composer) -> tuple[int, float] | None:
+    """The number after the operator ("over $ 1.5 M"), or just before it ("10 days or more"); scaled."""
+    j = i + width
+    while j < len(spans) and (spans[j].has("currency") or c.glue(spans[j])) and not spans[j].has("number"):
+        j += 1
+    if j >= len(spans) or not spans[j].has("number"):
+        j = next((k for k in range(i - 1, max(-1, i - 3), -1) if spans[k].has("number")), -1)
+        if j < 0:
+            return None
+    value = float(spans[j].value("number"))
+    if j + 1 < len(spans) and spans[j + 1].has("scale"):
+        value *= spans[j + 1].value("scale")
+        spans[j + 1].used = True
+    return j, value
+
+
+def _written_unit(spans: list[Span], at: int) -> tuple[str, int | None]:
+    """The unit written with the number: "$" before it, or "tons", "days" after it (and its place)."""
+    if at > 0 and spans[at - 1].has("currency"):
+        spans[at - 1].used = True
+        return "$", None
+    for j in range(at + 1, min(len(spans), at + 3)):
+        if spans[j].has("unit"):
+            return spans[j].key, j
+        if spans[j].has("currency"):
+            return "$", j
+    return "", None
+
+
+def _measure_field(span: Span, c: Composer) -> str | None:
+    for name in span.values("measure"):
+        measured = c.catalog.spec.measures[name].field
+        if measured:
+            return measured
+    return next((f for f in span.values("field") if c.role(f) == "measure"), None)
+
+
+def _field_after(spans: list[Span], at: int, c: Composer, wanted: str | None = None) -> str | None:
+    """The measure field named just after a threshold's number ("30 days in transit"); its words are read."""
+    for j in range(at + 1, min(len(spans), at + 4)):
+        name = _measure_field(spans[j], c)
+        if name and wanted in (None, name):
+            spans[j].used = True
+            return name
+    return None
+
+
+def _field_before(spans: list[Span], i: int, c: Composer) -> str | None:
+    for j in range(i - 1, max(-1, i - 4), -1):
+        name = _measure_field(spans[j], c)
+        if name:
+            spans[j].used = True
+            return name
+    return None
+
+
+def _field_of_unit(written: str, c: Composer) -> str | None:
+    """The one measure field whose unit is the written one ("8 TEU") or converts from it ("20 tons" → kg)."""
+    if not written:
+        return None
+    unit = c.grammar.units.get(written, ("", 1.0))[0]
+    fields = [n for n, s in c.catalog.record.fields.items() if s.role == "measure" and s.unit
+              and (s.unit == unit or s.unit.lower() in (written, written.removesuffix("s")))]
+    return fields[0] if len(fields) == 1 else None
+
+
+# -- time ------------------------------------------------------------------------------------------
+def time_filter(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "shipped last month": the range on the date field of the first date word said (else the default).
+
+    With no date word, or several, the choice is an ambiguity that the answer states.
+    """
+    span = next((s for s in spans if s.has("time")), None)
+    time = time_of(span) if span else None
+    if span is None or time is None:
+        return
+    span.used = True
+    spec = c.catalog.spec.time
+    named: list[str] = []
+    for s in spans:
+        for date_field in s.values("date_word"):
+            s.used = True
+            named += [date_field] if date_field not in named else []
+    chosen = named[0] if named else spec.default_field
+    meaning.time = TimeFilter(field=chosen, start=time.start, end=time.end, text=time.text)
+    others = named[1:] if named else [f for f in spec.fields if f != chosen]
+    if others:
+        meaning.ambiguities.append(Ambiguity(term=time.text, kind="field", options=[chosen, *others],
+                                             default=chosen))
+
+
+# -- distinct counts, grouping ---------------------------------------------------------------------
+def distinct(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "how many distinct shippers …", "number of carriers serving X": a count of a field's values."""
+    for i, span in enumerate(spans):
+        asks = c.counting(span) or "cardinality" in [a[0] for a in span.values("agg")]
+        j = c.after(spans, i) if asks else None
+        while j is not None and "cardinality" in [a[0] for a in spans[j].values("agg")]:
+            spans[j].used = True
+            j = c.after(spans, j)
+        name = c.dimension(spans[j]) if j is not None else None
+        if name is None or j is None or spans[j].used:
+            continue
+        spec = c.catalog.record.fields[name]
+        label = f"distinct {next((s for s in spec.synonyms if s.endswith('s')), name)}"
+        meaning.measures.append(Measure(name=f"distinct_{name}", agg="cardinality", field=name, label=label))
+        span.used = spans[j].used = True
+
+
+def grouping(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "by carrier", "per month", "for each port", "monthly", "which 3 carriers …": groups and intervals."""
+    for i, span in enumerate(spans):
+        if span.has("interval") and not span.used:
+            meaning.interval = span.value("interval")
+            span.used = True
+        elif span.has("group_cue") or span.has("wh"):
+            _group_after(spans, i, c, meaning)
+
+
+def _group_after(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> None:
+    j = c.after(spans, i)
+    if j is not None and spans[i].has("wh") and spans[j].has("number"):  # "which 3 carriers"
+        c.wh_count = int(spans[j].value("number"))
+        spans[j].used = True
+        j = c.after(spans, j)
+    if j is None or spans[j].used:
+        return
+    target = spans[j]
+    name = c.dimension(target, meaning)
+    if target.has("interval_unit"):
+        meaning.interval = target.value("interval_unit")
+    elif name is not None:
+        meaning.group_by += [name] if name not in meaning.group_by else []
+        if spans[i].has("wh"):
+            c.wh_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
+    elif target.has("record") and spans[i].has("group_cue"):
+        pass  # "per shipment": an average per record is the average
+    elif not (spans[i].has("group_cue") and _measure_field(target, c) is not None):
+        return
+    spans[i].used = True
+    target.used = target.used or target.has("interval_unit") or name is not None or target.has("record")
+
+
+# -- measures --------------------------------------------------------------------------------------
+def measures(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "average transit time", "total TEU", "maximum declared value", "earliest departure": what to compute.
+
+    An aggregation word just before a measure sets how it is computed; when the question groups, a word
+    that also ranks ("the most TEU") ranks instead. "how many TEU" asks TEU, not a count beside it.
+    """
+    seen = {f"{m.agg}:{m.field}" for m in meaning.measures}
+    for i, span in enumerate(spans):
+        if span.used:
+            continue
+        agg_at = _agg_before(spans, i, c, grouped=bool(meaning.group_by or meaning.interval))
+        agg = spans[agg_at].value("agg")[0] if agg_at is not None else None
+        found = _measure_at(spans, i, c, agg, meaning)
+        if found is None:
+            continue
+        span.used = True
+        if agg_at is not None:
+            spans[agg_at].used = True
+        key = f"{found.agg}:{found.field}"
+        if key not in seen:
+            seen.add(key)
+            meaning.measures.append(found)
+            _note_extra(spans, i, c, found)
+            if found.name in c.catalog.spec.measures and c.catalog.spec.measures[found.name].assumption:
+                meaning.assumptions.append(c.catalog.spec.measures[found.name].assumption or "")
+
+
+def _measure_at(spans: list[Span], i: int, c: Composer, agg: str | None, meaning: Meaning) -> Measure | None:
+    span = spans[i]
+    names = span.values("measure")
+    if names:
+        if c.counting(span) and _names_measure_next(spans, i, c):
+            span.used = True  # "how many TEU": the count word only introduces the measure
+            return None
+        return c.measure(_one_measure(span, names, c, meaning), agg if agg != "cardinality" else None)
+    measured = next((f for f in span.values("field") if c.role(f) == "measure"), None)
+    if measured is not None:
+        return c.field_measure(measured, agg if agg != "cardinality" else None)
+    dated = next((f for f in span.values("field") if c.role(f) == "date"), None)
+    if dated is not None and agg in ("min", "max"):
+        return c.field_measure(dated, agg)  # "earliest departure"
+    return None
+
+
+def _one_measure(span: Span, names: list[str], c: Composer, meaning: Meaning) -> str:
+    """One word naming measures over different fields: the default (or the first) is kept, and said."""
+    spec = c.catalog.spec
+    if len({spec.measures[n].field for n in names}) <= 1:
+        return str(names[0])
+    chosen = spec.defaults.measure if spec.defaults.measure in names else names[0]
+    meaning.ambiguities.append(Ambiguity(term=span.key, kind="measure", options=names, default=chosen))
+    return str(chosen)
+
+
+def _names_measure_next(spans: list[Span], i: int, c: Composer) -> bool:
+    j = c.after(spans, i)
+    return j is not None and _measure_field(spans[j], c) is not None
+
+
+def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | None:
+    """The aggregation word just before a measure: "the average (of the) transit time"."""
+    j = c.before(spans, i, limit=3)
+    if j is None or spans[j].used or not spans[j].has("agg"):
+        return None
+    if grouped and spans[j].has("rank"):
+        return None  # "which carrier moved the most TEU": a ranking, read by `ranking`
+    return j
+
+
+def _note_extra(spans: list[Span], i: int, c: Composer, found: Measure) -> None:
+    """ "… and their average transit times": a measure asked beside a ranking, not the one ranked."""
+    j = c.before(spans, i, limit=4)
+    k = j
+    while k is not None and (spans[k].has("agg") or spans[k].has("backref")):
+        k = c.before(spans, k, limit=2)
+    joined = k is not None and k != j and spans[k].has("conj")  # "and (their) average …"
+    pointed = j is not None and j > 0 and spans[j].has("backref") and spans[j - 1].has("conj")  # "and their …"
+    if joined or pointed:
+        c.extra.add(found.name)
+
+
+# -- ranking ---------------------------------------------------------------------------------------
+def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "top 5 shippers", "the 4 least busy ports", "the three slowest carriers", "the 10 heaviest shipments",
+    "which carrier … the most TEU": how many groups or records, in which order, by what."""
+    for i in range(len(spans)):
+        found = _ranker(spans, i, c)
+        if found is None:
+            continue
+        direction, adjective, width = found
+        count = _rank_count(spans, i, width, c)
+        target_at = c.after(spans, i + width - 1 if count is None or count[0] < i else count[0])
+        target = spans[target_at] if target_at is not None else None
+        if not _rank(spans[i:i + width], target, direction, adjective, c, meaning):
+            continue
+        if count is not None:
+            _set_count(spans, count, c, meaning, spans[i:i + width])
+        elif meaning.top_n is None:
+            meaning.top_n = _unnumbered(c, meaning)
+        return
+
+
+def _ranker(spans: list[Span], i: int, c: Composer) -> tuple[int, Adjective | None, int] | None:
+    """(direction, the adjective that names the measure, spans taken): "busiest", "most valuable", "top"."""
+    span = spans[i]
+    if span.used:
+        return None
+    superlative = [a for a in span.values("adjective") if a[3] == "superlative"]
+    if superlative:
+        return superlative[0][2], superlative[0], 1
+    degree = span.value("degree")
+    following = spans[i + 1].values("adjective") if i + 1 < len(spans) else []
+    if degree and degree[0] == "superlative" and following:
+        return following[0][2] * degree[1], following[0], 2
+    if not span.has("rank"):
+        return None
+    direction = 1 if span.value("rank") == "desc" else -1
+    if following:  # "top busy", "least busy"
+        return direction * following[0][2], following[0], 2
+    return direction, None, 1
+
+
+def _rank_count(spans: list[Span], i: int, width: int, c: Composer) -> tuple[int, float] | None:
+    """The number of a ranking, written after it ("top 5") or before it ("5 least busy", "the 3 slowest")."""
+    j = i + width
+    if j < len(spans) and spans[j].has("number") and not spans[j].used:
+        return j, float(spans[j].value("number"))
+    k = i - 1
+    if k >= 0 and spans[k].has("number") and not spans[k].used:
+        return k, float(spans[k].value("number"))
+    return None
+
+
+def _rank(ranker: list[Span], target: Span | None, direction: int, adjective: Adjective | None, c: Composer,
+          meaning: Meaning) -> bool:
+    """Rank groups (a dimension follows, or the question groups) or sort records; False when nothing to rank."""
+    name = c.dimension(target, meaning) if target is not None and not target.used else None
+    records = target is not None and target.has("record")
+    if name is not None:
+        meaning.group_by += [name] if name not in meaning.group_by else []
+        assert target is not None
+        target.used = True
+    elif not (meaning.group_by or meaning.interval) and _nothing_ranked(adjective, records):
+        return False
+    if not meaning.group_by and adjective is not None and adjective[0] == "field":
+        meaning.sort.append((adjective[1], "desc" if direction > 0 else "asc"))  # "the heaviest shipments"
+    elif adjective is not None:
+        ranked = c.adjective_measure(adjective)
+        meaning.measures = [ranked, *(m for m in meaning.measures if m.name != ranked.name)]
+    meaning.order = "desc" if direction > 0 else "asc"
+    for span in ranker:
+        span.used = True
+    return True
+
+
+def _nothing_ranked(adjective: Adjective | None, records: bool) -> bool:
+    """ "the most …" with no group and no field to sort records by."""
+    return adjective is None or (adjective[0] == "measure" and not records)
+
+
+def _set_count(spans: list[Span], count: tuple[int, float], c: Composer, meaning: Meaning,
+               ranker: list[Span]) -> None:
+    at, value = count
+    spans[at].used = True
+    if value < 1 or not value.is_integer():
+        c.said.append(f"{' '.join(s.text for s in ranker)} {spans[at].text}".strip())
+        meaning.top_n = c.catalog.spec.defaults.top_n
+        return
+    meaning.top_n = int(value)
+
+
+def _unnumbered(c: Composer, meaning: Meaning) -> int:
+    """ "which carrier … the most": one; "which carriers …": the default; "which 3 …": three."""
+    if c.wh_count:
+        return c.wh_count
+    if c.wh_plural is False and meaning.group_by:
+        return 1
+    return c.catalog.spec.defaults.top_n
+
+
+# -- records or counts, comparison, page -------------------------------------------------------------
+def records_or_count(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "Maersk shipments to LA" lists records; "how many shipments …" counts; a grouping needs a measure.
+
+    A ranking with its measures asked beside ("top 5 shippers and their transit times") ranks by count.
+    """
+    default = c.catalog.spec.defaults.measure
+    only_default = all(m.name == default for m in meaning.measures)
+    counted = any(c.counting(s) for s in spans)
+    listed = only_default and not (counted or meaning.group_by or meaning.interval or meaning.top_n)
+    if listed or (meaning.sort and not meaning.group_by):
+        meaning.measures = []
+    elif meaning.top_n and not meaning.measures:  # "which carriers serve X" lists them; "top 5 …" ranks a count
+        meaning.measures = [c.default_measure()]
+    elif meaning.top_n and meaning.measures and all(m.name in c.extra for m in meaning.measures):
+        meaning.measures.insert(0, c.default_measure())
+    if meaning.top_n and not meaning.group_by and not meaning.sort and meaning.measures:
+        meaning.top_n = None  # "the top TEU figure": one number, nothing to rank
+
+
+def comparison(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "Maersk vs Evergreen": one row per compared value."""
+    if not meaning.compare:
+        return
+    for span in spans:
+        span.used = span.used or span.has("compare")
+    if not meaning.group_by:
+        meaning.group_by.append(meaning.compare[0])
+    if not meaning.measures:
+        meaning.measures.append(c.default_measure())
+
+
+def page(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "page 3", "the second page": which page of records."""
+    for i, span in enumerate(spans):
+        if not span.has("page"):
+            continue
+        near = [spans[j] for j in (i - 1, i + 1) if 0 <= j < len(spans)]
+        for other in near:
+            number = other.value("number") if other.has("number") else other.value("ordinal")
+            if number is not None:
+                meaning.page = max(1, int(number)) if number else 2  # "next page"
+                span.used = other.used = True
+                return
+
+
+def unused(spans: list[Span]) -> list[str]:
+    """What the question said that no rule read: content words, unread numbers, unsupported groupings."""
+    said = [s.text for s in spans if not s.used and not _quiet(s)]
+    return list(dict.fromkeys(said))
+
+
+def _quiet(span: Span) -> bool:
+    if not span.tags:
+        return not any(ch.isalnum() for ch in span.text)
+    return any(t.kind in ("function", "filler", "neutral") for t in span.tags) or all(
+        t.kind in _STRUCTURE for t in span.tags)

@@ -1,0 +1,227 @@
+"""The grammar as data: en.yaml's English and the catalog's domain words, as one lexicon of tagged phrases.
+
+A phrase (lower-case words) maps to every tag it can carry: "most" is a ranking word and a degree word,
+"arrivals" a record noun and a date word. The tagger picks phrases; the composition rules pick tags.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+from bosun.catalog import Catalog
+from bosun.catalog.schema import Adjectives
+from bosun.understanding.names import normalize
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class AggWords(_Data):
+    words: list[str]
+    order: str = "desc"
+
+
+class Degree(_Data):
+    comparative: list[str]
+    superlative: list[str]
+    comparative_words: list[str]
+    superlative_words: list[str]
+    lowering_words: list[str]
+
+
+class FollowUp(_Data):
+    more: list[str]
+    show: list[str]
+    sort: list[str]
+    ascending: list[str]
+    descending: list[str]
+    refine: list[str]
+    top_one: list[str]
+    shift: dict[str, int]
+
+
+class Replies(_Data):
+    option_words: list[str]
+    attribute_cues: list[str]
+
+
+class Grammar(_Data):
+    """en.yaml, typed."""
+
+    filler: list[str]
+    function_words: list[str]
+    neutral_verbs: list[str]
+    aggregations: dict[str, AggWords]
+    ranking: dict[str, list[str]]
+    degree: Degree
+    numbers: dict[str, int]
+    ordinals: dict[str, int]
+    scales: dict[str, float]
+    currency: list[str]
+    group_cues: list[str]
+    interval_units: dict[str, str]
+    interval_words: dict[str, str]
+    unsupported_groupings: list[str]
+    compare: list[str]
+    negation: list[str]
+    thresholds: dict[str, str]
+    units: dict[str, tuple[str, float]]
+    goal_starts: list[str]
+    conjunctions: list[str]
+    back_references: list[str]
+    pointing: list[str]
+    definitions: list[str]
+    field_questions: list[str]
+    about: list[str]
+    wh_words: list[str]
+    follow_up: FollowUp
+    replies: Replies
+    pages: list[str]
+    plural_suffixes: list[str]
+    stem_suffixes: list[str]
+
+
+@cache
+def english() -> Grammar:
+    text = resources.files("bosun.understanding").joinpath("en.yaml").read_text(encoding="utf-8")
+    return Grammar.model_validate(yaml.safe_load(text))
+
+
+@dataclass(frozen=True)
+class Tag:
+    """One thing a phrase can be: `kind` (see Lexicon) and its value (a field, an aggregation, a number…)."""
+
+    kind: str
+    value: Any = None
+
+
+# Tags that carry no content: a span with only these is never reported as not understood.
+QUIET = frozenset({"filler", "function", "neutral"})
+
+
+@dataclass
+class Lexicon:
+    """Every phrase the grammar and the catalog know, normalised → its tags."""
+
+    phrases: dict[str, list[Tag]] = field(default_factory=dict)
+    longest: int = 1
+
+    def add(self, phrase: str, tag: Tag) -> None:
+        key = normalize(phrase) if phrase.strip() not in ("$", "#", ";") else phrase.strip()
+        if not key:
+            return
+        tags = self.phrases.setdefault(key, [])
+        if tag not in tags:
+            tags.append(tag)
+        self.longest = max(self.longest, len(key.split()))
+
+    def add_all(self, phrases: list[str] | dict[str, Any], kind: str, value: Any = None) -> None:
+        for phrase in phrases:
+            self.add(phrase, Tag(kind, value))
+
+    def get(self, phrase: str) -> list[Tag]:
+        return self.phrases.get(phrase, [])
+
+
+def build_lexicon(catalog: Catalog, grammar: Grammar | None = None) -> Lexicon:
+    grammar = grammar or english()
+    lexicon = Lexicon()
+    _english(lexicon, grammar)
+    _catalog(lexicon, catalog, grammar)
+    return lexicon
+
+
+def _english(lexicon: Lexicon, g: Grammar) -> None:
+    lexicon.add_all(g.filler, "filler")
+    lexicon.add_all(g.function_words, "function")
+    lexicon.add_all(g.neutral_verbs, "neutral")
+    for agg, agg_words in g.aggregations.items():
+        lexicon.add_all(agg_words.words, "agg", (agg, agg_words.order))
+    for direction, words in g.ranking.items():
+        lexicon.add_all(words, "rank", direction)
+    for phrase, number in g.numbers.items():
+        lexicon.add(phrase, Tag("number", number))
+    for phrase, ordinal in g.ordinals.items():
+        lexicon.add(phrase, Tag("ordinal", ordinal))
+    for phrase, scale in g.scales.items():
+        lexicon.add(phrase, Tag("scale", scale))
+    lexicon.add_all(g.currency, "currency")
+    lexicon.add_all(g.group_cues, "group_cue")
+    for phrase, unit in g.interval_units.items():
+        lexicon.add(phrase, Tag("interval_unit", unit))
+    for phrase, unit in g.interval_words.items():
+        lexicon.add(phrase, Tag("interval", unit))
+    lexicon.add_all(g.unsupported_groupings, "unsupported")
+    lexicon.add_all(g.compare, "compare")
+    lexicon.add_all(g.negation, "negation")
+    for phrase, op in g.thresholds.items():
+        lexicon.add(phrase, Tag("threshold", op))
+    for phrase, (unit, factor) in g.units.items():
+        lexicon.add(phrase, Tag("unit", (unit, factor)))
+    _degree_words(lexicon, g.degree)
+    lexicon.add_all(g.back_references, "backref")
+    lexicon.add_all(g.about, "about")
+    lexicon.add_all(g.wh_words, "wh")
+    lexicon.add_all(g.pages, "page")
+    lexicon.add_all(g.conjunctions, "conj")
+
+
+def _degree_words(lexicon: Lexicon, degree: Degree) -> None:
+    for word in degree.comparative_words:
+        lexicon.add(word, Tag("degree", ("comparative", -1 if word in degree.lowering_words else 1)))
+    for word in degree.superlative_words:
+        lexicon.add(word, Tag("degree", ("superlative", -1 if word in degree.lowering_words else 1)))
+
+
+def _catalog(lexicon: Lexicon, catalog: Catalog, g: Grammar) -> None:
+    spec = catalog.spec
+    lexicon.add_all(catalog.record.synonyms, "record")
+    for name, obj in spec.objects.items():
+        if name != spec.record:
+            lexicon.add_all(obj.synonyms, "object", name)
+    for name, fspec in catalog.record.fields.items():
+        lexicon.add_all([*fspec.synonyms, name.replace("_", " "), name], "field", name)
+        for value, words in fspec.values.items():
+            typed: Any = (value == "true") if fspec.type == "boolean" else value
+            lexicon.add_all(words, "value", (name, typed))
+        _adjectives(lexicon, fspec.adjectives, ("field", name), g.degree)
+    for name, measure in spec.measures.items():
+        lexicon.add_all(measure.words, "measure", name)
+        _adjectives(lexicon, measure.adjectives, ("measure", name), g.degree)
+    for date_field, words in spec.time.fields.items():
+        lexicon.add_all(words, "date_word", date_field)
+    for name, entity in spec.entities.items():
+        lexicon.add_all(entity.words, "entity_word", name)
+    synonyms = spec.glossary.synonyms if spec.glossary else {}
+    for term in catalog.glossary:
+        lexicon.add_all([term, *synonyms.get(term, [])], "term", term)
+
+
+def _adjectives(lexicon: Lexicon, adjectives: Adjectives, target: tuple[str, str], degree: Degree) -> None:
+    """Each base form with its comparative and superlative: heavy → heavier, heaviest."""
+    for direction, words in ((1, adjectives.more), (-1, adjectives.less)):
+        for word in words:
+            lexicon.add(word, Tag("adjective", (*target, direction, "base")))
+            for suffix in degree.comparative:
+                lexicon.add(inflect(word, suffix), Tag("adjective", (*target, direction, "comparative")))
+            for suffix in degree.superlative:
+                lexicon.add(inflect(word, suffix), Tag("adjective", (*target, direction, "superlative")))
+
+
+def inflect(word: str, suffix: str) -> str:
+    """English degree spelling: busy → busier, large → larger, big → bigger, slow → slower."""
+    vowels = "aeiou"
+    if word.endswith("y") and len(word) > 2 and word[-2] not in vowels:
+        return word[:-1] + "i" + suffix
+    if word.endswith("e"):
+        return word + suffix[1:]
+    consonant_before = len(word) < 3 or word[-3] not in vowels
+    short = len(word) <= 4 and word[-1] not in vowels + "wxy" and word[-2] in vowels and consonant_before
+    return word + word[-1] + suffix if short else word + suffix

@@ -1,0 +1,143 @@
+"""The tagger: a question read once, left to right, into typed spans.
+
+Dates first (the date grammar), then names (the catalog's name index), then the longest phrase of the
+lexicon at each place; a word nothing covers is a span without tags, reported unless it is a number.
+
+    >>> [s.text for s in tag("top 5 shippers to LA", lexicon, names)]   # doctest: +SKIP
+    ['top', '5', 'shippers', 'to', 'LA']
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from bosun.understanding.grammar import QUIET, Lexicon, Tag
+from bosun.understanding.names import Found
+from bosun.understanding.timewords import TimeRange, find_time_range
+
+# Tokens, not wordings: a number (not glued to letters, except a scale such as "1.5M"), a word, a symbol.
+_TOKEN = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?=(?:k|m|bn|b|mn)?(?!\w))|[\w&]+|[$#;]", re.I)
+_POSSESSIVE = re.compile(r"['’]s\b", re.I)
+
+
+@dataclass(frozen=True)
+class Token:
+    start: int
+    end: int
+    text: str
+    norm: str
+
+
+@dataclass
+class Span:
+    """Tokens [first, last) of the question and what they can be; `used` is set by the rule that reads them."""
+
+    first: int
+    last: int
+    text: str
+    key: str
+    tags: list[Tag] = field(default_factory=list)
+    used: bool = False
+
+    def has(self, kind: str) -> bool:
+        return any(t.kind == kind for t in self.tags)
+
+    def values(self, kind: str) -> list[Any]:
+        return [t.value for t in self.tags if t.kind == kind]
+
+    def value(self, kind: str) -> Any:
+        found = self.values(kind)
+        return found[0] if found else None
+
+    @property
+    def quiet(self) -> bool:
+        """Carries no content: filler, function words, neutral verbs (and punctuation)."""
+        return (bool(self.tags) and any(t.kind in QUIET for t in self.tags)) or self.key in ("", ";")
+
+
+def tokens(text: str) -> list[Token]:
+    masked = _POSSESSIVE.sub(lambda m: " " * len(m.group(0)), text)
+    return [Token(m.start(), m.end(), m.group(0), m.group(0).lower()) for m in _TOKEN.finditer(masked)]
+
+
+def tag(text: str, today: date, lexicon: Lexicon, names: list[Found],
+        plural_suffixes: tuple[str, ...] = ("s",)) -> list[Span]:
+    toks = tokens(text)
+    spans: dict[int, Span] = {}
+    time = find_time_range(text, today)
+    if time is not None:
+        _place(spans, toks, time.at, time.at + len(time.text), text, Tag("time", time))
+    for found in names:
+        _place(spans, toks, found.start, found.end, text, Tag("name", found))
+    _phrases(spans, toks, text, lexicon, plural_suffixes)
+    return [spans[i] for i in sorted(spans)]
+
+
+def _place(spans: dict[int, Span], toks: list[Token], start: int, end: int, text: str, tag_: Tag) -> None:
+    inside = [i for i, t in enumerate(toks) if t.start >= start and t.end <= end]
+    if not inside or any(_covered(spans, i) for i in inside):
+        return
+    first, last = inside[0], inside[-1] + 1
+    spans[first] = Span(first, last, text[toks[first].start:toks[last - 1].end],
+                        " ".join(t.norm for t in toks[first:last]), [tag_])
+
+
+def _covered(spans: dict[int, Span], index: int) -> bool:
+    return any(s.first <= index < s.last for s in spans.values())
+
+
+def _phrases(spans: dict[int, Span], toks: list[Token], text: str, lexicon: Lexicon,
+             plural_suffixes: tuple[str, ...]) -> None:
+    """The longest lexicon phrase at each uncovered place; a number or an untagged word otherwise."""
+    i = 0
+    while i < len(toks):
+        if _covered(spans, i):
+            i += 1
+            continue
+        size, tags = _longest(toks, i, spans, lexicon, plural_suffixes)
+        last = i + size
+        key = " ".join(t.norm for t in toks[i:last])
+        spans[i] = Span(i, last, text[toks[i].start:toks[last - 1].end], key, tags or _number(toks[i].norm))
+        i = last
+
+
+def _longest(toks: list[Token], i: int, spans: dict[int, Span], lexicon: Lexicon,
+             plural_suffixes: tuple[str, ...]) -> tuple[int, list[Tag]]:
+    for size in range(min(lexicon.longest, len(toks) - i), 0, -1):
+        if any(_covered(spans, j) for j in range(i, i + size)):
+            continue
+        key = " ".join(t.norm for t in toks[i:i + size])
+        tags = lexicon.get(key) or _singular(key, lexicon, plural_suffixes)
+        if tags:
+            return size, list(tags)
+    return 1, []
+
+
+def _singular(key: str, lexicon: Lexicon, plural_suffixes: tuple[str, ...]) -> list[Tag]:
+    """ "transits" reads as "transit": a plural the lexicon does not list."""
+    for suffix in plural_suffixes:
+        if key.endswith(suffix) and len(key) > len(suffix) + 2:
+            found = lexicon.get(key[:-len(suffix)])
+            if found:
+                return found
+    return []
+
+
+def _number(norm: str) -> list[Tag]:
+    try:
+        return [Tag("number", float(norm.replace(",", "")))]
+    except ValueError:
+        return []
+
+
+def is_plural(span: Span, plural_suffixes: tuple[str, ...]) -> bool:
+    last = span.key.split()[-1] if span.key else ""
+    return any(last.endswith(s) and not last.endswith(s + s) for s in plural_suffixes)
+
+
+def time_of(span: Span) -> TimeRange | None:
+    found: TimeRange | None = span.value("time")
+    return found
