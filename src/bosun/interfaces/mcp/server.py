@@ -124,10 +124,12 @@ def check_exposure(host: str, token: str | None) -> None:
 
 
 def serve(session: Session, http: bool, host: str, port: int, token: str | None) -> None:
-    """Serve until interrupted: stdio for a desktop client, or streamable HTTP at http://HOST:PORT/mcp."""
+    """Serve until interrupted: stdio for a desktop client, or streamable HTTP at http://HOST:PORT/mcp.
+
+    The caller has checked the exposure (`check_exposure`) before opening the session.
+    """
     if not http:
         build_server(session).run("stdio")
         return
-    check_exposure(host, token)
     server = build_server(session, token, f"http://{host}:{port}")
     server.run("streamable-http", host=host, port=port)
