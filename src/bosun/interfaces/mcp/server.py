@@ -44,7 +44,7 @@ class StaticToken:
 
 def build_server(session: Session, token: str | None = None, url: str = "http://127.0.0.1") -> MCPServer:
     """The MCP server over `session`; with a token, HTTP clients must send it as `Authorization: Bearer …`."""
-    auth = None if token is None else AuthSettings(issuer_url=url, resource_server_url=None)
+    auth = AuthSettings(issuer_url=url, resource_server_url=None) if token else None
     server = MCPServer("bosun", instructions=INSTRUCTIONS, log_level="WARNING", auth=auth,
                        token_verifier=StaticToken(token) if token else None)
     tools = Tools(session)
