@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bosun.catalog import Catalog
 from bosun.errors import UnknownEntity, UserError
 from bosun.understanding.meaning import Ambiguity, Meaning
 from bosun.understanding.names import normalize
@@ -33,14 +34,19 @@ def common_helpdesk(wi: WorkerInput, ctx: Context) -> WorkerResult:
 @worker("explain_metadata", "Explains the fields of the data and what they mean", consumes=[],
         produces=["explanation"], goal_type="deliverable", preconditions=["the goal asks about fields"])
 def explain_metadata(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    record = ctx.catalog.record
-    asked = [f for f in wi.sub_goal.params.get("fields", []) if f in record.fields]
+    return _ok(wi, explanation=explain_fields(ctx.catalog, wi.sub_goal.params.get("fields", [])))
+
+
+def explain_fields(catalog: Catalog, names: list[str]) -> Deliverable:
+    """The record's fields named (all of them, as a table, when none is a field) with their types and meanings."""
+    record = catalog.record
+    asked = [f for f in names if f in record.fields]
     chosen = asked or list(record.fields)
     rows = [[name, record.fields[name].type, record.fields[name].description] for name in chosen]
     text = "\n".join(f"- **{name}** ({kind}): {description}" for name, kind, description in rows)
     table = ResultTable(title=f"fields of {record.index}", columns=["field", "type", "description"], rows=rows,
                         total=len(rows))
-    return _ok(wi, explanation=Deliverable(text=text, tables=[] if asked else [table]))
+    return Deliverable(text=text, tables=[] if asked else [table])
 
 
 @worker("metadata_lookup", "Resolves names and reads the goal's meaning against the catalog", consumes=[],

@@ -21,10 +21,7 @@ def graphql_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
         raise UnsupportedQuery("graphql_lookup", "the goal names no single business object")
     obj = ctx.catalog.object(lookup.object)
     noun = obj.synonyms[0] if obj.synonyms else lookup.object
-    fields = [obj.id_field, *(lookup.fields or [f for f in obj.fields if f != obj.id_field])]
-    row = ctx.objects.fetch(lookup.object, lookup.key, fields)
-    if row is None:
-        raise UnknownEntity(lookup.term, f"No {noun} “{lookup.term}” was found in {obj.index}.")
+    fields, row = fetch_object(ctx, lookup.object, lookup.key, lookup.term, lookup.fields)
     title = f"{noun} {row.get(obj.id_field)}"
     labels = [_label(obj.fields[f].synonyms, f) for f in fields]
     if lookup.fields:  # the attributes asked: one row, stated in words
@@ -38,6 +35,18 @@ def graphql_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
                             total=len(fields), sub_goal_id=wi.sub_goal.id)
     return WorkerResult(sub_goal_id=wi.sub_goal.id, status="success",
                         outputs={"object_details": Deliverable(text=text, tables=[table])})
+
+
+def fetch_object(ctx: Context, name: str, key: str, term: str, asked: list[str] | None = None,
+                 ) -> tuple[list[str], dict[str, Any]]:
+    """The fields fetched (the id first, then those asked, else all) and the row of the object whose id is `key`."""
+    obj = ctx.catalog.object(name)
+    fields = [obj.id_field, *(asked or [f for f in obj.fields if f != obj.id_field])]
+    row = ctx.objects.fetch(name, key, fields)
+    if row is None:
+        noun = obj.synonyms[0] if obj.synonyms else name
+        raise UnknownEntity(term, f"No {noun} “{term}” was found in {obj.index}.")
+    return fields, row
 
 
 def _label(synonyms: list[str], field: str) -> str:

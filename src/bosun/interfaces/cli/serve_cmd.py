@@ -10,9 +10,11 @@ from bosun.catalog import load_catalog
 from bosun.conversation.session import open_guarded_engine
 from bosun.engines.graphql.schema import build_schema
 from bosun.engines.graphql.server import serve
+from bosun.interfaces.cli import mcp_cmd
 from bosun.settings import load_settings
 
 app = typer.Typer(no_args_is_help=True)
+app.command("mcp")(mcp_cmd.mcp)
 
 
 @app.command()

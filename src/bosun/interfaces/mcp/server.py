@@ -1,0 +1,135 @@
+"""Bosun's tools, resources and prompts on the official MCP SDK's MCPServer, over stdio or streamable HTTP."""
+
+from __future__ import annotations
+
+import functools
+import hmac
+import json
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
+
+import yaml
+from mcp.server.auth.provider import AccessToken
+from mcp.server.auth.settings import AuthSettings
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp.server.mcpserver.prompts.base import Prompt, PromptArgument
+from mcp.types import ToolAnnotations
+
+from bosun.catalog import Catalog
+from bosun.conversation.session import Session
+from bosun.errors import BosunError, CatalogError, SettingsError
+from bosun.interfaces.mcp.tools import Tools
+
+P = ParamSpec("P")
+R = TypeVar("R")
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+PROMPTS_FILE = "mcp_prompts.yaml"  # beside the catalog: a domain's starting prompts are domain knowledge
+INSTRUCTIONS = ("Bosun answers questions about operational data. `ask` runs the whole agent; the other tools "
+                "are its parts: the catalog, name resolution, read-only Elasticsearch-DSL search and aggregation, "
+                "single business objects and field explanations.")
+
+
+class StaticToken:
+    """The token verifier for one shared bearer token (BOSUN_API_TOKEN), compared in constant time."""
+
+    def __init__(self, token: str) -> None:
+        self._token = token.encode()
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        if hmac.compare_digest(token.encode(), self._token):
+            return AccessToken(token=token, client_id="bosun", scopes=[])
+        return None
+
+
+def build_server(session: Session, token: str | None = None, url: str = "http://127.0.0.1") -> MCPServer:
+    """The MCP server over `session`; with a token, HTTP clients must send it as `Authorization: Bearer …`."""
+    auth = AuthSettings(issuer_url=url, resource_server_url=None) if token else None
+    server = MCPServer("bosun", instructions=INSTRUCTIONS, log_level="WARNING", auth=auth,
+                       token_verifier=StaticToken(token) if token else None)
+    tools = Tools(session)
+    for tool in (tools.describe_catalog, tools.resolve_name, tools.search, tools.aggregate, tools.lookup_object,
+                 tools.explain_field):
+        server.add_tool(_one_line(tool, ToolError), annotations=ToolAnnotations(
+            read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
+    # ask adds a turn to the thread's memory: read-only for the data, but not idempotent.
+    server.add_tool(_one_line(tools.ask, ToolError), annotations=ToolAnnotations(
+        read_only_hint=True, destructive_hint=False, idempotent_hint=False, open_world_hint=False))
+    _add_resources(server, tools)
+    for prompt in domain_prompts(tools.catalog):
+        server.add_prompt(prompt)
+    return server
+
+
+def _one_line(call: Callable[P, R], error: type[Exception]) -> Callable[P, R]:
+    """`call`, with Bosun's deliberate errors turned into the SDK's error carrying their one-line message."""
+
+    @functools.wraps(call)
+    def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return call(*args, **kwargs)
+        except BosunError as exc:
+            raise error(str(exc)) from None
+
+    return guarded
+
+
+def _add_resources(server: MCPServer, tools: Tools) -> None:
+    def catalog() -> str:
+        """The semantic catalog, as describe_catalog returns it."""
+        return tools.describe_catalog().model_dump_json(indent=1)
+
+    def glossary() -> str:
+        """The domain's glossary: term → definition."""
+        return json.dumps(tools.catalog.glossary, ensure_ascii=False, indent=1)
+
+    def mapping(name: str) -> str:
+        """The Elasticsearch mapping of an index of the catalog."""
+        return json.dumps(tools.session.context.engine.mapping(name), indent=1)
+
+    json_type = "application/json"
+    server.resource("catalog://current", name="catalog", mime_type=json_type)(_one_line(catalog, ResourceError))
+    server.resource("catalog://glossary", name="glossary", mime_type=json_type)(_one_line(glossary, ResourceError))
+    server.resource("index://{name}/mapping", name="mapping", mime_type=json_type)(_one_line(mapping, ResourceError))
+
+
+def domain_prompts(catalog: Catalog) -> list[Prompt]:
+    """The starting prompts of the catalog's domain pack (`mcp_prompts.yaml` beside it), if it has them."""
+    path = catalog.path.parent / PROMPTS_FILE
+    if not path.exists():
+        return []
+    try:
+        specs: dict[str, dict[str, Any]] = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        return [_prompt(name, spec) for name, spec in specs.items()]
+    except (yaml.YAMLError, KeyError, TypeError, AttributeError) as exc:
+        raise CatalogError(f"{path.name}: not a mapping of name → description, arguments, text: {exc}") from None
+
+
+def _prompt(name: str, spec: dict[str, Any]) -> Prompt:
+    arguments: dict[str, str] = spec.get("arguments") or {}
+    text = str(spec["text"])
+
+    def render(**values: str) -> str:
+        return text.format(**values)
+
+    return Prompt(name=name, description=str(spec["description"]), fn=render,
+                  arguments=[PromptArgument(name=a, description=d, required=True) for a, d in arguments.items()])
+
+
+def check_exposure(host: str, token: str | None) -> None:
+    """Off loopback, HTTP clients must present the token: refuse to listen there without one."""
+    if host not in LOOPBACK and not token:
+        raise SettingsError(f"serving on {host} needs BOSUN_API_TOKEN: clients off this machine must present it "
+                            "as a bearer token (or serve on 127.0.0.1)")
+
+
+def serve(session: Session, http: bool, host: str, port: int, token: str | None) -> None:
+    """Serve until interrupted: stdio for a desktop client, or streamable HTTP at http://HOST:PORT/mcp.
+
+    The caller has checked the exposure (`check_exposure`) before opening the session.
+    """
+    if not http:
+        build_server(session).run("stdio")
+        return
+    server = build_server(session, token, f"http://{host}:{port}")
+    server.run("streamable-http", host=host, port=port)
