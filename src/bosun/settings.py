@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlparse
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bosun.errors import SettingsError
@@ -61,6 +61,8 @@ class Settings(BaseSettings):
     embedder: Literal["hashing", "minilm"] = Field(
         "hashing", description="name vectors: hashing (character n-grams, no model) | minilm (semantic extra)")
     graphql_url: str | None = Field(None, description="remote GraphQL API; default: the in-process schema")
+    api_token: SecretStr | None = Field(None, description="bearer token `bosun serve` requires; needed off loopback")
+    max_question_chars: int = Field(2000, gt=0, description="the longest question the HTTP API accepts")
 
     @field_validator("engine_url", "qdrant_url", "graphql_url")
     @classmethod
