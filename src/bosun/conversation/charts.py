@@ -62,7 +62,7 @@ def _spec(table: ResultTable, dims: list[str], measure: str, time: str | None) -
     else:
         mark, encoding = "bar", _bars(dims[0], measure)
     values = [dict(zip(table.columns, row, strict=False)) for row in table.rows]
-    return {"$schema": SCHEMA_URL, "title": table.title, "width": "container",
+    return {"$schema": SCHEMA_URL, "title": table.title, "width": "container", "autosize": {"type": "fit-x"},
             "data": {"values": values},
             "mark": {"type": mark, "tooltip": True, **({"point": True} if mark == "line" else {})},
             "encoding": encoding}

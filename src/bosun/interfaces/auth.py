@@ -5,7 +5,8 @@ One rule for every server (`bosun serve`, `bosun serve graphql`, the MCP server)
 - bound to a loopback address (127.0.0.0/8, ::1, localhost) no token is needed;
 - bound to any other address, `BOSUN_API_TOKEN` must be set or the server does not start;
 - whenever a token is set, every request must carry `Authorization: Bearer <token>`, compared in
-  constant time; paths a server declares public (a page's static files, which hold no data) are exempt.
+  constant time; paths a server declares public (a page's static files, which hold no data) are exempt:
+  exact paths, or prefixes written with a trailing `*`.
 
 `BearerAuth` is plain ASGI middleware, so it wraps Starlette, FastAPI and the MCP SDK's apps alike.
 """
@@ -70,7 +71,7 @@ class BearerAuth:
 
     def _allowed(self, scope: Scope) -> bool:
         path = str(scope.get("path", ""))
-        if any(path == p or (p.endswith("/") and path.startswith(p)) for p in self.public):
+        if any(path == p or (p.endswith("*") and path.startswith(p[:-1])) for p in self.public):
             return True
         headers = dict(scope.get("headers") or [])
         header = headers.get(b"authorization", b"").decode("latin-1")

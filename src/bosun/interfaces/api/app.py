@@ -21,7 +21,7 @@ from bosun.interfaces.api.turns import answer_of, engine_problem, sse_of
 from bosun.planner.synthesis import Answer
 
 STATIC = Path(__file__).resolve().parent.parent / "ui" / "static"
-PUBLIC_PATHS = ("/", "/static/", "/docs", "/openapi.json")  # the page and the API's description: no data
+PUBLIC_PATHS = ("/", "/static/*", "/docs", "/openapi.json")  # the page and the API's description: no data
 
 
 class TurnRequest(BaseModel):
