@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -22,6 +23,7 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
 STAMP = VENV / ".bosun-installed"
+APT_PACKAGES = ROOT / ".ci" / "apt-packages.txt"  # Debian packages the tests use: a browser, a database server
 
 
 def _run(*args: str | Path) -> None:
@@ -49,7 +51,32 @@ def demo() -> None:
     _run(BIN / "bosun", "demo")
 
 
+def _apt_installed(package: str) -> bool:
+    found = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True)
+    return "install ok installed" in found.stdout
+
+
+def ensure_system_packages() -> None:
+    """Install the listed Debian packages that are missing, as root with apt-get; elsewhere say what is skipped."""
+    wanted = [line.split("#")[0].strip() for line in APT_PACKAGES.read_text().splitlines()]
+    if not shutil.which("dpkg-query"):
+        print("note: not a Debian system; tests needing chromium or postgresql skip themselves", flush=True)
+        return
+    missing = [p for p in wanted if p and not _apt_installed(p)]
+    if not missing:
+        return
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        print(f"note: missing Debian packages {' '.join(missing)} (not root); their tests skip", flush=True)
+        return
+    print(f"installing Debian packages: {' '.join(missing)} ...", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.call(["apt-get", "update", "-qq"], env=env)
+    if subprocess.call(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing], env=env):
+        print("note: apt-get could not install them; their tests skip", flush=True)
+
+
 def test() -> None:
+    ensure_system_packages()
     _run(BIN / "ruff", "check", "src", "tests")
     _run(PY, "-m", "mypy")
     _run(PY, "-m", "pytest", *sys.argv[2:])

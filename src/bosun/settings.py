@@ -61,8 +61,8 @@ class Settings(BaseSettings):
     embedder: Literal["hashing", "minilm"] = Field(
         "hashing", description="name vectors: hashing (character n-grams, no model) | minilm (semantic extra)")
     graphql_url: str | None = Field(None, description="remote GraphQL API; default: the in-process schema")
-    api_token: SecretStr | None = Field(None, description="bearer token that HTTP clients must send; required "
-                                                          "to serve off loopback")
+    api_token: SecretStr | None = Field(None, description="bearer token `bosun serve` requires; needed off loopback")
+    max_question_chars: int = Field(2000, gt=0, description="the longest question the HTTP API accepts")
 
     @field_validator("engine_url", "qdrant_url", "graphql_url")
     @classmethod

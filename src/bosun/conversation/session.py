@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
 import bosun.workers.data  # registers the data workers
 import bosun.workers.objects  # noqa: F401 - registers graphql_lookup
 from bosun.catalog import Catalog, load_catalog
+from bosun.conversation.charts import with_charts
 from bosun.conversation.goals import goals_for
 from bosun.conversation.store import TurnStore, open_turn_store
 from bosun.datagen.load import read_sample_info
@@ -35,12 +37,37 @@ class Session:
     context: Context
     graph: Any
     store: TurnStore
+    _locks: dict[str, threading.Lock] = field(default_factory=dict)
+    _locks_guard: threading.Lock = field(default_factory=threading.Lock)
 
-    def stream(self, question: str, thread_id: str) -> Iterator[TurnEvent | Answer]:
-        for item in stream_turn(self.graph, question, thread_id, self.context, self.history(thread_id)):
-            if isinstance(item, Answer):
-                self.store.append(thread_id, self._summary(question, item, thread_id))
-            yield item
+    def stream(self, question: str, thread_id: str, as_of: date | None = None) -> Iterator[TurnEvent | Answer]:
+        """The turn's events, then its answer; turns of one thread run one at a time, in arrival order."""
+        context = self._context_on(as_of)
+        with self._lock(thread_id):
+            self.store.open_thread(thread_id)
+            for item in stream_turn(self.graph, question, thread_id, context, self.history(thread_id)):
+                if isinstance(item, Answer):
+                    item = with_charts(item)
+                    numbered = self.store.append(thread_id, self._summary(question, item, thread_id, context))
+                    self.store.record_answer(thread_id, numbered.turn_id, item.model_dump(mode="json"))
+                yield item
+
+    def forget(self, thread_id: str) -> None:
+        """Delete a thread: its turns, its answers and its checkpoints."""
+        with self._lock(thread_id):
+            self.store.drop_thread(thread_id)
+            self.graph.checkpointer.delete_thread(thread_id)
+
+    def _context_on(self, as_of: date | None) -> Context:
+        """The session's context, or one whose today is `as_of` (a turn asked about another day)."""
+        if as_of is None:
+            return self.context
+        goals_of = goals_for(self.context.catalog, self.context.understanding, as_of)
+        return replace(self.context, today=lambda: as_of, goals_of=goals_of)
+
+    def _lock(self, thread_id: str) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(thread_id, threading.Lock())
 
     def ask(self, question: str, thread_id: str) -> Answer:
         *_, answer = self.stream(question, thread_id)
@@ -50,11 +77,11 @@ class Session:
     def history(self, thread_id: str) -> list[TurnSummary]:
         return self.store.recent(thread_id, self.context.settings.memory_turns)
 
-    def _summary(self, question: str, answer: Answer, thread_id: str) -> TurnSummary:
+    def _summary(self, question: str, answer: Answer, thread_id: str, context: Context) -> TurnSummary:
         """The turn as memory keeps it: its main data goal's meaning, what it asked back, its top rows."""
         values = self.graph.get_state({"configurable": {"thread_id": thread_id}}).values
         goals = [g for g in values.get("goals", []) if g.params.get("kind") == "data"]
-        meaning = _meaning_of(goals[0], values, self.context) if goals else None
+        meaning = _meaning_of(goals[0], values, context) if goals else None
         clarification = None
         if answer.clarification is not None and meaning is not None:
             term = next((a.term for a in meaning.ambiguities if a.kind == "entity"), "")

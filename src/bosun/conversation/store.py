@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,9 @@ from bosun.settings import Settings, redacted
 
 _TABLE = ("CREATE TABLE IF NOT EXISTS bosun_turns (thread_id TEXT NOT NULL, turn_id INTEGER NOT NULL, "
           "summary TEXT NOT NULL, PRIMARY KEY (thread_id, turn_id))")
+_THREADS = "CREATE TABLE IF NOT EXISTS bosun_threads (thread_id TEXT PRIMARY KEY, created TEXT NOT NULL)"
+_ANSWERS = ("CREATE TABLE IF NOT EXISTS bosun_answers (thread_id TEXT NOT NULL, turn_id INTEGER NOT NULL, "
+            "answer TEXT NOT NULL, PRIMARY KEY (thread_id, turn_id))")
 
 
 class TurnStore:
@@ -26,7 +31,8 @@ class TurnStore:
         self._conn, self.where, self._errors, self._mark = conn, where, errors, placeholder
         self.timeout_s = timeout_s
         self._lock = threading.Lock()
-        self._run(_TABLE, ())
+        for ddl in (_TABLE, _THREADS, _ANSWERS):
+            self._run(ddl, ())
 
     def recent(self, thread_id: str, n: int) -> list[TurnSummary]:
         """The thread's last `n` turns, oldest first; an unknown thread has none."""
@@ -45,6 +51,36 @@ class TurnStore:
         self._run("INSERT INTO bosun_turns VALUES (?, ?, ?)",
                   (thread_id, numbered.turn_id, numbered.model_dump_json()))
         return numbered
+
+    def open_thread(self, thread_id: str) -> None:
+        """Record a thread (again is a no-op), so that it exists before its first turn."""
+        self._run("INSERT INTO bosun_threads VALUES (?, ?) ON CONFLICT (thread_id) DO NOTHING",
+                  (thread_id, datetime.now(UTC).isoformat(timespec="seconds")))
+
+    def has_thread(self, thread_id: str) -> bool:
+        found = self._run("SELECT 1 FROM bosun_threads WHERE thread_id = ? UNION ALL "
+                          "SELECT 1 FROM bosun_turns WHERE thread_id = ?", (thread_id, thread_id))
+        return bool(found)
+
+    def threads(self, limit: int = 100) -> list[tuple[str, str, str]]:
+        """(thread id, created, first question or "") of the newest recorded threads."""
+        rows = self._run("SELECT t.thread_id, t.created, (SELECT a.answer FROM bosun_answers a WHERE "
+                         "a.thread_id = t.thread_id ORDER BY a.turn_id LIMIT 1) FROM bosun_threads t "
+                         "ORDER BY t.created DESC, t.thread_id LIMIT ?", (limit,))
+        return [(str(r[0]), str(r[1]), json.loads(str(r[2]))["question"] if r[2] else "") for r in rows]
+
+    def record_answer(self, thread_id: str, turn_id: int, answer: dict[str, Any]) -> None:
+        """Keep a turn's whole answer JSON, for clients that show a thread's history."""
+        self._run("INSERT INTO bosun_answers VALUES (?, ?, ?)", (thread_id, turn_id, json.dumps(answer)))
+
+    def answers(self, thread_id: str) -> list[dict[str, Any]]:
+        """The thread's recorded answers, oldest first."""
+        rows = self._run("SELECT answer FROM bosun_answers WHERE thread_id = ? ORDER BY turn_id", (thread_id,))
+        return [json.loads(str(r[0])) for r in rows]
+
+    def drop_thread(self, thread_id: str) -> None:
+        for table in ("bosun_threads", "bosun_turns", "bosun_answers"):
+            self._run(f"DELETE FROM {table} WHERE thread_id = ?", (thread_id,))
 
     def _run(self, sql: str, args: tuple[object, ...]) -> list[tuple[object, ...]]:
         try:

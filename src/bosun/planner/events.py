@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from langgraph.config import get_stream_writer
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 EventKind = Literal["goals", "round_started", "dispatched", "finished", "join", "gate", "done"]
 
@@ -18,6 +18,7 @@ class TurnEvent(BaseModel):
     status: str | None = None
     duration_ms: float | None = None
     message: str = ""
+    inputs: dict[str, int] = Field(default_factory=dict, description="dispatched: input name → the sub-goal feeding it")
 
 
 def emit(event: TurnEvent) -> None:

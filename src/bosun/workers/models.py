@@ -92,6 +92,7 @@ class ResultTable(BaseModel):
     total: int
     query: dict[str, Any] | None = None
     sub_goal_id: int | None = None
+    chart: dict[str, Any] | None = Field(None, description="a Vega-Lite v5 spec where one fits the table's shape")
 
 
 class Clarification(BaseModel):

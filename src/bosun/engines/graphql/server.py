@@ -23,14 +23,11 @@ class _EngineGraphQL(GraphQL[dict[str, Any], None]):
         return {"request": request, "response": response, "engine": self.engine}
 
 
+def graphql_endpoint(schema: strawberry.Schema, engine: Engine) -> Any:
+    """The ASGI endpoint answering GraphQL requests, to route at a path of one's choosing."""
+    return _EngineGraphQL(schema, engine)
+
+
 def graphql_app(schema: strawberry.Schema, engine: Engine) -> Starlette:
     """An ASGI app answering GraphQL over HTTP at `/graphql`."""
-    endpoint = _EngineGraphQL(schema, engine)
-    return Starlette(routes=[Route("/graphql", endpoint, methods=["GET", "POST"])])
-
-
-def serve(schema: strawberry.Schema, engine: Engine, host: str, port: int) -> None:
-    """Serve until interrupted."""
-    import uvicorn
-
-    uvicorn.run(graphql_app(schema, engine), host=host, port=port, log_level="warning")
+    return Starlette(routes=[Route("/graphql", graphql_endpoint(schema, engine), methods=["GET", "POST"])])

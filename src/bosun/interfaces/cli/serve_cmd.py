@@ -1,31 +1,72 @@
-"""`bosun serve graphql`: the business objects' GraphQL schema over HTTP."""
+"""`bosun serve`: the API, the web page and GraphQL in one ASGI app; `bosun serve graphql`: GraphQL alone.
+
+FastAPI, Strawberry and uvicorn are imported inside the commands, so that other commands start without them.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+from datetime import date
+from typing import Annotated, Any
 
 import typer
 
-from bosun.catalog import load_catalog
-from bosun.conversation.session import open_guarded_engine
-from bosun.engines.graphql.schema import build_schema
-from bosun.engines.graphql.server import serve
+from bosun.interfaces.auth import required_token
 from bosun.interfaces.cli import mcp_cmd
-from bosun.settings import load_settings
+from bosun.settings import Settings, load_settings
 
-app = typer.Typer(no_args_is_help=True)
+app = typer.Typer()
 app.command("mcp")(mcp_cmd.mcp)
+
+Host = Annotated[str, typer.Option(help="interface to listen on; off loopback needs BOSUN_API_TOKEN")]
+Port = Annotated[int, typer.Option(help="TCP port")]
+
+
+@app.callback(invoke_without_command=True)
+def serve(ctx: typer.Context, host: Host = "127.0.0.1", port: Port = 8000,
+          as_of: Annotated[str | None, typer.Option("--as-of", help="today's date, YYYY-MM-DD")] = None) -> None:
+    """Serve the web page at http://HOST:PORT/, the API (docs at /docs) and GraphQL at /graphql."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from bosun.conversation.session import open_session
+    from bosun.interfaces.api.app import PUBLIC_PATHS, create_app
+
+    settings = load_settings()
+    token = _token(settings, host)
+    session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
+    typer.echo(f"Bosun at http://{host}:{port}/ (API docs at /docs; Ctrl-C to stop)")
+    try:
+        _run(create_app(session), token, PUBLIC_PATHS, host, port)
+    finally:
+        session.close()
 
 
 @app.command()
-def graphql(host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
-            port: Annotated[int, typer.Option(help="TCP port")] = 8765) -> None:
+def graphql(host: Host = "127.0.0.1", port: Port = 8765) -> None:
     """Serve the catalog's business objects at http://HOST:PORT/graphql (read-only, within the guardrails)."""
+    from bosun.catalog import load_catalog
+    from bosun.conversation.session import open_guarded_engine
+    from bosun.engines.graphql.schema import build_schema
+    from bosun.engines.graphql.server import graphql_app
+
     settings = load_settings()
+    token = _token(settings, host)
     catalog = load_catalog(settings.catalog)
     engine = open_guarded_engine(settings, catalog)
     typer.echo(f"GraphQL for {catalog.spec.domain} at http://{host}:{port}/graphql (Ctrl-C to stop)")
     try:
-        serve(build_schema(catalog.graph_objects()), engine, host, port)
+        _run(graphql_app(build_schema(catalog.graph_objects()), engine), token, (), host, port)
     finally:
         engine.close()
+
+
+def _token(settings: Settings, host: str) -> str | None:
+    secret = settings.api_token.get_secret_value() if settings.api_token else None
+    return required_token(host, secret)
+
+
+def _run(asgi: Any, token: str | None, public: tuple[str, ...], host: str, port: int) -> None:
+    import uvicorn
+
+    from bosun.interfaces.auth import protect
+
+    uvicorn.run(protect(asgi, token, public), host=host, port=port, log_level="warning")

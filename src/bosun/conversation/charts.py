@@ -1,0 +1,123 @@
+"""Charts for answer tables: a Vega-Lite v5 spec chosen from a result's shape, never written by a model.
+
+The shape is read from the executed query and the rows, never from the question's words:
+
+    bucket levels  time column   → chart
+    0 (records)    –             → none
+    1              yes           → line
+    2              yes           → line, one colour per group
+    1              no            → bars (in the rows' order: a ranking stays ranked)
+    2              no            → stacked bars (each group's share of the first dimension)
+    1, a measure named as a share (share, percent, %) → one stacked bar of the shares
+
+A spec is validated against the vendored Vega-Lite JSON schema before it is returned.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from bosun.planner.synthesis import Answer
+from bosun.workers.models import ResultTable
+
+SCHEMA_URL = "https://vega.github.io/schema/vega-lite/v5.json"
+_SCHEMA_FILE = Path(__file__).parent / "schemas" / "vega-lite-v5.json"
+_BUCKET_AGGS = ("terms", "date_histogram", "histogram", "composite", "range", "date_range")
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}(-\d{2})?([T ][\d:.]+Z?)?$")
+_SHARE_WORDS = re.compile(r"\b(share|percent|pct)\b|%", re.IGNORECASE)
+
+
+def with_charts(answer: Answer) -> Answer:
+    """The answer with a chart on each result that has a chart-shaped table."""
+    results = [r.model_copy(update={"chart": chart_for(r)}) for r in answer.results]
+    return answer.model_copy(update={"results": results})
+
+
+def chart_for(table: ResultTable) -> dict[str, Any] | None:
+    """The Vega-Lite spec that fits the table's shape, or None (records, one value, no numbers)."""
+    levels = _bucket_levels((table.query or {}).get("aggs") or (table.query or {}).get("aggregations"))
+    if levels == 0 or levels >= len(table.columns) or len(table.rows) < 2:
+        return None
+    dims, measure = table.columns[:levels], table.columns[levels]
+    if not all(_is_number(row[levels]) for row in table.rows):
+        return None
+    time = next((d for i, d in enumerate(dims) if _all_dates(table.rows, i)), None)
+    spec = _spec(table, dims, measure, time)
+    validate(spec)
+    return spec
+
+
+def _spec(table: ResultTable, dims: list[str], measure: str, time: str | None) -> dict[str, Any]:
+    others = [d for d in dims if d != time]
+    if time:
+        mark, encoding = "line", _line(time, measure, others)
+    elif len(dims) == 2:
+        mark, encoding = "bar", _stacked(dims[0], measure, dims[1])
+    elif _SHARE_WORDS.search(measure):
+        mark, encoding = "bar", _share(dims[0], measure)
+    else:
+        mark, encoding = "bar", _bars(dims[0], measure)
+    values = [dict(zip(table.columns, row, strict=False)) for row in table.rows]
+    return {"$schema": SCHEMA_URL, "title": table.title, "width": "container", "autosize": {"type": "fit-x"},
+            "data": {"values": values},
+            "mark": {"type": mark, "tooltip": True, **({"point": True} if mark == "line" else {})},
+            "encoding": encoding}
+
+
+def _line(time: str, measure: str, others: list[str]) -> dict[str, Any]:
+    encoding = {"x": {"field": time, "type": "temporal", "title": time},
+                "y": {"field": measure, "type": "quantitative", "title": measure}}
+    if others:
+        encoding["color"] = {"field": others[0], "type": "nominal", "title": others[0]}
+    return encoding
+
+
+def _bars(dim: str, measure: str) -> dict[str, Any]:
+    # sort null keeps the rows' order, so a ranking reads top to bottom as the table does
+    return {"y": {"field": dim, "type": "nominal", "sort": None, "title": dim},
+            "x": {"field": measure, "type": "quantitative", "title": measure}}
+
+
+def _stacked(dim: str, measure: str, part: str) -> dict[str, Any]:
+    return {"x": {"field": dim, "type": "nominal", "sort": None, "title": dim},
+            "y": {"field": measure, "type": "quantitative", "stack": "zero", "title": measure},
+            "color": {"field": part, "type": "nominal", "title": part}}
+
+
+def _share(dim: str, measure: str) -> dict[str, Any]:
+    return {"x": {"field": measure, "type": "quantitative", "stack": "normalize", "title": measure},
+            "color": {"field": dim, "type": "nominal", "sort": None, "title": dim}}
+
+
+def _bucket_levels(aggs: dict[str, Any] | None) -> int:
+    """How many nested bucket aggregations the query has: the number of dimension columns."""
+    for agg in (aggs or {}).values():
+        if isinstance(agg, dict) and any(kind in agg for kind in _BUCKET_AGGS):
+            return 1 + _bucket_levels(agg.get("aggs") or agg.get("aggregations"))
+    return 0
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _all_dates(rows: list[list[Any]], column: int) -> bool:
+    return all(isinstance(row[column], str) and _ISO_DATE.match(row[column]) for row in rows)
+
+
+def validate(spec: dict[str, Any]) -> None:
+    """Raise jsonschema's ValidationError when the spec is not valid Vega-Lite v5."""
+    _validator().validate(spec)
+
+
+@cache
+def _validator() -> Any:
+    """The schema's validator, built once: loading and checking the 1.4 MB schema takes a moment."""
+    import jsonschema  # imported on first use, off the path of a command that draws no chart
+
+    schema = json.loads(_SCHEMA_FILE.read_text(encoding="utf-8"))
+    return jsonschema.validators.validator_for(schema)(schema)

@@ -1,0 +1,137 @@
+"""The HTTP API (FastAPI): threads, turns as JSON or Server-Sent Events, the catalog, health; OpenAPI at /docs."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, Response
+from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from bosun.conversation.session import Session
+from bosun.engines.graphql.schema import build_schema
+from bosun.engines.graphql.server import graphql_endpoint
+from bosun.interfaces.api import errors
+from bosun.interfaces.api.errors import ApiError
+from bosun.interfaces.api.turns import answer_of, engine_problem, sse_of
+from bosun.planner.synthesis import Answer
+
+STATIC = Path(__file__).resolve().parent.parent / "ui" / "static"
+PUBLIC_PATHS = ("/", "/static/*", "/docs", "/openapi.json")  # the page and the API's description: no data
+
+
+class TurnRequest(BaseModel):
+    question: str = Field(min_length=1, description="the question or reply, in plain language")
+    as_of: date | None = Field(None, description="today's date for this turn; default the data's as-of date")
+
+
+class ThreadCreated(BaseModel):
+    thread_id: str
+
+
+class ThreadInfo(BaseModel):
+    thread_id: str
+    created: str
+    title: str = Field(description="the thread's first question, or empty")
+
+
+class Turn(BaseModel):
+    question: str
+    answer: dict[str, Any] = Field(description="the turn's answer JSON (DATA_CONTRACT §3)")
+
+
+class ThreadTurns(BaseModel):
+    thread_id: str
+    turns: list[Turn]
+
+
+def create_app(session: Session) -> FastAPI:
+    """One ASGI app: the API, the web page at `/` and GraphQL at `/graphql`."""
+    app = FastAPI(title="Bosun", version="0.1.0", description="Ask your operational data in plain language.")
+    errors.install(app)
+    _threads(app, session)
+    _turns(app, session)
+    _about(app, session)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_route("/", lambda _: FileResponse(STATIC / "index.html"), include_in_schema=False)
+    schema = build_schema(session.context.catalog.graph_objects())
+    app.add_route("/graphql", graphql_endpoint(schema, session.context.engine), methods=["GET", "POST"],
+                  include_in_schema=False)
+    return app
+
+
+def _known(session: Session, thread_id: str) -> str:
+    if not session.store.has_thread(thread_id):
+        raise ApiError(404, "unknown_thread", f"no thread {thread_id!r}")
+    return thread_id
+
+
+def _threads(app: FastAPI, session: Session) -> None:
+    @app.post("/threads", status_code=201, response_model=ThreadCreated, tags=["threads"])
+    def create_thread() -> ThreadCreated:
+        """Start a conversation; its id names it in the other calls."""
+        thread_id = uuid.uuid4().hex[:12]
+        session.store.open_thread(thread_id)
+        return ThreadCreated(thread_id=thread_id)
+
+    @app.get("/threads", response_model=list[ThreadInfo], tags=["threads"])
+    def list_threads() -> list[ThreadInfo]:
+        """The newest threads, with their first question as a title."""
+        return [ThreadInfo(thread_id=t, created=c, title=q) for t, c, q in session.store.threads()]
+
+    @app.get("/threads/{thread_id}", response_model=ThreadTurns, tags=["threads"])
+    def get_thread(thread_id: str) -> ThreadTurns:
+        """The thread's turns, oldest first: each question and its answer JSON."""
+        answers = session.store.answers(_known(session, thread_id))
+        return ThreadTurns(thread_id=thread_id, turns=[Turn(question=a["question"], answer=a) for a in answers])
+
+    @app.delete("/threads/{thread_id}", status_code=204, tags=["threads"])
+    def delete_thread(thread_id: str) -> Response:
+        """Forget the thread: its turns, answers and checkpoints."""
+        session.forget(_known(session, thread_id))
+        return Response(status_code=204)
+
+
+def _turns(app: FastAPI, session: Session) -> None:
+    cap = session.context.settings.max_question_chars
+
+    @app.post("/threads/{thread_id}/turns", tags=["turns"], response_model=Answer,
+              responses={200: {"content": {"text/event-stream": {}},
+                               "description": "the answer JSON, or with `Accept: text/event-stream` the turn's "
+                                              "events (round_started, dispatched, finished, …, clarification, "
+                                              "answer)"}})
+    async def ask(thread_id: str, turn: TurnRequest, request: Request) -> Response:
+        """Ask a question on the thread; a reply to a question back is simply the next turn."""
+        if len(turn.question) > cap:
+            raise ApiError(413, "question_too_long", f"a question may be {cap} characters long; this is "
+                                                     f"{len(turn.question)}")
+        if not turn.question.strip():
+            raise ApiError(400, "bad_request", "question: the question is empty")
+        _known(session, thread_id)
+        if "text/event-stream" in request.headers.get("accept", ""):
+            return StreamingResponse(sse_of(session, turn.question, thread_id, turn.as_of),
+                                     media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+        answer = await answer_of(session, turn.question, thread_id, turn.as_of)
+        return JSONResponse(answer.model_dump(mode="json"))
+
+
+def _about(app: FastAPI, session: Session) -> None:
+    @app.get("/catalog", tags=["catalog"])
+    def catalog() -> dict[str, Any]:
+        """What Bosun knows about the domain: objects and their fields, measures, glossary."""
+        spec = session.context.catalog.spec
+        return {"domain": spec.domain, "description": spec.description, "record": spec.record,
+                **spec.model_dump(mode="json", include={"objects", "measures"}),
+                "glossary": session.context.catalog.glossary}
+
+    @app.get("/health", tags=["health"])
+    def health() -> JSONResponse:
+        """200 when the engine answers, 503 with the reason when it does not."""
+        down = engine_problem(session)
+        if down:
+            return errors.error_response(503, "engine_unavailable", down)
+        return JSONResponse({"status": "ok", "engine": session.context.settings.engine})

@@ -1,0 +1,65 @@
+"""Every error the API returns is JSON `{error, detail}` with its status; never a stack trace."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from bosun.errors import BosunError, ConfigError, RunFailure, UserError
+
+log = logging.getLogger("bosun.api")
+
+
+class ApiError(Exception):
+    """An error the API answers with a status of its own choosing (404 unknown thread, 413 too long)."""
+
+    def __init__(self, status: int, error: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status, self.error, self.detail = status, error, detail
+
+
+def error_response(status: int, error: str, detail: str) -> JSONResponse:
+    return JSONResponse({"error": error, "detail": detail}, status_code=status)
+
+
+def status_of(exc: BosunError) -> tuple[int, str]:
+    """User mistakes are 400, outside failures (engine down, store locked) 503, configuration 500."""
+    if isinstance(exc, UserError):
+        return 400, "bad_request"
+    if isinstance(exc, RunFailure):
+        return 503, "unavailable"
+    if isinstance(exc, ConfigError):
+        return 500, "misconfigured"
+    return 500, "error"
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers that turn exceptions into `{error, detail}`."""
+
+    @app.exception_handler(ApiError)
+    async def _api(_: Request, exc: ApiError) -> JSONResponse:
+        return error_response(exc.status, exc.error, exc.detail)
+
+    @app.exception_handler(BosunError)
+    async def _bosun(_: Request, exc: BosunError) -> JSONResponse:
+        status, error = status_of(exc)
+        return error_response(status, error, str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        return error_response(400, "bad_request", f"{where}: {first.get('msg', 'invalid')}".lstrip(": "))
+
+    @app.exception_handler(HTTPException)
+    async def _http(_: Request, exc: HTTPException) -> JSONResponse:
+        return error_response(exc.status_code, "http_error", str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=exc)  # the trace goes to the server's log, not the client
+        return error_response(500, "internal", f"an unexpected {type(exc).__name__}; the server log has the details")

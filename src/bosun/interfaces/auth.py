@@ -1,0 +1,85 @@
+"""Who may call what Bosun serves over HTTP: anyone on loopback, only bearers of the token elsewhere.
+
+One rule for every server (`bosun serve`, `bosun serve graphql`, the MCP server):
+
+- bound to a loopback address (127.0.0.0/8, ::1, localhost) no token is needed;
+- bound to any other address, `BOSUN_API_TOKEN` must be set or the server does not start;
+- whenever a token is set, every request must carry `Authorization: Bearer <token>`, compared in
+  constant time; paths a server declares public (a page's static files, which hold no data) are exempt:
+  exact paths, or prefixes written with a trailing `*`.
+
+`BearerAuth` is plain ASGI middleware, so it wraps Starlette, FastAPI and the MCP SDK's apps alike.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from bosun.errors import SettingsError
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a host name: only "localhost" is known to stay on this machine
+        return False
+
+
+def required_token(host: str, token: str | None) -> str | None:
+    """The token requests must bear on this host; off loopback without one is a SettingsError."""
+    if not token and not is_loopback(host):
+        raise SettingsError(f"bad setting BOSUN_API_TOKEN: serving on {host}, off loopback, needs a token "
+                            "that every request then bears (Authorization: Bearer …)")
+    return token or None
+
+
+def bears(authorization: str | None, token: str) -> bool:
+    """Whether an Authorization header carries the token (constant-time comparison)."""
+    scheme, _, given = (authorization or "").partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), token.encode())
+
+
+def protect(app: ASGIApp, token: str | None, public: tuple[str, ...] = ()) -> ASGIApp:
+    """The app itself when no token is required, else the app behind BearerAuth."""
+    return BearerAuth(app, token, public) if token else app
+
+
+class BearerAuth:
+    """ASGI middleware: refuse HTTP and WebSocket requests that do not bear the token (401, JSON)."""
+
+    def __init__(self, app: ASGIApp, token: str, public: tuple[str, ...] = ()) -> None:
+        self.app, self.token, self.public = app, token, public
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket") or self._allowed(scope):
+            await self.app(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+        else:
+            await _refuse(send)
+
+    def _allowed(self, scope: Scope) -> bool:
+        path = str(scope.get("path", ""))
+        if any(path == p or (p.endswith("*") and path.startswith(p[:-1])) for p in self.public):
+            return True
+        headers = dict(scope.get("headers") or [])
+        header = headers.get(b"authorization", b"").decode("latin-1")
+        return bears(header, self.token)
+
+
+async def _refuse(send: Send) -> None:
+    body = json.dumps({"error": "unauthorized", "detail": "this server needs Authorization: Bearer <token>"})
+    await send({"type": "http.response.start", "status": 401,
+                "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")]})
+    await send({"type": "http.response.body", "body": body.encode()})

@@ -1,0 +1,317 @@
+// Bosun's page: threads, turns streamed as Server-Sent Events, answers with tables and charts, the live plan.
+// Plain browser JavaScript, no build step; charts are the server's Vega-Lite specs drawn by vega-embed.
+"use strict";
+
+const PAGE_ROWS = 20;
+const state = { thread: null, busy: false };
+const $ = (selector) => document.querySelector(selector);
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== null && value !== undefined) node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child instanceof Node ? child : String(child));
+  return node;
+}
+
+// ---- the API, with the bearer token a server off loopback asks for --------------------------------------
+
+async function api(path, options = {}) {
+  const headers = { "Content-Type": "application/json", ...(options.headers || {}) };
+  const token = sessionStorage.getItem("bosun-token");
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, { ...options, headers });
+  if (response.status === 401) {
+    const given = prompt("This Bosun server needs its API token:");
+    if (given) { sessionStorage.setItem("bosun-token", given); return api(path, options); }
+  }
+  if (!response.ok && !(options.headers || {}).Accept) {
+    const body = await response.json().catch(() => ({}));
+    throw new Error(body.detail || `${response.status} ${response.statusText}`);
+  }
+  return response;
+}
+
+// ---- threads ---------------------------------------------------------------------------------------------
+
+async function listThreads() {
+  const threads = await (await api("/threads")).json();
+  const list = $("#threads");
+  list.replaceChildren(...threads.map((t) => el("li", {
+    "data-thread": t.thread_id, class: t.thread_id === state.thread ? "current" : null,
+    title: t.title || t.thread_id, onclick: () => openThread(t.thread_id),
+  }, t.title || "(new conversation)")));
+}
+
+async function newThread() {
+  const created = await (await api("/threads", { method: "POST" })).json();
+  await openThread(created.thread_id);
+}
+
+async function openThread(threadId) {
+  state.thread = threadId;
+  history.replaceState(null, "", `#thread=${threadId}`);
+  const response = await api(`/threads/${threadId}`).catch(() => null);
+  $("#conversation").replaceChildren();
+  if (response) for (const turn of (await response.json()).turns) showTurn(turn.question).done(turn.answer);
+  await listThreads();
+}
+
+// ---- a turn: stream its events, draw the plan, then show the answer ---------------------------------------
+
+async function ask(question) {
+  if (state.busy || !question.trim()) return;
+  if (!state.thread) await newThread();
+  state.busy = true;
+  const view = showTurn(question);
+  const dag = startPlan();
+  try {
+    const response = await api(`/threads/${state.thread}/turns`, {
+      method: "POST", headers: { Accept: "text/event-stream" }, body: JSON.stringify({ question }),
+    });
+    if (!response.ok) throw new Error((await response.json()).detail);
+    await readEvents(response, (kind, data) => {
+      if (kind === "answer") view.done(data);
+      else if (kind === "error") view.error(data.detail);
+      else dag.event(kind, data);
+    });
+    dag.finish();
+  } catch (error) {
+    view.error(error.message);
+  } finally {
+    state.busy = false;
+    await listThreads();
+  }
+}
+
+async function readEvents(response, onEvent) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const kind = (frame.match(/^event: (.*)$/m) || [])[1];
+      const data = (frame.match(/^data: (.*)$/m) || [])[1];
+      if (kind && data) onEvent(kind, JSON.parse(data));
+    }
+  }
+}
+
+function showTurn(question) {
+  const box = el("div", { class: "turn" }, el("div", { class: "question" }, question));
+  const pending = el("div", { class: "answer pending" }, "…");
+  box.append(pending);
+  $("#conversation").append(box);
+  box.scrollIntoView({ block: "end" });
+  return {
+    done: (answer) => { pending.replaceWith(renderAnswer(answer)); box.scrollIntoView({ block: "end" }); },
+    error: (message) => pending.replaceWith(el("div", { class: "answer error" }, message)),
+  };
+}
+
+// ---- an answer: text, what was not understood, assumptions, options, tables and charts --------------------
+
+function renderAnswer(answer) {
+  const box = el("div", { class: "answer", "data-status": answer.status });
+  const notUnderstood = answer.not_understood || [];
+  if (notUnderstood.length) {
+    box.append(el("p", { class: "not-understood" }, `Not understood, so not used: ${notUnderstood.join(", ")}`));
+  }
+  box.append(renderText(answer.status === "needs_clarification" ? answer.clarification.question : answer.answer));
+  if (answer.assumptions.length) {
+    box.append(el("ul", { class: "assumptions" }, ...answer.assumptions.map((a) => el("li", {}, `Assumed: ${a}`))));
+  }
+  if (answer.clarification) {
+    const options = answer.clarification.options.map((option) =>
+      el("button", { type: "button", onclick: () => ask(option) }, option));
+    box.append(el("div", { class: "options" }, ...options));
+  }
+  for (const result of answer.results) box.append(renderResult(result));
+  return box;
+}
+
+function renderText(markdown) {
+  // A little Markdown (paragraphs, line breaks, **bold**), built as text nodes: nothing is parsed as HTML.
+  const box = el("div", { class: "text" });
+  for (const paragraph of markdown.split(/\n{2,}/)) {
+    const p = el("p");
+    paragraph.split("\n").forEach((line, i) => {
+      if (i) p.append(el("br"));
+      line.split(/\*\*(.+?)\*\*/).forEach((part, j) => p.append(j % 2 ? el("strong", {}, part) : part));
+    });
+    box.append(p);
+  }
+  return box;
+}
+
+function renderResult(result) {
+  const box = el("div", { class: "result" }, el("h3", {}, `${result.title} (${result.total.toLocaleString()} total)`));
+  if (result.chart) {
+    const chart = el("div", { class: "chart", "data-mark": result.chart.mark.type || result.chart.mark });
+    box.append(chart);
+    vegaEmbed(chart, result.chart, { actions: false, renderer: "svg" }).catch((e) => chart.append(e.message));
+  }
+  box.append(new ResultTable(result).node);
+  return box;
+}
+
+// A table that sorts by a clicked column, pages long record lists and downloads as CSV.
+class ResultTable {
+  constructor(result) {
+    this.result = result;
+    this.rows = result.rows.slice();
+    this.page = 0;
+    this.sort = { column: -1, ascending: true };
+    this.node = el("div", { class: "table" });
+    this.draw();
+  }
+
+  draw() {
+    const pages = Math.max(1, Math.ceil(this.rows.length / PAGE_ROWS));
+    const shown = this.rows.slice(this.page * PAGE_ROWS, (this.page + 1) * PAGE_ROWS);
+    const head = el("tr", {}, ...this.result.columns.map((name, i) => el("th", {
+      "aria-sort": i === this.sort.column ? (this.sort.ascending ? "ascending" : "descending") : null,
+      onclick: () => this.sortBy(i),
+    }, name)));
+    const body = shown.map((row) => el("tr", {}, ...row.map((cell) =>
+      el("td", { class: typeof cell === "number" ? "num" : null }, formatCell(cell)))));
+    const pager = el("div", { class: "pager" });
+    if (pages > 1) {
+      pager.append(el("button", { type: "button", onclick: () => this.go(-1) }, "‹ previous"),
+                   el("span", {}, `page ${this.page + 1} of ${pages} `),
+                   el("button", { type: "button", onclick: () => this.go(1) }, "next ›"));
+    }
+    pager.append(el("a", { href: this.csvUrl(), download: `${slug(this.result.title)}.csv` }, "download CSV"));
+    this.node.replaceChildren(el("table", {}, el("thead", {}, head), el("tbody", {}, ...body)), pager);
+  }
+
+  sortBy(column) {
+    this.sort = { column, ascending: this.sort.column === column ? !this.sort.ascending : true };
+    const sign = this.sort.ascending ? 1 : -1;
+    this.rows.sort((a, b) => sign * compare(a[column], b[column]));
+    this.page = 0;
+    this.draw();
+  }
+
+  go(step) {
+    const last = Math.ceil(this.rows.length / PAGE_ROWS) - 1;
+    this.page = Math.min(last, Math.max(0, this.page + step));
+    this.draw();
+  }
+
+  csvUrl() {
+    const quote = (v) => (v === null || v === undefined ? "" : /[",\n]/.test(String(v))
+      ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+    const lines = [this.result.columns, ...this.rows].map((row) => row.map(quote).join(","));
+    return URL.createObjectURL(new Blob([lines.join("\n") + "\n"], { type: "text/csv" }));
+  }
+}
+
+function compare(a, b) {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return 1;
+  if (b === null || b === undefined) return -1;
+  return typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b));
+}
+
+function formatCell(value) {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "number" && Math.abs(value) >= 10000) return value.toLocaleString();
+  return String(value);
+}
+
+const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60) || "result";
+
+// ---- the live sub-goal DAG: rounds as columns, sub-goals as nodes coloured by status, InputRefs as edges ----
+
+const SVG = "http://www.w3.org/2000/svg";
+const NODE = { width: 150, height: 34, column: 190, row: 46 };
+
+function startPlan() {
+  const nodes = new Map();
+  $("#plan").hidden = false;
+  $("#plan-status").textContent = "running";
+  const svg = $("#dag");
+  svg.replaceChildren(svgEl("defs", {}, svgEl("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5,
+    markerWidth: 6, markerHeight: 6, orient: "auto" }, svgEl("path", { d: "M0,0 L10,5 L0,10 z", fill: "#8a94a8" }))));
+  const draw = () => drawDag(svg, nodes);
+  return {
+    event(kind, data) {
+      if (kind === "dispatched") {
+        nodes.set(data.sub_goal_id, { ...data, status: "running" });
+      } else if (kind === "finished" && nodes.has(data.sub_goal_id)) {
+        Object.assign(nodes.get(data.sub_goal_id), { status: data.status, duration_ms: data.duration_ms });
+      } else if (kind === "round_started" || kind === "done") {
+        $("#plan-status").textContent = kind === "done" ? data.status : `round ${data.round}`;
+      }
+      draw();
+    },
+    finish() { $("#plan-status").textContent += " · finished"; },
+  };
+}
+
+function drawDag(svg, nodes) {
+  const perRound = new Map();
+  const place = new Map();
+  for (const node of nodes.values()) {
+    const slot = perRound.get(node.round) || 0;
+    perRound.set(node.round, slot + 1);
+    place.set(node.sub_goal_id, { x: 10 + (node.round - 1) * NODE.column, y: 10 + slot * NODE.row });
+  }
+  const width = 20 + Math.max(1, ...perRound.keys()) * NODE.column;
+  const height = 20 + Math.max(1, ...perRound.values()) * NODE.row;
+  svg.setAttribute("width", width);
+  svg.setAttribute("height", height);
+  svg.querySelectorAll(".node, .edge").forEach((n) => n.remove());
+  for (const node of nodes.values()) {
+    const to = place.get(node.sub_goal_id);
+    for (const [slot, from] of Object.entries(node.inputs || {})) {
+      const start = place.get(from);
+      if (!start) continue;
+      const edge = svgEl("path", { class: "edge", "data-slot": slot,
+        d: `M${start.x + NODE.width},${start.y + NODE.height / 2} L${to.x},${to.y + NODE.height / 2}` });
+      svg.append(edge);
+    }
+  }
+  for (const node of nodes.values()) {
+    const { x, y } = place.get(node.sub_goal_id);
+    const took = node.duration_ms === null || node.duration_ms === undefined ? "" : ` ${Math.round(node.duration_ms)} ms`;
+    const label = `sg${node.sub_goal_id} ${node.worker}`;
+    svg.append(svgEl("g", { class: `node ${node.status}`, "data-sub-goal": node.sub_goal_id, "data-round": node.round },
+      svgEl("rect", { x, y, width: NODE.width, height: NODE.height }),
+      svgEl("text", { x: x + 6, y: y + 14 }, label),
+      svgEl("text", { x: x + 6, y: y + 28 }, `${node.status}${took}`)));
+  }
+}
+
+function svgEl(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  for (const child of children) node.append(child instanceof Node ? child : String(child));
+  return node;
+}
+
+// ---- start ------------------------------------------------------------------------------------------------
+
+$("#ask").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = $("#question");
+  const question = input.value;
+  input.value = "";
+  ask(question);
+});
+$("#new-thread").addEventListener("click", () => newThread());
+
+(async () => {
+  const fromUrl = (location.hash.match(/thread=([\w-]+)/) || [])[1];
+  if (fromUrl) await openThread(fromUrl);
+  else await listThreads();
+})();

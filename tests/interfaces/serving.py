@@ -1,0 +1,52 @@
+"""Start `bosun serve` as its own process on a free loopback port, for the length of a `with`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+from tests.engines.graphql_server import free_port
+
+
+def data_copy(data_dir: Path, folder: Path) -> Path:
+    """A data directory sharing the built sample engine but with conversations of its own."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "bosun.duckdb").symlink_to(data_dir / "bosun.duckdb")
+    return folder
+
+
+@contextmanager
+def bosun_serve(data_dir: Path, *args: str, **env: str) -> Iterator[str]:
+    """Yields the server's base URL; the server is stopped (and its output shown on failure) afterwards."""
+    port = free_port()
+    environ = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), **env}
+    command = [sys.executable, "-m", "bosun.interfaces.cli", "serve", "--port", str(port), *args]
+    server = subprocess.Popen(command, env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait(server, base)
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+def _wait(server: subprocess.Popen[str], base: str) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            output = server.stdout.read() if server.stdout else ""
+            raise AssertionError(f"bosun serve exited {server.returncode}: {output}")
+        try:
+            if httpx.get(f"{base}/health", timeout=2).status_code in (200, 401):
+                return
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    raise AssertionError("bosun serve did not start within 60 s")

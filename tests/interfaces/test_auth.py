@@ -1,0 +1,45 @@
+"""Off loopback a token is required, and then every data request bears it (`bosun serve`, `serve graphql`)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from bosun.errors import SettingsError
+from bosun.interfaces.auth import bears, is_loopback, required_token
+from tests.interfaces.serving import bosun_serve, data_copy
+
+
+def test_the_rule() -> None:
+    assert all(is_loopback(h) for h in ("127.0.0.1", "127.8.0.3", "::1", "[::1]", "localhost"))
+    assert not any(is_loopback(h) for h in ("0.0.0.0", "10.0.0.5", "example.org", "::"))
+    assert required_token("127.0.0.1", None) is None and required_token("0.0.0.0", "s3cret") == "s3cret"
+    with pytest.raises(SettingsError, match="BOSUN_API_TOKEN"):
+        required_token("0.0.0.0", None)
+    assert bears("Bearer s3cret", "s3cret") and bears("bearer s3cret", "s3cret")
+    assert not any(bears(h, "s3cret") for h in (None, "", "Bearer s3cre", "Basic s3cret", "Bearer s3cret2"))
+
+
+@pytest.mark.parametrize("command", [["serve"], ["serve", "graphql"]])
+def test_off_loopback_without_a_token_does_not_start(command: list[str], tmp_path: Path) -> None:
+    env = {"BOSUN_DATA_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-m", "bosun.interfaces.cli", *command, "--host", "0.0.0.0"],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "BOSUN_API_TOKEN" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_with_a_token_every_data_request_bears_it(data_dir: Path, tmp_path: Path) -> None:
+    good, bad = {"Authorization": "Bearer s3cret"}, {"Authorization": "Bearer wrong"}
+    with bosun_serve(data_copy(data_dir, tmp_path / "d"), BOSUN_API_TOKEN="s3cret") as base:
+        for path in ("/threads", "/catalog", "/health"):
+            refused = httpx.get(base + path)
+            assert refused.status_code == 401 and refused.json()["error"] == "unauthorized"
+            assert httpx.get(base + path, headers=bad).status_code == 401
+            assert httpx.get(base + path, headers=good).status_code == 200
+        assert httpx.post(f"{base}/graphql", json={"query": "{__typename}"}).status_code == 401
+        assert httpx.post(f"{base}/graphql", json={"query": "{__typename}"}, headers=good).status_code == 200
+        assert httpx.get(base + "/").status_code == 200  # the page itself holds no data; it asks for the token

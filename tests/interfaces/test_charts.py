@@ -1,0 +1,61 @@
+"""Charts chosen from a result's shape and validated against the Vega-Lite v5 schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+import pytest
+
+from bosun.conversation.charts import SCHEMA_URL, chart_for, validate
+from bosun.workers.models import ResultTable
+
+TERMS = {"aggs": {"g": {"terms": {"field": "carrier_name"}, "aggs": {"m0": {"sum": {"field": "teu"}}}}}}
+MONTHS = {"aggs": {"t": {"date_histogram": {"field": "arrival_date", "calendar_interval": "month"}}}}
+BY_MONTH = {"aggs": {"g": {"terms": {"field": "carrier_name"}, "aggs": MONTHS["aggs"]}}}
+TWO_DIMS = {"aggs": {"g": {"terms": {"field": "carrier_name"}, "aggs": {"h": {"terms": {"field": "status"}}}}}}
+
+
+def table(columns: list[str], rows: list[list[Any]], query: dict[str, Any] | None) -> ResultTable:
+    return ResultTable(title="t", columns=columns, rows=rows, total=len(rows), query=query)
+
+
+def test_a_ranking_is_bars_in_the_rows_order() -> None:
+    spec = chart_for(table(["carrier_name", "TEU"], [["MAERSK", 30], ["MSC", 20], ["ONE", 25]], TERMS))
+    assert spec is not None and spec["$schema"] == SCHEMA_URL and spec["mark"]["type"] == "bar"
+    assert spec["encoding"]["y"] == {"field": "carrier_name", "type": "nominal", "sort": None, "title": "carrier_name"}
+    assert spec["data"]["values"][0] == {"carrier_name": "MAERSK", "TEU": 30}
+
+
+def test_a_time_series_is_a_line_and_one_per_group() -> None:
+    line = chart_for(table(["period", "shipments"], [["2025-01-01", 3], ["2025-02-01", 5]], MONTHS))
+    assert line is not None and line["mark"]["type"] == "line" and line["encoding"]["x"]["type"] == "temporal"
+    rows = [["MSC", "2025-01", 3], ["MSC", "2025-02", 4], ["ONE", "2025-01", 1]]
+    per_group = chart_for(table(["carrier_name", "period", "shipments"], rows, BY_MONTH))
+    assert per_group is not None and per_group["mark"]["type"] == "line"
+    assert per_group["encoding"]["color"]["field"] == "carrier_name"
+
+
+def test_two_dimensions_stack_and_a_share_is_one_normalized_bar() -> None:
+    rows = [["MSC", "arrived", 3], ["MSC", "held", 1], ["ONE", "arrived", 2]]
+    stacked = chart_for(table(["carrier_name", "status", "shipments"], rows, TWO_DIMS))
+    assert stacked is not None and stacked["encoding"]["y"]["stack"] == "zero"
+    assert stacked["encoding"]["color"]["field"] == "status"
+    share = chart_for(table(["carrier_name", "share of TEU"], [["MSC", 60.0], ["ONE", 40.0]], TERMS))
+    assert share is not None and share["encoding"]["x"]["stack"] == "normalize"
+
+
+@pytest.mark.parametrize(("columns", "rows", "query"), [
+    (["bol_number", "teu"], [["A", 1], ["B", 2]], {"query": {"match_all": {}}}),  # records
+    (["carrier_name", "TEU"], [["MSC", 3]], TERMS),  # one group
+    (["shipments"], [[5], [6]], {"aggs": {"m0": {"sum": {"field": "teu"}}}}),  # no bucket
+    (["carrier_name", "alliance"], [["MSC", "x"], ["ONE", "y"]], TERMS),  # nothing to measure
+    (["field", "value"], [["flag", "PA"], ["built", 2011]], None),  # an object's attributes
+])
+def test_no_chart_where_none_fits(columns: list[str], rows: list[list[Any]], query: dict[str, Any] | None) -> None:
+    assert chart_for(table(columns, rows, query)) is None
+
+
+def test_the_validator_is_the_real_schema() -> None:
+    with pytest.raises(jsonschema.ValidationError):
+        validate({"$schema": SCHEMA_URL, "mark": "pie-ish", "data": {"values": []}})

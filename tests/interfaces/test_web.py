@@ -1,0 +1,94 @@
+"""The web page in Debian's headless Chromium (driven by Playwright) against `bosun serve` on loopback.
+
+Screenshots of each state are saved under test-output/browser/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.interfaces.serving import bosun_serve, data_copy
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "browser"
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no {CHROMIUM}: install Debian's chromium (python3 dev.py test does so as root)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any, data_dir: Path, tmp_path: Path) -> Iterator[Any]:
+    shutil.rmtree(SHOTS, ignore_errors=True)
+    SHOTS.mkdir(parents=True)
+    with bosun_serve(data_copy(data_dir, tmp_path / "d")) as base:
+        opened = browser.new_page(viewport={"width": 1280, "height": 900})
+        opened.set_default_timeout(30_000)
+        opened.goto(base + "/")
+        yield opened
+        opened.close()
+
+
+def ask(page: Any, question: str, answers: int) -> Any:
+    """Type the question, wait for its answer (the page's `answers`-th); returns that answer's element."""
+    page.fill("#question", question)
+    page.press("#question", "Enter")
+    page.wait_for_function(f"document.querySelectorAll('.answer[data-status]').length >= {answers}")
+    return page.locator(".answer[data-status]").nth(answers - 1)
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def test_compare_trend_clarify_follow_up_and_reload(page: Any) -> None:
+    compared = ask(page, "Compare Maersk vs Evergreen shipping volumes to LA last quarter", 1)
+    compared.locator(".chart[data-mark=bar] svg .mark-rect path").first.wait_for()
+    assert compared.locator(".mark-rect path").count() == 2  # one bar per carrier
+    assert page.locator("#dag .node.success").count() >= 4 and page.locator("#dag .edge").count() >= 3
+    shot(page, "1-comparison-bars")
+
+    followed = ask(page, "what about Long Beach?", 2)
+    assert "Long Beach" in followed.locator(".result h3").inner_text()
+    shot(page, "2-follow-up")
+
+    trend = ask(page, "Monthly shipments in 2025", 3)
+    trend.locator(".chart[data-mark=line] svg .mark-line path").first.wait_for()
+    assert trend.locator("tbody tr").count() == 12
+    shot(page, "3-trend-line")
+
+    asked = ask(page, "Show shipments from Acme Corp to Houston", 4)
+    assert asked.get_attribute("data-status") == "needs_clarification"
+    shot(page, "4-clarification")
+    asked.locator(".options button", has_text="ACME CORP LLC").click()
+    picked = page.locator(".answer[data-status]").nth(4)
+    picked.wait_for()
+    assert picked.locator(".result h3").inner_text().startswith("Show shipments from ACME CORP LLC to Houston")
+    picked.locator("th", has_text="arrival_date").click()  # sort by a column
+    assert picked.locator("th[aria-sort=ascending]").inner_text().startswith("arrival_date")
+    shot(page, "5-option-picked")
+
+    page.reload()
+    page.wait_for_function("document.querySelectorAll('.answer[data-status]').length === 5")
+    questions = page.locator(".question").all_inner_texts()
+    assert questions[0].startswith("Compare Maersk") and questions[-1] == "ACME CORP LLC"
+    page.locator(".chart[data-mark=line] svg .mark-line path").first.wait_for()  # charts drawn from history too
+    assert page.locator("#threads li.current").inner_text().startswith("Compare Maersk")
+    shot(page, "6-after-reload")
