@@ -4,6 +4,7 @@
     ├── UserError                 the question or the input is at fault; say so and carry on
     │   ├── UnknownEntity         a name that resolves to nothing in the catalog or the data
     │   ├── AmbiguousEntity       a name that resolves to several things equally well
+    │   ├── InvalidReading        a reading of the question that names what the catalog lacks
     │   ├── UnsupportedQuery      a query the engine cannot answer exactly (names the clause)
     │   └── GuardrailViolation    a query outside the read-only policy (script, write, cap, index)
     ├── ConfigError               the installation is at fault; fix settings or files
@@ -45,6 +46,14 @@ class AmbiguousEntity(UserError):
         self.term = term
         self.options = options
         super().__init__(f"{term!r} could mean {', '.join(options)}.")
+
+
+class InvalidReading(UserError):
+    """A reading names a field, value, measure or aggregation the catalog does not have: never a query."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__(f"I read the question in a way the data cannot answer ({'; '.join(problems)}).")
 
 
 class UnsupportedQuery(UserError):

@@ -1,22 +1,16 @@
-"""F01 with the rules backend: the turn, read against the thread's last turns, restated as goals."""
+"""F01: the turn, read by the understanding backend against the thread's last turns, restated as goals."""
 
 from __future__ import annotations
 
-import re
-from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from bosun.catalog import Catalog
-from bosun.conversation.continuation import Continuation, Continued
 from bosun.planner.state import TurnSummary
-from bosun.understanding.goals import split_turn
+from bosun.understanding import Understanding
 from bosun.understanding.meaning import Meaning
-from bosun.understanding.rules import RulesUnderstanding
+from bosun.understanding.reading import GoalReading, PastTurn, Reading
 from bosun.workers.context import GoalsOf
 from bosun.workers.models import Goal
-
-_IT = re.compile(r"\bit\b", re.I)
 
 
 def deliverables_of(meaning: Meaning) -> list[str]:
@@ -29,40 +23,31 @@ def deliverables_of(meaning: Meaning) -> list[str]:
     return ["formatted_results", "analysis"] if analysed else ["formatted_results"]
 
 
-def goals_for(catalog: Catalog, understanding: RulesUnderstanding, today: date) -> GoalsOf:
-    continuation = Continuation(understanding)
+def past_turn(summary: TurnSummary) -> PastTurn:
+    meaning = Meaning.model_validate(summary.meaning) if summary.meaning else None
+    return PastTurn(question=summary.human_message, status=summary.status, meaning=meaning,
+                    clarification=summary.clarification, first_column=summary.first_column)
 
-    def named(text: str) -> str | None:
-        entities = understanding.analyze(text, today).entities
-        return entities[0].term if len(entities) == 1 else None
 
-    def data_goal(goal_id: int, text: str, continued: Continued, meaning: Meaning | None = None) -> Goal:
-        params: dict[str, Any] = {"text": text, "kind": "data", "continuation": continued.kind}
-        if meaning is not None:
-            params["meaning"] = meaning.model_dump(mode="json")
-        if continued.note:
-            params["preface"] = continued.note
-        return Goal(id=goal_id, text=text, params=params,
-                    deliverables=deliverables_of(meaning or understanding.analyze(text, today)))
-
+def goals_for(understanding: Understanding, today: date) -> GoalsOf:
     def goals_of(question: str, history: list[Any]) -> list[Goal]:
-        summaries = [TurnSummary.model_validate(h) for h in history]
-        continued = continuation.read(question, summaries, today)
-        if continued.meaning is not None:
-            return [data_goal(1, continued.question, continued, continued.meaning)]
-        goals: list[Goal] = []
-        for i, part in enumerate(split_turn(continued.question, catalog), 1):
-            before = next((g.text for g in reversed(goals) if g.params.get("kind") == "data"), None)
-            if part.kind == "data" and before and _IT.search(part.text) and (name := named(before)):
-                part = replace(part, text=_IT.sub(name, part.text))  # "… and how many did it carry": the one named
-            if part.kind == "helpdesk":
-                goals.append(Goal(id=i, text=part.text, deliverables=["answer"],
-                                  params={"terms": list(part.terms), "asked": part.text}))
-            elif part.kind == "explain":
-                goals.append(Goal(id=i, text=part.text, deliverables=["explanation"],
-                                  params={"fields": list(part.terms), "text": part.text}))
-            else:
-                goals.append(data_goal(i, part.text, continued))
-        return goals or [data_goal(1, question, continued)]
+        past = [past_turn(TurnSummary.model_validate(h)) for h in history]
+        reading = understanding.read(question, past, today)
+        return [_goal(i, goal, reading) for i, goal in enumerate(reading.goals, 1)]
 
     return goals_of
+
+
+def _goal(goal_id: int, goal: GoalReading, reading: Reading) -> Goal:
+    if goal.kind == "definition":
+        return Goal(id=goal_id, text=goal.text, deliverables=["answer"],
+                    params={"terms": goal.terms, "asked": goal.text})
+    if goal.kind == "fields":
+        return Goal(id=goal_id, text=goal.text, deliverables=["explanation"],
+                    params={"fields": goal.terms, "text": goal.text})
+    assert goal.meaning is not None
+    params: dict[str, Any] = {"text": goal.text, "kind": "data", "continuation": reading.continuation,
+                              "meaning": goal.meaning.model_dump(mode="json")}
+    if reading.note:
+        params["preface"] = reading.note
+    return Goal(id=goal_id, text=goal.text, params=params, deliverables=deliverables_of(goal.meaning))

@@ -23,9 +23,8 @@ from bosun.planner.run import open_checkpointer, open_postgres_checkpointer, str
 from bosun.planner.state import TurnSummary
 from bosun.planner.synthesis import Answer
 from bosun.settings import Settings
+from bosun.understanding.backends import open_understanding
 from bosun.understanding.meaning import Meaning
-from bosun.understanding.rules import RulesUnderstanding
-from bosun.understanding.vectors import name_vectors, open_embedder
 from bosun.workers.context import Context
 from bosun.workers.models import Goal
 
@@ -62,7 +61,7 @@ class Session:
         """The session's context, or one whose today is `as_of` (a turn asked about another day)."""
         if as_of is None:
             return self.context
-        goals_of = goals_for(self.context.catalog, self.context.understanding, as_of)
+        goals_of = goals_for(self.context.understanding, as_of)
         return replace(self.context, today=lambda: as_of, goals_of=goals_of)
 
     def _lock(self, thread_id: str) -> threading.Lock:
@@ -121,11 +120,9 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
     store = open_turn_store(settings)
     guarded = open_guarded_engine(settings, catalog)
     today = as_of or _recorded_today(guarded.inner) or date.today()
-    understanding = RulesUnderstanding(catalog)
-    vectors = name_vectors(understanding.index, open_embedder(settings.embedder), settings.qdrant_url)
-    understanding.vectors = vectors
-    context = Context(settings=settings, goals_of=goals_for(catalog, understanding, today), today=lambda: today,
-                      engine=guarded, catalog=catalog, understanding=understanding, vectors=vectors,
+    understanding = open_understanding(settings, catalog)
+    context = Context(settings=settings, goals_of=goals_for(understanding, today), today=lambda: today,
+                      engine=guarded, catalog=catalog, understanding=understanding, vectors=understanding.vectors,
                       objects=open_object_source(settings, catalog.graph_objects(), guarded))
     return Session(context, build_graph(checkpointer), store)
 

@@ -1,90 +1,121 @@
-"""F01's rules: split a turn into standalone goals — questions about terms, and questions about data."""
+"""F01's rules over a turn's spans: its goals — data questions, definitions of terms, questions about fields.
+
+    >>> # "what's a reefer and how many reefer shipments went to Oakland?" → a definition, then a data goal
+"""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from bosun.catalog import Catalog
+from bosun.understanding.grammar import Grammar
 from bosun.understanding.names import normalize
+from bosun.understanding.tagger import Span
 
-_ASKS_MEANING = re.compile(r"^\s*(?:what(?:'s| is| are)\s+(?:an?\s+|the\s+)?|define\s+|what does\s+|meaning of\s+|"
-                           r"what's the difference between\s+|what is the difference between\s+)", re.I)
-
-
-_ASKS_FIELDS = re.compile(r"\b(?:what|which|list|show)\b.*\b(?:fields|columns|attributes)\b|"
-                          r"\bwhat does\s+([\w.]+)\s+mean\b", re.I)
-
-
-_BACK_REFERENCE = re.compile(r"\b(?:their|its|those|them|they|these)\b", re.I)
+# Spans inside a definition that only join the terms ("the difference between TEU and FEU").
+_JOINING = frozenset({"function", "filler", "neutral", "conj", "compare"})
 
 
 @dataclass(frozen=True)
-class GoalText:
-    kind: str  # "helpdesk", "explain" or "data"
+class Part:
+    """One goal's words: the spans and the text they cover."""
+
+    spans: list[Span]
     text: str
-    terms: tuple[str, ...] = ()
 
 
-def glossary_terms(text: str, catalog: Catalog) -> list[str]:
-    """Glossary terms (or their synonyms) the text names, longest first, without overlaps."""
-    lowered = f" {normalize(text)} "
-    synonyms = catalog.spec.glossary.synonyms if catalog.spec.glossary else {}
-    found: list[str] = []
-    names = [(term, normalize(term)) for term in catalog.glossary]
-    names += [(term, normalize(s)) for term, words in synonyms.items() for s in words if term in catalog.glossary]
-    for term, name in sorted(names, key=lambda t: -len(t[1])):
-        if name and f" {name} " in lowered and term not in found:
-            found.append(term)
-            lowered = lowered.replace(f" {name} ", " _ ")
-    return found
+def split(spans: list[Span], text: str, grammar: Grammar) -> list[Part]:
+    """ "what's a shipment and find me shipments …": a conjunction before a word that starts a question."""
+    starts = set(grammar.goal_starts)
+    parts: list[list[Span]] = [[]]
+    cuts: list[int] = []  # where each part's text ends: at the conjunction that ends it, or the question's end
+    for i, span in enumerate(spans):
+        following = spans[i + 1] if i + 1 < len(spans) else None
+        starting = following is not None and following.key.split()[0] in starts
+        if span.has("conj") and parts[-1] and starting and _asks(parts[-1]):
+            cuts.append(span.start)
+            parts.append([])
+            continue
+        parts[-1].append(span)
+    cuts.append(len(text))
+    return [Part(p, text[p[0].start:cut].strip().rstrip(",;")) for p, cut in zip(parts, cuts, strict=True) if p]
 
 
-def split_turn(text: str, catalog: Catalog) -> list[GoalText]:
-    """One goal per intention: "what's a shipment and find me shipments …" is two."""
-    parts = re.split(r"\s+and\s+(?=(?:find|show|list|give|get|how|what|which|tell)\b)", text.strip(), flags=re.I)
-    goals: list[str] = []
-    for part in (p for p in parts if p.strip()):
-        if goals and _BACK_REFERENCE.search(part):  # "… and what was their total TEU?" stays one goal
-            goals[-1] = f"{goals[-1]} and {part}"
-        else:
-            goals.append(part)
-    return [_goal(part, catalog) for part in goals]
+def _asks(spans: list[Span]) -> bool:
+    """A part that says something of its own, not just "and" or "also"."""
+    return any(not s.quiet for s in spans)
 
 
-_ABOUT = re.compile(r"\b(?:describe|describes|about|for|of|on|related to|concerning|regarding)\s+(?:the\s+|an?\s+)?"
-                    r"([\w\s]+?)\s*[?.!]*$", re.I)
+def definition(part: Part, grammar: Grammar, lexicon_quiet: set[str]) -> list[str] | None:
+    """The glossary terms a part asks to define ("whats a bill of lading", "explain SCAC", "TEU meaning").
+
+    A pattern of only common words ("what is *") needs the whole rest to be terms; one with a word of its
+    own ("define", "explain", "mean") takes any rest that names no data, as an unknown term ("explain demurrage").
+    """
+    keys = [s.key for s in part.spans]
+    for pattern in grammar.definitions:
+        middle = _middle(keys, pattern)
+        if middle is None:
+            continue
+        inside = part.spans[middle[0]:middle[1]]
+        terms = list(dict.fromkeys(t for s in inside for t in s.values("term")))
+        if inside and all(s.has("term") or _joins(s) for s in inside):
+            return terms
+        strong = any(w not in lexicon_quiet for w in normalize(pattern.replace("*", " ")).split())
+        if strong and inside and not any(_names_data(s) for s in inside):
+            return [" ".join(s.text for s in inside if not _joins(s))]
+    return None
 
 
-def _fields_about(part: str, catalog: Catalog) -> tuple[str, ...]:
-    """ "which fields describe the consignee": the fields whose name or synonyms hold the subject's words."""
-    subject = _ABOUT.search(part)
-    if subject is None:
-        return ()
-    words = {w.rstrip("s") for w in normalize(subject.group(1)).split() if len(w) > 2}
-    def said(name: str, synonyms: list[str]) -> set[str]:
-        return {w.rstrip("s") for s in [name.replace("_", " "), *synonyms] for w in normalize(s).split()}
-
-    return tuple(name for name, spec in catalog.record.fields.items() if words & said(name, spec.synonyms))
-
-
-_GLUE = {"a", "an", "the", "and", "or", "between", "difference", "mean", "means", "meaning", "of", "is", "are", "vs",
-         "versus", "term", "word"}
+def _middle(keys: list[str], pattern: str) -> tuple[int, int] | None:
+    """Where the `*` of a pattern falls in the part's spans, skipping politeness before it."""
+    prefix, _, suffix = pattern.partition("*")
+    before, after = normalize(prefix).split(), normalize(suffix).split()
+    words = [w for k in keys for w in k.split()]
+    for skip in range(len(words)):
+        rest = words[skip:]
+        if rest[:len(before)] == before and (not after or rest[-len(after):] == after):
+            return _span_range(keys, skip + len(before), len(words) - len(after))
+        if skip > 3:
+            break
+    return None
 
 
-def _goal(part: str, catalog: Catalog) -> GoalText:
-    """A helpdesk goal asks only what terms mean: nothing is left once the terms are taken out."""
-    fields = _ASKS_FIELDS.search(part)
-    if fields and (fields.group(1) is None or fields.group(1).lower() in catalog.record.fields):
-        named = (fields.group(1).lower(),) if fields.group(1) else _fields_about(part, catalog)
-        return GoalText("explain", part, named)
-    if _ASKS_MEANING.match(part):
-        terms = glossary_terms(part, catalog)
-        rest = f" {normalize(_ASKS_MEANING.sub('', part))} "
-        synonyms = catalog.spec.glossary.synonyms if catalog.spec.glossary else {}
-        for term in terms:
-            for name in sorted([term, *synonyms.get(term, [])], key=len, reverse=True):
-                rest = rest.replace(f" {normalize(name)} ", " ")
-        if terms and not (set(rest.split()) - _GLUE):
-            return GoalText("helpdesk", part, tuple(terms))
-    return GoalText("data", part)
+def _span_range(keys: list[str], first_word: int, last_word: int) -> tuple[int, int] | None:
+    """The spans that hold words [first_word, last_word)."""
+    position, first, last = 0, None, None
+    for i, key in enumerate(keys):
+        if position >= first_word and first is None:
+            first = i
+        position += len(key.split())
+        if position <= last_word:
+            last = i + 1
+    if first is None or last is None or first >= last:
+        return None
+    return first, last
+
+
+def _joins(span: Span) -> bool:
+    return span.quiet or (bool(span.tags) and all(t.kind in _JOINING for t in span.tags))
+
+
+def _names_data(span: Span) -> bool:
+    return any(span.has(k) for k in ("name", "value", "measure", "time", "rank", "group_cue", "interval"))
+
+
+def fields_asked(part: Part, grammar: Grammar, catalog: Catalog) -> list[str] | None:
+    """ "what fields do you have?" (all), "what does transit_days mean?", "which fields describe the consignee?"."""
+    said = f" {' '.join(s.key for s in part.spans)} "
+    asks_fields = any(f" {normalize(w)} " in said for w in grammar.field_questions)
+    named = [s.key for s in part.spans if s.key in catalog.record.fields and not s.has("term")]  # "transit_days"
+    if named and not asks_fields:
+        return named if definition(part, grammar, set()) is not None else None
+    if not asks_fields or any(_names_data(s) for s in part.spans):
+        return None
+    subject = {w.rstrip("s") for s in part.spans if not _joins(s) and f" {s.key} " not in
+               {f" {normalize(w)} " for w in grammar.field_questions} for w in s.key.split()}
+    return [name for name, spec in catalog.record.fields.items() if subject & _field_words(name, spec.synonyms)]
+
+
+def _field_words(name: str, synonyms: list[str]) -> set[str]:
+    return {w.rstrip("s") for s in [name.replace("_", " "), *synonyms] for w in normalize(s).split()}

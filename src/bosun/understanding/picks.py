@@ -1,17 +1,20 @@
-"""A reply to "which one did you mean?": the option it picks, and what else it says."""
+"""A reply to "which one did you mean?": the option it picks, and what else it says.
+
+By name ("Acme Corp LLC, in 2025"), by position ("the second", "2", "the last one"), or by something
+only that option has: a value of its reference row ("the one in Vietnam", "the Vietnamese one") or a
+word of its name ("the LLC").
+"""
 
 from __future__ import annotations
 
-import re
 from datetime import date
+from typing import TYPE_CHECKING
 
 from bosun.understanding.names import normalize
-from bosun.understanding.rules import RulesUnderstanding
+from bosun.understanding.tagger import Span
 
-_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "fifth": 4,
-             "5th": 4, "last": -1}
-_ORDINAL = re.compile(rf"\b({'|'.join(_ORDINALS)})\b|^\s*(?:number\s+|no\.?\s*|#\s*|option\s+)?(\d{{1,2}})\s*\W*$",
-                      re.I)
+if TYPE_CHECKING:
+    from bosun.understanding.rules import RulesUnderstanding
 
 
 def pick(reply: str, options: list[str], understanding: RulesUnderstanding, today: date) -> tuple[str | None, str]:
@@ -20,32 +23,49 @@ def pick(reply: str, options: list[str], understanding: RulesUnderstanding, toda
     named = sorted((o for o in options if f" {normalize(o)} " in lowered), key=len, reverse=True)
     if named:
         return named[0], _without(reply, named[0])
-    ordinal = _ORDINAL.search(reply)
-    if ordinal:
-        index = _ORDINALS[ordinal.group(1).lower()] if ordinal.group(1) else int(ordinal.group(2)) - 1
-        if -len(options) <= index < len(options):
-            return options[index], ""
-    return _described(reply, options, understanding, today), ""
+    spans = understanding.spans(reply, today)
+    position = _position(spans, len(options))
+    if position is not None:
+        return options[position], ""
+    return _described(reply, spans, options, understanding, today), ""
 
 
-def _described(reply: str, options: list[str], understanding: RulesUnderstanding, today: date) -> str | None:
+def _position(spans: list[Span], count: int) -> int | None:
+    """ "the second one", "the last", "2", "option 3": an index into the options."""
+    ordinal = next((s.value("ordinal") for s in spans if s.has("ordinal") and s.value("ordinal")), None)
+    content = [s for s in spans if not s.quiet and not s.has("ordinal")]
+    if ordinal is None and len(content) == 1 and content[0].has("number"):
+        ordinal = int(content[0].value("number"))  # "2", "#2", "option 2"
+    if ordinal is None:
+        return None
+    index = ordinal - 1 if ordinal > 0 else ordinal
+    return index if -count <= index < count else None
+
+
+def _described(reply: str, spans: list[Span], options: list[str], understanding: RulesUnderstanding,
+               today: date) -> str | None:
     """ "the one in Hong Kong": the only option whose reference row holds a value the reply names."""
     own = understanding.analyze(reply, today)
-    said = {str(v) for c in own.conditions for v in c.values} | {e.value for e in own.entities}
+    values = {str(v) for c in own.conditions for v in c.values} | {e.value for e in own.entities}
     fitting = []
     for option in options:
         rows = [c.attributes for c in understanding.index.names.get(normalize(option), []) if c.value == option]
-        if said and any(said & {str(v) for v in row.values()} for row in rows):
+        if values and any(values & {str(v) for v in row.values()} for row in rows):
             fitting.append(option)
+    if len(fitting) != 1:
+        words = {w for s in spans if not s.quiet for w in s.key.split()}
+        fitting = [o for o in options if words and words <= set(normalize(o).split())]  # "the LLC"
     return fitting[0] if len(fitting) == 1 else None
 
 
 def replace_term(text: str, term: str, value: str) -> str:
     """The question with the ambiguous term replaced by the option chosen."""
-    replaced, count = re.subn(re.escape(term), value, text, count=1, flags=re.I)
-    return replaced if count else f"{text} ({value})"
+    at = text.lower().find(term.lower())
+    return f"{text[:at]}{value}{text[at + len(term):]}" if at >= 0 else f"{text} ({value})"
 
 
 def _without(reply: str, option: str) -> str:
-    rest = re.sub(re.escape(option), " ", reply, count=1, flags=re.I)
-    return re.sub(r"^[\s,;:.-]+|[\s,;:.-]+$", "", rest)
+    """The reply without the option's name and the punctuation around it ("MSC ANNA, in 2025" → "in 2025")."""
+    at = reply.lower().find(option.lower())
+    rest = f"{reply[:at]} {reply[at + len(option):]}" if at >= 0 else reply
+    return rest.strip(" \t,;:.-")

@@ -15,9 +15,13 @@ from functools import cached_property
 from bosun.catalog import Catalog
 from bosun.catalog.schema import EntitySpec
 from bosun.understanding.compose import Composer, add_value, compose, unused
-from bosun.understanding.grammar import Grammar, Lexicon, build_lexicon, english
+from bosun.understanding.continuation import Continuation
+from bosun.understanding.goals import definition, fields_asked, split
+from bosun.understanding.grammar import QUIET, Grammar, Lexicon, build_lexicon, english
 from bosun.understanding.meaning import Ambiguity, Meaning, ObjectLookup, ResolvedEntity
 from bosun.understanding.names import Candidate, Found, NameIndex, build_index, find_names, normalize
+from bosun.understanding.picks import pick
+from bosun.understanding.reading import GoalReading, PastTurn, Reading
 from bosun.understanding.tagger import Span, tag
 from bosun.understanding.vectors import NameVectors
 
@@ -46,6 +50,46 @@ class RulesUnderstanding:
         words |= {normalize(w) for ws in spec.time.fields.values() for w in ws}
         words |= {normalize(w) for e in spec.entities.values() for w in e.words}
         return words
+
+    @cached_property
+    def quiet_words(self) -> set[str]:
+        """Single words that carry no content (filler, function words, neutral verbs)."""
+        return {p for p, tags in self.lexicon.phrases.items() if " " not in p and any(t.kind in QUIET for t in tags)}
+
+    # -- the contract --------------------------------------------------------------------------------
+    def read(self, text: str, history: list[PastTurn], today: date) -> Reading:
+        """The turn's goals, read against the thread's last turns (a reply, a refinement, a follow-up)."""
+        continued = Continuation(self).read(text, history, today)
+        if continued.meaning is not None:
+            goal = GoalReading(kind="data", text=continued.question, meaning=continued.meaning)
+            return Reading(goals=[goal], continuation=continued.kind, note=continued.note)
+        return Reading(goals=self.goals(continued.question, today), continuation=continued.kind,
+                       note=continued.note)
+
+    def pick(self, reply: str, options: list[str], today: date) -> tuple[str | None, str]:
+        """The option a reply to a question back picks, and the rest of the reply."""
+        return pick(reply, options, self, today)
+
+    def goals(self, text: str, today: date) -> list[GoalReading]:
+        """ "what's a reefer and how many reefer shipments went to Oakland?": a definition, then a data goal.
+
+        A later data goal shares the constraints of the one before on the fields it does not name itself
+        ("How many boxes reached Mobile in May and what was their weight?": both Mobile, May).
+        """
+        readings: list[GoalReading] = []
+        previous: Meaning | None = None
+        for part in split(self.spans(text, today), text, self.grammar):
+            fields = fields_asked(part, self.grammar, self.catalog)
+            terms = definition(part, self.grammar, self.quiet_words) if fields is None else None
+            if fields is not None:
+                readings.append(GoalReading(kind="fields", text=part.text, terms=fields))
+            elif terms is not None:
+                readings.append(GoalReading(kind="definition", text=part.text, terms=terms))
+            else:
+                meaning = _shared(previous, self.analyze(part.text, today))
+                readings.append(GoalReading(kind="data", text=part.text, meaning=meaning))
+                previous = meaning
+        return readings or [GoalReading(kind="data", text=text, meaning=self.analyze(text, today))]
 
     def analyze(self, text: str, today: date) -> Meaning:
         """The meaning of `text`; F01 and metadata_lookup both ask, so the last few are remembered."""
@@ -99,7 +143,7 @@ class RulesUnderstanding:
                                                method=candidate.method, score=found.score, object=obj, key=key))
         add_value(meaning, field, [value], found.text, composer.negated(spans, i))
         self._kind_words(spans, i, field, candidate.entity)
-        if candidate.method in ("fuzzy", "vector") and normalize(found.text) != normalize(candidate.value):
+        if candidate.method in ("partial", "fuzzy", "vector") and normalize(found.text) != normalize(candidate.value):
             meaning.assumptions.append(f"“{found.text}” read as {candidate.value} (closest {candidate.entity} "
                                        f"name, {candidate.method} match {found.score:.0f} %)")
 
@@ -235,6 +279,18 @@ class RulesUnderstanding:
                     code.used = span.used = True
                     return ObjectLookup(object=name, key=code.text, term=code.text)
         return None
+
+
+def _shared(previous: Meaning | None, meaning: Meaning) -> Meaning:
+    """The constraints of the goal before on the fields this one leaves open, and its time if it has none."""
+    if previous is None or meaning.lookup is not None:
+        return meaning
+    own = {c.field for c in meaning.conditions}
+    inherited = [c.model_copy() for c in previous.conditions if c.field not in own]
+    entities = [e for e in previous.entities if e.field not in own]
+    return meaning.model_copy(update={"conditions": [*meaning.conditions, *inherited],
+                                      "entities": [*meaning.entities, *entities],
+                                      "time": meaning.time or previous.time})
 
 
 def _name_like(text: str) -> bool:

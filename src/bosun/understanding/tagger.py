@@ -39,6 +39,8 @@ class Span:
     last: int
     text: str
     key: str
+    start: int = 0  # characters of the question the span covers
+    end: int = 0
     tags: list[Tag] = field(default_factory=list)
     used: bool = False
 
@@ -81,8 +83,8 @@ def _place(spans: dict[int, Span], toks: list[Token], start: int, end: int, text
     if not inside or any(_covered(spans, i) for i in inside):
         return
     first, last = inside[0], inside[-1] + 1
-    spans[first] = Span(first, last, text[toks[first].start:toks[last - 1].end],
-                        " ".join(t.norm for t in toks[first:last]), [tag_])
+    start, end = toks[first].start, toks[last - 1].end
+    spans[first] = Span(first, last, text[start:end], " ".join(t.norm for t in toks[first:last]), start, end, [tag_])
 
 
 def _covered(spans: dict[int, Span], index: int) -> bool:
@@ -100,7 +102,8 @@ def _phrases(spans: dict[int, Span], toks: list[Token], text: str, lexicon: Lexi
         size, tags = _longest(toks, i, spans, lexicon, plural_suffixes)
         last = i + size
         key = " ".join(t.norm for t in toks[i:last])
-        spans[i] = Span(i, last, text[toks[i].start:toks[last - 1].end], key, tags or _number(toks[i].norm))
+        start, end = toks[i].start, toks[last - 1].end
+        spans[i] = Span(i, last, text[start:end], key, start, end, tags or _number(toks[i].norm))
         i = last
 
 

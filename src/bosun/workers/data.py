@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from bosun.catalog import Catalog
-from bosun.errors import UnknownEntity, UserError
+from bosun.errors import InvalidReading, UnknownEntity, UserError
 from bosun.understanding.meaning import Ambiguity, Meaning
 from bosun.understanding.names import normalize
-from bosun.understanding.picks import pick, replace_term
+from bosun.understanding.picks import replace_term
+from bosun.understanding.reading import validate_meaning
 from bosun.workers import querygen
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Deliverable, ResultTable, WorkerInput, WorkerResult
@@ -57,6 +58,9 @@ def metadata_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
     given = wi.sub_goal.params.get("meaning")  # a refinement or follow-up: the meaning is already made
     meaning: Meaning = Meaning.model_validate(given) if given else ctx.understanding.analyze(text, ctx.today())
     meaning = _picked(meaning, wi.sub_goal.params.get("reply"), ctx)
+    problems = validate_meaning(meaning, ctx.catalog)
+    if problems:
+        raise InvalidReading(problems)
     preface = wi.sub_goal.params.get("preface", "")
     if _says_nothing(meaning, text, ctx):
         record = ctx.catalog.record
@@ -88,7 +92,7 @@ def _picked(meaning: Meaning, reply: str | None, ctx: Context) -> Meaning:
     entity = next((a for a in meaning.ambiguities if a.kind == "entity"), None)
     if reply is None or entity is None:
         return meaning
-    chosen, rest = pick(reply, entity.options, ctx.understanding, ctx.today())
+    chosen, rest = ctx.understanding.pick(reply, entity.options, ctx.today())
     if chosen is None:
         return meaning
     text = f"{replace_term(meaning.text, entity.term, chosen)} {rest}".strip()

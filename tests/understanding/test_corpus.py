@@ -1,0 +1,159 @@
+"""The understanding conformance corpus: every backend reads every item as corpus.yaml expects.
+
+Each item is a question (with earlier turns of its thread, when it has them) and the reading expected
+of it; only the keys an item gives are checked. Items a backend does not read right yet are listed in
+corpus_known_failures.txt and run as strict xfails: reading one right fails the run until it is removed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from bosun.catalog import Catalog, load_catalog
+from bosun.understanding.meaning import Meaning
+from bosun.understanding.names import normalize
+from bosun.understanding.reading import GoalReading, PastTurn, Reading
+from bosun.understanding.rules import RulesUnderstanding
+
+HERE = Path(__file__).parent
+CORPUS = yaml.safe_load((HERE / "corpus.yaml").read_text(encoding="utf-8"))
+KNOWN = {line.split("#")[0].strip() for line in (HERE / "corpus_known_failures.txt").read_text().splitlines()} - {""}
+CATALOGS = {"maritime": None, "shop": HERE.parent / "domains" / "shop" / "catalog.yaml"}
+BACKENDS = ["rules"]
+
+
+@cache
+def catalog(domain: str) -> Catalog:
+    return load_catalog(CATALOGS[domain])
+
+
+@cache
+def backend(name: str, domain: str) -> RulesUnderstanding:
+    assert name == "rules"
+    return RulesUnderstanding(catalog(domain))
+
+
+def _items() -> list[Any]:
+    params = []
+    for name in BACKENDS:
+        for item in CORPUS["items"]:
+            marks = [pytest.mark.xfail(strict=True, reason="known failure")] if item["id"] in KNOWN else []
+            params.append(pytest.param(name, item, id=f"{name}-{item['id']}", marks=marks))
+    return params
+
+
+def read_item(name: str, item: dict[str, Any]) -> tuple[Reading, Catalog]:
+    domain = item.get("domain", CORPUS["defaults"]["domain"])
+    today = item.get("today", CORPUS["defaults"]["today"])
+    today = today if isinstance(today, dt.date) else dt.date.fromisoformat(str(today))
+    understanding = backend(name, domain)
+    history: list[PastTurn] = []
+    for turn in item.get("turns", []):
+        history.append(past(turn, understanding.read(turn, history, today)))
+    return understanding.read(item["q"], history, today), catalog(domain)
+
+
+def past(question: str, reading: Reading) -> PastTurn:
+    """The turn as the conversation keeps it: its first data goal's meaning, and the question it asked back."""
+    meaning = next((g.meaning for g in reading.goals if g.meaning is not None), None)
+    asked = next((a for a in meaning.ambiguities if a.kind == "entity"), None) if meaning else None
+    if asked is None:
+        return PastTurn(question=question, meaning=meaning)
+    clarification = {"term": asked.term, "options": asked.options, "asked": 1}
+    return PastTurn(question=question, status="needs_clarification", meaning=meaning, clarification=clarification)
+
+
+@pytest.mark.parametrize(("name", "item"), _items())
+def test_corpus_item(name: str, item: dict[str, Any]) -> None:
+    reading, known = read_item(name, item)
+    expect = item["expect"]
+    if "goals" in expect:
+        assert [kind_of(g) for g in reading.goals] == [e.get("kind", "data") for e in expect["goals"]]
+        for goal, wanted in zip(reading.goals, expect["goals"], strict=True):
+            check(goal, wanted, known)
+        return
+    assert len(reading.goals) == 1, [g.text for g in reading.goals]
+    check(reading.goals[0], expect, known)
+
+
+def kind_of(goal: GoalReading) -> str:
+    if goal.kind != "data" or goal.meaning is None:
+        return goal.kind
+    if any(a.kind == "entity" for a in goal.meaning.ambiguities):
+        return "clarify"
+    return "lookup" if goal.meaning.lookup is not None else "data"
+
+
+def check(goal: GoalReading, expect: dict[str, Any], known: Catalog) -> None:
+    assert kind_of(goal) == expect.get("kind", "data")
+    if goal.kind != "data":
+        got = {"terms": goal.terms, "fields_asked": goal.terms,
+               "unknown": [t for t in goal.terms if t not in known.glossary]}
+        for key in ("terms", "fields_asked", "unknown"):
+            if key in expect:
+                assert _folded(got[key]) == _folded(expect[key]), key
+        return
+    assert goal.meaning is not None
+    actual = observed(goal.meaning)
+    for key, wanted in expect.items():
+        if key == "kind":
+            continue
+        if key == "not_understood":
+            assert_not_understood(goal.meaning.not_understood, wanted)
+        elif key in ("options", "unknown"):
+            assert _folded(wanted) <= _folded(actual[key]), key
+        else:
+            assert actual[key] == normal(key, wanted), key
+
+
+def observed(meaning: Meaning) -> dict[str, Any]:
+    lookup = meaning.lookup
+    return {
+        "measures": [[m.agg, m.field] for m in meaning.measures],
+        "filters": {c.field: c.values for c in meaning.conditions if c.values and not c.negate},
+        "exclude": {c.field: c.values for c in meaning.conditions if c.values and c.negate},
+        "ranges": {c.field: {op: float(getattr(c, op)) for op in ("gt", "gte", "lt", "lte")
+                             if getattr(c, op) is not None} for c in meaning.conditions if not c.values},
+        "time": [meaning.time.field, _day(meaning.time.start), _day(meaning.time.end)] if meaning.time else None,
+        "group_by": meaning.group_by, "interval": meaning.interval, "top_n": meaning.top_n, "order": meaning.order,
+        "sort": [[f, d] for f, d in meaning.sort],
+        "records": meaning.intent_type == "search" and meaning.lookup is None,
+        "options": [o for a in meaning.ambiguities if a.kind == "entity" for o in a.options],
+        "lookup": {"object": lookup.object, "key": lookup.key, "fields": sorted(lookup.fields)} if lookup else None,
+        "unknown": meaning.unknown_terms,
+    }
+
+
+def normal(key: str, wanted: Any) -> Any:
+    """The corpus's YAML values in the shapes `observed` gives (dates as strings, numbers as floats)."""
+    if key == "time" and wanted is not None:
+        return [wanted[0], *(_day(d) for d in wanted[1:])]
+    if key == "ranges":
+        return {f: {op: float(v) for op, v in bounds.items()} for f, bounds in wanted.items()}
+    if key == "filters" or key == "exclude":
+        return {f: [v if isinstance(v, bool) else str(v) for v in values] for f, values in wanted.items()}
+    if key == "lookup":
+        return {**wanted, "key": str(wanted["key"]), "fields": sorted(wanted.get("fields", []))}
+    return wanted
+
+
+def assert_not_understood(reported: list[str], wanted: list[str]) -> None:
+    words = {w for phrase in reported for w in normalize(phrase).split()}
+    if not wanted:
+        assert reported == []
+    for phrase in wanted:
+        assert set(normalize(str(phrase)).split()) <= words, (phrase, reported)
+
+
+def _day(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _folded(values: list[Any]) -> set[str]:
+    return {normalize(str(v)) for v in values}
