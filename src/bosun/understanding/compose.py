@@ -35,6 +35,8 @@ class Composer:
     wh_count: int | None = None  # "which 3 carriers"
     wh_plural: bool | None = None  # "which carriers" (several) or "which carrier" (one)
     said: list[str] = field(default_factory=list)  # words read but not usable ("top 0")
+    records_named: bool = False  # the question names the records ("shipments by carrier" counts them)
+    ranked_plural: bool | None = None  # the ranked noun is plural ("the busiest ports") or not ("the busiest port")
 
     # -- span helpers ------------------------------------------------------------------------------
     @staticmethod
@@ -161,6 +163,7 @@ def thresholds(spans: list[Span], c: Composer, meaning: Meaning) -> None:
                 s.used = True
             continue
         _field_after(spans, at, c, name)
+        _field_before(spans, i, c, name)  # "a declared value above $250k": the field's words are read
         unit, factor = c.grammar.units.get(written, ("", 1.0))
         if unit and unit == c.catalog.record.fields[name].unit:
             value *= factor
@@ -238,10 +241,10 @@ def _field_after(spans: list[Span], at: int, c: Composer, wanted: str | None = N
     return None
 
 
-def _field_before(spans: list[Span], i: int, c: Composer) -> str | None:
+def _field_before(spans: list[Span], i: int, c: Composer, wanted: str | None = None) -> str | None:
     for j in range(i - 1, max(-1, i - 4), -1):
         name = _measure_field(spans[j], c)
-        if name:
+        if name and wanted in (None, name):
             spans[j].used = True
             return name
     return None
@@ -271,7 +274,8 @@ def time_filter(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     spec = c.catalog.spec.time
     named: list[str] = []
     for s in spans:
-        for date_field in s.values("date_word"):
+        dated = [f for f in s.values("field") if c.role(f) == "date"] if not s.used else []
+        for date_field in [*s.values("date_word"), *dated]:  # "shipped", "expected arrivals"
             s.used = True
             named += [date_field] if date_field not in named else []
     chosen = named[0] if named else spec.default_field
@@ -365,6 +369,10 @@ def measures(spans: list[Span], c: Composer, meaning: Meaning) -> None:
 def _measure_at(spans: list[Span], i: int, c: Composer, agg: str | None, meaning: Meaning) -> Measure | None:
     span = spans[i]
     names = span.values("measure")
+    if span.has("record") and c.catalog.spec.defaults.measure in names:
+        span.used = True  # "shipments": the records, counted only when a grouping or ranking asks
+        c.records_named = True
+        return None
     if names:
         if c.counting(span) and _names_measure_next(spans, i, c):
             span.used = True  # "how many TEU": the count word only introduces the measure
@@ -395,8 +403,10 @@ def _names_measure_next(spans: list[Span], i: int, c: Composer) -> bool:
 
 
 def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | None:
-    """The aggregation word just before a measure: "the average (of the) transit time"."""
+    """The aggregation word just before a measure: "the average (of the) transit time", "the largest order amount"."""
     j = c.before(spans, i, limit=3)
+    while j is not None and spans[j].has("record") and not spans[j].has("agg"):
+        j = c.before(spans, j, limit=2)
     if j is None or spans[j].used or not spans[j].has("agg"):
         return None
     if grouped and spans[j].has("rank"):
@@ -473,6 +483,8 @@ def _rank(ranker: list[Span], target: Span | None, direction: int, adjective: Ad
     """Rank groups (a dimension follows, or the question groups) or sort records; False when nothing to rank."""
     name = c.dimension(target, meaning) if target is not None and not target.used else None
     records = target is not None and target.has("record")
+    if target is not None and (name is not None or records):
+        c.ranked_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
     if name is not None:
         meaning.group_by += [name] if name not in meaning.group_by else []
         assert target is not None
@@ -510,8 +522,8 @@ def _unnumbered(c: Composer, meaning: Meaning) -> int:
     """ "which carrier … the most": one; "which carriers …": the default; "which 3 …": three."""
     if c.wh_count:
         return c.wh_count
-    if c.wh_plural is False and meaning.group_by:
-        return 1
+    if (c.wh_plural is False and meaning.group_by) or c.ranked_plural is False:
+        return 1  # "which carrier …", "the busiest port", "the lightest shipment"
     return c.catalog.spec.defaults.top_n
 
 
@@ -521,14 +533,11 @@ def records_or_count(spans: list[Span], c: Composer, meaning: Meaning) -> None:
 
     A ranking with its measures asked beside ("top 5 shippers and their transit times") ranks by count.
     """
-    default = c.catalog.spec.defaults.measure
-    only_default = all(m.name == default for m in meaning.measures)
-    counted = any(c.counting(s) for s in spans)
-    listed = only_default and not (counted or meaning.group_by or meaning.interval or meaning.top_n)
-    if listed or (meaning.sort and not meaning.group_by):
+    grouped = meaning.group_by or meaning.interval
+    if meaning.sort and not meaning.group_by:
         meaning.measures = []
-    elif meaning.top_n and not meaning.measures:  # "which carriers serve X" lists them; "top 5 …" ranks a count
-        meaning.measures = [c.default_measure()]
+    elif not meaning.measures and (meaning.top_n or (grouped and c.records_named)):
+        meaning.measures = [c.default_measure()]  # "shipments by carrier"; "which carriers serve X" lists them
     elif meaning.top_n and meaning.measures and all(m.name in c.extra for m in meaning.measures):
         meaning.measures.insert(0, c.default_measure())
     if meaning.top_n and not meaning.group_by and not meaning.sort and meaning.measures:
