@@ -5,7 +5,8 @@
     │   ├── UnknownEntity         a name that resolves to nothing in the catalog or the data
     │   ├── AmbiguousEntity       a name that resolves to several things equally well
     │   ├── UnsupportedQuery      a query the engine cannot answer exactly (names the clause)
-    │   └── GuardrailViolation    a query outside the read-only policy (script, write, cap, index)
+    │   ├── GuardrailViolation    a query outside the read-only policy (script, write, cap, index)
+    │   └── LoadError             a data file that cannot be loaded (names the file, row and problem)
     ├── ConfigError               the installation is at fault; fix settings or files
     │   ├── SettingsError         a bad setting (unknown engine kind, malformed URL, ...)
     │   ├── CatalogError          a catalog file that does not validate (names the key)
@@ -58,6 +59,10 @@ class UnsupportedQuery(UserError):
 
 class GuardrailViolation(UserError):
     """The query breaks the read-only policy."""
+
+
+class LoadError(UserError):
+    """A data file cannot be loaded: one line naming the file, the row when known, and the problem."""
 
 
 class ConfigError(BosunError):
