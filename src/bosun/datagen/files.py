@@ -22,6 +22,7 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from bosun.errors import LoadError
 
@@ -120,7 +121,7 @@ def _unzipped(paths: list[Path]) -> Iterator[list[Path]]:
 
 
 def _relation(con: duckdb.DuckDBPyConnection, paths: list[Path], kind: str) -> duckdb.DuckDBPyRelation:
-    names = [str(p) for p in paths]
+    names: Any = [str(p) for p in paths]  # DuckDB's readers take a list of files; its stubs say one
     try:
         if kind == "parquet":
             return con.read_parquet(names, union_by_name=True)
@@ -133,7 +134,8 @@ def _relation(con: duckdb.DuckDBPyConnection, paths: list[Path], kind: str) -> d
 
 def _read_csv(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> duckdb.DuckDBPyRelation:
     """DuckDB's sniffer, with no rows skipped: a ragged file is reported, never half-read."""
-    relation = con.read_csv([str(p) for p in paths], skiprows=0, union_by_name=len(paths) > 1)
+    names: Any = [str(p) for p in paths]
+    relation = con.read_csv(names, skiprows=0, union_by_name=len(paths) > 1)
     if len(relation.columns) == 1:
         for path in paths:
             _check_ragged(path)
@@ -249,8 +251,8 @@ def _field_mapping(column: pa.Field, table: pa.Table, strings: tuple[int, int, f
         return {"type": "boolean"}
     if pa.types.is_integer(kind):
         values = table.column(column.name)
-        low, high = pa.compute.min(values).as_py(), pa.compute.max(values).as_py()
-        small = low is None or (-_INT32 - 1 <= low and high <= _INT32)
+        low, high = pc.min(values).as_py(), pc.max(values).as_py()
+        small = low is None or (low >= -_INT32 - 1 and high <= _INT32)
         return {"type": "integer" if small else "long"}
     if pa.types.is_floating(kind):
         return {"type": "double"}
