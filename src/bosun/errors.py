@@ -74,7 +74,11 @@ class SettingsError(ConfigError):
 
 
 class CatalogError(ConfigError):
-    """A catalog file does not validate."""
+    """A catalog file does not validate; `problems` lists each one with its key path."""
+
+    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+        self.problems = problems or [message]
+        super().__init__(message)
 
 
 class MissingIndex(ConfigError):

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 import bosun.workers.data  # registers the data workers
 import bosun.workers.objects  # noqa: F401 - registers graphql_lookup
 from bosun.catalog import Catalog, load_catalog
+from bosun.catalog.check import require_sound
 from bosun.conversation.goals import goals_for
 from bosun.conversation.store import TurnStore, open_turn_store
 from bosun.datagen.load import read_sample_info
+from bosun.engines.base import Engine
 from bosun.engines.factory import open_engine, open_object_source
 from bosun.engines.guardrails import GuardedEngine, Guardrails
+from bosun.errors import BosunError
 from bosun.planner.events import TurnEvent
 from bosun.planner.graph import build_graph
 from bosun.planner.run import open_checkpointer, open_postgres_checkpointer, stream_turn
@@ -35,12 +38,22 @@ class Session:
     context: Context
     graph: Any
     store: TurnStore
+    today_note: str | None = None  # said once in an answer that reads a date relative to today
 
     def stream(self, question: str, thread_id: str) -> Iterator[TurnEvent | Answer]:
         for item in stream_turn(self.graph, question, thread_id, self.context, self.history(thread_id)):
             if isinstance(item, Answer):
+                item = self._with_today(question, item)
                 self.store.append(thread_id, self._summary(question, item, thread_id))
             yield item
+
+    def _with_today(self, question: str, answer: Answer) -> Answer:
+        """The data's last day taken as today is said when the question has a time word."""
+        if self.today_note is None or self.today_note in answer.assumptions:
+            return answer
+        if self.context.understanding.analyze(question, self.context.today()).time is None:
+            return answer
+        return answer.model_copy(update={"assumptions": [*answer.assumptions, self.today_note]})
 
     def ask(self, question: str, thread_id: str) -> Answer:
         *_, answer = self.stream(question, thread_id)
@@ -93,14 +106,16 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
         checkpointer = open_checkpointer(settings.checkpoint_path)
     store = open_turn_store(settings)
     guarded = open_guarded_engine(settings, catalog)
-    today = as_of or _recorded_today(guarded.inner) or date.today()
+    catalog = catalog.with_engine(guarded.inner)
+    require_sound(catalog)
+    today, today_note = todays_date(catalog, guarded.inner, as_of)
     understanding = RulesUnderstanding(catalog)
     vectors = name_vectors(understanding.index, open_embedder(settings.embedder), settings.qdrant_url)
     understanding.vectors = vectors
     context = Context(settings=settings, goals_of=goals_for(catalog, understanding, today), today=lambda: today,
                       engine=guarded, catalog=catalog, understanding=understanding, vectors=vectors,
                       objects=open_object_source(settings, catalog.graph_objects(), guarded))
-    return Session(context, build_graph(checkpointer), store)
+    return Session(context, build_graph(checkpointer), store, today_note)
 
 
 def open_guarded_engine(settings: Settings, catalog: Catalog) -> GuardedEngine:
@@ -110,6 +125,37 @@ def open_guarded_engine(settings: Settings, catalog: Catalog) -> GuardedEngine:
     return GuardedEngine(open_engine(settings), rails)
 
 
-def _recorded_today(engine: Any) -> date | None:
+def todays_date(catalog: Catalog, engine: Engine, as_of: date | None = None) -> tuple[date, str | None]:
+    """Today for questions, and what to say about it when it is not the real date.
+
+    `--as-of`, then the catalog's `defaults.today`, then a generated sample's as-of, then the last
+    date of the data when the data ends in the past (said in the answer), else the real date.
+    """
+    setting = catalog.spec.defaults.today
+    if as_of is not None:
+        return as_of, None
+    if setting not in (None, "data", "real"):
+        return date.fromisoformat(str(setting)), None
     info = read_sample_info(engine)
-    return info.as_of if info else None
+    if setting is None and info is not None and info.domain == catalog.spec.domain:
+        return info.as_of, None
+    last = None if setting == "real" else last_date(engine, catalog)
+    if last is not None and (last < date.today() or setting == "data"):
+        return last, f"today is taken as {last.isoformat()}, the last day in the data"
+    return date.today(), None
+
+
+def last_date(engine: Engine, catalog: Catalog) -> date | None:
+    """The latest value of the record's default date field, or None."""
+    field = catalog.spec.time.default_field
+    if catalog.record.fields[field].type != "date":
+        return None
+    try:
+        body = {"size": 0, "aggs": {"last": {"max": {"field": field}}}}
+        found = engine.search(catalog.record.index, body)["aggregations"]["last"]
+    except BosunError:
+        return None
+    text = found.get("value_as_string")
+    if text is None and found.get("value") is not None:
+        text = datetime.fromtimestamp(found["value"] / 1000, UTC).date().isoformat()
+    return date.fromisoformat(str(text)[:10]) if text else None
