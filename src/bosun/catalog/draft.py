@@ -128,7 +128,7 @@ def _without_suffix(name: str, suffixes: list[str]) -> str | None:
 def is_code_like(column: Column) -> bool:
     """Short upper-case letters and digits ("AA", "JFK", "40HC"): matched only where written as a code."""
     strings = [str(v) for v, _ in column.values[:200]]
-    return bool(strings) and all(len(s) <= 5 and re.fullmatch(r"[A-Z0-9]+", s) for s in strings)
+    return bool(strings) and all(2 <= len(s) <= 5 and re.fullmatch(r"[A-Z0-9]+", s) for s in strings)
 
 
 def is_name_like(column: Column) -> bool:
@@ -169,13 +169,15 @@ def draft_catalog(engine: Engine, indices: list[str] | str) -> str:
         "entities": _entities(record, references, links, keys),
         "measures": _measures(record, fields),
         "time": _time(record, fields),
-        "defaults": {"measure": _noun(record.index)},
+        "defaults": {"measure": _noun(record.index).replace(" ", "_")},
     }
     return yaml.safe_dump(draft, sort_keys=False, allow_unicode=True, width=120)
 
 
 def _noun(index: str) -> str:
-    return plural(singular(phrase(index).replace(" ", "_")))
+    """The records' plural noun: "line_items" → "line items"."""
+    words = words_of(index) or ["record"]
+    return " ".join([*words[:-1], plural(singular(words[-1]))])
 
 
 def _record_fields(record: IndexProfile) -> dict[str, dict[str, Any]]:
@@ -186,7 +188,7 @@ def _record_fields(record: IndexProfile) -> dict[str, dict[str, Any]]:
     fields = {}
     for name, column in record.columns.items():
         role = role_of(column, record.rows)
-        short = [w for w in _short_names(name) if claims[w] == [name]]
+        short = [w for w in _short_names(name) if claims[w] == [name] or role == "dimension"]
         fields[name] = _field(column, role, short)
     return fields
 
@@ -282,10 +284,18 @@ def _links(record: IndexProfile, ref: IndexProfile, key: str, engine: Engine) ->
             continue
         values = {str(v) for v, _ in column.values}
         for by, known in held.items():
+            if by == key and not _related(column.name, ref.index, key):
+                continue  # numbers are in many ranges: a key link needs the names to agree too
             if len(values) >= 2 and len(values & known) >= 0.9 * len(values):
                 links.append(Link(column.name, ref.index, by))
                 break
     return links
+
+
+def _related(column: str, index: str, key: str) -> bool:
+    """`customer_key` and index `customers` (or its key `customer_key`) share a word."""
+    theirs = {singular(w) for w in [*words_of(index), *words_of(key)]} - {str(w) for w in _words()["id_words"]}
+    return bool(theirs & {singular(w) for w in words_of(column)})
 
 
 def _all_values(engine: Engine, ref: IndexProfile, column: str) -> set[str]:
@@ -345,7 +355,8 @@ def _value_groups(record: IndexProfile, linked: set[str]) -> list[list[Column]]:
     groups: list[list[Column]] = []
     for column in columns:
         values = {v for v, _ in column.values}
-        home = next((g for g in groups if _overlap(values, {v for v, _ in g[0].values}) >= 0.5), None)
+        home = next((g for g in groups if len(values) >= 5 and _overlap(values, {v for v, _ in g[0].values}) >= 0.5),
+                    None)
         if home is None:
             groups.append([column])
         else:
@@ -369,10 +380,12 @@ def _inline_entity(group: list[Column]) -> dict[str, Any]:
 
 def _measures(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:
     noun = _noun(record.index)
-    counted = list(dict.fromkeys([noun, singular(noun), "how many", "number of", "count", "records", "rows"]))
-    measures: dict[str, Any] = {noun: {"agg": "count", "words": counted, "label": noun}}
+    head = noun.split()[-1]
+    counted = list(dict.fromkeys([noun, singular(noun), head, singular(head), "how many", "number of", "count",
+                                  "records", "rows"]))
+    measures: dict[str, Any] = {noun.replace(" ", "_"): {"agg": "count", "words": counted, "label": noun}}
     for name, field in fields.items():
-        if field["role"] != "measure" or name == noun:
+        if field["role"] != "measure" or name == noun.replace(" ", "_"):
             continue
         agg = aggregation(record.columns[name])
         label = f"{'average' if agg == 'avg' else 'total'} {phrase(name)}"
@@ -397,5 +410,15 @@ def _date_words(name: str) -> list[str]:
     words = [w for w in words_of(name) if w not in {"date", "time", "at", "on", "dt", "ts", "day"}]
     found = [phrase(name)]
     for word in words:
-        found += [word, word + ("d" if word.endswith("e") else "ed")]
+        found += [word, _past(word)]
     return list(dict.fromkeys(found))
+
+
+def _past(word: str) -> str:
+    """ship → shipped, order → ordered, receive → received (regular verbs only)."""
+    if word.endswith("e"):
+        return word + "d"
+    one_syllable = len(re.findall(r"[aeiou]+", word)) == 1
+    if one_syllable and re.search(r"[^aeiou][aeiou][^aeiouwxy]$", word):
+        return word + word[-1] + "ed"
+    return word + "ed"
