@@ -312,7 +312,8 @@ def _entities(record: IndexProfile, references: list[IndexProfile], links: list[
     linked = {link.column for link in links}
     for ref in references:
         mine = [link for link in links if link.reference == ref.index]
-        if mine:
+        named = ref.columns[_name_column(ref, keys[ref.index])]
+        if mine and named.type == "keyword" and is_name_like(named):  # numbers are no names: "1995" is a year
             entities[singular(phrase(ref.index)).replace(" ", "_")] = _reference_entity(ref, keys[ref.index], mine)
     for group in _value_groups(record, linked):
         entities[group[0].name] = _inline_entity(group)
@@ -401,7 +402,8 @@ def _time(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, 
     dates = [c for c in record.columns.values() if c.type == "date"]
     if not dates:
         return {"default_field": next(iter(fields)), "fields": {}}
-    default = max(dates, key=lambda c: c.present)  # the fullest date column; the first of equals
+    # the fullest date column; of equals, the one that starts first (an order is placed before it ships)
+    default = min(dates, key=lambda c: (-c.present, str(c.low), c.name))
     return {"default_field": default.name, "fields": {c.name: _date_words(c.name) for c in dates}}
 
 
