@@ -34,7 +34,8 @@ ORDER BY order_key, line_number
 
 REFERENCES = {
     "customers": "SELECT c_custkey AS customer_key, c_name AS customer_name, c_address AS address, "
-                 "n_name AS nation, c_phone AS phone, c_acctbal::DOUBLE AS account_balance, c_mktsegment AS market_segment "
+                 "n_name AS nation, c_phone AS phone, c_acctbal::DOUBLE AS account_balance, "
+                 "c_mktsegment AS market_segment "
                  "FROM customer JOIN nation ON n_nationkey = c_nationkey ORDER BY c_custkey",
     "suppliers": "SELECT s_suppkey AS supplier_key, s_name AS supplier_name, s_address AS address, n_name AS nation, "
                  "s_phone AS phone, s_acctbal::DOUBLE AS account_balance FROM supplier JOIN nation ON n_nationkey = "

@@ -20,6 +20,7 @@ from bosun.catalog.profile import MANY_VALUES, Column, IndexProfile, profile_ind
 from bosun.engines.base import Engine
 from bosun.errors import CatalogError
 
+_FEW_WORDS = 30  # a vocabulary of values, not a list of names
 _CLOCK_MIN_VALUES = 60  # an HHMM column takes many values: minutes of the day, not a small count
 
 
@@ -82,9 +83,10 @@ def role_of(column: Column, rows: int) -> str:
         return "attribute"
     if column.numeric:
         return "identifier" if _has(column.name, "id_words") else "measure"
-    if 0 < column.distinct <= MANY_VALUES:
-        return "dimension"
-    return "identifier" if column.distinct >= 0.9 * max(rows, 1) or _has(column.name, "id_words") else "attribute"
+    unique = column.distinct >= 0.9 * max(rows, 1) and rows > 50
+    if unique or (_has(column.name, "id_words") and column.distinct >= 0.5 * max(rows, 1)):
+        return "identifier"  # one value per record: a lookup key, not a grouping
+    return "dimension" if 0 < column.distinct <= MANY_VALUES else "attribute"
 
 
 def aggregation(column: Column) -> str:
@@ -129,6 +131,12 @@ def is_code_like(column: Column) -> bool:
     """Short upper-case letters and digits ("AA", "JFK", "40HC"): matched only where written as a code."""
     strings = [str(v) for v, _ in column.values[:200]]
     return bool(strings) and all(2 <= len(s) <= 5 and re.fullmatch(r"[A-Z0-9]+", s) for s in strings)
+
+
+def is_vocabulary(column: Column) -> bool:
+    """A few lower-case words ("arrived", "in_transit"): words of the language, read as a filter where said."""
+    strings = [str(v) for v, _ in column.values]
+    return 0 < len(strings) <= _FEW_WORDS and all(re.fullmatch(r"[a-z][a-z0-9_ -]*", s) for s in strings)
 
 
 def is_name_like(column: Column) -> bool:
@@ -217,6 +225,8 @@ def _field(column: Column, role: str, short: list[str]) -> dict[str, Any]:
         field["subfields"] = column.subfields
     if column.type == "boolean":
         field["values"] = {"true": [words]}
+    elif role == "dimension" and is_vocabulary(column):
+        field["values"] = {str(v): [str(v).replace("_", " ")] for v, _ in column.values}
     return field
 
 
@@ -351,7 +361,7 @@ def _target(link: Link, value_from: str | None, several: bool) -> dict[str, Any]
 def _value_groups(record: IndexProfile, linked: set[str]) -> list[list[Column]]:
     """Name and code columns of the record, those sharing most of their values grouped as one entity."""
     columns = [c for c in record.columns.values() if c.type == "keyword" and c.name not in linked
-               and c.complete_values and role_of(c, record.rows) == "dimension"
+               and c.complete_values and role_of(c, record.rows) == "dimension" and not is_vocabulary(c)
                and (is_name_like(c) or is_code_like(c))]
     groups: list[list[Column]] = []
     for column in columns:
