@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from bosun.catalog.loader import index_rows
 from bosun.catalog.profile import MANY_VALUES, Column, IndexProfile, profile_index
 from bosun.engines.base import Engine
 from bosun.errors import CatalogError
@@ -174,7 +175,7 @@ def draft_catalog(engine: Engine, indices: list[str] | str) -> str:
         "record": record.index,
         "objects": {record.index: _record_object(record, fields),
                     **{ref.index: _reference_object(ref, keys[ref.index]) for ref in references}},
-        "entities": _entities(record, references, links, keys),
+        "entities": _entities(record, references, links, keys, engine),
         "measures": _measures(record, fields),
         "time": _time(record, fields),
         "defaults": {"measure": _noun(record.index).replace(" ", "_")},
@@ -294,8 +295,8 @@ def _links(record: IndexProfile, ref: IndexProfile, key: str, engine: Engine) ->
             continue
         values = {str(v) for v, _ in column.values}
         for by, known in held.items():
-            if by == key and not _related(column.name, ref.index, key):
-                continue  # numbers are in many ranges: a key link needs the names to agree too
+            if by == key and column.numeric and not _related(column.name, ref.index, key):
+                continue  # numbers are in many ranges: a numeric key link needs the names to agree too
             if len(values) >= 2 and len(values & known) >= 0.9 * len(values):
                 links.append(Link(column.name, ref.index, by))
                 break
@@ -317,34 +318,43 @@ def _all_values(engine: Engine, ref: IndexProfile, column: str) -> set[str]:
 
 
 def _entities(record: IndexProfile, references: list[IndexProfile], links: list[Link],
-              keys: dict[str, str]) -> dict[str, Any]:
+              keys: dict[str, str], engine: Engine) -> dict[str, Any]:
     entities: dict[str, Any] = {}
     linked = {link.column for link in links}
     for ref in references:
         mine = [link for link in links if link.reference == ref.index]
         named = ref.columns[_name_column(ref, keys[ref.index])]
         if mine and named.type == "keyword" and is_name_like(named):  # numbers are no names: "1995" is a year
-            entities[singular(phrase(ref.index)).replace(" ", "_")] = _reference_entity(ref, keys[ref.index], mine)
+            entity = _reference_entity(ref, keys[ref.index], mine, engine)
+            entities[singular(phrase(ref.index)).replace(" ", "_")] = entity
     for group in _value_groups(record, linked):
         entities[group[0].name] = _inline_entity(group)
     return entities
 
 
-def _reference_entity(ref: IndexProfile, key: str, links: list[Link]) -> dict[str, Any]:
+def _reference_entity(ref: IndexProfile, key: str, links: list[Link], engine: Engine) -> dict[str, Any]:
+    """Names of a reference object that filter the record: on its name column, else on its code.
+
+    Where the record holds codes ("DL"), the code is the entity's value and the full names and their
+    aliases name it ("Delta Air Lines Inc.", "Delta"); where it holds numeric keys, a name's row gives the key.
+    """
     name = _name_column(ref, key)
     by_name = [link for link in links if link.by == name]
-    chosen = by_name or links  # filter on the record's name column when it has one, else on the code
     noun = singular(phrase(ref.index))
-    entity: dict[str, Any] = {"object": ref.index, "name_field": name}
-    if key != name and ref.columns[key].type == "keyword":
-        entity["code_fields"] = [key]
-    entity["words"] = [noun, plural(noun)]
-    entity["targets"] = [_target(link, key if link.by == key and key != name else None, len(chosen) > 1)
-                         for link in chosen]
-    names = ref.columns[name]
-    drafted = {str(v): aliases(str(v)) for v, _ in names.values}
-    if any(drafted.values()) and not any("value_from" in t for t in entity["targets"]):
-        entity["values"] = {v: a for v, a in drafted.items() if a}
+    entity: dict[str, Any] = {"object": ref.index, "name_field": name, "words": [noun, plural(noun)]}
+    rows = [{k: "" if v is None else str(v) for k, v in row.items()} for row in index_rows(engine, ref.index, key)]
+    if by_name or key == name:
+        entity["targets"] = [_target(link, None, len(by_name) > 1) for link in by_name or links]
+        drafted = {row[name]: aliases(row[name]) for row in rows}
+    elif ref.columns[key].type == "keyword":
+        entity.update(name_field=key, extra_names=[name])
+        entity["targets"] = [_target(link, None, len(links) > 1) for link in links]
+        drafted = {row[key]: aliases(row[name]) for row in rows}
+    else:
+        entity["targets"] = [_target(link, key, len(links) > 1) for link in links]
+        drafted = {}
+    if any(drafted.values()):
+        entity["values"] = {value: found for value, found in drafted.items() if found}
     return entity
 
 
