@@ -83,8 +83,7 @@ def load(
     started = time.perf_counter()
     try:
         if sys.stderr.isatty():
-            with console.status("reading") as status:
-                done = load_files(engine, paths, index, mode, lambda message: status.update(message))
+            done = _load_with_progress(engine, paths, index, mode)
         else:
             done = load_files(engine, paths, index, mode)
     finally:
@@ -94,6 +93,22 @@ def load(
         typer.echo(f"loaded {rows:,} rows into index {name!r} ({settings.engine} engine)")
     typer.echo(f"{sum(rows for _, rows in done):,} rows in {seconds:.1f} s; next: bosun catalog init "
                + " ".join(f"--index {name}" for name, _ in done) + " --out catalog.yaml")
+
+
+def _load_with_progress(engine: Engine, paths: list[Path], index: str | None, mode: LoadMode) -> list[tuple[str, int]]:
+    """load_files(), with a progress bar: reading and loading each index are its steps."""
+    steps = 2 if index else 2 * len(paths)
+    with Progress(TextColumn("{task.description:<40}"), BarColumn(), TimeElapsedColumn(), console=console) as bar:
+        task = bar.add_task("starting", total=steps)
+        finished = [0]
+
+        def step(message: str) -> None:
+            bar.update(task, description=message, completed=finished[0])
+            finished[0] += 1
+
+        done = load_files(engine, paths, index, mode, step)
+        bar.update(task, description="done", completed=steps)
+    return done
 
 
 @app.command("export")
