@@ -49,21 +49,23 @@ def osmem_session(tpch_on_osmem: tuple[dict[str, str], Path]) -> Iterator[Sessio
     opened.close()
 
 
+def _assert_answered(item: dict[str, Any], session: Session, gold: duckdb.DuckDBPyConnection) -> None:
+    answer = session.ask(item["q"], f"tpch-{item['id']}")
+    ok, why = judge(item["expect"], answer, gold)
+    assert ok, f"{item['q']}: {why}\n{answer.answer}\n{[(r.columns, r.rows[:3]) for r in answer.results]}"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("item", _cases())
 def test_analyst_question_on_osmem_server(item: dict[str, Any], osmem_session: Session,
                                           small_tpch_files: tuple[Path, duckdb.DuckDBPyConnection]) -> None:
-    answer = osmem_session.ask(item["q"], f"tpch-osmem-{item['id']}")
-    ok, why = judge(item["expect"], answer, small_tpch_files[1])
-    assert ok, f"{item['q']}: {why}\n{answer.answer}\n{[(r.columns, r.rows[:3]) for r in answer.results]}"
+    _assert_answered(item, osmem_session, small_tpch_files[1])
 
 
 @pytest.mark.parametrize("item", _cases())
 def test_analyst_question(item: dict[str, Any], session: Session,
                           tpch_files: tuple[Path, duckdb.DuckDBPyConnection]) -> None:
-    answer = session.ask(item["q"], f"tpch-{item['id']}")
-    ok, why = judge(item["expect"], answer, tpch_files[1])
-    assert ok, f"{item['q']}: {why}\n{answer.answer}\n{[(r.columns, r.rows[:3]) for r in answer.results]}"
+    _assert_answered(item, session, tpch_files[1])
 
 
 def test_ask_on_the_command_line_says_today_is_the_last_day_of_the_data(

@@ -167,7 +167,7 @@ def draft_catalog(engine: Engine, indices: list[str] | str) -> str:
     profiles = [profile_index(engine, name) for name in names]
     record, references = profiles[0], profiles[1:]
     fields = _record_fields(record)
-    keys = {ref.index: _key_column(ref) for ref in references}
+    keys = {ref.index: _id_column(ref) for ref in references}
     links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]
     draft: dict[str, Any] = {
         "domain": record.index,
@@ -259,10 +259,6 @@ def _id_column(profile: IndexProfile) -> str:
         return (named or unique)[0].name
     ranked = sorted(columns or list(profile.columns.values()), key=lambda c: -c.distinct)
     return ranked[0].name
-
-
-def _key_column(ref: IndexProfile) -> str:
-    return _id_column(ref)
 
 
 def _name_column(ref: IndexProfile, key: str) -> str:
