@@ -147,11 +147,11 @@ def todays_date(catalog: Catalog, engine: Engine, as_of: date | None = None) -> 
 
 def last_date(engine: Engine, catalog: Catalog) -> date | None:
     """The latest value of the record's default date field, or None."""
-    field = catalog.spec.time.default_field
-    if catalog.record.fields[field].type != "date":
+    date_field = catalog.spec.time.default_field
+    if catalog.record.fields[date_field].type != "date":
         return None
     try:
-        body = {"size": 0, "aggs": {"last": {"max": {"field": field}}}}
+        body = {"size": 0, "aggs": {"last": {"max": {"field": date_field}}}}
         found = engine.search(catalog.record.index, body)["aggregations"]["last"]
     except BosunError:
         return None
