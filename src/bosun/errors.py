@@ -6,7 +6,8 @@
     │   ├── AmbiguousEntity       a name that resolves to several things equally well
     │   ├── InvalidReading        a reading of the question that names what the catalog lacks
     │   ├── UnsupportedQuery      a query the engine cannot answer exactly (names the clause)
-    │   └── GuardrailViolation    a query outside the read-only policy (script, write, cap, index)
+    │   ├── GuardrailViolation    a query outside the read-only policy (script, write, cap, index)
+    │   └── LoadError             a data file that cannot be loaded (names the file, row and problem)
     ├── ConfigError               the installation is at fault; fix settings or files
     │   ├── SettingsError         a bad setting (unknown engine kind, malformed URL, ...)
     │   ├── CatalogError          a catalog file that does not validate (names the key)
@@ -69,6 +70,10 @@ class GuardrailViolation(UserError):
     """The query breaks the read-only policy."""
 
 
+class LoadError(UserError):
+    """A data file cannot be loaded: one line naming the file, the row when known, and the problem."""
+
+
 class ConfigError(BosunError):
     """The installation is at fault."""
 
@@ -78,7 +83,11 @@ class SettingsError(ConfigError):
 
 
 class CatalogError(ConfigError):
-    """A catalog file does not validate."""
+    """A catalog file does not validate; `problems` lists each one with its key path."""
+
+    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+        self.problems = problems or [message]
+        super().__init__(message)
 
 
 class MissingIndex(ConfigError):

@@ -1,6 +1,7 @@
 """`python -m bosun.bench engines`: load speed and query latency of the engines, with figures.
 
-Loads the maritime sample into the embedded engine (a DuckDB file) at each size, runs the
+Times `bosun data load` of a Parquet file (1M rows by default); loads the maritime sample into the
+embedded engine (a DuckDB file) at each size, runs the
 conformance corpus there, then loads the same rows into osmem-server (an in-memory
 OpenSearch-compatible server) and runs the corpus through the opensearch engine, so the
 ratio is measured in one run.
@@ -16,10 +17,13 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 import yaml
 
 from bosun.catalog import load_catalog
-from bosun.datagen.load import build
+from bosun.datagen.load import build, load_files
 from bosun.engines.base import Engine
 from bosun.engines.embedded import EmbeddedEngine
 
@@ -86,17 +90,44 @@ def _osmem(rows: int, corpus: list[dict[str, Any]], repeats: int) -> float:
         return _report(f"osmem-server @ {rows:,}", _latencies(engine, corpus, repeats))
 
 
+def _parquet_file(rows: int, path: Path) -> Path:
+    """A Parquet export of `rows` records: codes, names, numbers, dates (as a user's file would hold)."""
+    pick = np.random.default_rng(42)
+    days = pick.integers(0, 730, rows).astype("timedelta64[D]") + np.datetime64("2024-01-01")
+    table = pa.table({
+        "order_id": pa.array(np.arange(rows)), "carrier": pa.array(pick.choice(["AA", "DL", "UA", "WN"], rows)),
+        "customer": pa.array(pick.choice([f"Customer {i}" for i in range(2000)], rows)),
+        "placed": pa.array(days, pa.date32()), "quantity": pa.array(pick.integers(1, 50, rows)),
+        "amount": pa.array(pick.random(rows) * 1000), "express": pa.array(pick.random(rows) < 0.1)})
+    pq.write_table(table, path)
+    return path
+
+
+def _parquet_load(rows: int, folder: Path) -> None:
+    path = _parquet_file(rows, folder / "orders.parquet")
+    engine = EmbeddedEngine(folder / "parquet.duckdb")
+    started = time.perf_counter()
+    load_files(engine, [path])
+    seconds = time.perf_counter() - started
+    engine.close()
+    print(f"  embedded: `bosun data load` of {rows:,} Parquet rows in {seconds:6.2f} s = "
+          f"{rows / seconds:>10,.0f} rows/s")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bosun.bench engines", description=__doc__)
     parser.add_argument("--rows", type=int, nargs="+", default=[200_000, 1_000_000], help="embedded sizes")
     parser.add_argument("--osmem-rows", type=int, default=200_000, help="osmem-server size (0 to skip)")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per query (median kept)")
     parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--parquet-rows", type=int, default=1_000_000, help="data load rate from Parquet (0 skips)")
     args = parser.parse_args(argv)
     corpus = _corpus(args.corpus)
     print(f"corpus: {len(corpus)} queries, median of {args.repeats} runs each")
     embedded_p50: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as folder:
+        if args.parquet_rows:
+            _parquet_load(args.parquet_rows, Path(folder))
         for rows in args.rows:
             embedded_p50[rows] = _embedded(rows, Path(folder), corpus, args.repeats)
         if args.osmem_rows:

@@ -1,62 +1,442 @@
-"""Draft a catalog from a live index: its mapping plus a sample of each keyword field's values."""
+"""Draft a catalog from live indices that answers questions as written (`bosun catalog init`).
+
+The first index is the record; the others are reference objects. Roles come from evidence, not
+from the type alone: names of columns (the generic words of `draft_words.yaml`) and a profile of
+their values (profile.py). Reference objects are linked to the record's columns whose values they
+hold, so a name in a question filters the record by that column.
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from typing import Any
 
 import yaml
 
+from bosun.catalog.loader import index_rows
+from bosun.catalog.profile import MANY_VALUES, Column, IndexProfile, profile_index
 from bosun.engines.base import Engine
+from bosun.errors import CatalogError
 
-_TYPES = {"keyword", "text", "date", "integer", "long", "float", "double", "boolean"}
-_NUMERIC_ROLE = {"integer": "measure", "long": "measure", "float": "measure", "double": "measure"}
-_FEW_VALUES = 30
+_FEW_WORDS = 30  # a vocabulary of values, not a list of names
+_CLOCK_MIN_VALUES = 60  # an HHMM column takes many values: minutes of the day, not a small count
 
 
-def draft_catalog(engine: Engine, index: str) -> str:
-    """A catalog YAML for `index` that loads with the schema; a person then adds synonyms and measures."""
-    mapping = engine.mapping(index).get("properties", {})
-    fields = {name: _field(engine, index, name, spec) for name, spec in mapping.items()
-              if spec.get("type", "object") in _TYPES}
-    dates = [n for n, f in fields.items() if f["type"] == "date"]
-    measures = {"records": {"agg": "count", "words": ["records", "how many", "count"], "label": "records"}}
-    for name, f in fields.items():
-        if f["role"] == "measure":
-            measures[f"total_{name}"] = {"agg": "sum", "field": name, "words": [name.replace("_", " ")],
-                                         "label": f"total {name.replace('_', ' ')}"}
+@cache
+def _words() -> dict[str, Any]:
+    text = resources.files("bosun.catalog").joinpath("draft_words.yaml").read_text(encoding="utf-8")
+    words: dict[str, Any] = yaml.safe_load(text)
+    return words
+
+
+def words_of(name: str) -> list[str]:
+    return [w for w in name.lower().split("_") if w]
+
+
+def phrase(name: str) -> str:
+    return " ".join(words_of(name))
+
+
+def plural(word: str) -> str:
+    if word.endswith("s"):
+        return word
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + ("es" if word.endswith(("x", "ch", "sh")) else "s")
+
+
+def singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def _has(name: str, key: str) -> bool:
+    """The column's name holds one of the words of list `key` (as a word, or the whole squeezed name)."""
+    listed = {str(w) for w in _words()[key]}
+    return bool(listed & set(words_of(name))) or name.replace("_", "") in listed
+
+
+# -- roles ----------------------------------------------------------------------------------------
+def is_clock(column: Column) -> bool:
+    """HHMM clock times (1425 = 14:25): never a measure."""
+    if column.type not in {"integer", "long"} or not column.complete_values or column.distinct < _CLOCK_MIN_VALUES:
+        return False
+    values = [int(v) for v, _ in column.values]
+    return max(values) <= 2400 and min(values) >= 0 and max(values) >= 100 and all(v % 100 < 60 for v in values)
+
+
+def role_of(column: Column, rows: int) -> str:
+    if column.type == "date":
+        return "date"
+    if column.type == "text":
+        return "text"
+    if column.type == "boolean":
+        return "dimension"
+    if _has(column.name, "date_parts"):
+        return "dimension"
+    if is_clock(column):
+        return "attribute"
+    if column.numeric:
+        return "identifier" if _has(column.name, "id_words") else "measure"
+    unique = column.distinct >= 0.9 * max(rows, 1) and rows > 50
+    if unique or (_has(column.name, "id_words") and column.distinct >= 0.5 * max(rows, 1)):
+        return "identifier"  # one value per record: a lookup key, not a grouping
+    return "dimension" if 0 < column.distinct <= MANY_VALUES else "attribute"
+
+
+def aggregation(column: Column) -> str:
+    """avg for durations, delays, rates, prices, ages; sum for amounts, quantities, counts, weights, values."""
+    if _has(column.name, "sum_words"):
+        return "sum"
+    if _has(column.name, "avg_words"):
+        return "avg"
+    is_rate = column.type in {"float", "double"} and column.low is not None and column.low >= 0 and column.high <= 1
+    return "avg" if is_rate else "sum"
+
+
+def unit_of(name: str) -> str | None:
+    units: dict[str, str] = _words()["units"]
+    return units.get(words_of(name)[-1]) if words_of(name) else None
+
+
+# -- names and aliases ----------------------------------------------------------------------------
+def aliases(name: str) -> list[str]:
+    """The name without its legal suffixes, one suffix at a time: "Acme Corp. Inc." → "Acme Corp.", "Acme"."""
+    suffixes = sorted((str(s) for s in _words()["legal_suffixes"]), key=len, reverse=True)
+    found: list[str] = []
+    current = name.strip()
+    while True:
+        shorter = _without_suffix(current, suffixes)
+        if shorter is None or len(shorter) < 2:
+            return found
+        found.append(shorter)
+        current = shorter
+
+
+def _without_suffix(name: str, suffixes: list[str]) -> str | None:
+    for suffix in suffixes:
+        pattern = r"[\s,]+" + r"\.?\s+".join(re.escape(w) for w in suffix.split()) + r"\.?$"
+        match = re.search(pattern, name, re.I)
+        if match and match.start() > 0:
+            return name[:match.start()].rstrip(" ,")
+    return None
+
+
+def is_code_like(column: Column) -> bool:
+    """Short upper-case letters and digits ("AA", "JFK", "40HC"): matched only where written as a code."""
+    strings = [str(v) for v, _ in column.values[:200]]
+    return bool(strings) and all(2 <= len(s) <= 5 and re.fullmatch(r"[A-Z0-9]+", s) for s in strings)
+
+
+def is_vocabulary(column: Column) -> bool:
+    """A few lower-case words ("arrived", "in_transit"): words of the language, read as a filter where said."""
+    strings = [str(v) for v, _ in column.values]
+    return 0 < len(strings) <= _FEW_WORDS and all(re.fullmatch(r"[a-z][a-z0-9_ -]*", s) for s in strings)
+
+
+def is_name_like(column: Column) -> bool:
+    """Names of things: letters, mostly; not numbers, not dates, not long prose."""
+    strings = [str(v) for v, _ in column.values[:200]]
+    if not strings or (_has(column.name, "id_words") and not _has(column.name, "name_words")):
+        return False
+    lettered = sum(1 for s in strings if re.search(r"[A-Za-z]{2}", s) and len(s) <= 60)
+    return lettered >= 0.9 * len(strings)
+
+
+# -- the draft ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Link:
+    """A record column whose values are a reference object's names (or keys)."""
+
+    column: str
+    reference: str
+    by: str  # the reference column it matches
+
+
+def draft_catalog(engine: Engine, indices: list[str] | str) -> str:
+    """A catalog YAML for `indices` (the first is the record) that loads, checks and answers as drafted."""
+    names = [indices] if isinstance(indices, str) else list(indices)
+    if not names:
+        raise CatalogError("catalog init needs at least one --index")
+    profiles = [profile_index(engine, name) for name in names]
+    record, references = profiles[0], profiles[1:]
+    fields = _record_fields(record)
+    keys = {ref.index: _id_column(ref) for ref in references}
+    links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]
     draft: dict[str, Any] = {
-        "domain": index,
-        "description": f"Drafted from the live index {index!r}; review every description.",
-        "record": index,
-        "objects": {index: {"kind": "record", "index": index, "description": f"One {index} record.",
-                            "synonyms": [index], "fields": fields}},
-        "measures": measures,
-        "time": {"default_field": dates[0] if dates else next(iter(fields)), "fields": {d: [] for d in dates}},
-        "defaults": {"measure": "records"},
+        "domain": record.index,
+        "description": f"Drafted by `bosun catalog init` from {', '.join(names)}; review the descriptions.",
+        "record": record.index,
+        "objects": {record.index: _record_object(record, fields),
+                    **{ref.index: _reference_object(ref, keys[ref.index]) for ref in references}},
+        "entities": _entities(record, references, links, keys, engine),
+        "measures": _measures(record, fields),
+        "time": _time(record, fields),
+        "defaults": {"measure": _noun(record.index).replace(" ", "_")},
     }
-    return yaml.safe_dump(draft, sort_keys=False, allow_unicode=True)
+    return yaml.safe_dump(draft, sort_keys=False, allow_unicode=True, width=120)
 
 
-def _field(engine: Engine, index: str, name: str, spec: dict[str, Any]) -> dict[str, Any]:
-    kind = spec["type"]
-    field: dict[str, Any] = {"type": kind, "role": _NUMERIC_ROLE.get(kind, "attribute"),
-                             "description": name.replace("_", " ").capitalize() + ".",
-                             "synonyms": [name.replace("_", " ")]}
-    if kind == "date":
-        field["role"] = "date"
-    elif kind == "text":
-        field["role"] = "text"
-    elif kind == "keyword":
-        values = _sample_values(engine, index, name)
-        field["role"] = "dimension" if len(values) <= _FEW_VALUES else "identifier"
-        if len(values) <= _FEW_VALUES:
-            field["values"] = {v: [v.replace("_", " ").lower()] for v in values}
-    if spec.get("fields"):
-        field["subfields"] = {sub: s.get("type", "keyword") for sub, s in spec["fields"].items()}
+def _noun(index: str) -> str:
+    """The records' plural noun: "line_items" → "line items"."""
+    words = words_of(index) or ["record"]
+    return " ".join([*words[:-1], plural(singular(words[-1]))])
+
+
+def _record_fields(record: IndexProfile) -> dict[str, dict[str, Any]]:
+    claims: dict[str, list[str]] = {}
+    for column in record.columns.values():
+        for word in _short_names(column.name):
+            claims.setdefault(word, []).append(column.name)
+    fields = {}
+    for name, column in record.columns.items():
+        role = role_of(column, record.rows)
+        short = [w for w in _short_names(name) if claims[w] == [name] or role == "dimension"]
+        fields[name] = _field(column, role, short)
+    return fields
+
+
+def _short_names(name: str) -> list[str]:
+    """Shorter words for a column: "customer_name" → customer(s); "ship_mode" → mode(s)."""
+    words = words_of(name)
+    found: list[str] = []
+    if len(words) > 1 and words[-1] in {str(w) for w in _words()["name_words"]}:
+        stem = " ".join(words[:-1])
+        found += [stem, plural(stem)]
+    if len(words) > 1:
+        found += [words[-1], plural(words[-1])]
+    return [w for w in dict.fromkeys(found) if w != phrase(name)]
+
+
+def _field(column: Column, role: str, short: list[str]) -> dict[str, Any]:
+    words = phrase(column.name)
+    synonyms = list(dict.fromkeys([words, *([plural(words)] if role == "dimension" else []), *short]))
+    field: dict[str, Any] = {"type": column.type, "role": role, "description": _description(column, role),
+                             "synonyms": synonyms}
+    unit = unit_of(column.name)
+    if unit and role == "measure":
+        field["unit"] = unit
+    if column.subfields:
+        field["subfields"] = column.subfields
+    if column.type == "boolean":
+        field["values"] = {"true": [words]}
+    elif role == "dimension" and is_vocabulary(column):
+        field["values"] = {str(v): [str(v).replace("_", " ")] for v, _ in column.values}
     return field
 
 
-def _sample_values(engine: Engine, index: str, name: str) -> list[str]:
-    body = {"size": 0, "aggs": {"v": {"terms": {"field": name, "size": _FEW_VALUES + 1}}}}
-    buckets = engine.search(index, body)["aggregations"]["v"]["buckets"]
-    return [str(b["key"]) for b in buckets]
+def _description(column: Column, role: str) -> str:
+    what = phrase(column.name).capitalize()
+    if role == "date" and column.low is not None:
+        return f"{what}, from {str(column.low)[:10]} to {str(column.high)[:10]}."
+    if role == "dimension" and column.distinct:
+        sample = ", ".join(str(v) for v, _ in column.values[:5])
+        return f"{what}: {column.distinct:,} values ({sample}{', …' if column.distinct > 5 else ''})."
+    if role == "attribute" and is_clock(column):
+        return f"{what}, a clock time written HHMM."
+    return f"{what}."
+
+
+def _record_object(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    noun = singular(phrase(record.index))
+    return {"kind": "record", "index": record.index, "description": f"One {noun} record.",
+            "synonyms": list(dict.fromkeys([noun, plural(noun), "record", "records", "rows"])),
+            "id_field": _id_column(record), "title_field": _id_column(record), "fields": fields}
+
+
+def _id_column(profile: IndexProfile) -> str:
+    """The column that names one row: unique if one is, else the most distinct identifier; GraphQL needs one."""
+    columns = [c for c in profile.columns.values() if c.type in {"keyword", "integer", "long"}]
+    unique = [c for c in columns if c.distinct >= profile.rows > 0]
+    named = [c for c in unique if _has(c.name, "id_words")]
+    if named or unique:
+        return (named or unique)[0].name
+    ranked = sorted(columns or list(profile.columns.values()), key=lambda c: -c.distinct)
+    return ranked[0].name
+
+
+def _name_column(ref: IndexProfile, key: str) -> str:
+    strings = [c for c in ref.columns.values() if c.type == "keyword" and c.name != key]
+    named = [c for c in strings if _has(c.name, "name_words") and c.distinct >= 0.9 * ref.rows]
+    distinct = [c for c in strings if c.distinct >= 0.9 * ref.rows and is_name_like(c)]
+    chosen = named or distinct
+    return chosen[0].name if chosen else key
+
+
+def _reference_object(ref: IndexProfile, key: str) -> dict[str, Any]:
+    noun = singular(phrase(ref.index))
+    fields = {}
+    for name, column in ref.columns.items():
+        role = "identifier" if name == key else "text" if column.type == "text" else "attribute"
+        fields[name] = {"type": column.type, "role": role, "description": _description(column, role),
+                        "synonyms": [phrase(name), *_short_names(name)]}
+    return {"kind": "reference", "index": ref.index, "description": f"One {noun} (reference).",
+            "synonyms": [noun, plural(noun)], "id_field": key, "title_field": _name_column(ref, key),
+            "fields": fields}
+
+
+def _links(record: IndexProfile, ref: IndexProfile, key: str, engine: Engine) -> list[Link]:
+    """Record columns whose values (almost) all are the reference's names or keys."""
+    name = _name_column(ref, key)
+    held = {col: _all_values(engine, ref, col) for col in dict.fromkeys([name, key])}
+    links = []
+    for column in record.columns.values():
+        if not column.complete_values or column.type not in {"keyword", "integer", "long"}:
+            continue
+        values = {str(v) for v, _ in column.values}
+        for by, known in held.items():
+            if by == key and column.numeric and not _related(column.name, ref.index, key):
+                continue  # numbers are in many ranges: a numeric key link needs the names to agree too
+            if len(values) >= 2 and len(values & known) >= 0.9 * len(values):
+                links.append(Link(column.name, ref.index, by))
+                break
+    return links
+
+
+def _related(column: str, index: str, key: str) -> bool:
+    """`customer_key` and index `customers` (or its key `customer_key`) share a word."""
+    theirs = {singular(w) for w in [*words_of(index), *words_of(key)]} - {str(w) for w in _words()["id_words"]}
+    return bool(theirs & {singular(w) for w in words_of(column)})
+
+
+def _all_values(engine: Engine, ref: IndexProfile, column: str) -> set[str]:
+    found = ref.columns[column]
+    if found.complete_values:
+        return {str(v) for v, _ in found.values}
+    body = {"size": 0, "aggs": {"v": {"terms": {"field": column, "size": max(ref.rows, 1)}}}}
+    return {str(b["key"]) for b in engine.search(ref.index, body)["aggregations"]["v"]["buckets"]}
+
+
+def _entities(record: IndexProfile, references: list[IndexProfile], links: list[Link],
+              keys: dict[str, str], engine: Engine) -> dict[str, Any]:
+    entities: dict[str, Any] = {}
+    linked = {link.column for link in links}
+    for ref in references:
+        mine = [link for link in links if link.reference == ref.index]
+        named = ref.columns[_name_column(ref, keys[ref.index])]
+        if mine and named.type == "keyword" and is_name_like(named):  # numbers are no names: "1995" is a year
+            entity = _reference_entity(ref, keys[ref.index], mine, engine)
+            entities[singular(phrase(ref.index)).replace(" ", "_")] = entity
+    for group in _value_groups(record, linked):
+        entities[group[0].name] = _inline_entity(group)
+    return entities
+
+
+def _reference_entity(ref: IndexProfile, key: str, links: list[Link], engine: Engine) -> dict[str, Any]:
+    """Names of a reference object that filter the record: on its name column, else on its code.
+
+    Where the record holds codes ("DL"), the code is the entity's value and the full names and their
+    aliases name it ("Delta Air Lines Inc.", "Delta"); where it holds numeric keys, a name's row gives the key.
+    """
+    name = _name_column(ref, key)
+    by_name = [link for link in links if link.by == name]
+    noun = singular(phrase(ref.index))
+    entity: dict[str, Any] = {"object": ref.index, "name_field": name, "words": [noun, plural(noun)]}
+    rows = [{k: "" if v is None else str(v) for k, v in row.items()} for row in index_rows(engine, ref.index, key)]
+    if by_name or key == name:
+        entity["targets"] = [_target(link, None, len(by_name) > 1) for link in by_name or links]
+        drafted = {row[name]: aliases(row[name]) for row in rows}
+    elif ref.columns[key].type == "keyword":
+        entity.update(name_field=key, extra_names=[name])
+        entity["targets"] = [_target(link, None, len(links) > 1) for link in links]
+        drafted = {row[key]: aliases(row[name]) for row in rows}
+    else:
+        entity["targets"] = [_target(link, key, len(links) > 1) for link in links]
+        drafted = {}
+    if any(drafted.values()):
+        entity["values"] = {value: found for value, found in drafted.items() if found}
+    return entity
+
+
+def _target(link: Link, value_from: str | None, several: bool) -> dict[str, Any]:
+    target: dict[str, Any] = {"field": link.column}
+    if value_from:
+        target["value_from"] = value_from
+    cues = words_of(link.column)[:-1]
+    if several and cues:
+        target["cues"] = list(dict.fromkeys([*cues, *(plural(c) for c in cues)]))
+    return target
+
+
+def _value_groups(record: IndexProfile, linked: set[str]) -> list[list[Column]]:
+    """Name and code columns of the record, those sharing most of their values grouped as one entity."""
+    columns = [c for c in record.columns.values() if c.type == "keyword" and c.name not in linked
+               and c.complete_values and role_of(c, record.rows) == "dimension" and not is_vocabulary(c)
+               and (is_name_like(c) or is_code_like(c))]
+    groups: list[list[Column]] = []
+    for column in columns:
+        values = {v for v, _ in column.values}
+        home = next((g for g in groups if len(values) >= 5 and _overlap(values, {v for v, _ in g[0].values}) >= 0.5),
+                    None)
+        if home is None:
+            groups.append([column])
+        else:
+            home.append(column)
+    return groups
+
+
+def _overlap(a: set[Any], b: set[Any]) -> float:
+    return len(a & b) / max(1, len(a | b))
+
+
+def _inline_entity(group: list[Column]) -> dict[str, Any]:
+    values: dict[str, list[str]] = {}
+    for column in group:
+        for value, _ in column.values:
+            values.setdefault(str(value), aliases(str(value)))
+    head = phrase(group[0].name)
+    targets = [_target(Link(c.name, "", ""), None, len(group) > 1) for c in group]
+    return {"values": values, "words": list(dict.fromkeys([head, plural(head)])), "targets": targets}
+
+
+def _measures(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    noun = _noun(record.index)
+    head = noun.split()[-1]
+    counted = list(dict.fromkeys([noun, singular(noun), head, singular(head), "how many", "number of", "count",
+                                  "records", "rows"]))
+    measures: dict[str, Any] = {noun.replace(" ", "_"): {"agg": "count", "words": counted, "label": noun}}
+    for name, field in fields.items():
+        if field["role"] != "measure" or name == noun.replace(" ", "_"):
+            continue
+        agg = aggregation(record.columns[name])
+        label = f"{'average' if agg == 'avg' else 'total'} {phrase(name)}"
+        measure: dict[str, Any] = {"agg": agg, "field": name, "words": [phrase(name), plural(phrase(name))],
+                                   "label": label}
+        if field.get("unit"):
+            measure["unit"] = field["unit"]
+        measures[name] = measure
+    return measures
+
+
+def _time(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    dates = [c for c in record.columns.values() if c.type == "date"]
+    if not dates:
+        return {"default_field": next(iter(fields)), "fields": {}}
+    # the fullest date column; of equals, the one that starts first (an order is placed before it ships)
+    default = min(dates, key=lambda c: (-c.present, str(c.low), c.name))
+    return {"default_field": default.name, "fields": {c.name: _date_words(c.name) for c in dates}}
+
+
+def _date_words(name: str) -> list[str]:
+    """A date column's verbs and nouns: "ship_date" → ship, shipped, ship date."""
+    words = [w for w in words_of(name) if w not in {"date", "time", "at", "on", "dt", "ts", "day"}]
+    found = [phrase(name)]
+    for word in words:
+        found += [word, _past(word)]
+    return list(dict.fromkeys(found))
+
+
+def _past(word: str) -> str:
+    """ship → shipped, order → ordered, receive → received (regular verbs only)."""
+    if word.endswith("e"):
+        return word + "d"
+    one_syllable = len(re.findall(r"[aeiou]+", word)) == 1
+    if one_syllable and re.search(r"[^aeiou][aeiou][^aeiouwxy]$", word):
+        return word + word[-1] + "ed"
+    return word + "ed"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
@@ -14,8 +14,9 @@ import yaml
 from pydantic import ValidationError
 
 from bosun.catalog.schema import CatalogSpec, FieldSpec, ObjectSpec, source_path
+from bosun.engines.base import Engine
 from bosun.engines.graphql.schema import GraphObject
-from bosun.errors import CatalogError
+from bosun.errors import CatalogError, MissingIndex
 
 _ARROW_TYPES: dict[str, pa.DataType] = {
     "keyword": pa.string(), "text": pa.string(), "date": pa.date32(), "integer": pa.int64(),
@@ -40,10 +41,14 @@ def load_catalog(path: Path | None = None) -> Catalog:
     try:
         spec = CatalogSpec.model_validate(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        raise CatalogError(f"{path.name}: {where}: {first['msg']}") from None
+        problems = validation_problems(exc)
+        raise CatalogError(f"{path.name}: {problems[0]}", problems) from None
     return Catalog(spec, path.resolve())
+
+
+def validation_problems(exc: ValidationError) -> list[str]:
+    """Every validation error as `key.path: what is wrong`."""
+    return [f"{'.'.join(str(p) for p in error['loc']) or '(top level)'}: {error['msg']}" for error in exc.errors()]
 
 
 def field_mapping(spec: FieldSpec) -> dict[str, Any]:
@@ -56,10 +61,16 @@ def field_mapping(spec: FieldSpec) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Catalog:
-    """A validated catalog and the file it came from."""
+    """A validated catalog, the file it came from, and the engine its source-less reference objects live in."""
 
     spec: CatalogSpec
     path: Path
+    engine: Engine | None = field(default=None, compare=False, repr=False)
+    _rows: dict[str, list[dict[str, str]]] = field(default_factory=dict, compare=False, repr=False)
+
+    def with_engine(self, engine: Engine) -> Catalog:
+        """This catalog reading reference objects without a source file from `engine`'s indices."""
+        return Catalog(self.spec, self.path, engine)
 
     @property
     def record(self) -> ObjectSpec:
@@ -89,12 +100,23 @@ class Catalog:
         return pa.schema([(field, _ARROW_TYPES[spec.type]) for field, spec in obj.fields.items()])
 
     def reference_rows(self, name: str) -> list[dict[str, str]]:
-        """The raw rows of a reference object's CSV, as strings."""
+        """The raw rows of a reference object, as strings: from its CSV, else from its index in the engine."""
+        if name not in self._rows:
+            self._rows[name] = self._read_rows(name)
+        return self._rows[name]
+
+    def _read_rows(self, name: str) -> list[dict[str, str]]:
         obj = self.object(name)
-        if obj.source is None:
-            raise CatalogError(f"{self.path.name}: objects.{name} has no source file")
-        with source_path(self.path, obj.source).open(newline="", encoding="utf-8") as handle:
-            return list(csv.DictReader(handle))
+        if obj.source is not None:
+            try:
+                with source_path(self.path, obj.source).open(newline="", encoding="utf-8") as handle:
+                    return list(csv.DictReader(handle))
+            except OSError as exc:
+                raise CatalogError(f"{self.path.name}: objects.{name}.source: cannot read {obj.source}: "
+                                   f"{exc.strerror}") from None
+        if self.engine is None:
+            raise CatalogError(f"{self.path.name}: objects.{name} has no source file and no engine to read it from")
+        return [{k: _text(v) for k, v in row.items()} for row in index_rows(self.engine, obj.index, obj.id_field)]
 
     def reference_table(self, name: str) -> pa.Table:
         """A reference object's rows typed by its fields (empty strings become nulls)."""
@@ -117,6 +139,30 @@ class Catalog:
             return {}
         with source_path(self.path, self.spec.glossary.source).open(newline="", encoding="utf-8") as handle:
             return {row["term"]: row["definition"] for row in csv.DictReader(handle)}
+
+
+def index_rows(engine: Engine, index: str, id_field: str | None) -> list[dict[str, Any]]:
+    """Every document of an index, paged by search_after on the id field (reference objects are small)."""
+    rows: list[dict[str, Any]] = []
+    body: dict[str, Any] = {"size": 5000, "sort": [{id_field or "_id": "asc"}], "track_total_hits": False}
+    try:
+        while True:
+            hits = engine.search(index, body)["hits"]["hits"]
+            rows.extend(h.get("_source", {}) for h in hits)
+            if len(hits) < body["size"]:
+                return rows
+            body["search_after"] = hits[-1]["sort"]
+    except MissingIndex:
+        raise CatalogError(f"no index {index!r} to read reference rows from: load it with `bosun data load`") from None
+
+
+def _text(value: Any) -> str:
+    """A document value as the CSV rows hold it: text, empty when missing."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
 
 
 def _typed(text: str, kind: pa.DataType) -> Any:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 FieldType = Literal["keyword", "text", "date", "integer", "long", "float", "double", "boolean"]
 Role = Literal["dimension", "measure", "date", "identifier", "text", "attribute"]
@@ -47,7 +48,7 @@ class ObjectSpec(Strict):
     synonyms: list[str] = Field(default_factory=list)
     id_field: str | None = None
     title_field: str | None = None
-    source: str | None = Field(None, description="CSV path relative to the catalog file")
+    source: str | None = Field(None, description="CSV path relative to the catalog file; none: read from the index")
     fields: dict[str, FieldSpec]
 
     @model_validator(mode="after")
@@ -110,6 +111,16 @@ class Defaults(Strict):
     measure: str
     fuzzy_min_score: float = 85.0
     ambiguity_margin: float = 3.0
+    today: str | None = Field(
+        None, description="'data': the last date in the data; 'real': the system date; or a date YYYY-MM-DD. "
+                          "Default: a generated sample's as-of, else the data's last date when it ends in the past")
+
+    @field_validator("today")
+    @classmethod
+    def _today(cls, value: str | None) -> str | None:
+        if value not in (None, "data", "real"):
+            date.fromisoformat(str(value))
+        return value
 
 
 class Glossary(Strict):

@@ -5,18 +5,21 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 import bosun.workers.data  # registers the data workers
 import bosun.workers.objects  # noqa: F401 - registers graphql_lookup
 from bosun.catalog import Catalog, load_catalog
+from bosun.catalog.check import require_sound
 from bosun.conversation.charts import with_charts
 from bosun.conversation.goals import goals_for
 from bosun.conversation.store import TurnStore, open_turn_store
 from bosun.datagen.load import read_sample_info
+from bosun.engines.base import Engine
 from bosun.engines.factory import open_engine, open_object_source
 from bosun.engines.guardrails import GuardedEngine, Guardrails
+from bosun.errors import BosunError
 from bosun.planner.events import TurnEvent
 from bosun.planner.graph import build_graph
 from bosun.planner.run import open_checkpointer, open_postgres_checkpointer, stream_turn
@@ -36,6 +39,7 @@ class Session:
     context: Context
     graph: Any
     store: TurnStore
+    today_note: str | None = None  # said once in an answer that reads a date relative to today
     _locks: dict[str, threading.Lock] = field(default_factory=dict)
     _locks_guard: threading.Lock = field(default_factory=threading.Lock)
 
@@ -46,7 +50,7 @@ class Session:
             self.store.open_thread(thread_id)
             for item in stream_turn(self.graph, question, thread_id, context, self.history(thread_id)):
                 if isinstance(item, Answer):
-                    item = with_charts(item)
+                    item = with_charts(item) if as_of else with_charts(self._with_today(question, item))
                     numbered = self.store.append(thread_id, self._summary(question, item, thread_id, context))
                     self.store.record_answer(thread_id, numbered.turn_id, item.model_dump(mode="json"))
                 yield item
@@ -67,6 +71,14 @@ class Session:
     def _lock(self, thread_id: str) -> threading.Lock:
         with self._locks_guard:
             return self._locks.setdefault(thread_id, threading.Lock())
+
+    def _with_today(self, question: str, answer: Answer) -> Answer:
+        """The data's last day taken as today is said when the question has a time word."""
+        if self.today_note is None or self.today_note in answer.assumptions:
+            return answer
+        if self.context.understanding.analyze(question, self.context.today()).time is None:
+            return answer
+        return answer.model_copy(update={"assumptions": [*answer.assumptions, self.today_note]})
 
     def ask(self, question: str, thread_id: str) -> Answer:
         *_, answer = self.stream(question, thread_id)
@@ -119,12 +131,14 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
         checkpointer = open_checkpointer(settings.checkpoint_path)
     store = open_turn_store(settings)
     guarded = open_guarded_engine(settings, catalog)
-    today = as_of or _recorded_today(guarded.inner) or date.today()
+    catalog = catalog.with_engine(guarded.inner)
+    require_sound(catalog)
+    today, today_note = todays_date(catalog, guarded.inner, as_of)
     understanding = open_understanding(settings, catalog)
     context = Context(settings=settings, goals_of=goals_for(understanding, today), today=lambda: today,
                       engine=guarded, catalog=catalog, understanding=understanding, vectors=understanding.vectors,
                       objects=open_object_source(settings, catalog.graph_objects(), guarded))
-    return Session(context, build_graph(checkpointer), store)
+    return Session(context, build_graph(checkpointer), store, today_note)
 
 
 def open_guarded_engine(settings: Settings, catalog: Catalog) -> GuardedEngine:
@@ -134,6 +148,37 @@ def open_guarded_engine(settings: Settings, catalog: Catalog) -> GuardedEngine:
     return GuardedEngine(open_engine(settings), rails)
 
 
-def _recorded_today(engine: Any) -> date | None:
+def todays_date(catalog: Catalog, engine: Engine, as_of: date | None = None) -> tuple[date, str | None]:
+    """Today for questions, and what to say about it when it is not the real date.
+
+    `--as-of`, then the catalog's `defaults.today`, then a generated sample's as-of, then the last
+    date of the data when the data ends in the past (said in the answer), else the real date.
+    """
+    setting = catalog.spec.defaults.today
+    if as_of is not None:
+        return as_of, None
+    if setting not in (None, "data", "real"):
+        return date.fromisoformat(str(setting)), None
     info = read_sample_info(engine)
-    return info.as_of if info else None
+    if setting is None and info is not None and info.domain == catalog.spec.domain:
+        return info.as_of, None
+    last = None if setting == "real" else last_date(engine, catalog)
+    if last is not None and (last < date.today() or setting == "data"):
+        return last, f"today is taken as {last.isoformat()}, the last day in the data"
+    return date.today(), None
+
+
+def last_date(engine: Engine, catalog: Catalog) -> date | None:
+    """The latest value of the record's default date field, or None."""
+    date_field = catalog.spec.time.default_field
+    if catalog.record.fields[date_field].type != "date":
+        return None
+    try:
+        body = {"size": 0, "aggs": {"last": {"max": {"field": date_field}}}}
+        found = engine.search(catalog.record.index, body)["aggregations"]["last"]
+    except BosunError:
+        return None
+    text = found.get("value_as_string")
+    if text is None and found.get("value") is not None:
+        text = datetime.fromtimestamp(found["value"] / 1000, UTC).date().isoformat()
+    return date.fromisoformat(str(text)[:10]) if text else None

@@ -6,16 +6,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from bosun.catalog import Catalog
+from bosun.datagen.files import LoadedFile, default_index, files_of, read_files
 from bosun.datagen.generator import generate_records
 from bosun.datagen.spec import GeneratorSpec, load_generator_spec
 from bosun.engines.base import Engine
-from bosun.errors import BosunError, CatalogError
+from bosun.errors import BosunError, CatalogError, LoadError
 
 META_INDEX = "bosun_meta"
 _META_MAPPING = {"properties": {"domain": {"type": "keyword"}, "as_of": {"type": "date"},
@@ -105,3 +106,47 @@ def _scroll(engine: Engine, index: str, id_field: str | None) -> pa.Table:
         if len(hits) < body["size"]:
             return pa.Table.from_pylist(rows)
         body["search_after"] = hits[-1]["sort"]
+
+
+LoadMode = Literal["create", "replace", "append"]
+
+
+def load_files(engine: Engine, paths: list[Path], index: str | None = None, mode: LoadMode = "create",
+               progress: Progress = lambda _: None) -> list[tuple[str, int]]:
+    """Load data files: each path into the index named after it, or all of them into `index`.
+
+    Every file is read and checked before anything is written, and each index is replaced in one
+    step, so a failed load leaves what was loaded before as it was.
+    """
+    groups = [(index, [f for p in paths for f in files_of(p)])] if index else [
+        (default_index(p), files_of(p)) for p in paths]
+    loaded_files = []
+    for name, files in groups:
+        assert name is not None
+        progress(f"reading {files[0].name}" + (f" (+{len(files) - 1})" if len(files) > 1 else ""))
+        loaded_files.append(read_files(files, name))
+    existing = set(engine.indices())
+    for loaded in loaded_files:
+        if loaded.index in existing and mode == "create":
+            raise LoadError(f"index {loaded.index!r} exists already: add --replace to replace it or --append to add "
+                            "rows to it")
+    done = []
+    for loaded in loaded_files:
+        progress(f"loading {loaded.table.num_rows:,} rows into {loaded.index}")
+        table, mapping = loaded.table, loaded.mapping
+        if mode == "append" and loaded.index in existing:
+            table, mapping = _appended(engine, loaded)
+        done.append((loaded.index, engine.bulk_load(loaded.index, table, mapping)))
+    return done
+
+
+def _appended(engine: Engine, loaded: LoadedFile) -> tuple[pa.Table, dict[str, Any]]:
+    """The index's rows followed by the new ones, under the index's own mapping."""
+    before = read_table(engine, loaded.index, None)
+    if set(before.column_names) != set(loaded.table.column_names):
+        raise LoadError(f"{loaded.sources[0]}: its columns differ from index {loaded.index!r}'s; use --replace")
+    try:
+        added = loaded.table.select(before.column_names).cast(before.schema)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+        raise LoadError(f"{loaded.sources[0]}: its values do not fit index {loaded.index!r}: {exc}") from None
+    return pa.concat_tables([before, added]), engine.mapping(loaded.index)

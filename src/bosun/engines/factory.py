@@ -17,7 +17,8 @@ def open_engine(settings: Settings, *, read_only: bool = True) -> Engine:
         if read_only and not path.exists():
             from bosun.errors import MissingIndex
 
-            raise MissingIndex(f"no data in {path}: run `bosun data generate` first")
+            raise MissingIndex(f"no data in {path}: load your data with `bosun data load FILE`, or build the sample "
+                               "with `bosun data generate`")
         return EmbeddedEngine(path, read_only=read_only)
     from bosun.engines.remote import open_remote
 

@@ -87,7 +87,8 @@ class EmbeddedEngine(Engine):
             except duckdb.CatalogException:
                 rows = []
             if not rows:
-                raise MissingIndex(f"no index {index!r} in the embedded engine (run `bosun data generate`?)")
+                raise MissingIndex(f"no index {index!r} in the embedded engine: load it with `bosun data load FILE` "
+                                   "(or build the sample with `bosun data generate`)")
             self._mappings[index] = json.loads(rows[0][0])
         return self._mappings[index]
 
@@ -118,17 +119,25 @@ class EmbeddedEngine(Engine):
         loaded = table.append_column("_id", ids).append_column("_seq", pa.array(np.arange(table.num_rows)))
         with self._write:
             self._con.register("__load", loaded)
+            self._con.begin()  # one transaction: readers see the old index or the new one, never a half-load
             try:
-                self._con.execute(f"CREATE OR REPLACE TABLE {quote(index)} AS SELECT * FROM __load")
-                for column in text_columns(mapping):
-                    self._con.execute(
-                        f"CREATE OR REPLACE TABLE {quote(token_table(index, column))} AS SELECT v, {_SPLIT} AS toks "
-                        f"FROM (SELECT DISTINCT {quote(column)} AS v FROM __load WHERE v IS NOT NULL)")
-                self._con.execute(f"INSERT OR REPLACE INTO {_META} VALUES (?, ?)", [index, json.dumps(mapping)])
+                self._replace(index, mapping)
+                self._con.commit()
+            except BaseException:
+                self._con.rollback()
+                raise
             finally:
                 self._con.unregister("__load")
             self._mappings.pop(index, None)
         return table.num_rows
+
+    def _replace(self, index: str, mapping: dict[str, Any]) -> None:
+        self._con.execute(f"CREATE OR REPLACE TABLE {quote(index)} AS SELECT * FROM __load")
+        for column in text_columns(mapping):
+            self._con.execute(
+                f"CREATE OR REPLACE TABLE {quote(token_table(index, column))} AS SELECT v, {_SPLIT} AS toks "
+                f"FROM (SELECT DISTINCT {quote(column)} AS v FROM __load WHERE v IS NOT NULL)")
+        self._con.execute(f"INSERT OR REPLACE INTO {_META} VALUES (?, ?)", [index, json.dumps(mapping)])
 
     def to_arrow(self, index: str) -> pa.Table:
         """Every row of an index in load order, with the columns it was loaded with."""

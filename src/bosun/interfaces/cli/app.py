@@ -7,8 +7,8 @@ import typer
 from bosun.interfaces.cli import ask_cmd, catalog_cmd, chat_cmd, data_cmd, demo_cmd, eval_cmd, serve_cmd
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Bosun: ask your operational data.")
-app.add_typer(data_cmd.app, name="data", help="Build, load and export the sample domain.")
-app.add_typer(catalog_cmd.app, name="catalog", help="Show or draft the semantic catalog.")
+app.add_typer(data_cmd.app, name="data", help="Load your data files, or build and export the sample domain.")
+app.add_typer(catalog_cmd.app, name="catalog", help="Show, draft or check the semantic catalog.")
 app.add_typer(serve_cmd.app, name="serve", help="Serve Bosun over HTTP.")
 app.command("demo")(demo_cmd.demo)
 app.command("ask")(ask_cmd.ask)

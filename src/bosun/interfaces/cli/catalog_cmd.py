@@ -1,7 +1,8 @@
-"""`bosun catalog show` and `bosun catalog init`."""
+"""`bosun catalog show`, `bosun catalog init` and `bosun catalog check`."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Annotated
 
@@ -10,8 +11,10 @@ from rich.console import Console
 from rich.table import Table
 
 from bosun.catalog import Catalog, load_catalog
+from bosun.catalog.check import check_file
 from bosun.catalog.draft import draft_catalog
 from bosun.engines.factory import open_engine
+from bosun.errors import MissingIndex
 from bosun.settings import load_settings
 
 app = typer.Typer(no_args_is_help=True)
@@ -55,10 +58,11 @@ def _summary(console: Console, catalog: Catalog) -> None:
 
 @app.command()
 def init(
-    index: Annotated[str, typer.Option("--index", help="live index to draft from")],
+    index: Annotated[list[str], typer.Option("--index", help="live index; repeat it: the first is the record, "
+                                                             "the others reference objects")],
     out: Annotated[Path | None, typer.Option("--out", help="write here instead of standard output")] = None,
 ) -> None:
-    """Draft a catalog from a live index's mapping and sampled values."""
+    """Draft a catalog from live indices: roles, measures, names and links drafted from their values."""
     engine = open_engine(load_settings())
     try:
         text = draft_catalog(engine, index)
@@ -68,4 +72,25 @@ def init(
         typer.echo(text)
     else:
         out.write_text(text, encoding="utf-8")
-        typer.echo(f"wrote {out}")
+        typer.echo(f"wrote {out}; next: bosun catalog check {out}, then BOSUN_CATALOG={out} bosun ask …")
+
+
+@app.command()
+def check(
+    path: Annotated[Path | None, typer.Argument(help="catalog file; default: the configured one")] = None,
+) -> None:
+    """List every problem of a catalog with its key path; exit 1 when there is one."""
+    settings = load_settings()
+    engine = None
+    with contextlib.suppress(MissingIndex):  # no data yet: the file alone is checked
+        engine = open_engine(settings)
+    try:
+        problems = check_file(path or settings.catalog, engine)
+    finally:
+        if engine is not None:
+            engine.close()
+    for problem in problems:
+        typer.echo(problem)
+    if problems:
+        raise typer.Exit(1)
+    typer.echo(f"{path or settings.catalog or 'the bundled catalog'}: no problems")

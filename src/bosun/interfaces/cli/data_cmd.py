@@ -1,8 +1,9 @@
-"""`bosun data generate` and `bosun data export`."""
+"""`bosun data generate`, `bosun data load` and `bosun data export`."""
 
 from __future__ import annotations
 
 import sys
+import time
 from datetime import date
 from pathlib import Path
 from typing import Annotated
@@ -12,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from bosun.catalog import Catalog, load_catalog
-from bosun.datagen.load import SampleInfo, build, export
+from bosun.datagen.load import LoadMode, SampleInfo, build, export, load_files
 from bosun.engines.base import Engine
 from bosun.engines.factory import open_engine
 from bosun.settings import load_settings
@@ -64,6 +65,50 @@ def _build_with_progress(engine: Engine, catalog: Catalog, rows: int, seed: int,
         info = build(engine, catalog, rows, seed, as_of, step)
         bar.update(task, description="done", completed=len(catalog.spec.objects) + 1)
     return info
+
+
+@app.command("load")
+def load(
+    paths: Annotated[list[Path], typer.Argument(help="CSV (.gz/.zip), Parquet or JSON Lines files, or directories")],
+    index: Annotated[str | None, typer.Option("--index", help="load every path into this index")] = None,
+    replace: Annotated[bool, typer.Option("--replace", help="replace an index that exists")] = False,
+    append: Annotated[bool, typer.Option("--append", help="add the rows to an index that exists")] = False,
+) -> None:
+    """Load your own data files into the configured engine; each file's index is named after it."""
+    if replace and append:
+        raise typer.BadParameter("--replace and --append exclude each other")
+    mode: LoadMode = "replace" if replace else "append" if append else "create"
+    settings = load_settings()
+    engine = open_engine(settings, read_only=False)
+    started = time.perf_counter()
+    try:
+        if sys.stderr.isatty():
+            done = _load_with_progress(engine, paths, index, mode)
+        else:
+            done = load_files(engine, paths, index, mode)
+    finally:
+        engine.close()
+    seconds = time.perf_counter() - started
+    for name, rows in done:
+        typer.echo(f"loaded {rows:,} rows into index {name!r} ({settings.engine} engine)")
+    typer.echo(f"{sum(rows for _, rows in done):,} rows in {seconds:.1f} s; next: bosun catalog init "
+               + " ".join(f"--index {name}" for name, _ in done) + " --out catalog.yaml")
+
+
+def _load_with_progress(engine: Engine, paths: list[Path], index: str | None, mode: LoadMode) -> list[tuple[str, int]]:
+    """load_files(), with a progress bar: reading and loading each index are its steps."""
+    steps = 2 if index else 2 * len(paths)
+    with Progress(TextColumn("{task.description:<40}"), BarColumn(), TimeElapsedColumn(), console=console) as bar:
+        task = bar.add_task("starting", total=steps)
+        finished = [0]
+
+        def step(message: str) -> None:
+            bar.update(task, description=message, completed=finished[0])
+            finished[0] += 1
+
+        done = load_files(engine, paths, index, mode, step)
+        bar.update(task, description="done", completed=steps)
+    return done
 
 
 @app.command("export")

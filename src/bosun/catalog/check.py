@@ -1,0 +1,92 @@
+"""`bosun catalog check`: every problem of a catalog, each with its key path, before a question meets it.
+
+It loads the catalog, then builds what Bosun derives from it — reference rows for the name index,
+the GraphQL schema — and, given an engine, compares the objects with the indices it holds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bosun.catalog.loader import Catalog, load_catalog
+from bosun.catalog.schema import EntitySpec
+from bosun.engines.base import Engine
+from bosun.engines.graphql.schema import GraphObject, build_schema
+from bosun.errors import BosunError, CatalogError
+
+
+def check_file(path: Path | None, engine: Engine | None = None) -> list[str]:
+    """The problems of the catalog at `path` (the bundled one when None); empty when it is sound."""
+    try:
+        catalog = load_catalog(path)
+    except CatalogError as exc:
+        return exc.problems
+    return check_catalog(catalog.with_engine(engine) if engine else catalog)
+
+
+def check_catalog(catalog: Catalog) -> list[str]:
+    problems = _index_problems(catalog) if catalog.engine is not None else []
+    for name, entity in catalog.spec.entities.items():
+        problems += _entity_problems(catalog, name, entity)
+    return problems + _graphql_problems(catalog)
+
+
+def require_sound(catalog: Catalog) -> None:
+    """Refuse a broken catalog with the list of its problems (`ask`, `chat`, the session)."""
+    problems = check_catalog(catalog)
+    if problems:
+        listed = "\n".join(f"  - {p}" for p in problems)
+        raise CatalogError(f"catalog {catalog.path.name} has {len(problems)} problem(s); fix them "
+                           f"(`bosun catalog check` lists them):\n{listed}", problems)
+
+
+def _index_problems(catalog: Catalog) -> list[str]:
+    assert catalog.engine is not None
+    held = set(catalog.engine.indices())
+    problems = []
+    for name, obj in catalog.spec.objects.items():
+        if obj.index not in held:
+            if obj.kind == "record" or obj.source is None:
+                problems.append(f"objects.{name}.index: no index {obj.index!r} in the engine")
+            continue
+        mapped = catalog.engine.mapping(obj.index).get("properties", {})
+        problems += [f"objects.{name}.fields.{f}: not in index {obj.index!r}" for f in obj.fields if f not in mapped]
+    return problems
+
+
+def _entity_problems(catalog: Catalog, name: str, entity: EntitySpec) -> list[str]:
+    if entity.object is None:
+        return []
+    obj = catalog.spec.objects[entity.object]
+    columns: dict[str, list[str | None]] = {"name_field": [entity.name_field], "alias_field": [entity.alias_field],
+               "code_fields": [*entity.code_fields], "extra_names": [*entity.extra_names]}
+    problems = [f"entities.{name}.{key}: {c!r} is not a field of {entity.object}"
+                for key, listed in columns.items() for c in listed if c is not None and c not in obj.fields]
+    problems += [f"entities.{name}.targets.{i}.value_from: {t.value_from!r} is not a field of {entity.object}"
+                 for i, t in enumerate(entity.targets) if t.value_from and t.value_from not in obj.fields]
+    if not problems:
+        try:
+            catalog.reference_rows(entity.object)
+        except BosunError as exc:
+            problems.append(f"entities.{name}.object: its rows cannot be read: {exc}")
+    return problems
+
+
+def _graphql_problems(catalog: Catalog) -> list[str]:
+    objects = catalog.graph_objects()
+    if not objects:
+        return ["objects: no object has an id_field, so the GraphQL schema would have no query; "
+                "give at least one object an id_field"]
+    if _schema_error(objects) is None:
+        return []
+    failing = [(o.name, _schema_error([o])) for o in objects]
+    named = [f"objects.{name}: its GraphQL type does not build: {error}" for name, error in failing if error]
+    return named or [f"objects: the GraphQL schema does not build: {_schema_error(objects)}"]
+
+
+def _schema_error(objects: list[GraphObject]) -> str | None:
+    try:
+        build_schema(objects)
+    except Exception as exc:
+        return str(exc).splitlines()[0]
+    return None

@@ -1,0 +1,87 @@
+"""What a live index holds, column by column: the evidence `catalog init` drafts roles from.
+
+Everything is asked through the Engine interface (one aggregation request per index), so the same
+profile comes from the embedded engine and from a cluster.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bosun.engines.base import Engine
+
+TYPES = {"keyword", "text", "date", "integer", "long", "float", "double", "boolean"}
+MANY_VALUES = 5000  # up to this many distinct values a column is a dimension, and its values are read
+
+
+@dataclass(frozen=True)
+class Column:
+    """One field: its type, how many distinct values, their range, and its values when there are few."""
+
+    name: str
+    type: str
+    present: int
+    distinct: int
+    low: Any = None
+    high: Any = None
+    values: list[tuple[Any, int]] = field(default_factory=list)  # (value, rows), most common first
+    subfields: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def numeric(self) -> bool:
+        return self.type in {"integer", "long", "float", "double"}
+
+    @property
+    def complete_values(self) -> bool:
+        """`values` lists every value of the column."""
+        return 0 < self.distinct <= MANY_VALUES and len(self.values) >= min(self.distinct, MANY_VALUES) * 0.98
+
+
+@dataclass(frozen=True)
+class IndexProfile:
+    index: str
+    rows: int
+    columns: dict[str, Column]
+
+
+def profile_index(engine: Engine, index: str) -> IndexProfile:
+    """Mapping plus one aggregation request: counts, distinct values, ranges and the few values."""
+    properties = engine.mapping(index).get("properties", {})
+    kinds = {n: s.get("type", "object") for n, s in properties.items() if s.get("type", "object") in TYPES}
+    aggs: dict[str, Any] = {}
+    for name, kind in kinds.items():
+        aggs.update(_aggs_for(name, kind))
+    response = engine.search(index, {"size": 0, "track_total_hits": True, "aggs": aggs}) if aggs else {}
+    found = response.get("aggregations", {})
+    rows = int(response.get("hits", {}).get("total", {}).get("value", 0)) if aggs else engine.count(index)
+    columns = {name: _column(name, kind, found, properties[name]) for name, kind in kinds.items()}
+    return IndexProfile(index, rows, columns)
+
+
+def _aggs_for(name: str, kind: str) -> dict[str, Any]:
+    if kind == "text":
+        return {f"{name}:count": {"value_count": {"field": f"{name}.keyword"}}}
+    aggs: dict[str, Any] = {f"{name}:count": {"value_count": {"field": name}},
+                            f"{name}:distinct": {"cardinality": {"field": name}}}
+    if kind in {"integer", "long", "float", "double", "date"}:
+        aggs[f"{name}:stats"] = {"stats": {"field": name}}
+    if kind in {"keyword", "integer", "long", "boolean"}:
+        aggs[f"{name}:values"] = {"terms": {"field": name, "size": MANY_VALUES + 1}}
+    return aggs
+
+
+def _column(name: str, kind: str, found: dict[str, Any], spec: dict[str, Any]) -> Column:
+    stats = found.get(f"{name}:stats", {})
+    buckets = found.get(f"{name}:values", {}).get("buckets", [])
+    values = [(b.get("key_as_string", b["key"]) if kind == "boolean" else b["key"], int(b["doc_count"]))
+              for b in buckets]
+    distinct = int(found.get(f"{name}:distinct", {}).get("value", 0) or 0)
+    if buckets and len(buckets) <= MANY_VALUES:
+        distinct = len(buckets)  # terms are exact where the cardinality estimate is not
+    low, high = stats.get("min"), stats.get("max")
+    if kind == "date":
+        low, high = stats.get("min_as_string", low), stats.get("max_as_string", high)
+    subfields = {sub: s.get("type", "keyword") for sub, s in spec.get("fields", {}).items()}
+    return Column(name, kind, int(found.get(f"{name}:count", {}).get("value", 0) or 0), distinct, low, high, values,
+                  subfields)

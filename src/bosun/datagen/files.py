@@ -1,0 +1,283 @@
+"""Read a user's data files with DuckDB and infer their Elasticsearch mapping (`bosun data load`).
+
+DuckDB reads every format (CSV of any dialect, compressed or not, Parquet, JSON Lines); this module
+only picks the reader, names columns the way field names are written, and chooses a mapping from the
+column types and a profile of their values. A file that cannot be read becomes one LoadError line
+naming the file, the row when there is one, and the problem.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import re
+import tempfile
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from bosun.errors import LoadError
+
+CSV_SUFFIXES = {".csv", ".tsv", ".txt", ".psv"}
+JSON_SUFFIXES = {".jsonl", ".ndjson", ".json"}
+PARQUET_SUFFIXES = {".parquet", ".pq"}
+_FREE_TEXT_LENGTH = 30  # average characters from which a mostly-distinct string column is prose
+_DATE_PARTS = {"year": ("year", "yr"), "month": ("month", "mon"), "day": ("day", "dayofmonth", "dom")}
+_INT32 = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class LoadedFile:
+    """One index's rows read from its files, with the mapping inferred for them."""
+
+    index: str
+    table: pa.Table
+    mapping: dict[str, Any]
+    sources: tuple[Path, ...]
+
+
+def default_index(path: Path) -> str:
+    """The index a file loads into: its stem without compression suffixes, as a field-like name."""
+    name = path.name
+    while Path(name).suffix.lower() in {*CSV_SUFFIXES, *JSON_SUFFIXES, *PARQUET_SUFFIXES, ".gz", ".zip", ".zst"}:
+        name = Path(name).stem
+    return field_name(name) or "data"
+
+
+def field_name(text: str) -> str:
+    """`DepTime`, `Dep Time`, `dep-time` → `dep_time`: one way of writing names for fields and indices."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", text.strip())
+    return re.sub(r"[^a-z0-9]+", "_", spaced.lower()).strip("_")
+
+
+def files_of(path: Path) -> list[Path]:
+    """The data files at `path`: the file itself, or every readable file of a directory, sorted."""
+    if not path.exists():
+        raise LoadError(f"{path}: no such file or directory")
+    if path.is_file():
+        return [path]
+    found = sorted(p for p in path.iterdir() if p.is_file() and _kind(p) is not None)
+    if not found:
+        raise LoadError(f"{path}: the directory holds no CSV, Parquet or JSON Lines file")
+    return found
+
+
+def read_files(paths: list[Path], index: str) -> LoadedFile:
+    """All `paths` (one format) as one typed table plus its inferred mapping."""
+    con = duckdb.connect()
+    try:
+        with _unzipped(paths) as readable:
+            kinds = {_kind(p) for p in readable}
+            if len(kinds) != 1 or None in kinds:
+                raise LoadError(f"{paths[0]}: mixed or unknown formats; load CSV, Parquet or JSON Lines files")
+            relation = _relation(con, readable, kinds.pop() or "")
+            table = _typed_table(con, relation, paths)
+    finally:
+        con.close()
+    if table.num_rows == 0:
+        raise LoadError(f"{paths[0]}: the file is empty (no rows)")
+    table = _with_composed_date(table)
+    return LoadedFile(index, table, infer_mapping(table), tuple(paths))
+
+
+def _kind(path: Path) -> str | None:
+    suffixes = [s.lower() for s in path.suffixes]
+    inner = [s for s in suffixes if s not in {".gz", ".zip", ".zst"}]
+    last = inner[-1] if inner else ""
+    if last in PARQUET_SUFFIXES:
+        return "parquet"
+    if last in JSON_SUFFIXES:
+        return "json"
+    if last in CSV_SUFFIXES or (suffixes and suffixes[-1] in {".gz", ".zip"} and not inner):
+        return "csv"
+    return None
+
+
+@contextmanager
+def _unzipped(paths: list[Path]) -> Iterator[list[Path]]:
+    """`.zip` archives extracted to a temporary folder (DuckDB reads .gz itself, not .zip)."""
+    with tempfile.TemporaryDirectory(prefix="bosun-load-") as folder:
+        readable: list[Path] = []
+        for path in paths:
+            if path.suffix.lower() != ".zip":
+                readable.append(path)
+                continue
+            try:
+                with zipfile.ZipFile(path) as archive:
+                    members = [m for m in archive.namelist() if not m.endswith("/")]
+                    archive.extractall(folder, members)
+            except zipfile.BadZipFile:
+                raise LoadError(f"{path}: not a readable zip archive") from None
+            readable += [Path(folder) / m for m in members if _kind(Path(m)) is not None]
+        yield readable
+
+
+def _relation(con: duckdb.DuckDBPyConnection, paths: list[Path], kind: str) -> duckdb.DuckDBPyRelation:
+    names: Any = [str(p) for p in paths]  # DuckDB's readers take a list of files; its stubs say one
+    try:
+        if kind == "parquet":
+            return con.read_parquet(names, union_by_name=True)
+        if kind == "json":
+            return con.read_json(names, format="newline_delimited")
+        return _read_csv(con, paths)
+    except duckdb.Error as exc:
+        raise LoadError(_problem(paths, exc)) from None
+
+
+def _read_csv(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> duckdb.DuckDBPyRelation:
+    """DuckDB's sniffer, with no rows skipped: a ragged file is reported, never half-read."""
+    names: Any = [str(p) for p in paths]
+    relation = con.read_csv(names, skiprows=0, union_by_name=len(paths) > 1)
+    if len(relation.columns) == 1:
+        for path in paths:
+            _check_ragged(path)
+    return relation
+
+
+def _check_ragged(path: Path) -> None:
+    """One column read from a file whose header has delimiters: find the row that broke the sniffer."""
+    opener = gzip.open if path.suffix.lower() == ".gz" else open
+    with opener(path, "rt", encoding="utf-8", errors="replace", newline="") as handle:
+        sample = handle.read(64_000)
+    try:
+        dialect = csv.Sniffer().sniff(sample.splitlines()[0] if sample else "", delimiters=",;\t|")
+    except csv.Error:
+        return  # really one column
+    rows = csv.reader(io.StringIO(sample), dialect)
+    width = len(next(rows, []))
+    for number, row in enumerate(rows, start=2):
+        if row and len(row) != width:
+            raise LoadError(f"{path}: row {number}: {len(row)} fields where the header has {width}")
+
+
+def _problem(paths: list[Path], exc: duckdb.Error) -> str:
+    """DuckDB's error as one line: the file, the row when DuckDB names it, and what is wrong."""
+    text = str(exc)
+    where = re.search(r'file = (\S+)|file "([^"]+)"|"([^"]+)"', text)
+    named = next((g for g in where.groups() if g), None) if where else None
+    path = named or str(paths[0])
+    line = re.search(r"Line: (\d+)", text)
+    row = f"row {line.group(1)}: " if line else ""
+    if "No files found" in text:
+        return f"{path}: no such file"
+    if "unicode" in text.lower() or "utf-8" in text.lower():
+        return f"{path}: {row}not UTF-8 text (convert the file to UTF-8)"
+    detail = next((s for s in text.splitlines()[1:] if s and not s.startswith(("Original Line", "Possible"))), "")
+    first = text.splitlines()[0].split("Error: ", 1)[-1]
+    return f"{path}: {row}{detail or first}".strip()
+
+
+def _typed_table(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation, paths: list[Path]) -> pa.Table:
+    """Columns renamed to field names and cast to types a mapping can hold."""
+    seen: set[str] = set()
+    select = []
+    for column, kind in zip(relation.columns, relation.types, strict=True):
+        name = _unique(field_name(column) or "column", seen)
+        select.append(f'{_cast(_quote(column), str(kind))} AS "{name}"')
+    try:
+        table: pa.Table = relation.select(", ".join(select)).to_arrow_table()
+    except duckdb.Error as exc:
+        raise LoadError(_problem(paths, exc)) from None
+    return table
+
+
+def _unique(name: str, seen: set[str]) -> str:
+    candidate, number = name, 2
+    while candidate in seen:
+        candidate, number = f"{name}_{number}", number + 1
+    seen.add(candidate)
+    return candidate
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _cast(column: str, kind: str) -> str:
+    """Decimals become doubles, zoned timestamps plain UTC ones, anything nested or unusual a string."""
+    if kind.startswith("DECIMAL") or kind in {"FLOAT", "REAL"}:
+        return f"CAST({column} AS DOUBLE)"
+    if kind in {"UBIGINT", "HUGEINT", "UHUGEINT"}:
+        return f"CAST({column} AS BIGINT)"
+    if kind == "TIMESTAMP WITH TIME ZONE":
+        return f"CAST({column} AS TIMESTAMP)"
+    known = {"VARCHAR", "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER",
+             "DOUBLE", "DATE", "TIMESTAMP", "TIMESTAMP_NS", "TIMESTAMP_MS", "TIMESTAMP_S"}
+    return column if kind in known else f"CAST({column} AS VARCHAR)"
+
+
+def _with_composed_date(table: pa.Table) -> pa.Table:
+    """A `date` column made of year/month[/day] columns when the data has no date of its own."""
+    types = {f.name: f.type for f in table.schema}
+    if any(pa.types.is_date(t) or pa.types.is_timestamp(t) for t in types.values()):
+        return table
+    squeezed = {n.replace("_", ""): n for n, t in types.items() if pa.types.is_integer(t)}
+    parts = {part: next((squeezed[n] for n in names if n in squeezed), None) for part, names in _DATE_PARTS.items()}
+    if parts["year"] is None or parts["month"] is None:
+        return table
+    day = f'coalesce("{parts["day"]}", 1)' if parts["day"] else "1"
+    name = _unique("date", set(types))
+    con = duckdb.connect()
+    try:
+        con.register("__parts", table)
+        sql = (f'SELECT *, try(make_date(CAST("{parts["year"]}" AS BIGINT), CAST("{parts["month"]}" AS BIGINT), '
+               f'CAST({day} AS BIGINT))) AS "{name}" FROM __parts')
+        composed: pa.Table = con.sql(sql).to_arrow_table()
+    finally:
+        con.close()
+    return composed
+
+
+def infer_mapping(table: pa.Table) -> dict[str, Any]:
+    """keyword / text(+keyword) / integer / long / double / boolean / date, from types and a value profile."""
+    profile = _string_profile(table)
+    properties: dict[str, Any] = {}
+    for column in table.schema:
+        properties[column.name] = _field_mapping(column, table, profile.get(column.name))
+    return {"properties": properties}
+
+
+def _field_mapping(column: pa.Field, table: pa.Table, strings: tuple[int, int, float] | None) -> dict[str, Any]:
+    kind = column.type
+    if pa.types.is_boolean(kind):
+        return {"type": "boolean"}
+    if pa.types.is_integer(kind):
+        values = table.column(column.name)
+        low, high = pc.min(values).as_py(), pc.max(values).as_py()
+        small = low is None or (low >= -_INT32 - 1 and high <= _INT32)
+        return {"type": "integer" if small else "long"}
+    if pa.types.is_floating(kind):
+        return {"type": "double"}
+    if pa.types.is_date(kind) or pa.types.is_timestamp(kind):
+        return {"type": "date"}
+    if strings is not None and _free_text(*strings):
+        return {"type": "text", "fields": {"keyword": {"type": "keyword"}}}
+    return {"type": "keyword"}
+
+
+def _free_text(present: int, distinct: int, length: float) -> bool:
+    """Prose, not a label: long on average and rarely repeated."""
+    return length >= _FREE_TEXT_LENGTH and distinct > 100 and distinct >= 0.5 * present
+
+
+def _string_profile(table: pa.Table) -> dict[str, tuple[int, int, float]]:
+    """String column → (values present, distinct values (approximate), average length)."""
+    strings = [f.name for f in table.schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+    if not strings:
+        return {}
+    parts = [f'count("{n}"), approx_count_distinct("{n}"), coalesce(avg(length("{n}")), 0)' for n in strings]
+    con = duckdb.connect()
+    try:
+        con.register("__profile", table)
+        row = con.sql(f"SELECT {', '.join(parts)} FROM __profile").fetchone() or ()
+    finally:
+        con.close()
+    return {n: (int(row[3 * i]), int(row[3 * i + 1]), float(row[3 * i + 2])) for i, n in enumerate(strings)}

@@ -1,0 +1,119 @@
+"""`bosun data load`: files of every format into an index with an inferred mapping; bad files named in one line."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import zipfile
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner, Result
+
+from bosun.engines.embedded import EmbeddedEngine
+from bosun.errors import LoadError
+from bosun.interfaces.cli.app import app
+
+ORDERS = "order_id;customer;placed;amount;express;note\n" + "".join(
+    f"{i};Acme {i % 3};2024-0{1 + i % 9}-1{i % 10};{i * 1.5};{'true' if i % 2 else 'false'};"
+    f"a long free text note number {i} written by a person about this order\n" for i in range(1, 201))
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("BOSUN_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def _load(*args: str) -> Result:
+    return CliRunner().invoke(app, ["data", "load", *args])
+
+
+def _engine(data_dir: Path) -> EmbeddedEngine:
+    return EmbeddedEngine(data_dir / "bosun.duckdb", read_only=True)
+
+
+def test_a_semicolon_csv_loads_with_an_inferred_mapping(tmp_path: Path, data_dir: Path) -> None:
+    (tmp_path / "orders.csv").write_text(ORDERS)
+    result = _load(str(tmp_path / "orders.csv"))
+    assert result.exit_code == 0, result.output
+    assert "loaded 200 rows into index 'orders'" in result.output
+    engine = _engine(data_dir)
+    properties = engine.mapping("orders")["properties"]
+    assert properties == {"order_id": {"type": "integer"}, "customer": {"type": "keyword"},
+                          "placed": {"type": "date"}, "amount": {"type": "double"}, "express": {"type": "boolean"},
+                          "note": {"type": "text", "fields": {"keyword": {"type": "keyword"}}}}
+    body = {"size": 0, "query": {"term": {"customer": "Acme 1"}}, "aggs": {"a": {"sum": {"field": "amount"}}}}
+    expected = sum(i * 1.5 for i in range(1, 201) if i % 3 == 1)
+    assert engine.search("orders", body)["aggregations"]["a"]["value"] == expected
+
+
+def test_gzip_zip_parquet_json_lines_and_a_directory_load(tmp_path: Path, data_dir: Path) -> None:
+    with gzip.open(tmp_path / "gz_orders.csv.gz", "wt") as handle:
+        handle.write(ORDERS)
+    with zipfile.ZipFile(tmp_path / "zipped.zip", "w") as archive:
+        archive.writestr("inner.csv", ORDERS)
+    pq.write_table(pa.table({"x": [1, 2, 3]}), tmp_path / "numbers.parquet")
+    (tmp_path / "events.jsonl").write_text("".join(json.dumps({"kind": "a", "n": i}) + "\n" for i in range(5)))
+    folder = tmp_path / "monthly"
+    folder.mkdir()
+    for month in (1, 2):
+        (folder / f"m{month}.csv").write_text(f"month,value\n{month},10\n{month},20\n")
+    paths = [tmp_path / n for n in ("gz_orders.csv.gz", "zipped.zip", "numbers.parquet", "events.jsonl")]
+    result = _load(*(str(p) for p in [*paths, folder]))
+    assert result.exit_code == 0, result.output
+    engine = _engine(data_dir)
+    counts = {name: engine.count(name) for name in engine.indices()}
+    assert counts == {"gz_orders": 200, "zipped": 200, "numbers": 3, "events": 5, "monthly": 4}
+
+
+def test_a_date_is_composed_from_year_month_and_day_columns(tmp_path: Path, data_dir: Path) -> None:
+    (tmp_path / "flights.csv").write_text("Year,Month,DayofMonth,Carrier\n2013,7,4,AA\n2013,12,31,DL\n")
+    assert _load(str(tmp_path / "flights.csv")).exit_code == 0
+    engine = _engine(data_dir)
+    assert engine.mapping("flights")["properties"]["date"] == {"type": "date"}
+    hits = engine.search("flights", {"sort": [{"date": "asc"}]})["hits"]["hits"]
+    assert [(h["_source"]["carrier"], h["_source"]["date"]) for h in hits] == [("AA", "2013-07-04"),
+                                                                              ("DL", "2013-12-31")]
+
+
+@pytest.mark.parametrize(("name", "content", "message"), [
+    ("ragged.csv", b"a,b,c\n1,2,3\n4,5,6,7\n", "ragged.csv: row 3: 4 fields where the header has 3"),
+    ("latin.csv", "name;city\nJos\xe9;K\xf6ln\n".encode("latin-1"), "latin.csv: row 2: not UTF-8 text"),
+    ("empty.csv", b"", "empty.csv: the file is empty (no rows)"),
+    ("header_only.csv", b"a,b\n", "header_only.csv: the file is empty (no rows)"),
+])
+def test_a_bad_file_is_one_line_naming_file_row_and_problem(tmp_path: Path, data_dir: Path, name: str,
+                                                            content: bytes, message: str) -> None:
+    (tmp_path / name).write_bytes(content)
+    result = _load(str(tmp_path / name))
+    assert isinstance(result.exception, LoadError)
+    assert message in str(result.exception) and "\n" not in str(result.exception)
+
+
+def test_a_missing_path_is_named(tmp_path: Path, data_dir: Path) -> None:
+    result = _load(str(tmp_path / "nope.csv"))
+    assert isinstance(result.exception, LoadError)
+    assert str(result.exception) == f"{tmp_path / 'nope.csv'}: no such file or directory"
+
+
+def test_a_failed_load_keeps_what_was_loaded(tmp_path: Path, data_dir: Path) -> None:
+    (tmp_path / "orders.csv").write_text(ORDERS)
+    (tmp_path / "bad.csv").write_bytes(b"a,b,c\n1,2,3\n4,5,6,7\n")
+    assert _load(str(tmp_path / "orders.csv")).exit_code == 0
+    failed = _load(str(tmp_path / "bad.csv"), "--index", "orders", "--replace")
+    assert isinstance(failed.exception, LoadError)
+    assert _engine(data_dir).count("orders") == 200
+
+
+def test_an_existing_index_needs_replace_or_append(tmp_path: Path, data_dir: Path) -> None:
+    (tmp_path / "orders.csv").write_text(ORDERS)
+    assert _load(str(tmp_path / "orders.csv")).exit_code == 0
+    again = _load(str(tmp_path / "orders.csv"))
+    assert isinstance(again.exception, LoadError) and "--replace" in str(again.exception)
+    assert _load(str(tmp_path / "orders.csv"), "--append").exit_code == 0
+    assert _engine(data_dir).count("orders") == 400
+    assert _load(str(tmp_path / "orders.csv"), "--replace").exit_code == 0
+    assert _engine(data_dir).count("orders") == 200
