@@ -38,13 +38,15 @@ def _write(tmp_path: Path, catalog: dict[str, object]) -> Path:
     return path
 
 
-def test_the_bundled_catalog_has_no_problems() -> None:
+def test_the_bundled_catalog_has_no_problems(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOSUN_DATA_DIR", str(tmp_path))
     result = CliRunner().invoke(app, ["catalog", "check", str(bundled_catalog_path())])
     assert result.exit_code == 0, result.output
     assert "no problems" in result.output
 
 
-def test_every_validation_problem_is_listed_with_its_key_path(tmp_path: Path) -> None:
+def test_every_validation_problem_is_listed_with_its_key_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOSUN_DATA_DIR", str(tmp_path))
     broken = {**SMALL, "defaults": {"measure": "nope", "top_n": "many"}, "time": {"default_field": "placed"}}
     result = CliRunner().invoke(app, ["catalog", "check", str(_write(tmp_path, broken))])
     assert result.exit_code == 1

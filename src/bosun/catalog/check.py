@@ -12,7 +12,7 @@ from bosun.catalog.loader import Catalog, load_catalog
 from bosun.catalog.schema import EntitySpec
 from bosun.engines.base import Engine
 from bosun.engines.graphql.schema import GraphObject, build_schema
-from bosun.errors import BosunError, CatalogError
+from bosun.errors import BosunError, CatalogError, RunFailure
 
 
 def check_file(path: Path | None, engine: Engine | None = None) -> list[str]:
@@ -42,7 +42,10 @@ def require_sound(catalog: Catalog) -> None:
 
 def _index_problems(catalog: Catalog) -> list[str]:
     assert catalog.engine is not None
-    held = set(catalog.engine.indices())
+    try:
+        held = set(catalog.engine.indices())
+    except RunFailure:
+        return []  # an engine that is down is not the catalog's problem: the turn that needs it says so
     problems = []
     for name, obj in catalog.spec.objects.items():
         if obj.index not in held:

@@ -111,9 +111,14 @@ def _values(meaning: Meaning, bucket: dict[str, Any]) -> list[Any]:
     for i, m in enumerate(meaning.measures):
         value = bucket["doc_count"] if not m.field else bucket[f"m{i}"]["value"]
         if isinstance(value, float):
-            value = int(value) if value.is_integer() and m.agg in ("sum", "min", "max") else round(value, 2)
+            value = int(value) if value.is_integer() and m.agg in ("sum", "min", "max") else _rounded(value)
         values.append(value)
     return values
+
+
+def _rounded(value: float) -> float:
+    """Cents for amounts, four significant digits below one (an average discount of 0.0499 stays 0.0499)."""
+    return round(value, 2) if abs(value) >= 1 else float(f"{value:.4g}")
 
 
 def _hits_table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> tuple[list[str], list[list[Any]], int]:
