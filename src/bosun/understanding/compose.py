@@ -19,7 +19,7 @@ _GLUE = frozenset({"function", "filler", "neutral"})
 # Kinds that shape a question without being content of their own: not reported when left unused.
 _STRUCTURE = frozenset({"wh", "conj", "backref", "about", "page", "compare", "record", "entity_word", "object",
                         "date_word", "degree", "group_cue", "name", "time", "currency", "term", "function",
-                        "filler", "neutral"})
+                        "field_question", "filler", "neutral"})
 _AGG_LABEL = {"max": "maximum", "min": "minimum", "avg": "average", "sum": "total", "count": "number of",
               "cardinality": "distinct"}
 Adjective = tuple[str, str, int, str]  # (field|measure, its name, +1 more / -1 less, base|comparative|superlative)
@@ -36,6 +36,7 @@ class Composer:
     wh_plural: bool | None = None  # "which carriers" (several) or "which carrier" (one)
     said: list[str] = field(default_factory=list)  # words read but not usable ("top 0")
     records_named: bool = False  # the question names the records ("shipments by carrier" counts them)
+    wh_interval: bool = False  # "which month …" groups by month only when something is measured
     ranked_plural: bool | None = None  # the ranked noun is plural ("the busiest ports") or not ("the busiest port")
 
     # -- span helpers ------------------------------------------------------------------------------
@@ -276,7 +277,7 @@ def time_filter(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     for s in spans:
         dated = [f for f in s.values("field") if c.role(f) == "date"] if not s.used else []
         for date_field in [*s.values("date_word"), *dated]:  # "shipped", "expected arrivals"
-            s.used = True
+            s.used = s.used or not s.has("measure")  # "arrivals" is also a count, read by `measures`
             named += [date_field] if date_field not in named else []
     chosen = named[0] if named else spec.default_field
     meaning.time = TimeFilter(field=chosen, start=time.start, end=time.end, text=time.text)
@@ -326,6 +327,7 @@ def _group_after(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> No
     name = c.dimension(target, meaning)
     if target.has("interval_unit"):
         meaning.interval = target.value("interval_unit")
+        c.wh_interval = spans[i].has("wh")
     elif name is not None:
         meaning.group_by += [name] if name not in meaning.group_by else []
         if spans[i].has("wh"):
@@ -398,8 +400,9 @@ def _one_measure(span: Span, names: list[str], c: Composer, meaning: Meaning) ->
 
 
 def _names_measure_next(spans: list[Span], i: int, c: Composer) -> bool:
+    """ "how many TEU" asks TEU; "how many sales" (a record noun) counts records."""
     j = c.after(spans, i)
-    return j is not None and _measure_field(spans[j], c) is not None
+    return j is not None and _measure_field(spans[j], c) is not None and not spans[j].has("record")
 
 
 def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | None:
@@ -439,6 +442,11 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         target_at = c.after(spans, i + width - 1 if count is None or count[0] < i else count[0])
         target = spans[target_at] if target_at is not None else None
         if not _rank(spans[i:i + width], target, direction, adjective, c, meaning):
+            if count is not None and spans[i].has("rank"):  # "just the top 3": a count for the groups before
+                _set_count(spans, count, c, meaning, spans[i:i + width])
+                meaning.order = "desc" if direction > 0 else "asc"
+                spans[i].used = True
+                return
             continue
         if count is not None:
             _set_count(spans, count, c, meaning, spans[i:i + width])
@@ -533,15 +541,22 @@ def records_or_count(spans: list[Span], c: Composer, meaning: Meaning) -> None:
 
     A ranking with its measures asked beside ("top 5 shippers and their transit times") ranks by count.
     """
+    if c.wh_interval and not (meaning.measures or c.records_named or meaning.top_n):
+        meaning.interval = None  # "what year was X built": an attribute, not a grouping
+        for span in spans:
+            span.used = span.used and not span.has("interval_unit")
     grouped = meaning.group_by or meaning.interval
+    if meaning.top_n and not meaning.group_by and not meaning.sort and meaning.measures:
+        meaning.top_n = None  # "the top TEU figure": one number, nothing to rank
     if meaning.sort and not meaning.group_by:
         meaning.measures = []
     elif not meaning.measures and (meaning.top_n or (grouped and c.records_named)):
         meaning.measures = [c.default_measure()]  # "shipments by carrier"; "which carriers serve X" lists them
     elif meaning.top_n and meaning.measures and all(m.name in c.extra for m in meaning.measures):
         meaning.measures.insert(0, c.default_measure())
-    if meaning.top_n and not meaning.group_by and not meaning.sort and meaning.measures:
-        meaning.top_n = None  # "the top TEU figure": one number, nothing to rank
+    main = [m for m in meaning.measures if m.name not in c.extra]
+    if c.extra and not (grouped or meaning.top_n) and (main or c.records_named):
+        meaning.beside = [m.name for m in meaning.measures if m.name in c.extra]  # "… and their total weight"
 
 
 def comparison(spans: list[Span], c: Composer, meaning: Meaning) -> None:

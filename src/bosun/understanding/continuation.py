@@ -97,8 +97,12 @@ class Continuation:
 
     def _built_on(self, reply: str, own: Meaning, previous: Meaning, last: PastTurn, title: str,
                   top_one: bool) -> Continued | None:
-        if own.measures and not (own.conditions or own.time or own.group_by) and previous.group_by:
+        if own.top_n and not (own.group_by or own.conditions or own.time) and previous.group_by:
+            ranked = previous.model_copy(update={"top_n": own.top_n, "order": own.order, "text": title})
+            return Continued("follow_up", title, ranked)  # "just the top 3"
+        if own.measures and not (own.conditions or own.time or own.group_by):
             anew = said(reply, self.understanding.grammar.group_cues) is not None  # "what about by weight?"
+            anew = anew or not previous.group_by  # "and the average transit time?" of one number: that instead
             return Continued("follow_up", title, _measured(previous, own, anew, title))
         if said(reply, self.words.show) and previous.intent_type == "aggregation" and not (
                 previous.group_by or own.conditions):

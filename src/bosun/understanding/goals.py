@@ -58,12 +58,15 @@ def definition(part: Part, grammar: Grammar, lexicon_quiet: set[str]) -> list[st
         if middle is None:
             continue
         inside = part.spans[middle[0]:middle[1]]
+        content = [s for s in inside if not _joins(s)]
+        if not content:
+            continue
         terms = list(dict.fromkeys(t for s in inside for t in s.values("term")))
-        if inside and all(s.has("term") or _joins(s) for s in inside):
+        if all(s.has("term") for s in content):
             return terms
         strong = any(w not in lexicon_quiet for w in normalize(pattern.replace("*", " ")).split())
-        if strong and inside and not any(_names_data(s) for s in inside):
-            return [" ".join(s.text for s in inside if not _joins(s))]
+        if strong and not any(_names_data(s) for s in inside):
+            return [" ".join(s.text for s in content)]
     return None
 
 
@@ -72,12 +75,13 @@ def _middle(keys: list[str], pattern: str) -> tuple[int, int] | None:
     prefix, _, suffix = pattern.partition("*")
     before, after = normalize(prefix).split(), normalize(suffix).split()
     words = [w for k in keys for w in k.split()]
-    for skip in range(len(words)):
-        rest = words[skip:]
-        if rest[:len(before)] == before and (not after or rest[-len(after):] == after):
-            return _span_range(keys, skip + len(before), len(words) - len(after))
-        if skip > 3:
-            break
+    for skip in range(min(4, len(words))):  # politeness before: "pls define …"
+        for tail in range(min(3, len(words) - skip)):  # a word after: "what does X mean here?"
+            rest = words[skip:len(words) - tail]
+            if rest[:len(before)] == before and (not after or rest[-len(after):] == after):
+                return _span_range(keys, skip + len(before), len(words) - tail - len(after))
+            if not after:
+                break
     return None
 
 
@@ -100,6 +104,9 @@ def _joins(span: Span) -> bool:
 
 
 def _names_data(span: Span) -> bool:
+    """A span that asks something of the data; a record noun alone does not ("the fields of shipments")."""
+    if span.has("record"):
+        return False
     return any(span.has(k) for k in ("name", "value", "measure", "time", "rank", "group_cue", "interval"))
 
 
@@ -109,12 +116,23 @@ def fields_asked(part: Part, grammar: Grammar, catalog: Catalog) -> list[str] | 
     asks_fields = any(f" {normalize(w)} " in said for w in grammar.field_questions)
     named = [s.key for s in part.spans if s.key in catalog.record.fields and not s.has("term")]  # "transit_days"
     if named and not asks_fields:
-        return named if definition(part, grammar, set()) is not None else None
+        return named if _asks_meaning_of(part, grammar, set(named)) else None
     if not asks_fields or any(_names_data(s) for s in part.spans):
         return None
     subject = {w.rstrip("s") for s in part.spans if not _joins(s) and f" {s.key} " not in
                {f" {normalize(w)} " for w in grammar.field_questions} for w in s.key.split()}
     return [name for name, spec in catalog.record.fields.items() if subject & _field_words(name, spec.synonyms)]
+
+
+def _asks_meaning_of(part: Part, grammar: Grammar, fields: set[str]) -> bool:
+    """ "what does transit_days mean?": a definition pattern around nothing but the fields' own names."""
+    keys = [s.key for s in part.spans]
+    for pattern in grammar.definitions:
+        middle = _middle(keys, pattern)
+        inside = part.spans[middle[0]:middle[1]] if middle else []
+        if inside and all(s.key in fields or _joins(s) for s in inside):
+            return True
+    return False
 
 
 def _field_words(name: str, synonyms: list[str]) -> set[str]:

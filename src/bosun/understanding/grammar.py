@@ -86,6 +86,7 @@ class Grammar(_Data):
     pages: list[str]
     plural_suffixes: list[str]
     stem_suffixes: list[str]
+    ability: list[str]
 
 
 @cache
@@ -171,6 +172,7 @@ def _english(lexicon: Lexicon, g: Grammar) -> None:
     lexicon.add_all(g.wh_words, "wh")
     lexicon.add_all(g.pages, "page")
     lexicon.add_all(g.conjunctions, "conj")
+    lexicon.add_all(g.field_questions, "field_question")
 
 
 def _degree_words(lexicon: Lexicon, degree: Degree) -> None:

@@ -92,5 +92,7 @@ class Meaning(BaseModel):
     ambiguities: list[Ambiguity] = Field(default_factory=list)
     unknown_terms: list[str] = Field(default_factory=list)
     not_understood: list[str] = Field(default_factory=list, description="words of the question no rule used")
+    beside: list[str] = Field(default_factory=list, description="measures asked beside the rest ('… and their "
+                              "total weight'): a goal of their own when nothing groups or ranks")
     lookup: ObjectLookup | None = None
     page: int = Field(1, ge=1, description="which page of records a search asks for")

@@ -20,7 +20,7 @@ from bosun.understanding.meaning import Resolution
 if TYPE_CHECKING:
     from bosun.understanding.vectors import NameVectors
 
-_WORD = re.compile(r"[\w][\w.&'/-]*", re.UNICODE)
+_WORD = re.compile(r"[\w][\w.&'/]*", re.UNICODE)  # "Hapag-Lloyd" is two words that name one carrier
 MAX_WORDS = 6
 
 
@@ -105,8 +105,13 @@ def find_names(
     skip: set[str] | None = None,
     vectors: NameVectors | None = None,
     min_similarity: float = 0.82,
+    common: frozenset[str] | None = None,
 ) -> list[Found]:
-    """Longest phrases first, left to right; each word belongs to at most one phrase."""
+    """Longest phrases first, left to right; each word belongs to at most one phrase.
+
+    `common` holds ordinary words: a short name written in lower case is read only when it is not one
+    ("zim", "msc", but not "one" or "in"); without it, short names are read only in capitals.
+    """
     words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
     taken = [False] * len(words)
     found: list[Found] = []
@@ -115,7 +120,7 @@ def find_names(
             if any(taken[i:i + size]):
                 continue
             phrase = text[words[i][0]:words[i + size - 1][1]]
-            hit = _match(phrase, index, skip or set(), min_score, vectors, min_similarity)
+            hit = _match(phrase, index, skip or set(), min_score, vectors, min_similarity, common)
             if hit is not None:
                 found.append(Found(words[i][0], words[i + size - 1][1], phrase, *hit))
                 taken[i:i + size] = [True] * size
@@ -137,13 +142,16 @@ def _match(
     min_score: float,
     vectors: NameVectors | None = None,
     min_similarity: float = 0.82,
+    common: frozenset[str] | None = None,
 ) -> Hit | None:
     key = normalize(phrase)
     if not key or key in skip:
         return None
+    key = key if key in index.names else _singular(key, index)
     if key in index.names:
-        if len(key) <= 3 and not re.sub(r"['’]s\b", "", phrase).isupper():
-            return None  # short names only in capitals: "LA", "ONE", "IN", not "la", "one", "in"
+        ordinary = common is None or key in common
+        if len(key) <= 3 and ordinary and not re.sub(r"['’]s\b", "", phrase).isupper():
+            return None  # a short name that is also a word only in capitals: "ONE", "IN", not "one", "in"
         return tuple(index.names[key]), 100.0
     if not _proper(phrase):  # a lower-case word is fuzzy-matched only when long ("maesrk", not "times")
         return None if " " in key or len(key) < 6 else _fuzzy(key, index, min_score)
@@ -156,6 +164,11 @@ def _match(
     if fuzzy is None and vectors is not None and not _known_words(key.split(), index):
         return _nearest(key, index, vectors, min_similarity)
     return fuzzy
+
+
+def _singular(key: str, index: NameIndex) -> str:
+    """ "yoga mats" names what "yoga mat" names, when the plural itself names nothing."""
+    return key[:-1] if key.endswith("s") and len(key) > 4 and key[:-1] in index.names else key
 
 
 def _fuzzy(key: str, index: NameIndex, min_score: float) -> Hit | None:

@@ -47,11 +47,15 @@ def _described(reply: str, spans: list[Span], options: list[str], understanding:
     """ "the one in Hong Kong": the only option whose reference row holds a value the reply names."""
     own = understanding.analyze(reply, today)
     values = {str(v) for c in own.conditions for v in c.values} | {e.value for e in own.entities}
-    fitting = []
-    for option in options:
-        rows = [c.attributes for c in understanding.index.names.get(normalize(option), []) if c.value == option]
-        if values and any(values & {str(v) for v in row.values()} for row in rows):
-            fitting.append(option)
+    values |= {o for a in own.ambiguities if a.kind == "entity" for o in a.options}  # "Singapore": port or country
+    fields = {f for s in spans for f in s.values("field")}  # "the importer": the consignee
+    rows = {o: [c for c in understanding.index.names.get(normalize(o), []) if c.value == o] for o in options}
+    matched = {o: max((len(values & {str(v) for v in c.attributes.values()}) for c in rows[o]), default=0)
+               for o in options}
+    best = max(matched.values(), default=0)
+    fitting = [o for o in options if best and matched[o] == best]  # the option that fits most of what is said
+    if len(fitting) != 1 and fields:
+        fitting = [o for o in options if any(fields & understanding.fields_named(c) for c in rows[o])]
     if len(fitting) != 1:
         words = {w for s in spans if not s.quiet for w in s.key.split()}
         fitting = [o for o in options if words and words <= set(normalize(o).split())]  # "the LLC"

@@ -52,6 +52,11 @@ class RulesUnderstanding:
         return words
 
     @cached_property
+    def common_words(self) -> frozenset[str]:
+        """Every single word the grammar or the catalog knows: never a short name unless in capitals."""
+        return frozenset(p for p in self.lexicon.phrases if " " not in p)
+
+    @cached_property
     def quiet_words(self) -> set[str]:
         """Single words that carry no content (filler, function words, neutral verbs)."""
         return {p for p, tags in self.lexicon.phrases.items() if " " not in p and any(t.kind in QUIET for t in tags)}
@@ -87,7 +92,7 @@ class RulesUnderstanding:
                 readings.append(GoalReading(kind="definition", text=part.text, terms=terms))
             else:
                 meaning = _shared(previous, self.analyze(part.text, today))
-                readings.append(GoalReading(kind="data", text=part.text, meaning=meaning))
+                readings += [GoalReading(kind="data", text=part.text, meaning=m) for m in _apart(meaning)]
                 previous = meaning
         return readings or [GoalReading(kind="data", text=text, meaning=self.analyze(text, today))]
 
@@ -101,7 +106,7 @@ class RulesUnderstanding:
         return self._seen[key].model_copy(deep=True)
 
     def spans(self, text: str, today: date) -> list[Span]:
-        found = find_names(text, self.index, skip=self.vocabulary, vectors=self.vectors)
+        found = find_names(text, self.index, skip=self.vocabulary, vectors=self.vectors, common=self.common_words)
         return tag(text, today, self.lexicon, found, tuple(self.grammar.plural_suffixes))
 
     def _analyze(self, text: str, today: date) -> Meaning:
@@ -155,6 +160,12 @@ class RulesUnderstanding:
             if 0 <= j < len(spans) and (field in spans[j].values("field") or entity in spans[j].values("entity_word")):
                 spans[j].used = True
                 return
+
+    def fields_named(self, candidate: Candidate) -> set[str]:
+        """The record fields a name can filter, given its reference row (a consignee company: consignee_name)."""
+        spec = self.catalog.spec.entities[candidate.entity]
+        row = candidate.attributes
+        return {t.field for t in spec.targets if all(str(row.get(k)) == v for k, v in t.when.items())}
 
     def _target(self, candidate: Candidate, cue_words: list[str]) -> tuple[str, str] | None:
         spec: EntitySpec = self.catalog.spec.entities[candidate.entity]
@@ -218,10 +229,10 @@ class RulesUnderstanding:
         fields, said = self._attributes(found.object, rest)
         if meaning.entities and any(s.has("record") for s in rest):
             return  # "shipments of X": about the records, not the object
-        measured = [s for s in rest if (s.has("measure") or s.has("agg")) and s.key not in said]
+        measured = [s for s in rest if (self._field_measure(s) or s.has("agg")) and s.key not in said]
         if meaning.measures and measured:
             return  # "how many … X"
-        if not set(meaning.group_by) <= set(fields):
+        if not self._grouped_by_attribute(meaning, spans, said):
             return  # "which carriers serve X": a grouping of records; "which carrier operates X": X's carrier
         asks = any(s.has("about") or s.has("wh") for s in spans)
         if fields or asks or not meaning.entities:
@@ -230,11 +241,24 @@ class RulesUnderstanding:
             for span in rest:
                 span.used = span.used or span.key in said or bool(set(span.key.split()) & said)
 
+    def _field_measure(self, span: Span) -> bool:
+        """A span naming a measure over a field ("TEU", "weight"), not the count ("how many")."""
+        return any(self.catalog.spec.measures[m].field for m in span.values("measure"))
+
+    def _grouped_by_attribute(self, meaning: Meaning, spans: list[Span], said: set[str]) -> bool:
+        """Every grouping was named by a word that asks one of the object's attributes ("what state is X in")."""
+        for field in meaning.group_by:
+            named = [s.key for s in spans if field in s.values("field")]
+            if not named or any(key not in said for key in named):
+                return False
+        return True
+
     def _attributes(self, name: str, rest: list[Span]) -> tuple[list[str], set[str]]:
         """The fields of object `name` the question asks for, and the words that asked them."""
         obj = self.catalog.object(name)
         words = {w for s in rest for w in s.key.split()} | {s.key for s in rest}
         padded = f" {' '.join(s.key for s in rest)} "
+        able = any(f" {normalize(w)} " in padded for w in self.grammar.ability)
         stems = {self._stem(w) for w in words}
         fields: list[str] = []
         said: set[str] = set()
@@ -242,6 +266,8 @@ class RulesUnderstanding:
             if field == obj.id_field:
                 continue
             names = {normalize(w) for w in [*spec.synonyms, field.replace("_", " ")]}
+            if able and spec.unit:
+                names.add(normalize(spec.unit))  # "how many TEU can X carry": its capacity in TEU
             hits = {n for n in names if f" {n} " in padded} or {
                 n for n in names if " " not in n and self._stem(n) in stems}
             if hits:
@@ -249,6 +275,7 @@ class RulesUnderstanding:
                 said |= hits | {w for h in hits for w in h.split()}
                 said |= {w for w in words if self._stem(w) in {self._stem(h) for h in hits}}
                 said |= {normalize(spec.unit)} if spec.unit else set()
+                said |= set(field.split("_")) & words  # "what year was X built": "year" of built_year
         return fields, said
 
     def _stem(self, word: str) -> str:
@@ -279,6 +306,18 @@ class RulesUnderstanding:
                     code.used = span.used = True
                     return ObjectLookup(object=name, key=code.text, term=code.text)
         return None
+
+
+def _apart(meaning: Meaning) -> list[Meaning]:
+    """ "Show X's shipments and their total weight": the records (or the first measures), then the others."""
+    if not meaning.beside:
+        return [meaning]
+    main = [m for m in meaning.measures if m.name not in meaning.beside]
+    first = meaning.model_copy(update={"measures": main, "beside": [],
+                                       "intent_type": "aggregation" if main else "search"})
+    second = meaning.model_copy(update={"measures": [m for m in meaning.measures if m.name in meaning.beside],
+                                        "beside": [], "intent_type": "aggregation"})
+    return [first, second]
 
 
 def _shared(previous: Meaning | None, meaning: Meaning) -> Meaning:
