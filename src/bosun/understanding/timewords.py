@@ -77,15 +77,36 @@ def _month_of(name: str, year: str | None, today: date) -> tuple[date, date]:
     return period_bounds(guess if guess <= today else guess.replace(year=today.year - 1), "month")
 
 
+_ORDINAL_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+
+
+def _latest(period: Callable[[int], tuple[date, date]], today: date) -> tuple[date, date]:
+    """The latest such period that has begun by today ("Q3" on 2026-06-15 is Q3 2025)."""
+    this_year = period(today.year)
+    return this_year if this_year[0] <= today else period(today.year - 1)
+
+
+def _day(month: str, day: str, year: str | None, today: date) -> date:
+    """A day of a month; without a year, the latest such day not after today."""
+    number = MONTHS[month.lower().rstrip(".")]
+    if year:
+        return date(int(year), number, int(day))
+    guess = date(today.year, number, int(day))
+    return guess if guess <= today else guess.replace(year=today.year - 1)
+
+
 def _number(text: str) -> int:
     return int(text) if text.isdigit() else _NUMBER_WORDS[text.lower()]
 
 
 def _point(text: str, today: date, *, end: bool) -> date:
-    """A single date-ish phrase (ISO date, month [year], year) as its first or last day."""
+    """A single date-ish phrase (ISO date, a day, month [year], year) as its first or last day."""
     text = text.strip()
     if re.fullmatch(_ISO, text):
         return date.fromisoformat(text)
+    day = re.fullmatch(_DAY_OF_MONTH, text, re.I) or re.fullmatch(_DAY_MONTH, text, re.I)
+    if day:
+        return _day(day["dmonth"], day["d"], day["dyear"], today)
     found = re.fullmatch(_MONTH + r"(?:\s*,?\s*" + _YEAR + r")?", text, re.I)
     if found:
         bounds = _month_of(found["month"], found["year"], today)
@@ -98,7 +119,14 @@ def _point(text: str, today: date, *, end: bool) -> date:
 
 Rule = tuple[str, Callable[[re.Match[str], date], tuple[date | None, date | None]]]
 _NUM = r"(?P<n>\d+|" + "|".join(_NUMBER_WORDS) + r")"
-_POINT = rf"(?:{_ISO}|(?:{_MONTH_NAMES})\.?(?:\s*,?\s*(?:19|20)\d\d)?|(?:19|20)\d\d)"
+_DAY_OF_MONTH = (rf"(?P<dmonth>{_MONTH_NAMES})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:])"
+                 r"(?:\s*,?\s*(?P<dyear>(?:19|20)\d\d))?")  # "July 4, 2025", "March 3"
+_DAY_MONTH = (rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dmonth>{_MONTH_NAMES})\.?"
+              r"(?:\s*,?\s*(?P<dyear>(?:19|20)\d\d))?")  # "12 March 2026", "4th of July"
+_ANY_DAY = (rf"(?:(?:{_MONTH_NAMES})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?![\d:])(?:\s*,?\s*(?:19|20)\d\d)?|"
+            rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_NAMES})\.?(?:\s*,?\s*(?:19|20)\d\d)?)")
+_POINT = rf"(?:{_ISO}|{_ANY_DAY}|(?:{_MONTH_NAMES})\.?(?:\s*,?\s*(?:19|20)\d\d)?|(?:19|20)\d\d)"
+_ORDINAL = r"(?P<o>first|1st|second|2nd|third|3rd|fourth|4th)"
 
 RULES: list[Rule] = [
     (rf"\bbetween\s+(?P<a>{_POINT})\s+(?:and|to)\s+(?P<b>{_POINT})\b",
@@ -125,10 +153,26 @@ RULES: list[Rule] = [
      lambda m, t: _quarter(int(m["q"] or m["q2"]), int(m["year"] or m["y2"]))),
     (rf"\b(?:in\s+|during\s+)?h(?P<h>[12])\s*(?:of\s+)?{_YEAR}\b",
      lambda m, t: _half(int(m["h"]), int(m["year"]))),
+    (rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_ORDINAL}\s+quarter\s+(?:of\s+)?{_YEAR}\b",
+     lambda m, t: _quarter(_ORDINAL_WORDS[m["o"].lower()], int(m["year"]))),
+    (rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_ORDINAL}\s+half\s+(?:of\s+)?{_YEAR}\b",
+     lambda m, t: _half(min(2, _ORDINAL_WORDS[m["o"].lower()]), int(m["year"]))),
+    (rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_ORDINAL}\s+quarter\b",
+     lambda m, t: _latest(lambda y: _quarter(_ORDINAL_WORDS[m["o"].lower()], y), t)),
+    (rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_ORDINAL}\s+half\b",
+     lambda m, t: _latest(lambda y: _half(min(2, _ORDINAL_WORDS[m["o"].lower()]), y), t)),
+    (r"\b(?:in\s+|during\s+)?q(?P<q>[1-4])\b(?!\s*(?:of\s+)?(?:19|20)\d\d)",
+     lambda m, t: _latest(lambda y: _quarter(int(m["q"]), y), t)),
+    (r"\b(?:in\s+|during\s+)?h(?P<h>[12])\b(?!\s*(?:of\s+)?(?:19|20)\d\d)",
+     lambda m, t: _latest(lambda y: _half(int(m["h"]), y), t)),
+    (rf"\b(?:since|from)\s+the\s+(?:start|beginning)\s+of\s+(?:the|this)\s+{_UNIT}\b",
+     lambda m, t: (period_bounds(t, m["unit"])[0], None)),
     (rf"\bsince\s+(?P<a>{_POINT})\b", lambda m, t: (_since(m["a"], t), None)),
     (rf"\bbefore\s+(?P<a>{_POINT})\b", lambda m, t: (None, _point(m["a"], t, end=False) - timedelta(days=1))),
     (rf"\bafter\s+(?P<a>{_POINT})\b", lambda m, t: (_point(m["a"], t, end=True) + timedelta(days=1), None)),
     (rf"\bon\s+(?P<a>{_ISO})\b", lambda m, t: (date.fromisoformat(m["a"]), date.fromisoformat(m["a"]))),
+    (rf"\b(?:on\s+)?{_DAY_OF_MONTH}", lambda m, t: (_day(m["dmonth"], m["d"], m["dyear"], t),) * 2),
+    (rf"\b(?:on\s+)?{_DAY_MONTH}\b", lambda m, t: (_day(m["dmonth"], m["d"], m["dyear"], t),) * 2),
     (rf"\b(?:in\s+|during\s+|for\s+)?{_MONTH}(?:\s*,?\s*{_YEAR})?(?=\W|$)",
      lambda m, t: _month_of(m["month"], m["year"], t)),
     (rf"\b(?:in\s+|during\s+|for\s+)?{_YEAR}\b", lambda m, t: period_bounds(date(int(m["year"]), 1, 1), "year")),
