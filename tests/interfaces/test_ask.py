@@ -218,7 +218,9 @@ def test_more_wordings_answer_exactly(data_dir: Path, question: str, sql: str) -
 def test_a_lowest_first_ranking_is_stated_as_such(data_dir: Path) -> None:
     answer = ask(data_dir, "Least busy US ports last quarter")
     first, second = answer["results"][0]["rows"][:2]
-    assert answer["answer"].startswith(f"{len(answer['results'][0]['rows'])} rows.")
+    shown = len(answer["results"][0]["rows"])
+    assert answer["answer"].startswith(f"The bottom {shown} port of unlading by shipments: {first[0]} {first[1]:,}; "
+                                       f"{second[0]} {second[1]:,};")  # the figures in words, the lowest first
     assert f"{first[0]} has the least shipments with {first[1]:,}, {second[1] - first[1]:,} less than {second[0]}" \
         in answer["answer"]
 

@@ -172,7 +172,7 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     meaning: Meaning = results["meaning"]
     table = ResultTable(title=meaning.text, columns=results["columns"], rows=results["rows"],
                         total=results["total"], query=results["query"], sub_goal_id=wi.sub_goal.id)
-    text = _summary(meaning, results)
+    text = _summary(meaning, results, _noun(meaning, ctx))
     assumed = [_assumed(a) for a in wi.resolved_inputs.get("ambiguity") or []]
     return _ok(wi, formatted_results=Deliverable(text=text, tables=[table], not_understood=meaning.not_understood,
                                                  assumptions=[*meaning.assumptions, *assumed]))
@@ -184,18 +184,61 @@ def _assumed(ambiguity: Ambiguity) -> str:
     return f"“{ambiguity.term}” read as {ambiguity.default}; it could also mean {others}"
 
 
-def _summary(meaning: Meaning, results: dict[str, Any]) -> str:
+def _noun(meaning: Meaning, ctx: Context) -> str:
+    """What a grouping's rows are called: the grouped field's first synonym ("carrier"), else its name."""
+    if not meaning.group_by:
+        return "periods"
+    spec = ctx.catalog.record.fields.get(meaning.group_by[0])
+    return spec.synonyms[0] if spec is not None and spec.synonyms else meaning.group_by[0].replace("_", " ")
+
+
+def _summary(meaning: Meaning, results: dict[str, Any], noun: str) -> str:
     rows, total = results["rows"], results["total"]
     if meaning.intent_type == "search":
         more = "" if meaning.top_n else "; ask for page 2 for more"
         shown = f" (showing the first {len(rows)}{more})" if total > len(rows) else ""
         return f"{total:,} matching records{shown}."
+    lead = int(bool(meaning.group_by)) + int(meaning.interval is not None)  # columns before the figures
+    if not rows:
+        return "No rows match."
     if len(rows) == 1 and not meaning.interval:  # one number, or the one group asked for ("which carrier … most")
-        at = len(results["columns"]) - len(meaning.measures)
-        stated = "; ".join(f"{label}: {value:,}" if isinstance(value, int | float) else f"{label}: {value}"
-                           for label, value in zip(results["columns"][at:], rows[0][at:], strict=True))
-        return f"{rows[0][0]} — {stated}." if at else stated
-    return f"{len(rows)} row." if len(rows) == 1 else f"{len(rows)} rows."
+        stated = "; ".join(f"{label}: {_figure(value)}" for label, value in
+                           zip(results["columns"][lead:], rows[0][lead:], strict=True))
+        return f"{rows[0][0]} — {stated}." if lead else f"{stated}."
+    return _listing(meaning, results["columns"], rows, lead, noun)
+
+
+def _listing(meaning: Meaning, columns: list[str], rows: list[list[Any]], lead: int, noun: str) -> str:
+    """Several rows in words: "The top 5 shipper by TEU: A 1,234 TEU; B 1,100 TEU; … and 3 more"."""
+    more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
+    if lead >= len(columns):  # "which carriers serve X": the values alone
+        return f"{len(rows)} {noun}: {', '.join(str(r[0]) for r in rows[:_LISTED])}{more}."
+    unit = meaning.measures[0].unit if meaning.measures else None
+    shown = "; ".join(f"{' '.join(str(v) for v in row[:lead])} {_figure(row[lead], unit)}" for row in rows[:_LISTED])
+    return f"{_heading(meaning, len(rows), columns[lead], noun)}: {shown}{more}."
+
+
+_LISTED = 5
+
+
+def _heading(meaning: Meaning, count: int, label: str, what: str) -> str:
+    """What the rows are: "The top 5 carrier by TEU", "TEU per month, 12 months", "Only 3 port match"."""
+    if meaning.interval and not meaning.group_by:
+        return f"{label} per {meaning.interval}, {count} {meaning.interval}s"
+    if meaning.top_n and count < meaning.top_n:
+        return f"Only {count} {what} match, by {label}"
+    if meaning.top_n:
+        side = "top" if meaning.order == "desc" else "bottom"
+        return f"The {side} {count} {what} by {label}"
+    return f"{count} {what} by {label}"
+
+
+def _figure(value: Any, unit: str | None = None) -> str:
+    """A figure as a person reads it: thousands separated, the unit after it."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    number = f"{value:,}" if isinstance(value, int) else f"{value:,.2f}" if abs(value) >= 1 else f"{value:.4g}"
+    return f"{number} {unit}" if unit else number
 
 
 @worker("analyze_results", "States comparisons, rankings and trends computed from the results", consumes=["es_results"],
