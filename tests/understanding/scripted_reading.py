@@ -15,7 +15,7 @@ from bosun.understanding.rules import RulesUnderstanding
 
 def model_reading(item: dict[str, Any], rules: RulesUnderstanding) -> dict[str, Any]:
     expect = item["expect"]
-    goals = expect["goals"] if "goals" in expect else [expect]
+    goals = expect.get("goals", [expect])
     return {"goals": [_goal(g, item["q"], rules) for g in goals], "continuation": "new"}
 
 
@@ -27,7 +27,8 @@ def _goal(expect: dict[str, Any], question: str, rules: RulesUnderstanding) -> d
     goal: dict[str, Any] = {"kind": "data", "text": question}
     goal["measures"] = [{"agg": agg, "field": field} for agg, field in expect.get("measures", [])]
     goal["filters"] = [{"field": f, "values": _values(v)} for f, v in expect.get("filters", {}).items()]
-    goal["filters"] += [{"field": f, "values": _values(v), "negate": True} for f, v in expect.get("exclude", {}).items()]
+    excluded = expect.get("exclude", {})
+    goal["filters"] += [{"field": f, "values": _values(v), "negate": True} for f, v in excluded.items()]
     goal["ranges"] = [{"field": f, **bounds} for f, bounds in expect.get("ranges", {}).items()]
     if expect.get("time"):
         field, start, end = expect["time"]

@@ -13,6 +13,7 @@ import bosun.workers.objects  # noqa: F401 - registers graphql_lookup
 from bosun.catalog import Catalog, load_catalog
 from bosun.conversation.charts import with_charts
 from bosun.conversation.goals import goals_for
+from bosun.conversation.llm import with_model
 from bosun.conversation.store import TurnStore, open_turn_store
 from bosun.datagen.load import read_sample_info
 from bosun.engines.factory import open_engine, open_object_source
@@ -24,6 +25,7 @@ from bosun.planner.state import TurnSummary
 from bosun.planner.synthesis import Answer
 from bosun.settings import Settings
 from bosun.understanding.backends import open_understanding
+from bosun.understanding.llm import LLMUnderstanding
 from bosun.understanding.meaning import Meaning
 from bosun.workers.context import Context
 from bosun.workers.models import Goal
@@ -124,6 +126,8 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
     context = Context(settings=settings, goals_of=goals_for(understanding, today), today=lambda: today,
                       engine=guarded, catalog=catalog, understanding=understanding, vectors=understanding.vectors,
                       objects=open_object_source(settings, catalog.graph_objects(), guarded))
+    if isinstance(understanding, LLMUnderstanding):
+        context = with_model(context, understanding.client)
     return Session(context, build_graph(checkpointer), store)
 
 

@@ -77,8 +77,8 @@ class LLMUnderstanding:
     def _fallback(self, text: str, history: list[PastTurn], today: date, why: str) -> Reading:
         charge = billed()
         if charge is not None:
-            charge[0].note(f"The model's reading of the question was refused ({why[:200]}); the rules backend "
-                           "read it instead.")
+            charge[0].fall_back("reading", f"The model's reading of the question was refused ({why[:200]}); "
+                                "the rules backend read it instead.")
         return self.rules.read(text, history, today)
 
     # -- what the prompt carries ---------------------------------------------------------------------

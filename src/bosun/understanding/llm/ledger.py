@@ -51,14 +51,17 @@ class Ledger:
     budget: int
     by_node: dict[str, Usage] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # model answers refused and who answered instead
+    fallen_back: set[str] = field(default_factory=set)  # the nodes whose rules took over this turn
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def record(self, node: str, usage: Usage) -> None:
         with self._lock:
             self.by_node[node] = self.by_node.get(node, Usage()).plus(usage)
 
-    def note(self, text: str) -> None:
+    def fall_back(self, who: str, text: str) -> None:
+        """A model answer was refused: `who` (reading, plan, a writer) answered by rules, and the answer says so."""
         with self._lock:
+            self.fallen_back.add(who)
             if text not in self.notes:
                 self.notes.append(text)
 
