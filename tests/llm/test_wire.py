@@ -13,7 +13,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from typer.testing import CliRunner
@@ -28,9 +28,9 @@ HOUSTON = {"goals": [{"text": "How many shipments arrived in Houston last month?
 
 
 class ChatCompletions(BaseHTTPRequestHandler):
-    seen: list[dict[str, Any]] = []
+    seen: ClassVar[list[dict[str, Any]]] = []
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+    def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         tool = body["tools"][0]["function"]["name"]
         self.seen.append({"path": self.path, "auth": self.headers.get("Authorization"), "tool": tool,
