@@ -15,7 +15,9 @@
     └── RunFailure                something outside went wrong while running
         ├── EngineUnavailable     the engine cannot be reached (names the URL)
         ├── QueryTimeout          a query or a worker took longer than allowed
-        └── StoreError            the conversation store is corrupt or locked
+        ├── StoreError            the conversation store is corrupt or locked
+        ├── ModelFailure          the chat model could not be reached or gave no usable answer
+        └── TokenBudgetSpent      the turn used the model tokens it was allowed
 
 Messages are one line a person can act on. Code catches the narrowest class it can handle;
 only the planner's worker executor records arbitrary exceptions, as failed results.
@@ -108,3 +110,11 @@ class QueryTimeout(RunFailure):
 
 class StoreError(RunFailure):
     """The conversation store is corrupt or locked."""
+
+
+class ModelFailure(RunFailure):
+    """The chat model could not be reached, or answered nothing usable even after the retry."""
+
+
+class TokenBudgetSpent(RunFailure):
+    """The turn used its model token budget (BOSUN_LLM_TURN_TOKEN_BUDGET): the turn stops."""

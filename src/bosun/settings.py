@@ -64,9 +64,25 @@ class Settings(BaseSettings):
     api_token: SecretStr | None = Field(None, description="bearer token `bosun serve` requires; needed off loopback")
     max_question_chars: int = Field(2000, gt=0, description="the longest question the HTTP API accepts")
 
+    llm_model: str | None = Field(None, description="provider:model for init_chat_model, e.g. openai:gpt-4o-mini")
+    llm_base_url: str | None = Field(None, description="an OpenAI-compatible server (or Ollama) instead of the "
+                                                       "provider's own")
+    llm_api_key: SecretStr | None = Field(None, description="the model provider's key; never shown or stored")
+    llm_temperature: float = Field(0.0, ge=0, le=2)
+    llm_timeout_s: float = Field(60.0, gt=0, description="one model call")
+    llm_max_retries: int = Field(1, ge=0, description="the provider client's own retries of a failed request")
+    llm_turn_token_budget: int = Field(50_000, gt=0, description="input + output tokens one turn may use")
+    llm_raw_dsl: bool = Field(False, description="let the model add a DSL filter a Meaning cannot express "
+                                                 "(guardrails and a dry run first)")
+
     @field_validator("engine_url", "qdrant_url", "graphql_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
+        return _check_url(value, ("http", "https"))
+
+    @field_validator("llm_base_url")
+    @classmethod
+    def _llm_url(cls, value: str | None) -> str | None:
         return _check_url(value, ("http", "https"))
 
     @field_validator("checkpoint_url")
@@ -97,4 +113,7 @@ def load_settings(**overrides: object) -> Settings:
         raise SettingsError(f"bad setting {name}: {first['msg']}") from None
     if settings.engine != "embedded" and not settings.engine_url:
         raise SettingsError(f"bad setting BOSUN_ENGINE_URL: engine {settings.engine!r} needs a URL")
+    if settings.understanding == "llm" and not settings.llm_model:
+        raise SettingsError("bad setting BOSUN_LLM_MODEL: BOSUN_UNDERSTANDING=llm needs a model, e.g. "
+                            "openai:gpt-4o-mini or ollama:llama3.1")
     return settings

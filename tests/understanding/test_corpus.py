@@ -16,6 +16,7 @@ import pytest
 import yaml
 
 from bosun.catalog import Catalog, load_catalog
+from bosun.understanding import Understanding
 from bosun.understanding.meaning import Meaning
 from bosun.understanding.names import normalize
 from bosun.understanding.reading import GoalReading, PastTurn, Reading
@@ -23,9 +24,16 @@ from bosun.understanding.rules import RulesUnderstanding
 
 HERE = Path(__file__).parent
 CORPUS = yaml.safe_load((HERE / "corpus.yaml").read_text(encoding="utf-8"))
-KNOWN = {line.split("#")[0].strip() for line in (HERE / "corpus_known_failures.txt").read_text().splitlines()} - {""}
 CATALOGS = {"maritime": None, "shop": HERE.parent / "domains" / "shop" / "catalog.yaml"}
-BACKENDS = ["rules"]
+BACKENDS = ["rules", "llm"]  # llm: a scripted chat model replays each item's expected reading
+
+
+def _known(name: str) -> set[str]:
+    lines = (HERE / name).read_text().splitlines()
+    return {line.split("#")[0].strip() for line in lines} - {""}
+
+
+KNOWN = {"rules": _known("corpus_known_failures.txt"), "llm": _known("corpus_known_failures_llm.txt")}
 
 
 @cache
@@ -39,11 +47,24 @@ def backend(name: str, domain: str) -> RulesUnderstanding:
     return RulesUnderstanding(catalog(domain))
 
 
+def scripted(item: dict[str, Any], domain: str) -> Understanding:
+    """The LLM backend over a model that ignores the schema for the earlier turns (the rules backend reads
+    them, after the retry) and then answers the item's expected reading."""
+    from bosun.understanding.llm import LLMUnderstanding
+    from tests.llm.scripted import ToolFakeModel, client, prose, tool_call
+    from tests.understanding.scripted_reading import model_reading
+
+    rules = backend("rules", domain)
+    earlier = [prose(), prose()] * len(item.get("turns", []))
+    model = ToolFakeModel(responses=[*earlier, tool_call("ModelReading", model_reading(item, rules))])
+    return LLMUnderstanding(client(model), rules)
+
+
 def _items() -> list[Any]:
     params = []
     for name in BACKENDS:
         for item in CORPUS["items"]:
-            marks = [pytest.mark.xfail(strict=True, reason="known failure")] if item["id"] in KNOWN else []
+            marks = [pytest.mark.xfail(strict=True, reason="known failure")] if item["id"] in KNOWN[name] else []
             params.append(pytest.param(name, item, id=f"{name}-{item['id']}", marks=marks))
     return params
 
@@ -52,7 +73,7 @@ def read_item(name: str, item: dict[str, Any]) -> tuple[Reading, Catalog]:
     domain = item.get("domain", CORPUS["defaults"]["domain"])
     today = item.get("today", CORPUS["defaults"]["today"])
     today = today if isinstance(today, dt.date) else dt.date.fromisoformat(str(today))
-    understanding = backend(name, domain)
+    understanding = backend(name, domain) if name == "rules" else scripted(item, domain)
     history: list[PastTurn] = []
     for turn in item.get("turns", []):
         history.append(past(turn, understanding.read(turn, history, today)))

@@ -14,6 +14,7 @@ from bosun.catalog import Catalog, load_catalog
 from bosun.catalog.check import require_sound
 from bosun.conversation.charts import with_charts
 from bosun.conversation.goals import goals_for
+from bosun.conversation.llm import with_model
 from bosun.conversation.store import TurnStore, open_turn_store
 from bosun.datagen.load import read_sample_info
 from bosun.engines.base import Engine
@@ -27,6 +28,7 @@ from bosun.planner.state import TurnSummary
 from bosun.planner.synthesis import Answer
 from bosun.settings import Settings
 from bosun.understanding.backends import open_understanding
+from bosun.understanding.llm import LLMUnderstanding
 from bosun.understanding.meaning import Meaning
 from bosun.workers.context import Context
 from bosun.workers.models import Goal
@@ -138,6 +140,8 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
     context = Context(settings=settings, goals_of=goals_for(understanding, today), today=lambda: today,
                       engine=guarded, catalog=catalog, understanding=understanding, vectors=understanding.vectors,
                       objects=open_object_source(settings, catalog.graph_objects(), guarded))
+    if isinstance(understanding, LLMUnderstanding):
+        context = with_model(context, understanding.client)
     return Session(context, build_graph(checkpointer), store, today_note)
 
 

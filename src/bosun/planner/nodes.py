@@ -10,14 +10,15 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import Send, interrupt
 
-from bosun.errors import BosunError, RunFailure
+from bosun.errors import BosunError, RunFailure, TokenBudgetSpent
 from bosun.planner import gates
 from bosun.planner.events import TurnEvent, emit
 from bosun.planner.rules import RulesPlanner, synthesis_refs
 from bosun.planner.state import MainState
 from bosun.planner.synthesis import synthesize
+from bosun.understanding.llm.ledger import charged
 from bosun.workers.context import Context
-from bosun.workers.models import Clarification, SubGoal, WorkerInput, WorkerResult
+from bosun.workers.models import Clarification, Goal, SubGoal, WorkerInput, WorkerResult
 
 Update = dict[str, Any]
 
@@ -25,7 +26,11 @@ Update = dict[str, Any]
 def f01_reiterate_intention(state: MainState, runtime: Runtime[Context]) -> Update:
     """Restate the turn as standalone goals, and start the turn afresh."""
     ctx = runtime.context
-    goals = ctx.goals_of(state.question, state.conversation_history)
+    try:
+        with charged(ctx.extras.get("ledger"), "f01"):
+            goals = ctx.goals_of(state.question, state.conversation_history)
+    except TokenBudgetSpent as spent:
+        goals = [Goal(id=1, text=state.question, deliverables=["answer"], status="failed", error=str(spent))]
     emit(TurnEvent(kind="goals", message="; ".join(g.text for g in goals)))
     return {"goals": goals, "sub_goals": [], "completed_outputs": {}, "worker_results": [], "round": 1,
             "max_rounds": ctx.settings.max_rounds, "status": "planning", "proposal": None,
@@ -37,7 +42,8 @@ def f02_planner(state: MainState, runtime: Runtime[Context]) -> Update:
     """Propose this round: continue with sub-goals, done with synthesis inputs, or failed."""
     emit(TurnEvent(kind="round_started", round=state.round))
     planner = runtime.context.extras.get("planner") or RulesPlanner()
-    proposal = planner.plan(state, runtime.context.registry)
+    with charged(runtime.context.extras.get("ledger"), f"f02.round{state.round}"):
+        proposal = planner.plan(state, runtime.context.registry)
     return {"proposal": proposal, "planner_reasoning": proposal.reasoning}
 
 
@@ -51,6 +57,11 @@ def g_plan_gate(state: MainState, runtime: Runtime[Context]) -> Update:
         return _stop(state, goals, [*notes, f"stopped: the round cap ({state.max_rounds}) was reached"])
     if gates.deadline_passed(state, time.time()):
         return _stop(state, goals, [*notes, "stopped: the turn's deadline passed"])
+    ledger = runtime.context.extras.get("ledger")
+    if ledger is not None and ledger.spent:  # the per-turn token budget: open goals fail with the reason
+        spent = ledger.spent_message()
+        goals = gates.accept_partial(goals, {g.id: spent for g in goals if g.status == "open"})
+        return _stop(state, goals, [*notes, f"stopped: {spent}"])
     if proposal.action != "continue":
         status = "done" if proposal.action == "done" else "failed"
         return {"goals": goals, "status": status, "synthesis_inputs": proposal.synthesis_inputs,
@@ -141,7 +152,8 @@ def _run_worker(worker_input: WorkerInput, ctx: Context) -> WorkerResult:
         timeout = max(0.001, min(timeout, worker_input.deadline - time.time()))
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"worker-{sub_goal.worker}")
     try:
-        return pool.submit(registered.fn, worker_input, ctx).result(timeout=timeout)
+        billed_to = (ctx.extras.get("ledger"), f"sg{sub_goal.id}")
+        return pool.submit(_charged_run, billed_to, registered.fn, worker_input, ctx).result(timeout=timeout)
     except FutureTimeout:
         return WorkerResult(sub_goal_id=sub_goal.id, status="failed", transient=True,
                             error=f"{sub_goal.worker} took longer than {timeout:g} s")
@@ -153,6 +165,13 @@ def _run_worker(worker_input: WorkerInput, ctx: Context) -> WorkerResult:
         return WorkerResult(sub_goal_id=sub_goal.id, status="failed", error=f"{type(exc).__name__}: {exc}")
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _charged_run(billed_to: tuple[Any, str], fn: Any, worker_input: WorkerInput, ctx: Context) -> WorkerResult:
+    """The worker, in its own thread, with its model calls billed to its sub-goal."""
+    with charged(*billed_to):
+        result: WorkerResult = fn(worker_input, ctx)
+    return result
 
 
 def f13_join_reduce(state: MainState) -> Update:

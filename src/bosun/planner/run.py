@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from bosun.planner.events import TurnEvent
 from bosun.planner.state import MainState, TurnSummary
 from bosun.planner.synthesis import Answer, Trace, trace_of
 from bosun.settings import redacted
+from bosun.understanding.llm.ledger import Ledger
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification
 
@@ -74,13 +76,34 @@ def stream_turn(graph: Any, question: str, thread_id: str, context: Context,
                 history: list[TurnSummary] | None = None) -> Iterator[TurnEvent | Answer]:
     """Events while the turn runs, then its Answer; a turn paused for a clarification resumes with this reply."""
     config = _config(thread_id, context)
+    context, ledger = _with_ledger(context)
     paused = bool(_interrupts(graph, config))
     payload: Any = Command(resume=question) if paused else {"question": question,
                                                              "conversation_history": history or []}
     final: dict[str, Any] = {}
     yield from _stream(graph, payload, thread_id, context, final)
     pending = _interrupts(graph, config)
-    yield _asked(pending[0].value, final, question, thread_id) if pending else _answer(final, question, thread_id)
+    answer = _asked(pending[0].value, final, question, thread_id) if pending else _answer(final, question, thread_id)
+    yield _billed(answer, ledger)
+
+
+def _with_ledger(context: Context) -> tuple[Context, Ledger | None]:
+    """A fresh token ledger for this turn, when a chat model may be asked (the llm backend)."""
+    if context.settings.understanding != "llm":
+        return context, None
+    ledger = Ledger(context.settings.llm_turn_token_budget)
+    return replace(context, extras={**context.extras, "ledger": ledger}), ledger
+
+
+def _billed(answer: Answer, ledger: Ledger | None) -> Answer:
+    """The answer with the turn's tokens (in total and per sub-goal) and what the rules answered instead."""
+    if ledger is None:
+        return answer
+    tokens = ledger.summary()
+    entries = [e.model_copy(update={"tokens": tokens.by_node.get(f"sg{e.id}")}) for e in answer.trace.sub_goals]
+    trace = answer.trace.model_copy(update={"sub_goals": entries, "notes": [*answer.trace.notes, *ledger.notes]})
+    return answer.model_copy(update={"tokens": tokens, "trace": trace,
+                                     "assumptions": [*answer.assumptions, *ledger.notes]})
 
 
 def _interrupts(graph: Any, config: dict[str, Any]) -> tuple[Any, ...]:

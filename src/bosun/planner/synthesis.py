@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from bosun.planner.state import MainState
+from bosun.understanding.llm.ledger import TurnTokens, Usage
 from bosun.workers.models import Clarification, Deliverable, ResultTable
 
 
@@ -19,6 +20,7 @@ class TraceEntry(BaseModel):
     duration_ms: float | None
     inputs: dict[str, str] = Field(default_factory=dict)
     error: str | None = None
+    tokens: Usage | None = None  # the model tokens this sub-goal used (llm backend)
 
 
 class Trace(BaseModel):
@@ -39,6 +41,7 @@ class Answer(BaseModel):
     not_understood: list[str] = Field(default_factory=list)
     results: list[ResultTable] = Field(default_factory=list)
     trace: Trace
+    tokens: TurnTokens | None = None  # the turn's model tokens, by node, and its budget (llm backend)
 
 
 def _as_deliverable(value: Any) -> Deliverable:

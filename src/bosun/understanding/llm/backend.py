@@ -1,0 +1,174 @@
+"""The LLM backend: a chat model fills the turn's Reading; the catalog and the candidates bound it.
+
+The model sees the catalog's schema (fields, measures, objects, kinds of names, glossary terms),
+the last turns, and the candidates the rules backend's name index (and vectors) found for the
+question's phrases: it picks among them and never invents a value. Its reading is checked (names,
+candidates, then `validate_meaning` on every goal); a refused reading gets one retry with the
+problems, then the rules backend reads the turn and the answer says so.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from bosun.catalog import Catalog
+from bosun.errors import ModelFailure
+from bosun.understanding.llm.chat import ChatClient
+from bosun.understanding.llm.ledger import billed
+from bosun.understanding.llm.schema import ModelReading, Offered, problems, to_reading
+from bosun.understanding.meaning import Meaning
+from bosun.understanding.names import Candidate, find_names, normalize
+from bosun.understanding.reading import PastTurn, Reading, validate_meaning
+from bosun.understanding.rules import RulesUnderstanding
+from bosun.understanding.vectors import NameVectors
+
+MAX_VOCABULARY = 30  # a field's values are shown when they are a small vocabulary, never a column's data
+
+
+@dataclass
+class LLMUnderstanding:
+    client: ChatClient
+    rules: RulesUnderstanding  # the name index and vectors, and the reader when the model's reading is refused
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.rules.catalog
+
+    @property
+    def vectors(self) -> NameVectors | None:
+        return self.rules.vectors
+
+    # -- the contract --------------------------------------------------------------------------------
+    def read(self, text: str, history: list[PastTurn], today: date) -> Reading:
+        offered, candidates = self.candidates(text, history)
+        values = {**self.schema_values(today), "history": _history(history), "candidates": candidates,
+                  "question": text}
+        try:
+            asked = self.client.ask("reading", ModelReading, values, lambda r: self.check(r, offered))
+        except ModelFailure as exc:
+            return self._fallback(text, history, today, str(exc))
+        if asked.value is None:
+            return self._fallback(text, history, today, "; ".join(asked.problems))
+        return to_reading(asked.value, self.catalog)
+
+    def analyze(self, text: str, today: date) -> Meaning:
+        """One goal's meaning: the first data goal the model reads in `text` (the rules', if it reads none)."""
+        reading = self.read(text, [], today)
+        meaning = next((g.meaning for g in reading.goals if g.meaning is not None), None)
+        return meaning if meaning is not None else self.rules.analyze(text, today)
+
+    def pick(self, reply: str, options: list[str], today: date) -> tuple[str | None, str]:
+        """A pick among offered options is matched, not read: the rules backend's pick (names, positions)."""
+        return self.rules.pick(reply, options, today)
+
+    # -- checks ------------------------------------------------------------------------------------
+    def check(self, reading: ModelReading, offered: Offered) -> list[str]:
+        found = problems(reading, self.catalog, offered)
+        if found:
+            return found
+        for goal in to_reading(reading, self.catalog).goals:
+            if goal.meaning is not None:
+                found += validate_meaning(goal.meaning, self.catalog)
+        return found
+
+    def _fallback(self, text: str, history: list[PastTurn], today: date, why: str) -> Reading:
+        charge = billed()
+        if charge is not None:
+            charge[0].fall_back("reading", f"The model's reading of the question was refused ({why[:200]}); "
+                                "the rules backend read it instead.")
+        return self.rules.read(text, history, today)
+
+    # -- what the prompt carries ---------------------------------------------------------------------
+    def candidates(self, text: str, history: list[PastTurn]) -> tuple[Offered, str]:
+        """The names found in the question (index, fuzzy, vectors), as the prompt lists them and as checked."""
+        by_field: dict[str, set[str]] = {t.field: set() for e in self.catalog.spec.entities.values()
+                                         for t in e.targets}
+        every: set[str] = set()
+        lines = []
+        for phrase, candidates in self._found(text):
+            pairs = [p for c in candidates for p in self._targets(c)]
+            for field, value in pairs:
+                by_field.setdefault(field, set()).add(value)
+            every |= {c.value for c in candidates}
+            lines.append(f"“{phrase}” → " + "; ".join(f"{f}={v}" for f, v in dict.fromkeys(pairs)))
+        for past in history:  # a follow-up keeps the names of the turns it continues
+            self._offer_past(past, by_field, every)
+        return Offered(by_field, every), "\n".join(lines) or "(none)"
+
+    def _found(self, text: str) -> list[tuple[str, list[Candidate]]]:
+        """The rules' names (exact, alias, fuzzy, vectors), plus any other phrase that is a known name in any
+        case ("zim", "one"): the rules skip those as too risky to guess, the model can tell from the context."""
+        found = find_names(text, self.rules.index, skip=self.rules.vocabulary, vectors=self.vectors)
+        named = [(f.text, list(f.candidates)) for f in found]
+        taken = {normalize(f.text) for f in found}
+        words = normalize(text).split()
+        for size in (3, 2, 1):
+            for i in range(len(words) - size + 1):
+                phrase = " ".join(words[i:i + size])
+                for key in self._singulars(phrase):
+                    if key in self.rules.index.names and key not in taken and phrase not in self.rules.vocabulary:
+                        named.append((phrase, self.rules.index.names[key]))
+                        taken.add(key)
+        return named
+
+    def _singulars(self, phrase: str) -> list[str]:
+        """The phrase, and its last word without each plural ending of the grammar ("yoga mats" → "yoga mat")."""
+        endings = [e for e in self.rules.grammar.plural_suffixes if phrase.endswith(e)]
+        return [phrase, *(phrase[:-len(e)] for e in endings)]
+
+    def _targets(self, candidate: Candidate) -> list[tuple[str, str]]:
+        """The record fields a candidate name filters, with the value each takes (catalog `targets`)."""
+        spec = self.catalog.spec.entities[candidate.entity]
+        row = candidate.attributes
+        pairs = []
+        for target in spec.targets:
+            value = row.get(target.value_from) if target.value_from else candidate.value
+            if value is not None and all(str(row.get(k)) == v for k, v in target.when.items()):
+                pairs.append((target.field, str(value)))
+        return pairs
+
+    @staticmethod
+    def _offer_past(past: PastTurn, by_field: dict[str, set[str]], every: set[str]) -> None:
+        for condition in past.meaning.conditions if past.meaning else []:
+            by_field.setdefault(condition.field, set()).update(str(v) for v in condition.values)
+        for option in (past.clarification or {}).get("options", []):
+            every.add(str(option))
+            for values in by_field.values():
+                values.add(str(option))
+
+    def schema_values(self, today: date) -> dict[str, str]:
+        """The catalog as the prompt shows it: its schema and words, not its data."""
+        spec = self.catalog.spec
+        fields = [_field_line(name, f) for name, f in self.catalog.record.fields.items()]
+        objects = [f"{name} (id field {o.id_field}): {', '.join(o.fields)}" for name, o in spec.objects.items()
+                   if o.kind == "reference" and o.id_field]
+        return {"today": today.isoformat(), "index": self.catalog.record.index, "fields": "\n".join(fields),
+                "measures": "; ".join(f"{n} = {m.agg} of {m.field or 'records'}" for n, m in spec.measures.items()),
+                "objects": "; ".join(objects) or "(none)",
+                "entities": "; ".join(f"{n} ({', '.join(e.words[:3])})" for n, e in spec.entities.items()),
+                "glossary": ", ".join(self.catalog.glossary)}
+
+
+def _field_line(name: str, field: Any) -> str:
+    line = f"- {name} ({field.type}, {field.role}): {field.description}"
+    if field.values and len(field.values) <= MAX_VOCABULARY:
+        line += " values: " + ", ".join(f"{v} ({', '.join(words[:3])})" for v, words in field.values.items())
+    return line
+
+
+def _history(history: list[PastTurn]) -> str:
+    """The last turns, compactly: question, status, what they asked back, and the filters they used."""
+    lines = []
+    for past in history:
+        meaning = past.meaning
+        entry: dict[str, Any] = {"question": past.question, "status": past.status}
+        if meaning is not None:
+            entry["read_as"] = meaning.model_dump(mode="json", include={"conditions", "time", "measures", "group_by",
+                                                                         "interval", "top_n", "intent_type"})
+        if past.clarification:
+            entry["asked_which"] = past.clarification.get("options", [])
+        lines.append(json.dumps(entry, ensure_ascii=False))
+    return "\n".join(lines) or "(none)"

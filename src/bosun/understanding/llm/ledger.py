@@ -1,0 +1,111 @@
+"""A turn's model ledger: the tokens each node used, the per-turn budget, and what fell back to rules.
+
+One ledger per turn, handed to nodes in the run context. A node names itself for the calls it makes
+(`with charged(ledger, "sg3"): ...`); the chat client reads that through a context variable, so a
+backend shared by every thread of a session still bills the turn that called it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+from bosun.errors import TokenBudgetSpent
+
+
+class Usage(BaseModel):
+    """Tokens one node (or the whole turn) used, as the provider counted them (`usage_metadata`)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    calls: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+    def plus(self, other: Usage) -> Usage:
+        return Usage(input_tokens=self.input_tokens + other.input_tokens,
+                     output_tokens=self.output_tokens + other.output_tokens, calls=self.calls + other.calls)
+
+
+class TurnTokens(BaseModel):
+    """The answer's `tokens`: the turn's total, its budget, and each node's share."""
+
+    input_tokens: int
+    output_tokens: int
+    total: int
+    budget: int
+    by_node: dict[str, Usage]
+
+
+@dataclass
+class Ledger:
+    """Thread-safe: the parallel branches of one round bill it at once."""
+
+    budget: int
+    by_node: dict[str, Usage] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # model answers refused and who answered instead
+    fallen_back: set[str] = field(default_factory=set)  # the nodes whose rules took over this turn
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def record(self, node: str, usage: Usage) -> None:
+        with self._lock:
+            self.by_node[node] = self.by_node.get(node, Usage()).plus(usage)
+
+    def fall_back(self, who: str, text: str) -> None:
+        """A model answer was refused: `who` (reading, plan, a writer) answered by rules, and the answer says so."""
+        with self._lock:
+            self.fallen_back.add(who)
+            if text not in self.notes:
+                self.notes.append(text)
+
+    @property
+    def used(self) -> int:
+        with self._lock:
+            return sum(u.total for u in self.by_node.values())
+
+    @property
+    def spent(self) -> bool:
+        return self.used >= self.budget
+
+    def check(self) -> None:
+        """Before a model call: stop the turn once its budget is used."""
+        if self.spent:
+            raise TokenBudgetSpent(self.spent_message())
+
+    def spent_message(self) -> str:
+        return (f"this turn used its model token budget ({self.used:,} of {self.budget:,} tokens, "
+                "BOSUN_LLM_TURN_TOKEN_BUDGET); ask a narrower question or raise the budget")
+
+    def summary(self) -> TurnTokens:
+        with self._lock:
+            nodes = dict(self.by_node)
+        total = Usage()
+        for usage in nodes.values():
+            total = total.plus(usage)
+        return TurnTokens(input_tokens=total.input_tokens, output_tokens=total.output_tokens, total=total.total,
+                          budget=self.budget, by_node=nodes)
+
+
+_BILLED: ContextVar[tuple[Ledger, str] | None] = ContextVar("bosun_billed_node", default=None)
+
+
+@contextmanager
+def charged(ledger: Ledger | None, node: str) -> Iterator[None]:
+    """Model calls made inside are billed to `node` of this turn's ledger (nothing when there is none)."""
+    token = _BILLED.set((ledger, node) if ledger is not None else None)
+    try:
+        yield
+    finally:
+        _BILLED.reset(token)
+
+
+def billed() -> tuple[Ledger, str] | None:
+    """The ledger and node the current model call is billed to."""
+    return _BILLED.get()

@@ -1,0 +1,172 @@
+"""What the model fills when it reads a turn (ModelReading), checked and turned into the contract's Reading.
+
+The model's form is flat and small (fields, values, ranges); the Meaning is built from it here with
+the catalog's own measure labels, after every name it uses is checked against the catalog and every
+name value against the candidates the prompt offered. `validate_meaning` then checks the result as
+it checks the rules backend's.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from bosun.catalog import Catalog
+from bosun.understanding.compose import Composer
+from bosun.understanding.grammar import english
+from bosun.understanding.meaning import Agg, Ambiguity, Condition, Meaning, Measure, ObjectLookup, TimeFilter
+from bosun.understanding.reading import Continuation, GoalReading, Reading
+
+Scalar = str | int | float | bool
+
+
+class ModelMeasure(BaseModel):
+    agg: Agg
+    field: str | None = Field(None, description="the field aggregated; none for a count of records")
+
+
+class ModelFilter(BaseModel):
+    field: str
+    values: list[Scalar]
+    negate: bool = False
+
+
+class ModelRange(BaseModel):
+    field: str
+    gt: float | None = None
+    gte: float | None = None
+    lt: float | None = None
+    lte: float | None = None
+
+
+class ModelTime(BaseModel):
+    field: str
+    start: dt.date | None = None
+    end: dt.date | None = None
+    words: str = Field("", description="the words of the question that gave the dates")
+
+
+class ModelSort(BaseModel):
+    field: str
+    direction: Literal["asc", "desc"] = "desc"
+
+
+class ModelLookup(BaseModel):
+    object: str
+    key: str
+    fields: list[str] = Field(default_factory=list)
+
+
+class ModelAmbiguity(BaseModel):
+    phrase: str
+    options: list[str]
+
+
+class ModelGoal(BaseModel):
+    """One goal of the turn, as the model reads it."""
+
+    kind: Literal["data", "definition", "fields"] = "data"
+    text: str
+    terms: list[str] = Field(default_factory=list, description="definition: glossary terms; fields: fields asked")
+    records: bool = Field(False, description="true lists records; false aggregates")
+    measures: list[ModelMeasure] = Field(default_factory=list)
+    filters: list[ModelFilter] = Field(default_factory=list)
+    ranges: list[ModelRange] = Field(default_factory=list)
+    time: ModelTime | None = None
+    group_by: list[str] = Field(default_factory=list)
+    interval: Literal["day", "week", "month", "quarter", "year"] | None = None
+    top_n: int | None = Field(None, ge=1)
+    order: Literal["desc", "asc"] = "desc"
+    sort: list[ModelSort] = Field(default_factory=list)
+    lookup: ModelLookup | None = None
+    ambiguous: list[ModelAmbiguity] = Field(default_factory=list)
+    unknown_names: list[str] = Field(default_factory=list)
+    not_understood: list[str] = Field(default_factory=list)
+
+
+class ModelReading(BaseModel):
+    """A whole turn: its goals, in the order asked, and how it continues the conversation."""
+
+    goals: list[ModelGoal] = Field(min_length=1)
+    continuation: Continuation = "new"
+
+
+@dataclass(frozen=True)
+class Offered:
+    """The names the prompt offered: name field → values the model may filter on, and every candidate value."""
+
+    by_field: dict[str, set[str]]
+    values: set[str]
+
+    def allows(self, field: str, value: Scalar) -> bool:
+        return field not in self.by_field or str(value) in self.by_field[field]
+
+
+def problems(reading: ModelReading, catalog: Catalog, offered: Offered) -> list[str]:
+    """What in the model's reading the catalog lacks or the candidates do not offer (before any Meaning)."""
+    found: list[str] = []
+    for goal in reading.goals:
+        found += _goal_problems(goal, catalog, offered)
+    return found
+
+
+def _goal_problems(goal: ModelGoal, catalog: Catalog, offered: Offered) -> list[str]:
+    fields = catalog.record.fields
+    if goal.kind == "fields":
+        return [f"{t!r} is not a field" for t in goal.terms if t not in fields]
+    if goal.kind == "definition":
+        return []
+    found = [f"unknown field {m.field!r} to measure" for m in goal.measures if m.field and m.field not in fields]
+    found += [f"{m.agg} needs a field" for m in goal.measures if m.field is None and m.agg != "count"]
+    found += [f"unknown field {r.field!r} for a range" for r in goal.ranges if r.field not in fields]
+    for condition in goal.filters:
+        invented = [v for v in condition.values if not offered.allows(condition.field, v)]
+        found += [f"{condition.field!r} value {v!r} is not among the candidates offered" for v in invented]
+    for ambiguity in goal.ambiguous:
+        found += [f"option {o!r} is not among the candidates offered" for o in ambiguity.options
+                  if o not in offered.values]
+    return found
+
+
+def to_reading(reading: ModelReading, catalog: Catalog) -> Reading:
+    """The contract's Reading of a checked ModelReading."""
+    goals = [_goal(g, catalog) for g in reading.goals]
+    return Reading(goals=goals, continuation=reading.continuation)
+
+
+def _goal(goal: ModelGoal, catalog: Catalog) -> GoalReading:
+    if goal.kind != "data":
+        return GoalReading(kind=goal.kind, text=goal.text, terms=goal.terms)
+    return GoalReading(kind="data", text=goal.text, meaning=to_meaning(goal, catalog))
+
+
+def to_meaning(goal: ModelGoal, catalog: Catalog) -> Meaning:
+    conditions = [Condition(field=f.field, values=f.values, negate=f.negate, source="model") for f in goal.filters]
+    conditions += [Condition(field=r.field, gt=r.gt, gte=r.gte, lt=r.lt, lte=r.lte, source="model")
+                   for r in goal.ranges]
+    time = TimeFilter(field=goal.time.field, start=goal.time.start, end=goal.time.end,
+                      text=goal.time.words) if goal.time else None
+    measures = [_measure(m, catalog) for m in goal.measures]
+    aggregated = bool(measures or goal.group_by or goal.interval) and not goal.records
+    lookup = ObjectLookup(object=goal.lookup.object, key=goal.lookup.key, term=goal.lookup.key,
+                          fields=goal.lookup.fields) if goal.lookup else None
+    ambiguities = [Ambiguity(term=a.phrase, kind="entity", options=a.options) for a in goal.ambiguous]
+    return Meaning(text=goal.text, index=catalog.record.index, intent_type="aggregation" if aggregated else "search",
+                   conditions=conditions, time=time, measures=measures, group_by=goal.group_by,
+                   interval=goal.interval, top_n=goal.top_n, order=goal.order,
+                   sort=[(s.field, s.direction) for s in goal.sort], lookup=lookup, ambiguities=ambiguities,
+                   unknown_terms=goal.unknown_names, not_understood=goal.not_understood)
+
+
+def _measure(measure: ModelMeasure, catalog: Catalog) -> Measure:
+    """The catalog's own measure and label where one fits ("count" → shipments; avg of teu → average TEU)."""
+    composer = Composer(catalog, english())
+    if measure.field is not None:
+        return composer.field_measure(measure.field, measure.agg)
+    counted = next((n for n, m in catalog.spec.measures.items() if m.agg == "count" and m.field is None), None)
+    if counted is not None:
+        return composer.measure(counted, "count")
+    return Measure(name="count", agg="count", label="count")

@@ -1,0 +1,164 @@
+"""The model's words for F04, F09, F10 and F12, written from summaries, over the rules workers' answers.
+
+Each wrapped worker first answers by its rules (the glossary entry, the options, the field list, the
+figures F12 computed); the model then rewrites the text from a bounded summary of that answer (at
+most TOP_ROWS rows of CELL characters, whatever the size of the result), never from a result set.
+Its text is checked (not empty, no passage of the instructions, F12: only figures of the summary); a
+refused text gets one retry, then the rules' text stands and the answer says so. The tables, options
+and figures themselves never come from the model.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from bosun.errors import ModelFailure
+from bosun.understanding.llm import ChatClient
+from bosun.understanding.llm.ledger import billed
+from bosun.workers.context import Context
+from bosun.workers.models import Clarification, Deliverable, WorkerInput, WorkerResult
+from bosun.workers.registry import RegisteredWorker, Registry, WorkerFn
+
+TOP_ROWS = 10
+CELL = 40
+LEAK_WORDS = 6  # this many words of the instructions in a row, in the text, is a leak
+Summary = Callable[[WorkerInput, Deliverable], dict[str, str] | None]
+
+
+class WrittenText(BaseModel):
+    text: str = Field(max_length=3000)
+
+
+def _question(wi: WorkerInput) -> str:
+    params = wi.sub_goal.params
+    return str(params.get("text") or params.get("asked") or wi.sub_goal.description)
+
+
+def helpdesk_summary(wi: WorkerInput, done: Deliverable) -> dict[str, str] | None:
+    return {"entries": done.text, "question": _question(wi)} if done.text.startswith("**") else None
+
+
+def clarify_summary(wi: WorkerInput, done: Deliverable) -> dict[str, str] | None:
+    found = wi.resolved_inputs["entity_options"]
+    return {"term": found["term"], "options": ", ".join(found["options"]), "question": _question(wi)}
+
+
+def explain_summary(wi: WorkerInput, done: Deliverable) -> dict[str, str] | None:
+    return {"fields": done.text, "question": _question(wi)}
+
+
+def analyze_summary(wi: WorkerInput, done: Deliverable) -> dict[str, str] | None:
+    """F12's figures, the columns, the row count and the top rows: bounded whatever the result's size."""
+    if not done.text:
+        return None
+    results = wi.resolved_inputs["es_results"]
+    rows = [[_cell(v) for v in row[:len(results["columns"])]] for row in results["rows"][:TOP_ROWS]]
+    return {"figures": done.text, "columns": json.dumps(results["columns"][:20]), "total": str(results["total"]),
+            "rows": json.dumps(rows, ensure_ascii=False), "question": _question(wi)}
+
+
+def _cell(value: Any) -> Any:
+    return value[:CELL] if isinstance(value, str) else value
+
+
+WRITERS: dict[str, tuple[str, str, Summary]] = {  # worker → (its deliverable slot, prompt, summary)
+    "common_helpdesk": ("answer", "helpdesk", helpdesk_summary),
+    "clarify_question": ("clarification_message", "clarify", clarify_summary),
+    "explain_metadata": ("explanation", "explain", explain_summary),
+    "analyze_results": ("analysis", "analyze", analyze_summary),
+}
+
+
+def with_writers(registry: Registry, client: ChatClient) -> Registry:
+    """A copy of the registry whose F04, F09, F10 and F12 have the model write their text."""
+    workers = dict(registry.workers)
+    for name, (slot, prompt, summary) in WRITERS.items():
+        if name in workers:
+            inner = workers[name]
+            workers[name] = RegisteredWorker(inner.capability, _written(inner.fn, client, slot, prompt, summary))
+    return Registry(workers)
+
+
+def _written(inner: WorkerFn, client: ChatClient, slot: str, prompt: str, summary: Summary) -> WorkerFn:
+    def write(wi: WorkerInput, ctx: Context) -> WorkerResult:
+        result = inner(wi, ctx)
+        done = result.outputs.get(slot)
+        values = summary(wi, done) if result.status != "failed" and isinstance(done, Deliverable) else None
+        if values is None or done is None:
+            return result
+        text = _ask(client, prompt, values)
+        if text is None:
+            return result
+        outputs = {**result.outputs, slot: _rewritten(done, text)}
+        return result.model_copy(update={"outputs": outputs})
+
+    return write
+
+
+def _ask(client: ChatClient, prompt: str, values: dict[str, str]) -> str | None:
+    system = client.prompts[prompt].render(values)[0]
+    check = _checks(prompt, system, values)
+    try:
+        asked = client.ask(prompt, WrittenText, values, check)
+    except ModelFailure as exc:
+        _kept(prompt, str(exc))
+        return None
+    if asked.value is None:
+        _kept(prompt, "; ".join(asked.problems))
+        return None
+    return asked.value.text.strip()
+
+
+def _kept(prompt: str, why: str) -> None:
+    charge = billed()
+    if charge is not None:
+        charge[0].fall_back(prompt, f"The model's {prompt} text was refused ({why[:200]}); the rules' text stands.")
+
+
+def _rewritten(done: Deliverable, text: str) -> Deliverable:
+    if done.clarification is None:
+        return done.model_copy(update={"text": text})
+    asked = Clarification(question=text, options=done.clarification.options)
+    return done.model_copy(update={"text": asked.text, "clarification": asked})
+
+
+def _checks(prompt: str, system: str, values: dict[str, str]) -> Callable[[WrittenText], list[str]]:
+    def check(written: WrittenText) -> list[str]:
+        problems = [] if written.text.strip() else ["the text is empty"]
+        if leaked(written.text, system):
+            problems.append("the text repeats the instructions")
+        if prompt == "analyze":
+            problems += [f"the figure {n} is not in the summary" for n in invented_figures(written.text, values)]
+        return problems
+
+    return check
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def leaked(text: str, instructions: str) -> bool:
+    """Does the text repeat a passage of the instructions (LEAK_WORDS words in a row)?"""
+    said = _words(text)
+    runs = {" ".join(said[i:i + LEAK_WORDS]) for i in range(len(said) - LEAK_WORDS + 1)}
+    told = _words(instructions)
+    return any(" ".join(told[i:i + LEAK_WORDS]) in runs for i in range(len(told) - LEAK_WORDS + 1))
+
+
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def invented_figures(text: str, values: dict[str, str]) -> list[str]:
+    """Numbers of the text that the summary does not hold (an analysis may only restate figures)."""
+    known = {_number(n) for v in values.values() for n in _NUMBER.findall(v)}
+    return list(dict.fromkeys(n for n in _NUMBER.findall(text) if _number(n) not in known))
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", ""))

@@ -1,0 +1,41 @@
+"""Every test: no connection leaves this machine, so no test can reach a real chat model (or any host).
+
+Loopback (the tests' own servers, osmem, PostgreSQL) and Unix sockets stay open.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+_connect = socket.socket.connect
+
+
+def _loopback(address: Any) -> bool:
+    if not isinstance(address, tuple):
+        return True  # a Unix socket path
+    host = str(address[0])
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def _guarded_connect(self: socket.socket, address: Any) -> Any:
+    if not _loopback(address):
+        raise ConnectionRefusedError(f"tests may not connect to {address!r}: real model calls are blocked")
+    return _connect(self, address)
+
+
+@pytest.fixture(autouse=True)
+def _no_remote_hosts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
+    for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "OLLAMA_HOST"):
+        monkeypatch.delenv(key, raising=False)
+    yield

@@ -1,0 +1,162 @@
+"""Each LLM node on a scripted fake model: checked answers used, refused ones retried once, then the rules."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+import bosun.workers.data  # noqa: F401 - registers the workers the plans name
+from bosun.catalog import load_catalog
+from bosun.errors import SettingsError, TokenBudgetSpent
+from bosun.planner.llm import LLMPlanner
+from bosun.planner.rules import RulesPlanner
+from bosun.planner.state import MainState
+from bosun.settings import Settings
+from bosun.understanding.llm import Ledger, LLMUnderstanding, charged, open_chat_model
+from bosun.understanding.rules import RulesUnderstanding
+from bosun.workers.models import Deliverable, Goal, SubGoal, WorkerInput, WorkerResult
+from bosun.workers.registry import REGISTRY, Registry, worker
+from bosun.workers.writing import with_writers
+from tests.llm.scripted import ToolFakeModel, client, prose, tool_call
+
+TODAY = date(2026, 6, 15)
+HOUSTON = {"goals": [{"text": "shipments into Houston", "measures": [{"agg": "count"}],
+                      "filters": [{"field": "port_of_unlading", "values": ["HOUSTON"]}]}]}
+
+
+@pytest.fixture(scope="module")
+def rules() -> RulesUnderstanding:
+    return RulesUnderstanding(load_catalog(None))
+
+
+def reader(rules: RulesUnderstanding, *answers: Any) -> tuple[LLMUnderstanding, ToolFakeModel]:
+    model = ToolFakeModel(responses=list(answers))
+    return LLMUnderstanding(client(model), rules), model
+
+
+def test_a_checked_reading_is_used_and_billed(rules: RulesUnderstanding) -> None:
+    understanding, model = reader(rules, tool_call("ModelReading", HOUSTON))
+    ledger = Ledger(budget=1000)
+    with charged(ledger, "f01"):
+        reading = understanding.read("How many shipments went to Houston?", [], TODAY)
+    meaning = reading.goals[0].meaning
+    assert meaning is not None and meaning.intent_type == "aggregation"
+    assert [(c.field, c.values) for c in meaning.conditions] == [("port_of_unlading", ["HOUSTON"])]
+    assert meaning.measures[0].label == "shipments"  # the catalog's own measure
+    assert ledger.summary().by_node["f01"].total == 150 and ledger.notes == []
+    system, human = model.seen[0][0].content, model.seen[0][1].content
+    assert "port_of_unlading" in system and "“Houston” → port_of_unlading=HOUSTON" in human
+
+
+def test_a_refused_reading_is_retried_with_its_problems(rules: RulesUnderstanding) -> None:
+    bad = {"goals": [{"text": "x", "filters": [{"field": "secret_field", "values": ["1"]}]}]}
+    understanding, model = reader(rules, tool_call("ModelReading", bad), tool_call("ModelReading", HOUSTON))
+    reading = understanding.read("How many shipments went to Houston?", [], TODAY)
+    assert reading.goals[0].meaning is not None and reading.goals[0].meaning.conditions[0].values == ["HOUSTON"]
+    assert len(model.seen) == 2 and "unknown field 'secret_field'" in str(model.seen[1][-1].content)
+
+
+def test_an_invented_value_is_refused_then_the_rules_read_the_turn(rules: RulesUnderstanding) -> None:
+    invented = {"goals": [{"text": "x", "filters": [{"field": "carrier_name", "values": ["ACME LINES"]}]}]}
+    understanding, model = reader(rules, tool_call("ModelReading", invented))
+    ledger = Ledger(budget=1000)
+    with charged(ledger, "f01"):
+        reading = understanding.read("How many Maersk shipments went to Houston?", [], TODAY)
+    meaning = reading.goals[0].meaning
+    assert meaning is not None and {c.field: c.values for c in meaning.conditions}["carrier_name"] == ["MAERSK"]
+    assert len(model.seen) == 2  # one retry
+    assert "'carrier_name' value 'ACME LINES' is not among the candidates" in ledger.notes[0]
+    assert "rules backend read it instead" in ledger.notes[0]
+
+
+def test_prose_instead_of_a_tool_call_falls_back(rules: RulesUnderstanding) -> None:
+    understanding, _ = reader(rules, prose())
+    reading = understanding.read("How many shipments went to Houston?", [], TODAY)
+    assert reading == rules.read("How many shipments went to Houston?", [], TODAY)
+
+
+def _state() -> MainState:
+    goal = Goal(id=1, text="definition", deliverables=["answer"], params={"terms": ["TEU"]})
+    return MainState(question="what is a TEU?", goals=[goal], round=1)
+
+
+def test_the_model_plan_passes_the_plan_gate() -> None:
+    plan = {"action": "continue", "sub_goals": [{"id": 1, "goal_id": 1, "worker": "common_helpdesk"}]}
+    planner = LLMPlanner(client(ToolFakeModel(responses=[tool_call("ModelPlan", plan)])), RulesPlanner())
+    decision = planner.plan(_state(), REGISTRY)
+    (sub_goal,) = decision.sub_goals
+    assert sub_goal.worker == "common_helpdesk" and sub_goal.params == {"terms": ["TEU"]}
+    assert sub_goal.outputs == ["answer"] and sub_goal.goal_type == "deliverable"
+
+
+def test_an_invalid_plan_is_retried_then_the_rules_plan_the_turn() -> None:
+    cyclic = {"action": "continue", "sub_goals": [
+        {"id": 1, "goal_id": 1, "worker": "es_query_exec", "inputs": [{"name": "es_query", "from_sub_goal": 1,
+                                                                        "slot": "es_query"}]},
+        {"id": 2, "goal_id": 1, "worker": "drop_index"}]}
+    model = ToolFakeModel(responses=[tool_call("ModelPlan", cyclic)])
+    ledger = Ledger(budget=10_000)
+    with charged(ledger, "f02"):
+        decision = LLMPlanner(client(model), RulesPlanner()).plan(_state(), REGISTRY)
+        again = LLMPlanner(client(model), RulesPlanner()).plan(_state(), REGISTRY)
+    assert decision == RulesPlanner().plan(_state(), REGISTRY) == again
+    assert len(model.seen) == 2  # the plan and its one retry; the next round asks no model
+    retry = str(model.seen[1][-1].content)
+    assert "unknown worker 'drop_index'" in retry and "depend on itself" in retry
+    assert "the rules planner planned this turn" in ledger.notes[0]
+
+
+def _analysis_registry(rows: int) -> tuple[Registry, WorkerInput]:
+    registry = Registry()
+
+    @worker("analyze_results", "F12", consumes=["es_results"], produces=["analysis"], goal_type="deliverable",
+            registry=registry)
+    def analyze(wi: WorkerInput, ctx: Any) -> WorkerResult:
+        return WorkerResult(sub_goal_id=1, status="success",
+                            outputs={"analysis": Deliverable(text="MAERSK leads on shipments with 1,200.")})
+
+    table = {"columns": ["carrier", "shipments"], "rows": [[f"CARRIER {i}", 1_200 - i % 7] for i in range(rows)],
+             "total": rows}
+    sub_goal = SubGoal(id=1, goal_id=1, worker="analyze_results", description="d", params={"text": "rank carriers"})
+    return registry, WorkerInput(sub_goal=sub_goal, resolved_inputs={"es_results": table})
+
+
+@pytest.mark.parametrize("rows", [10, 1_000_000])
+def test_the_analysis_prompt_is_bounded_whatever_the_rows(rows: int) -> None:
+    registry, wi = _analysis_registry(rows)
+    model = ToolFakeModel(responses=[tool_call("WrittenText", {"text": "MAERSK is first with 1,200 shipments."})])
+    result = with_writers(registry, client(model)).workers["analyze_results"].fn(wi, None)
+    assert result.outputs["analysis"].text == "MAERSK is first with 1,200 shipments."
+    prompt = "".join(str(m.content) for m in model.seen[0])
+    assert len(prompt) < 3_000 and f"Rows in the result: {rows}" in prompt and "CARRIER 10" not in prompt
+
+
+def test_an_analysis_with_an_invented_figure_keeps_the_rules_text() -> None:
+    registry, wi = _analysis_registry(20)
+    model = ToolFakeModel(responses=[tool_call("WrittenText", {"text": "MAERSK grew 37 % to 9,999."})])
+    ledger = Ledger(budget=10_000)
+    with charged(ledger, "sg1"):
+        result = with_writers(registry, client(model)).workers["analyze_results"].fn(wi, None)
+    assert result.outputs["analysis"].text == "MAERSK leads on shipments with 1,200."
+    assert "the figure 37 is not in the summary" in str(model.seen[1][-1].content)
+    assert "rules' text stands" in ledger.notes[0]
+
+
+def test_the_budget_stops_the_next_call(rules: RulesUnderstanding) -> None:
+    understanding, model = reader(rules, tool_call("ModelReading", HOUSTON))
+    ledger = Ledger(budget=100)
+    with charged(ledger, "f01"):
+        understanding.read("How many shipments went to Houston?", [], TODAY)  # 150 tokens: over the budget
+        with pytest.raises(TokenBudgetSpent, match=r"150 of 100 tokens"):
+            understanding.read("How many shipments went to Houston?", [], TODAY)
+    assert len(model.seen) == 1
+
+
+def test_a_missing_provider_package_is_one_line_naming_the_extra() -> None:
+    settings = Settings(understanding="llm", llm_model="mistralai:mistral-small")
+    with pytest.raises(SettingsError) as raised:
+        open_chat_model(settings)
+    assert str(raised.value) == ("BOSUN_LLM_MODEL=mistralai:mistral-small: its provider package is not "
+                                 "installed; install the llm extra: pip install 'bosun-bi[llm]'")

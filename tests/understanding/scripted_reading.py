@@ -1,0 +1,62 @@
+"""The corpus's expected readings as the answers a model would give (ModelReading tool calls).
+
+A scripted model replays these, so the LLM backend's path (prompt, parsing, candidate and catalog
+checks, Meaning building) meets the same corpus as the rules backend. An item whose expectation the
+model's form cannot say is one the LLM backend cannot express (its known-failures list).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bosun.understanding.names import find_names
+from bosun.understanding.rules import RulesUnderstanding
+
+
+def model_reading(item: dict[str, Any], rules: RulesUnderstanding) -> dict[str, Any]:
+    expect = item["expect"]
+    goals = expect.get("goals", [expect])
+    return {"goals": [_goal(g, item["q"], rules) for g in goals], "continuation": "new"}
+
+
+def _goal(expect: dict[str, Any], question: str, rules: RulesUnderstanding) -> dict[str, Any]:
+    kind = expect.get("kind", "data")
+    if kind in ("definition", "fields"):
+        terms = [*expect.get("terms", []), *expect.get("fields_asked", []), *expect.get("unknown", [])]
+        return {"kind": kind, "text": question, "terms": terms}
+    goal: dict[str, Any] = {"kind": "data", "text": question}
+    goal["measures"] = [{"agg": agg, "field": field} for agg, field in expect.get("measures", [])]
+    goal["filters"] = [{"field": f, "values": _values(v)} for f, v in expect.get("filters", {}).items()]
+    excluded = expect.get("exclude", {})
+    goal["filters"] += [{"field": f, "values": _values(v), "negate": True} for f, v in excluded.items()]
+    goal["ranges"] = [{"field": f, **bounds} for f, bounds in expect.get("ranges", {}).items()]
+    if expect.get("time"):
+        field, start, end = expect["time"]
+        goal["time"] = {"field": field, "start": _day(start), "end": _day(end)}
+    for key in ("group_by", "interval", "top_n", "order", "records", "not_understood"):
+        if expect.get(key) is not None:
+            goal[key] = expect[key]
+    goal["sort"] = [{"field": f, "direction": d} for f, d in expect.get("sort", [])]
+    if expect.get("lookup"):
+        lookup = expect["lookup"]
+        goal["lookup"] = {"object": lookup["object"], "key": str(lookup["key"]), "fields": lookup.get("fields", [])}
+    if expect.get("options"):
+        goal["ambiguous"] = [{"phrase": _phrase(question, expect["options"], rules), "options": expect["options"]}]
+    goal["unknown_names"] = expect.get("unknown", [])
+    return goal
+
+
+def _values(values: list[Any]) -> list[Any]:
+    return [v if isinstance(v, bool) else str(v) for v in values]
+
+
+def _day(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _phrase(question: str, options: list[str], rules: RulesUnderstanding) -> str:
+    """The phrase of the question whose candidates hold the options (the term asked about)."""
+    for found in find_names(question, rules.index, skip=rules.vocabulary):
+        if {c.value for c in found.candidates} & set(options):
+            return found.text
+    return options[0]
