@@ -107,7 +107,8 @@ class Session:
 
     def close(self) -> None:
         self.context.engine.close()
-        self.context.vectors.close()
+        if self.context.vectors is not None:
+            self.context.vectors.close()
         self.store.close()
 
 

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from bosun.catalog import Catalog
 from bosun.understanding.grammar import Grammar
@@ -70,10 +71,15 @@ def definition(part: Part, grammar: Grammar, lexicon_quiet: set[str]) -> list[st
     return None
 
 
+@cache
+def _pattern_words(pattern: str) -> tuple[list[str], list[str]]:
+    prefix, _, suffix = pattern.partition("*")
+    return normalize(prefix).split(), normalize(suffix).split()
+
+
 def _middle(keys: list[str], pattern: str) -> tuple[int, int] | None:
     """Where the `*` of a pattern falls in the part's spans, skipping politeness before it."""
-    prefix, _, suffix = pattern.partition("*")
-    before, after = normalize(prefix).split(), normalize(suffix).split()
+    before, after = _pattern_words(pattern)
     words = [w for k in keys for w in k.split()]
     for skip in range(min(4, len(words))):  # politeness before: "pls define …"
         for tail in range(min(3, len(words) - skip)):  # a word after: "what does X mean here?"

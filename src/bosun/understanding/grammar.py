@@ -113,6 +113,7 @@ class Lexicon:
 
     phrases: dict[str, list[Tag]] = field(default_factory=dict)
     longest: int = 1
+    scales: tuple[str, ...] = ()  # written right after a number: "1.5M", "20k"
 
     def add(self, phrase: str, tag: Tag) -> None:
         key = normalize(phrase) if phrase.strip() not in ("$", "#", ";") else phrase.strip()
@@ -153,6 +154,7 @@ def _english(lexicon: Lexicon, g: Grammar) -> None:
         lexicon.add(phrase, Tag("ordinal", ordinal))
     for phrase, scale in g.scales.items():
         lexicon.add(phrase, Tag("scale", scale))
+    lexicon.scales = tuple(g.scales)
     lexicon.add_all(g.currency, "currency")
     lexicon.add_all(g.group_cues, "group_cue")
     for phrase, unit in g.interval_units.items():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import process
@@ -64,6 +65,11 @@ class NameIndex:
 
     names: dict[str, list[Candidate]] = field(default_factory=dict)
     tokens: dict[str, set[str]] = field(default_factory=dict)
+
+    @cached_property
+    def keys(self) -> list[str]:
+        """Every name, for fuzzy matching (built once, after the index is filled)."""
+        return list(self.names)
 
     def add(self, name: str, candidate: Candidate) -> None:
         key = normalize(name)
@@ -172,10 +178,13 @@ def _singular(key: str, index: NameIndex) -> str:
 
 
 def _fuzzy(key: str, index: NameIndex, min_score: float) -> Hit | None:
-    best = process.extractOne(key, list(index.names), scorer=_similarity, score_cutoff=min_score)
+    """The closest name by Damerau-Levenshtein similarity (a swapped pair of letters costs one edit, as people
+    type), scored natively by rapidfuzz."""
+    best = process.extractOne(key, index.keys, scorer=DamerauLevenshtein.normalized_similarity,
+                              score_cutoff=min_score / 100.0)
     if best is None:
         return None
-    return tuple(Candidate(c.entity, c.value, "fuzzy", c.row) for c in index.names[best[0]]), float(best[1])
+    return tuple(Candidate(c.entity, c.value, "fuzzy", c.row) for c in index.names[best[0]]), 100.0 * best[1]
 
 
 def _nearest(key: str, index: NameIndex, vectors: NameVectors, min_similarity: float) -> Hit | None:
@@ -209,9 +218,6 @@ def _known_words(words: list[str], index: NameIndex) -> bool:
     return known[-1]
 
 
-def _similarity(a: str, b: str, **_: Any) -> float:
-    """Typos as people make them: a swapped pair of letters costs one edit."""
-    return 100.0 * DamerauLevenshtein.normalized_similarity(a, b)
 
 
 def _partial(key: str, index: NameIndex) -> tuple[Candidate, ...]:

@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cache
 from typing import Any
 
 from bosun.understanding.grammar import QUIET, Lexicon, Tag
 from bosun.understanding.names import Found
 from bosun.understanding.timewords import TimeRange, find_time_range
 
-# Tokens, not wordings: a number (not glued to letters, except a scale such as "1.5M"), a word, a symbol.
-_TOKEN = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?=(?:k|m|bn|b|mn)?(?!\w))|[\w&]+|[$#;]", re.I)
+_NUMBER = r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?"
 _POSSESSIVE = re.compile(r"['’]s\b", re.I)
 
 
@@ -60,14 +60,23 @@ class Span:
         return (bool(self.tags) and any(t.kind in QUIET for t in self.tags)) or self.key in ("", ";")
 
 
-def tokens(text: str) -> list[Token]:
+@cache
+def _token_pattern(scales: tuple[str, ...]) -> re.Pattern[str]:
+    """Tokens, not wordings: a number (not glued to letters, but for a scale of the grammar: "1.5M"), a word,
+    a symbol."""
+    glued = "|".join(re.escape(s) for s in sorted(scales, key=len, reverse=True) if s.isalpha())
+    return re.compile(rf"{_NUMBER}(?=(?:{glued})?(?!\w))|[\w&]+|[$#;]", re.I)
+
+
+def tokens(text: str, scales: tuple[str, ...] = ()) -> list[Token]:
     masked = _POSSESSIVE.sub(lambda m: " " * len(m.group(0)), text)
-    return [Token(m.start(), m.end(), m.group(0), m.group(0).lower()) for m in _TOKEN.finditer(masked)]
+    pattern = _token_pattern(scales)
+    return [Token(m.start(), m.end(), m.group(0), m.group(0).lower()) for m in pattern.finditer(masked)]
 
 
 def tag(text: str, today: date, lexicon: Lexicon, names: list[Found],
         plural_suffixes: tuple[str, ...] = ("s",)) -> list[Span]:
-    toks = tokens(text)
+    toks = tokens(text, lexicon.scales)
     spans: dict[int, Span] = {}
     time = find_time_range(text, today)
     if time is not None:

@@ -22,15 +22,16 @@ def graphql_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
     obj = ctx.catalog.object(lookup.object)
     noun = obj.synonyms[0] if obj.synonyms else lookup.object
     fields, row = fetch_object(ctx, lookup.object, lookup.key, lookup.term, lookup.fields)
-    title = f"{noun} {row.get(obj.id_field)}"
+    key = row.get(fields[0])
+    title = f"{noun} {key}"
     labels = [_label(obj.fields[f].synonyms, f) for f in fields]
     if lookup.fields:  # the attributes asked: one row, stated in words
         asked = "; ".join(f"{label}: {_shown(row.get(f))}" for f, label in zip(fields[1:], labels[1:], strict=True))
-        text = f"{row.get(obj.id_field)} ({noun}) — {asked}."
+        text = f"{key} ({noun}) — {asked}."
         table = ResultTable(title=title, columns=fields, rows=[[row.get(f) for f in fields]], total=1,
                             sub_goal_id=wi.sub_goal.id)
     else:  # everything about it: one line per field
-        text = f"{row.get(obj.id_field)} ({noun}): {obj.description}"
+        text = f"{key} ({noun}): {obj.description}"
         table = ResultTable(title=title, columns=["field", "value"], rows=[[f, row.get(f)] for f in fields],
                             total=len(fields), sub_goal_id=wi.sub_goal.id)
     return WorkerResult(sub_goal_id=wi.sub_goal.id, status="success",
@@ -41,6 +42,8 @@ def fetch_object(ctx: Context, name: str, key: str, term: str, asked: list[str] 
                  ) -> tuple[list[str], dict[str, Any]]:
     """The fields fetched (the id first, then those asked, else all) and the row of the object whose id is `key`."""
     obj = ctx.catalog.object(name)
+    if obj.id_field is None:
+        raise UnsupportedQuery("graphql_lookup", f"{name} has no id field to look one up by")
     fields = [obj.id_field, *(asked or [f for f in obj.fields if f != obj.id_field])]
     row = ctx.objects.fetch(name, key, fields)
     if row is None:
