@@ -82,8 +82,8 @@ class Composer:
         spec = self.catalog.spec.measures[name]
         chosen = agg or spec.agg
         label = spec.label
-        if chosen != spec.agg:
-            label = f"{_AGG_LABEL.get(chosen, chosen)} {spec.label}"
+        if chosen != spec.agg:  # "the longest transit": the maximum of the field, not of its average
+            label = f"{_AGG_LABEL.get(chosen, chosen)} {(spec.field or name).replace('_', ' ')}"
         return Measure(name=name, agg=chosen, field=spec.field, label=label, unit=spec.unit)
 
     def field_measure(self, name: str, agg: str | None = None) -> Measure:

@@ -275,7 +275,11 @@ def _ranking(rows: list[list[Any]], label: str, additive: bool, lowest: bool = F
     total = sum(r[-1] for r in ordered)
     first, second = ordered[0], ordered[1]
     gap = abs(first[-1] - second[-1])
-    if lowest:
+    tied = [r[0] for r in ordered if r[-1] == first[-1]]
+    if len(tied) > 1:
+        side = "least" if lowest else "most"
+        text = f"{', '.join(map(str, tied[:-1]))} and {tied[-1]} tie for the {side} {label}, {_num(first[-1])} each"
+    elif lowest:
         text = (f"{first[0]} has the least {label} with {_num(first[-1])}, {_num(gap)} less than {second[0]} "
                 f"({_pct(gap, second[-1])} lower)")
     else:
