@@ -19,9 +19,7 @@ _GLUE = frozenset({"function", "filler", "neutral"})
 # Kinds that shape a question without being content of their own: not reported when left unused.
 _STRUCTURE = frozenset({"wh", "conj", "backref", "about", "page", "compare", "record", "entity_word", "object",
                         "date_word", "degree", "group_cue", "name", "time", "currency", "term", "function",
-                        "field_question", "filler", "neutral"})
-_AGG_LABEL = {"max": "maximum", "min": "minimum", "avg": "average", "sum": "total", "count": "number of",
-              "cardinality": "distinct"}
+                        "field_question", "filler", "neutral", "sort_cue"})
 Adjective = tuple[str, str, int, str]  # (field|measure, its name, +1 more / -1 less, base|comparative|superlative)
 
 
@@ -73,7 +71,7 @@ class Composer:
             if spans[j].has("negation"):
                 spans[j].used = True
                 return True
-            if not (self.glue(spans[j]) or spans[j].has("record")):
+            if not (spans[j].quiet or spans[j].has("record")):  # "not carried by X": only small words between
                 return False
         return False
 
@@ -83,7 +81,7 @@ class Composer:
         chosen = agg or spec.agg
         label = spec.label
         if chosen != spec.agg:  # "the longest transit": the maximum of the field, not of its average
-            label = f"{_AGG_LABEL.get(chosen, chosen)} {(spec.field or name).replace('_', ' ')}"
+            label = f"{self.grammar.aggregation_labels.get(chosen, chosen)} {(spec.field or name).replace('_', ' ')}"
         return Measure(name=name, agg=chosen, field=spec.field, label=label, unit=spec.unit)
 
     def field_measure(self, name: str, agg: str | None = None) -> Measure:
@@ -92,7 +90,7 @@ class Composer:
         if named is not None:
             return self.measure(named, agg)
         chosen = agg or "sum"
-        label = f"{_AGG_LABEL.get(chosen, chosen)} {name.replace('_', ' ')}"
+        label = f"{self.grammar.aggregation_labels.get(chosen, chosen)} {name.replace('_', ' ')}"
         return Measure(name=f"{chosen}_{name}", agg=chosen, field=name, label=label,
                        unit=self.catalog.record.fields[name].unit)
 
@@ -109,8 +107,8 @@ class Composer:
 
 def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     """Every rule, in order, over the spans of one data goal (names are already filters in `meaning`)."""
-    for rule in (values, thresholds, time_filter, distinct, grouping, measures, ranking, records_or_count,
-                 comparison, page):
+    for rule in (values, ranges, thresholds, time_filter, distinct, grouping, measures, ranking, ordering,
+                 records_or_count, comparison, page):
         rule(spans, composer, meaning)
     meaning.intent_type = "aggregation" if (meaning.measures or meaning.group_by or meaning.interval) else "search"
     return meaning
@@ -144,6 +142,26 @@ def values(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         span.used = True
 
 
+# -- ranges and thresholds -------------------------------------------------------------------------
+def ranges(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "between 10 and 20 tons", "from 5 to 8 days": both bounds of one measure field."""
+    for i, span in enumerate(spans[:-3]):
+        low, join, high = spans[i + 1], spans[i + 2], spans[i + 3]
+        if not (span.key in c.grammar.range_words and low.has("number") and join.key in c.grammar.range_joins
+                and high.has("number")) or span.used:
+            continue
+        written, unit_at = _written_unit(spans, i + 3)
+        name = _field_after(spans, i + 3, c) or _field_of_unit(written, c) or _field_before(spans, i, c)
+        if name is None:
+            continue
+        unit, factor = c.grammar.units.get(written, ("", 1.0))
+        scale = factor if unit and unit == c.catalog.record.fields[name].unit else 1.0
+        meaning.conditions.append(Condition(field=name, source=span.text, gte=float(low.value("number")) * scale,
+                                            lte=float(high.value("number")) * scale))
+        for s in (span, low, join, high, *([spans[unit_at]] if unit_at is not None else [])):
+            s.used = True
+
+
 # -- thresholds ------------------------------------------------------------------------------------
 def thresholds(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     """ "heavier than 20 tons", "over $1.5M", "at least 5 boxes", "10 days or more": a range on a measure."""
@@ -164,7 +182,7 @@ def thresholds(spans: list[Span], c: Composer, meaning: Meaning) -> None:
                 s.used = True
             continue
         _field_after(spans, at, c, name)
-        _field_before(spans, i, c, name)  # "a declared value above $250k": the field's words are read
+        _field_before(spans, i, c, name, limit=1)  # "a declared value above $250k": the field's words are read
         unit, factor = c.grammar.units.get(written, ("", 1.0))
         if unit and unit == c.catalog.record.fields[name].unit:
             value *= factor
@@ -242,8 +260,10 @@ def _field_after(spans: list[Span], at: int, c: Composer, wanted: str | None = N
     return None
 
 
-def _field_before(spans: list[Span], i: int, c: Composer, wanted: str | None = None) -> str | None:
-    for j in range(i - 1, max(-1, i - 4), -1):
+def _field_before(spans: list[Span], i: int, c: Composer, wanted: str | None = None, limit: int = 3) -> str | None:
+    """The measure field named in the `limit` words before i ("a transit of more than …"), glue not counted."""
+    near = [j for j in range(i - 1, -1, -1) if not c.glue(spans[j])][:limit]
+    for j in near:
         name = _measure_field(spans[j], c)
         if name and wanted in (None, name):
             spans[j].used = True
@@ -349,7 +369,7 @@ def measures(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     """
     seen = {f"{m.agg}:{m.field}" for m in meaning.measures}
     for i, span in enumerate(spans):
-        if span.used:
+        if span.used and not _dated(span, c):
             continue
         agg_at = _agg_before(spans, i, c, grouped=bool(meaning.group_by or meaning.interval))
         agg = spans[agg_at].value("agg")[0] if agg_at is not None else None
@@ -368,9 +388,18 @@ def measures(spans: list[Span], c: Composer, meaning: Meaning) -> None:
                 meaning.assumptions.append(c.catalog.spec.measures[found.name].assumption or "")
 
 
+def _dated(span: Span, c: Composer) -> bool:
+    """A date field's word, read by `time_filter` as the date of a range, that an aggregation may still measure."""
+    return any(c.role(f) == "date" for f in span.values("field"))
+
+
 def _measure_at(spans: list[Span], i: int, c: Composer, agg: str | None, meaning: Meaning) -> Measure | None:
     span = spans[i]
     names = span.values("measure")
+    before = c.before(spans, i, limit=2)
+    if span.has("record") and before is not None and c.counting(spans[before]):
+        span.used = True  # "how many sales": the records counted, not the measure the word also names
+        return None
     if span.has("record") and c.catalog.spec.defaults.measure in names:
         span.used = True  # "shipments": the records, counted only when a grouping or ranking asks
         c.records_named = True
@@ -412,7 +441,9 @@ def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | 
         j = c.before(spans, j, limit=2)
     if j is None or spans[j].used or not spans[j].has("agg"):
         return None
-    if grouped and spans[j].has("rank"):
+    following = c.after(spans, i)
+    ranks_groups = following is not None and c.dimension(spans[following]) is not None  # "lowest-volume ports"
+    if (grouped or ranks_groups) and spans[j].has("rank"):
         return None  # "which carrier moved the most TEU": a ranking, read by `ranking`
     return j
 
@@ -423,7 +454,7 @@ def _note_extra(spans: list[Span], i: int, c: Composer, found: Measure) -> None:
     k = j
     while k is not None and (spans[k].has("agg") or spans[k].has("backref")):
         k = c.before(spans, k, limit=2)
-    joined = k is not None and k != j and spans[k].has("conj")  # "and (their) average …"
+    joined = k is not None and spans[k].has("conj")  # "and (their) average …", "and the units"
     pointed = j is not None and j > 0 and spans[j].has("backref") and spans[j - 1].has("conj")  # "and their …"
     if joined or pointed:
         c.extra.add(found.name)
@@ -438,8 +469,12 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         if found is None:
             continue
         direction, adjective, width = found
+        if _ordering_only(spans, i + width, c):
+            continue  # "slowest first": an order, read by `ordering`
         count = _rank_count(spans, i, width, c)
         target_at = c.after(spans, i + width - 1 if count is None or count[0] < i else count[0])
+        while target_at is not None and _measure_field(spans[target_at], c) and c.dimension(spans[target_at]) is None:
+            target_at = c.after(spans, target_at)  # "the six lowest-volume origin ports": past the measure
         target = spans[target_at] if target_at is not None else None
         if not _rank(spans[i:i + width], target, direction, adjective, c, meaning):
             if count is not None and spans[i].has("rank"):  # "just the top 3": a count for the groups before
@@ -453,6 +488,44 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         elif meaning.top_n is None:
             meaning.top_n = _unnumbered(c, meaning)
         return
+
+
+def _ordering_only(spans: list[Span], at: int, c: Composer) -> bool:
+    return at < len(spans) and spans[at].key in c.grammar.ordering_after
+
+
+def ordering(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "carriers into Houston ranked by TEU, ascending", "slowest first": the groups in an order.
+
+    A plural dimension heading the question is what is ordered when nothing else groups.
+    """
+    direction = _direction(spans, c)
+    cued = any(s.has("sort_cue") and not s.used for s in spans)
+    if direction is None and not cued:
+        return
+    if not meaning.group_by:
+        plurals = tuple(c.grammar.plural_suffixes)
+        head = next((s for s in spans if not s.used and c.dimension(s) and is_plural(s, plurals)), None)
+        if head is None or not meaning.measures:
+            return
+        meaning.group_by.append(c.dimension(head) or "")
+        head.used = True
+    meaning.order = "asc" if direction == "asc" else "desc" if direction else meaning.order
+    meaning.top_n = meaning.top_n or c.catalog.spec.defaults.top_n
+    for span in spans:
+        span.used = span.used or span.has("sort_cue") or span.has("direction")
+
+
+def _direction(spans: list[Span], c: Composer) -> str | None:
+    """ "ascending", "lowest first", or a superlative followed by "first" ("slowest first")."""
+    for i, span in enumerate(spans):
+        if span.has("direction"):
+            return str(span.value("direction"))
+        found = _ranker(spans, i, c) if _ordering_only(spans, i + 1, c) else None
+        if found is not None:
+            span.used = spans[i + 1].used = True
+            return "desc" if found[0] > 0 else "asc"
+    return None
 
 
 def _ranker(spans: list[Span], i: int, c: Composer) -> tuple[int, Adjective | None, int] | None:

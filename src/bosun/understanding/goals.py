@@ -125,7 +125,7 @@ def fields_asked(part: Part, grammar: Grammar, catalog: Catalog) -> list[str] | 
         return named if _asks_meaning_of(part, grammar, set(named)) else None
     if not asks_fields or any(_names_data(s) for s in part.spans):
         return None
-    subject = {w.rstrip("s") for s in part.spans if not _joins(s) and f" {s.key} " not in
+    subject = {w.rstrip("s") for s in part.spans if not _joins(s) and not s.has("record") and f" {s.key} " not in
                {f" {normalize(w)} " for w in grammar.field_questions} for w in s.key.split()}
     return [name for name, spec in catalog.record.fields.items() if subject & _field_words(name, spec.synonyms)]
 

@@ -59,6 +59,7 @@ class Grammar(_Data):
     function_words: list[str]
     neutral_verbs: list[str]
     aggregations: dict[str, AggWords]
+    aggregation_labels: dict[str, str]
     ranking: dict[str, list[str]]
     degree: Degree
     numbers: dict[str, int]
@@ -87,6 +88,11 @@ class Grammar(_Data):
     plural_suffixes: list[str]
     stem_suffixes: list[str]
     ability: list[str]
+    order_words: dict[str, list[str]]
+    sort_cues: list[str]
+    ordering_after: list[str]
+    range_words: list[str]
+    range_joins: list[str]
 
 
 @cache
@@ -175,6 +181,9 @@ def _english(lexicon: Lexicon, g: Grammar) -> None:
     lexicon.add_all(g.pages, "page")
     lexicon.add_all(g.conjunctions, "conj")
     lexicon.add_all(g.field_questions, "field_question")
+    for direction, words in g.order_words.items():
+        lexicon.add_all(words, "direction", direction)
+    lexicon.add_all(g.sort_cues, "sort_cue")
 
 
 def _degree_words(lexicon: Lexicon, degree: Degree) -> None:

@@ -91,7 +91,8 @@ class RulesUnderstanding:
             elif terms is not None:
                 readings.append(GoalReading(kind="definition", text=part.text, terms=terms))
             else:
-                meaning = _shared(previous, self.analyze(part.text, today))
+                pointing = any(s.has("backref") for s in part.spans)
+                meaning = _shared(previous, self.analyze(part.text, today), pointing)
                 readings += [GoalReading(kind="data", text=part.text, meaning=m) for m in _apart(meaning)]
                 previous = meaning
         return readings or [GoalReading(kind="data", text=text, meaning=self.analyze(text, today))]
@@ -320,15 +321,18 @@ def _apart(meaning: Meaning) -> list[Meaning]:
     return [first, second]
 
 
-def _shared(previous: Meaning | None, meaning: Meaning) -> Meaning:
-    """The constraints of the goal before on the fields this one leaves open, and its time if it has none."""
+def _shared(previous: Meaning | None, meaning: Meaning, pointing: bool) -> Meaning:
+    """The constraints of the goal before on the fields this one leaves open, and its time if it has none;
+    its measures too when this one points back at it without a measure of its own ("how much of that")."""
     if previous is None or meaning.lookup is not None:
         return meaning
     own = {c.field for c in meaning.conditions}
     inherited = [c.model_copy() for c in previous.conditions if c.field not in own]
     entities = [e for e in previous.entities if e.field not in own]
-    return meaning.model_copy(update={"conditions": [*meaning.conditions, *inherited],
+    measures = meaning.measures or (previous.measures if pointing else [])  # "… and break them down by carrier"
+    return meaning.model_copy(update={"conditions": [*meaning.conditions, *inherited], "measures": measures,
                                       "entities": [*meaning.entities, *entities],
+                                      "intent_type": "aggregation" if measures else meaning.intent_type,
                                       "time": meaning.time or previous.time})
 
 

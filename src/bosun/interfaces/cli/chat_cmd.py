@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import uuid
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Annotated
@@ -90,4 +91,10 @@ def _remember_lines(path: Path) -> None:
         return
     with contextlib.suppress(OSError):
         readline.read_history_file(str(path))
-    atexit.register(readline.write_history_file, str(path))
+    atexit.register(_save_lines, readline.write_history_file, path)
+
+
+def _save_lines(write: Callable[[str], None], path: Path) -> None:
+    """Keep the lines for the next run; a data directory gone or unwritable by then only loses them."""
+    with contextlib.suppress(OSError):
+        write(str(path))
