@@ -183,7 +183,7 @@ def test_names_that_pick_the_same_rows_are_not_an_ambiguity(rules: RulesUndersta
 
 
 def test_which_n_ranks_n_groups(rules: RulesUnderstanding) -> None:
-    m = rules.analyze("Which 3 origin countries sent the most TEU to Norfolk in 2025?", TODAY)
+    m = rules.analyze("Which 3 countries of origin sent the most TEU to Norfolk in 2025?", TODAY)
     assert (m.group_by, m.top_n, [x.field for x in m.measures]) == (["lading_country"], 3, ["teu"])
 
 

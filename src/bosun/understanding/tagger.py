@@ -131,8 +131,9 @@ def _longest(toks: list[Token], i: int, spans: dict[int, Span], lexicon: Lexicon
 def _singular(key: str, lexicon: Lexicon, plural_suffixes: tuple[str, ...]) -> list[Tag]:
     """ "transits" reads as "transit": a plural the lexicon does not list."""
     for suffix in plural_suffixes:
-        if key.endswith(suffix) and len(key) > len(suffix) + 2:
-            found = lexicon.get(key[:-len(suffix)])
+        plural, _, singular = suffix.partition(">")  # "ies>y": countries → country
+        if key.endswith(plural) and len(key) > len(plural) + 2:
+            found = lexicon.get(key[:-len(plural)] + singular)
             if found:
                 return found
     return []
@@ -147,7 +148,8 @@ def _number(norm: str) -> list[Tag]:
 
 def is_plural(span: Span, plural_suffixes: tuple[str, ...]) -> bool:
     last = span.key.split()[-1] if span.key else ""
-    return any(last.endswith(s) and not last.endswith(s + s) for s in plural_suffixes)
+    endings = [s.partition(">")[0] for s in plural_suffixes]
+    return any(last.endswith(e) and not last.endswith(e + e) for e in endings)
 
 
 def time_of(span: Span) -> TimeRange | None:

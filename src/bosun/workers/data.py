@@ -197,7 +197,7 @@ def _summary(meaning: Meaning, results: dict[str, Any], noun: str) -> str:
     if meaning.intent_type == "search":
         more = "" if meaning.top_n else "; ask for page 2 for more"
         shown = f" (showing the first {len(rows)}{more})" if total > len(rows) else ""
-        return f"{total:,} matching records{shown}."
+        return f"{total:,} matching records{shown}.{_first_by_sort(meaning, results)}"
     lead = int(bool(meaning.group_by)) + int(meaning.interval is not None)  # columns before the figures
     if not rows:
         return "No rows match."
@@ -206,6 +206,17 @@ def _summary(meaning: Meaning, results: dict[str, Any], noun: str) -> str:
                            zip(results["columns"][lead:], rows[0][lead:], strict=True))
         return f"{rows[0][0]} — {stated}." if lead else f"{stated}."
     return _listing(meaning, results["columns"], rows, lead, noun)
+
+
+def _first_by_sort(meaning: Meaning, results: dict[str, Any]) -> str:
+    """ "the heaviest shipment": the record at the top of the order, with the figure it was ordered by."""
+    if not meaning.sort or not results["rows"] or meaning.sort[0][0] not in results["columns"]:
+        return ""
+    field, direction = meaning.sort[0]
+    first = results["rows"][0]
+    value = first[results["columns"].index(field)]
+    side = "highest" if direction == "desc" else "lowest"
+    return f" First, with the {side} {field.replace('_', ' ')}: {first[0]} ({_figure(value)})."
 
 
 def _listing(meaning: Meaning, columns: list[str], rows: list[list[Any]], lead: int, noun: str) -> str:

@@ -109,8 +109,11 @@ def table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> tuple
 def _values(meaning: Meaning, bucket: dict[str, Any]) -> list[Any]:
     values = []
     for i, m in enumerate(meaning.measures):
-        value = bucket["doc_count"] if not m.field else bucket[f"m{i}"]["value"]
-        if isinstance(value, float):
+        metric = bucket.get(f"m{i}", {}) if m.field else {}
+        value = bucket["doc_count"] if not m.field else metric["value"]
+        if "value_as_string" in metric and value is not None:  # the earliest or latest date: a date, not epoch ms
+            value = str(metric["value_as_string"])[:10]
+        elif isinstance(value, float):
             value = int(value) if value.is_integer() and m.agg in ("sum", "min", "max") else _rounded(value)
         values.append(value)
     return values

@@ -116,8 +116,8 @@ class LLMUnderstanding:
 
     def _singulars(self, phrase: str) -> list[str]:
         """The phrase, and its last word without each plural ending of the grammar ("yoga mats" → "yoga mat")."""
-        endings = [e for e in self.rules.grammar.plural_suffixes if phrase.endswith(e)]
-        return [phrase, *(phrase[:-len(e)] for e in endings)]
+        forms = [suffix.partition(">") for suffix in self.rules.grammar.plural_suffixes]
+        return [phrase, *(phrase[:-len(end)] + single for end, _, single in forms if phrase.endswith(end))]
 
     def _targets(self, candidate: Candidate) -> list[tuple[str, str]]:
         """The record fields a candidate name filters, with the value each takes (catalog `targets`)."""
