@@ -107,7 +107,8 @@ class RulesUnderstanding:
         return self._seen[key].model_copy(deep=True)
 
     def spans(self, text: str, today: date) -> list[Span]:
-        found = find_names(text, self.index, skip=self.vocabulary, vectors=self.vectors, common=self.common_words)
+        found = find_names(text, self.index, skip=self.vocabulary, vectors=self.vectors, common=self.common_words,
+                           plurals=tuple(self.grammar.plural_suffixes))
         return tag(text, today, self.lexicon, found, tuple(self.grammar.plural_suffixes))
 
     def _analyze(self, text: str, today: date) -> Meaning:
