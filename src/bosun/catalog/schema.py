@@ -79,6 +79,8 @@ class EntitySpec(Strict):
     values: dict[str, list[str]] = Field(
         default_factory=dict, description="inline names: canonical value → aliases (no reference object)")
     words: list[str] = Field(default_factory=list, description="nouns for the kind: 'carrier', 'shipping line'")
+    aliases: dict[str, list[str]] = Field(
+        default_factory=dict, description="name → more words people use for it ('notebooks' for the laptops heading)")
     targets: list[Target]
 
     @model_validator(mode="after")

@@ -437,7 +437,7 @@ def _names_measure_next(spans: list[Span], i: int, c: Composer) -> bool:
 def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | None:
     """The aggregation word just before a measure: "the average (of the) transit time", "the largest order amount"."""
     j = c.before(spans, i, limit=3)
-    while j is not None and spans[j].has("record") and not spans[j].has("agg"):
+    while j is not None and (spans[j].has("record") or spans[j].quiet) and not spans[j].has("agg"):
         j = c.before(spans, j, limit=2)
     if j is None or spans[j].used or not spans[j].has("agg"):
         return None
@@ -476,6 +476,11 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         while target_at is not None and _measure_field(spans[target_at], c) and c.dimension(spans[target_at]) is None:
             target_at = c.after(spans, target_at)  # "the six lowest-volume origin ports": past the measure
         target = spans[target_at] if target_at is not None else None
+        if target is None or not (c.dimension(target) or target.has("record")):
+            head = _head_before(spans, i, c)  # "the 2 products with the fewest orders"
+            if head is not None:
+                target = spans[head]
+                count = count or _rank_count(spans, head, 1, c)
         if not _rank(spans[i:i + width], target, direction, adjective, c, meaning):
             if count is not None and spans[i].has("rank"):  # "just the top 3": a count for the groups before
                 _set_count(spans, count, c, meaning, spans[i:i + width])
@@ -488,6 +493,16 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         elif meaning.top_n is None:
             meaning.top_n = _unnumbered(c, meaning)
         return
+
+
+def _head_before(spans: list[Span], i: int, c: Composer) -> int | None:
+    """An unused dimension a few words before a ranking word, with only small words between."""
+    for j in range(i - 1, max(-1, i - 5), -1):
+        if c.dimension(spans[j]) and not spans[j].used:
+            return j
+        if not spans[j].quiet:
+            return None
+    return None
 
 
 def _ordering_only(spans: list[Span], at: int, c: Composer) -> bool:

@@ -100,6 +100,8 @@ def build_index(catalog: Catalog) -> NameIndex:
             for column in [*([spec.alias_field] if spec.alias_field else []), *spec.extra_names]:
                 for alias in (row.get(column) or "").split("|"):
                     index.add(alias, Candidate(name, value, "alias", frozen))
+            for alias in spec.aliases.get(value, []):  # the catalog's own words for it
+                index.add(alias, Candidate(name, value, "alias", frozen))
     return index
 
 
