@@ -5,6 +5,7 @@
     │   ├── UnknownEntity         a name that resolves to nothing in the catalog or the data
     │   ├── AmbiguousEntity       a name that resolves to several things equally well
     │   ├── UnsupportedQuery      a query the engine cannot answer exactly (names the clause)
+    │   │   └── BadQuery          a malformed query: a parameter of the wrong type or range (names both)
     │   └── GuardrailViolation    a query outside the read-only policy (script, write, cap, index)
     ├── ConfigError               the installation is at fault; fix settings or files
     │   ├── SettingsError         a bad setting (unknown engine kind, malformed URL, ...)
@@ -54,6 +55,14 @@ class UnsupportedQuery(UserError):
         self.clause = clause
         suffix = f": {detail}" if detail else ""
         super().__init__(f"unsupported query clause {clause!r}{suffix}")
+
+
+class BadQuery(UnsupportedQuery):
+    """A malformed query: the message names the clause and the parameter at fault."""
+
+    def __init__(self, clause: str, detail: str) -> None:
+        self.clause = clause
+        UserError.__init__(self, f"bad query: {clause}: {detail}")
 
 
 class GuardrailViolation(UserError):

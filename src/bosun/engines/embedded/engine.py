@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 
 from bosun.engines.base import Body, Engine, Response
-from bosun.engines.embedded.aggs import Aggregator, Scope
+from bosun.engines.embedded.aggs import Aggregator, Limits, Scope
 from bosun.engines.embedded.fields import Field, flatten_mapping, quote, text_columns, token_table
 from bosun.engines.embedded.hits import (
     SortKey,
@@ -26,7 +26,8 @@ from bosun.engines.embedded.hits import (
     source_filter,
 )
 from bosun.engines.embedded.query import Compiler, Sql
-from bosun.errors import MissingIndex, QueryTimeout, UnsupportedQuery
+from bosun.engines.params import integer
+from bosun.errors import BadQuery, GuardrailViolation, MissingIndex, QueryTimeout, UnsupportedQuery
 
 _META = "_bosun_indices"
 _BODY_KEYS = {"query", "size", "from", "sort", "_source", "track_total_hits", "search_after", "aggs",
@@ -43,8 +44,9 @@ class EmbeddedEngine(Engine):
     kind = "embedded"
 
     def __init__(self, path: Path | None = None, *, read_only: bool = False,
-                 clock: Callable[[], datetime] | None = None) -> None:
+                 clock: Callable[[], datetime] | None = None, limits: Limits | None = None) -> None:
         self.path = path
+        self.limits = limits or Limits()  # like a cluster's search.max_buckets and max_result_window
         if path is not None and not read_only:
             path.parent.mkdir(parents=True, exist_ok=True)
         self._con = duckdb.connect(str(path) if path else ":memory:", read_only=read_only)
@@ -142,6 +144,8 @@ class EmbeddedEngine(Engine):
     def search(self, index: str, body: Body) -> Response:
         started = time.perf_counter()
         body = body or {}
+        if not isinstance(body, dict):
+            raise BadQuery("body", f"expected an object, got {body!r:.80}")
         unknown = set(body) - _BODY_KEYS
         if unknown:
             raise UnsupportedQuery(sorted(unknown)[0])
@@ -152,21 +156,24 @@ class EmbeddedEngine(Engine):
                               "hits": self._hits(index, body, compiler, where)}
         aggs = body.get("aggs", body.get("aggregations"))
         if aggs:
-            aggregator = Aggregator(compiler, self._run, quote(index))
+            aggregator = Aggregator(compiler, self._run, quote(index), self.limits)
             found = aggregator.evaluate(aggs, Scope(quote(index), where))
             response["aggregations"] = self._finish(index, aggregator.fill(aggs, found, ()))
         response["took"] = int((time.perf_counter() - started) * 1000)
         return response
 
     def _hits(self, index: str, body: Body, compiler: Compiler, where: Sql) -> dict[str, Any]:
-        size, offset = int(body.get("size", 10)), int(body.get("from", 0))
+        size, offset = integer(body, "search", "size", 10), integer(body, "search", "from", 0)
+        if size + offset > self.limits.max_hits:
+            raise GuardrailViolation(f"from + size = {size + offset:,} is over the cap of "
+                                     f"{self.limits.max_hits:,} hits")
         keys = sort_keys(compiler, body.get("sort"))
         total = self._total(index, where, body.get("track_total_hits", 10_000))
         if size <= 0:
             return {"total": total, "max_score": None, "hits": []} if total else {"max_score": None, "hits": []}
         condition = where
         if body.get("search_after") is not None:
-            after = search_after_sql(keys, list(body["search_after"]))
+            after = search_after_sql(keys, body["search_after"])
             condition = Sql(f"({where.text}) AND {after.text}", [*where.params, *after.params])
         order = ", ".join([k.order_sql() for k in keys] + ["_seq ASC"])
         names = list(self._mapping(index).get("properties", {}))
@@ -194,7 +201,8 @@ class EmbeddedEngine(Engine):
     def _total(self, index: str, where: Sql, track: Any) -> dict[str, Any] | None:
         if track is False:
             return None
-        limit = 10_000 if track is None else (None if track is True else int(track))
+        tracked = {} if track is None else {"track_total_hits": track}
+        limit = None if track is True else integer(tracked, "search", "track_total_hits", 10_000)
         count_sql = f"SELECT count(*) FROM {quote(index)} WHERE {where.text}"
         if limit is not None:
             count_sql = f"SELECT count(*) FROM (SELECT 1 FROM {quote(index)} WHERE {where.text} " \
