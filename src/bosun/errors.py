@@ -15,6 +15,7 @@
         ├── EngineUnavailable     the engine cannot be reached (names the URL)
         ├── QueryTimeout          a query or a worker took longer than allowed
         └── StoreError            the conversation store is corrupt or locked
+            └── StoreUnwritable   its disk is full or read-only (a turn can still be answered, unsaved)
 
 Messages are one line a person can act on. Code catches the narrowest class it can handle;
 only the planner's worker executor records arbitrary exceptions, as failed results.
@@ -99,3 +100,7 @@ class QueryTimeout(RunFailure):
 
 class StoreError(RunFailure):
     """The conversation store is corrupt or locked."""
+
+
+class StoreUnwritable(StoreError):
+    """The store's disk is full or read-only: nothing can be saved, though questions can be answered."""
