@@ -28,7 +28,6 @@ from bosun.planner.run import (
     memory_checkpointer,
     open_checkpointer,
     open_postgres_checkpointer,
-    resume_turn,
     stream_turn,
     unfinished_question,
 )
@@ -63,7 +62,7 @@ class Session:
     """Turns on threads: each turn reads the thread's last turns and is stored when it ends.
 
     Turns on one thread run one at a time, across processes (a lock file per thread under the data
-    directory); a turn a killed process left unfinished is finished first, and said so.
+    directory); a turn a killed process left unfinished is run again first, and said so.
     """
 
     context: Context
@@ -94,16 +93,23 @@ class Session:
             raise problem(self.context.settings.checkpoint_path, "checkpoint store", exc) from None
 
     def _resumed(self, thread_id: str) -> Iterator[TurnEvent | Answer]:
-        """Finish the thread's turn a killed process left unfinished, store it, and say so."""
+        """Run again, and store, the turn a killed process left unfinished on this thread, and say so.
+
+        The turn starts over from its question rather than from its last checkpoint: a pending worker's
+        inputs do not survive serialisation with their types, and every worker is a read-only query, so
+        running it again is safe and gives the answer the turn would have given.
+        """
         pending = unfinished_question(self.graph, thread_id)
         if pending is None:
             return
-        yield TurnEvent(kind="resumed", message=f"finishing the interrupted turn “{pending}” first")
-        final: dict[str, Any] = {}
-        answer = resume_turn(self.graph, thread_id, self.context, final)
-        kept = self._kept(thread_id, pending, answer, final)
-        yield TurnEvent(kind="resumed", status=kept.status,
-                        message=f"the interrupted turn “{pending}” was finished and stored: {kept.answer}")
+        yield TurnEvent(kind="resumed", message=f"running the interrupted turn “{pending}” again first")
+        self.graph.checkpointer.delete_thread(thread_id)
+        kept = None
+        for item in self._turn(pending, thread_id):
+            kept = item if isinstance(item, Answer) else kept
+        status = kept.status if kept else "failed"
+        yield TurnEvent(kind="resumed", status=status, message=f"the interrupted turn “{pending}” was answered "
+                        f"and stored: {kept.answer if kept else 'no answer'}")
 
     def _kept(self, thread_id: str, question: str, answer: Answer, final: dict[str, Any]) -> Answer:
         """The answer stored as the thread's next turn (secrets masked), or saying why it was not saved."""

@@ -35,7 +35,7 @@ def ask(
         answer = None
         for item in session.stream(question, thread or uuid.uuid4().hex[:12]):
             if isinstance(item, TurnEvent) and (verbose or item.kind == "resumed"):
-                console.print(f"[dim]{describe(item)}[/]", highlight=False, markup=False)
+                console.print(describe(item), style="dim", highlight=False, markup=False)
             elif isinstance(item, Answer):
                 answer = item
     finally:
