@@ -8,10 +8,10 @@ is named as such instead of SQLite's "disk I/O error".
 from __future__ import annotations
 
 import sqlite3
-import time
 from pathlib import Path
 
 from bosun.errors import StoreError, StoreUnwritable
+from bosun.files import move_aside
 
 _DAMAGE = ("malformed", "not a database", "corrupt", "file is encrypted")
 _READ_ONLY = ("readonly", "read-only", "unable to open", "permission denied")
@@ -29,6 +29,8 @@ def open_sqlite(path: Path, what: str, timeout_s: float = 5.0) -> sqlite3.Connec
             raise sqlite3.DatabaseError(f"database disk image is malformed ({verdict[0] if verdict else 'empty'})")
         conn.execute("PRAGMA journal_mode=WAL")  # append to the log, sync at checkpoints
         return conn
+    except UnicodeDecodeError:  # SQLite quoted bytes of a damaged schema in its message
+        raise problem(path, what, sqlite3.DatabaseError("database disk image is malformed")) from None
     except (sqlite3.Error, OSError) as exc:
         raise problem(path, what, exc) from None
 
@@ -58,13 +60,3 @@ def problem(path: Path, what: str, exc: BaseException) -> StoreError:
         return StoreUnwritable(f"the {what} {path} cannot be written (read-only?): make {path.parent} writable or "
                           "set BOSUN_DATA_DIR to a writable directory")
     return StoreError(f"the {what} {path} failed: {text}")
-
-
-def move_aside(path: Path) -> Path:
-    """Rename a damaged file (and its WAL files) to `<name>.damaged-<time>`, keeping it for inspection."""
-    aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-    for suffix in ("", "-wal", "-shm"):
-        source = Path(f"{path}{suffix}")
-        if source.exists():
-            source.rename(Path(f"{aside}{suffix}"))
-    return aside

@@ -27,7 +27,8 @@ from bosun.engines.embedded.hits import (
 )
 from bosun.engines.embedded.query import Compiler, Sql
 from bosun.engines.params import integer
-from bosun.errors import BadQuery, GuardrailViolation, MissingIndex, QueryTimeout, UnsupportedQuery
+from bosun.errors import BadQuery, GuardrailViolation, MissingIndex, QueryTimeout, StoreError, UnsupportedQuery
+from bosun.files import move_aside
 
 _META = "_bosun_indices"
 _BODY_KEYS = {"query", "size", "from", "sort", "_source", "track_total_hits", "search_after", "aggs",
@@ -36,6 +37,34 @@ _SKIP = {"_id", "_seq"}
 
 
 _SPLIT = "list_filter(regexp_split_to_array(lower(v), '[^\\p{L}\\p{N}]+'), lambda t: t <> '')"
+
+
+_DAMAGE = ("corrupt", "checksum", "not a valid duckdb", "invalid database")
+
+
+def _damaged(exc: BaseException) -> bool:
+    """Whether DuckDB's error says its file is damaged (it raises the base class for a checksum mismatch)."""
+    text = str(exc).lower()
+    return any(word in text for word in _DAMAGE)
+
+
+def _first_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:200]
+
+
+def _connect(path: Path | None, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """Open the DuckDB file; a damaged one is moved aside and named, with what to do."""
+    try:
+        con = duckdb.connect(str(path) if path else ":memory:", read_only=read_only)
+        con.execute("SET enable_progress_bar = false")
+        con.execute(f"SELECT count(*) FROM duckdb_tables() WHERE table_name = '{_META}'").fetchall()
+        return con
+    except duckdb.Error as exc:
+        if path is None or not _damaged(exc):
+            raise StoreError(f"the embedded engine's data file {path} cannot be opened: {_first_line(exc)}") from None
+        aside = move_aside(path)
+        raise StoreError(f"the embedded engine's data file {path} is damaged ({_first_line(exc)}); it was moved to "
+                         f"{aside.name}: run `bosun data generate` to rebuild it") from None
 
 
 class EmbeddedEngine(Engine):
@@ -49,8 +78,7 @@ class EmbeddedEngine(Engine):
         self.limits = limits or Limits()  # like a cluster's search.max_buckets and max_result_window
         if path is not None and not read_only:
             path.parent.mkdir(parents=True, exist_ok=True)
-        self._con = duckdb.connect(str(path) if path else ":memory:", read_only=read_only)
-        self._con.execute("SET enable_progress_bar = false")
+        self._con = _connect(path, read_only)
         self._clock = clock or (lambda: datetime.now(UTC))
         self._local = threading.local()
         self._write = threading.Lock()
@@ -75,7 +103,10 @@ class EmbeddedEngine(Engine):
         except duckdb.InterruptException:
             raise QueryTimeout("the query was interrupted") from None
         except duckdb.Error as exc:
-            raise UnsupportedQuery("query", f"the embedded engine could not run it: {exc}".splitlines()[0]) from None
+            if not _damaged(exc):
+                raise UnsupportedQuery("query", f"the embedded engine could not run it: {_first_line(exc)}") from None
+            raise StoreError(f"the embedded engine's data file {self.path} cannot be read ({_first_line(exc)}): "
+                             "run `bosun data generate` to rebuild it") from None
 
     def interrupt_all(self) -> None:
         """Stop every running query (a guardrail's deadline)."""
