@@ -7,6 +7,7 @@ is named as such instead of SQLite's "disk I/O error".
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -35,12 +36,22 @@ def open_sqlite(path: Path, what: str, timeout_s: float = 5.0) -> sqlite3.Connec
         raise problem(path, what, exc) from None
 
 
+def _nearly_full(folder: Path) -> bool:
+    """SQLite reports a full disk as a "disk I/O error" when it cannot even create its WAL files."""
+    try:
+        return shutil.disk_usage(folder).free < 1 << 20
+    except OSError:
+        return False
+
+
 def open_sqlite_read_only(path: Path, timeout_s: float = 5.0) -> sqlite3.Connection | None:
     """The file opened read-only (or None when it does not exist), for a store that cannot be written."""
     if not path.exists():
         return None
     try:
-        return sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, check_same_thread=False, timeout=timeout_s)
+        # immutable: no lock or -shm file is needed, which a read-only directory could not hold
+        return sqlite3.connect(f"{path.as_uri()}?mode=ro&immutable=1", uri=True, check_same_thread=False,
+                               timeout=timeout_s)
     except sqlite3.Error:
         return None
 
@@ -53,10 +64,10 @@ def problem(path: Path, what: str, exc: BaseException) -> StoreError:
         aside = move_aside(path)
         return StoreError(f"the {what} {path} is damaged ({text}); it was moved to {aside.name} and a new one "
                           "will be started: run the command again")
-    if any(word in lowered for word in _FULL):
+    if any(word in lowered for word in _FULL) or ("disk i/o error" in lowered and _nearly_full(path.parent)):
         return StoreUnwritable(f"the disk holding the {what} {path} is full: free space there or set BOSUN_DATA_DIR "
                           "to another directory")
-    if any(word in lowered for word in _READ_ONLY) or isinstance(exc, PermissionError):
+    if any(word in lowered for word in _READ_ONLY) or isinstance(exc, PermissionError) or "disk i/o" in lowered:
         return StoreUnwritable(f"the {what} {path} cannot be written (read-only?): make {path.parent} writable or "
                           "set BOSUN_DATA_DIR to a writable directory")
     return StoreError(f"the {what} {path} failed: {text}")
