@@ -11,7 +11,7 @@ import pyarrow as pa
 from pydantic import SecretStr
 
 from bosun.engines.base import Body, Engine, Response
-from bosun.errors import ConfigError, EngineUnavailable, MissingIndex, QueryTimeout, UserError
+from bosun.errors import ConfigError, EngineUnavailable, MissingIndex, QueryTimeout, SettingsError, UserError
 from bosun.settings import Settings, redacted
 
 _CLIENTS = {"elasticsearch": ("elasticsearch", "Elasticsearch", "elasticsearch"),
@@ -37,7 +37,10 @@ class RemoteEngine(Engine):
         if kind == "opensearch":
             options["timeout"] = options.pop("request_timeout")
         self.kind, self.url, self.timeout_s = kind, redacted(url), timeout_s  # url: for messages, never secret
-        self._client = getattr(self._module, class_name)(**options)
+        try:
+            self._client = getattr(self._module, class_name)(**options)
+        except ValueError as exc:  # the client refuses a combination, e.g. both a password and an API key
+            raise SettingsError(f"bad settings for the {kind} engine at {self.url}: {redacted(str(exc))}") from None
 
     def _call(self, what: str, function: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         """Call the client; every failure is one line naming the URL, and the answer must be a JSON object."""
