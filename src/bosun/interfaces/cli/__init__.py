@@ -6,6 +6,7 @@ import json
 import sys
 
 import click
+import typer
 
 from bosun.errors import BosunError
 
@@ -19,15 +20,21 @@ def main() -> None:
 
     try:
         code = app(standalone_mode=False)
-    except click.ClickException as exc:  # usage: a missing argument, an unknown option, a bad value
-        _fail(exc.format_message(), exc.exit_code)
-    except click.exceptions.Abort:
-        sys.exit(130)
+    except (click.ClickException, typer.TyperException) as exc:  # usage: a missing argument, an unknown option
+        if isinstance(exc, click.exceptions.Abort | typer.Abort):
+            sys.exit(130)
+        _fail(_usage_message(exc), int(getattr(exc, "exit_code", 2)))
     except BosunError as exc:
         _fail(str(exc), 2)
     except KeyboardInterrupt:
         sys.exit(130)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _usage_message(exc: Exception) -> str:
+    """Click's (or typer's vendored click's) own wording of a usage mistake."""
+    format_message = getattr(exc, "format_message", None)
+    return str(format_message()) if callable(format_message) else str(exc)
 
 
 def _fail(message: str, code: int) -> None:
