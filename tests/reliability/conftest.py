@@ -63,6 +63,11 @@ def bosun(data_dir: Path, *args: str, env: dict[str, str] | None = None,
           timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """Run the `bosun` command in its own process on `data_dir`."""
     environment = {"BOSUN_DATA_DIR": str(data_dir), "HOME": str(data_dir), "PATH": os.environ.get("PATH", ""),
-                   "PYTHONPATH": str(ROOT), **(env or {})}
+                   "PYTHONPATH": python_path(), **(env or {})}
     return subprocess.run([sys.executable, "-m", "bosun.interfaces.cli", *args], capture_output=True, text=True,
                           env=environment, timeout=timeout, cwd=ROOT)
+
+
+def python_path() -> str:
+    """The repository root (for `tests.…` helpers) before whatever PYTHONPATH the suite itself runs with."""
+    return os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)

@@ -15,7 +15,7 @@ from rich.console import Console
 from bosun.interfaces.cli.ask_cmd import show
 from bosun.planner.synthesis import Answer, Trace
 from bosun.workers.models import ResultTable
-from tests.reliability.conftest import ROOT, bosun
+from tests.reliability.conftest import ROOT, bosun, python_path
 
 ESCAPES = "\x1b[2J\x1b]0;owned\x07\x1b[31m"
 
@@ -53,7 +53,7 @@ def test_ask_exits_non_zero_when_the_turn_failed(data_dir: Path) -> None:
 
 
 def test_invalid_utf8_in_a_question_is_answered_and_stored(data_dir: Path) -> None:
-    env = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), "PYTHONPATH": str(ROOT), "LC_ALL": "C.UTF-8"}
+    env = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), "PYTHONPATH": python_path(), "LC_ALL": "C.UTF-8"}
     question = b"How many shipments arrived in Houston in 2025\xff\xfe?"
     done = subprocess.run([sys.executable.encode(), b"-m", b"bosun.interfaces.cli", b"ask", question, b"--thread",
                            b"u", b"--json"], capture_output=True, env=env, cwd=ROOT, timeout=120)
@@ -63,7 +63,7 @@ def test_invalid_utf8_in_a_question_is_answered_and_stored(data_dir: Path) -> No
 
 
 def test_chat_reads_a_line_that_is_not_utf8_and_goes_on(data_dir: Path) -> None:
-    env = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), "PYTHONPATH": str(ROOT), "LC_ALL": "C.UTF-8",
+    env = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), "PYTHONPATH": python_path(), "LC_ALL": "C.UTF-8",
            "PYTHONIOENCODING": "utf-8"}
     lines = (b"How many shipments arrived in Houston\xff in 2025?\n"
              b"How many shipments arrived in Savannah in 2025?\n/quit\n")

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.reliability.conftest import ROOT, bosun
+from tests.reliability.conftest import ROOT, bosun, python_path
 
 PORTS = ["SAVANNAH", "HOUSTON", "SEATTLE", "TACOMA", "OAKLAND", "CHARLESTON", "NORFOLK", "BALTIMORE"]
 
@@ -24,7 +24,7 @@ def _stored(data_dir: Path, thread: str) -> list[tuple[int, dict[str, object]]]:
 
 
 def test_eight_processes_on_one_thread_each_answered_and_stored_once_with_its_own_meaning(data_dir: Path) -> None:
-    env = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), "PYTHONPATH": python_path()}
     questions = {port: f"How many shipments arrived in {port.title()} in 2025?" for port in PORTS}
     processes = {port: subprocess.Popen([sys.executable, "-m", "bosun.interfaces.cli", "ask", question, "--thread",
                                          "busy", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -47,7 +47,8 @@ def test_eight_processes_on_one_thread_each_answered_and_stored_once_with_its_ow
 def test_a_killed_turn_is_run_again_and_stored_on_the_threads_next_ask_and_said(data_dir: Path) -> None:
     killed = "How many shipments arrived in Houston in 2025?"
     process = subprocess.Popen([sys.executable, "-m", "tests.reliability.turn_process", str(data_dir), "k", killed,
-                                "slow"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                "slow"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONPATH": python_path()})
     deadline = time.monotonic() + 120
     while not (data_dir / "started").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
