@@ -19,8 +19,8 @@ def ask(data_dir: Path, question: str, *extra: str) -> dict[str, Any]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("BOSUN_DATA_DIR", str(data_dir))
         result = CliRunner().invoke(app, ["ask", question, "--json", *extra])
-    assert result.exit_code == 0, result.output
     answer: dict[str, Any] = json.loads(result.output)
+    assert result.exit_code == (1 if answer["status"] == "failed" else 0), result.output  # 1: the turn failed
     return answer
 
 

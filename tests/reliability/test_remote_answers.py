@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -32,12 +33,12 @@ def test_a_wrong_answer_is_one_line_naming_the_url(kind: str, mode: str) -> None
 
 
 @pytest.mark.parametrize("mode", ["html", "500", "{}"])
-def test_bosun_ask_against_a_wrong_engine_says_so_in_one_line(mode: str, tmp_path: Path) -> None:
+def test_bosun_ask_against_a_wrong_engine_fails_the_turn_naming_the_url(mode: str, tmp_path: Path) -> None:
     with wrong_server(mode) as url:
         env = {"BOSUN_ENGINE": "elasticsearch", "BOSUN_ENGINE_URL": url, "BOSUN_DATA_DIR": str(tmp_path),
                "BOSUN_QUERY_TIMEOUT_S": "5", "HOME": str(tmp_path), "PATH": ""}
-        done = subprocess.run([sys.executable, "-m", "bosun.interfaces.cli", "ask", "How many shipments?"],
+        done = subprocess.run([sys.executable, "-m", "bosun.interfaces.cli", "ask", "How many shipments?", "--json"],
                               capture_output=True, text=True, env=env, timeout=120)
-    assert done.returncode == 2, done.stderr
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("bosun: ") and url in lines[0], done.stderr
+    answer = json.loads(done.stdout)
+    assert done.returncode == 1 and answer["status"] == "failed" and "Traceback" not in done.stderr, done.stderr
+    assert f"search shipments: {url} answered" in answer["answer"] and "\n" not in answer["answer"]

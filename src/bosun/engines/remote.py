@@ -43,10 +43,18 @@ class RemoteEngine(Engine):
             raise SettingsError(f"bad settings for the {kind} engine at {self.url}: {redacted(str(exc))}") from None
 
     def _call(self, what: str, function: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        """Call the client; every failure is one line naming the URL, and the answer must be a JSON object."""
+        """Call the client for a JSON answer: anything but an object (an HTML page) is one line naming the URL."""
+        found = self._request(what, function, *args, **kwargs)
+        body = getattr(found, "body", found)
+        if not isinstance(body, dict):
+            raise EngineUnavailable(f"{what}: {self.url} answered {_shown(body)}, not an {self.kind} response")
+        return body
+
+    def _request(self, what: str, function: Any, *args: Any, **kwargs: Any) -> Any:
+        """Call the client; every failure is one line naming the URL."""
         exceptions = self._module.exceptions if hasattr(self._module, "exceptions") else self._module
         try:
-            found = function(*args, **kwargs)
+            return function(*args, **kwargs)
         except exceptions.NotFoundError as exc:
             raise MissingIndex(f"{what}: {_reason(exc)} on {self.url}") from None
         except exceptions.ConnectionTimeout:
@@ -58,10 +66,6 @@ class RemoteEngine(Engine):
         except _answer_errors(exceptions) as exc:  # an HTTP 5xx, or a body that is not JSON (an HTML page)
             raise EngineUnavailable(f"{what}: {self.url} answered {_status(exc)}, not an {self.kind} "
                                     "response") from None
-        body = getattr(found, "body", found)
-        if not isinstance(body, dict):
-            raise EngineUnavailable(f"{what}: {self.url} answered {_shown(body)}, not an {self.kind} response")
-        return body
 
     def _expect(self, what: str, body: dict[str, Any], key: str) -> Any:
         """`body[key]`; an answer without it (`{}` from a proxy) is one line naming the URL and what came back."""
@@ -94,11 +98,11 @@ class RemoteEngine(Engine):
 
     def bulk_load(self, index: str, table: pa.Table, mapping: dict[str, Any], id_field: str | None = None) -> int:
         indices = self._client.indices
-        if self._call(f"exists {index}", indices.exists, index=index):
-            self._call(f"delete {index}", indices.delete, index=index)
-        self._call(f"create {index}", indices.create, index=index, body={"mappings": mapping})
+        if self._request(f"exists {index}", indices.exists, index=index):
+            self._request(f"delete {index}", indices.delete, index=index)
+        self._request(f"create {index}", indices.create, index=index, body={"mappings": mapping})
         actions = _actions(index, table, id_field)
-        self._call(f"bulk {index}", self._helpers.bulk, self._client, actions, chunk_size=2000, refresh=True)
+        self._request(f"bulk {index}", self._helpers.bulk, self._client, actions, chunk_size=2000, refresh=True)
         return table.num_rows
 
     def close(self) -> None:
