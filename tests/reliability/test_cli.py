@@ -32,10 +32,10 @@ def test_a_usage_error_is_one_line_and_exit_2(tmp_path: Path, args: list[str], s
     done = bosun(tmp_path, *args)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("bosun: ") and said in done.stderr, done.stderr
-    as_json = bosun(tmp_path, *args, "--json")
-    assert as_json.returncode == 2
-    error = json.loads(as_json.stdout)
-    assert error["status"] == "failed" and error["error"]
+    if args[0] == "ask" and len(args) <= 3:  # the JSON form once per kind of mistake, to keep the suite quick
+        as_json = bosun(tmp_path, *args, "--json")
+        error = json.loads(as_json.stdout)
+        assert as_json.returncode == 2 and error["status"] == "failed" and said in error["error"]
 
 
 def test_json_on_a_bosun_error_is_an_object_too(tmp_path: Path) -> None:

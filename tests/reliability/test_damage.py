@@ -28,14 +28,10 @@ def _one_line(stderr: str) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize(("name", "damage"), [
-    ("conversations.sqlite", "truncate"), ("conversations.sqlite", "scramble"),
-    ("checkpoints.sqlite", "truncate"), ("checkpoints.sqlite", "scramble"),
-])
+@pytest.mark.parametrize(("name", "damage"), [("conversations.sqlite", "truncate"), ("checkpoints.sqlite", "scramble")])
 def test_a_damaged_store_is_named_moved_aside_and_the_next_run_starts_afresh(data_dir: Path, name: str,
                                                                              damage: str) -> None:
-    for thread in ("a", "b", "c"):
-        assert bosun(data_dir, "ask", QUESTION, "--thread", thread).returncode == 0
+    assert bosun(data_dir, "ask", QUESTION, "--thread", "a").returncode == 0
     path = data_dir / name
     original = path.read_bytes()
     if damage == "truncate":

@@ -52,10 +52,10 @@ def _files_leaking(folder: Path) -> dict[str, list[str]]:
 def test_no_secret_in_any_output_or_file(tmp_path: Path, mode: str, auth: str) -> None:
     with wrong_server(mode) as url:
         env = _environment(url, auth)
-        outputs = [bosun(tmp_path, "ask", question, "--thread", "s", *flags, env=env)
-                   for question in ("How many shipments arrived in Houston in 2025?",
-                                    "What flag does the MSC GULSUN fly?")
-                   for flags in ((), ("--json",), ("--verbose", "--trace"))]
+        outputs = [bosun(tmp_path, "ask", question, "--thread", "s", *flags, env=env) for question, flags in (
+            ("How many shipments arrived in Houston in 2025?", ()),
+            ("How many shipments arrived in Savannah in 2025?", ("--json",)),
+            ("What flag does the MSC GULSUN fly?", ("--verbose", "--trace")))]
     for done in outputs:
         assert not _leaks(done.stdout + done.stderr), done.stdout + done.stderr
     assert any("127.0.0.1" in done.stdout + done.stderr for done in outputs)  # the URL is named, redacted
