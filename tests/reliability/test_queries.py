@@ -167,3 +167,13 @@ def test_the_raw_engine_serves_bosun_meta_but_the_guardrails_keep_it_out(raw: Em
         guarded.mapping("bosun_meta")
     with pytest.raises(MissingIndex):
         raw.search("no_such_index", {})
+
+
+@pytest.mark.parametrize(("pattern", "matches"), [("%", 0), ("_", 0), ("M_ERSK", 0), ("%AERSK", 0), ("*", 2000),
+                                                  ("M?ERSK", -1)])
+def test_percent_and_underscore_in_a_wildcard_are_literal_characters(raw: EmbeddedEngine, pattern: str,
+                                                                    matches: int) -> None:
+    body = {"size": 0, "track_total_hits": True, "query": {"wildcard": {"carrier_name": pattern}}}
+    found = raw.search(INDEX, body)["hits"]["total"]["value"]
+    maersk = raw.count(INDEX, {"query": {"term": {"carrier_name": "MAERSK"}}})
+    assert found == (maersk if matches == -1 else matches)
