@@ -6,6 +6,7 @@
     │   ├── AmbiguousEntity       a name that resolves to several things equally well
     │   ├── InvalidReading        a reading of the question that names what the catalog lacks
     │   ├── UnsupportedQuery      a query the engine cannot answer exactly (names the clause)
+    │   │   └── BadQuery          a malformed query: a parameter of the wrong type or range (names both)
     │   ├── GuardrailViolation    a query outside the read-only policy (script, write, cap, index)
     │   └── LoadError             a data file that cannot be loaded (names the file, row and problem)
     ├── ConfigError               the installation is at fault; fix settings or files
@@ -16,6 +17,7 @@
         ├── EngineUnavailable     the engine cannot be reached (names the URL)
         ├── QueryTimeout          a query or a worker took longer than allowed
         ├── StoreError            the conversation store is corrupt or locked
+        │   └── StoreUnwritable   its disk is full or read-only (a turn can still be answered, unsaved)
         ├── ModelFailure          the chat model could not be reached or gave no usable answer
         └── TokenBudgetSpent      the turn used the model tokens it was allowed
 
@@ -68,6 +70,14 @@ class UnsupportedQuery(UserError):
         super().__init__(f"unsupported query clause {clause!r}{suffix}")
 
 
+class BadQuery(UnsupportedQuery):
+    """A malformed query: the message names the clause and the parameter at fault."""
+
+    def __init__(self, clause: str, detail: str) -> None:
+        self.clause = clause
+        UserError.__init__(self, f"bad query: {clause}: {detail}")
+
+
 class GuardrailViolation(UserError):
     """The query breaks the read-only policy."""
 
@@ -118,3 +128,7 @@ class ModelFailure(RunFailure):
 
 class TokenBudgetSpent(RunFailure):
     """The turn used its model token budget (BOSUN_LLM_TURN_TOKEN_BUDGET): the turn stops."""
+
+
+class StoreUnwritable(StoreError):
+    """The store's disk is full or read-only: nothing can be saved, though questions can be answered."""

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal
-from urllib.parse import urlparse
+from urllib.parse import parse_qsl, urlparse
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -24,9 +25,24 @@ def _check_url(value: str | None, schemes: tuple[str, ...]) -> str | None:
     return value
 
 
-def redacted(url: str) -> str:
-    """A URL without its password, for messages."""
-    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
+_USERINFO = re.compile(r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s@]*@")
+_SECRET_PARAM = re.compile(r"([?&](?:[^=&\s]*(?:key|token|secret|password|passwd|pwd|auth)[^=&\s]*)=)[^&\s#]*",
+                           re.IGNORECASE)
+
+
+def redacted(text: str) -> str:
+    """`text` with the user-info of every URL in it (user:password@, token@) and secret query values masked.
+
+    Applied to any message that may quote a URL; the user name goes too, as a bare `token@` is the secret.
+    """
+    return _SECRET_PARAM.sub(r"\1***", _USERINFO.sub(r"\1***@", text))
+
+
+def scrub(text: str, secrets: Iterable[str]) -> str:
+    """`text` with URLs redacted and every known secret value replaced by asterisks."""
+    for secret in secrets:
+        text = text.replace(secret, "***")
+    return redacted(text)
 
 
 class Settings(BaseSettings):
@@ -40,8 +56,8 @@ class Settings(BaseSettings):
     engine: EngineKind = Field("embedded", description="embedded | elasticsearch | opensearch")
     engine_url: str | None = Field(None, description="cluster URL for elasticsearch / opensearch")
     engine_username: str | None = None
-    engine_password: str | None = None
-    engine_api_key: str | None = None
+    engine_password: SecretStr | None = None
+    engine_api_key: SecretStr | None = None
     engine_verify_certs: bool = True
     query_timeout_s: float = Field(10.0, gt=0)
     max_result_size: int = Field(10_000, gt=0, le=10_000)
@@ -62,7 +78,7 @@ class Settings(BaseSettings):
         "hashing", description="name vectors: hashing (character n-grams, no model) | minilm (semantic extra)")
     graphql_url: str | None = Field(None, description="remote GraphQL API; default: the in-process schema")
     api_token: SecretStr | None = Field(None, description="bearer token `bosun serve` requires; needed off loopback")
-    max_question_chars: int = Field(2000, gt=0, description="the longest question the HTTP API accepts")
+    max_question_chars: int = Field(4000, gt=0, description="the longest question Bosun reads (longer: said, not run)")
 
     llm_model: str | None = Field(None, description="provider:model for init_chat_model, e.g. openai:gpt-4o-mini")
     llm_base_url: str | None = Field(None, description="an OpenAI-compatible server (or Ollama) instead of the "
@@ -90,6 +106,16 @@ class Settings(BaseSettings):
     def _pg_url(cls, value: str | None) -> str | None:
         return _check_url(value, ("postgres", "postgresql"))
 
+    def secrets(self) -> list[str]:
+        """Every secret value the settings carry (passwords, keys, URL user-info and secret parameters).
+
+        Longest first, so that a secret containing another is masked whole.
+        """
+        found = [s.get_secret_value() for s in (self.engine_password, self.engine_api_key, self.llm_api_key) if s]
+        for url in (self.engine_url, self.checkpoint_url, self.qdrant_url, self.graphql_url):
+            found += _url_secrets(url) if url else []
+        return sorted({s for s in found if len(s) >= 4}, key=len, reverse=True)
+
     @property
     def duckdb_path(self) -> Path:
         return self.data_dir / "bosun.duckdb"
@@ -101,6 +127,13 @@ class Settings(BaseSettings):
     @property
     def turns_path(self) -> Path:
         return self.data_dir / "conversations.sqlite"
+
+
+def _url_secrets(url: str) -> list[str]:
+    parsed = urlparse(url)
+    found = [parsed.password or "", parsed.username or ""] if parsed.password or parsed.username else []
+    found += [value for name, value in parse_qsl(parsed.query) if _SECRET_PARAM.match(f"?{name}=")]
+    return found
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -103,7 +103,7 @@ def test_errors_are_json_with_their_status(client: TestClient) -> None:
     cases = [(client.get("/threads/nope"), 404, "unknown_thread"),
              (client.post("/threads/nope/turns", json={"question": "hi"}), 404, "unknown_thread"),
              (client.delete("/threads/nope"), 404, "unknown_thread"),
-             (client.post(f"/threads/{thread}/turns", json={"question": "x" * 2001}), 413, "question_too_long"),
+             (client.post(f"/threads/{thread}/turns", json={"question": "x" * 4001}), 413, "question_too_long"),
              (client.post(f"/threads/{thread}/turns", json={}), 400, "bad_request"),
              (client.post(f"/threads/{thread}/turns", json={"question": "  "}), 400, "bad_request"),
              (client.post(f"/threads/{thread}/turns", json={"question": "hi", "as_of": "June"}), 400, "bad_request"),

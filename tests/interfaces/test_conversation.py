@@ -163,8 +163,11 @@ def test_a_thread_continues_across_separate_runs(data_dir: Path, tmp_path: Path,
 
 def test_a_corrupt_store_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "conversations.sqlite").write_bytes(b"this is not a database" * 100)
-    with pytest.raises(StoreError, match=r"conversations\.sqlite cannot be used"):
+    with pytest.raises(StoreError, match=r"conversations\.sqlite is damaged \(file is not a database\); it was "
+                       r"moved to conversations\.sqlite\.damaged-"):
         sqlite_store(tmp_path / "conversations.sqlite")
+    (aside,) = tmp_path.glob("conversations.sqlite.damaged-*")
+    assert aside.read_bytes() == b"this is not a database" * 100
 
 
 def test_a_locked_store_fails_the_write_and_keeps_earlier_turns(session: Session, tmp_path: Path) -> None:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
+import sqlite3
 import threading
 from collections.abc import Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
+
+from filelock import FileLock, Timeout
 
 import bosun.workers.data  # registers the data workers
 import bosun.workers.objects  # noqa: F401 - registers graphql_lookup
@@ -20,18 +25,39 @@ from bosun.datagen.load import read_sample_info
 from bosun.engines.base import Engine
 from bosun.engines.factory import open_engine, open_object_source
 from bosun.engines.guardrails import GuardedEngine, Guardrails
-from bosun.errors import BosunError
+from bosun.errors import BosunError, StoreError, StoreUnwritable
 from bosun.planner.events import TurnEvent
 from bosun.planner.graph import build_graph
-from bosun.planner.run import open_checkpointer, open_postgres_checkpointer, stream_turn
+from bosun.planner.run import (
+    forget_finished,
+    memory_checkpointer,
+    open_checkpointer,
+    open_postgres_checkpointer,
+    stream_turn,
+    unfinished_question,
+)
 from bosun.planner.state import TurnSummary
-from bosun.planner.synthesis import Answer
-from bosun.settings import Settings
+from bosun.planner.storage import problem
+from bosun.planner.synthesis import Answer, Trace
+from bosun.settings import Settings, scrub
 from bosun.understanding.backends import open_understanding
 from bosun.understanding.llm import LLMUnderstanding
 from bosun.understanding.meaning import Meaning
 from bosun.workers.context import Context
 from bosun.workers.models import Goal
+
+
+def prepared(question: str) -> str:
+    """The question as valid UTF-8: bytes that were not (command-line arguments arrive as lone surrogates)
+    become U+FFFD, so the turn can be stored."""
+    return question.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _too_long(question: str, thread_id: str, limit: int) -> Answer:
+    """The answer to a question past the length cap: said, not run and not stored (it would only fill the disk)."""
+    said = f"The question is {len(question):,} characters long; please ask in at most {limit:,}."
+    return Answer(question=question[:200] + "…", thread_id=thread_id, status="failed", answer=said,
+                  trace=Trace(rounds=0, sub_goals=[]))
 
 
 @dataclass
@@ -42,20 +68,90 @@ class Session:
     graph: Any
     store: TurnStore
     today_note: str | None = None  # said once in an answer that reads a date relative to today
+    unsaved: str | None = None  # why nothing is saved (the data directory cannot be written), or None
     _locks: dict[str, threading.Lock] = field(default_factory=dict)
     _locks_guard: threading.Lock = field(default_factory=threading.Lock)
 
     def stream(self, question: str, thread_id: str, as_of: date | None = None) -> Iterator[TurnEvent | Answer]:
-        """The turn's events, then its answer; turns of one thread run one at a time, in arrival order."""
+        """The turn's events, then its answer; turns of one thread run one at a time, in arrival order,
+        within a process (a lock) and across processes (a lock file)."""
+        question = prepared(question)
+        limit = self.context.settings.max_question_chars
+        if len(question) > limit:
+            yield _too_long(question, thread_id, limit)
+            return
         context = self._context_on(as_of)
-        with self._lock(thread_id):
-            self.store.open_thread(thread_id)
-            for item in stream_turn(self.graph, question, thread_id, context, self.history(thread_id)):
+        with self._lock(thread_id), self._thread_lock(thread_id):
+            yield from self._resumed(thread_id, context)
+            try:
+                yield from self._turn(question, thread_id, context, as_of)
+            except StoreUnwritable as exc:  # the disk filled up or turned read-only during the turn
+                self._go_unsaved(str(exc))
+                yield from self._turn(question, thread_id, context, as_of)
+
+    def _turn(self, question: str, thread_id: str, context: Context,
+              as_of: date | None = None) -> Iterator[TurnEvent | Answer]:
+        final: dict[str, Any] = {}
+        history = self.history(thread_id)
+        try:
+            for item in stream_turn(self.graph, question, thread_id, context, history, final):
                 if isinstance(item, Answer):
                     item = with_charts(item) if as_of else with_charts(self._with_today(question, item))
-                    numbered = self.store.append(thread_id, self._summary(question, item, thread_id, context))
-                    self.store.record_answer(thread_id, numbered.turn_id, item.model_dump(mode="json"))
+                    item = self._kept(thread_id, question, item, final, context)
                 yield item
+        except sqlite3.Error as exc:
+            raise problem(self.context.settings.checkpoint_path, "checkpoint store", exc) from None
+
+    def _resumed(self, thread_id: str, context: Context) -> Iterator[TurnEvent | Answer]:
+        """Run again, and store, the turn a killed process left unfinished on this thread, and say so.
+
+        The turn starts over from its question rather than from its last checkpoint: a pending worker's
+        inputs do not survive serialisation with their types, and every worker is a read-only query, so
+        running it again is safe and gives the answer the turn would have given.
+        """
+        pending = unfinished_question(self.graph, thread_id)
+        if pending is None:
+            return
+        yield TurnEvent(kind="resumed", message=f"running the interrupted turn “{pending}” again first")
+        self.graph.checkpointer.delete_thread(thread_id)
+        kept = None
+        for item in self._turn(pending, thread_id, context):
+            kept = item if isinstance(item, Answer) else kept
+        status = kept.status if kept else "failed"
+        yield TurnEvent(kind="resumed", status=status, message=f"the interrupted turn “{pending}” was answered "
+                        f"and stored: {kept.answer if kept else 'no answer'}")
+
+    def _kept(self, thread_id: str, question: str, answer: Answer, final: dict[str, Any],
+              context: Context) -> Answer:
+        """The answer stored as the thread's next turn (secrets masked), or saying why it was not saved."""
+        answer = Answer.model_validate_json(scrub(answer.model_dump_json(), self.context.settings.secrets()))
+        reason = self.unsaved
+        if reason is None:
+            try:
+                self.store.open_thread(thread_id)
+                numbered = self.store.append(thread_id, self._summary(question, answer, final, context))
+                self.store.record_answer(thread_id, numbered.turn_id, answer.model_dump(mode="json"))
+                forget_finished(self.graph, thread_id)
+            except StoreUnwritable as exc:
+                reason = str(exc)
+        if reason is None:
+            return answer
+        return answer.model_copy(update={"answer": f"{answer.answer}\n\n(Not saved: {reason}.)"})
+
+    def _go_unsaved(self, reason: str) -> None:
+        self.unsaved = reason
+        self.graph = build_graph(memory_checkpointer(self.context.settings.secrets()))
+
+    def _thread_lock(self, thread_id: str) -> AbstractContextManager[Any]:
+        """A lock file for the thread, held for the whole turn; none when the data directory is unwritable."""
+        settings = self.context.settings
+        folder = settings.data_dir / "locks"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return nullcontext()
+        name = hashlib.sha256(thread_id.encode("utf-8", "replace")).hexdigest()[:24]
+        return _ThreadLock(FileLock(str(folder / f"{name}.lock"), timeout=settings.turn_deadline_s), thread_id)
 
     def forget(self, thread_id: str) -> None:
         """Delete a thread: its turns, its answers and its checkpoints."""
@@ -90,9 +186,11 @@ class Session:
     def history(self, thread_id: str) -> list[TurnSummary]:
         return self.store.recent(thread_id, self.context.settings.memory_turns)
 
-    def _summary(self, question: str, answer: Answer, thread_id: str, context: Context) -> TurnSummary:
-        """The turn as memory keeps it: its main data goal's meaning, what it asked back, its top rows."""
-        values = self.graph.get_state({"configurable": {"thread_id": thread_id}}).values
+    def _summary(self, question: str, answer: Answer, values: dict[str, Any], context: Context) -> TurnSummary:
+        """The turn as memory keeps it: its main data goal's meaning, what it asked back, its top rows.
+
+        `values` is the turn's own final state, never the thread's latest checkpoint (another turn's).
+        """
         goals = [g for g in values.get("goals", []) if g.params.get("kind") == "data"]
         meaning = _meaning_of(goals[0], values, context) if goals else None
         clarification = None
@@ -112,6 +210,27 @@ class Session:
         self.store.close()
 
 
+class _ThreadLock(AbstractContextManager[Any]):
+    """Hold a FileLock; waiting past the turn deadline is a StoreError naming the thread."""
+
+    def __init__(self, lock: FileLock, thread_id: str) -> None:
+        self.lock, self.thread_id = lock, thread_id
+
+    def __enter__(self) -> _ThreadLock:
+        try:
+            self.lock.acquire()
+        except Timeout:
+            raise StoreError(f"another turn on thread {self.thread_id!r} has run for more than "
+                             f"{self.lock.timeout:g} s; ask again when it has finished") from None
+        except OSError:  # a lock file that cannot be created: nothing will be saved either
+            pass
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.lock.is_locked:
+            self.lock.release()
+
+
 def _meaning_of(goal: Goal, values: dict[str, Any], context: Context) -> Meaning:
     """What the goal was taken to mean: metadata_lookup's reading (after any pick), else the goal's own."""
     outputs = values.get("completed_outputs", {})
@@ -128,11 +247,9 @@ def _meaning_of(goal: Goal, values: dict[str, Any], context: Context) -> Meaning
 def open_session(settings: Settings, as_of: date | None = None) -> Session:
     """Everything a turn needs, from the settings; the conversation store first, as it fails most often."""
     catalog = load_catalog(settings.catalog)
-    if settings.checkpoint_url:
-        checkpointer = open_postgres_checkpointer(settings.checkpoint_url)
-    else:
-        checkpointer = open_checkpointer(settings.checkpoint_path)
+    checkpointer, unsaved = _checkpointer(settings)
     store = open_turn_store(settings)
+    unsaved = unsaved or store.unwritable
     guarded = open_guarded_engine(settings, catalog)
     catalog = catalog.with_engine(guarded.inner)
     require_sound(catalog)
@@ -143,7 +260,17 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
                       objects=open_object_source(settings, catalog.graph_objects(), guarded))
     if isinstance(understanding, LLMUnderstanding):
         context = with_model(context, understanding.client)
-    return Session(context, build_graph(checkpointer), store, today_note)
+    return Session(context, build_graph(checkpointer), store, today_note, unsaved)
+
+
+def _checkpointer(settings: Settings) -> tuple[Any, str | None]:
+    """The configured checkpointer; in memory, with the reason, when the data directory cannot be written."""
+    if settings.checkpoint_url:
+        return open_postgres_checkpointer(settings.checkpoint_url), None
+    try:
+        return open_checkpointer(settings.checkpoint_path, settings.secrets()), None
+    except StoreUnwritable as exc:
+        return memory_checkpointer(settings.secrets()), str(exc)
 
 
 def open_guarded_engine(settings: Settings, catalog: Catalog) -> GuardedEngine:

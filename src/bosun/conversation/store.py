@@ -9,9 +9,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bosun.errors import StoreError
+from bosun.errors import StoreError, StoreUnwritable
 from bosun.planner.state import TurnSummary
-from bosun.settings import Settings, redacted
+from bosun.planner.storage import open_sqlite, open_sqlite_read_only, problem
+from bosun.settings import Settings, redacted, scrub
 
 _TABLE = ("CREATE TABLE IF NOT EXISTS bosun_turns (thread_id TEXT NOT NULL, turn_id INTEGER NOT NULL, "
           "summary TEXT NOT NULL, PRIMARY KEY (thread_id, turn_id))")
@@ -27,33 +28,46 @@ class TurnStore:
     """
 
     def __init__(self, conn: Any, where: str, errors: tuple[type[Exception], ...], placeholder: str = "?",
-                 timeout_s: float = 5.0) -> None:
+                 timeout_s: float = 5.0, secrets: list[str] | None = None, unwritable: str | None = None) -> None:
         self._conn, self.where, self._errors, self._mark = conn, where, errors, placeholder
         self.timeout_s = timeout_s
+        self.secrets = secrets or []
+        self.unwritable = unwritable  # why nothing can be saved (a read-only store), or None
         self._lock = threading.Lock()
-        for ddl in (_TABLE, _THREADS, _ANSWERS):
-            self._run(ddl, ())
+        if conn is not None and unwritable is None:
+            for ddl in (_TABLE, _THREADS, _ANSWERS):
+                self._run(ddl, ())
 
     def recent(self, thread_id: str, n: int) -> list[TurnSummary]:
         """The thread's last `n` turns, oldest first; an unknown thread has none."""
-        rows = self._run("SELECT summary FROM bosun_turns WHERE thread_id = ? ORDER BY turn_id DESC LIMIT ?",
-                         (thread_id, n))
+        if self._conn is None:
+            return []
+        rows = self._run("SELECT turn_id, summary FROM bosun_turns WHERE thread_id = ? ORDER BY turn_id DESC "
+                         "LIMIT ?", (thread_id, n))
         try:
-            return [TurnSummary.model_validate_json(str(r[0])) for r in reversed(rows)]
+            return [TurnSummary.model_validate_json(str(r[1])).model_copy(update={"turn_id": int(str(r[0]))})
+                    for r in reversed(rows)]
         except ValueError as exc:
             raise StoreError(f"the conversation store {self.where} holds an unreadable turn of {thread_id!r}: "
                              f"{str(exc).splitlines()[0]}") from None
 
     def append(self, thread_id: str, summary: TurnSummary) -> TurnSummary:
-        """Store a finished turn as the thread's next; returns it numbered."""
-        last = self._run("SELECT COALESCE(MAX(turn_id), 0) FROM bosun_turns WHERE thread_id = ?", (thread_id,))
-        numbered = summary.model_copy(update={"turn_id": int(str(last[0][0])) + 1})
-        self._run("INSERT INTO bosun_turns VALUES (?, ?, ?)",
-                  (thread_id, numbered.turn_id, numbered.model_dump_json()))
-        return numbered
+        """Store a finished turn as the thread's next; returns it numbered.
+
+        The number is taken inside the INSERT, so concurrent writers never pick the same one; secrets are
+        masked in what is stored.
+        """
+        if self.unwritable:
+            raise StoreUnwritable(self.unwritable)
+        text = scrub(summary.model_dump_json(), self.secrets)
+        rows = self._run("INSERT INTO bosun_turns SELECT ?, COALESCE(MAX(turn_id), 0) + 1, ? FROM bosun_turns "
+                         "WHERE thread_id = ? RETURNING turn_id", (thread_id, text, thread_id))
+        return TurnSummary.model_validate_json(text).model_copy(update={"turn_id": int(str(rows[0][0]))})
 
     def open_thread(self, thread_id: str) -> None:
         """Record a thread (again is a no-op), so that it exists before its first turn."""
+        if self.unwritable:
+            return
         self._run("INSERT INTO bosun_threads VALUES (?, ?) ON CONFLICT (thread_id) DO NOTHING",
                   (thread_id, datetime.now(UTC).isoformat(timespec="seconds")))
 
@@ -70,8 +84,11 @@ class TurnStore:
         return [(str(r[0]), str(r[1]), json.loads(str(r[2]))["question"] if r[2] else "") for r in rows]
 
     def record_answer(self, thread_id: str, turn_id: int, answer: dict[str, Any]) -> None:
-        """Keep a turn's whole answer JSON, for clients that show a thread's history."""
-        self._run("INSERT INTO bosun_answers VALUES (?, ?, ?)", (thread_id, turn_id, json.dumps(answer)))
+        """Keep a turn's whole answer JSON (secrets masked), for clients that show a thread's history."""
+        if self.unwritable:
+            return
+        text = scrub(json.dumps(answer), self.secrets)
+        self._run("INSERT INTO bosun_answers VALUES (?, ?, ?)", (thread_id, turn_id, text))
 
     def answers(self, thread_id: str) -> list[dict[str, Any]]:
         """The thread's recorded answers, oldest first."""
@@ -93,35 +110,44 @@ class TurnStore:
                 self._conn.commit()
                 return rows
         except self._errors as exc:
-            raise StoreError(f"the conversation store {self.where} failed: {str(exc).splitlines()[0]}; "
-                             "earlier turns are kept") from None
+            if isinstance(self._conn, sqlite3.Connection):
+                raise problem(Path(self.where), "conversation store", exc) from None
+            raise StoreError(f"the conversation store {self.where} failed: {str(exc).splitlines()[0]}") from None
 
     def close(self) -> None:
-        self._conn.close()
+        if self._conn is not None:
+            self._conn.close()
 
 
 def open_turn_store(settings: Settings) -> TurnStore:
-    """Postgres when `checkpoint_url` is set (the `postgres` extra), else SQLite under the data directory."""
+    """Postgres when `checkpoint_url` is set (the `postgres` extra), else SQLite under the data directory.
+
+    A SQLite store that cannot be written (a full disk, a read-only directory) is opened read-only: earlier
+    turns are still read and each answer says it was not saved.
+    """
     if settings.checkpoint_url:
-        return _postgres(settings.checkpoint_url)
-    return sqlite_store(settings.turns_path)
-
-
-def sqlite_store(path: Path, timeout_s: float = 5.0) -> TurnStore:
+        return _postgres(settings.checkpoint_url, settings.secrets())
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(str(path), check_same_thread=False, timeout=timeout_s)
-        conn.execute("PRAGMA journal_mode=WAL")
-        return TurnStore(conn, str(path), (sqlite3.Error,), timeout_s=timeout_s)
-    except (sqlite3.Error, StoreError) as exc:
-        raise StoreError(f"the conversation store {path} cannot be used: {exc}") from None
+        return sqlite_store(settings.turns_path, secrets=settings.secrets())
+    except StoreUnwritable as exc:
+        conn = open_sqlite_read_only(settings.turns_path)
+        return TurnStore(conn, str(settings.turns_path), (sqlite3.Error,), unwritable=str(exc))
 
 
-def _postgres(url: str) -> TurnStore:
+def sqlite_store(path: Path, timeout_s: float = 5.0, secrets: list[str] | None = None) -> TurnStore:
+    conn = open_sqlite(path, "conversation store", timeout_s)
+    try:
+        return TurnStore(conn, str(path), (sqlite3.Error,), timeout_s=timeout_s, secrets=secrets)
+    except StoreError:
+        conn.close()
+        raise
+
+
+def _postgres(url: str, secrets: list[str]) -> TurnStore:
     import psycopg  # the postgres extra; open_postgres_checkpointer has said so if it is missing
 
     where = redacted(url)
     try:
-        return TurnStore(psycopg.connect(url), where, (psycopg.Error,), placeholder="%s")
+        return TurnStore(psycopg.connect(url), where, (psycopg.Error,), placeholder="%s", secrets=secrets)
     except psycopg.Error as exc:
         raise StoreError(f"the conversation store at {where} cannot be used: {str(exc).splitlines()[0]}") from None

@@ -12,6 +12,7 @@ def open_engine(settings: Settings, *, read_only: bool = True) -> Engine:
     """The configured engine; `read_only=False` only for loading data."""
     if settings.engine == "embedded":
         from bosun.engines.embedded import EmbeddedEngine
+        from bosun.engines.embedded.aggs import Limits
 
         path = settings.duckdb_path
         if read_only and not path.exists():
@@ -19,7 +20,7 @@ def open_engine(settings: Settings, *, read_only: bool = True) -> Engine:
 
             raise MissingIndex(f"no data in {path}: load your data with `bosun data load FILE`, or build the sample "
                                "with `bosun data generate`")
-        return EmbeddedEngine(path, read_only=read_only)
+        return EmbeddedEngine(path, read_only=read_only, limits=Limits(settings.max_buckets, settings.max_result_size))
     from bosun.engines.remote import open_remote
 
     return open_remote(settings)

@@ -14,11 +14,13 @@ from typing import Any
 import pyarrow as pa
 
 from bosun.engines.base import Body, Engine, Response
-from bosun.errors import GuardrailViolation, QueryTimeout
+from bosun.engines.params import an_object, integer, json_depth
+from bosun.errors import BadQuery, GuardrailViolation, QueryTimeout
 
 FORBIDDEN_KEYS = {"script", "scripts", "script_fields", "runtime_mappings", "scripted_metric", "script_score",
                   "stored_fields", "docvalue_fields", "_update", "_delete"}
 BUCKET_SIZES = {"terms": 10, "composite": 10, "significant_terms": 10, "multi_terms": 10, "rare_terms": 10}
+MAX_JSON_DEPTH = 100  # far above any real query (20 nested bools are about 60 levels); checked before any walk
 
 
 @dataclass(frozen=True)
@@ -44,16 +46,26 @@ class GuardedEngine(Engine):
     def check(self, index: str, body: Body) -> None:
         """Raise GuardrailViolation when `body` breaks the policy."""
         self._index(index)
+        if not isinstance(body, dict):
+            raise BadQuery("body", f"expected an object, got {body!r:.80}")
+        depth = json_depth(body)
+        if depth > MAX_JSON_DEPTH:
+            raise GuardrailViolation(f"the query nests {depth} levels deep; the cap is {MAX_JSON_DEPTH}")
         bad = _forbidden(body)
         if bad:
             raise GuardrailViolation(f"{bad!r} is not allowed: Bosun's queries are read-only and run no scripts")
-        size, offset = int(body.get("size", 10)), int(body.get("from", 0))
-        if size < 0 or offset < 0 or size + offset > self.rails.max_size:
+        size, offset = integer(body, "search", "size", 10), integer(body, "search", "from", 0)
+        if size + offset > self.rails.max_size:
             raise GuardrailViolation(f"from + size = {size + offset} is over the cap of {self.rails.max_size} hits")
-        buckets = _bucket_product(body.get("aggs", body.get("aggregations")) or {})
+        aggs = an_object(body.get("aggs", body.get("aggregations")) or {}, "aggs")
+        buckets = _bucket_product(aggs)
         if buckets > self.rails.max_buckets:
             raise GuardrailViolation(f"the aggregations could return {buckets:,} buckets; the cap is "
                                      f"{self.rails.max_buckets:,}")
+        documents = _top_hits_documents(aggs)
+        if documents > self.rails.max_size:
+            raise GuardrailViolation(f"top_hits could return {documents:,} documents; the cap is "
+                                     f"{self.rails.max_size:,} hits")
 
     def search(self, index: str, body: Body) -> Response:
         self.check(index, body)
@@ -93,19 +105,38 @@ def _forbidden(node: Any) -> str | None:
     return None
 
 
+def _own_buckets(spec: dict[str, Any]) -> int:
+    for kind, default in BUCKET_SIZES.items():
+        if isinstance(spec.get(kind), dict):
+            return integer(spec[kind], kind, "size", default, minimum=1)
+    return 1
+
+
+def _children(spec: dict[str, Any]) -> dict[str, Any]:
+    return an_object(spec.get("aggs", spec.get("aggregations")) or {}, "aggs")
+
+
 def _bucket_product(aggs: dict[str, Any]) -> int:
     """The most buckets a nested aggregation tree could return (sizes multiplied down each path)."""
     worst = 0
     for spec in aggs.values():
         if not isinstance(spec, dict):
             continue
-        children = spec.get("aggs", spec.get("aggregations")) or {}
-        own = 1
-        for kind, default in BUCKET_SIZES.items():
-            if isinstance(spec.get(kind), dict):
-                own = int(spec[kind].get("size", default))
-        worst = max(worst, own * max(1, _bucket_product(children)))
+        worst = max(worst, _own_buckets(spec) * max(1, _bucket_product(_children(spec))))
     return worst
+
+
+def _top_hits_documents(aggs: dict[str, Any]) -> int:
+    """The most documents the top_hits in a tree could return: from + size times the buckets above them."""
+    total = 0
+    for spec in aggs.values():
+        if not isinstance(spec, dict):
+            continue
+        if isinstance(spec.get("top_hits"), dict):
+            hits = spec["top_hits"]
+            total += integer(hits, "top_hits", "size", 3) + integer(hits, "top_hits", "from", 0)
+        total += _own_buckets(spec) * _top_hits_documents(_children(spec))
+    return total
 
 
 def _with_deadline(engine: Engine, seconds: float, call: Any) -> Any:

@@ -8,10 +8,11 @@ from datetime import date, datetime
 from typing import Any
 
 import pyarrow as pa
+from pydantic import SecretStr
 
 from bosun.engines.base import Body, Engine, Response
-from bosun.errors import ConfigError, EngineUnavailable, MissingIndex, QueryTimeout, UserError
-from bosun.settings import Settings
+from bosun.errors import ConfigError, EngineUnavailable, MissingIndex, QueryTimeout, SettingsError, UserError
+from bosun.settings import Settings, redacted
 
 _CLIENTS = {"elasticsearch": ("elasticsearch", "Elasticsearch", "elasticsearch"),
             "opensearch": ("opensearchpy", "OpenSearch", "opensearch")}
@@ -35,10 +36,22 @@ class RemoteEngine(Engine):
             options["api_key"] = api_key
         if kind == "opensearch":
             options["timeout"] = options.pop("request_timeout")
-        self.kind, self.url, self.timeout_s = kind, url, timeout_s
-        self._client = getattr(self._module, class_name)(**options)
+        self.kind, self.url, self.timeout_s = kind, redacted(url), timeout_s  # url: for messages, never secret
+        try:
+            self._client = getattr(self._module, class_name)(**options)
+        except ValueError as exc:  # the client refuses a combination, e.g. both a password and an API key
+            raise SettingsError(f"bad settings for the {kind} engine at {self.url}: {redacted(str(exc))}") from None
 
-    def _call(self, what: str, function: Any, *args: Any, **kwargs: Any) -> Any:
+    def _call(self, what: str, function: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """Call the client for a JSON answer: anything but an object (an HTML page) is one line naming the URL."""
+        found = self._request(what, function, *args, **kwargs)
+        body = getattr(found, "body", found)
+        if not isinstance(body, dict):
+            raise EngineUnavailable(f"{what}: {self.url} answered {_shown(body)}, not an {self.kind} response")
+        return body
+
+    def _request(self, what: str, function: Any, *args: Any, **kwargs: Any) -> Any:
+        """Call the client; every failure is one line naming the URL."""
         exceptions = self._module.exceptions if hasattr(self._module, "exceptions") else self._module
         try:
             return function(*args, **kwargs)
@@ -49,32 +62,47 @@ class RemoteEngine(Engine):
         except exceptions.ConnectionError:
             raise EngineUnavailable(f"cannot reach the {self.kind} engine at {self.url}") from None
         except _request_error(self._module) as exc:
-            raise UserError(f"{what}: the cluster refused the query: {_reason(exc)}") from None
+            raise UserError(f"{what}: the cluster refused the query: {redacted(_reason(exc))}") from None
+        except _answer_errors(exceptions) as exc:  # an HTTP 5xx, or a body that is not JSON (an HTML page)
+            raise EngineUnavailable(f"{what}: {self.url} answered {_status(exc)}, not an {self.kind} "
+                                    "response") from None
+
+    def _expect(self, what: str, body: dict[str, Any], key: str) -> Any:
+        """`body[key]`; an answer without it (`{}` from a proxy) is one line naming the URL and what came back."""
+        if key not in body:
+            raise EngineUnavailable(f"{what}: {self.url} answered {_shown(body)} without {key!r}, not an "
+                                    f"{self.kind} response")
+        return body[key]
 
     def search(self, index: str, body: Body) -> Response:
-        result: Response = dict(self._call(f"search {index}", self._client.search, index=index, body=body))
+        what = f"search {index}"
+        result = self._call(what, self._client.search, index=index, body=body)
+        if not isinstance(self._expect(what, result, "hits"), dict):
+            raise EngineUnavailable(f"{what}: {self.url} answered {_shown(result)}, not an {self.kind} response")
         return result
 
     def count(self, index: str, body: Body | None = None) -> int:
         query = {"query": body["query"]} if body and body.get("query") else None
-        return int(self._call(f"count {index}", self._client.count, index=index, body=query)["count"])
+        what = f"count {index}"
+        return int(self._expect(what, self._call(what, self._client.count, index=index, body=query), "count"))
 
     def mapping(self, index: str) -> dict[str, Any]:
-        found = self._call(f"mapping {index}", self._client.indices.get_mapping, index=index)
-        mapping: dict[str, Any] = dict(found)[index]["mappings"]
+        what = f"mapping {index}"
+        found = self._expect(what, self._call(what, self._client.indices.get_mapping, index=index), index)
+        mapping: dict[str, Any] = self._expect(what, found, "mappings") if isinstance(found, dict) else {}
         return mapping
 
     def indices(self) -> list[str]:
         found = self._call("indices", self._client.indices.get_alias, index="*")
-        return sorted(name for name in dict(found) if not name.startswith("."))
+        return sorted(name for name in found if not name.startswith("."))
 
     def bulk_load(self, index: str, table: pa.Table, mapping: dict[str, Any], id_field: str | None = None) -> int:
         indices = self._client.indices
-        if self._call(f"exists {index}", indices.exists, index=index):
-            self._call(f"delete {index}", indices.delete, index=index)
-        self._call(f"create {index}", indices.create, index=index, body={"mappings": mapping})
+        if self._request(f"exists {index}", indices.exists, index=index):
+            self._request(f"delete {index}", indices.delete, index=index)
+        self._request(f"create {index}", indices.create, index=index, body={"mappings": mapping})
         actions = _actions(index, table, id_field)
-        self._call(f"bulk {index}", self._helpers.bulk, self._client, actions, chunk_size=2000, refresh=True)
+        self._request(f"bulk {index}", self._helpers.bulk, self._client, actions, chunk_size=2000, refresh=True)
         return table.num_rows
 
     def close(self) -> None:
@@ -102,6 +130,31 @@ def _reason(exc: Exception) -> str:
     return str(exc).splitlines()[0][:300]
 
 
+def _answer_errors(exceptions: Any) -> tuple[type[Exception], ...]:
+    """The clients' errors for an unusable answer: any other HTTP error status, a body that does not parse."""
+    names = ("ApiError", "TransportError", "SerializationError", "UnsupportedProductError")
+    return tuple(getattr(exceptions, n) for n in names if isinstance(getattr(exceptions, n, None), type))
+
+
+def _status(exc: Exception) -> str:
+    meta = getattr(exc, "meta", None)
+    status = getattr(exc, "status_code", None) or getattr(meta, "status", None)
+    if isinstance(status, int):
+        return f"HTTP {status} ({redacted(_reason(exc))[:120]})"
+    return f"something unreadable ({redacted(str(exc)).splitlines()[0][:120]})"
+
+
+def _shown(body: Any) -> str:
+    """What came back, in a few words: an HTML page, a piece of text, an object with these keys."""
+    if isinstance(body, str | bytes):
+        text = body.decode(errors="replace") if isinstance(body, bytes) else body
+        kind = "an HTML page" if text.lstrip().startswith("<") else "text"
+        return f"{kind} ({redacted(' '.join(text.split()))[:60]!r})"
+    if isinstance(body, dict):
+        return f"an object with keys {sorted(body)[:5]}" if body else "an empty object {}"
+    return f"a {type(body).__name__}"
+
+
 def _request_error(module: Any) -> type[Exception]:
     exceptions = getattr(module, "exceptions", module)
     found: type[Exception] = getattr(exceptions, "RequestError", None) or exceptions.BadRequestError
@@ -111,5 +164,9 @@ def _request_error(module: Any) -> type[Exception]:
 def open_remote(settings: Settings) -> RemoteEngine:
     assert settings.engine_url is not None  # load_settings enforces it
     return RemoteEngine(settings.engine, settings.engine_url, username=settings.engine_username,
-                        password=settings.engine_password, api_key=settings.engine_api_key,
+                        password=_plain(settings.engine_password), api_key=_plain(settings.engine_api_key),
                         verify_certs=settings.engine_verify_certs, timeout_s=settings.query_timeout_s)
+
+
+def _plain(secret: SecretStr | None) -> str | None:
+    return secret.get_secret_value() if secret else None

@@ -7,7 +7,7 @@ from typing import Literal
 from langgraph.config import get_stream_writer
 from pydantic import BaseModel, Field
 
-EventKind = Literal["goals", "round_started", "dispatched", "finished", "join", "gate", "done"]
+EventKind = Literal["goals", "round_started", "dispatched", "finished", "join", "gate", "done", "resumed"]
 
 
 class TurnEvent(BaseModel):

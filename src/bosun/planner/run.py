@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from bosun.errors import StoreError
 from bosun.planner.events import TurnEvent
 from bosun.planner.state import MainState, TurnSummary
+from bosun.planner.storage import open_sqlite, problem
 from bosun.planner.synthesis import Answer, Trace, trace_of
 from bosun.settings import redacted
 from bosun.understanding.llm.ledger import Ledger
@@ -35,17 +36,41 @@ def _bosun_models() -> list[tuple[str, str]]:
     return sorted(found)
 
 
-def open_checkpointer(path: Path) -> SqliteSaver:
-    """LangGraph's SQLite checkpointer in a file; a corrupt or locked file is a StoreError."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+class ScrubbingSerializer(JsonPlusSerializer):
+    """LangGraph's serializer with every known secret masked in what it writes.
+
+    Each secret's bytes become as many asterisks, so lengths inside the msgpack encoding stay valid; a
+    checkpoint never stores a password that reached a message or a state value.
+    """
+
+    def __init__(self, secrets: list[str]) -> None:
+        super().__init__(allowed_msgpack_modules=_bosun_models())
+        self._secrets = [s.encode() for s in secrets]
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        kind, data = super().dumps_typed(obj)
+        for secret in self._secrets:
+            data = data.replace(secret, b"*" * len(secret))
+        return kind, data
+
+
+def open_checkpointer(path: Path, secrets: list[str] | None = None) -> SqliteSaver:
+    """LangGraph's SQLite checkpointer in a file, checked on open; a damaged, full or read-only file is a StoreError."""
+    conn = open_sqlite(path, "checkpoint store")
     try:
-        conn = sqlite3.connect(str(path), check_same_thread=False, timeout=5)
-        conn.execute("PRAGMA journal_mode=WAL")  # a checkpoint per step: append to the log, sync at checkpoints
-        conn.execute("PRAGMA synchronous=NORMAL")
-        saver = SqliteSaver(conn, serde=JsonPlusSerializer(allowed_msgpack_modules=_bosun_models()))
+        conn.execute("PRAGMA synchronous=NORMAL")  # a checkpoint per step: sync at WAL checkpoints only
+        saver = SqliteSaver(conn, serde=ScrubbingSerializer(secrets or []))
         saver.setup()
-    except sqlite3.DatabaseError as exc:
-        raise StoreError(f"the conversation store {path} cannot be used: {exc}") from None
+    except sqlite3.Error as exc:
+        conn.close()
+        raise problem(path, "checkpoint store", exc) from None
+    return saver
+
+
+def memory_checkpointer(secrets: list[str] | None = None) -> SqliteSaver:
+    """Checkpoints in memory only: for a session whose data directory cannot be written."""
+    saver = SqliteSaver(sqlite3.connect(":memory:", check_same_thread=False), serde=ScrubbingSerializer(secrets or []))
+    saver.setup()
     return saver
 
 
@@ -60,7 +85,7 @@ def open_postgres_checkpointer(url: str) -> Any:
                          "'bosun-bi[postgres]'") from None
     try:
         conn = psycopg.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row)
-        saver = PostgresSaver(conn, serde=JsonPlusSerializer(allowed_msgpack_modules=_bosun_models()))
+        saver = PostgresSaver(conn, serde=ScrubbingSerializer([]))
         saver.setup()
     except psycopg.Error as exc:
         raise StoreError(f"the conversation store at {redacted(url)} cannot be used: "
@@ -73,14 +98,19 @@ def _config(thread_id: str, context: Context) -> dict[str, Any]:
 
 
 def stream_turn(graph: Any, question: str, thread_id: str, context: Context,
-                history: list[TurnSummary] | None = None) -> Iterator[TurnEvent | Answer]:
-    """Events while the turn runs, then its Answer; a turn paused for a clarification resumes with this reply."""
+                history: list[TurnSummary] | None = None,
+                final: dict[str, Any] | None = None) -> Iterator[TurnEvent | Answer]:
+    """Events while the turn runs, then its Answer; a turn paused for a clarification resumes with this reply.
+
+    `final`, when given, receives the turn's own last state: what the turn meant, read from its run rather
+    than from the thread's latest checkpoint, which another process may have written since.
+    """
     config = _config(thread_id, context)
     context, ledger = _with_ledger(context)
     paused = bool(_interrupts(graph, config))
     payload: Any = Command(resume=question) if paused else {"question": question,
                                                              "conversation_history": history or []}
-    final: dict[str, Any] = {}
+    final = {} if final is None else final
     yield from _stream(graph, payload, thread_id, context, final)
     pending = _interrupts(graph, config)
     answer = _asked(pending[0].value, final, question, thread_id) if pending else _answer(final, question, thread_id)
@@ -118,12 +148,35 @@ def _asked(value: dict[str, Any], values: dict[str, Any], question: str, thread_
                   clarification=asked, trace=trace_of(MainState.model_validate(values)))
 
 
-def resume_turn(graph: Any, thread_id: str, context: Context) -> Answer:
+def resume_turn(graph: Any, thread_id: str, context: Context, final: dict[str, Any] | None = None) -> Answer:
     """Finish a turn interrupted mid-way (a killed process) from its last checkpoint."""
-    final: dict[str, Any] = {}
+    final = {} if final is None else final
     for _ in _stream(graph, None, thread_id, context, final):
         pass
     return _answer(final, str(final.get("question", "")), thread_id)
+
+
+def unfinished_question(graph: Any, thread_id: str) -> str | None:
+    """The question of a turn the thread started but never finished (its process died), if any.
+
+    A turn paused for a clarification is not unfinished: it waits for the reply.
+    """
+    if not graph.checkpointer:
+        return None
+    state = graph.get_state({"configurable": {"thread_id": thread_id}})
+    if not state.next or state.interrupts:
+        return None
+    return str(state.values.get("question", ""))
+
+
+def forget_finished(graph: Any, thread_id: str) -> None:
+    """Drop a finished turn's checkpoints: resuming needs none, and memory lives in the turn store.
+
+    A turn paused inside the graph (interrupt mode) keeps its checkpoints, as its reply resumes them.
+    """
+    saver = graph.checkpointer
+    if saver and not _interrupts(graph, {"configurable": {"thread_id": thread_id}}):
+        saver.delete_thread(thread_id)
 
 
 def run_turn(graph: Any, question: str, thread_id: str, context: Context,

@@ -16,7 +16,8 @@ from dateutil.relativedelta import relativedelta
 from bosun.engines.embedded.datemath import evaluate, format_millis, from_millis, to_millis
 from bosun.engines.embedded.fields import Field
 from bosun.engines.embedded.query import Compiler, Sql
-from bosun.errors import UnsupportedQuery
+from bosun.engines.params import MAX_DEPTH, an_object, field_name, integer, number
+from bosun.errors import BadQuery, GuardrailViolation, UnsupportedQuery
 
 Run = Callable[[str, list[Any]], list[tuple[Any, ...]]]
 Key = tuple[Any, ...]
@@ -53,22 +54,52 @@ class Scope:
         return Sql(" AND ".join(f"({p.text})" for p in parts), [x for p in parts for x in p.params])
 
 
+@dataclass(frozen=True)
+class Limits:
+    """The most buckets an aggregation may build and documents top_hits may return, per search."""
+
+    max_buckets: int = 10_000
+    max_hits: int = 10_000
+
+
 class Aggregator:
     """Evaluates an `aggs` object in a scope; returns {parent key: {name: result}}."""
 
-    def __init__(self, compiler: Compiler, run: Run, table: str) -> None:
+    def __init__(self, compiler: Compiler, run: Run, table: str, limits: Limits | None = None) -> None:
         self.compiler, self.run, self.table = compiler, run, table
+        self.limits = limits or Limits()
+        self._depth = 0
 
     def evaluate(self, aggs: dict[str, Any], scope: Scope) -> dict[Key, dict[str, Any]]:
-        out: dict[Key, dict[str, Any]] = {}
-        for name, spec in aggs.items():
-            kind, body, children = _split(name, spec)
-            handler = getattr(self, f"_a_{kind}", None)
-            if handler is None:
-                raise UnsupportedQuery(f"aggregation {kind}")
-            for key, result in handler(body, children, scope).items():
-                out.setdefault(key, {})[name] = result
-        return out
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise BadQuery("aggs", f"aggregations nest more than {MAX_DEPTH} levels deep")
+            out: dict[Key, dict[str, Any]] = {}
+            for name, spec in an_object(aggs, "aggs").items():
+                kind, body, children = _split(name, spec)
+                for key, result in self._one(kind, body, children, scope).items():
+                    out.setdefault(key, {})[name] = result
+            return out
+        finally:
+            self._depth -= 1
+
+    def _one(self, kind: str, body: Any, children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+        """One aggregation; a parameter of the wrong shape is a BadQuery naming the aggregation (see clause_errors)."""
+        handler = getattr(self, f"_a_{kind}")
+        try:
+            found: dict[Key, Any] = handler(an_object(body, kind), an_object(children, f"{kind}.aggs"), scope)
+        except KeyError as exc:
+            raise BadQuery(kind, f"{exc.args[0]} is required") from None
+        except (TypeError, ValueError, AttributeError, OverflowError) as exc:
+            raise BadQuery(kind, str(exc).splitlines()[0][:200]) from None
+        return found
+
+    def check_buckets(self, kind: str, count: int) -> None:
+        """Refuse before building more buckets than the cap."""
+        if count > self.limits.max_buckets:
+            raise GuardrailViolation(f"the {kind} aggregation would produce {count:,} buckets; the cap is "
+                                     f"{self.limits.max_buckets:,} (use a wider interval or a narrower range)")
 
     def empty(self, aggs: dict[str, Any]) -> dict[str, Any]:
         """Results for a bucket with no documents."""
@@ -85,9 +116,7 @@ class Aggregator:
     def field(self, body: dict[str, Any], kind: str) -> Field | None:
         if "script" in body:
             raise UnsupportedQuery(f"{kind}.script")
-        name = body.get("field")
-        if name is None:
-            raise UnsupportedQuery(kind, "field is required")
+        name = field_name(body, kind)
         f = self.compiler.fields.get(name)
         if f is not None and f.is_text:
             raise UnsupportedQuery(kind, f"text field {name!r} is not aggregatable")
@@ -149,7 +178,7 @@ class Aggregator:
 
     def _a_percentiles(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
         _no_children("percentiles", children)
-        percents = [float(p) for p in body.get("percents", [1, 5, 25, 50, 75, 95, 99])]
+        percents = _percents(body)
         fractions = ", ".join(repr(p / 100) for p in percents)
         found = self._metric(body, scope, "percentiles", [f"quantile_cont({{c}}, [{fractions}])"])
         return {k: _percentiles(percents, v[0], body.get("keyed", True)) for k, v in found.items()}
@@ -158,7 +187,10 @@ class Aggregator:
         from bosun.engines.embedded.hits import sort_keys
 
         _no_children("top_hits", children)
-        size, offset = int(body.get("size", 3)), int(body.get("from", 0))
+        size, offset = integer(body, "top_hits", "size", 3), integer(body, "top_hits", "from", 0)
+        if size + offset > self.limits.max_hits:
+            raise GuardrailViolation(f"top_hits from + size = {size + offset:,} is over the cap of "
+                                     f"{self.limits.max_hits:,} hits")
         keys = sort_keys(self.compiler, body.get("sort"))
         order = ", ".join([k.order_sql() for k in keys] + ["_seq ASC"])
         partition = f"PARTITION BY {', '.join(scope.keys)}" if scope.keys else ""
@@ -173,6 +205,9 @@ class Aggregator:
         sql = (f"SELECT {key_list}_id, _seq, __total, {sort_list}1 FROM ({inner}) "
                f"WHERE __rank > {offset} AND __rank <= {offset + size} ORDER BY {key_list}__rank")
         rows = self.run(sql, [*scope.key_params, *where.params])
+        if len(rows) > self.limits.max_hits:
+            raise GuardrailViolation(f"top_hits would return {len(rows):,} documents across its buckets; the cap "
+                                     f"is {self.limits.max_hits:,}")
         grouped: dict[Key, dict[str, Any]] = {}
         for row in rows:
             key = tuple(row[:n])
@@ -270,7 +305,18 @@ class Aggregator:
         return composite(self, body, children, scope)
 
 
-def _split(name: str, spec: dict[str, Any]) -> tuple[str, dict[str, Any], dict[str, Any]]:
+def _percents(body: dict[str, Any]) -> list[float]:
+    raw = body.get("percents", [1, 5, 25, 50, 75, 95, 99])
+    if not isinstance(raw, list) or not raw:
+        raise BadQuery("percentiles", f"percents must be a list of numbers, got {raw!r:.80}")
+    percents = [number(p, "percentiles", "percents") for p in raw]
+    if any(p < 0 or p > 100 for p in percents):
+        raise BadQuery("percentiles", f"percents must lie between 0 and 100, got {raw!r:.80}")
+    return percents
+
+
+def _split(name: str, spec: Any) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    spec = an_object(spec, f"aggregation {name!r}")
     children = spec.get("aggs", spec.get("aggregations", {})) or {}
     kinds = [k for k in spec if k not in ("aggs", "aggregations", "meta")]
     if len(kinds) != 1:
@@ -321,7 +367,7 @@ def _range_bounds(r: dict[str, Any], date_range: bool, now: datetime, fmt: str |
         raw = r.get(name)
         if raw is None:
             return None
-        return float(to_millis(evaluate(raw, now, fmt, up))) if date_range else float(raw)
+        return float(to_millis(evaluate(raw, now, fmt, up))) if date_range else number(raw, "range", name)
 
     return {"from": bound("from", False), "to": bound("to", False), "key": r.get("key")}
 
@@ -354,7 +400,7 @@ def _empty(kind: str, body: dict[str, Any], children: dict[str, Any], agg: Aggre
     if kind == "stats":
         return _stats([0, None, None, None, None], None)
     if kind == "percentiles":
-        percents = [float(p) for p in body.get("percents", [1, 5, 25, 50, 75, 95, 99])]
+        percents = _percents(body)
         return _percentiles(percents, None, body.get("keyed", True))
     if kind == "top_hits":
         return {"hits": {"total": {"value": 0, "relation": "eq"}, "max_score": None, "hits": []}}

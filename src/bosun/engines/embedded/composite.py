@@ -8,7 +8,8 @@ from bosun.engines.embedded.datemath import format_millis
 from bosun.engines.embedded.histograms import date_interval, date_key_sql
 from bosun.engines.embedded.query import Sql
 from bosun.engines.embedded.terms import bucket_key, key_expression
-from bosun.errors import UnsupportedQuery
+from bosun.engines.params import an_object, descending, integer, positive, required
+from bosun.errors import BadQuery, UnsupportedQuery
 
 if TYPE_CHECKING:
     from bosun.engines.embedded.aggs import Aggregator, Key, Scope
@@ -17,10 +18,9 @@ if TYPE_CHECKING:
 class Source:
     """One composite source: its key expression, direction and how its key is shown."""
 
-    def __init__(self, agg: Aggregator, raw: dict[str, Any]) -> None:
-        (self.name, spec), = raw.items()
-        (kind, body), = spec.items()
-        self.desc = str(body.get("order", "asc")) == "desc"
+    def __init__(self, agg: Aggregator, raw: Any) -> None:
+        self.name, kind, body = _source_parts(raw)
+        self.desc = descending(body.get("order"), f"composite.sources.{self.name}")
         self.missing_bucket = bool(body.get("missing_bucket"))
         self.format = body.get("format")
         f = agg.field(body, f"composite.{kind}")
@@ -33,7 +33,7 @@ class Source:
             unit, fixed = date_interval(body)
             self.expr = Sql(date_key_sql(f.sql, unit, fixed))
         elif kind == "histogram":
-            interval = float(body["interval"])
+            interval = positive(required(body, "composite.histogram", "interval"), "composite.histogram", "interval")
             self.expr = Sql(f"(floor({f.sql} / {interval!r}) * {interval!r})::DOUBLE")
         else:
             raise UnsupportedQuery(f"composite.{kind}")
@@ -60,12 +60,16 @@ class Source:
 def composite(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
     if scope.keys or scope.conditions:
         raise UnsupportedQuery("composite", "composite must be a top-level aggregation")
-    sources = [Source(agg, raw) for raw in body.get("sources", [])]
-    size = int(body.get("size", 10))
+    raw_sources = required(body, "composite", "sources")
+    if not isinstance(raw_sources, list) or not raw_sources:
+        raise BadQuery("composite", f"sources must be a non-empty list, got {raw_sources!r:.80}")
+    sources = [Source(agg, raw) for raw in raw_sources]
+    size = integer(body, "composite", "size", 10, minimum=1)
+    agg.check_buckets("composite", size)
     conditions = [Sql(f"{s.field.sql} IS NOT NULL") for s in sources if not s.missing_bucket]
     after = body.get("after")
-    if after:
-        conditions.append(_after(sources, [s.raw(after.get(s.name)) for s in sources]))
+    if after is not None:
+        conditions.append(_after(sources, _after_values(sources, after)))
     extra = Sql(" AND ".join(c.text for c in conditions) or "TRUE", [p for c in conditions for p in c.params])
     order = ", ".join(f"{i + 1} {'DESC' if s.desc else 'ASC'} NULLS FIRST" for i, s in enumerate(sources))
     rows = agg.grouped(scope, ["count(*)"], own_keys=tuple(s.expr for s in sources), extra=extra,
@@ -80,6 +84,30 @@ def composite(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], s
     if buckets:
         result = {"after_key": buckets[-1]["key"], **result}
     return {(): result}
+
+
+def _source_parts(raw: Any) -> tuple[str, str, dict[str, Any]]:
+    """(name, kind, body) of one source written as {name: {kind: body}}."""
+    source = an_object(raw, "composite.sources")
+    if len(source) != 1:
+        raise BadQuery("composite.sources", f"each source must be {{name: {{kind: ...}}}}, got {raw!r:.80}")
+    (name, spec), = source.items()
+    spec = an_object(spec, f"composite.sources.{name}")
+    if len(spec) != 1:
+        raise BadQuery(f"composite.sources.{name}", f"expected exactly one source kind, got {sorted(spec)}")
+    (kind, body), = spec.items()
+    return str(name), str(kind), an_object(body, f"composite.sources.{name}.{kind}")
+
+
+def _after_values(sources: list[Source], after: Any) -> list[Any]:
+    """`after` must be the previous page's after_key: one value per source, by name."""
+    if not isinstance(after, dict) or set(after) != {s.name for s in sources}:
+        names = ", ".join(s.name for s in sources)
+        raise BadQuery("composite.after", f"expected an object with one key per source ({names}), got {after!r:.80}")
+    for value in after.values():
+        if isinstance(value, dict | list):
+            raise BadQuery("composite.after", f"expected single values, got {after!r:.80}")
+    return [s.raw(after[s.name]) for s in sources]
 
 
 def _after(sources: list[Source], values: list[Any]) -> Sql:

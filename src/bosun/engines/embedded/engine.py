@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 
 from bosun.engines.base import Body, Engine, Response
-from bosun.engines.embedded.aggs import Aggregator, Scope
+from bosun.engines.embedded.aggs import Aggregator, Limits, Scope
 from bosun.engines.embedded.fields import Field, flatten_mapping, quote, text_columns, token_table
 from bosun.engines.embedded.hits import (
     SortKey,
@@ -26,7 +26,9 @@ from bosun.engines.embedded.hits import (
     source_filter,
 )
 from bosun.engines.embedded.query import Compiler, Sql
-from bosun.errors import MissingIndex, QueryTimeout, UnsupportedQuery
+from bosun.engines.params import integer
+from bosun.errors import BadQuery, GuardrailViolation, MissingIndex, QueryTimeout, StoreError, UnsupportedQuery
+from bosun.files import move_aside
 
 _META = "_bosun_indices"
 _BODY_KEYS = {"query", "size", "from", "sort", "_source", "track_total_hits", "search_after", "aggs",
@@ -37,18 +39,46 @@ _SKIP = {"_id", "_seq"}
 _SPLIT = "list_filter(regexp_split_to_array(lower(v), '[^\\p{L}\\p{N}]+'), lambda t: t <> '')"
 
 
+_DAMAGE = ("corrupt", "checksum", "not a valid duckdb", "invalid database")
+
+
+def _damaged(exc: BaseException) -> bool:
+    """Whether DuckDB's error says its file is damaged (it raises the base class for a checksum mismatch)."""
+    text = str(exc).lower()
+    return any(word in text for word in _DAMAGE)
+
+
+def _first_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:200]
+
+
+def _connect(path: Path | None, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """Open the DuckDB file; a damaged one is moved aside and named, with what to do."""
+    try:
+        con = duckdb.connect(str(path) if path else ":memory:", read_only=read_only)
+        con.execute("SET enable_progress_bar = false")
+        con.execute(f"SELECT count(*) FROM duckdb_tables() WHERE table_name = '{_META}'").fetchall()
+        return con
+    except duckdb.Error as exc:
+        if path is None or not _damaged(exc):
+            raise StoreError(f"the embedded engine's data file {path} cannot be opened: {_first_line(exc)}") from None
+        aside = move_aside(path)
+        raise StoreError(f"the embedded engine's data file {path} is damaged ({_first_line(exc)}); it was moved to "
+                         f"{aside.name}: run `bosun data generate` to rebuild it") from None
+
+
 class EmbeddedEngine(Engine):
     """DuckDB behind the Engine interface. Safe for parallel readers: one cursor per thread."""
 
     kind = "embedded"
 
     def __init__(self, path: Path | None = None, *, read_only: bool = False,
-                 clock: Callable[[], datetime] | None = None) -> None:
+                 clock: Callable[[], datetime] | None = None, limits: Limits | None = None) -> None:
         self.path = path
+        self.limits = limits or Limits()  # like a cluster's search.max_buckets and max_result_window
         if path is not None and not read_only:
             path.parent.mkdir(parents=True, exist_ok=True)
-        self._con = duckdb.connect(str(path) if path else ":memory:", read_only=read_only)
-        self._con.execute("SET enable_progress_bar = false")
+        self._con = _connect(path, read_only)
         self._clock = clock or (lambda: datetime.now(UTC))
         self._local = threading.local()
         self._write = threading.Lock()
@@ -73,7 +103,10 @@ class EmbeddedEngine(Engine):
         except duckdb.InterruptException:
             raise QueryTimeout("the query was interrupted") from None
         except duckdb.Error as exc:
-            raise UnsupportedQuery("query", f"the embedded engine could not run it: {exc}".splitlines()[0]) from None
+            if not _damaged(exc):
+                raise UnsupportedQuery("query", f"the embedded engine could not run it: {_first_line(exc)}") from None
+            raise StoreError(f"the embedded engine's data file {self.path} cannot be read ({_first_line(exc)}): "
+                             "run `bosun data generate` to rebuild it") from None
 
     def interrupt_all(self) -> None:
         """Stop every running query (a guardrail's deadline)."""
@@ -151,6 +184,8 @@ class EmbeddedEngine(Engine):
     def search(self, index: str, body: Body) -> Response:
         started = time.perf_counter()
         body = body or {}
+        if not isinstance(body, dict):
+            raise BadQuery("body", f"expected an object, got {body!r:.80}")
         unknown = set(body) - _BODY_KEYS
         if unknown:
             raise UnsupportedQuery(sorted(unknown)[0])
@@ -161,21 +196,24 @@ class EmbeddedEngine(Engine):
                               "hits": self._hits(index, body, compiler, where)}
         aggs = body.get("aggs", body.get("aggregations"))
         if aggs:
-            aggregator = Aggregator(compiler, self._run, quote(index))
+            aggregator = Aggregator(compiler, self._run, quote(index), self.limits)
             found = aggregator.evaluate(aggs, Scope(quote(index), where))
             response["aggregations"] = self._finish(index, aggregator.fill(aggs, found, ()))
         response["took"] = int((time.perf_counter() - started) * 1000)
         return response
 
     def _hits(self, index: str, body: Body, compiler: Compiler, where: Sql) -> dict[str, Any]:
-        size, offset = int(body.get("size", 10)), int(body.get("from", 0))
+        size, offset = integer(body, "search", "size", 10), integer(body, "search", "from", 0)
+        if size + offset > self.limits.max_hits:
+            raise GuardrailViolation(f"from + size = {size + offset:,} is over the cap of "
+                                     f"{self.limits.max_hits:,} hits")
         keys = sort_keys(compiler, body.get("sort"))
         total = self._total(index, where, body.get("track_total_hits", 10_000))
         if size <= 0:
             return {"total": total, "max_score": None, "hits": []} if total else {"max_score": None, "hits": []}
         condition = where
         if body.get("search_after") is not None:
-            after = search_after_sql(keys, list(body["search_after"]))
+            after = search_after_sql(keys, body["search_after"])
             condition = Sql(f"({where.text}) AND {after.text}", [*where.params, *after.params])
         order = ", ".join([k.order_sql() for k in keys] + ["_seq ASC"])
         names = list(self._mapping(index).get("properties", {}))
@@ -203,7 +241,8 @@ class EmbeddedEngine(Engine):
     def _total(self, index: str, where: Sql, track: Any) -> dict[str, Any] | None:
         if track is False:
             return None
-        limit = 10_000 if track is None else (None if track is True else int(track))
+        tracked = {} if track is None else {"track_total_hits": track}
+        limit = None if track is True else integer(tracked, "search", "track_total_hits", 10_000)
         count_sql = f"SELECT count(*) FROM {quote(index)} WHERE {where.text}"
         if limit is not None:
             count_sql = f"SELECT count(*) FROM (SELECT 1 FROM {quote(index)} WHERE {where.text} " \

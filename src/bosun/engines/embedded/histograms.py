@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from bosun.engines.embedded.datemath import evaluate, format_millis, from_millis, to_millis
 from bosun.engines.embedded.query import Sql, check_keys
-from bosun.errors import UnsupportedQuery
+from bosun.engines.params import descending, integer, number, positive, required
+from bosun.errors import BadQuery, UnsupportedQuery
 
 if TYPE_CHECKING:
     from bosun.engines.embedded.aggs import Aggregator, Key, Scope
@@ -30,7 +31,25 @@ def date_interval(body: dict[str, Any]) -> tuple[str | None, int | None]:
     found = re.fullmatch(r"(\d+)(ms|s|m|h|d)", str(raw or ""))
     if not found:
         raise UnsupportedQuery("date_histogram.interval", f"unsupported interval {raw!r}")
+    if int(found[1]) <= 0:
+        raise BadQuery("date_histogram", f"interval must be greater than 0, got {raw!r}")
     return None, int(found[1]) * FIXED_UNITS[found[2]]
+
+
+_MONTHS = {"month": 1, "quarter": 3, "year": 12}
+
+
+def _calendar_span(low: int, high: int, unit: str) -> int:
+    """How many calendar buckets lie from `low` to `high` (bucket keys, epoch millis), without listing them."""
+    from bosun.engines.embedded.aggs import FIXED_UNITS
+
+    if unit in _MONTHS:
+        start, end = from_millis(low), from_millis(high)
+        months = (end.year - start.year) * 12 + end.month - start.month
+        return months // _MONTHS[unit] + 1
+    width = {"minute": FIXED_UNITS["m"], "hour": FIXED_UNITS["h"], "day": FIXED_UNITS["d"],
+             "week": 7 * FIXED_UNITS["d"]}[unit]
+    return (high - low) // width + 1
 
 
 def date_key_sql(column: str, unit: str | None, fixed: int | None, offset: int = 0) -> str:
@@ -87,13 +106,19 @@ def date_histogram(agg: Aggregator, body: dict[str, Any], children: dict[str, An
     def step(key: int) -> int:
         return to_millis(from_millis(key) + STEP[unit]) if unit else key + fixed  # type: ignore[operator]
 
+    def span(low: int, high: int) -> int:
+        return _calendar_span(low, high, unit) if unit else (high - low) // fixed + 1  # type: ignore[operator]
+
     bounds = body.get("extended_bounds")
     now = agg.compiler.now
     extended = None
     if bounds:
-        extended = (floor(to_millis(evaluate(bounds["min"], now, body.get("format")))),
-                    floor(to_millis(evaluate(bounds["max"], now, body.get("format"), round_up=False))))
-    return _histogram(agg, body, children, scope, expr, Sql(f"{f.sql} IS NOT NULL"), step, extended,
+        extended = (floor(to_millis(evaluate(required(bounds, "date_histogram.extended_bounds", "min"), now,
+                                             body.get("format")))),
+                    floor(to_millis(evaluate(required(bounds, "date_histogram.extended_bounds", "max"), now,
+                                             body.get("format"), round_up=False))))
+    walk = _Walk("date_histogram", step, span, extended)
+    return _histogram(agg, body, children, scope, expr, Sql(f"{f.sql} IS NOT NULL"), walk,
                       lambda k: {"key_as_string": format_millis(k, body.get("format")), "key": int(k)})
 
 
@@ -103,7 +128,8 @@ def histogram(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], s
     f = agg.field(body, "histogram")
     if f is None:
         return {k: {"buckets": []} for k in agg.parent_keys(scope)}
-    interval, offset = float(body["interval"]), float(body.get("offset", 0))
+    interval = positive(required(body, "histogram", "interval"), "histogram", "interval")
+    offset = number(body.get("offset", 0), "histogram", "offset")
     column = f"epoch_ms(CAST({f.sql} AS TIMESTAMP))" if f.is_date else f.sql
     expr = Sql(f"(floor(({column} - {offset!r}) / {interval!r}) * {interval!r} + {offset!r})::DOUBLE")
 
@@ -111,41 +137,70 @@ def histogram(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], s
         return math.floor((value - offset) / interval) * interval + offset
 
     bounds = body.get("extended_bounds")
-    extended = (floor(float(bounds["min"])), floor(float(bounds["max"]))) if bounds else None
-    return _histogram(agg, body, children, scope, expr, Sql(f"{f.sql} IS NOT NULL"),
-                      lambda k: k + interval, extended, lambda k: {"key": float(k)})
+    extended = None
+    if bounds:
+        extended = (floor(number(required(bounds, "histogram.extended_bounds", "min"), "histogram", "extended_bounds")),
+                    floor(number(required(bounds, "histogram.extended_bounds", "max"), "histogram", "extended_bounds")))
+    walk = _Walk("histogram", lambda k: k + interval, lambda low, high: int((high - low) // interval) + 1, extended)
+    return _histogram(agg, body, children, scope, expr, Sql(f"{f.sql} IS NOT NULL"), walk,
+                      lambda k: {"key": float(k)})
+
+
+class _Walk:
+    """How a histogram's keys follow one another: the next key, how many lie between two, the extended bounds."""
+
+    def __init__(self, kind: str, step: Callable[[Any], Any], span: Callable[[Any, Any], int],
+                 extended: tuple[Any, Any] | None) -> None:
+        self.kind, self.step, self.span, self.extended = kind, step, span, extended
 
 
 def _histogram(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope: Scope, expr: Sql,
-               present: Sql, step: Callable[[Any], Any], extended: tuple[Any, Any] | None,
-               describe: Callable[[Any], dict[str, Any]]) -> dict[Key, Any]:
+               present: Sql, walk: _Walk, describe: Callable[[Any], dict[str, Any]]) -> dict[Key, Any]:
+    kind = walk.kind
+    min_doc = integer(body, kind, "min_doc_count", 0)
     rows = agg.grouped(scope, ["count(*)"], own_keys=(expr,), extra=present)
+    agg.check_buckets(kind, len(rows))
     inner = agg.evaluate(children, scope.with_key(expr).with_condition(present)) if children else {}
     n = len(scope.keys)
     per_parent: dict[Key, dict[Any, int]] = {}
     for row in rows:
         per_parent.setdefault(tuple(row[:n]), {})[row[n]] = int(row[n + 1])
-    if extended is not None:
+    if walk.extended is not None:
         for parent in agg.parent_keys(scope):
             per_parent.setdefault(parent, {})
-    min_doc = int(body.get("min_doc_count", 0))
+    if min_doc == 0:
+        agg.check_buckets(kind, sum(_span(counts, walk) for counts in per_parent.values()))
     out: dict[Key, Any] = {}
     for parent, counts in per_parent.items():
-        keys = _all_keys(counts, step, extended) if min_doc == 0 else sorted(counts)
+        keys = _all_keys(counts, walk) if min_doc == 0 else sorted(counts)
         buckets = [{**describe(k), "doc_count": counts.get(k, 0), **agg.fill(children, inner, (*parent, k))}
                    for k in keys if counts.get(k, 0) >= min_doc]
         out[parent] = {"buckets": _ordered(buckets, body.get("order"))}
     return out
 
 
-def _all_keys(counts: dict[Any, int], step: Callable[[Any], Any], extended: tuple[Any, Any] | None) -> list[Any]:
+def _bounds(counts: dict[Any, int], extended: tuple[Any, Any] | None) -> tuple[Any, Any] | None:
     present = sorted(counts)
-    low = min([*present[:1], *([extended[0]] if extended else [])])
-    high = max([*present[-1:], *([extended[1]] if extended else [])])
+    lows = [*present[:1], *([extended[0]] if extended else [])]
+    highs = [*present[-1:], *([extended[1]] if extended else [])]
+    return (min(lows), max(highs)) if lows else None
+
+
+def _span(counts: dict[Any, int], walk: _Walk) -> int:
+    """How many keys _all_keys would list: counted, so a tiny interval is refused before any is built."""
+    bounds = _bounds(counts, walk.extended)
+    return max(0, walk.span(*bounds)) if bounds else 0
+
+
+def _all_keys(counts: dict[Any, int], walk: _Walk) -> list[Any]:
+    bounds = _bounds(counts, walk.extended)
+    if bounds is None:
+        return []
+    low, high = bounds
     keys, key = [], low
     while key <= high:
         keys.append(key)
-        key = step(key)
+        key = walk.step(key)
     return keys
 
 
@@ -156,4 +211,4 @@ def _ordered(buckets: list[dict[str, Any]], order: Any) -> list[dict[str, Any]]:
     if path not in ("_key", "_count"):
         raise UnsupportedQuery("histogram.order", f"order by {path!r}")
     field = "key" if path == "_key" else "doc_count"
-    return sorted(buckets, key=lambda b: (b[field], b["key"]), reverse=str(direction) == "desc")
+    return sorted(buckets, key=lambda b: (b[field], b["key"]), reverse=descending(direction, "histogram.order"))

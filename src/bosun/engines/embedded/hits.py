@@ -12,7 +12,8 @@ import numpy as np
 from bosun.engines.embedded.datemath import parse_date, to_millis
 from bosun.engines.embedded.fields import Field
 from bosun.engines.embedded.query import Compiler, Sql
-from bosun.errors import UnsupportedQuery
+from bosun.engines.params import an_object, descending, number
+from bosun.errors import BadQuery, UnsupportedQuery
 
 LONG_MAX = 9223372036854775807
 LONG_MIN = -9223372036854775808
@@ -22,11 +23,9 @@ class SortKey:
     """One sort criterion compiled to a SQL expression whose order matches Elasticsearch's."""
 
     def __init__(self, compiler: Compiler, raw: Any) -> None:
-        name, options = (raw, {}) if isinstance(raw, str) else next(iter(raw.items()))
-        if isinstance(options, str):
-            options = {"order": options}
+        name, options = _sort_item(raw)
         self.name = name
-        self.desc = str(options.get("order", "desc" if name == "_score" else "asc")) == "desc"
+        self.desc = descending(options.get("order"), f"sort.{name}", "desc" if name == "_score" else "asc")
         self.missing = options.get("missing", "_last")
         self.field: Field | None = None
         if name in ("_doc", "_score"):
@@ -47,7 +46,7 @@ class SortKey:
                 last = low if self.desc else high
                 fill = last if self.missing == "_last" else (high if self.desc else low)
             else:
-                fill = to_millis(parse_date(self.missing)) if f.is_date else float(self.missing)
+                fill = to_millis(parse_date(self.missing)) if f.is_date else number(self.missing, "sort", "missing")
             literal = f"'{fill}'::DOUBLE" if math.isinf(fill) else str(fill)
             return f"COALESCE({column}, {literal})"
         return column
@@ -69,6 +68,19 @@ class SortKey:
         return value
 
 
+def _sort_item(raw: Any) -> tuple[str, dict[str, Any]]:
+    """A sort item as (field, options): "field", {"field": "desc"} or {"field": {"order": ...}}."""
+    if isinstance(raw, str):
+        return raw, {}
+    item = an_object(raw, "sort")
+    if len(item) != 1:
+        raise BadQuery("sort", f"each sort item must name one field, got {raw!r:.80}")
+    (name, options), = item.items()
+    if isinstance(options, str):
+        return str(name), {"order": options}
+    return str(name), an_object(options, f"sort.{name}")
+
+
 def _bounds(kind: str) -> tuple[float, float]:
     """The values Elasticsearch sorts missing numbers as: the extremes of the field's type."""
     if kind in ("integer", "short", "byte"):
@@ -80,12 +92,14 @@ def _bounds(kind: str) -> tuple[float, float]:
 
 def sort_keys(compiler: Compiler, raw: Any) -> list[SortKey]:
     items = raw if isinstance(raw, list) else [raw] if raw else []
+    if len(items) > 32:
+        raise BadQuery("sort", f"at most 32 sort keys, got {len(items)}")
     return [SortKey(compiler, item) for item in items]
 
 
 def search_after_sql(keys: list[SortKey], values: list[Any]) -> Sql:
     """Rows strictly after `values` in the order of `keys` (lexicographic, per-key direction)."""
-    if len(values) != len(keys):
+    if not isinstance(values, list) or len(values) != len(keys):
         raise UnsupportedQuery("search_after", "needs one value per sort key")
     clauses: list[str] = []
     params: list[Any] = []
@@ -106,7 +120,9 @@ def source_filter(spec: Any) -> tuple[list[str] | None, list[str]] | None:
     if isinstance(spec, str):
         return [spec], []
     if isinstance(spec, list):
-        return list(spec), []
+        return [str(p) for p in spec], []
+    if not isinstance(spec, dict):
+        raise BadQuery("_source", f"expected true, false, a pattern, a list or an object, got {spec!r:.80}")
     includes = spec.get("includes", spec.get("include"))
     excludes = spec.get("excludes", spec.get("exclude", []))
     return (_as_list(includes) or None), _as_list(excludes)
@@ -115,7 +131,11 @@ def source_filter(spec: Any) -> tuple[list[str] | None, list[str]] | None:
 def _as_list(value: Any) -> list[str]:
     if value is None:
         return []
-    return [value] if isinstance(value, str) else list(value)
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list):
+        raise BadQuery("_source", f"expected a pattern or a list of patterns, got {value!r:.80}")
+    return [str(v) for v in value]
 
 
 def filter_source(doc: dict[str, Any], rule: tuple[list[str] | None, list[str]]) -> dict[str, Any]:

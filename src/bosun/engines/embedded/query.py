@@ -10,7 +10,8 @@ from typing import Any
 
 from bosun.engines.embedded.datemath import evaluate, parse_date
 from bosun.engines.embedded.fields import Field
-from bosun.errors import UnsupportedQuery
+from bosun.engines.params import MAX_DEPTH, an_object, number, required
+from bosun.errors import BadQuery, UnsupportedQuery
 
 TRUE = "TRUE"
 FALSE = "FALSE"
@@ -36,17 +37,24 @@ class Compiler:
 
     fields: dict[str, Field]
     now: datetime
+    _depth: list[int] = field(default_factory=lambda: [0], compare=False)
 
     def compile(self, query: dict[str, Any] | None) -> Sql:
-        if not query:
+        if query is None or query == {}:
             return Sql(TRUE)
         if not isinstance(query, dict) or len(query) != 1:
-            raise UnsupportedQuery("query", "each query object must have exactly one clause")
+            raise BadQuery("query", f"each query object must have exactly one clause, got {query!r:.80}")
         (kind, spec), = query.items()
         handler: Callable[[Any], Sql] | None = getattr(self, f"_q_{kind}", None)
         if handler is None:
             raise UnsupportedQuery(kind)
-        return handler(spec)
+        self._depth[0] += 1
+        try:
+            if self._depth[0] > MAX_DEPTH:
+                raise BadQuery(kind, f"query clauses nest more than {MAX_DEPTH} levels deep")
+            return clause_errors(kind, handler, spec)
+        finally:
+            self._depth[0] -= 1
 
     # -- helpers -------------------------------------------------------------------------------
     def field(self, name: str) -> Field | None:
@@ -55,19 +63,21 @@ class Compiler:
         return self.fields.get(name)
 
     @staticmethod
-    def _single(spec: dict[str, Any], clause: str) -> tuple[str, Any]:
-        items = [(k, v) for k, v in spec.items() if k not in ("boost", "_name")]
+    def _single(spec: Any, clause: str) -> tuple[str, Any]:
+        items = [(k, v) for k, v in an_object(spec, clause).items() if k not in ("boost", "_name")]
         if len(items) != 1:
-            raise UnsupportedQuery(clause, "expected exactly one field")
+            raise BadQuery(clause, "expected exactly one field")
         return items[0]
 
     def value(self, f: Field, raw: Any) -> Any:
+        if isinstance(raw, dict | list) or raw is None:
+            raise BadQuery(f.name, f"expected a single value, got {raw!r:.80}")
         if f.is_date:
             return parse_date(raw).replace(tzinfo=None)
         if f.type == "boolean":
             return raw if isinstance(raw, bool) else str(raw).lower() == "true"
         if f.is_numeric:
-            return float(raw)
+            return number(raw, f.name, "value")
         return str(raw) if not isinstance(raw, str) else raw
 
     def _column(self, f: Field) -> str:
@@ -127,7 +137,7 @@ class Compiler:
         return Sql(f"_id IN ({', '.join('?' for _ in values)})", values)
 
     def _q_exists(self, spec: dict[str, Any]) -> Sql:
-        f = self.field(spec["field"])
+        f = self.field(required(spec, "exists", "field"))
         return Sql(f"{f.sql} IS NOT NULL") if f else Sql(FALSE)
 
     def _q_prefix(self, spec: dict[str, Any]) -> Sql:
@@ -214,9 +224,24 @@ class Compiler:
         return _or([self._full_text(n, spec["query"], operator=operator) for n in names])
 
 
-def check_keys(clause: str, body: dict[str, Any], allowed: set[str]) -> None:
+def clause_errors(clause: str, handler: Callable[[Any], Sql], spec: Any) -> Sql:
+    """Run one clause's handler; a parameter of the wrong shape it trips on becomes a BadQuery naming the clause.
+
+    The handlers validate the parameters that change answers (sizes, intervals, orders); this catches the
+    shapes no validator foresaw (a list where an object belongs, a missing key) so they never surface as
+    a bare KeyError or TypeError from the engine.
+    """
+    try:
+        return handler(spec)
+    except KeyError as exc:
+        raise BadQuery(clause, f"{exc.args[0]} is required") from None
+    except (TypeError, ValueError, AttributeError, OverflowError) as exc:
+        raise BadQuery(clause, str(exc).splitlines()[0][:200]) from None
+
+
+def check_keys(clause: str, body: Any, allowed: set[str]) -> None:
     """A parameter this engine does not implement would change the answer: refuse it by name."""
-    unknown = set(body) - allowed
+    unknown = set(an_object(body, clause)) - allowed
     if unknown:
         raise UnsupportedQuery(f"{clause}.{sorted(unknown)[0]}")
 

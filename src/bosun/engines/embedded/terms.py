@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from bosun.engines.embedded.datemath import format_millis
 from bosun.engines.embedded.fields import Field
 from bosun.engines.embedded.query import Sql, check_keys
+from bosun.engines.params import an_object, descending, integer
 from bosun.errors import UnsupportedQuery
 
 if TYPE_CHECKING:
@@ -51,6 +52,9 @@ def terms(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope
     check_keys("terms", body, {"field", "size", "order", "min_doc_count", "missing", "shard_size", "format",
                                "show_term_doc_count_error"})
     f = agg.field(body, "terms")
+    size = integer(body, "terms", "size", 10, minimum=1)
+    min_doc = integer(body, "terms", "min_doc_count", 1)
+    orders = _orders(body.get("order", {"_count": "desc"}))
     empty = {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": []}
     if f is None:
         return {k: dict(empty) for k in agg.parent_keys(scope)}
@@ -61,11 +65,8 @@ def terms(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope
     per_parent: dict[Key, list[tuple[Any, int]]] = {}
     for row in rows:
         per_parent.setdefault(tuple(row[:n]), []).append((row[n], int(row[n + 1])))
-    min_doc = int(body.get("min_doc_count", 1))
     if min_doc == 0:
         _add_zero_counts(agg, expr, per_parent, scope)
-    orders = _orders(body.get("order", {"_count": "desc"}))
-    size = int(body.get("size", 10))
     inner_scope = scope.with_key(expr)
     inner_scope = inner_scope.with_condition(present) if present else inner_scope
     if children and all(path in ("_key", "_term", "_count") for path, _ in orders):
@@ -104,7 +105,9 @@ def _only(expr: Sql, keys: list[Any]) -> Sql:
 def _add_zero_counts(agg: Aggregator, expr: Sql, per_parent: dict[Key, list[tuple[Any, int]]], scope: Scope) -> None:
     every = [r[0] for r in agg.run(f"SELECT DISTINCT {expr.text} FROM {agg.table} WHERE {expr.text} IS NOT NULL",
                                   [*expr.params, *expr.params])]
-    for parent in agg.parent_keys(scope):
+    parents = agg.parent_keys(scope)
+    agg.check_buckets("terms", len(parents) * len(every))
+    for parent in parents:
         found = per_parent.setdefault(parent, [])
         seen = {k for k, _ in found}
         found.extend((k, 0) for k in every if k not in seen)
@@ -112,7 +115,8 @@ def _add_zero_counts(agg: Aggregator, expr: Sql, per_parent: dict[Key, list[tupl
 
 def _orders(raw: Any) -> list[tuple[str, bool]]:
     items = raw if isinstance(raw, list) else [raw]
-    orders = [(str(path), str(direction).lower() == "desc") for item in items for path, direction in item.items()]
+    orders = [(str(path), descending(direction, "terms.order")) for item in items
+              for path, direction in an_object(item, "terms.order").items()]
     if not any(path in ("_key", "_term") for path, _ in orders):
         orders.append(("_key", False))
     return orders

@@ -9,6 +9,7 @@ from graphql import GraphQLError
 
 from bosun.engines.base import Engine
 from bosun.errors import BosunError, EngineUnavailable, UnsupportedQuery
+from bosun.settings import redacted
 
 
 class ObjectSource(Protocol):
@@ -58,7 +59,7 @@ class RemoteGraph:
         from gql import Client
         from gql.transport.requests import RequestsHTTPTransport
 
-        self.url = url
+        self.url = redacted(url)  # for messages: a password in the URL is never shown
         transport = RequestsHTTPTransport(url=url, timeout=max(1, round(timeout_s)), retries=0)
         self.client = Client(transport=transport, fetch_schema_from_transport=True, execute_timeout=timeout_s)
 
@@ -74,9 +75,10 @@ class RemoteGraph:
             raise UnsupportedQuery(f"{obj} {{ {' '.join(fields)} }}", f"the GraphQL API at {self.url}: "
                                    f"{exc.message}") from None
         except TransportQueryError as exc:
-            raise EngineUnavailable(f"the GraphQL API at {self.url} answered with an error: {exc}") from None
+            raise EngineUnavailable(f"the GraphQL API at {self.url} answered with an error: "
+                                    f"{redacted(str(exc))}") from None
         except Exception as exc:  # connection refused, HTTP 5xx, not JSON, not GraphQL: all mean "unusable"
             raise EngineUnavailable(f"the GraphQL API at {self.url} failed: {type(exc).__name__}: "
-                                    f"{str(exc)[:200]}") from None
+                                    f"{redacted(str(exc))[:200]}") from None
         found: dict[str, Any] | None = data.get(obj)
         return found

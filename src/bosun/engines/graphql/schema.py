@@ -13,6 +13,7 @@ from datetime import date, datetime
 from typing import Any, Optional
 
 import strawberry
+from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
 from strawberry.schema.config import StrawberryConfig
 
 from bosun.engines.base import Engine
@@ -46,7 +47,18 @@ def build_schema(objects: list[GraphObject]) -> strawberry.Schema:
     for obj in objects:
         _make_type(obj, by_name, types, ())
     query = _root(objects, types)
-    return strawberry.Schema(query=query, config=StrawberryConfig(auto_camel_case=False))
+    return strawberry.Schema(query=query, config=StrawberryConfig(auto_camel_case=False), extensions=_limits())
+
+
+MAX_DEPTH = 8  # the deepest link chain in a catalog is a few objects; a cycle cannot recurse for ever
+MAX_ALIASES = 30  # 5,000 aliases once took 34 s and stalled every other request
+MAX_TOKENS = 2_000  # the cost of a document: its size, which bounds fields, fragments and arguments alike
+
+
+def _limits() -> list[Any]:
+    """Strawberry's validation extensions: refuse a query past these limits before any field resolves."""
+    return [lambda: QueryDepthLimiter(max_depth=MAX_DEPTH), lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
+            lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS)]
 
 
 def links(obj: GraphObject, objects: dict[str, GraphObject]) -> dict[str, GraphObject]:

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import date
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.table import Table
 
 from bosun.conversation.session import open_session
+from bosun.interfaces.cli.terminal import day, printable
 from bosun.planner.events import TurnEvent
 from bosun.planner.run import render_trace_mermaid
 from bosun.planner.synthesis import Answer
@@ -27,15 +28,14 @@ def ask(
     trace: Annotated[bool, typer.Option("--trace", help="print the sub-goal DAG as Mermaid")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", help="show rounds and workers live")] = False,
 ) -> None:
-    """Answer one question from the data."""
-    today = date.fromisoformat(as_of) if as_of else None
-    session = open_session(load_settings(), today)
+    """Answer one question from the data; exits with 1 when the turn failed."""
+    session = open_session(load_settings(), day(as_of))
     console = Console()
     try:
         answer = None
         for item in session.stream(question, thread or uuid.uuid4().hex[:12]):
-            if isinstance(item, TurnEvent) and verbose:
-                console.print(f"[dim]{describe(item)}[/]", highlight=False)
+            if isinstance(item, TurnEvent) and (verbose or item.kind == "resumed"):
+                console.print(describe(item), style="dim", highlight=False, markup=False)
             elif isinstance(item, Answer):
                 answer = item
     finally:
@@ -47,6 +47,8 @@ def ask(
         show(console, answer)
     if trace and not as_json:  # the JSON answer carries the trace already
         typer.echo(render_trace_mermaid(answer.trace))
+    if answer.status == "failed":
+        raise typer.Exit(1)
 
 
 def describe(event: TurnEvent) -> str:
@@ -54,29 +56,31 @@ def describe(event: TurnEvent) -> str:
     who = f" sg{event.sub_goal_id} {event.worker}" if event.worker else ""
     how = f" {event.status}" if event.status else ""
     took = f" {event.duration_ms:.0f} ms" if event.duration_ms is not None else ""
-    return f"{event.kind:<13} {where}{who}{how}{took} {event.message}".rstrip()
+    return printable(f"{event.kind:<13} {where}{who}{how}{took} {event.message}".rstrip())
 
 
 def _cell(value: object) -> str:
     """Thousands separated from 10,000 up, so years and codes read as they are written."""
     if value is None:
         return ""
+    if isinstance(value, str):
+        return printable(value)
     if isinstance(value, float):
         return f"{value:,.2f}"
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10_000:
         return f"{value:,}"
-    return str(value)
+    return printable(str(value))
 
 
 def show(console: Console, answer: Answer) -> None:
-    console.print(Markdown(answer.answer))
+    console.print(Markdown(printable(answer.answer)))
     for result in answer.results:
-        console.print(f"[bold]{result.title}[/]  ({result.total:,} total)", highlight=False)
+        console.print(f"[bold]{escape(printable(result.title))}[/]  ({result.total:,} total)", highlight=False)
         table = Table()
         for column in result.columns:
-            table.add_column(column)
+            table.add_column(escape(printable(column)))
         for row in result.rows[:50]:
             table.add_row(*(_cell(v) for v in row))
         console.print(table)
     for assumption in answer.assumptions:
-        console.print(f"[italic]Assumed: {assumption}[/]")
+        console.print(f"[italic]Assumed: {escape(printable(assumption))}[/]")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import io
+import sys
 import uuid
 from collections.abc import Callable
-from datetime import date
 from pathlib import Path
 from typing import Annotated
 
@@ -16,6 +17,7 @@ from rich.console import Console
 from bosun.conversation.session import Session, open_session
 from bosun.errors import BosunError
 from bosun.interfaces.cli.ask_cmd import describe, show
+from bosun.interfaces.cli.terminal import day, printable
 from bosun.planner.events import TurnEvent
 from bosun.planner.run import render_trace_mermaid
 from bosun.planner.synthesis import Answer
@@ -30,7 +32,9 @@ def chat(
 ) -> None:
     """Talk with your data: follow-ups, refinements and replies to questions build on the last turns."""
     settings = load_settings()
-    session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
+    session = open_session(settings, day(as_of))
+    if isinstance(sys.stdin, io.TextIOWrapper):  # a line that is not UTF-8 is read with U+FFFD, not a crash
+        sys.stdin.reconfigure(errors="replace")
     _remember_lines(settings.data_dir / "chat_history")
     console = Console()
     thread_id = thread or _new_thread()
@@ -46,7 +50,7 @@ def chat(
             elif line == "/trace":
                 console.print(render_trace_mermaid(last.trace) if last else "no turn yet", highlight=False)
             elif line.startswith("/"):
-                console.print(f"unknown command {line}; {HELP}", highlight=False)
+                console.print(f"unknown command {printable(line)}; {HELP}", highlight=False, markup=False)
             elif line:
                 last = _turn(session, console, line, thread_id) or last
     finally:
@@ -59,12 +63,14 @@ def _turn(session: Session, console: Console, line: str, thread_id: str) -> Answ
     try:
         with console.status("thinking …") as status:
             for item in session.stream(line, thread_id):
-                if isinstance(item, TurnEvent):
+                if isinstance(item, TurnEvent) and item.kind == "resumed":
+                    console.print(describe(item), style="dim", highlight=False, markup=False)
+                elif isinstance(item, TurnEvent):
                     status.update(describe(item))
                 else:
                     answer = item
     except BosunError as exc:
-        console.print(f"[red]{exc}[/]", highlight=False)
+        console.print(printable(str(exc)), style="red", highlight=False, markup=False)
         return None
     if answer is not None:
         show(console, answer)

@@ -1,0 +1,26 @@
+"""What the command line prints: text from data and questions without terminal control sequences."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import typer
+
+# ANSI CSI and OSC sequences, then any other C0/C1 control character except newline and tab
+_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """`text` as safe to print: no escape sequences or control characters from data or questions."""
+    return _CONTROL.sub("", text)
+
+
+def day(text: str | None) -> date | None:
+    """An --as-of value: a real calendar date written YYYY-MM-DD (a usage error otherwise)."""
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a date (YYYY-MM-DD)") from None

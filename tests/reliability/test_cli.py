@@ -1,0 +1,92 @@
+"""The command line as a user meets it: usage errors, --json on errors, exit codes, odd bytes and escapes."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from bosun.interfaces.cli.ask_cmd import show
+from bosun.planner.synthesis import Answer, Trace
+from bosun.workers.models import ResultTable
+from tests.reliability.conftest import ROOT, bosun, python_path
+
+ESCAPES = "\x1b[2J\x1b]0;owned\x07\x1b[31m"
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["ask"], "Missing argument 'question'"),
+    (["ask", "How many shipments?", "--bogus"], "No such option: --bogus"),
+    (["ask", "How many shipments?", "--as-of", "notadate"], "'notadate' is not a date (YYYY-MM-DD)"),
+    (["ask", "How many shipments?", "--as-of", "2026-02-30"], "'2026-02-30' is not a date (YYYY-MM-DD)"),
+    (["chat", "--as-of", "2026-13-01"], "'2026-13-01' is not a date (YYYY-MM-DD)"),
+    (["frobnicate"], "No such command 'frobnicate'"),
+])
+def test_a_usage_error_is_one_line_and_exit_2(tmp_path: Path, args: list[str], said: str) -> None:
+    done = bosun(tmp_path, *args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("bosun: ") and said in done.stderr, done.stderr
+    if args[0] == "ask" and len(args) <= 3:  # the JSON form once per kind of mistake, to keep the suite quick
+        as_json = bosun(tmp_path, *args, "--json")
+        error = json.loads(as_json.stdout)
+        assert as_json.returncode == 2 and error["status"] == "failed" and said in error["error"]
+
+
+def test_json_on_a_bosun_error_is_an_object_too(tmp_path: Path) -> None:
+    done = bosun(tmp_path, "ask", "How many shipments?", "--json")  # no data in this directory
+    assert done.returncode == 2
+    assert json.loads(done.stdout) == {"status": "failed",
+                                       "error": f"no data in {tmp_path}/bosun.duckdb: load your data with `bosun data "
+                                                "load FILE`, or build the sample with `bosun data generate`"}
+
+
+def test_ask_exits_non_zero_when_the_turn_failed(data_dir: Path) -> None:
+    failed = bosun(data_dir, "ask", "?!?!...", "--json")
+    assert failed.returncode == 1 and json.loads(failed.stdout)["status"] == "failed"
+    done = bosun(data_dir, "ask", "How many shipments arrived in Houston in 2025?", "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["status"] == "done"
+
+
+def test_invalid_utf8_in_a_question_is_answered_and_stored(data_dir: Path) -> None:
+    env = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), "PYTHONPATH": python_path(), "LC_ALL": "C.UTF-8"}
+    question = b"How many shipments arrived in Houston in 2025\xff\xfe?"
+    done = subprocess.run([sys.executable.encode(), b"-m", b"bosun.interfaces.cli", b"ask", question, b"--thread",
+                           b"u", b"--json"], capture_output=True, env=env, cwd=ROOT, timeout=120)
+    answer = json.loads(done.stdout)
+    assert done.returncode == 0 and answer["question"] == "How many shipments arrived in Houston in 2025\ufffd\ufffd?"
+    assert b"Traceback" not in done.stderr
+
+
+def test_chat_reads_a_line_that_is_not_utf8_and_goes_on(data_dir: Path) -> None:
+    env = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), "PYTHONPATH": python_path(), "LC_ALL": "C.UTF-8",
+           "PYTHONIOENCODING": "utf-8"}
+    lines = (b"How many shipments arrived in Houston\xff in 2025?\n"
+             b"How many shipments arrived in Savannah in 2025?\n/quit\n")
+    done = subprocess.run([sys.executable, "-m", "bosun.interfaces.cli", "chat"], input=lines, capture_output=True,
+                          env=env, cwd=ROOT, timeout=180)
+    out = done.stdout.decode()
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    assert out.count("shipments") >= 2 and "SAVANNAH" in out.upper()
+
+
+def test_control_characters_from_data_and_questions_are_not_printed() -> None:
+    answer = Answer(question=f"How many {ESCAPES}?", status="done", answer=f"Found {ESCAPES}3 rows",
+                    assumptions=[f"assumed {ESCAPES}"], trace=Trace(rounds=1, sub_goals=[]),
+                    results=[ResultTable(title=f"rows {ESCAPES}", columns=[f"name{ESCAPES}"],
+                                         rows=[[f"ACME{ESCAPES}"], ["\x1b[1mBOLD\x9b"]], total=2)])
+    out = io.StringIO()
+    show(Console(file=out, width=120, color_system=None), answer)
+    printed = out.getvalue()
+    assert "\x1b" not in printed and "\x07" not in printed and "\x9b" not in printed
+    assert "ACME" in printed and "BOLD" in printed and "Found 3 rows" in printed
+
+
+def test_an_escape_in_a_question_is_not_echoed_raw(data_dir: Path) -> None:
+    done = bosun(data_dir, "ask", f"How many shipments arrived in {ESCAPES}Houston in 2025?", "--verbose")
+    assert "\x1b" not in done.stdout and "\x07" not in done.stdout
