@@ -680,7 +680,7 @@ def unused(spans: list[Span]) -> list[str]:
 
 
 def _quiet(span: Span) -> bool:
-    if not span.tags:
-        return not any(ch.isalnum() for ch in span.text)
+    if not span.tags:  # a word nothing reads; of symbols, only wildcards ("Acme%", "*") are said
+        return not any(ch.isalnum() for ch in span.text) and span.text not in ("%", "*")
     return any(t.kind in ("function", "filler", "neutral") for t in span.tags) or all(
         t.kind in _STRUCTURE for t in span.tags)
