@@ -326,13 +326,22 @@ def distinct(spans: list[Span], c: Composer, meaning: Meaning) -> None:
 
 
 def grouping(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "by carrier", "per month", "for each port", "monthly", "which 3 carriers …": groups and intervals."""
+    """ "by carrier", "per month", "for each port", "monthly", "which 3 carriers …", "who ships …": groups."""
     for i, span in enumerate(spans):
         if span.has("interval") and not span.used:
             meaning.interval = span.value("interval")
             span.used = True
+        elif _asks_party(span, c) and not span.used:  # "who ships the most toys": the catalog's phrase for shippers
+            name = c.dimension(span, meaning) or ""
+            meaning.group_by += [name] if name not in meaning.group_by else []
+            c.wh_plural, span.used = False, True
         elif span.has("group_cue") or span.has("wh"):
             _group_after(spans, i, c, meaning)
+
+
+def _asks_party(span: Span, c: Composer) -> bool:
+    """A dimension's phrase that starts with a question word ("who ships", "who imported")."""
+    return bool(c.dimension(span)) and span.key.split()[0] in c.grammar.wh_persons
 
 
 def _group_after(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> None:
@@ -354,6 +363,9 @@ def _group_after(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> No
             c.wh_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
     elif target.has("record") and spans[i].has("group_cue"):
         pass  # "per shipment": an average per record is the average
+    elif spans[i].key in c.grammar.ratio_cues and _measure_field(target, c) is not None:
+        c.said.append(f"{spans[i].text} {target.text}")  # "value per kg": a ratio, not computed: said
+        target.used = True
     elif not (spans[i].has("group_cue") and _measure_field(target, c) is not None):
         return
     spans[i].used = True
@@ -680,7 +692,7 @@ def unused(spans: list[Span]) -> list[str]:
 
 
 def _quiet(span: Span) -> bool:
-    if not span.tags:
-        return not any(ch.isalnum() for ch in span.text)
+    if not span.tags:  # a word nothing reads; of symbols, only wildcards ("Acme%", "*") are said
+        return not any(ch.isalnum() for ch in span.text) and span.text not in ("%", "*")
     return any(t.kind in ("function", "filler", "neutral") for t in span.tags) or all(
         t.kind in _STRUCTURE for t in span.tags)

@@ -82,6 +82,8 @@ class Grammar(_Data):
     field_questions: list[str]
     about: list[str]
     wh_words: list[str]
+    wh_persons: list[str]
+    ratio_cues: list[str]
     follow_up: FollowUp
     replies: Replies
     pages: list[str]
@@ -178,6 +180,7 @@ def _english(lexicon: Lexicon, g: Grammar) -> None:
     lexicon.add_all(g.back_references, "backref")
     lexicon.add_all(g.about, "about")
     lexicon.add_all(g.wh_words, "wh")
+    lexicon.add_all(g.wh_persons, "who")
     lexicon.add_all(g.pages, "page")
     lexicon.add_all(g.conjunctions, "conj")
     lexicon.add_all(g.field_questions, "field_question")

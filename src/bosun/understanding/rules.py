@@ -236,10 +236,12 @@ class RulesUnderstanding:
             return  # "how many … X"
         if not self._grouped_by_attribute(meaning, spans, said):
             return  # "which carriers serve X": a grouping of records; "which carrier operates X": X's carrier
-        asks = any(s.has("about") or s.has("wh") for s in spans)
+        asks = any(s.has("about") or s.has("wh") or s.has("who") for s in spans)
         if fields or asks or not meaning.entities:
             meaning.lookup = found.model_copy(update={"fields": fields})
             meaning.measures, meaning.group_by = [], []
+            for span in spans:  # "who operates X": the question word is read with the lookup
+                span.used = span.used or span.has("who")
             for span in rest:
                 span.used = span.used or span.key in said or bool(set(span.key.split()) & said)
 

@@ -65,7 +65,7 @@ def _token_pattern(scales: tuple[str, ...]) -> re.Pattern[str]:
     """Tokens, not wordings: a number (not glued to letters, but for a scale of the grammar: "1.5M"), a word,
     a symbol."""
     glued = "|".join(re.escape(s) for s in sorted(scales, key=len, reverse=True) if s.isalpha())
-    return re.compile(rf"{_NUMBER}(?=(?:{glued})?(?!\w))|[\w&]+|[$#;]", re.I)
+    return re.compile(rf"{_NUMBER}(?=(?:{glued})?(?!\w))|[\w&]+|[$#;%*]", re.I)
 
 
 def tokens(text: str, scales: tuple[str, ...] = ()) -> list[Token]:
