@@ -212,8 +212,8 @@ def test_off_loopback_without_a_token_refuses_to_start(folder: Path) -> None:
     done = subprocess.run([*SERVE, "--http", "--host", "0.0.0.0", "--port", str(_free_port())], env=_env(folder),
                           cwd=folder, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.strip() == ("bosun: serving on 0.0.0.0 needs BOSUN_API_TOKEN: clients off this machine must "
-                                   "present it as a bearer token (or serve on 127.0.0.1)")
+    assert done.stderr.strip() == ("bosun: bad setting BOSUN_API_TOKEN: serving on 0.0.0.0, off loopback, needs a "
+                                   "token that every request then bears (Authorization: Bearer …)")
 
 
 def test_help_does_not_load_the_sdk() -> None:

@@ -19,12 +19,13 @@ def mcp(
     as_of: Annotated[str | None, typer.Option("--as-of", help="today's date for ask, YYYY-MM-DD")] = None,
 ) -> None:
     """Serve Bosun's tools (ask, catalog, names, search, aggregate, lookup, fields) over MCP."""
-    from bosun.interfaces.mcp.server import check_exposure, serve  # the SDK loads only when serving
+    from bosun.interfaces.auth import required_token
+    from bosun.interfaces.mcp.server import serve  # the SDK loads only when serving
 
     settings = load_settings()
     token = settings.api_token.get_secret_value() if settings.api_token else None
     if http:
-        check_exposure(host, token)
+        required_token(host, token)
         typer.echo(f"MCP at http://{host}:{port}/mcp (Ctrl-C to stop)", err=True)
     session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
     try:

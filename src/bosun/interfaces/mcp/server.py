@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import hmac
 import json
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
@@ -18,12 +17,12 @@ from mcp.types import ToolAnnotations
 
 from bosun.catalog import Catalog
 from bosun.conversation.session import Session
-from bosun.errors import BosunError, CatalogError, SettingsError
+from bosun.errors import BosunError, CatalogError
+from bosun.interfaces.auth import same_token
 from bosun.interfaces.mcp.tools import Tools
 
 P = ParamSpec("P")
 R = TypeVar("R")
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 PROMPTS_FILE = "mcp_prompts.yaml"  # beside the catalog: a domain's starting prompts are domain knowledge
 INSTRUCTIONS = ("Bosun answers questions about operational data. `ask` runs the whole agent; the other tools "
                 "are its parts: the catalog, name resolution, read-only Elasticsearch-DSL search and aggregation, "
@@ -34,10 +33,10 @@ class StaticToken:
     """The token verifier for one shared bearer token (BOSUN_API_TOKEN), compared in constant time."""
 
     def __init__(self, token: str) -> None:
-        self._token = token.encode()
+        self._token = token
 
     async def verify_token(self, token: str) -> AccessToken | None:
-        if hmac.compare_digest(token.encode(), self._token):
+        if same_token(token, self._token):
             return AccessToken(token=token, client_id="bosun", scopes=[])
         return None
 
@@ -116,17 +115,10 @@ def _prompt(name: str, spec: dict[str, Any]) -> Prompt:
                   arguments=[PromptArgument(name=a, description=d, required=True) for a, d in arguments.items()])
 
 
-def check_exposure(host: str, token: str | None) -> None:
-    """Off loopback, HTTP clients must present the token: refuse to listen there without one."""
-    if host not in LOOPBACK and not token:
-        raise SettingsError(f"serving on {host} needs BOSUN_API_TOKEN: clients off this machine must present it "
-                            "as a bearer token (or serve on 127.0.0.1)")
-
-
 def serve(session: Session, http: bool, host: str, port: int, token: str | None) -> None:
     """Serve until interrupted: stdio for a desktop client, or streamable HTTP at http://HOST:PORT/mcp.
 
-    The caller has checked the exposure (`check_exposure`) before opening the session.
+    The caller has checked the exposure (`interfaces.auth.required_token`) before opening the session.
     """
     if not http:
         build_server(session).run("stdio")
