@@ -107,7 +107,7 @@ class Composer:
 
 def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     """Every rule, in order, over the spans of one data goal (names are already filters in `meaning`)."""
-    for rule in (values, ranges, thresholds, time_filter, distinct, grouping, measures, ranking, ordering,
+    for rule in (values, ranges, thresholds, time_filter, distinct, grouping, measures, recency, ranking, ordering,
                  records_or_count, comparison, page):
         rule(spans, composer, meaning)
     meaning.intent_type = "aggregation" if (meaning.measures or meaning.group_by or meaning.interval) else "search"
@@ -470,6 +470,28 @@ def _note_extra(spans: list[Span], i: int, c: Composer, found: Measure) -> None:
     pointed = j is not None and j > 0 and spans[j].has("backref") and spans[j - 1].has("conj")  # "and their …"
     if joined or pointed:
         c.extra.add(found.name)
+
+
+def recency(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "the latest 5 arrivals in Charleston", "the oldest shipments": records by their date, newest or oldest first.
+
+    The date is the one a date word names ("arrivals", "departures"), else the catalog's default.
+    """
+    for i, span in enumerate(spans):
+        if not span.has("recency") or span.used or meaning.group_by or meaning.interval:
+            continue
+        count = _rank_count(spans, i, 1, c)
+        after = c.after(spans, count[0] if count is not None and count[0] > i else i)
+        noun = spans[after] if after is not None else None
+        if noun is None or not (noun.has("record") or noun.has("date_word") or c.counting(noun)):
+            continue
+        dated = noun.values("date_word") or [c.catalog.spec.time.default_field]
+        meaning.sort.append((dated[0], "desc" if span.value("recency") == "desc" else "asc"))
+        meaning.top_n = int(count[1]) if count is not None and count[1] >= 1 else c.catalog.spec.defaults.top_n
+        meaning.measures = []
+        for s in (span, noun, *([spans[count[0]]] if count is not None else [])):
+            s.used = True
+        return
 
 
 # -- ranking ---------------------------------------------------------------------------------------

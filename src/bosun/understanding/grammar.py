@@ -95,6 +95,7 @@ class Grammar(_Data):
     ordering_after: list[str]
     range_words: list[str]
     range_joins: list[str]
+    recency: dict[str, list[str]]
 
 
 @cache
@@ -187,6 +188,8 @@ def _english(lexicon: Lexicon, g: Grammar) -> None:
     for direction, words in g.order_words.items():
         lexicon.add_all(words, "direction", direction)
     lexicon.add_all(g.sort_cues, "sort_cue")
+    for direction, words in g.recency.items():
+        lexicon.add_all(words, "recency", direction)
 
 
 def _degree_words(lexicon: Lexicon, degree: Degree) -> None:

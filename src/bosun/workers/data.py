@@ -215,6 +215,8 @@ def _first_by_sort(meaning: Meaning, results: dict[str, Any]) -> str:
     field, direction = meaning.sort[0]
     first = results["rows"][0]
     value = first[results["columns"].index(field)]
+    if value is None:
+        return ""
     side = "highest" if direction == "desc" else "lowest"
     return f" First, with the {side} {field.replace('_', ' ')}: {first[0]} ({_figure(value)})."
 
