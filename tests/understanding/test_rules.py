@@ -191,3 +191,23 @@ def test_the_first_date_word_said_picks_the_date_field(rules: RulesUnderstanding
     m = rules.analyze("Shipments expected to arrive in Savannah next week", TODAY)
     assert m.time is not None and (m.time.field, str(m.time.start)) == ("eta_date", "2026-06-22")
     assert [a.options for a in m.ambiguities if a.kind == "field"] == [["eta_date", "arrival_date"]]
+
+
+def test_recency_words_sort_records_by_the_date_their_noun_names(rules: RulesUnderstanding) -> None:
+    m = rules.analyze("show me the latest 5 departures from Busan", TODAY)
+    assert (m.intent_type, m.sort, m.top_n, m.not_understood) == ("search", [("departure_date", "desc")], 5, [])
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("which commodity had the highest average value per kg", ["per kg"]),  # a ratio is not computed
+    ("who moved the most TEU into Oakland", ["who", "the most"]),  # no party phrase: the question word is said
+    ("shipments from Acme% to Houston", ["%"]),  # a wildcard is never part of a name
+    ("how many shipments in 1850", ["1850"]),  # a year that cannot be a date of the data
+])
+def test_what_cannot_be_read_is_said(rules: RulesUnderstanding, question: str, said: list[str]) -> None:
+    assert rules.analyze(question, TODAY).not_understood == said
+
+
+def test_a_party_phrase_of_the_catalog_groups_by_that_party(rules: RulesUnderstanding) -> None:
+    m = rules.analyze("who ships the most toys to Long Beach", TODAY)
+    assert (m.group_by, m.top_n, m.not_understood) == (["shipper_name"], 1, [])
