@@ -11,12 +11,12 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send, interrupt
 
 from bosun.errors import BosunError, RunFailure, TokenBudgetSpent
+from bosun.ledger import charged
 from bosun.planner import gates
 from bosun.planner.events import TurnEvent, emit
 from bosun.planner.rules import RulesPlanner, synthesis_refs
 from bosun.planner.state import MainState
 from bosun.planner.synthesis import synthesize
-from bosun.understanding.llm.ledger import charged
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Goal, SubGoal, WorkerInput, WorkerResult
 

@@ -15,12 +15,12 @@ from langgraph.types import Command
 from pydantic import BaseModel
 
 from bosun.errors import StoreError
+from bosun.ledger import Ledger
 from bosun.planner.events import TurnEvent
 from bosun.planner.state import MainState, TurnSummary
 from bosun.planner.storage import open_sqlite, problem
 from bosun.planner.synthesis import Answer, Trace, trace_of
 from bosun.settings import redacted
-from bosun.understanding.llm.ledger import Ledger
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification
 

@@ -7,18 +7,12 @@ import uuid
 from collections import defaultdict
 from datetime import date
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import duckdb
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from bosun.catalog import load_catalog
-from bosun.conversation.session import open_session
-from bosun.datagen.load import read_table
-from bosun.evaluation.judge import judge
-from bosun.settings import load_settings
+if TYPE_CHECKING:
+    import duckdb
 
 
 def evaluate(
@@ -27,6 +21,10 @@ def evaluate(
     failures: Annotated[bool, typer.Option("--failures", help="show why each failed item failed")] = False,
 ) -> None:
     """Score the agent on an evaluation file."""
+    from bosun.conversation.session import open_session
+    from bosun.evaluation.judge import judge
+    from bosun.settings import load_settings
+
     settings = load_settings()
     session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
     gold = _gold_tables(session.context.engine.inner, settings.catalog)
@@ -50,6 +48,11 @@ def evaluate(
 
 
 def _gold_tables(engine: object, catalog_path: Path | None) -> duckdb.DuckDBPyConnection:
+    import duckdb
+
+    from bosun.catalog import load_catalog
+    from bosun.datagen.load import read_table
+
     catalog = load_catalog(catalog_path)
     con = duckdb.connect()
     for obj in catalog.spec.objects.values():
@@ -59,6 +62,9 @@ def _gold_tables(engine: object, catalog_path: Path | None) -> duckdb.DuckDBPyCo
 
 
 def _report(scores: dict[str, list[bool]], failures: list[tuple[str, str, str]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console()
     table = Table(title="evaluation")
     for column in ("kind", "passed", "items", "score"):

@@ -7,9 +7,6 @@ from typing import Annotated
 
 import typer
 
-from bosun.conversation.session import open_session
-from bosun.settings import load_settings
-
 
 def mcp(
     http: Annotated[bool, typer.Option("--http", help="streamable HTTP at HOST:PORT/mcp, not stdio")] = False,
@@ -19,7 +16,9 @@ def mcp(
     as_of: Annotated[str | None, typer.Option("--as-of", help="today's date for ask, YYYY-MM-DD")] = None,
 ) -> None:
     """Serve Bosun's tools (ask, catalog, names, search, aggregate, lookup, fields) over MCP."""
+    from bosun.conversation.session import open_session
     from bosun.interfaces.mcp.server import check_exposure, serve  # the SDK loads only when serving
+    from bosun.settings import load_settings
 
     settings = load_settings()
     token = settings.api_token.get_secret_value() if settings.api_token else None
