@@ -64,15 +64,28 @@ def g_plan_gate(state: MainState, runtime: Runtime[Context]) -> Update:
         return _stop(state, goals, [*notes, f"stopped: {spent}"])
     if proposal.action != "continue":
         status = "done" if proposal.action == "done" else "failed"
-        return {"goals": goals, "status": status, "synthesis_inputs": proposal.synthesis_inputs,
-                "notes": [*state.notes, *notes]}
+        return {"status": status, "synthesis_inputs": proposal.synthesis_inputs,
+                **_changed(state, goals=goals, notes=notes)}
     problems = gates.validate_plan(proposal, state, runtime.context.registry)
     if problems:
         return _stop(state, goals, [*notes, *(f"plan refused: {p}" for p in problems)])
     for note in notes:
         emit(TurnEvent(kind="gate", round=state.round, message=note))
-    return {"goals": goals, "sub_goals": [*state.sub_goals, *proposal.sub_goals], "status": "executing",
-            "notes": [*state.notes, *notes]}
+    update: Update = {"sub_goals": [*state.sub_goals, *proposal.sub_goals], "status": "executing"}
+    return {**update, **_changed(state, goals=goals, notes=notes)}
+
+
+def _changed(state: MainState, *, goals: list[Goal] | None = None, sub_goals: list[SubGoal] | None = None,
+             notes: list[str] | None = None) -> Update:
+    """Only what a gate changed: an unchanged channel is neither written nor checkpointed again."""
+    update: Update = {}
+    if goals is not None and goals != state.goals:
+        update["goals"] = goals
+    if sub_goals is not None and sub_goals != state.sub_goals:
+        update["sub_goals"] = sub_goals
+    if notes:
+        update["notes"] = [*state.notes, *notes]
+    return update
 
 
 def _stop(state: MainState, goals: list[Any], notes: list[str]) -> Update:
@@ -209,7 +222,7 @@ def g_review_gate(state: MainState, runtime: Runtime[Context]) -> Update:
     notes = [f"retrying sg{i} once" for i in sorted(again)]
     for note in notes:
         emit(TurnEvent(kind="gate", round=state.round, message=note))
-    return {"sub_goals": sub_goals, "goals": closed, "notes": [*state.notes, *notes]}
+    return _changed(state, goals=closed, sub_goals=sub_goals, notes=notes)
 
 
 def f14_synthesizer(state: MainState) -> Update:

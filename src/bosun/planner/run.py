@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Command
 from pydantic import BaseModel
 
 from bosun.errors import StoreError
 from bosun.ledger import Ledger
+from bosun.planner.checkpoints import ChannelSqliteSaver
 from bosun.planner.events import TurnEvent
 from bosun.planner.state import MainState, TurnSummary
 from bosun.planner.storage import open_sqlite, problem
@@ -54,12 +54,12 @@ class ScrubbingSerializer(JsonPlusSerializer):
         return kind, data
 
 
-def open_checkpointer(path: Path, secrets: list[str] | None = None) -> SqliteSaver:
+def open_checkpointer(path: Path, secrets: list[str] | None = None) -> ChannelSqliteSaver:
     """LangGraph's SQLite checkpointer in a file, checked on open; a damaged, full or read-only file is a StoreError."""
     conn = open_sqlite(path, "checkpoint store")
     try:
         conn.execute("PRAGMA synchronous=NORMAL")  # a checkpoint per step: sync at WAL checkpoints only
-        saver = SqliteSaver(conn, serde=ScrubbingSerializer(secrets or []))
+        saver = ChannelSqliteSaver(conn, serde=ScrubbingSerializer(secrets or []))
         saver.setup()
     except sqlite3.Error as exc:
         conn.close()
@@ -67,9 +67,10 @@ def open_checkpointer(path: Path, secrets: list[str] | None = None) -> SqliteSav
     return saver
 
 
-def memory_checkpointer(secrets: list[str] | None = None) -> SqliteSaver:
+def memory_checkpointer(secrets: list[str] | None = None) -> ChannelSqliteSaver:
     """Checkpoints in memory only: for a session whose data directory cannot be written."""
-    saver = SqliteSaver(sqlite3.connect(":memory:", check_same_thread=False), serde=ScrubbingSerializer(secrets or []))
+    conn = sqlite3.connect(":memory:", check_same_thread=False)
+    saver = ChannelSqliteSaver(conn, serde=ScrubbingSerializer(secrets or []))
     saver.setup()
     return saver
 
@@ -112,7 +113,7 @@ def stream_turn(graph: Any, question: str, thread_id: str, context: Context,
                                                              "conversation_history": history or []}
     final = {} if final is None else final
     yield from _stream(graph, payload, thread_id, context, final)
-    pending = _interrupts(graph, config)
+    pending = final.get("__interrupt__", ())  # the stream says where it paused: no need to read the state again
     answer = _asked(pending[0].value, final, question, thread_id) if pending else _answer(final, question, thread_id)
     yield _billed(answer, ledger)
 
