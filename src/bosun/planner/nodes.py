@@ -22,6 +22,11 @@ from bosun.workers.models import Clarification, Goal, SubGoal, WorkerInput, Work
 
 Update = dict[str, Any]
 
+# Workers run on one shared pool, so that a turn does not start a thread per sub-goal (nor the
+# embedded engine open a cursor for each: it keeps one per thread). A worker past its timeout keeps
+# its thread until it returns, so the pool has room for many.
+_WORKERS = ThreadPoolExecutor(max_workers=32, thread_name_prefix="worker")
+
 
 def f01_reiterate_intention(state: MainState, runtime: Runtime[Context]) -> Update:
     """Restate the turn as standalone goals, and start the turn afresh."""
@@ -163,11 +168,12 @@ def _run_worker(worker_input: WorkerInput, ctx: Context) -> WorkerResult:
     timeout = ctx.settings.worker_timeout_s
     if worker_input.deadline is not None:
         timeout = max(0.001, min(timeout, worker_input.deadline - time.time()))
-    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"worker-{sub_goal.worker}")
+    billed_to = (ctx.extras.get("ledger"), f"sg{sub_goal.id}")
+    running = _WORKERS.submit(_charged_run, billed_to, registered.fn, worker_input, ctx)
     try:
-        billed_to = (ctx.extras.get("ledger"), f"sg{sub_goal.id}")
-        return pool.submit(_charged_run, billed_to, registered.fn, worker_input, ctx).result(timeout=timeout)
+        return running.result(timeout=timeout)
     except FutureTimeout:
+        running.cancel()  # still queued: never starts; running: it finishes unseen and frees its thread
         return WorkerResult(sub_goal_id=sub_goal.id, status="failed", transient=True,
                             error=f"{sub_goal.worker} took longer than {timeout:g} s")
     except RunFailure as exc:
@@ -176,8 +182,6 @@ def _run_worker(worker_input: WorkerInput, ctx: Context) -> WorkerResult:
         return WorkerResult(sub_goal_id=sub_goal.id, status="failed", error=str(exc))
     except Exception as exc:  # F03's catch-all: a worker's bug is recorded as a failed result, never a crash
         return WorkerResult(sub_goal_id=sub_goal.id, status="failed", error=f"{type(exc).__name__}: {exc}")
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _charged_run(billed_to: tuple[Any, str], fn: Any, worker_input: WorkerInput, ctx: Context) -> WorkerResult:
