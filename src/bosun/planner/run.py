@@ -24,6 +24,8 @@ from bosun.settings import redacted
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification
 
+_PAUSE = "__interrupt__"  # the channel LangGraph records a pause in, and the stream's key for it
+
 
 def _bosun_models() -> list[tuple[str, str]]:
     """Every pydantic model Bosun defines: the only classes a checkpoint may hold."""
@@ -108,12 +110,12 @@ def stream_turn(graph: Any, question: str, thread_id: str, context: Context,
     """
     config = _config(thread_id, context)
     context, ledger = _with_ledger(context)
-    paused = bool(_interrupts(graph, config))
+    paused = _paused(graph, config)
     payload: Any = Command(resume=question) if paused else {"question": question,
                                                              "conversation_history": history or []}
     final = {} if final is None else final
     yield from _stream(graph, payload, thread_id, context, final)
-    pending = final.get("__interrupt__", ())  # the stream says where it paused: no need to read the state again
+    pending = final.get(_PAUSE, ())  # the stream says where it paused: no need to read the state again
     answer = _asked(pending[0].value, final, question, thread_id) if pending else _answer(final, question, thread_id)
     yield _billed(answer, ledger)
 
@@ -137,9 +139,10 @@ def _billed(answer: Answer, ledger: Ledger | None) -> Answer:
                                      "assumptions": [*answer.assumptions, *ledger.notes]})
 
 
-def _interrupts(graph: Any, config: dict[str, Any]) -> tuple[Any, ...]:
-    """The pauses a thread waits on; none without a checkpointer (nothing could resume them)."""
-    return tuple(graph.get_state(config).interrupts) if graph.checkpointer else ()
+def _paused(graph: Any, config: dict[str, Any]) -> bool:
+    """Whether the thread waits at a pause: its last checkpoint holds one (read without rebuilding the state)."""
+    last = graph.checkpointer.get_tuple(config) if graph.checkpointer else None
+    return last is not None and any(channel == _PAUSE for _, channel, _ in last.pending_writes or ())
 
 
 def _asked(value: dict[str, Any], values: dict[str, Any], question: str, thread_id: str) -> Answer:
@@ -176,7 +179,7 @@ def forget_finished(graph: Any, thread_id: str) -> None:
     A turn paused inside the graph (interrupt mode) keeps its checkpoints, as its reply resumes them.
     """
     saver = graph.checkpointer
-    if saver and not _interrupts(graph, {"configurable": {"thread_id": thread_id}}):
+    if saver and not _paused(graph, {"configurable": {"thread_id": thread_id}}):
         saver.delete_thread(thread_id)
 
 
