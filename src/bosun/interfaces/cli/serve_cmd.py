@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bosun.interfaces.cli import mcp_cmd
+from bosun.interfaces.cli import mcp_cmd, starting
 
 if TYPE_CHECKING:
     from bosun.settings import Settings
@@ -28,13 +28,14 @@ def serve(ctx: typer.Context, host: Host = "127.0.0.1", port: Port = 8000,
     """Serve the web page at http://HOST:PORT/, the API (docs at /docs) and GraphQL at /graphql."""
     if ctx.invoked_subcommand is not None:
         return
-    from bosun.conversation.session import open_session
-    from bosun.interfaces.api.app import PUBLIC_PATHS, create_app
-    from bosun.settings import load_settings
+    with starting():
+        from bosun.conversation.session import open_session
+        from bosun.interfaces.api.app import PUBLIC_PATHS, create_app
+        from bosun.settings import load_settings
 
-    settings = load_settings()
-    token = _token(settings, host)
-    session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
+        settings = load_settings()
+        token = _token(settings, host)
+        session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
     typer.echo(f"Bosun at http://{host}:{port}/ (API docs at /docs; Ctrl-C to stop)")
     try:
         _run(create_app(session), token, PUBLIC_PATHS, host, port)
