@@ -182,6 +182,9 @@ class EmbeddedEngine(Engine):
         return self._cursor().sql(f"SELECT {', '.join(columns)} FROM {quote(index)} ORDER BY _seq").to_arrow_table()
 
     def close(self) -> None:
+        with self._write:  # the threads' cursors too: each keeps the database (and its memory) open
+            for cursor in self._cursors:
+                cursor.close()
         self._con.close()
 
     # -- search ----------------------------------------------------------------------------------
