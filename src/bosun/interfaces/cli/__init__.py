@@ -64,13 +64,15 @@ def starting() -> Iterator[None]:
 
     Start-up allocates a few hundred thousand objects that live as long as the process (modules,
     classes, schemas, the catalog); the collector would traverse them again and again and find
-    nothing, about a sixth of `bosun ask`'s time. When the command is the whole process they are then
-    frozen out of its way; the collector runs as usual for the turns.
+    nothing, about a sixth of `bosun ask`'s time. Then they are frozen out of its way; the collector
+    runs as usual for the turns. Only when the command is the whole process (`main`).
     """
+    if not _Process.whole:  # a host process's collector is left as it is
+        yield
+        return
     gc.disable()
     try:
         yield
     finally:
-        if _Process.whole:
-            gc.freeze()
+        gc.freeze()
         gc.enable()
