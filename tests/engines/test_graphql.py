@@ -23,7 +23,7 @@ SHOP = Path(__file__).parents[1] / "domains" / "shop" / "catalog.yaml"
 
 @pytest.fixture(scope="module")
 def local(catalog: Catalog, sample: EmbeddedEngine) -> LocalGraph:
-    return LocalGraph(build_schema(catalog.graph_objects()), sample)
+    return LocalGraph(catalog.graph_objects(), sample)
 
 
 def by(rows: list[dict[str, str]], key: str) -> dict[str, dict[str, str]]:

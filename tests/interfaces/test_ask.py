@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -91,15 +94,21 @@ def test_trace_prints_the_dag(data_dir: Path) -> None:
 
 
 @pytest.mark.skipif(not DEV.exists(), reason="the shared dev set is not beside this checkout")
-def test_dev_set_score_does_not_regress(data_dir: Path) -> None:
+def test_dev_set_score_does_not_regress_and_threads_score_the_same(data_dir: Path) -> None:
+    """One process asks every item; four threads at once give the same table, item for item."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("BOSUN_DATA_DIR", str(data_dir))
-        result = CliRunner().invoke(app, ["eval", str(DEV)])
+        result = CliRunner().invoke(app, ["eval", str(DEV), "--failures"])
+    # The threaded run in a process of its own, as a user runs it (and off this process's memory).
+    threaded = subprocess.run([sys.executable, "-m", "bosun.interfaces.cli", "eval", str(DEV), "--failures",
+                               "--jobs", "4"], env={**os.environ, "BOSUN_DATA_DIR": str(data_dir), "COLUMNS": "80"},
+                              capture_output=True, text=True, timeout=300, check=False)
     assert result.exit_code == 0, result.output
     overall = re.search(r"overall\s+│\s+(\d+)\s+│\s+(\d+)", result.output)
     assert overall is not None
     passed, items = int(overall.group(1)), int(overall.group(2))
     assert items == 45 and passed == 45  # every item today; the bar is 90 %
+    assert threaded.returncode == 0 and threaded.stdout == result.output, threaded.stderr
 
 
 @pytest.mark.parametrize("question", [

@@ -203,6 +203,7 @@ def test_recency_words_sort_records_by_the_date_their_noun_names(rules: RulesUnd
     ("who moved the most TEU into Oakland", ["who", "the most"]),  # no party phrase: the question word is said
     ("shipments from Acme% to Houston", ["%"]),  # a wildcard is never part of a name
     ("how many shipments in 1850", ["1850"]),  # a year that cannot be a date of the data
+    ("how many shipments to Savannah INF", ["INF"]),  # a word that float() would read as a number is a word
 ])
 def test_what_cannot_be_read_is_said(rules: RulesUnderstanding, question: str, said: list[str]) -> None:
     assert rules.analyze(question, TODAY).not_understood == said

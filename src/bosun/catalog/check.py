@@ -11,7 +11,7 @@ from pathlib import Path
 from bosun.catalog.loader import Catalog, load_catalog
 from bosun.catalog.schema import EntitySpec
 from bosun.engines.base import Engine
-from bosun.engines.graphql.schema import GraphObject, build_schema
+from bosun.engines.graphql.objects import GraphObject
 from bosun.errors import BosunError, CatalogError, RunFailure
 
 
@@ -24,20 +24,23 @@ def check_file(path: Path | None, engine: Engine | None = None) -> list[str]:
     return check_catalog(catalog.with_engine(engine) if engine else catalog)
 
 
-def check_catalog(catalog: Catalog, indices: bool = True) -> list[str]:
-    """Every problem; `indices`: also compare the objects with the engine's indices (what `catalog check` does)."""
+def check_catalog(catalog: Catalog, indices: bool = True, *, build_graphql: bool = True) -> list[str]:
+    """Every problem; `indices`: also compare the objects with the engine's indices (what `catalog check` does);
+    `build_graphql`: also build the GraphQL schema (Strawberry is slow to load)."""
     problems = _index_problems(catalog) if catalog.engine is not None and indices else []
     for name, entity in catalog.spec.entities.items():
         problems += _entity_problems(catalog, name, entity)
-    return problems + _graphql_problems(catalog)
+    return problems + _graphql_problems(catalog, build_graphql)
 
 
 def require_sound(catalog: Catalog) -> None:
     """Refuse a broken catalog with the list of its problems (`ask`, `chat`, the session).
 
     What the engine holds is not the catalog's fault: a missing index is said by the turn that needs it.
+    The GraphQL schema is not built here either: a turn builds it on its first single-object lookup and
+    says there when it does not build; `bosun catalog check` builds it.
     """
-    problems = check_catalog(catalog, indices=False)
+    problems = check_catalog(catalog, indices=False, build_graphql=False)
     if problems:
         listed = "\n".join(f"  - {p}" for p in problems)
         raise CatalogError(f"catalog {catalog.path.name} has {len(problems)} problem(s); fix them "
@@ -79,12 +82,12 @@ def _entity_problems(catalog: Catalog, name: str, entity: EntitySpec) -> list[st
     return problems
 
 
-def _graphql_problems(catalog: Catalog) -> list[str]:
+def _graphql_problems(catalog: Catalog, build: bool) -> list[str]:
     objects = catalog.graph_objects()
     if not objects:
         return ["objects: no object has an id_field, so the GraphQL schema would have no query; "
                 "give at least one object an id_field"]
-    if _schema_error(objects) is None:
+    if not build or _schema_error(objects) is None:
         return []
     failing = [(o.name, _schema_error([o])) for o in objects]
     named = [f"objects.{name}: its GraphQL type does not build: {error}" for name, error in failing if error]
@@ -92,6 +95,8 @@ def _graphql_problems(catalog: Catalog) -> list[str]:
 
 
 def _schema_error(objects: list[GraphObject]) -> str | None:
+    from bosun.engines.graphql.schema import build_schema
+
     try:
         build_schema(objects)
     except Exception as exc:

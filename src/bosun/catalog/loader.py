@@ -7,21 +7,27 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
 import yaml
 from pydantic import ValidationError
 
 from bosun.catalog.schema import CatalogSpec, FieldSpec, ObjectSpec, source_path
 from bosun.engines.base import Engine
-from bosun.engines.graphql.schema import GraphObject
+from bosun.engines.graphql.objects import GraphObject
 from bosun.errors import CatalogError, MissingIndex
+from bosun.yamltext import load_yaml
 
-_ARROW_TYPES: dict[str, pa.DataType] = {
-    "keyword": pa.string(), "text": pa.string(), "date": pa.date32(), "integer": pa.int64(),
-    "long": pa.int64(), "float": pa.float64(), "double": pa.float64(), "boolean": pa.bool_(),
-}
+if TYPE_CHECKING:
+    import pyarrow as pa  # loaded by the methods that build tables: a question needs none
+
+
+def _arrow_type(kind: str) -> pa.DataType:
+    import pyarrow as pa
+
+    types = {"keyword": pa.string(), "text": pa.string(), "date": pa.date32(), "integer": pa.int64(),
+             "long": pa.int64(), "float": pa.float64(), "double": pa.float64(), "boolean": pa.bool_()}
+    return types[kind]
 
 
 def bundled_catalog_path() -> Path:
@@ -33,7 +39,7 @@ def load_catalog(path: Path | None = None) -> Catalog:
     """Read and validate a catalog; errors name the file, the key path and what is wrong."""
     path = Path(path) if path else bundled_catalog_path()
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = load_yaml(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise CatalogError(f"cannot read catalog {path}: {exc.strerror}") from None
     except yaml.YAMLError as exc:
@@ -96,8 +102,10 @@ class Catalog:
         return sorted(obj.index for obj in self.spec.objects.values())
 
     def arrow_schema(self, name: str) -> pa.Schema:
+        import pyarrow as pa
+
         obj = self.object(name)
-        return pa.schema([(field, _ARROW_TYPES[spec.type]) for field, spec in obj.fields.items()])
+        return pa.schema([(field, _arrow_type(spec.type)) for field, spec in obj.fields.items()])
 
     def reference_rows(self, name: str) -> list[dict[str, str]]:
         """The raw rows of a reference object, as strings: from its CSV, else from its index in the engine."""
@@ -120,6 +128,8 @@ class Catalog:
 
     def reference_table(self, name: str) -> pa.Table:
         """A reference object's rows typed by its fields (empty strings become nulls)."""
+        import pyarrow as pa
+
         rows = self.reference_rows(name)
         schema = self.arrow_schema(name)
         columns = {f.name: [_typed(row.get(f.name, ""), f.type) for row in rows] for f in schema}
@@ -166,6 +176,8 @@ def _text(value: Any) -> str:
 
 
 def _typed(text: str, kind: pa.DataType) -> Any:
+    import pyarrow as pa
+
     if text == "":
         return None
     if pa.types.is_boolean(kind):

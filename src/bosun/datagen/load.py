@@ -6,17 +6,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any, Literal
-
-import pyarrow as pa
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING, Any, Literal
 
 from bosun.catalog import Catalog
-from bosun.datagen.files import LoadedFile, default_index, files_of, read_files
-from bosun.datagen.generator import generate_records
 from bosun.datagen.spec import GeneratorSpec, load_generator_spec
 from bosun.engines.base import Engine
 from bosun.errors import BosunError, CatalogError, LoadError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from bosun.datagen.files import LoadedFile
+
+# pyarrow, the file readers and the generator are imported by the functions that load or build:
+# every question reads the sample info, and none needs them.
 
 META_INDEX = "bosun_meta"
 _META_MAPPING = {"properties": {"domain": {"type": "keyword"}, "as_of": {"type": "date"},
@@ -44,6 +47,10 @@ def generator_spec_for(catalog: Catalog) -> GeneratorSpec:
 def build(engine: Engine, catalog: Catalog, rows: int, seed: int, as_of: date,
           progress: Progress = lambda _: None) -> SampleInfo:
     """Generate the record table, load it and every reference table, then record the sample info."""
+    import pyarrow as pa
+
+    from bosun.datagen.generator import generate_records
+
     spec = generator_spec_for(catalog)
     for name, obj in catalog.spec.objects.items():
         if obj.kind == "reference":
@@ -77,6 +84,8 @@ def read_sample_info(engine: Engine) -> SampleInfo | None:
 
 def export(engine: Engine, catalog: Catalog, out: Path) -> list[Path]:
     """Write every object of the catalog as `out/<index>.parquet`, rows in load order."""
+    import pyarrow.parquet as pq
+
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, obj in catalog.spec.objects.items():
@@ -98,6 +107,8 @@ def read_table(engine: Engine, index: str, id_field: str | None) -> pa.Table:
 
 def _scroll(engine: Engine, index: str, id_field: str | None) -> pa.Table:
     """Page through a remote index with search_after, sorted by the id field."""
+    import pyarrow as pa
+
     rows: list[dict[str, Any]] = []
     body: dict[str, Any] = {"size": 5000, "sort": [{id_field or "_doc": "asc"}], "track_total_hits": False}
     while True:
@@ -118,6 +129,8 @@ def load_files(engine: Engine, paths: list[Path], index: str | None = None, mode
     Every file is read and checked before anything is written, and each index is replaced in one
     step, so a failed load leaves what was loaded before as it was.
     """
+    from bosun.datagen.files import default_index, files_of, read_files
+
     groups = [(index, [f for p in paths for f in files_of(p)])] if index else [
         (default_index(p), files_of(p)) for p in paths]
     loaded_files = []
@@ -142,6 +155,8 @@ def load_files(engine: Engine, paths: list[Path], index: str | None = None, mode
 
 def _appended(engine: Engine, loaded: LoadedFile) -> tuple[pa.Table, dict[str, Any]]:
     """The index's rows followed by the new ones, under the index's own mapping."""
+    import pyarrow as pa
+
     before = read_table(engine, loaded.index, None)
     if set(before.column_names) != set(loaded.table.column_names):
         raise LoadError(f"{loaded.sources[0]}: its columns differ from index {loaded.index!r}'s; use --replace")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bosun.engines.base import Engine
-from bosun.engines.graphql.client import LocalGraph, ObjectSource, RemoteGraph
-from bosun.engines.graphql.schema import GraphObject, build_schema
+from bosun.engines.graphql.client import LocalGraph, RemoteGraph
+from bosun.engines.graphql.objects import GraphObject, ObjectSource
 from bosun.settings import Settings
 
 
@@ -30,4 +30,4 @@ def open_object_source(settings: Settings, objects: list[GraphObject], engine: E
     """Single business objects: the remote GraphQL API when a URL is set, else the in-process schema."""
     if settings.graphql_url:
         return RemoteGraph(settings.graphql_url, settings.query_timeout_s)
-    return LocalGraph(build_schema(objects), engine)
+    return LocalGraph(objects, engine)

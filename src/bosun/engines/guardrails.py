@@ -9,13 +9,14 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from bosun.engines.base import Body, Engine, Response
 from bosun.engines.params import an_object, integer, json_depth
 from bosun.errors import BadQuery, GuardrailViolation, QueryTimeout
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 FORBIDDEN_KEYS = {"script", "scripts", "script_fields", "runtime_mappings", "scripted_metric", "script_score",
                   "stored_fields", "docvalue_fields", "_update", "_delete"}

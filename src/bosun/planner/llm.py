@@ -15,11 +15,11 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from bosun.errors import ModelFailure
+from bosun.ledger import billed
 from bosun.planner import gates
 from bosun.planner.rules import RulesPlanner
 from bosun.planner.state import MainState, PlanDecision
 from bosun.understanding.llm import ChatClient
-from bosun.understanding.llm.ledger import billed
 from bosun.workers.models import InputRef, SubGoal
 from bosun.workers.registry import Registry
 

@@ -11,16 +11,21 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send, interrupt
 
 from bosun.errors import BosunError, RunFailure, TokenBudgetSpent
+from bosun.ledger import charged
 from bosun.planner import gates
 from bosun.planner.events import TurnEvent, emit
 from bosun.planner.rules import RulesPlanner, synthesis_refs
 from bosun.planner.state import MainState
 from bosun.planner.synthesis import synthesize
-from bosun.understanding.llm.ledger import charged
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Goal, SubGoal, WorkerInput, WorkerResult
 
 Update = dict[str, Any]
+
+# Workers run on one shared pool, so that a turn does not start a thread per sub-goal (nor the
+# embedded engine open a cursor for each: it keeps one per thread). A worker past its timeout keeps
+# its thread until it returns, so the pool has room for many.
+_WORKERS = ThreadPoolExecutor(max_workers=32, thread_name_prefix="worker")
 
 
 def f01_reiterate_intention(state: MainState, runtime: Runtime[Context]) -> Update:
@@ -64,15 +69,28 @@ def g_plan_gate(state: MainState, runtime: Runtime[Context]) -> Update:
         return _stop(state, goals, [*notes, f"stopped: {spent}"])
     if proposal.action != "continue":
         status = "done" if proposal.action == "done" else "failed"
-        return {"goals": goals, "status": status, "synthesis_inputs": proposal.synthesis_inputs,
-                "notes": [*state.notes, *notes]}
+        return {"status": status, "synthesis_inputs": proposal.synthesis_inputs,
+                **_changed(state, goals=goals, notes=notes)}
     problems = gates.validate_plan(proposal, state, runtime.context.registry)
     if problems:
         return _stop(state, goals, [*notes, *(f"plan refused: {p}" for p in problems)])
     for note in notes:
         emit(TurnEvent(kind="gate", round=state.round, message=note))
-    return {"goals": goals, "sub_goals": [*state.sub_goals, *proposal.sub_goals], "status": "executing",
-            "notes": [*state.notes, *notes]}
+    update: Update = {"sub_goals": [*state.sub_goals, *proposal.sub_goals], "status": "executing"}
+    return {**update, **_changed(state, goals=goals, notes=notes)}
+
+
+def _changed(state: MainState, *, goals: list[Goal] | None = None, sub_goals: list[SubGoal] | None = None,
+             notes: list[str] | None = None) -> Update:
+    """Only what a gate changed: an unchanged channel is neither written nor checkpointed again."""
+    update: Update = {}
+    if goals is not None and goals != state.goals:
+        update["goals"] = goals
+    if sub_goals is not None and sub_goals != state.sub_goals:
+        update["sub_goals"] = sub_goals
+    if notes:
+        update["notes"] = [*state.notes, *notes]
+    return update
 
 
 def _stop(state: MainState, goals: list[Any], notes: list[str]) -> Update:
@@ -150,11 +168,12 @@ def _run_worker(worker_input: WorkerInput, ctx: Context) -> WorkerResult:
     timeout = ctx.settings.worker_timeout_s
     if worker_input.deadline is not None:
         timeout = max(0.001, min(timeout, worker_input.deadline - time.time()))
-    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"worker-{sub_goal.worker}")
+    billed_to = (ctx.extras.get("ledger"), f"sg{sub_goal.id}")
+    running = _WORKERS.submit(_charged_run, billed_to, registered.fn, worker_input, ctx)
     try:
-        billed_to = (ctx.extras.get("ledger"), f"sg{sub_goal.id}")
-        return pool.submit(_charged_run, billed_to, registered.fn, worker_input, ctx).result(timeout=timeout)
+        return running.result(timeout=timeout)
     except FutureTimeout:
+        running.cancel()  # still queued: never starts; running: it finishes unseen and frees its thread
         return WorkerResult(sub_goal_id=sub_goal.id, status="failed", transient=True,
                             error=f"{sub_goal.worker} took longer than {timeout:g} s")
     except RunFailure as exc:
@@ -163,8 +182,6 @@ def _run_worker(worker_input: WorkerInput, ctx: Context) -> WorkerResult:
         return WorkerResult(sub_goal_id=sub_goal.id, status="failed", error=str(exc))
     except Exception as exc:  # F03's catch-all: a worker's bug is recorded as a failed result, never a crash
         return WorkerResult(sub_goal_id=sub_goal.id, status="failed", error=f"{type(exc).__name__}: {exc}")
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _charged_run(billed_to: tuple[Any, str], fn: Any, worker_input: WorkerInput, ctx: Context) -> WorkerResult:
@@ -209,7 +226,7 @@ def g_review_gate(state: MainState, runtime: Runtime[Context]) -> Update:
     notes = [f"retrying sg{i} once" for i in sorted(again)]
     for note in notes:
         emit(TurnEvent(kind="gate", round=state.round, message=note))
-    return {"sub_goals": sub_goals, "goals": closed, "notes": [*state.notes, *notes]}
+    return _changed(state, goals=closed, sub_goals=sub_goals, notes=notes)
 
 
 def f14_synthesizer(state: MainState) -> Update:

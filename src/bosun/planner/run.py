@@ -10,19 +10,21 @@ from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Command
 from pydantic import BaseModel
 
 from bosun.errors import StoreError
+from bosun.ledger import Ledger
+from bosun.planner.checkpoints import ChannelSqliteSaver
 from bosun.planner.events import TurnEvent
 from bosun.planner.state import MainState, TurnSummary
 from bosun.planner.storage import open_sqlite, problem
 from bosun.planner.synthesis import Answer, Trace, trace_of
 from bosun.settings import redacted
-from bosun.understanding.llm.ledger import Ledger
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification
+
+_PAUSE = "__interrupt__"  # the channel LangGraph records a pause in, and the stream's key for it
 
 
 def _bosun_models() -> list[tuple[str, str]]:
@@ -54,12 +56,12 @@ class ScrubbingSerializer(JsonPlusSerializer):
         return kind, data
 
 
-def open_checkpointer(path: Path, secrets: list[str] | None = None) -> SqliteSaver:
+def open_checkpointer(path: Path, secrets: list[str] | None = None) -> ChannelSqliteSaver:
     """LangGraph's SQLite checkpointer in a file, checked on open; a damaged, full or read-only file is a StoreError."""
     conn = open_sqlite(path, "checkpoint store")
     try:
         conn.execute("PRAGMA synchronous=NORMAL")  # a checkpoint per step: sync at WAL checkpoints only
-        saver = SqliteSaver(conn, serde=ScrubbingSerializer(secrets or []))
+        saver = ChannelSqliteSaver(conn, serde=ScrubbingSerializer(secrets or []))
         saver.setup()
     except sqlite3.Error as exc:
         conn.close()
@@ -67,9 +69,10 @@ def open_checkpointer(path: Path, secrets: list[str] | None = None) -> SqliteSav
     return saver
 
 
-def memory_checkpointer(secrets: list[str] | None = None) -> SqliteSaver:
+def memory_checkpointer(secrets: list[str] | None = None) -> ChannelSqliteSaver:
     """Checkpoints in memory only: for a session whose data directory cannot be written."""
-    saver = SqliteSaver(sqlite3.connect(":memory:", check_same_thread=False), serde=ScrubbingSerializer(secrets or []))
+    conn = sqlite3.connect(":memory:", check_same_thread=False)
+    saver = ChannelSqliteSaver(conn, serde=ScrubbingSerializer(secrets or []))
     saver.setup()
     return saver
 
@@ -107,12 +110,12 @@ def stream_turn(graph: Any, question: str, thread_id: str, context: Context,
     """
     config = _config(thread_id, context)
     context, ledger = _with_ledger(context)
-    paused = bool(_interrupts(graph, config))
+    paused = _paused(graph, config)
     payload: Any = Command(resume=question) if paused else {"question": question,
                                                              "conversation_history": history or []}
     final = {} if final is None else final
     yield from _stream(graph, payload, thread_id, context, final)
-    pending = _interrupts(graph, config)
+    pending = final.get(_PAUSE, ())  # the stream says where it paused: no need to read the state again
     answer = _asked(pending[0].value, final, question, thread_id) if pending else _answer(final, question, thread_id)
     yield _billed(answer, ledger)
 
@@ -136,9 +139,10 @@ def _billed(answer: Answer, ledger: Ledger | None) -> Answer:
                                      "assumptions": [*answer.assumptions, *ledger.notes]})
 
 
-def _interrupts(graph: Any, config: dict[str, Any]) -> tuple[Any, ...]:
-    """The pauses a thread waits on; none without a checkpointer (nothing could resume them)."""
-    return tuple(graph.get_state(config).interrupts) if graph.checkpointer else ()
+def _paused(graph: Any, config: dict[str, Any]) -> bool:
+    """Whether the thread waits at a pause: its last checkpoint holds one (read without rebuilding the state)."""
+    last = graph.checkpointer.get_tuple(config) if graph.checkpointer else None
+    return last is not None and any(channel == _PAUSE for _, channel, _ in last.pending_writes or ())
 
 
 def _asked(value: dict[str, Any], values: dict[str, Any], question: str, thread_id: str) -> Answer:
@@ -175,7 +179,7 @@ def forget_finished(graph: Any, thread_id: str) -> None:
     A turn paused inside the graph (interrupt mode) keeps its checkpoints, as its reply resumes them.
     """
     saver = graph.checkpointer
-    if saver and not _interrupts(graph, {"configurable": {"thread_id": thread_id}}):
+    if saver and not _paused(graph, {"configurable": {"thread_id": thread_id}}):
         saver.delete_thread(thread_id)
 
 

@@ -6,8 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from bosun.ledger import TurnTokens, Usage
 from bosun.planner.state import MainState
-from bosun.understanding.llm.ledger import TurnTokens, Usage
 from bosun.workers.models import Clarification, Deliverable, ResultTable
 
 

@@ -11,12 +11,12 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict
 
 from bosun.catalog import Catalog
 from bosun.catalog.schema import Adjectives
 from bosun.understanding.names import normalize
+from bosun.yamltext import load_yaml
 
 
 class _Data(BaseModel):
@@ -101,7 +101,7 @@ class Grammar(_Data):
 @cache
 def english() -> Grammar:
     text = resources.files("bosun.understanding").joinpath("en.yaml").read_text(encoding="utf-8")
-    return Grammar.model_validate(yaml.safe_load(text))
+    return Grammar.model_validate(load_yaml(text))
 
 
 @dataclass(frozen=True)

@@ -171,7 +171,7 @@ def _match(
     if len(key) < 5 or len(key.split()) > 3:
         return None
     fuzzy = _fuzzy(key, index, min_score)
-    if fuzzy is None and vectors is not None and not _known_words(key.split(), index):
+    if fuzzy is None and vectors is not None and not _known_words(key.split(), index) and not _ordinary(key, common):
         return _nearest(key, index, vectors, min_similarity)
     return fuzzy
 
@@ -217,6 +217,11 @@ def _exact_parts(key: str, index: NameIndex) -> list[Candidate]:
     words = key.split()
     runs = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)} - {key}
     return [c for run in runs if run in index.names for c in index.names[run]]
+
+
+def _ordinary(key: str, common: frozenset[str] | None) -> bool:
+    """Only words the grammar or catalog knows, or numbers ("Which", "Top 3"): a capital, not a name, to look up."""
+    return common is not None and all(w in common or w.isdigit() for w in key.split())
 
 
 def _known_words(words: list[str], index: NameIndex) -> bool:

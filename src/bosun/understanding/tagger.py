@@ -140,6 +140,9 @@ def _singular(key: str, lexicon: Lexicon, plural_suffixes: tuple[str, ...]) -> l
 
 
 def _number(norm: str) -> list[Tag]:
+    """A number written with digits ("1,500", "-5", "2.5"); "inf" or "nan" are words, not numbers."""
+    if not any(ch.isdigit() for ch in norm):
+        return []
     try:
         return [Tag("number", float(norm.replace(",", "")))]
     except ValueError:

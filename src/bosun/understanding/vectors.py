@@ -15,13 +15,15 @@ import zlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
-import numpy as np
-from qdrant_client import QdrantClient, models
-
 from bosun.errors import SettingsError
 
 if TYPE_CHECKING:
+    from qdrant_client import QdrantClient
+
     from bosun.understanding.names import NameIndex
+
+# numpy and qdrant_client are imported where they are used: most turns never reach vector search,
+# and Qdrant alone costs the command line most of a second.
 
 
 class Embedder(Protocol):
@@ -45,6 +47,8 @@ class HashingEmbedder:
         self.grams = grams
 
     def embed(self, texts: list[str]) -> list[list[float]]:
+        import numpy as np
+
         matrix = np.zeros((len(texts), self.dim), dtype=np.float64)
         for row, text in enumerate(texts):
             padded = f" {' '.join(text.lower().split())} "
@@ -79,6 +83,8 @@ class MiniLMEmbedder:
     def embed(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
+        import numpy as np
+
         encoded = self._model.encode(texts, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
         vectors: list[list[float]] = np.asarray(encoded, dtype=np.float64).tolist()
         return vectors
@@ -95,6 +101,8 @@ def open_embedder(kind: str) -> Embedder:
 
 def _client(location: str | None) -> QdrantClient:
     """":memory:" (or None) → in memory; "http(s)://…" → a Qdrant server; anything else → a local folder."""
+    from qdrant_client import QdrantClient
+
     if location is None or location == ":memory:":
         return QdrantClient(location=":memory:")
     if location.startswith(("http://", "https://")):
@@ -118,16 +126,29 @@ class NameVectors:
         digest = hashlib.sha256("\n".join(f"{k}\t{t}" for k, t in self._pairs).encode()).hexdigest()[:12]
         self.embedder = embedder
         self.collection = f"{collection}-{embedder.name}-{digest}"  # the same names share one collection
-        self.client = _client(location)
+        self.location = location
+        self._client: QdrantClient | None = None
         self._building, self._built = threading.Lock(), False
+        self._opening = threading.Lock()
+
+    @property
+    def client(self) -> QdrantClient:
+        """The Qdrant client, opened on the first search."""
+        with self._opening:
+            if self._client is None:
+                self._client = _client(self.location)
+            return self._client
 
     def _ensure_built(self) -> None:
         """Embed and upload the names on the first search: most questions never reach this stage."""
+        client = self.client
         with self._building:
-            if self._built or self.client.collection_exists(self.collection):
+            if self._built or client.collection_exists(self.collection):
                 self._built = True
                 return
-            self.client.create_collection(
+            from qdrant_client import models
+
+            client.create_collection(
                 self.collection,
                 vectors_config=models.VectorParams(size=self.embedder.dim, distance=models.Distance.COSINE),
             )
@@ -136,6 +157,8 @@ class NameVectors:
             self._built = True
 
     def _upload(self, start: int, batch: list[tuple[str, str]]) -> None:
+        from qdrant_client import models
+
         vectors = self.embedder.embed([text for _, text in batch])
         self.client.upload_points(
             self.collection,
@@ -154,7 +177,8 @@ class NameVectors:
         return [(str((point.payload or {})["key"]), float(point.score)) for point in response.points]
 
     def close(self) -> None:
-        self.client.close()
+        if self._client is not None:
+            self._client.close()
 
 
 def name_vectors(

@@ -13,7 +13,7 @@ from bosun.workers.registry import REGISTRY, Registry
 
 if TYPE_CHECKING:
     from bosun.catalog import Catalog
-    from bosun.engines.graphql.client import ObjectSource
+    from bosun.engines.graphql.objects import ObjectSource
     from bosun.engines.guardrails import GuardedEngine
     from bosun.understanding import Understanding
     from bosun.understanding.vectors import NameVectors

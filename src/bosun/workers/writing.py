@@ -18,8 +18,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from bosun.errors import ModelFailure
+from bosun.ledger import billed
 from bosun.understanding.llm import ChatClient
-from bosun.understanding.llm.ledger import billed
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Deliverable, WorkerInput, WorkerResult
 from bosun.workers.registry import RegisteredWorker, Registry, WorkerFn

@@ -8,11 +8,9 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import numpy as np
-import pyarrow as pa
 
 from bosun.engines.base import Body, Engine, Response
 from bosun.engines.embedded.aggs import Aggregator, Limits, Scope
@@ -29,6 +27,9 @@ from bosun.engines.embedded.query import Compiler, Sql
 from bosun.engines.params import integer
 from bosun.errors import BadQuery, GuardrailViolation, MissingIndex, QueryTimeout, StoreError, UnsupportedQuery
 from bosun.files import move_aside
+
+if TYPE_CHECKING:
+    import pyarrow as pa  # numpy and pyarrow load only to load data: a question needs neither
 
 _META = "_bosun_indices"
 _BODY_KEYS = {"query", "size", "from", "sort", "_source", "track_total_hits", "search_after", "aggs",
@@ -147,6 +148,9 @@ class EmbeddedEngine(Engine):
                              where.params)[0][0])
 
     def bulk_load(self, index: str, table: pa.Table, mapping: dict[str, Any], id_field: str | None = None) -> int:
+        import numpy as np
+        import pyarrow as pa
+
         ids = table.column(id_field).cast(pa.string()) if id_field else pa.array(
             np.arange(table.num_rows).astype(str))
         loaded = table.append_column("_id", ids).append_column("_seq", pa.array(np.arange(table.num_rows)))
@@ -178,6 +182,9 @@ class EmbeddedEngine(Engine):
         return self._cursor().sql(f"SELECT {', '.join(columns)} FROM {quote(index)} ORDER BY _seq").to_arrow_table()
 
     def close(self) -> None:
+        with self._write:  # the threads' cursors too: each keeps the database (and its memory) open
+            for cursor in self._cursors:
+                cursor.close()
         self._con.close()
 
     # -- search ----------------------------------------------------------------------------------

@@ -7,8 +7,6 @@ import math
 from datetime import date, datetime
 from typing import Any
 
-import numpy as np
-
 from bosun.engines.embedded.datemath import parse_date, to_millis
 from bosun.engines.embedded.fields import Field
 from bosun.engines.embedded.query import Compiler, Sql
@@ -62,6 +60,8 @@ class SortKey:
         if self.field is not None and self.field.type == "boolean" and value is not None:
             return 1 if value else 0
         if self.field is not None and self.field.type in ("float", "half_float") and isinstance(value, float):
+            import numpy as np  # only for a sort on a single-precision field
+
             return float(str(np.float32(value)))  # Elasticsearch prints single precision at its shortest
         if isinstance(value, float) and value.is_integer() and self.field is not None and not self.field.is_numeric:
             return int(value)

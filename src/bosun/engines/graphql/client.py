@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
-
-import strawberry
-from graphql import GraphQLError
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from bosun.engines.base import Engine
-from bosun.errors import BosunError, EngineUnavailable, UnsupportedQuery
+from bosun.engines.graphql.objects import GraphObject
+from bosun.errors import BosunError, CatalogError, EngineUnavailable, UnsupportedQuery
 from bosun.settings import redacted
 
-
-class ObjectSource(Protocol):
-    """Where single business objects come from."""
-
-    def fetch(self, obj: str, key: str, fields: list[str]) -> dict[str, Any] | None:
-        """`fields` of the `obj` whose id is `key`, or None when there is none."""
+if TYPE_CHECKING:
+    import strawberry
 
 
 def lookup_query(obj: str, fields: list[str]) -> str:
@@ -35,10 +30,21 @@ def _selection(fields: list[str]) -> str:
 
 
 class LocalGraph:
-    """The schema executed in-process against the engine."""
+    """The schema over `objects` executed in-process against the engine."""
 
-    def __init__(self, schema: strawberry.Schema, engine: Engine) -> None:
-        self.schema, self.engine = schema, engine
+    def __init__(self, objects: list[GraphObject], engine: Engine) -> None:
+        self.objects, self.engine = objects, engine
+
+    @cached_property
+    def schema(self) -> strawberry.Schema:
+        """Built on the first lookup: Strawberry loads only for a question about a single object."""
+        from bosun.engines.graphql.schema import build_schema
+
+        try:
+            return build_schema(self.objects)
+        except Exception as exc:  # Strawberry's own errors; `bosun catalog check` names the object at fault
+            raise CatalogError(f"the GraphQL schema does not build: {str(exc).splitlines()[0]}; "
+                               "`bosun catalog check` names the object") from None
 
     def fetch(self, obj: str, key: str, fields: list[str]) -> dict[str, Any] | None:
         result = self.schema.execute_sync(lookup_query(obj, fields), variable_values={"id": key},
@@ -66,6 +72,7 @@ class RemoteGraph:
     def fetch(self, obj: str, key: str, fields: list[str]) -> dict[str, Any] | None:
         from gql import gql
         from gql.transport.exceptions import TransportQueryError
+        from graphql import GraphQLError
 
         request = gql(lookup_query(obj, fields))
         request.variable_values = {"id": key}

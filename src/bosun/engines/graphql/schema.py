@@ -8,7 +8,6 @@ execution context: the engine's indices are the only source of truth.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Optional
 
@@ -17,20 +16,10 @@ from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter, QueryDept
 from strawberry.schema.config import StrawberryConfig
 
 from bosun.engines.base import Engine
+from bosun.engines.graphql.objects import GraphObject
 
 _SCALARS: dict[str, type] = {"keyword": str, "text": str, "date": str, "integer": int, "long": int, "float": float,
                              "double": float, "boolean": bool}
-
-
-@dataclass(frozen=True)
-class GraphObject:
-    """One business object as the schema sees it: its index, id field and typed fields."""
-
-    name: str
-    index: str
-    id_field: str
-    fields: dict[str, str]  # field → catalog type (keyword, integer, float, date, boolean, text)
-    description: str = ""
 
 
 def fetch_one(engine: Engine, obj: GraphObject, key: str) -> dict[str, Any] | None:

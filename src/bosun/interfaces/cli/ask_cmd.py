@@ -1,23 +1,26 @@
-"""`bosun ask "QUESTION"`: one turn, as text and tables or as the JSON answer."""
+"""`bosun ask "QUESTION"`: one turn, as text and tables or as the JSON answer.
+
+Every command module imports only Typer at its top and the rest inside the command: `bosun --help`
+lists every command without loading what any of them runs on.
+"""
 
 from __future__ import annotations
 
 import json
 import uuid
-from typing import Annotated
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.markdown import Markdown
-from rich.markup import escape
-from rich.table import Table
 
-from bosun.conversation.session import open_session
+from bosun.interfaces.cli import starting
 from bosun.interfaces.cli.terminal import day, printable
-from bosun.planner.events import TurnEvent
-from bosun.planner.run import render_trace_mermaid
-from bosun.planner.synthesis import Answer
-from bosun.settings import load_settings
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from bosun.planner.events import TurnEvent
+    from bosun.planner.synthesis import Answer
 
 
 def ask(
@@ -29,26 +32,45 @@ def ask(
     verbose: Annotated[bool, typer.Option("--verbose", help="show rounds and workers live")] = False,
 ) -> None:
     """Answer one question from the data; exits with 1 when the turn failed."""
-    session = open_session(load_settings(), day(as_of))
-    console = Console()
+    with starting():
+        from bosun.conversation.session import open_session
+        from bosun.settings import load_settings
+
+        session = open_session(load_settings(), day(as_of))
     try:
-        answer = None
-        for item in session.stream(question, thread or uuid.uuid4().hex[:12]):
-            if isinstance(item, TurnEvent) and (verbose or item.kind == "resumed"):
-                console.print(describe(item), style="dim", highlight=False, markup=False)
-            elif isinstance(item, Answer):
-                answer = item
+        answer = _answer(session.stream(question, thread or uuid.uuid4().hex[:12]), verbose)
     finally:
         session.close()
-    assert answer is not None
     if as_json:
         typer.echo(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2))
     else:
-        show(console, answer)
+        show(_console(), answer)
     if trace and not as_json:  # the JSON answer carries the trace already
+        from bosun.planner.run import render_trace_mermaid
+
         typer.echo(render_trace_mermaid(answer.trace))
     if answer.status == "failed":
         raise typer.Exit(1)
+
+
+def _answer(items: Iterable[TurnEvent | Answer], verbose: bool) -> Answer:
+    """The turn's answer; its events printed as they come with `verbose` (a resumed turn's always)."""
+    from bosun.planner.synthesis import Answer
+
+    answer = None
+    for item in items:
+        if isinstance(item, Answer):
+            answer = item
+        elif verbose or item.kind == "resumed":
+            _console().print(describe(item), style="dim", highlight=False, markup=False)
+    assert answer is not None
+    return answer
+
+
+def _console() -> Console:
+    from rich.console import Console
+
+    return Console()
 
 
 def describe(event: TurnEvent) -> str:
@@ -73,6 +95,10 @@ def _cell(value: object) -> str:
 
 
 def show(console: Console, answer: Answer) -> None:
+    from rich.markdown import Markdown
+    from rich.markup import escape
+    from rich.table import Table
+
     console.print(Markdown(printable(answer.answer)))
     for result in answer.results:
         console.print(f"[bold]{escape(printable(result.title))}[/]  ({result.total:,} total)", highlight=False)

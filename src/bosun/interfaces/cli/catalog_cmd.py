@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from bosun.catalog import Catalog, load_catalog
-from bosun.catalog.check import check_file
-from bosun.catalog.draft import draft_catalog
-from bosun.engines.factory import open_engine
 from bosun.errors import MissingIndex
-from bosun.settings import load_settings
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from bosun.catalog import Catalog
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -23,6 +21,12 @@ app = typer.Typer(no_args_is_help=True)
 @app.command()
 def show(path: Annotated[Path | None, typer.Argument(help="catalog file; default: the configured one")] = None) -> None:
     """Print the catalog readably: objects and fields, entities, measures, time words, glossary."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from bosun.catalog import load_catalog
+    from bosun.settings import load_settings
+
     catalog = load_catalog(path or load_settings().catalog)
     console = Console()
     console.print(f"[bold]{catalog.spec.domain}[/] — {catalog.spec.description}  ({catalog.path})")
@@ -38,6 +42,8 @@ def show(path: Annotated[Path | None, typer.Argument(help="catalog file; default
 
 
 def _summary(console: Console, catalog: Catalog) -> None:
+    from rich.table import Table
+
     entities = Table(title="entities (names resolved in questions)", title_justify="left")
     for column in ("entity", "names from", "filters"):
         entities.add_column(column)
@@ -63,6 +69,10 @@ def init(
     out: Annotated[Path | None, typer.Option("--out", help="write here instead of standard output")] = None,
 ) -> None:
     """Draft a catalog from live indices: roles, measures, names and links drafted from their values."""
+    from bosun.catalog.draft import draft_catalog
+    from bosun.engines.factory import open_engine
+    from bosun.settings import load_settings
+
     engine = open_engine(load_settings())
     try:
         text = draft_catalog(engine, index)
@@ -80,6 +90,10 @@ def check(
     path: Annotated[Path | None, typer.Argument(help="catalog file; default: the configured one")] = None,
 ) -> None:
     """List every problem of a catalog with its key path; exit 1 when there is one."""
+    from bosun.catalog.check import check_file
+    from bosun.engines.factory import open_engine
+    from bosun.settings import load_settings
+
     settings = load_settings()
     engine = None
     with contextlib.suppress(MissingIndex):  # no data yet: the file alone is checked

@@ -9,19 +9,20 @@ import sys
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
-from bosun.conversation.session import Session, open_session
 from bosun.errors import BosunError
+from bosun.interfaces.cli import starting
 from bosun.interfaces.cli.ask_cmd import describe, show
 from bosun.interfaces.cli.terminal import day, printable
-from bosun.planner.events import TurnEvent
-from bosun.planner.run import render_trace_mermaid
-from bosun.planner.synthesis import Answer
-from bosun.settings import load_settings
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from bosun.conversation.session import Session
+    from bosun.planner.synthesis import Answer
 
 HELP = "/new starts a new conversation · /trace shows the last turn's plan · /quit leaves"
 
@@ -31,8 +32,15 @@ def chat(
     as_of: Annotated[str | None, typer.Option("--as-of", help="today's date, YYYY-MM-DD")] = None,
 ) -> None:
     """Talk with your data: follow-ups, refinements and replies to questions build on the last turns."""
-    settings = load_settings()
-    session = open_session(settings, day(as_of))
+    with starting():
+        from rich.console import Console
+
+        from bosun.conversation.session import open_session
+        from bosun.planner.run import render_trace_mermaid
+        from bosun.settings import load_settings
+
+        settings = load_settings()
+        session = open_session(settings, day(as_of))
     if isinstance(sys.stdin, io.TextIOWrapper):  # a line that is not UTF-8 is read with U+FFFD, not a crash
         sys.stdin.reconfigure(errors="replace")
     _remember_lines(settings.data_dir / "chat_history")
@@ -59,6 +67,8 @@ def chat(
 
 def _turn(session: Session, console: Console, line: str, thread_id: str) -> Answer | None:
     """One turn with live progress; an error is printed and the conversation goes on."""
+    from bosun.planner.events import TurnEvent
+
     answer = None
     try:
         with console.status("thinking …") as status:

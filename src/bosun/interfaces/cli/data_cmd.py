@@ -6,20 +6,18 @@ import sys
 import time
 from datetime import date
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from bosun.catalog import Catalog, load_catalog
-from bosun.datagen.load import LoadMode, SampleInfo, build, export, load_files
-from bosun.engines.base import Engine
-from bosun.engines.factory import open_engine
-from bosun.settings import load_settings
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from bosun.catalog import Catalog
+    from bosun.datagen.load import LoadMode, SampleInfo
+    from bosun.engines.base import Engine
 
 app = typer.Typer(no_args_is_help=True)
-console = Console(stderr=True)
 
 
 def _date(text: str | None) -> date:
@@ -38,6 +36,11 @@ def generate(
     as_of: Annotated[str | None, typer.Option("--as-of", help="the sample's today, YYYY-MM-DD")] = None,
 ) -> None:
     """Build the sample domain and load it into the configured engine."""
+    from bosun.catalog import load_catalog
+    from bosun.datagen.load import build
+    from bosun.engines.factory import open_engine
+    from bosun.settings import load_settings
+
     settings = load_settings()
     catalog = load_catalog(settings.catalog)
     engine = open_engine(settings, read_only=False)
@@ -54,7 +57,9 @@ def generate(
 
 def _build_with_progress(engine: Engine, catalog: Catalog, rows: int, seed: int, as_of: date) -> SampleInfo:
     """build(), with a progress bar: one step per table loaded plus generating the records."""
-    with Progress(TextColumn("{task.description:<28}"), BarColumn(), TimeElapsedColumn(), console=console) as bar:
+    from bosun.datagen.load import build
+
+    with _bar(28) as bar:
         task = bar.add_task("starting", total=len(catalog.spec.objects) + 1)
         finished = [0]
 
@@ -67,6 +72,15 @@ def _build_with_progress(engine: Engine, catalog: Catalog, rows: int, seed: int,
     return info
 
 
+def _bar(width: int) -> Progress:
+    """A progress bar on stderr whose step descriptions take `width` characters."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn(f"{{task.description:<{width}}}"), BarColumn(), TimeElapsedColumn(),
+                    console=Console(stderr=True))
+
+
 @app.command("load")
 def load(
     paths: Annotated[list[Path], typer.Argument(help="CSV (.gz/.zip), Parquet or JSON Lines files, or directories")],
@@ -77,6 +91,10 @@ def load(
     """Load your own data files into the configured engine; each file's index is named after it."""
     if replace and append:
         raise typer.BadParameter("--replace and --append exclude each other")
+    from bosun.datagen.load import load_files
+    from bosun.engines.factory import open_engine
+    from bosun.settings import load_settings
+
     mode: LoadMode = "replace" if replace else "append" if append else "create"
     settings = load_settings()
     engine = open_engine(settings, read_only=False)
@@ -97,8 +115,10 @@ def load(
 
 def _load_with_progress(engine: Engine, paths: list[Path], index: str | None, mode: LoadMode) -> list[tuple[str, int]]:
     """load_files(), with a progress bar: reading and loading each index are its steps."""
+    from bosun.datagen.load import load_files
+
     steps = 2 if index else 2 * len(paths)
-    with Progress(TextColumn("{task.description:<40}"), BarColumn(), TimeElapsedColumn(), console=console) as bar:
+    with _bar(40) as bar:
         task = bar.add_task("starting", total=steps)
         finished = [0]
 
@@ -114,6 +134,11 @@ def _load_with_progress(engine: Engine, paths: list[Path], index: str | None, mo
 @app.command("export")
 def export_cmd(out: Annotated[Path, typer.Option("--out", help="directory for the Parquet files")]) -> None:
     """Write every table of the domain as Parquet: OUT/<table>.parquet."""
+    from bosun.catalog import load_catalog
+    from bosun.datagen.load import export
+    from bosun.engines.factory import open_engine
+    from bosun.settings import load_settings
+
     settings = load_settings()
     engine = open_engine(settings)
     try:

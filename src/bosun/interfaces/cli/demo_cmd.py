@@ -3,23 +3,26 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import TYPE_CHECKING
 
-import yaml
-from rich.console import Console
-from rich.table import Table
-
-from bosun.catalog import Catalog, load_catalog
-from bosun.conversation.session import open_session
-from bosun.datagen.load import SampleInfo, build, read_sample_info
-from bosun.engines.base import Engine
-from bosun.engines.factory import open_engine
 from bosun.errors import CatalogError
 from bosun.interfaces.cli.ask_cmd import show
-from bosun.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from bosun.catalog import Catalog
+    from bosun.datagen.load import SampleInfo
+    from bosun.engines.base import Engine
+    from bosun.settings import Settings
 
 
 def _demo_plan(catalog: Catalog) -> tuple[SampleInfo, list[str]]:
     """The domain pack's demo.yaml: which sample to build and which questions to ask."""
+    import yaml
+
+    from bosun.datagen.load import SampleInfo
+
     path = catalog.path.parent / "demo.yaml"
     if not path.exists():
         raise CatalogError(f"no demo.yaml beside {catalog.path.name}: this domain has no demo")
@@ -31,6 +34,12 @@ def _demo_plan(catalog: Catalog) -> tuple[SampleInfo, list[str]]:
 
 def demo() -> None:
     """Build the domain's demo sample and answer its demo questions (the seed's scenarios for the bundled one)."""
+    from rich.console import Console
+
+    from bosun.catalog import load_catalog
+    from bosun.conversation.session import open_session
+    from bosun.settings import load_settings
+
     settings = load_settings()
     catalog = load_catalog(settings.catalog)
     sample, questions = _demo_plan(catalog)
@@ -50,6 +59,9 @@ def demo() -> None:
 
 
 def _engine_with_sample(settings: Settings, catalog: Catalog, sample: SampleInfo, console: Console) -> Engine:
+    from bosun.datagen.load import build, read_sample_info
+    from bosun.engines.factory import open_engine
+
     if settings.engine != "embedded" or settings.duckdb_path.exists():
         engine = open_engine(settings)
         if read_sample_info(engine) == sample:
@@ -68,6 +80,8 @@ def _engine_with_sample(settings: Settings, catalog: Catalog, sample: SampleInfo
 
 
 def _show_loaded(engine: Engine, catalog: Catalog, console: Console) -> None:
+    from rich.table import Table
+
     table = Table(title="loaded indices")
     for column in ("index", "kind", "documents", "description"):
         table.add_column(column)

@@ -5,51 +5,68 @@ from __future__ import annotations
 import json
 import uuid
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from datetime import date
+from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
-import duckdb
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from bosun.catalog import load_catalog
-from bosun.conversation.session import open_session
-from bosun.datagen.load import read_table
-from bosun.evaluation.judge import judge
-from bosun.settings import load_settings
+from bosun.interfaces.cli import starting
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from bosun.conversation.session import Session
+    from bosun.planner.synthesis import Answer
 
 
 def evaluate(
     file: Annotated[Path, typer.Argument(help="evaluation file, JSON Lines")],
     as_of: Annotated[str | None, typer.Option("--as-of", help="today's date, YYYY-MM-DD")] = None,
     failures: Annotated[bool, typer.Option("--failures", help="show why each failed item failed")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, help="items asked at once, each in its own thread")] = 1,
 ) -> None:
-    """Score the agent on an evaluation file."""
-    settings = load_settings()
-    session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
-    gold = _gold_tables(session.context.engine.inner, settings.catalog)
+    """Score the agent on an evaluation file: every item asked in this one process."""
+    with starting():
+        from bosun.conversation.session import open_session
+        from bosun.evaluation.judge import judge
+        from bosun.settings import load_settings
+
+        settings = load_settings()
+        session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
     items = [json.loads(line) for line in file.read_text().splitlines() if line.strip()]
     scores: dict[str, list[bool]] = defaultdict(list)
     why: list[tuple[str, str, str]] = []
     try:
-        for item in items:
-            thread = f"eval-{item['id']}-{uuid.uuid4().hex[:6]}"
-            answer = None
-            for turn in item["turns"]:
-                answer = session.ask(turn, thread)
-            assert answer is not None
-            ok, reason = judge(item["expect"], answer, gold)
-            scores[item["expect"]["kind"]].append(ok)
-            if not ok:
-                why.append((item["id"], item["turns"][-1], reason))
+        gold = _gold_tables(session.context.engine.inner, settings.catalog)
+        with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="eval") as pool:
+            # Items run on their own conversation threads; the session serialises turns per thread only.
+            answers = pool.map(partial(_last_answer, session), items)
+            for item, answer in zip(items, answers, strict=True):  # judged here, in order: one gold connection
+                ok, reason = judge(item["expect"], answer, gold)
+                scores[item["expect"]["kind"]].append(ok)
+                if not ok:
+                    why.append((item["id"], item["turns"][-1], reason))
     finally:
         session.close()
     _report(scores, why if failures else [])
 
 
+def _last_answer(session: Session, item: dict[str, Any]) -> Answer:
+    """Every turn of the item on a conversation of its own; the last turn's answer."""
+    thread = f"eval-{item['id']}-{uuid.uuid4().hex[:6]}"
+    answers = [session.ask(turn, thread) for turn in item["turns"]]
+    return answers[-1]
+
+
 def _gold_tables(engine: object, catalog_path: Path | None) -> duckdb.DuckDBPyConnection:
+    import duckdb
+
+    from bosun.catalog import load_catalog
+    from bosun.datagen.load import read_table
+
     catalog = load_catalog(catalog_path)
     con = duckdb.connect()
     for obj in catalog.spec.objects.values():
@@ -59,6 +76,9 @@ def _gold_tables(engine: object, catalog_path: Path | None) -> duckdb.DuckDBPyCo
 
 
 def _report(scores: dict[str, list[bool]], failures: list[tuple[str, str, str]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console()
     table = Table(title="evaluation")
     for column in ("kind", "passed", "items", "score"):

@@ -7,8 +7,7 @@ from typing import Annotated
 
 import typer
 
-from bosun.conversation.session import open_session
-from bosun.settings import load_settings
+from bosun.interfaces.cli import starting
 
 
 def mcp(
@@ -19,15 +18,18 @@ def mcp(
     as_of: Annotated[str | None, typer.Option("--as-of", help="today's date for ask, YYYY-MM-DD")] = None,
 ) -> None:
     """Serve Bosun's tools (ask, catalog, names, search, aggregate, lookup, fields) over MCP."""
-    from bosun.interfaces.auth import required_token
-    from bosun.interfaces.mcp.server import serve  # the SDK loads only when serving
+    with starting():
+        from bosun.conversation.session import open_session
+        from bosun.interfaces.auth import required_token
+        from bosun.interfaces.mcp.server import serve  # the SDK loads only when serving
+        from bosun.settings import load_settings
 
-    settings = load_settings()
-    token = settings.api_token.get_secret_value() if settings.api_token else None
-    if http:
-        required_token(host, token)
-        typer.echo(f"MCP at http://{host}:{port}/mcp (Ctrl-C to stop)", err=True)
-    session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
+        settings = load_settings()
+        token = settings.api_token.get_secret_value() if settings.api_token else None
+        if http:
+            required_token(host, token)
+            typer.echo(f"MCP at http://{host}:{port}/mcp (Ctrl-C to stop)", err=True)
+        session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
     try:
         serve(session, http, host, port, token)
     finally:

@@ -6,13 +6,14 @@ FastAPI, Strawberry and uvicorn are imported inside the commands, so that other 
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bosun.interfaces.auth import required_token
-from bosun.interfaces.cli import mcp_cmd
-from bosun.settings import Settings, load_settings
+from bosun.interfaces.cli import mcp_cmd, starting
+
+if TYPE_CHECKING:
+    from bosun.settings import Settings
 
 app = typer.Typer()
 app.command("mcp")(mcp_cmd.mcp)
@@ -27,12 +28,14 @@ def serve(ctx: typer.Context, host: Host = "127.0.0.1", port: Port = 8000,
     """Serve the web page at http://HOST:PORT/, the API (docs at /docs) and GraphQL at /graphql."""
     if ctx.invoked_subcommand is not None:
         return
-    from bosun.conversation.session import open_session
-    from bosun.interfaces.api.app import PUBLIC_PATHS, create_app
+    with starting():
+        from bosun.conversation.session import open_session
+        from bosun.interfaces.api.app import PUBLIC_PATHS, create_app
+        from bosun.settings import load_settings
 
-    settings = load_settings()
-    token = _token(settings, host)
-    session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
+        settings = load_settings()
+        token = _token(settings, host)
+        session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
     typer.echo(f"Bosun at http://{host}:{port}/ (API docs at /docs; Ctrl-C to stop)")
     try:
         _run(create_app(session), token, PUBLIC_PATHS, host, port)
@@ -47,6 +50,7 @@ def graphql(host: Host = "127.0.0.1", port: Port = 8765) -> None:
     from bosun.conversation.session import open_guarded_engine
     from bosun.engines.graphql.schema import build_schema
     from bosun.engines.graphql.server import graphql_app
+    from bosun.settings import load_settings
 
     settings = load_settings()
     token = _token(settings, host)
@@ -60,6 +64,8 @@ def graphql(host: Host = "127.0.0.1", port: Port = 8765) -> None:
 
 
 def _token(settings: Settings, host: str) -> str | None:
+    from bosun.interfaces.auth import required_token
+
     secret = settings.api_token.get_secret_value() if settings.api_token else None
     return required_token(host, secret)
 

@@ -5,8 +5,8 @@ Imported only when the llm backend is configured; LangChain itself is imported o
 
 from __future__ import annotations
 
+from bosun.ledger import Ledger, TurnTokens, Usage, charged
 from bosun.understanding.llm.backend import LLMUnderstanding
 from bosun.understanding.llm.chat import Asked, ChatClient, open_chat_model
-from bosun.understanding.llm.ledger import Ledger, TurnTokens, Usage, charged
 
 __all__ = ["Asked", "ChatClient", "LLMUnderstanding", "Ledger", "TurnTokens", "Usage", "charged", "open_chat_model"]

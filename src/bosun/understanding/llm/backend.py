@@ -16,8 +16,8 @@ from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.errors import ModelFailure
+from bosun.ledger import billed
 from bosun.understanding.llm.chat import ChatClient
-from bosun.understanding.llm.ledger import billed
 from bosun.understanding.llm.schema import ModelReading, Offered, problems, to_reading
 from bosun.understanding.meaning import Meaning
 from bosun.understanding.names import Candidate, find_names, normalize

@@ -15,8 +15,8 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel
 
 from bosun.errors import ModelFailure, SettingsError
+from bosun.ledger import Usage, billed
 from bosun.settings import Settings
-from bosun.understanding.llm.ledger import Usage, billed
 from bosun.understanding.llm.prompts import Prompts, load_prompts
 
 T = TypeVar("T", bound=BaseModel)

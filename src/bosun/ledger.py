@@ -2,7 +2,8 @@
 
 One ledger per turn, handed to nodes in the run context. A node names itself for the calls it makes
 (`with charged(ledger, "sg3"): ...`); the chat client reads that through a context variable, so a
-backend shared by every thread of a session still bills the turn that called it.
+backend shared by every thread of a session still bills the turn that called it. It lives outside
+the llm package so that the planner and workers bill turns without loading the llm backend.
 """
 
 from __future__ import annotations
