@@ -22,13 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from bosun.planner.synthesis import Answer
+from bosun.understanding.grammar import english
 from bosun.workers.models import ResultTable
 
 SCHEMA_URL = "https://vega.github.io/schema/vega-lite/v5.json"
 _SCHEMA_FILE = Path(__file__).parent / "schemas" / "vega-lite-v5.json"
 _BUCKET_AGGS = ("terms", "date_histogram", "histogram", "composite", "range", "date_range")
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}(-\d{2})?([T ][\d:.]+Z?)?$")
-_SHARE_WORDS = re.compile(r"\b(share|percent|pct)\b|%", re.IGNORECASE)
 
 
 def with_charts(answer: Answer) -> Answer:
@@ -57,7 +57,7 @@ def _spec(table: ResultTable, dims: list[str], measure: str, time: str | None) -
         mark, encoding = "line", _line(time, measure, others)
     elif len(dims) == 2:
         mark, encoding = "bar", _stacked(dims[0], measure, dims[1])
-    elif _SHARE_WORDS.search(measure):
+    elif _is_share(measure):
         mark, encoding = "bar", _share(dims[0], measure)
     else:
         mark, encoding = "bar", _bars(dims[0], measure)
@@ -99,6 +99,12 @@ def _bucket_levels(aggs: dict[str, Any] | None) -> int:
         if isinstance(agg, dict) and any(kind in agg for kind in _BUCKET_AGGS):
             return 1 + _bucket_levels(agg.get("aggs") or agg.get("aggregations"))
     return 0
+
+
+def _is_share(label: str) -> bool:
+    """A label naming a share of a whole ("share of TEU", "% of value"), by the grammar's share words."""
+    words = set(label.lower().replace("%", " % ").split())
+    return bool(words & set(english().share_words))
 
 
 def _is_number(value: Any) -> bool:

@@ -96,6 +96,7 @@ class Grammar(_Data):
     range_words: list[str]
     range_joins: list[str]
     recency: dict[str, list[str]]
+    share_words: list[str]
 
 
 @cache
