@@ -23,6 +23,7 @@ def _slowed(name: str, folder: Path) -> None:
     registered = REGISTRY.workers[name]
 
     def run(wi: WorkerInput, ctx: Context) -> WorkerResult:
+        time.sleep(1.0)  # LangGraph writes checkpoints in the background: let the last one reach the disk first
         (folder / "started").write_text(wi.sub_goal.worker)
         time.sleep(120)  # the test kills the process here
         return registered.fn(wi, ctx)
