@@ -8,9 +8,13 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
+
+from bosun.interfaces.cli.app import app
 
 _connect = socket.socket.connect
 
@@ -39,3 +43,15 @@ def _no_remote_hosts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "OLLAMA_HOST"):
         monkeypatch.delenv(key, raising=False)
     yield
+
+
+@pytest.fixture(scope="session")
+def dev_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The dev set's data: 50,000 shipments, seed 42, as of 2026-06-15, built once for every test that asks it."""
+    folder = tmp_path_factory.mktemp("bosun-dev")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BOSUN_DATA_DIR", str(folder))
+        result = CliRunner().invoke(app, ["data", "generate", "--rows", "50000", "--seed", "42",
+                                          "--as-of", "2026-06-15"])
+        assert result.exit_code == 0, result.output
+        yield folder

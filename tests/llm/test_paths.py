@@ -15,6 +15,7 @@ from bosun.planner.rules import RulesPlanner
 from bosun.planner.state import MainState
 from bosun.settings import Settings
 from bosun.understanding.llm import Ledger, LLMUnderstanding, charged, open_chat_model
+from bosun.understanding.reading import PastTurn
 from bosun.understanding.rules import RulesUnderstanding
 from bosun.workers.models import Deliverable, Goal, SubGoal, WorkerInput, WorkerResult
 from bosun.workers.registry import REGISTRY, Registry, worker
@@ -75,6 +76,37 @@ def test_prose_instead_of_a_tool_call_falls_back(rules: RulesUnderstanding) -> N
     understanding, _ = reader(rules, prose())
     reading = understanding.read("How many shipments went to Houston?", [], TODAY)
     assert reading == rules.read("How many shipments went to Houston?", [], TODAY)
+
+
+def test_a_reading_records_its_names_its_comparison_and_the_date_field_it_chose(rules: RulesUnderstanding) -> None:
+    compared = {"goals": [{"text": "x", "measures": [{"agg": "sum", "field": "teu"}], "group_by": ["carrier_name"],
+                           "filters": [{"field": "carrier_name", "values": ["MAERSK", "EVERGREEN"]},
+                                       {"field": "port_of_unlading", "values": ["LOS ANGELES"]}],
+                           "time": {"field": "arrival_date", "start": "2026-01-01", "end": "2026-03-31",
+                                    "words": "last quarter"}}]}
+    understanding, _ = reader(rules, tool_call("ModelReading", compared))
+    reading = understanding.read("Compare Maersk vs Evergreen volumes to LA last quarter", [], TODAY)
+    meaning = reading.goals[0].meaning
+    assert meaning is not None and meaning.compare == ["carrier_name"]
+    assert [(e.term, e.value, e.method) for e in meaning.entities] == [
+        ("Maersk", "MAERSK", "exact"), ("Evergreen", "EVERGREEN", "exact"), ("LA", "LOS ANGELES", "alias")]
+    (chosen,) = meaning.ambiguities
+    assert (chosen.kind, chosen.term, chosen.default) == ("field", "last quarter", "arrival_date")
+    assert set(chosen.options) == {"arrival_date", "departure_date", "eta_date"}
+
+
+def test_a_follow_up_may_name_a_group_the_last_turn_listed(rules: RulesUnderstanding) -> None:
+    ranked = rules.read("top 3 shippers by shipments", [], TODAY).goals[0].meaning
+    past = PastTurn(question="top 3 shippers by shipments", meaning=ranked,
+                    first_column=["SHENZHEN BRIGHTSTAR ELECTRONICS CO LTD", "NINGBO OCEANWAY FURNITURE CO LTD"])
+    second = {"goals": [{"text": "x", "measures": [{"agg": "avg", "field": "teu"}],
+                         "filters": [{"field": "shipper_name", "values": ["NINGBO OCEANWAY FURNITURE CO LTD"]}]}],
+              "continuation": "follow_up"}
+    understanding, model = reader(rules, tool_call("ModelReading", second))
+    reading = understanding.read("and the average TEU of the second one?", [past], TODAY)
+    meaning = reading.goals[0].meaning
+    assert meaning is not None and meaning.conditions[0].values == ["NINGBO OCEANWAY FURNITURE CO LTD"]
+    assert len(model.seen) == 1 and "NINGBO OCEANWAY FURNITURE CO LTD" in str(model.seen[0][1].content)
 
 
 def _state() -> MainState:

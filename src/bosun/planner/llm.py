@@ -66,7 +66,14 @@ class LLMPlanner:
             return self._fallback(state, registry, str(exc))
         if asked.value is None:
             return self._fallback(state, registry, "; ".join(asked.problems))
-        return decision(asked.value, state, registry)
+        return self._with_blocked(decision(asked.value, state, registry), state, registry)
+
+    def _with_blocked(self, planned: PlanDecision, state: MainState, registry: Registry) -> PlanDecision:
+        """Why a goal the plan leaves cannot progress (its worker failed, and how) is a fact of the state, not
+        the model's to tell: the rules planner finds it, so that the answer says it."""
+        scheduled = {s.goal_id for s in planned.sub_goals}
+        blocked = {g: why for g, why in self.rules.plan(state, registry).blocked.items() if g not in scheduled}
+        return planned.model_copy(update={"blocked": blocked})
 
     def check(self, plan: ModelPlan, state: MainState, registry: Registry) -> list[str]:
         goals = {g.id for g in state.goals}

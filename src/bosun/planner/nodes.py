@@ -15,7 +15,7 @@ from bosun.ledger import charged
 from bosun.planner import gates
 from bosun.planner.events import TurnEvent, emit
 from bosun.planner.rules import RulesPlanner, synthesis_refs
-from bosun.planner.state import MainState
+from bosun.planner.state import MainState, PlanDecision
 from bosun.planner.synthesis import synthesize
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Goal, SubGoal, WorkerInput, WorkerResult
@@ -47,8 +47,11 @@ def f02_planner(state: MainState, runtime: Runtime[Context]) -> Update:
     """Propose this round: continue with sub-goals, done with synthesis inputs, or failed."""
     emit(TurnEvent(kind="round_started", round=state.round))
     planner = runtime.context.extras.get("planner") or RulesPlanner()
-    with charged(runtime.context.extras.get("ledger"), f"f02.round{state.round}"):
-        proposal = planner.plan(state, runtime.context.registry)
+    try:
+        with charged(runtime.context.extras.get("ledger"), f"f02.round{state.round}"):
+            proposal = planner.plan(state, runtime.context.registry)
+    except TokenBudgetSpent as spent:  # the plan gate stops the turn with the budget's message
+        proposal = PlanDecision(action="failed", reasoning=str(spent))
     return {"proposal": proposal, "planner_reasoning": proposal.reasoning}
 
 

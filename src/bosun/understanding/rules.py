@@ -145,14 +145,20 @@ class RulesUnderstanding:
         if target is None:
             return
         field, value = target
-        obj, key = self._object_key(candidate)
-        meaning.entities.append(ResolvedEntity(term=found.text, entity=candidate.entity, value=value, field=field,
-                                               method=candidate.method, score=found.score, object=obj, key=key))
+        self.resolve(meaning, found.text, candidate, (field, value), found.score)
         add_value(meaning, field, [value], found.text, composer.negated(spans, i))
         self._kind_words(spans, i, field, candidate.entity)
-        if candidate.method in ("partial", "fuzzy", "vector") and normalize(found.text) != normalize(candidate.value):
-            meaning.assumptions.append(f"“{found.text}” read as {candidate.value} (closest {candidate.entity} "
-                                       f"name, {candidate.method} match {found.score:.0f} %)")
+
+    def resolve(self, meaning: Meaning, term: str, candidate: Candidate, target: tuple[str, str],
+                score: float) -> None:
+        """The name `term`, read as `candidate` on the record field and value of `target`, in the meaning's
+        entities; a name read by a loose match is an assumption the answer states."""
+        obj, key = self._object_key(candidate)
+        meaning.entities.append(ResolvedEntity(term=term, entity=candidate.entity, value=target[1], field=target[0],
+                                               method=candidate.method, score=score, object=obj, key=key))
+        if candidate.method in ("partial", "fuzzy", "vector") and normalize(term) != normalize(candidate.value):
+            meaning.assumptions.append(f"“{term}” read as {candidate.value} (closest {candidate.entity} "
+                                       f"name, {candidate.method} match {score:.0f} %)")
 
     @staticmethod
     def _kind_words(spans: list[Span], i: int, field: str, entity: str) -> None:

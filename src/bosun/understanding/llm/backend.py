@@ -26,6 +26,7 @@ from bosun.understanding.rules import RulesUnderstanding
 from bosun.understanding.vectors import NameVectors
 
 MAX_VOCABULARY = 30  # a field's values are shown when they are a small vocabulary, never a column's data
+MAX_ROWS_SHOWN = 10  # of an earlier turn's first column ("the second one")
 
 
 @dataclass
@@ -52,7 +53,20 @@ class LLMUnderstanding:
             return self._fallback(text, history, today, str(exc))
         if asked.value is None:
             return self._fallback(text, history, today, "; ".join(asked.problems))
-        return to_reading(asked.value, self.catalog)
+        reading = to_reading(asked.value, self.catalog)
+        for goal in reading.goals:
+            if goal.meaning is not None:
+                self._resolved(goal.meaning, offered)
+        return reading
+
+    def _resolved(self, meaning: Meaning, offered: Offered) -> None:
+        """The names the model filtered on, as the rules backend records them (entities, loose-match assumptions)."""
+        for condition in meaning.conditions:
+            for value in condition.values:
+                named = offered.named.get((condition.field, str(value)))
+                if named is not None:
+                    term, candidate, score = named
+                    self.rules.resolve(meaning, term, candidate, (condition.field, str(value)), score)
 
     def analyze(self, text: str, today: date) -> Meaning:
         """One goal's meaning: the first data goal the model reads in `text` (the rules', if it reads none)."""
@@ -86,23 +100,26 @@ class LLMUnderstanding:
         """The names found in the question (index, fuzzy, vectors), as the prompt lists them and as checked."""
         by_field: dict[str, set[str]] = {t.field: set() for e in self.catalog.spec.entities.values()
                                          for t in e.targets}
-        every: set[str] = set()
+        offered = Offered(by_field, set())
         lines = []
-        for phrase, candidates in self._found(text):
-            pairs = [p for c in candidates for p in self._targets(c)]
-            for field, value in pairs:
-                by_field.setdefault(field, set()).add(value)
-            every |= {c.value for c in candidates}
+        for phrase, candidates, score in self._found(text):
+            pairs = []
+            for candidate in candidates:
+                for target in self._targets(candidate):
+                    pairs.append(target)
+                    by_field.setdefault(target[0], set()).add(target[1])
+                    offered.named.setdefault(target, (phrase, candidate, score))
+            offered.values.update(c.value for c in candidates)
             lines.append(f"“{phrase}” → " + "; ".join(f"{f}={v}" for f, v in dict.fromkeys(pairs)))
         for past in history:  # a follow-up keeps the names of the turns it continues
-            self._offer_past(past, by_field, every)
-        return Offered(by_field, every), "\n".join(lines) or "(none)"
+            self._offer_past(past, by_field, offered.values)
+        return offered, "\n".join(lines) or "(none)"
 
-    def _found(self, text: str) -> list[tuple[str, list[Candidate]]]:
+    def _found(self, text: str) -> list[tuple[str, list[Candidate], float]]:
         """The rules' names (exact, alias, fuzzy, vectors), plus any other phrase that is a known name in any
         case ("zim", "one"): the rules skip those as too risky to guess, the model can tell from the context."""
         found = find_names(text, self.rules.index, skip=self.rules.vocabulary, vectors=self.vectors)
-        named = [(f.text, list(f.candidates)) for f in found]
+        named = [(f.text, list(f.candidates), f.score) for f in found]
         taken = {normalize(f.text) for f in found}
         words = normalize(text).split()
         for size in (3, 2, 1):
@@ -110,7 +127,7 @@ class LLMUnderstanding:
                 phrase = " ".join(words[i:i + size])
                 for key in self._singulars(phrase):
                     if key in self.rules.index.names and key not in taken and phrase not in self.rules.vocabulary:
-                        named.append((phrase, self.rules.index.names[key]))
+                        named.append((phrase, self.rules.index.names[key], 100.0))
                         taken.add(key)
         return named
 
@@ -134,6 +151,8 @@ class LLMUnderstanding:
     def _offer_past(past: PastTurn, by_field: dict[str, set[str]], every: set[str]) -> None:
         for condition in past.meaning.conditions if past.meaning else []:
             by_field.setdefault(condition.field, set()).update(str(v) for v in condition.values)
+        if past.meaning and past.meaning.group_by:  # "the second one", "those carriers": the groups it listed
+            by_field.setdefault(past.meaning.group_by[0], set()).update(str(v) for v in past.first_column)
         for option in (past.clarification or {}).get("options", []):
             every.add(str(option))
             for values in by_field.values():
@@ -170,5 +189,7 @@ def _history(history: list[PastTurn]) -> str:
                                                                          "interval", "top_n", "intent_type"})
         if past.clarification:
             entry["asked_which"] = past.clarification.get("options", [])
+        if past.first_column:
+            entry["first_column"] = past.first_column[:MAX_ROWS_SHOWN]
         lines.append(json.dumps(entry, ensure_ascii=False))
     return "\n".join(lines) or "(none)"

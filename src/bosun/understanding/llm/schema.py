@@ -9,7 +9,7 @@ it checks the rules backend's.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -18,6 +18,7 @@ from bosun.catalog import Catalog
 from bosun.understanding.compose import Composer
 from bosun.understanding.grammar import english
 from bosun.understanding.meaning import Agg, Ambiguity, Condition, Meaning, Measure, ObjectLookup, TimeFilter
+from bosun.understanding.names import Candidate
 from bosun.understanding.reading import Continuation, GoalReading, Reading
 
 Scalar = str | int | float | bool
@@ -47,6 +48,8 @@ class ModelTime(BaseModel):
     start: dt.date | None = None
     end: dt.date | None = None
     words: str = Field("", description="the words of the question that gave the dates")
+    named: bool = Field(False, description="true when the question's words name this date field (shipped, "
+                        "departed, ETA); false when the field is your choice")
 
 
 class ModelSort(BaseModel):
@@ -81,6 +84,7 @@ class ModelGoal(BaseModel):
     top_n: int | None = Field(None, ge=1)
     order: Literal["desc", "asc"] = "desc"
     sort: list[ModelSort] = Field(default_factory=list)
+    page: int = Field(1, ge=1, description="which page of records (a follow-up asking for more)")
     lookup: ModelLookup | None = None
     ambiguous: list[ModelAmbiguity] = Field(default_factory=list)
     unknown_names: list[str] = Field(default_factory=list)
@@ -100,6 +104,8 @@ class Offered:
 
     by_field: dict[str, set[str]]
     values: set[str]
+    named: dict[tuple[str, str], tuple[str, Candidate, float]] = field(default_factory=dict)  # (field, value) →
+    # the phrase of the question that named it, its candidate and the match's score
 
     def allows(self, field: str, value: Scalar) -> bool:
         return field not in self.by_field or str(value) in self.by_field[field]
@@ -154,11 +160,25 @@ def to_meaning(goal: ModelGoal, catalog: Catalog) -> Meaning:
     lookup = ObjectLookup(object=goal.lookup.object, key=goal.lookup.key, term=goal.lookup.key,
                           fields=goal.lookup.fields) if goal.lookup else None
     ambiguities = [Ambiguity(term=a.phrase, kind="entity", options=a.options) for a in goal.ambiguous]
+    ambiguities += _date_field_choice(goal.time, catalog)
     return Meaning(text=goal.text, index=catalog.record.index, intent_type="aggregation" if aggregated else "search",
                    conditions=conditions, time=time, measures=measures, group_by=goal.group_by,
-                   interval=goal.interval, top_n=goal.top_n, order=goal.order,
+                   interval=goal.interval, top_n=goal.top_n, order=goal.order, compare=_compared(goal),
                    sort=[(s.field, s.direction) for s in goal.sort], lookup=lookup, ambiguities=ambiguities,
-                   unknown_terms=goal.unknown_names, not_understood=goal.not_understood)
+                   unknown_terms=goal.unknown_names, not_understood=goal.not_understood, page=goal.page)
+
+
+def _compared(goal: ModelGoal) -> list[str]:
+    """ "Maersk vs Evergreen": a field grouped by and filtered on several values is a comparison of them."""
+    return [f.field for f in goal.filters if len(f.values) > 1 and not f.negate and f.field in goal.group_by]
+
+
+def _date_field_choice(time: ModelTime | None, catalog: Catalog) -> list[Ambiguity]:
+    """Dates the question gave without naming their field: the field chosen is an assumption the answer states."""
+    others = [f for f in catalog.spec.time.fields if time is not None and f != time.field]
+    if time is None or time.named or not others:
+        return []
+    return [Ambiguity(term=time.words or "the dates", kind="field", options=[time.field, *others], default=time.field)]
 
 
 def _measure(measure: ModelMeasure, catalog: Catalog) -> Measure:
