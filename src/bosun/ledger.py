@@ -110,3 +110,10 @@ def charged(ledger: Ledger | None, node: str) -> Iterator[None]:
 def billed() -> tuple[Ledger, str] | None:
     """The ledger and node the current model call is billed to."""
     return _BILLED.get()
+
+
+def fell_back(who: str, text: str) -> None:
+    """A model answer was refused and the rules answered instead: the turn's answer says `text`."""
+    charge = billed()
+    if charge is not None:
+        charge[0].fall_back(who, text)

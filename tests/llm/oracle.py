@@ -33,28 +33,37 @@ from tests.llm.scripted import DispatchFakeModel, tool_call
 class Oracle:
     """The script: what the rules would answer for the call being made, in the model's form."""
 
-    def __init__(self) -> None:
+    def __init__(self, readings: dict[str, dict[str, Any]] | None = None) -> None:
+        self.readings = readings or {}  # question → the ModelReading scripted for it, over the rules' reading
         self.reading: Reading | None = None
         self.plan: PlanDecision | None = None
         self.calls: Counter[str] = Counter()
         self.retries = 0
+        self.queued: dict[str, list[dict[str, Any]]] = {}  # tool → answers to give first, in order
 
     def __call__(self, tool: str, messages: list[BaseMessage]) -> AIMessage:
         self.calls[tool] += 1
         self.retries += any("Your answer was refused" in str(m.content) for m in messages[2:])
+        if self.queued.get(tool):
+            return tool_call(tool, self.queued[tool].pop(0))
         if tool == "ModelReading":
             assert self.reading is not None
-            return tool_call(tool, model_reading(self.reading))
+            scripted = self.readings.get(_question(str(messages[1].content)))
+            return tool_call(tool, scripted or model_reading(self.reading))
         if tool == "ModelPlan":
             assert self.plan is not None
             return tool_call(tool, model_plan(self.plan))
         return tool_call(tool, {"text": written(str(messages[0].content), str(messages[1].content))})
 
 
+def _question(human: str) -> str:
+    return human.rsplit("<question>", 1)[-1].removesuffix("</question>")
+
+
 @contextmanager
-def oracle_model(patch: pytest.MonkeyPatch) -> Iterator[Oracle]:
+def oracle_model(patch: pytest.MonkeyPatch, readings: dict[str, dict[str, Any]] | None = None) -> Iterator[Oracle]:
     """Every chat model opened in the block is the oracle's; each read and plan first tells it the rules' answer."""
-    oracle = Oracle()
+    oracle = Oracle(readings)
     read, plan = LLMUnderstanding.read, LLMPlanner.plan
 
     def reading(self: LLMUnderstanding, text: str, history: list[PastTurn], today: date) -> Reading:

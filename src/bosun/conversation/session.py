@@ -96,7 +96,7 @@ class Session:
         try:
             for item in stream_turn(self.graph, question, thread_id, context, history, final):
                 if isinstance(item, Answer):
-                    item = with_charts(item) if as_of else with_charts(self._with_today(question, item))
+                    item = with_charts(item) if as_of else with_charts(self._with_today(item, final))
                     item = self._kept(thread_id, question, item, final, context)
                 yield item
         except sqlite3.Error as exc:
@@ -170,11 +170,11 @@ class Session:
         with self._locks_guard:
             return self._locks.setdefault(thread_id, threading.Lock())
 
-    def _with_today(self, question: str, answer: Answer) -> Answer:
-        """The data's last day taken as today is said when the question has a time word."""
+    def _with_today(self, answer: Answer, values: dict[str, Any]) -> Answer:
+        """The data's last day taken as today is said when the turn read a time word (`values`: its final state)."""
         if self.today_note is None or self.today_note in answer.assumptions:
             return answer
-        if self.context.understanding.analyze(question, self.context.today()).time is None:
+        if not any((g.params.get("meaning") or {}).get("time") for g in values.get("goals", [])):
             return answer
         return answer.model_copy(update={"assumptions": [*answer.assumptions, self.today_note]})
 

@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from bosun.errors import ModelFailure
-from bosun.ledger import billed
+from bosun.ledger import billed, fell_back
 from bosun.planner import gates
 from bosun.planner.rules import RulesPlanner
 from bosun.planner.state import MainState, PlanDecision
@@ -88,10 +88,7 @@ class LLMPlanner:
         return problems or gates.validate_plan(decision(plan, state, registry), state, registry)
 
     def _fallback(self, state: MainState, registry: Registry, why: str) -> PlanDecision:
-        charge = billed()
-        if charge is not None:
-            charge[0].fall_back("plan", f"The model's plan was refused ({why[:200]}); the rules planner planned "
-                                "this turn.")
+        fell_back("plan", f"The model's plan was refused ({why[:200]}); the rules planner planned this turn.")
         return self.rules.plan(state, registry)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from bosun.errors import ModelFailure
-from bosun.ledger import billed
+from bosun.ledger import fell_back
 from bosun.understanding.llm import ChatClient
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Deliverable, WorkerInput, WorkerResult
@@ -115,9 +115,7 @@ def _ask(client: ChatClient, prompt: str, values: dict[str, str]) -> str | None:
 
 
 def _kept(prompt: str, why: str) -> None:
-    charge = billed()
-    if charge is not None:
-        charge[0].fall_back(prompt, f"The model's {prompt} text was refused ({why[:200]}); the rules' text stands.")
+    fell_back(prompt, f"The model's {prompt} text was refused ({why[:200]}); the rules' text stands.")
 
 
 def _rewritten(done: Deliverable, text: str) -> Deliverable:

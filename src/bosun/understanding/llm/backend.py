@@ -16,7 +16,7 @@ from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.errors import ModelFailure
-from bosun.ledger import billed
+from bosun.ledger import fell_back
 from bosun.understanding.llm.chat import ChatClient
 from bosun.understanding.llm.schema import ModelReading, Offered, problems, to_reading
 from bosun.understanding.meaning import Meaning
@@ -89,10 +89,8 @@ class LLMUnderstanding:
         return found
 
     def _fallback(self, text: str, history: list[PastTurn], today: date, why: str) -> Reading:
-        charge = billed()
-        if charge is not None:
-            charge[0].fall_back("reading", f"The model's reading of the question was refused ({why[:200]}); "
-                                "the rules backend read it instead.")
+        fell_back("reading", f"The model's reading of the question was refused ({why[:200]}); the rules backend "
+                  "read it instead.")
         return self.rules.read(text, history, today)
 
     # -- what the prompt carries ---------------------------------------------------------------------
@@ -161,7 +159,7 @@ class LLMUnderstanding:
     def schema_values(self, today: date) -> dict[str, str]:
         """The catalog as the prompt shows it: its schema and words, not its data."""
         spec = self.catalog.spec
-        fields = [_field_line(name, f) for name, f in self.catalog.record.fields.items()]
+        fields = [field_line(name, f) for name, f in self.catalog.record.fields.items()]
         objects = [f"{name} (id field {o.id_field}): {', '.join(o.fields)}" for name, o in spec.objects.items()
                    if o.kind == "reference" and o.id_field]
         return {"today": today.isoformat(), "index": self.catalog.record.index, "fields": "\n".join(fields),
@@ -171,7 +169,7 @@ class LLMUnderstanding:
                 "glossary": ", ".join(self.catalog.glossary)}
 
 
-def _field_line(name: str, field: Any) -> str:
+def field_line(name: str, field: Any) -> str:
     line = f"- {name} ({field.type}, {field.role}): {field.description}"
     if field.values and len(field.values) <= MAX_VOCABULARY:
         line += " values: " + ", ".join(f"{v} ({', '.join(words[:3])})" for v, words in field.values.items())
