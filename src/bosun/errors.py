@@ -18,8 +18,8 @@
         ├── QueryTimeout          a query or a worker took longer than allowed
         ├── StoreError            the conversation store is corrupt or locked
         │   └── StoreUnwritable   its disk is full or read-only (a turn can still be answered, unsaved)
-        ├── ModelFailure          the chat model could not be reached or gave no usable answer
-        └── TokenBudgetSpent      the turn used the model tokens it was allowed
+        └── ModelFailure          the chat model could not be reached or gave no usable answer
+            └── TokenBudgetSpent  the turn used the model tokens it was allowed
 
 Messages are one line a person can act on. Code catches the narrowest class it can handle;
 only the planner's worker executor records arbitrary exceptions, as failed results.
@@ -126,8 +126,8 @@ class ModelFailure(RunFailure):
     """The chat model could not be reached, or answered nothing usable even after the retry."""
 
 
-class TokenBudgetSpent(RunFailure):
-    """The turn used its model token budget (BOSUN_LLM_TURN_TOKEN_BUDGET): the turn stops."""
+class TokenBudgetSpent(ModelFailure):
+    """The turn used its model token budget (BOSUN_LLM_TURN_TOKEN_BUDGET): the model is asked nothing more."""
 
 
 class StoreUnwritable(StoreError):

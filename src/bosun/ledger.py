@@ -60,11 +60,15 @@ class Ledger:
             self.by_node[node] = self.by_node.get(node, Usage()).plus(usage)
 
     def fall_back(self, who: str, text: str) -> None:
-        """A model answer was refused: `who` (reading, plan, a writer) answered by rules, and the answer says so."""
+        """A model answer was refused: `who` (reading, plan, a writer) answered by rules, and the answer says so.
+
+        Once the budget is used, the model is asked nothing more and one note says so for every node.
+        """
+        note = self.spent_note() if self.spent else text
         with self._lock:
             self.fallen_back.add(who)
-            if text not in self.notes:
-                self.notes.append(text)
+            if note not in self.notes:
+                self.notes.append(note)
 
     @property
     def used(self) -> int:
@@ -76,13 +80,13 @@ class Ledger:
         return self.used >= self.budget
 
     def check(self) -> None:
-        """Before a model call: stop the turn once its budget is used."""
+        """Before a model call: once the budget is used, the model is asked nothing more this turn."""
         if self.spent:
-            raise TokenBudgetSpent(self.spent_message())
+            raise TokenBudgetSpent(self.spent_note())
 
-    def spent_message(self) -> str:
-        return (f"this turn used its model token budget ({self.used:,} of {self.budget:,} tokens, "
-                "BOSUN_LLM_TURN_TOKEN_BUDGET); ask a narrower question or raise the budget")
+    def spent_note(self) -> str:
+        return (f"This turn used its model token budget ({self.budget:,} tokens, BOSUN_LLM_TURN_TOKEN_BUDGET): "
+                "the rules answered the rest of it, without the model.")
 
     def summary(self) -> TurnTokens:
         with self._lock:

@@ -9,7 +9,7 @@ import pytest
 
 import bosun.workers.data  # noqa: F401 - registers the workers the plans name
 from bosun.catalog import load_catalog
-from bosun.errors import SettingsError, TokenBudgetSpent
+from bosun.errors import SettingsError
 from bosun.planner.llm import LLMPlanner
 from bosun.planner.rules import RulesPlanner
 from bosun.planner.state import MainState
@@ -176,14 +176,16 @@ def test_an_analysis_with_an_invented_figure_keeps_the_rules_text() -> None:
     assert "rules' text stands" in ledger.notes[0]
 
 
-def test_the_budget_stops_the_next_call(rules: RulesUnderstanding) -> None:
+def test_once_the_budget_is_used_the_rules_read_without_the_model(rules: RulesUnderstanding) -> None:
     understanding, model = reader(rules, tool_call("ModelReading", HOUSTON))
     ledger = Ledger(budget=100)
     with charged(ledger, "f01"):
         understanding.read("How many shipments went to Houston?", [], TODAY)  # 150 tokens: over the budget
-        with pytest.raises(TokenBudgetSpent, match=r"150 of 100 tokens"):
-            understanding.read("How many shipments went to Houston?", [], TODAY)
-    assert len(model.seen) == 1
+        again = understanding.read("How many Maersk shipments went to Houston?", [], TODAY)
+    assert again == rules.read("How many Maersk shipments went to Houston?", [], TODAY)
+    assert len(model.seen) == 1 and ledger.summary().total == 150
+    assert ledger.notes == ["This turn used its model token budget (100 tokens, BOSUN_LLM_TURN_TOKEN_BUDGET): the "
+                            "rules answered the rest of it, without the model."]
 
 
 def test_a_missing_provider_package_is_one_line_naming_the_extra() -> None:

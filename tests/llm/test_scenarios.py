@@ -121,3 +121,16 @@ def test_scenario_5_a_ranking_with_a_measure_beside_it(model: Any, gold: dict[st
     assert [row[0] for row in table.rows] == [row[0] for row in gold["top5"]]
     assert [round(row[2], 1) for row in table.rows] == [round(row[2], 1) for row in gold["top5"]]
     assert answer.tokens is not None and answer.tokens.total > 0
+
+
+def test_a_turn_past_its_token_budget_is_finished_by_the_rules(dev_data_dir: Path, gold: dict[str, Any]) -> None:
+    with pytest.MonkeyPatch.context() as patch, oracle_model(patch, READINGS) as oracle:
+        settings = Settings(data_dir=dev_data_dir, understanding="llm", llm_model="openai:scripted",
+                            llm_turn_token_budget=400)  # the scripted calls bill 150 tokens each: three calls
+        session = open_session(settings)
+        answer = session.ask("Top 5 shippers to LA and their average transit times", "budget")
+        session.close()
+    assert answer.tokens is not None and answer.tokens.total == 450 and sum(oracle.calls.values()) == 3
+    assert answer.status == "done" and [row[0] for row in answer.results[0].rows] == [r[0] for r in gold["top5"]]
+    assert "This turn used its model token budget (400 tokens, BOSUN_LLM_TURN_TOKEN_BUDGET): the rules answered " \
+           "the rest of it, without the model." in answer.assumptions

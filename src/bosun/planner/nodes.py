@@ -10,12 +10,12 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import Send, interrupt
 
-from bosun.errors import BosunError, RunFailure, TokenBudgetSpent
+from bosun.errors import BosunError, RunFailure
 from bosun.ledger import charged
 from bosun.planner import gates
 from bosun.planner.events import TurnEvent, emit
 from bosun.planner.rules import RulesPlanner, synthesis_refs
-from bosun.planner.state import MainState, PlanDecision
+from bosun.planner.state import MainState
 from bosun.planner.synthesis import synthesize
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Goal, SubGoal, WorkerInput, WorkerResult
@@ -31,11 +31,8 @@ _WORKERS = ThreadPoolExecutor(max_workers=32, thread_name_prefix="worker")
 def f01_reiterate_intention(state: MainState, runtime: Runtime[Context]) -> Update:
     """Restate the turn as standalone goals, and start the turn afresh."""
     ctx = runtime.context
-    try:
-        with charged(ctx.extras.get("ledger"), "f01"):
-            goals = ctx.goals_of(state.question, state.conversation_history)
-    except TokenBudgetSpent as spent:
-        goals = [Goal(id=1, text=state.question, deliverables=["answer"], status="failed", error=str(spent))]
+    with charged(ctx.extras.get("ledger"), "f01"):
+        goals = ctx.goals_of(state.question, state.conversation_history)
     emit(TurnEvent(kind="goals", message="; ".join(g.text for g in goals)))
     return {"goals": goals, "sub_goals": [], "completed_outputs": {}, "worker_results": [], "round": 1,
             "max_rounds": ctx.settings.max_rounds, "status": "planning", "proposal": None,
@@ -47,11 +44,8 @@ def f02_planner(state: MainState, runtime: Runtime[Context]) -> Update:
     """Propose this round: continue with sub-goals, done with synthesis inputs, or failed."""
     emit(TurnEvent(kind="round_started", round=state.round))
     planner = runtime.context.extras.get("planner") or RulesPlanner()
-    try:
-        with charged(runtime.context.extras.get("ledger"), f"f02.round{state.round}"):
-            proposal = planner.plan(state, runtime.context.registry)
-    except TokenBudgetSpent as spent:  # the plan gate stops the turn with the budget's message
-        proposal = PlanDecision(action="failed", reasoning=str(spent))
+    with charged(runtime.context.extras.get("ledger"), f"f02.round{state.round}"):
+        proposal = planner.plan(state, runtime.context.registry)
     return {"proposal": proposal, "planner_reasoning": proposal.reasoning}
 
 
@@ -65,11 +59,6 @@ def g_plan_gate(state: MainState, runtime: Runtime[Context]) -> Update:
         return _stop(state, goals, [*notes, f"stopped: the round cap ({state.max_rounds}) was reached"])
     if gates.deadline_passed(state, time.time()):
         return _stop(state, goals, [*notes, "stopped: the turn's deadline passed"])
-    ledger = runtime.context.extras.get("ledger")
-    if ledger is not None and ledger.spent:  # the per-turn token budget: open goals fail with the reason
-        spent = ledger.spent_message()
-        goals = gates.accept_partial(goals, {g.id: spent for g in goals if g.status == "open"})
-        return _stop(state, goals, [*notes, f"stopped: {spent}"])
     if proposal.action != "continue":
         status = "done" if proposal.action == "done" else "failed"
         return {"status": status, "synthesis_inputs": proposal.synthesis_inputs,
