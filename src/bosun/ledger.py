@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
-from bosun.errors import TokenBudgetSpent
+from bosun.errors import ModelFailure, TokenBudgetSpent
 
 
 class Usage(BaseModel):
@@ -53,6 +53,7 @@ class Ledger:
     by_node: dict[str, Usage] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # model answers refused and who answered instead
     fallen_back: set[str] = field(default_factory=set)  # the nodes whose rules took over this turn
+    unreachable: str | None = None  # why the model could not be reached: it is not asked again this turn
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def record(self, node: str, usage: Usage) -> None:
@@ -62,9 +63,10 @@ class Ledger:
     def fall_back(self, who: str, text: str) -> None:
         """A model answer was refused: `who` (reading, plan, a writer) answered by rules, and the answer says so.
 
-        Once the budget is used, the model is asked nothing more and one note says so for every node.
+        Once the budget is used or the model is unreachable, it is asked nothing more and one note says so for
+        every node.
         """
-        note = self.spent_note() if self.spent else text
+        note = self.stopped_note() or text
         with self._lock:
             self.fallen_back.add(who)
             if note not in self.notes:
@@ -80,13 +82,18 @@ class Ledger:
         return self.used >= self.budget
 
     def check(self) -> None:
-        """Before a model call: once the budget is used, the model is asked nothing more this turn."""
-        if self.spent:
-            raise TokenBudgetSpent(self.spent_note())
+        """Before a model call: once the budget is used or the model unreachable, it is asked nothing more."""
+        note = self.stopped_note()
+        if note is not None:
+            raise (TokenBudgetSpent if self.spent else ModelFailure)(note)
 
-    def spent_note(self) -> str:
-        return (f"This turn used its model token budget ({self.budget:,} tokens, BOSUN_LLM_TURN_TOKEN_BUDGET): "
-                "the rules answered the rest of it, without the model.")
+    def stopped_note(self) -> str | None:
+        if self.spent:
+            return (f"This turn used its model token budget ({self.budget:,} tokens, BOSUN_LLM_TURN_TOKEN_BUDGET): "
+                    "the rules answered the rest of it, without the model.")
+        if self.unreachable is not None:
+            return f"The chat model could not be reached ({self.unreachable}): the rules answered this turn."
+        return None
 
     def summary(self) -> TurnTokens:
         with self._lock:

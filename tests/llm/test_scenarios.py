@@ -17,7 +17,9 @@ import pytest
 from bosun.conversation.session import Session, open_session
 from bosun.planner.synthesis import Answer
 from bosun.settings import Settings
+from bosun.understanding.llm import chat
 from tests.llm.oracle import Oracle, oracle_model
+from tests.llm.scripted import DispatchFakeModel
 
 LA = {"field": "port_of_unlading", "values": ["LOS ANGELES"]}
 READINGS: dict[str, dict[str, Any]] = {
@@ -76,7 +78,7 @@ def ask(model: tuple[Session, Oracle], question: str, thread: str) -> Answer:
     answer = session.ask(question, thread)
     assert oracle.calls["ModelReading"] == before + 1 and oracle.retries == 0  # read by the model, first time
     assert answer.tokens is not None and answer.tokens.by_node["f01"].calls == 1
-    assert not any("refused" in a for a in answer.assumptions)
+    assert not any("was not used" in a for a in answer.assumptions)
     return answer
 
 
@@ -134,3 +136,22 @@ def test_a_turn_past_its_token_budget_is_finished_by_the_rules(dev_data_dir: Pat
     assert answer.status == "done" and [row[0] for row in answer.results[0].rows] == [r[0] for r in gold["top5"]]
     assert "This turn used its model token budget (400 tokens, BOSUN_LLM_TURN_TOKEN_BUDGET): the rules answered " \
            "the rest of it, without the model." in answer.assumptions
+
+
+def test_a_model_that_cannot_be_reached_is_asked_once_per_turn(dev_data_dir: Path, gold: dict[str, Any]) -> None:
+    calls = []
+
+    def down(tool: str, messages: list[Any]) -> Any:
+        calls.append(tool)
+        raise ConnectionRefusedError("[Errno 111] Connection refused")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(chat, "open_chat_model", lambda settings: DispatchFakeModel(script=down))
+        session = open_session(Settings(data_dir=dev_data_dir, understanding="llm", llm_model="openai:down"))
+        answer = session.ask("Top 5 shippers to LA and their average transit times", "down")
+        session.close()
+    assert calls == ["ModelReading"]
+    assert [row[0] for row in answer.results[0].rows] == [r[0] for r in gold["top5"]]
+    assert [a for a in answer.assumptions if "model" in a] == [
+        "The chat model could not be reached (ConnectionRefusedError: [Errno 111] Connection refused): the rules "
+        "answered this turn."]

@@ -88,7 +88,7 @@ class LLMPlanner:
         return problems or gates.validate_plan(decision(plan, state, registry), state, registry)
 
     def _fallback(self, state: MainState, registry: Registry, why: str) -> PlanDecision:
-        fell_back("plan", f"The model's plan was refused ({why[:200]}); the rules planner planned this turn.")
+        fell_back("plan", f"The model's plan was not used ({why[:200]}); the rules planner planned this turn.")
         return self.rules.plan(state, registry)
 
 

@@ -72,7 +72,7 @@ def _ask(client: ChatClient, wi: WorkerInput, ctx: Context, query: dict[str, Any
 
 
 def _unused(why: str) -> None:
-    fell_back("raw_dsl", f"The model's query clause was refused ({why[:200]}); the words it was for were not used.")
+    fell_back("raw_dsl", f"The model's query clause was not used ({why[:200]}); the words it was for were left out.")
 
 
 def _problems(asked: ModelClause, query: dict[str, Any], ctx: Context) -> list[str]:

@@ -115,7 +115,7 @@ def _ask(client: ChatClient, prompt: str, values: dict[str, str]) -> str | None:
 
 
 def _kept(prompt: str, why: str) -> None:
-    fell_back(prompt, f"The model's {prompt} text was refused ({why[:200]}); the rules' text stands.")
+    fell_back(prompt, f"The model's {prompt} text was not used ({why[:200]}); the rules' text stands.")
 
 
 def _rewritten(done: Deliverable, text: str) -> Deliverable:

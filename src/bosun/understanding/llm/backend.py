@@ -89,7 +89,7 @@ class LLMUnderstanding:
         return found
 
     def _fallback(self, text: str, history: list[PastTurn], today: date, why: str) -> Reading:
-        fell_back("reading", f"The model's reading of the question was refused ({why[:200]}); the rules backend "
+        fell_back("reading", f"The model's reading of the question was not used ({why[:200]}); the rules backend "
                   "read it instead.")
         return self.rules.read(text, history, today)
 

@@ -118,8 +118,10 @@ class ChatClient:
         try:
             answered: dict[str, Any] = structured.invoke(messages)
         except _call_errors() as exc:
-            raise ModelFailure(f"the chat model failed: {type(exc).__name__}: {self._clean(str(exc))[:200]}") \
-                from None
+            why = f"{type(exc).__name__}: {self._clean(str(exc))[:200]}"
+            if charge is not None:
+                charge[0].unreachable = why
+            raise ModelFailure(f"the chat model failed: {why}") from None
         if charge is not None:
             charge[0].record(charge[1], _usage(answered.get("raw")))
         return answered
