@@ -98,6 +98,14 @@ class Grammar(_Data):
     recency: dict[str, list[str]]
     share_words: list[str]
 
+    def singular(self, phrase: str) -> str:
+        """The phrase with its last word made singular by the first plural ending it has ("countries" → country)."""
+        for rule in self.plural_suffixes:
+            ending, _, single = rule.partition(">")
+            if phrase.endswith(ending) and len(phrase) > len(ending) + 1:
+                return phrase[:-len(ending)] + single
+        return phrase
+
 
 @cache
 def english() -> Grammar:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.errors import InvalidReading, UnknownEntity, UserError
+from bosun.understanding.grammar import english
 from bosun.understanding.meaning import Ambiguity, Meaning
 from bosun.understanding.names import normalize
 from bosun.understanding.picks import replace_term
@@ -172,24 +174,53 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     meaning: Meaning = results["meaning"]
     table = ResultTable(title=meaning.text, columns=results["columns"], rows=results["rows"],
                         total=results["total"], query=results["query"], sub_goal_id=wi.sub_goal.id)
-    text = _summary(meaning, results, _noun(meaning, ctx))
-    assumed = [_assumed(a) for a in wi.resolved_inputs.get("ambiguity") or []]
+    text = _summary(meaning, results, _noun(meaning, ctx, len(results["rows"])))
+    unsure: list[Ambiguity] = wi.resolved_inputs.get("ambiguity") or []
+    assumed = [_assumed(a, meaning) for a in unsure]
+    if not any(a.kind == "field" and meaning.time and a.term == meaning.time.text for a in unsure):
+        assumed += _dates(meaning)
     return _ok(wi, formatted_results=Deliverable(text=text, tables=[table], not_understood=meaning.not_understood,
                                                  assumptions=[*meaning.assumptions, *assumed]))
 
 
-def _assumed(ambiguity: Ambiguity) -> str:
+def _assumed(ambiguity: Ambiguity, meaning: Meaning) -> str:
     """Scenario 1, option B: go on with the default, and say which others it could have been."""
     others = " or ".join(o for o in ambiguity.options if o != ambiguity.default)
-    return f"“{ambiguity.term}” read as {ambiguity.default}; it could also mean {others}"
+    dated = meaning.time is not None and ambiguity.term == meaning.time.text and _dates(meaning)
+    dates = f", {_span(meaning)}" if dated else ""
+    return f"“{ambiguity.term}” read as {ambiguity.default}{dates}; it could also mean {others}"
 
 
-def _noun(meaning: Meaning, ctx: Context) -> str:
-    """What a grouping's rows are called: the grouped field's first synonym ("carrier"), else its name."""
+_YEAR = re.compile(r"\b\d{4}\b")
+
+
+def _dates(meaning: Meaning) -> list[str]:
+    """Time words that give no year ("last month", "in March", "Q3") are said with the dates they were read as."""
+    time = meaning.time
+    if time is None or _YEAR.search(time.text):
+        return []
+    return [f"“{time.text or 'the dates'}” read as {_span(meaning)}"]
+
+
+def _span(meaning: Meaning) -> str:
+    assert meaning.time is not None
+    start, end = meaning.time.start, meaning.time.end
+    if start is not None and end is not None:
+        return start.isoformat() if start == end else f"{start.isoformat()} to {end.isoformat()}"
+    return f"from {start.isoformat()}" if start is not None else f"until {end.isoformat() if end else 'now'}"
+
+
+def _noun(meaning: Meaning, ctx: Context, count: int) -> str:
+    """What a grouping's rows are called, agreeing with their count: the grouped field's first synonym
+    ("carrier"), its plural among the synonyms ("carriers"), else the field's name."""
     if not meaning.group_by:
         return "periods"
     spec = ctx.catalog.record.fields.get(meaning.group_by[0])
-    return spec.synonyms[0] if spec is not None and spec.synonyms else meaning.group_by[0].replace("_", " ")
+    if spec is None or not spec.synonyms:
+        return meaning.group_by[0].replace("_", " ")
+    noun = spec.synonyms[0]
+    plural = next((s for s in spec.synonyms if s != noun and english().singular(s) == noun), None)
+    return noun if count == 1 or plural is None else plural
 
 
 def _summary(meaning: Meaning, results: dict[str, Any], noun: str) -> str:
