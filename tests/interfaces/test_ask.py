@@ -251,3 +251,25 @@ def test_how_many_of_a_measure_asks_that_measure_only(data_dir: Path) -> None:
 def test_a_page_past_the_read_cap_says_so(data_dir: Path) -> None:
     answer = ask(data_dir, "Show Maersk shipments to LA, page 99999")
     assert answer["status"] == "failed" and "Page 99999 is past the first 10,000 records" in answer["answer"]
+
+
+def test_a_ranking_of_periods_ranks_whole_periods_only(data_dir: Path) -> None:
+    """ "the quietest week": a week cut by the dates asked, or by where the records begin or end, is not ranked."""
+    import duckdb
+
+    week = ask(data_dir, "which week had the fewest arrivals in Oakland this year?")
+    quarters = ask(data_dir, "the 2 quietest quarters for Miami")
+    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as gold:
+        weeks = gold.sql("select w::varchar, n from (select date_trunc('week', arrival_date)::date w, count(*) n "
+                         "from shipments where port_of_unlading = 'OAKLAND' and arrival_date between '2026-01-01' "
+                         "and '2026-06-15' group by 1) where w >= date '2026-01-01' and w + 6 <= date '2026-06-15' "
+                         "order by n, w limit 1").fetchall()
+        whole = gold.sql("select q::varchar, n from (select date_trunc('quarter', arrival_date)::date q, count(*) n "
+                         "from shipments where port_of_unlading = 'MIAMI' and arrival_date is not null group by 1), "
+                         "(select min(arrival_date) a, max(arrival_date) b from shipments where port_of_unlading = "
+                         "'MIAMI') where q >= a and q + interval 3 month - interval 1 day <= b order by n, q limit 2"
+                         ).fetchall()
+    assert [tuple(r) for r in week["results"][0]["rows"]] == weeks
+    assert week["answer"].startswith(f"{weeks[0][0]} — shipments: {weeks[0][1]}.")
+    assert [tuple(r) for r in quarters["results"][0]["rows"]] == whole
+    assert any(a.startswith("only whole quarters are ranked") for a in quarters["assumptions"])

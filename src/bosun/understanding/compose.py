@@ -357,6 +357,8 @@ def _group_after(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> No
     if target.has("interval_unit"):
         meaning.interval = target.value("interval_unit")
         c.wh_interval = spans[i].has("wh")
+        if c.wh_interval:  # "which week had the fewest …": one week
+            c.wh_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
     elif name is not None:
         meaning.group_by += [name] if name not in meaning.group_by else []
         if spans[i].has("wh"):
@@ -510,7 +512,8 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         while target_at is not None and _measure_field(spans[target_at], c) and c.dimension(spans[target_at]) is None:
             target_at = c.after(spans, target_at)  # "the six lowest-volume origin ports": past the measure
         target = spans[target_at] if target_at is not None else None
-        if target is None or not (c.dimension(target) or target.has("record")):
+        _ranked_periods(target, c, meaning)
+        if target is None or not (c.dimension(target) or target.has("record") or target.used):
             head = _head_before(spans, i, c)  # "the 2 products with the fewest orders"
             if head is not None:
                 target = spans[head]
@@ -527,6 +530,15 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         elif meaning.top_n is None:
             meaning.top_n = _unnumbered(c, meaning)
         return
+
+
+def _ranked_periods(target: Span | None, c: Composer, meaning: Meaning) -> None:
+    """ "the busiest day", "the 3 slowest months": the periods are what is ranked."""
+    if target is None or target.used or not target.has("interval_unit") or meaning.group_by:
+        return
+    meaning.interval = target.value("interval_unit")
+    target.used = True
+    c.ranked_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
 
 
 def _head_before(spans: list[Span], i: int, c: Composer) -> int | None:
@@ -652,7 +664,7 @@ def _unnumbered(c: Composer, meaning: Meaning) -> int:
     """ "which carrier … the most": one; "which carriers …": the default; "which 3 …": three."""
     if c.wh_count:
         return c.wh_count
-    if (c.wh_plural is False and meaning.group_by) or c.ranked_plural is False:
+    if (c.wh_plural is False and (meaning.group_by or meaning.interval)) or c.ranked_plural is False:
         return 1  # "which carrier …", "the busiest port", "the lightest shipment"
     return c.catalog.spec.defaults.top_n
 
@@ -668,7 +680,7 @@ def records_or_count(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         for span in spans:
             span.used = span.used and not span.has("interval_unit")
     grouped = meaning.group_by or meaning.interval
-    if meaning.top_n and not meaning.group_by and not meaning.sort and meaning.measures:
+    if meaning.top_n and not (meaning.group_by or meaning.interval or meaning.sort) and meaning.measures:
         meaning.top_n = None  # "the top TEU figure": one number, nothing to rank
     if meaning.sort and not meaning.group_by:
         meaning.measures = []

@@ -179,6 +179,9 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     assumed = [_assumed(a, meaning) for a in unsure]
     if not any(a.kind == "field" and meaning.time and a.term == meaning.time.text for a in unsure):
         assumed += _dates(meaning)
+    if meaning.interval not in (None, "day") and meaning.top_n and not meaning.group_by:
+        assumed.append(f"only whole {meaning.interval}s are ranked: one cut short by the dates asked or by the "
+                       "first or last day in the data is left out")
     return _ok(wi, formatted_results=Deliverable(text=text, tables=[table], not_understood=meaning.not_understood,
                                                  assumptions=[*meaning.assumptions, *assumed]))
 
@@ -214,7 +217,7 @@ def _noun(meaning: Meaning, ctx: Context, count: int) -> str:
     """What a grouping's rows are called, agreeing with their count: the grouped field's first synonym
     ("carrier"), its plural among the synonyms ("carriers"), else the field's name."""
     if not meaning.group_by:
-        return "periods"
+        return f"{meaning.interval}{'' if count == 1 else 's'}" if meaning.interval else "periods"
     spec = ctx.catalog.record.fields.get(meaning.group_by[0])
     if spec is None or not spec.synonyms:
         return meaning.group_by[0].replace("_", " ")
@@ -232,7 +235,7 @@ def _summary(meaning: Meaning, results: dict[str, Any], noun: str) -> str:
     lead = int(bool(meaning.group_by)) + int(meaning.interval is not None)  # columns before the figures
     if not rows:
         return "No rows match."
-    if len(rows) == 1 and not meaning.interval:  # one number, or the one group asked for ("which carrier … most")
+    if len(rows) == 1 and not (meaning.interval and not meaning.top_n):  # one number, or the one asked for
         stated = "; ".join(f"{label}: {_figure(value)}" for label, value in
                            zip(results["columns"][lead:], rows[0][lead:], strict=True))
         return f"{rows[0][0]} — {stated}." if lead else f"{stated}."
@@ -267,7 +270,7 @@ _LISTED = 5
 
 def _heading(meaning: Meaning, count: int, label: str, what: str) -> str:
     """What the rows are: "The top 5 carrier by TEU", "TEU per month, 12 months", "Only 3 port match"."""
-    if meaning.interval and not meaning.group_by:
+    if meaning.interval and not meaning.group_by and not meaning.top_n:
         return f"{label} per {meaning.interval}, {count} {meaning.interval}s"
     if meaning.top_n and count < meaning.top_n:
         return f"Only {count} {what} match, by {label}"
@@ -297,7 +300,7 @@ def analyze_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     if len(rows) < 2:
         return _ok(wi, analysis=Deliverable(text=""))
     label = results["columns"][at]
-    if meaning.interval and not meaning.group_by:
+    if meaning.interval and not meaning.group_by and not meaning.top_n:
         return _ok(wi, analysis=Deliverable(text=_trend(rows, label)))
     additive = meaning.measures[0].agg in ("count", "sum")  # a share of a sum means something; of averages not
     return _ok(wi, analysis=Deliverable(text=_ranking(rows, label, additive, lowest=meaning.order == "asc")))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date, timedelta
 from typing import Any
 
 from bosun.catalog import Catalog
@@ -65,6 +66,9 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
         inner = {"t": {"date_histogram": {"field": field, "calendar_interval": meaning.interval,
                                           "format": FORMATS[meaning.interval], "min_doc_count": 0},
                        **({"aggs": metrics} if metrics else {})}}
+        if meaning.top_n and not meaning.group_by:  # ranked periods: where the records' dates begin and end
+            inner |= {"first": {"min": {"field": field, "format": "yyyy-MM-dd"}},
+                      "last": {"max": {"field": field, "format": "yyyy-MM-dd"}}}
     if meaning.group_by:
         size = meaning.top_n or MAX_GROUPS
         order = _order(meaning)
@@ -101,9 +105,54 @@ def table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> tuple
         return [meaning.group_by[0], *time_col, *labels], rows, len(rows)
     if meaning.interval:
         rows = [[b["key_as_string"], *_values(meaning, b)] for b in aggs["t"]["buckets"]]
+        if meaning.top_n:
+            rows = _ranked(_whole_periods(rows, meaning, _day(aggs, "first"), _day(aggs, "last")), meaning)
         return ["period", *labels], rows, len(rows)
     total = response["hits"]["total"]["value"]
     return labels, [_values(meaning, {"doc_count": total, **aggs})], 1
+
+
+def _ranked(rows: list[list[Any]], meaning: Meaning) -> list[list[Any]]:
+    """ "the busiest day": periods ranked by the first measure (the earlier first in a tie), the top N kept.
+
+    A date histogram cannot be ordered by a metric in the DSL both engines speak, so its buckets (one per
+    period of the range) are ranked here.
+    """
+    present = [r for r in rows if r[1] is not None]
+    ordered = sorted(present, key=lambda r: r[1], reverse=meaning.order == "desc")
+    return ordered[:meaning.top_n]
+
+
+def _whole_periods(rows: list[list[Any]], meaning: Meaning, first: date | None,
+                   last: date | None) -> list[list[Any]]:
+    """The periods wholly inside both the dates asked and the dates the records have (`first`, `last`): a
+    week cut in half by either would rank as the quietest for want of days."""
+    assert meaning.interval is not None
+    asked = meaning.time
+    starts = [d for d in (asked.start if asked else None, first) if d is not None]
+    ends = [d for d in (asked.end if asked else None, last) if d is not None]
+    kept = []
+    for row in rows:
+        start = date.fromisoformat(str(row[0])[:10])
+        if all(start >= d for d in starts) and all(period_end(start, meaning.interval) <= d for d in ends):
+            kept.append(row)
+    return kept
+
+
+def _day(aggs: dict[str, Any], name: str) -> date | None:
+    """The date of a min or max aggregation on a date field (None when no record has one)."""
+    found = aggs.get(name, {})
+    text = found.get("value_as_string")
+    return date.fromisoformat(str(text)[:10]) if text else None
+
+
+def period_end(start: date, interval: str) -> date:
+    """The last day of the calendar period that begins on `start`."""
+    months = {"month": 1, "quarter": 3, "year": 12}.get(interval)
+    if months is None:
+        return start + timedelta(days=6 if interval == "week" else 0)
+    month = start.month - 1 + months
+    return date(start.year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
 
 
 def _values(meaning: Meaning, bucket: dict[str, Any]) -> list[Any]:
