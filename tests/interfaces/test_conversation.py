@@ -297,3 +297,17 @@ def test_follow_ups_list_the_records_behind_a_count_and_measure_groups_anew(sess
     reranked = session.ask("what about by weight?", "mg")
     assert [r[0] for r in rows(reranked)] == [r[0] for r in sql(gold, (
         f"select carrier_name, sum(gross_weight_kg) w from shipments {where} group by 1 order by w desc limit 3"))]
+
+
+def test_a_row_of_the_last_answer_pointed_at_by_its_place(session: Session, gold: duckdb.DuckDBPyConnection) -> None:
+    ranked = session.ask("top 3 carriers into Savannah this year", "p")
+    second, last = rows(ranked)[1][0], rows(ranked)[2][0]
+    busiest = session.ask("what about the busiest month for the second one?", "p")
+    months = sql(gold, "select strftime(date_trunc('month', arrival_date), '%Y-%m-%d'), count(*) n from shipments "
+                       f"where port_of_unlading = 'SAVANNAH' and carrier_name = '{second}' and arrival_date between "
+                       "'2026-01-01' and '2026-05-31' group by 1 order by n desc, 1 limit 1")  # June is not whole
+    assert rows(busiest) == months and busiest.not_understood == []
+    session.ask("top 3 carriers into Savannah this year", "p2")
+    alone = session.ask("and the last one?", "p2")
+    assert rows(alone) == sql(gold, "select count(*) from shipments where port_of_unlading = 'SAVANNAH' and "
+                                    f"carrier_name = '{last}' and arrival_date between '2026-01-01' and '2026-06-15'")

@@ -88,15 +88,32 @@ class Continuation:
         sorted_ = self._sort(reply, previous, last)
         if sorted_ is not None:  # "sort by weight": the same records, or the same groups, in another order
             return Continued("follow_up", title, sorted_.model_copy(update={"text": title}))
-        top_one = said(reply, self.words.top_one)
-        own = self.understanding.analyze(_without(reply, top_one), today)  # "the top one" points back
-        cued = self._cued(reply)
+        row, phrase = self._pointed(reply, previous, last)
+        own = self.understanding.analyze(_without(reply, phrase), today)  # "the second one" points back
+        cued = self._cued(reply) or row is not None
         if (own.lookup is not None and (own.lookup.fields or not cued)) or (self._stands_alone(own) and not cued):
             return None  # its own question: an attribute of one object, or records, measures, a ranking
-        return self._built_on(reply, own, previous, last, title, top_one is not None)
+        if row is not None and not ((own.group_by or own.interval) and not own.measures):
+            return Continued("follow_up", title, _pointed_at(previous, own, last.first_column[row], title))
+        return self._built_on(reply, own, previous, last, title, row)
+
+    def _pointed(self, reply: str, previous: Meaning, last: PastTurn) -> tuple[int | None, str | None]:
+        """ "the top one", "the second one", "the last one": a row of the last grouped answer, and the phrase."""
+        if not (previous.group_by and last.first_column):
+            return None, None
+        phrase = said(reply, self.words.top_one)
+        if phrase is not None:
+            return 0, phrase
+        ordinals = {w: n for w, n in self.understanding.grammar.ordinals.items() if n != 0}
+        for word, n in ordinals.items():
+            phrase = said(reply, [f"{word} one"])
+            index = n - 1 if n > 0 else len(last.first_column) + n
+            if phrase is not None and 0 <= index < len(last.first_column):
+                return index, phrase
+        return None, None
 
     def _built_on(self, reply: str, own: Meaning, previous: Meaning, last: PastTurn, title: str,
-                  top_one: bool) -> Continued | None:
+                  row: int | None) -> Continued | None:
         if own.top_n and not (own.group_by or own.conditions or own.time) and previous.group_by:
             ranked = previous.model_copy(update={"top_n": own.top_n, "order": own.order, "text": title})
             return Continued("follow_up", title, ranked)  # "just the top 3"
@@ -110,7 +127,7 @@ class Continuation:
                                                  "top_n": None, "sort": [], "page": 1, "text": title})
             return Continued("follow_up", title, listed)  # "show them": the records behind the count
         if (own.group_by or own.interval) and not own.measures:
-            return Continued("follow_up", title, _breakdown(previous, own, title, last if top_one else None))
+            return Continued("follow_up", title, _breakdown(previous, own, title, last, row))
         if said(reply, self.words.more) and not (own.conditions or own.time):
             if previous.intent_type != "search":
                 return Continued("new", reply, note="The last answer showed all its rows; it has no next page. ")
@@ -230,13 +247,29 @@ def _refine(previous: Meaning, own: Meaning, shifted: TimeFilter | None, title: 
                                        "not_understood": own.not_understood, "page": 1, "text": title})
 
 
-def _breakdown(previous: Meaning, own: Meaning, title: str, last: PastTurn | None) -> Meaning:
+def _pointed_at(previous: Meaning, own: Meaning, value: object, title: str) -> Meaning:
+    """ "the busiest month for the second one", "what about the top one?": the reply's own question (or the last
+    one's measures) for the one group pointed at, within the last question's constraints."""
+    field = previous.group_by[0]
+    asks = bool(own.measures or own.interval or own.group_by)
+    base = own if asks else previous.model_copy(update={"group_by": previous.group_by[1:], "top_n": None,
+                                                        "compare": [], "sort": []})
+    named = {c.field for c in own.conditions} | {field}
+    conditions = [c for c in previous.conditions if c.field not in named] + list(own.conditions)
+    conditions.append(Condition(field=field, values=[value], source=title))
+    entities = [e for e in previous.entities if e.field not in named] + own.entities
+    return base.model_copy(update={"conditions": conditions, "time": own.time or previous.time, "text": title,
+                                   "entities": entities, "page": 1, "not_understood": own.not_understood,
+                                   "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions]))})
+
+
+def _breakdown(previous: Meaning, own: Meaning, title: str, last: PastTurn, row: int | None) -> Meaning:
     """ "break that down by carrier (for the top one)": the same question grouped anew."""
     conditions = list(previous.conditions)
-    if last is not None and previous.group_by and last.first_column:
+    if row is not None:
         field = previous.group_by[0]
         conditions = [c for c in conditions if c.field != field]
-        conditions.append(Condition(field=field, values=[last.first_column[0]], source=title))
+        conditions.append(Condition(field=field, values=[last.first_column[row]], source=title))
     measures = previous.measures or own.measures
     group_by = own.group_by or ([] if previous.interval else previous.group_by)  # "… by month": the same groups
     return previous.model_copy(update={"group_by": group_by, "conditions": conditions, "compare": [],
