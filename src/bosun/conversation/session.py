@@ -34,7 +34,6 @@ from bosun.planner.run import (
     open_checkpointer,
     open_postgres_checkpointer,
     stream_turn,
-    unfinished_question,
 )
 from bosun.planner.state import TurnSummary
 from bosun.planner.storage import problem
@@ -93,8 +92,12 @@ class Session:
               as_of: date | None = None) -> Iterator[TurnEvent | Answer]:
         final: dict[str, Any] = {}
         history = self.history(thread_id)
+        if self.unsaved is None:
+            self.store.begin(thread_id, question)
         try:
-            for item in stream_turn(self.graph, question, thread_id, context, history, final):
+            # Checkpoints at the turn's end only (a pause, in interrupt mode): a killed turn is found by the
+            # store's record of its start and run again from its question, so no step in between is read back.
+            for item in stream_turn(self.graph, question, thread_id, context, history, final, durability="exit"):
                 if isinstance(item, Answer):
                     item = with_charts(item) if as_of else with_charts(self._with_today(question, item))
                     item = self._kept(thread_id, question, item, final, context)
@@ -109,7 +112,7 @@ class Session:
         inputs do not survive serialisation with their types, and every worker is a read-only query, so
         running it again is safe and gives the answer the turn would have given.
         """
-        pending = unfinished_question(self.graph, thread_id)
+        pending = self.store.running(thread_id) if self.unsaved is None else None
         if pending is None:
             return
         yield TurnEvent(kind="resumed", message=f"running the interrupted turn “{pending}” again first")
@@ -124,14 +127,13 @@ class Session:
     def _kept(self, thread_id: str, question: str, answer: Answer, final: dict[str, Any],
               context: Context) -> Answer:
         """The answer stored as the thread's next turn (secrets masked), or saying why it was not saved."""
-        answer = Answer.model_validate_json(scrub(answer.model_dump_json(), self.context.settings.secrets()))
+        text = scrub(answer.model_dump_json(), self.context.settings.secrets())
+        answer = Answer.model_validate_json(text)
         reason = self.unsaved
         if reason is None:
             try:
-                self.store.open_thread(thread_id)
-                numbered = self.store.append(thread_id, self._summary(question, answer, final, context))
-                self.store.record_answer(thread_id, numbered.turn_id, answer.model_dump(mode="json"))
-                forget_finished(self.graph, thread_id)
+                self.store.finish(thread_id, self._summary(question, answer, final, context), text)
+                forget_finished(self.graph, thread_id, final)
             except StoreUnwritable as exc:
                 reason = str(exc)
         if reason is None:
