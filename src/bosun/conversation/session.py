@@ -71,9 +71,14 @@ class Session:
     _locks: dict[str, threading.Lock] = field(default_factory=dict)
     _locks_guard: threading.Lock = field(default_factory=threading.Lock)
 
-    def stream(self, question: str, thread_id: str, as_of: date | None = None) -> Iterator[TurnEvent | Answer]:
+    def stream(self, question: str, thread_id: str, as_of: date | None = None,
+               progress: bool = True) -> Iterator[TurnEvent | Answer]:
         """The turn's events, then its answer; turns of one thread run one at a time, in arrival order,
-        within a process (a lock) and across processes (a lock file)."""
+        within a process (a lock) and across processes (a lock file).
+
+        Without `progress`, only the session's own events (a resumed turn) come before the answer: the
+        graph's steps then run without streaming live events, which costs a thread hand-off per step.
+        """
         question = prepared(question)
         limit = self.context.settings.max_question_chars
         if len(question) > limit:
@@ -83,13 +88,13 @@ class Session:
         with self._lock(thread_id), self._thread_lock(thread_id):
             yield from self._resumed(thread_id, context)
             try:
-                yield from self._turn(question, thread_id, context, as_of)
+                yield from self._turn(question, thread_id, context, as_of, progress)
             except StoreUnwritable as exc:  # the disk filled up or turned read-only during the turn
                 self._go_unsaved(str(exc))
-                yield from self._turn(question, thread_id, context, as_of)
+                yield from self._turn(question, thread_id, context, as_of, progress)
 
-    def _turn(self, question: str, thread_id: str, context: Context,
-              as_of: date | None = None) -> Iterator[TurnEvent | Answer]:
+    def _turn(self, question: str, thread_id: str, context: Context, as_of: date | None = None,
+              progress: bool = False) -> Iterator[TurnEvent | Answer]:
         final: dict[str, Any] = {}
         history = self.history(thread_id)
         if self.unsaved is None:
@@ -97,7 +102,9 @@ class Session:
         try:
             # Checkpoints at the turn's end only (a pause, in interrupt mode): a killed turn is found by the
             # store's record of its start and run again from its question, so no step in between is read back.
-            for item in stream_turn(self.graph, question, thread_id, context, history, final, durability="exit"):
+            turn = stream_turn(self.graph, question, thread_id, context, history, final, durability="exit",
+                               progress=progress)
+            for item in turn:
                 if isinstance(item, Answer):
                     item = with_charts(item) if as_of else with_charts(self._with_today(question, item))
                     item = self._kept(thread_id, question, item, final, context)
@@ -181,7 +188,7 @@ class Session:
         return answer.model_copy(update={"assumptions": [*answer.assumptions, self.today_note]})
 
     def ask(self, question: str, thread_id: str) -> Answer:
-        *_, answer = self.stream(question, thread_id)
+        *_, answer = self.stream(question, thread_id, progress=False)
         assert isinstance(answer, Answer)
         return answer
 

@@ -102,13 +102,15 @@ def _config(thread_id: str, context: Context) -> dict[str, Any]:
 
 def stream_turn(graph: Any, question: str, thread_id: str, context: Context,
                 history: list[TurnSummary] | None = None, final: dict[str, Any] | None = None,
-                durability: Durability | None = None) -> Iterator[TurnEvent | Answer]:
+                durability: Durability | None = None, progress: bool = True) -> Iterator[TurnEvent | Answer]:
     """Events while the turn runs, then its Answer; a turn paused for a clarification resumes with this reply.
 
     `final`, when given, receives the turn's own last state: what the turn meant, read from its run rather
     than from the thread's latest checkpoint, which another process may have written since. `durability` is
     LangGraph's: "async" (its default) checkpoints every step (a killed turn resumes where it stopped, `resume_turn`),
     "exit" only the turn's end or pause, for a caller that runs a killed turn again from its question.
+    Without `progress` no event is streamed: LangGraph then runs a step's lone task in the calling thread
+    instead of handing each step to its thread pool and waiting there for events.
     """
     config = _config(thread_id, context)
     context, ledger = _with_ledger(context)
@@ -116,7 +118,7 @@ def stream_turn(graph: Any, question: str, thread_id: str, context: Context,
     payload: Any = Command(resume=question) if paused else {"question": question,
                                                              "conversation_history": history or []}
     final = {} if final is None else final
-    yield from _stream(graph, payload, thread_id, context, final, durability)
+    yield from _stream(graph, payload, thread_id, context, final, durability, progress)
     pending = final.get(_PAUSE, ())  # the stream says where it paused: no need to read the state again
     answer = _asked(pending[0].value, final, question, thread_id) if pending else _answer(final, question, thread_id)
     yield _billed(answer, ledger)
@@ -175,17 +177,18 @@ def forget_finished(graph: Any, thread_id: str, final: dict[str, Any]) -> None:
 
 def run_turn(graph: Any, question: str, thread_id: str, context: Context,
              history: list[TurnSummary] | None = None) -> Answer:
-    *_, outcome = stream_turn(graph, question, thread_id, context, history)
+    *_, outcome = stream_turn(graph, question, thread_id, context, history, progress=False)
     assert isinstance(outcome, Answer)
     return outcome
 
 
 def _stream(graph: Any, payload: Any, thread_id: str, context: Context,
-            final: dict[str, Any], durability: Durability | None = None) -> Iterator[TurnEvent]:
-    """Yield custom events; keep the last full state in `final`."""
+            final: dict[str, Any], durability: Durability | None = None,
+            progress: bool = True) -> Iterator[TurnEvent]:
+    """Yield custom events (with `progress`); keep the last full state in `final`."""
     config = _config(thread_id, context)
-    for mode, chunk in graph.stream(payload, config, context=context, stream_mode=["custom", "values"],
-                                    durability=durability):
+    modes = ["custom", "values"] if progress else ["values"]
+    for mode, chunk in graph.stream(payload, config, context=context, stream_mode=modes, durability=durability):
         if mode == "custom" and isinstance(chunk, TurnEvent):
             yield chunk
         elif mode == "values":
