@@ -65,9 +65,11 @@ class TurnStore:
         """Record the thread and the turn it starts, before the turn runs: a killed turn is found by `running`."""
         if self.unwritable:
             return
+        # Not synced to the disk at once (SQLite's synchronous=NORMAL): the record must outlive a killed process,
+        # which it does from the commit; the turn's end, stored with a sync, syncs it too.
         self._run_all([(_OPEN, (thread_id, _now())),
                        ("INSERT INTO bosun_running VALUES (?, ?) ON CONFLICT (thread_id) DO UPDATE SET "
-                        "question = excluded.question", (thread_id, scrub(question, self.secrets)))])
+                        "question = excluded.question", (thread_id, scrub(question, self.secrets)))], synced=False)
 
     def running(self, thread_id: str) -> str | None:
         """The question of the turn the thread started and never stored (its process died), if any."""
@@ -114,13 +116,19 @@ class TurnStore:
         (rows,) = self._run_all([(sql, args)])
         return rows
 
-    def _run_all(self, statements: list[tuple[str, tuple[object, ...]]]) -> list[list[tuple[object, ...]]]:
-        """Run the statements in one transaction (all or none) and commit; the rows each returned."""
+    def _run_all(self, statements: list[tuple[str, tuple[object, ...]]],
+                 synced: bool = True) -> list[list[tuple[object, ...]]]:
+        """Run the statements in one transaction (all or none) and commit; the rows each returned.
+
+        `synced`: SQLite waits for the disk at the commit (synchronous=FULL), so the transaction survives a
+        power loss, not only a killed process.
+        """
         try:
             with self._lock:
                 cursor = self._conn.cursor()
                 if isinstance(self._conn, sqlite3.Connection):
                     cursor.execute(f"PRAGMA busy_timeout = {int(self.timeout_s * 1000)}")
+                    cursor.execute(f"PRAGMA synchronous = {'FULL' if synced else 'NORMAL'}")
                 try:
                     found = [self._execute(cursor, sql, args) for sql, args in statements]
                     self._conn.commit()
