@@ -213,10 +213,12 @@ class Session:
                            clarification=clarification, first_column=first)
 
     def close(self) -> None:
+        """Close the engine, the vectors and both stores: a closed SQLite file has its log merged back."""
         self.context.engine.close()
         if self.context.vectors is not None:
             self.context.vectors.close()
         self.store.close()
+        self.graph.checkpointer.conn.close()
 
 
 class _ThreadLock(AbstractContextManager[Any]):
