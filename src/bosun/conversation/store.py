@@ -21,8 +21,6 @@ _ANSWERS = ("CREATE TABLE IF NOT EXISTS bosun_answers (thread_id TEXT NOT NULL, 
             "answer TEXT NOT NULL, PRIMARY KEY (thread_id, turn_id))")
 # The turn a thread has started and not yet stored: what a killed process leaves behind, run again on the next ask.
 _RUNNING = "CREATE TABLE IF NOT EXISTS bosun_running (thread_id TEXT PRIMARY KEY, question TEXT NOT NULL)"
-_APPEND = ("INSERT INTO bosun_turns SELECT ?, COALESCE(MAX(turn_id), 0) + 1, ? FROM bosun_turns WHERE thread_id = ? "
-           "RETURNING turn_id")
 _OPEN = "INSERT INTO bosun_threads VALUES (?, ?) ON CONFLICT (thread_id) DO NOTHING"
 
 
@@ -78,18 +76,20 @@ class TurnStore:
         rows = self._run("SELECT question FROM bosun_running WHERE thread_id = ?", (thread_id,))
         return str(rows[0][0]) if rows else None
 
-    def finish(self, thread_id: str, summary: TurnSummary, answer: str) -> TurnSummary:
+    def finish(self, thread_id: str, summary: TurnSummary, answer: str) -> None:
         """Store a finished turn and its answer JSON (secrets masked) in one transaction, as the thread's next
-        turn, and the turn no longer running; returns the summary numbered."""
+        turn, and the turn no longer running.
+
+        The number is taken inside the INSERT, so concurrent writers never pick the same one.
+        """
         if self.unwritable:
             raise StoreUnwritable(self.unwritable)
-        text = scrub(summary.model_dump_json(), self.secrets)
-        (numbered, *_) = self._run_all([
-            (_APPEND, (thread_id, text, thread_id)),
+        self._run_all([
+            ("INSERT INTO bosun_turns SELECT ?, COALESCE(MAX(turn_id), 0) + 1, ? FROM bosun_turns WHERE thread_id = ?",
+             (thread_id, scrub(summary.model_dump_json(), self.secrets), thread_id)),
             ("INSERT INTO bosun_answers SELECT ?, MAX(turn_id), ? FROM bosun_turns WHERE thread_id = ?",
              (thread_id, scrub(answer, self.secrets), thread_id)),
             ("DELETE FROM bosun_running WHERE thread_id = ?", (thread_id,))])
-        return TurnSummary.model_validate_json(text).model_copy(update={"turn_id": int(str(numbered[0][0]))})
 
     def has_thread(self, thread_id: str) -> bool:
         found = self._run("SELECT 1 FROM bosun_threads WHERE thread_id = ? UNION ALL "
