@@ -71,3 +71,11 @@ def test_a_question_past_the_length_cap_is_said_and_not_stored(data_dir: Path) -
     assert done.returncode == 1 and answer["status"] == "failed"
     assert answer["answer"] == "The question is 7,600 characters long; please ask in at most 4,000."
     assert not (data_dir / "conversations.sqlite").exists() or _stored(data_dir, "long") == []
+
+
+def test_bosun_ask_closes_its_stores_the_turn_stored_and_no_write_ahead_log_left(data_dir: Path) -> None:
+    done = bosun(data_dir, "ask", "How many shipments arrived in Houston in 2025?", "--thread", "closed")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in data_dir.glob("*.sqlite*")) == ["checkpoints.sqlite", "conversations.sqlite"]
+    assert [s["human_message"] for _, s in _stored(data_dir, "closed")] == [
+        "How many shipments arrived in Houston in 2025?"]

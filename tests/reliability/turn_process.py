@@ -1,7 +1,8 @@
 """One turn in its own process: `python -m tests.reliability.turn_process DATA_DIR THREAD QUESTION [slow]`.
 
 With `slow`, the query worker writes DATA_DIR/started and then sleeps, so a test can kill the process
-mid-turn (after round 1's checkpoint). Prints the answer JSON and each event's kind and message on stderr.
+mid-turn (the turn's start is stored before the graph runs). Prints the answer JSON and each event's kind
+and message on stderr.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ def _slowed(name: str, folder: Path) -> None:
     registered = REGISTRY.workers[name]
 
     def run(wi: WorkerInput, ctx: Context) -> WorkerResult:
-        time.sleep(1.0)  # LangGraph writes checkpoints in the background: let the last one reach the disk first
         (folder / "started").write_text(wi.sub_goal.worker)
         time.sleep(120)  # the test kills the process here
         return registered.fn(wi, ctx)

@@ -69,11 +69,11 @@ def _goals(n: int) -> list[Goal]:
     return [*sides, compare]
 
 
-def _run(graph: Any, ctx: Context, thread: str, concurrency: int | None) -> float:
+def _run(graph: Any, ctx: Context, thread: str, concurrency: int | None, durability: str | None = None) -> float:
     limit = concurrency or ctx.settings.max_parallel_workers
     config: dict[str, Any] = {"configurable": {"thread_id": thread}, "max_concurrency": limit}
     started = time.perf_counter()
-    graph.invoke({"question": thread}, config, context=ctx)
+    graph.invoke({"question": thread}, config, context=ctx, durability=durability)
     return time.perf_counter() - started
 
 
@@ -91,10 +91,12 @@ def fanout(n: int, latency_s: float, folder: Path) -> None:
 def overhead(rounds_per_turn: int, turns: int, folder: Path) -> None:
     ctx = Context(settings=Settings(data_dir=folder, max_rounds=20), registry=_registry(0.0),
                   goals_of=lambda q, h: _goals(1))
-    for label, graph in (("in memory", build_graph()),
-                         ("SQLite checkpointer", build_graph(open_checkpointer(folder / "bench.sqlite")))):
-        _run(graph, ctx, "warm", None)
-        total = sum(_run(graph, ctx, f"{label}-{i}", None) for i in range(turns))
+    saved = build_graph(open_checkpointer(folder / "bench.sqlite"))
+    for label, graph, durability in (("in memory", build_graph(), None),
+                                     ("SQLite checkpointer, every step", saved, None),
+                                     ("SQLite checkpointer, at the end (as a session runs turns)", saved, "exit")):
+        _run(graph, ctx, "warm", None, durability)
+        total = sum(_run(graph, ctx, f"{label}-{i}", None, durability) for i in range(turns))
         per_round = total / (turns * rounds_per_turn) * 1000
         print(f"  graph overhead per round, no-op workers, {label}: {per_round:6.2f} ms")
 

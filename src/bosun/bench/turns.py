@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import resource
+import sqlite3
 import tempfile
 import time
+from contextlib import closing
 from datetime import date
 from pathlib import Path
 
@@ -37,7 +39,16 @@ def _rss_mb() -> float:
 
 
 def _stored_bytes(folder: Path) -> int:
-    return sum(p.stat().st_size for p in folder.glob("*.sqlite*"))
+    """The stores' size as SQLite counts it (pages × page size, the write-ahead log's pages included).
+
+    Not the files' sizes: a store's -wal file grows to about 4 MB and is then reused, whatever was stored.
+    """
+    total = 0
+    for path in folder.glob("*.sqlite"):
+        with closing(sqlite3.connect(path)) as conn:
+            pages, size = (conn.execute(f"PRAGMA {name}").fetchone()[0] for name in ("page_count", "page_size"))
+        total += pages * size
+    return total
 
 
 def _ask(session: Session, turn: int) -> None:

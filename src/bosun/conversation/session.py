@@ -34,7 +34,6 @@ from bosun.planner.run import (
     open_checkpointer,
     open_postgres_checkpointer,
     stream_turn,
-    unfinished_question,
 )
 from bosun.planner.state import TurnSummary
 from bosun.planner.storage import problem
@@ -72,9 +71,14 @@ class Session:
     _locks: dict[str, threading.Lock] = field(default_factory=dict)
     _locks_guard: threading.Lock = field(default_factory=threading.Lock)
 
-    def stream(self, question: str, thread_id: str, as_of: date | None = None) -> Iterator[TurnEvent | Answer]:
+    def stream(self, question: str, thread_id: str, as_of: date | None = None,
+               progress: bool = True) -> Iterator[TurnEvent | Answer]:
         """The turn's events, then its answer; turns of one thread run one at a time, in arrival order,
-        within a process (a lock) and across processes (a lock file)."""
+        within a process (a lock) and across processes (a lock file).
+
+        Without `progress`, only the session's own events (a resumed turn) come before the answer: the
+        graph's steps then run without streaming live events, which costs a thread hand-off per step.
+        """
         question = prepared(question)
         limit = self.context.settings.max_question_chars
         if len(question) > limit:
@@ -84,17 +88,23 @@ class Session:
         with self._lock(thread_id), self._thread_lock(thread_id):
             yield from self._resumed(thread_id, context)
             try:
-                yield from self._turn(question, thread_id, context, as_of)
+                yield from self._turn(question, thread_id, context, as_of, progress)
             except StoreUnwritable as exc:  # the disk filled up or turned read-only during the turn
                 self._go_unsaved(str(exc))
-                yield from self._turn(question, thread_id, context, as_of)
+                yield from self._turn(question, thread_id, context, as_of, progress)
 
-    def _turn(self, question: str, thread_id: str, context: Context,
-              as_of: date | None = None) -> Iterator[TurnEvent | Answer]:
+    def _turn(self, question: str, thread_id: str, context: Context, as_of: date | None = None,
+              progress: bool = False) -> Iterator[TurnEvent | Answer]:
         final: dict[str, Any] = {}
         history = self.history(thread_id)
+        if self.unsaved is None:
+            self.store.begin(thread_id, question)
         try:
-            for item in stream_turn(self.graph, question, thread_id, context, history, final):
+            # Checkpoints at the turn's end only (a pause, in interrupt mode): a killed turn is found by the
+            # store's record of its start and run again from its question, so no step in between is read back.
+            turn = stream_turn(self.graph, question, thread_id, context, history, final, durability="exit",
+                               progress=progress)
+            for item in turn:
                 if isinstance(item, Answer):
                     item = with_charts(item) if as_of else with_charts(self._with_today(item, final))
                     item = self._kept(thread_id, question, item, final, context)
@@ -109,7 +119,7 @@ class Session:
         inputs do not survive serialisation with their types, and every worker is a read-only query, so
         running it again is safe and gives the answer the turn would have given.
         """
-        pending = unfinished_question(self.graph, thread_id)
+        pending = self.store.running(thread_id) if self.unsaved is None else None
         if pending is None:
             return
         yield TurnEvent(kind="resumed", message=f"running the interrupted turn “{pending}” again first")
@@ -124,14 +134,13 @@ class Session:
     def _kept(self, thread_id: str, question: str, answer: Answer, final: dict[str, Any],
               context: Context) -> Answer:
         """The answer stored as the thread's next turn (secrets masked), or saying why it was not saved."""
-        answer = Answer.model_validate_json(scrub(answer.model_dump_json(), self.context.settings.secrets()))
+        text = scrub(answer.model_dump_json(), self.context.settings.secrets())
+        answer = Answer.model_validate_json(text)
         reason = self.unsaved
         if reason is None:
             try:
-                self.store.open_thread(thread_id)
-                numbered = self.store.append(thread_id, self._summary(question, answer, final, context))
-                self.store.record_answer(thread_id, numbered.turn_id, answer.model_dump(mode="json"))
-                forget_finished(self.graph, thread_id)
+                self.store.finish(thread_id, self._summary(question, answer, final, context), text)
+                forget_finished(self.graph, thread_id, final)
             except StoreUnwritable as exc:
                 reason = str(exc)
         if reason is None:
@@ -179,7 +188,7 @@ class Session:
         return answer.model_copy(update={"assumptions": [*answer.assumptions, self.today_note]})
 
     def ask(self, question: str, thread_id: str) -> Answer:
-        *_, answer = self.stream(question, thread_id)
+        *_, answer = self.stream(question, thread_id, progress=False)
         assert isinstance(answer, Answer)
         return answer
 
@@ -204,10 +213,12 @@ class Session:
                            clarification=clarification, first_column=first)
 
     def close(self) -> None:
+        """Close the engine, the vectors and both stores: a closed SQLite file has its log merged back."""
         self.context.engine.close()
         if self.context.vectors is not None:
             self.context.vectors.close()
         self.store.close()
+        self.graph.checkpointer.conn.close()
 
 
 class _ThreadLock(AbstractContextManager[Any]):

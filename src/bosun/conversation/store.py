@@ -19,6 +19,9 @@ _TABLE = ("CREATE TABLE IF NOT EXISTS bosun_turns (thread_id TEXT NOT NULL, turn
 _THREADS = "CREATE TABLE IF NOT EXISTS bosun_threads (thread_id TEXT PRIMARY KEY, created TEXT NOT NULL)"
 _ANSWERS = ("CREATE TABLE IF NOT EXISTS bosun_answers (thread_id TEXT NOT NULL, turn_id INTEGER NOT NULL, "
             "answer TEXT NOT NULL, PRIMARY KEY (thread_id, turn_id))")
+# The turn a thread has started and not yet stored: what a killed process leaves behind, run again on the next ask.
+_RUNNING = "CREATE TABLE IF NOT EXISTS bosun_running (thread_id TEXT PRIMARY KEY, question TEXT NOT NULL)"
+_OPEN = "INSERT INTO bosun_threads VALUES (?, ?) ON CONFLICT (thread_id) DO NOTHING"
 
 
 class TurnStore:
@@ -35,8 +38,7 @@ class TurnStore:
         self.unwritable = unwritable  # why nothing can be saved (a read-only store), or None
         self._lock = threading.Lock()
         if conn is not None and unwritable is None:
-            for ddl in (_TABLE, _THREADS, _ANSWERS):
-                self._run(ddl, ())
+            self._run_all([(ddl, ()) for ddl in (_TABLE, _THREADS, _ANSWERS, _RUNNING)])
 
     def recent(self, thread_id: str, n: int) -> list[TurnSummary]:
         """The thread's last `n` turns, oldest first; an unknown thread has none."""
@@ -51,25 +53,43 @@ class TurnStore:
             raise StoreError(f"the conversation store {self.where} holds an unreadable turn of {thread_id!r}: "
                              f"{str(exc).splitlines()[0]}") from None
 
-    def append(self, thread_id: str, summary: TurnSummary) -> TurnSummary:
-        """Store a finished turn as the thread's next; returns it numbered.
-
-        The number is taken inside the INSERT, so concurrent writers never pick the same one; secrets are
-        masked in what is stored.
-        """
-        if self.unwritable:
-            raise StoreUnwritable(self.unwritable)
-        text = scrub(summary.model_dump_json(), self.secrets)
-        rows = self._run("INSERT INTO bosun_turns SELECT ?, COALESCE(MAX(turn_id), 0) + 1, ? FROM bosun_turns "
-                         "WHERE thread_id = ? RETURNING turn_id", (thread_id, text, thread_id))
-        return TurnSummary.model_validate_json(text).model_copy(update={"turn_id": int(str(rows[0][0]))})
-
     def open_thread(self, thread_id: str) -> None:
         """Record a thread (again is a no-op), so that it exists before its first turn."""
         if self.unwritable:
             return
-        self._run("INSERT INTO bosun_threads VALUES (?, ?) ON CONFLICT (thread_id) DO NOTHING",
-                  (thread_id, datetime.now(UTC).isoformat(timespec="seconds")))
+        self._run(_OPEN, (thread_id, _now()))
+
+    def begin(self, thread_id: str, question: str) -> None:
+        """Record the thread and the turn it starts, before the turn runs: a killed turn is found by `running`."""
+        if self.unwritable:
+            return
+        # Not synced to the disk at once (SQLite's synchronous=NORMAL): the record must outlive a killed process,
+        # which it does from the commit; the turn's end, stored with a sync, syncs it too.
+        self._run_all([(_OPEN, (thread_id, _now())),
+                       ("INSERT INTO bosun_running VALUES (?, ?) ON CONFLICT (thread_id) DO UPDATE SET "
+                        "question = excluded.question", (thread_id, scrub(question, self.secrets)))], synced=False)
+
+    def running(self, thread_id: str) -> str | None:
+        """The question of the turn the thread started and never stored (its process died), if any."""
+        if self._conn is None or self.unwritable:  # a read-only store: a killed turn could not be stored anyway
+            return None
+        rows = self._run("SELECT question FROM bosun_running WHERE thread_id = ?", (thread_id,))
+        return str(rows[0][0]) if rows else None
+
+    def finish(self, thread_id: str, summary: TurnSummary, answer: str) -> None:
+        """Store a finished turn and its answer JSON (secrets masked) in one transaction, as the thread's next
+        turn, and the turn no longer running.
+
+        The number is taken inside the INSERT, so concurrent writers never pick the same one.
+        """
+        if self.unwritable:
+            raise StoreUnwritable(self.unwritable)
+        self._run_all([
+            ("INSERT INTO bosun_turns SELECT ?, COALESCE(MAX(turn_id), 0) + 1, ? FROM bosun_turns WHERE thread_id = ?",
+             (thread_id, scrub(summary.model_dump_json(), self.secrets), thread_id)),
+            ("INSERT INTO bosun_answers SELECT ?, MAX(turn_id), ? FROM bosun_turns WHERE thread_id = ?",
+             (thread_id, scrub(answer, self.secrets), thread_id)),
+            ("DELETE FROM bosun_running WHERE thread_id = ?", (thread_id,))])
 
     def has_thread(self, thread_id: str) -> bool:
         found = self._run("SELECT 1 FROM bosun_threads WHERE thread_id = ? UNION ALL "
@@ -83,40 +103,56 @@ class TurnStore:
                          "ORDER BY t.created DESC, t.thread_id LIMIT ?", (limit,))
         return [(str(r[0]), str(r[1]), json.loads(str(r[2]))["question"] if r[2] else "") for r in rows]
 
-    def record_answer(self, thread_id: str, turn_id: int, answer: dict[str, Any]) -> None:
-        """Keep a turn's whole answer JSON (secrets masked), for clients that show a thread's history."""
-        if self.unwritable:
-            return
-        text = scrub(json.dumps(answer), self.secrets)
-        self._run("INSERT INTO bosun_answers VALUES (?, ?, ?)", (thread_id, turn_id, text))
-
     def answers(self, thread_id: str) -> list[dict[str, Any]]:
         """The thread's recorded answers, oldest first."""
         rows = self._run("SELECT answer FROM bosun_answers WHERE thread_id = ? ORDER BY turn_id", (thread_id,))
         return [json.loads(str(r[0])) for r in rows]
 
     def drop_thread(self, thread_id: str) -> None:
-        for table in ("bosun_threads", "bosun_turns", "bosun_answers"):
-            self._run(f"DELETE FROM {table} WHERE thread_id = ?", (thread_id,))
+        self._run_all([(f"DELETE FROM {table} WHERE thread_id = ?", (thread_id,))
+                       for table in ("bosun_threads", "bosun_turns", "bosun_answers", "bosun_running")])
 
     def _run(self, sql: str, args: tuple[object, ...]) -> list[tuple[object, ...]]:
+        (rows,) = self._run_all([(sql, args)])
+        return rows
+
+    def _run_all(self, statements: list[tuple[str, tuple[object, ...]]],
+                 synced: bool = True) -> list[list[tuple[object, ...]]]:
+        """Run the statements in one transaction (all or none) and commit; the rows each returned.
+
+        `synced`: SQLite waits for the disk at the commit (synchronous=FULL), so the transaction survives a
+        power loss, not only a killed process.
+        """
         try:
             with self._lock:
                 cursor = self._conn.cursor()
                 if isinstance(self._conn, sqlite3.Connection):
                     cursor.execute(f"PRAGMA busy_timeout = {int(self.timeout_s * 1000)}")
-                cursor.execute(sql.replace("?", self._mark), args)
-                rows: list[tuple[object, ...]] = cursor.fetchall() if cursor.description else []
-                self._conn.commit()
-                return rows
+                    cursor.execute(f"PRAGMA synchronous = {'FULL' if synced else 'NORMAL'}")
+                try:
+                    found = [self._execute(cursor, sql, args) for sql, args in statements]
+                    self._conn.commit()
+                except self._errors:
+                    self._conn.rollback()
+                    raise
+                return found
         except self._errors as exc:
             if isinstance(self._conn, sqlite3.Connection):
                 raise problem(Path(self.where), "conversation store", exc) from None
             raise StoreError(f"the conversation store {self.where} failed: {str(exc).splitlines()[0]}") from None
 
+    def _execute(self, cursor: Any, sql: str, args: tuple[object, ...]) -> list[tuple[object, ...]]:
+        cursor.execute(sql.replace("?", self._mark), args)
+        rows: list[tuple[object, ...]] = cursor.fetchall() if cursor.description else []
+        return rows
+
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def open_turn_store(settings: Settings) -> TurnStore:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-from langgraph.types import Command
+from langgraph.types import Command, Durability
 from pydantic import BaseModel
 
 from bosun.errors import StoreError
@@ -101,12 +101,16 @@ def _config(thread_id: str, context: Context) -> dict[str, Any]:
 
 
 def stream_turn(graph: Any, question: str, thread_id: str, context: Context,
-                history: list[TurnSummary] | None = None,
-                final: dict[str, Any] | None = None) -> Iterator[TurnEvent | Answer]:
+                history: list[TurnSummary] | None = None, final: dict[str, Any] | None = None,
+                durability: Durability | None = None, progress: bool = True) -> Iterator[TurnEvent | Answer]:
     """Events while the turn runs, then its Answer; a turn paused for a clarification resumes with this reply.
 
     `final`, when given, receives the turn's own last state: what the turn meant, read from its run rather
-    than from the thread's latest checkpoint, which another process may have written since.
+    than from the thread's latest checkpoint, which another process may have written since. `durability` is
+    LangGraph's: "async" (its default) checkpoints every step (a killed turn resumes where it stopped, `resume_turn`),
+    "exit" only the turn's end or pause, for a caller that runs a killed turn again from its question.
+    Without `progress` no event is streamed: LangGraph then runs a step's lone task in the calling thread
+    instead of handing each step to its thread pool and waiting there for events.
     """
     config = _config(thread_id, context)
     context, ledger = _with_ledger(context)
@@ -114,7 +118,7 @@ def stream_turn(graph: Any, question: str, thread_id: str, context: Context,
     payload: Any = Command(resume=question) if paused else {"question": question,
                                                              "conversation_history": history or []}
     final = {} if final is None else final
-    yield from _stream(graph, payload, thread_id, context, final)
+    yield from _stream(graph, payload, thread_id, context, final, durability, progress)
     pending = final.get(_PAUSE, ())  # the stream says where it paused: no need to read the state again
     answer = _asked(pending[0].value, final, question, thread_id) if pending else _answer(final, question, thread_id)
     yield _billed(answer, ledger)
@@ -160,41 +164,31 @@ def resume_turn(graph: Any, thread_id: str, context: Context, final: dict[str, A
     return _answer(final, str(final.get("question", "")), thread_id)
 
 
-def unfinished_question(graph: Any, thread_id: str) -> str | None:
-    """The question of a turn the thread started but never finished (its process died), if any.
-
-    A turn paused for a clarification is not unfinished: it waits for the reply.
-    """
-    if not graph.checkpointer:
-        return None
-    state = graph.get_state({"configurable": {"thread_id": thread_id}})
-    if not state.next or state.interrupts:
-        return None
-    return str(state.values.get("question", ""))
-
-
-def forget_finished(graph: Any, thread_id: str) -> None:
+def forget_finished(graph: Any, thread_id: str, final: dict[str, Any]) -> None:
     """Drop a finished turn's checkpoints: resuming needs none, and memory lives in the turn store.
 
-    A turn paused inside the graph (interrupt mode) keeps its checkpoints, as its reply resumes them.
+    A turn paused inside the graph (interrupt mode: its last state, `final`, holds the pause) keeps its
+    checkpoints, as its reply resumes them.
     """
     saver = graph.checkpointer
-    if saver and not _paused(graph, {"configurable": {"thread_id": thread_id}}):
+    if saver and not final.get(_PAUSE):
         saver.delete_thread(thread_id)
 
 
 def run_turn(graph: Any, question: str, thread_id: str, context: Context,
              history: list[TurnSummary] | None = None) -> Answer:
-    *_, outcome = stream_turn(graph, question, thread_id, context, history)
+    *_, outcome = stream_turn(graph, question, thread_id, context, history, progress=False)
     assert isinstance(outcome, Answer)
     return outcome
 
 
 def _stream(graph: Any, payload: Any, thread_id: str, context: Context,
-            final: dict[str, Any]) -> Iterator[TurnEvent]:
-    """Yield custom events; keep the last full state in `final`."""
+            final: dict[str, Any], durability: Durability | None = None,
+            progress: bool = True) -> Iterator[TurnEvent]:
+    """Yield custom events (with `progress`); keep the last full state in `final`."""
     config = _config(thread_id, context)
-    for mode, chunk in graph.stream(payload, config, context=context, stream_mode=["custom", "values"]):
+    modes = ["custom", "values"] if progress else ["values"]
+    for mode, chunk in graph.stream(payload, config, context=context, stream_mode=modes, durability=durability):
         if mode == "custom" and isinstance(chunk, TurnEvent):
             yield chunk
         elif mode == "values":

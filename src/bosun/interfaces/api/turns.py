@@ -30,7 +30,7 @@ async def answer_of(session: Session, question: str, thread_id: str, as_of: date
 
 
 def _last(session: Session, question: str, thread_id: str, as_of: date | None) -> Answer:
-    *_, answer = session.stream(question, thread_id, as_of)
+    *_, answer = session.stream(question, thread_id, as_of, progress=False)
     assert isinstance(answer, Answer)
     return answer
 

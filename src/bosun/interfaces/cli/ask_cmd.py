@@ -38,7 +38,7 @@ def ask(
 
         session = open_session(load_settings(), day(as_of))
     try:
-        answer = _answer(session.stream(question, thread or uuid.uuid4().hex[:12]), verbose)
+        answer = _answer(session.stream(question, thread or uuid.uuid4().hex[:12], progress=verbose), verbose)
     finally:
         session.close()
     if as_json:
