@@ -109,3 +109,29 @@ def test_parallel_searches_from_threads(tmp_path: Path) -> None:
     engine.close()
     reader = EmbeddedEngine(tmp_path / "db.duckdb", read_only=True)
     assert reader.count("nums", {"query": {"range": {"n": {"gte": 990}}}}) == 10
+
+
+_OPS = {"gt": lambda a, b: a > b, "gte": lambda a, b: a >= b, "lt": lambda a, b: a < b, "lte": lambda a, b: a <= b}
+
+
+def test_fractional_bounds_on_an_integer_field_keep_the_rows_they_name(engine: EmbeddedEngine) -> None:
+    quantities = [5, 7, 1, 3]
+    for op, holds in _OPS.items():
+        for bound in (4.5, 5, 5.0, 0.5, -1.5, 7.25, 1e30, -1e30):
+            expected = sum(holds(q, bound) for q in quantities)
+            assert engine.count("items", {"query": {"range": {"qty": {op: bound}}}}) == expected, (op, bound)
+    assert engine.count("items", {"query": {"term": {"qty": 5.0}}}) == 1
+    assert engine.count("items", {"query": {"term": {"qty": 5.5}}}) == 0
+    assert engine.count("items", {"query": {"terms": {"qty": [5.5, 7, "1"]}}}) == 2
+    assert engine.count("items", {"query": {"terms": {"qty": [5.5]}}}) == 0
+
+
+def test_bounds_inside_a_day_on_a_date_field_keep_the_rows_they_name(engine: EmbeddedEngine) -> None:
+    days = [datetime(2026, 1, 5), datetime(2026, 1, 20), datetime(2026, 3, 2)]
+    for op, holds in _OPS.items():
+        for bound in ("2026-01-20T12:00:00", "2026-01-20", "2026-01-19T23:59:59.999", "2026-03-02T00:00:01"):
+            expected = sum(holds(d, datetime.fromisoformat(bound)) for d in days)
+            assert engine.count("items", {"query": {"range": {"day": {op: bound}}}}) == expected, (op, bound)
+    assert engine.count("items", {"query": {"term": {"day": "2026-01-20T00:00:00"}}}) == 1
+    assert engine.count("items", {"query": {"term": {"day": "2026-01-20T10:00:00"}}}) == 0
+    assert engine.count("items", {"query": {"terms": {"day": ["2026-01-20T10:00:00", "2026-03-02"]}}}) == 1

@@ -267,22 +267,23 @@ class Aggregator:
         ranges = [_range_bounds(r, date_range, self.compiler.now, body.get("format")) for r in body["ranges"]]
         ranges.sort(key=lambda r: (r["from"] if r["from"] is not None else float("-inf"),
                                    r["to"] if r["to"] is not None else float("inf")))
-        is_date = bool(f and f.is_date)
-        column = f"CAST({f.sql} AS TIMESTAMP)" if f and is_date else (f.sql if f else "NULL")
-        per_bucket = []
-        for r in ranges:
-            cond = " AND ".join(
-                [f"{column} >= ?" for _ in [r["from"]] if r["from"] is not None]
-                + [f"{column} < ?" for _ in [r["to"]] if r["to"] is not None]) or f"{column} IS NOT NULL"
-            params = [from_millis(v).replace(tzinfo=None) if is_date else v
-                      for v in (r["from"], r["to"]) if v is not None]
-            per_bucket.append((r, self._conditional(scope, Sql(cond, params), children)))
+        per_bucket = [(r, self._conditional(scope, self._range_condition(f, r), children)) for r in ranges]
         keyed = bool(body.get("keyed"))
         out: dict[Key, Any] = {}
         for key in self.parent_keys(scope):
             buckets = [_range_bucket(r, found[key], date_range, body.get("format")) for r, found in per_bucket]
             out[key] = {"buckets": {b.pop("key"): b for b in buckets} if keyed else buckets}
         return out
+
+    def _range_condition(self, f: Field | None, r: dict[str, Any]) -> Sql:
+        """The rows of one range bucket: from ≤ value < to (epoch millis for dates)."""
+        if f is None:
+            return Sql("FALSE")
+        parts = [self.compiler.compare(f, op, from_millis(r[end]).replace(tzinfo=None) if f.is_date else r[end])
+                 for end, op in (("from", ">="), ("to", "<")) if r[end] is not None]
+        if not parts:
+            return Sql(f"{f.sql} IS NOT NULL")
+        return Sql(" AND ".join(p.text for p in parts), [x for p in parts for x in p.params])
 
     def _a_terms(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
         from bosun.engines.embedded.terms import terms
