@@ -23,7 +23,7 @@ from bosun.engines.embedded.hits import (
     source_columns,
     source_filter,
 )
-from bosun.engines.embedded.query import Compiler, Sql
+from bosun.engines.embedded.query import TRUE, Compiler, Sql
 from bosun.engines.params import integer
 from bosun.errors import BadQuery, GuardrailViolation, MissingIndex, QueryTimeout, StoreError, UnsupportedQuery
 from bosun.files import move_aside
@@ -251,8 +251,10 @@ class EmbeddedEngine(Engine):
             return None
         tracked = {} if track is None else {"track_total_hits": track}
         limit = None if track is True else integer(tracked, "search", "track_total_hits", 10_000)
-        # a plain count(*): DuckDB counts in parallel, faster than stopping a row stream at limit + 1
-        count = int(self._run(f"SELECT count(*) FROM {quote(index)} WHERE {where.text}", where.params)[0][0])
+        count_sql = f"SELECT count(*) FROM {quote(index)} WHERE {where.text}"
+        if limit is not None and where.text != TRUE:  # an unfiltered count(*) is read from the table's statistics
+            count_sql = f"SELECT count(*) FROM (SELECT 1 FROM {quote(index)} WHERE {where.text} LIMIT {limit + 1})"
+        count = int(self._run(count_sql, where.params)[0][0])
         if limit is not None and count > limit:
             return {"value": limit, "relation": "gte"}
         return {"value": count, "relation": "eq"}

@@ -158,9 +158,9 @@ def _histogram(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], 
                present: Sql, walk: _Walk, describe: Callable[[Any], dict[str, Any]]) -> dict[Key, Any]:
     kind = walk.kind
     min_doc = integer(body, kind, "min_doc_count", 0)
-    rows = agg.grouped(scope, ["count(*)"], own_keys=(expr,), extra=present)
+    rows, ready = agg.counted(scope, children, own_keys=(expr,), extra=present)
     agg.check_buckets(kind, len(rows))
-    inner = agg.evaluate(children, scope.with_key(expr).with_condition(present)) if children else {}
+    inner = agg.evaluate(children, scope.with_key(expr).with_condition(present), ready) if children else {}
     n = len(scope.keys)
     per_parent: dict[Key, dict[Any, int]] = {}
     for row in rows:

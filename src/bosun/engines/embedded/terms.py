@@ -60,7 +60,7 @@ def terms(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope
         return {k: dict(empty) for k in agg.parent_keys(scope)}
     expr = key_expression(f, body.get("missing"))
     present = None if body.get("missing") is not None else Sql(f"{f.sql} IS NOT NULL")
-    rows = agg.grouped(scope, ["count(*)"], own_keys=(expr,), extra=present)
+    rows, ready = agg.counted(scope, children, own_keys=(expr,), extra=present)
     n = len(scope.keys)
     per_parent: dict[Key, list[tuple[Any, int]]] = {}
     for row in rows:
@@ -71,7 +71,7 @@ def terms(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope
     inner_scope = inner_scope.with_condition(present) if present else inner_scope
     if children and all(path in ("_key", "_term", "_count") for path, _ in orders):
         inner_scope = inner_scope.with_condition(_only(expr, _kept_keys(per_parent, orders, size, min_doc)))
-    inner = agg.evaluate(children, inner_scope) if children else {}
+    inner = agg.evaluate(children, inner_scope, ready) if children else {}
     out: dict[Key, Any] = {}
     for parent, found in per_parent.items():
         buckets = [{**bucket_key(f, k, body.get("format")), "doc_count": c, **agg.fill(children, inner, (*parent, k))}
