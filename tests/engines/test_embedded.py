@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -135,3 +136,36 @@ def test_bounds_inside_a_day_on_a_date_field_keep_the_rows_they_name(engine: Emb
     assert engine.count("items", {"query": {"term": {"day": "2026-01-20T00:00:00"}}}) == 1
     assert engine.count("items", {"query": {"term": {"day": "2026-01-20T10:00:00"}}}) == 0
     assert engine.count("items", {"query": {"terms": {"day": ["2026-01-20T10:00:00", "2026-03-02"]}}}) == 1
+
+
+@pytest.mark.parametrize("per_bucket", [2, 5])  # 20 documents in all, fetched one by one; 50, fetched by a join
+def test_top_hits_in_each_bucket_are_the_hits_of_that_buckets_search(sample: EmbeddedEngine, per_bucket: int) -> None:
+    sort, source = [{"gross_weight_kg": "desc"}, {"bol_number": "asc"}], ["bol_number", "gross_weight_kg", "carrier_*"]
+    body = {"size": 0, "aggs": {"c": {"terms": {"field": "carrier_name", "size": 10},
+                                      "aggs": {"top": {"top_hits": {"size": per_bucket, "sort": sort,
+                                                                    "_source": source}}}}}}
+    buckets = sample.search("shipments", body)["aggregations"]["c"]["buckets"]
+    assert len(buckets) == 10
+    for bucket in buckets:
+        alone = sample.search("shipments", {"query": {"term": {"carrier_name": bucket["key"]}}, "size": per_bucket,
+                                            "sort": sort, "_source": source})["hits"]
+        assert bucket["top"]["hits"]["hits"] == alone["hits"]
+        assert bucket["top"]["hits"]["total"]["value"] == bucket["doc_count"]
+
+
+@pytest.mark.parametrize(("interval", "offset"), [(3, 0), (3, 1), (3, -4), (2.5, 0), (4, 0.5)])
+def test_histogram_buckets_are_floored_intervals_from_the_offset(interval: float, offset: float) -> None:
+    values = [-7, -6, -1, 0, 2, 3, 5, 11, None]
+    engine = EmbeddedEngine()
+    engine.bulk_load("n", pa.table({"v": pa.array(values, pa.int64())}), {"properties": {"v": {"type": "long"}}})
+    body = {"size": 0, "aggs": {"h": {"histogram": {"field": "v", "interval": interval, "offset": offset},
+                                      "aggs": {"top": {"max": {"field": "v"}}}}}}
+    buckets = engine.search("n", body)["aggregations"]["h"]["buckets"]
+    expected: dict[float, list[int]] = {}
+    for v in values:
+        if v is not None:
+            expected.setdefault(math.floor((v - offset) / interval) * interval + offset, []).append(v)
+    low, high = min(expected), max(expected)
+    keys = [low + i * interval for i in range(int((high - low) / interval) + 1)]
+    assert [(b["key"], b["doc_count"], b["top"]["value"]) for b in buckets] == [
+        (float(k), len(expected.get(k, [])), float(max(expected[k])) if k in expected else None) for k in keys]

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from bosun.engines.embedded.datemath import evaluate, format_millis, from_millis, to_millis
+from bosun.engines.embedded.fields import INTEGER_COLUMNS, Field, quote
 from bosun.engines.embedded.query import Sql, check_keys
 from bosun.engines.params import descending, integer, number, positive, required
 from bosun.errors import BadQuery, UnsupportedQuery
@@ -130,8 +131,7 @@ def histogram(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], s
         return {k: {"buckets": []} for k in agg.parent_keys(scope)}
     interval = positive(required(body, "histogram", "interval"), "histogram", "interval")
     offset = number(body.get("offset", 0), "histogram", "offset")
-    column = f"epoch_ms(CAST({f.sql} AS TIMESTAMP))" if f.is_date else f.sql
-    expr = Sql(f"(floor(({column} - {offset!r}) / {interval!r}) * {interval!r} + {offset!r})::DOUBLE")
+    expr = _histogram_key(f, interval, offset)
 
     def floor(value: float) -> float:
         return math.floor((value - offset) / interval) * interval + offset
@@ -144,6 +144,20 @@ def histogram(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], s
     walk = _Walk("histogram", lambda k: k + interval, lambda low, high: int((high - low) // interval) + 1, extended)
     return _histogram(agg, body, children, scope, expr, Sql(f"{f.sql} IS NOT NULL"), walk,
                       lambda k: {"key": float(k)})
+
+
+def _histogram_key(f: Field, interval: float, offset: float) -> Sql:
+    """The SQL of a value's bucket: floor((value - offset) / interval) * interval + offset.
+
+    On an integer column with a whole interval and offset it is integer arithmetic (several times
+    faster to compute and to group by than the same in doubles); the keys are shown as floats either way.
+    """
+    whole = all(v.is_integer() and abs(v) < 2 ** 53 for v in (interval, offset))
+    if whole and f.column_type in INTEGER_COLUMNS and f.sql == quote(f.column):
+        step, shift = int(interval), int(offset)
+        return Sql(f"({f.sql} - ((({f.sql} - {shift}) % {step}) + {step}) % {step})")
+    column = f"epoch_ms(CAST({f.sql} AS TIMESTAMP))" if f.is_date else f.sql
+    return Sql(f"(floor(({column} - {offset!r}) / {interval!r}) * {interval!r} + {offset!r})::DOUBLE")
 
 
 class _Walk:
