@@ -6,6 +6,7 @@ import math
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pytest
@@ -169,3 +170,23 @@ def test_histogram_buckets_are_floored_intervals_from_the_offset(interval: float
     keys = [low + i * interval for i in range(int((high - low) / interval) + 1)]
     assert [(b["key"], b["doc_count"], b["top"]["value"]) for b in buckets] == [
         (float(k), len(expected.get(k, [])), float(max(expected[k])) if k in expected else None) for k in keys]
+
+
+@pytest.mark.parametrize("order", [{"_count": "desc"}, {"_count": "asc"}, {"_key": "desc"},
+                                   [{"_count": "asc"}, {"_key": "desc"}], [{"_count": "desc"}, {"_key": "asc"}]])
+def test_terms_buckets_follow_the_order_with_ties_broken_by_the_next_criterion(order: Any) -> None:
+    letters = list("ccaabbbdde") + ["f"] * 3 + ["g"] * 2
+    engine = EmbeddedEngine()
+    engine.bulk_load("l", pa.table({"k": letters}), {"properties": {"k": {"type": "keyword"}}})
+    body = {"size": 0, "aggs": {"t": {"terms": {"field": "k", "size": 4, "order": order}}}}
+    found = engine.search("l", body)["aggregations"]["t"]
+    counts = {k: letters.count(k) for k in set(letters)}
+    criteria = order if isinstance(order, list) else [order]
+    if not any("_key" in c for c in criteria):
+        criteria = [*criteria, {"_key": "asc"}]  # Elasticsearch breaks count ties by key
+    ranked = sorted(counts.items())
+    for criterion in reversed(criteria):
+        (path, direction), = criterion.items()
+        ranked.sort(key=lambda kc: kc[1] if path == "_count" else kc[0], reverse=direction == "desc")
+    assert [(b["key"], b["doc_count"]) for b in found["buckets"]] == ranked[:4]
+    assert found["sum_other_doc_count"] == sum(c for _, c in ranked[4:])
