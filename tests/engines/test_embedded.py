@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pytest
@@ -109,3 +111,82 @@ def test_parallel_searches_from_threads(tmp_path: Path) -> None:
     engine.close()
     reader = EmbeddedEngine(tmp_path / "db.duckdb", read_only=True)
     assert reader.count("nums", {"query": {"range": {"n": {"gte": 990}}}}) == 10
+
+
+_OPS = {"gt": lambda a, b: a > b, "gte": lambda a, b: a >= b, "lt": lambda a, b: a < b, "lte": lambda a, b: a <= b}
+
+
+def test_fractional_bounds_on_an_integer_field_keep_the_rows_they_name(engine: EmbeddedEngine) -> None:
+    quantities = [5, 7, 1, 3]
+    for op, holds in _OPS.items():
+        for bound in (4.5, 5, 5.0, 0.5, -1.5, 7.25, 1e30, -1e30):
+            expected = sum(holds(q, bound) for q in quantities)
+            assert engine.count("items", {"query": {"range": {"qty": {op: bound}}}}) == expected, (op, bound)
+    assert engine.count("items", {"query": {"term": {"qty": 5.0}}}) == 1
+    assert engine.count("items", {"query": {"term": {"qty": 5.5}}}) == 0
+    assert engine.count("items", {"query": {"terms": {"qty": [5.5, 7, "1"]}}}) == 2
+    assert engine.count("items", {"query": {"terms": {"qty": [5.5]}}}) == 0
+
+
+def test_bounds_inside_a_day_on_a_date_field_keep_the_rows_they_name(engine: EmbeddedEngine) -> None:
+    days = [datetime(2026, 1, 5), datetime(2026, 1, 20), datetime(2026, 3, 2)]
+    for op, holds in _OPS.items():
+        for bound in ("2026-01-20T12:00:00", "2026-01-20", "2026-01-19T23:59:59.999", "2026-03-02T00:00:01"):
+            expected = sum(holds(d, datetime.fromisoformat(bound)) for d in days)
+            assert engine.count("items", {"query": {"range": {"day": {op: bound}}}}) == expected, (op, bound)
+    assert engine.count("items", {"query": {"term": {"day": "2026-01-20T00:00:00"}}}) == 1
+    assert engine.count("items", {"query": {"term": {"day": "2026-01-20T10:00:00"}}}) == 0
+    assert engine.count("items", {"query": {"terms": {"day": ["2026-01-20T10:00:00", "2026-03-02"]}}}) == 1
+
+
+@pytest.mark.parametrize("per_bucket", [2, 5])  # 20 documents in all, fetched one by one; 50, fetched by a join
+def test_top_hits_in_each_bucket_are_the_hits_of_that_buckets_search(sample: EmbeddedEngine, per_bucket: int) -> None:
+    sort, source = [{"gross_weight_kg": "desc"}, {"bol_number": "asc"}], ["bol_number", "gross_weight_kg", "carrier_*"]
+    body = {"size": 0, "aggs": {"c": {"terms": {"field": "carrier_name", "size": 10},
+                                      "aggs": {"top": {"top_hits": {"size": per_bucket, "sort": sort,
+                                                                    "_source": source}}}}}}
+    buckets = sample.search("shipments", body)["aggregations"]["c"]["buckets"]
+    assert len(buckets) == 10
+    for bucket in buckets:
+        alone = sample.search("shipments", {"query": {"term": {"carrier_name": bucket["key"]}}, "size": per_bucket,
+                                            "sort": sort, "_source": source})["hits"]
+        assert bucket["top"]["hits"]["hits"] == alone["hits"]
+        assert bucket["top"]["hits"]["total"]["value"] == bucket["doc_count"]
+
+
+@pytest.mark.parametrize(("interval", "offset"), [(3, 0), (3, 1), (3, -4), (2.5, 0), (4, 0.5)])
+def test_histogram_buckets_are_floored_intervals_from_the_offset(interval: float, offset: float) -> None:
+    values = [-7, -6, -1, 0, 2, 3, 5, 11, None]
+    engine = EmbeddedEngine()
+    engine.bulk_load("n", pa.table({"v": pa.array(values, pa.int64())}), {"properties": {"v": {"type": "long"}}})
+    body = {"size": 0, "aggs": {"h": {"histogram": {"field": "v", "interval": interval, "offset": offset},
+                                      "aggs": {"top": {"max": {"field": "v"}}}}}}
+    buckets = engine.search("n", body)["aggregations"]["h"]["buckets"]
+    expected: dict[float, list[int]] = {}
+    for v in values:
+        if v is not None:
+            expected.setdefault(math.floor((v - offset) / interval) * interval + offset, []).append(v)
+    low, high = min(expected), max(expected)
+    keys = [low + i * interval for i in range(int((high - low) / interval) + 1)]
+    assert [(b["key"], b["doc_count"], b["top"]["value"]) for b in buckets] == [
+        (float(k), len(expected.get(k, [])), float(max(expected[k])) if k in expected else None) for k in keys]
+
+
+@pytest.mark.parametrize("order", [{"_count": "desc"}, {"_count": "asc"}, {"_key": "desc"},
+                                   [{"_count": "asc"}, {"_key": "desc"}], [{"_count": "desc"}, {"_key": "asc"}]])
+def test_terms_buckets_follow_the_order_with_ties_broken_by_the_next_criterion(order: Any) -> None:
+    letters = list("ccaabbbdde") + ["f"] * 3 + ["g"] * 2
+    engine = EmbeddedEngine()
+    engine.bulk_load("l", pa.table({"k": letters}), {"properties": {"k": {"type": "keyword"}}})
+    body = {"size": 0, "aggs": {"t": {"terms": {"field": "k", "size": 4, "order": order}}}}
+    found = engine.search("l", body)["aggregations"]["t"]
+    counts = {k: letters.count(k) for k in set(letters)}
+    criteria = order if isinstance(order, list) else [order]
+    if not any("_key" in c for c in criteria):
+        criteria = [*criteria, {"_key": "asc"}]  # Elasticsearch breaks count ties by key
+    ranked = sorted(counts.items())
+    for criterion in reversed(criteria):
+        (path, direction), = criterion.items()
+        ranked.sort(key=lambda kc: kc[1] if path == "_count" else kc[0], reverse=direction == "desc")
+    assert [(b["key"], b["doc_count"]) for b in found["buckets"]] == ranked[:4]
+    assert found["sum_other_doc_count"] == sum(c for _, c in ranked[4:])

@@ -4,7 +4,8 @@ Times `bosun data load` of a Parquet file (1M rows by default); loads the mariti
 embedded engine (a DuckDB file) at each size, runs the
 conformance corpus there, then loads the same rows into osmem-server (an in-memory
 OpenSearch-compatible server) and runs the corpus through the opensearch engine, so the
-ratio is measured in one run.
+ratio is measured in one run. The headline ratio is the whole corpus's time (the sum of each
+query's median) on osmem-server over the embedded engine's; the per-query p50 ratio is printed too.
 """
 
 from __future__ import annotations
@@ -41,8 +42,31 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def _latencies(engine: Engine, corpus: list[dict[str, Any]], repeats: int) -> dict[str, list[float]]:
-    timings: dict[str, list[float]] = {"all": [], "aggs": []}
+class Timings:
+    """Per-query medians (ms) of one engine over the corpus, by query id."""
+
+    def __init__(self, label: str, medians: dict[str, float], aggs: list[str]) -> None:
+        self.label, self.medians, self.aggs = label, medians, aggs
+
+    @property
+    def total(self) -> float:
+        """The whole corpus once: the sum of every query's median."""
+        return sum(self.medians.values())
+
+    @property
+    def p50(self) -> float:
+        return _percentile(list(self.medians.values()), 0.5)
+
+    def report(self) -> None:
+        values = list(self.medians.values())
+        p95 = _percentile(values, 0.95)
+        agg50 = _percentile([self.medians[i] for i in self.aggs], 0.5)
+        print(f"  {self.label:<28} corpus total {self.total:9.1f} ms  p50 {self.p50:8.2f} ms  p95 {p95:8.2f} ms  "
+              f"aggregations p50 {agg50:8.2f} ms")
+
+
+def _latencies(label: str, engine: Engine, corpus: list[dict[str, Any]], repeats: int) -> Timings:
+    medians: dict[str, float] = {}
     for entry in corpus:
         index, body = entry.get("index", "shipments"), entry["body"]
         engine.search(index, body)  # warm
@@ -51,32 +75,24 @@ def _latencies(engine: Engine, corpus: list[dict[str, Any]], repeats: int) -> di
             started = time.perf_counter()
             engine.search(index, body)
             runs.append((time.perf_counter() - started) * 1000)
-        median = statistics.median(runs)
-        timings["all"].append(median)
-        if "aggs" in body:
-            timings["aggs"].append(median)
+        medians[entry["id"]] = statistics.median(runs)
+    timings = Timings(label, medians, [e["id"] for e in corpus if "aggs" in e["body"]])
+    timings.report()
     return timings
 
 
-def _report(label: str, timings: dict[str, list[float]]) -> float:
-    p50, p95 = _percentile(timings["all"], 0.5), _percentile(timings["all"], 0.95)
-    agg50 = _percentile(timings["aggs"], 0.5)
-    print(f"  {label:<28} corpus p50 {p50:8.2f} ms  p95 {p95:8.2f} ms  aggregations p50 {agg50:8.2f} ms")
-    return p50
-
-
-def _embedded(rows: int, folder: Path, corpus: list[dict[str, Any]], repeats: int) -> float:
+def _embedded(rows: int, folder: Path, corpus: list[dict[str, Any]], repeats: int) -> Timings:
     engine = EmbeddedEngine(folder / f"bench-{rows}.duckdb")
     started = time.perf_counter()
     build(engine, load_catalog(), rows, 42, AS_OF)
     seconds = time.perf_counter() - started
     print(f"  embedded: generate + load {rows:>9,} rows in {seconds:6.2f} s = {rows / seconds:>10,.0f} rows/s")
-    p50 = _report(f"embedded @ {rows:,}", _latencies(engine, corpus, repeats))
+    timings = _latencies(f"embedded @ {rows:,}", engine, corpus, repeats)
     engine.close()
-    return p50
+    return timings
 
 
-def _osmem(rows: int, corpus: list[dict[str, Any]], repeats: int) -> float:
+def _osmem(rows: int, corpus: list[dict[str, Any]], repeats: int) -> Timings:
     from osmem_server import OsmemServer
 
     from bosun.engines.remote import RemoteEngine
@@ -87,7 +103,20 @@ def _osmem(rows: int, corpus: list[dict[str, Any]], repeats: int) -> float:
         build(engine, load_catalog(), rows, 42, AS_OF)
         seconds = time.perf_counter() - started
         print(f"  osmem-server: load {rows:>9,} rows in {seconds:6.1f} s = {rows / seconds:>8,.0f} rows/s")
-        return _report(f"osmem-server @ {rows:,}", _latencies(engine, corpus, repeats))
+        return _latencies(f"osmem-server @ {rows:,}", engine, corpus, repeats)
+
+
+def _compare(remote: Timings, local: Timings, per_query: bool) -> None:
+    """The issue's figure: the whole corpus's time on osmem-server over the embedded engine's (p50 ratio too)."""
+    if per_query:
+        print(f"  {'query':<44} {'embedded ms':>12} {'osmem ms':>10} {'ratio':>7}")
+        for name, ms in sorted(local.medians.items(), key=lambda item: -item[1]):
+            other = remote.medians[name]
+            print(f"  {name:<44} {ms:12.2f} {other:10.2f} {other / ms:6.1f}x")
+    print(f"  whole corpus ({len(local.medians)} queries, sum of medians): osmem-server {remote.total:,.1f} ms / "
+          f"embedded {local.total:,.1f} ms = {remote.total / local.total:.1f}x")
+    print(f"  per-query p50: osmem-server {remote.p50:.2f} ms / embedded {local.p50:.2f} ms = "
+          f"{remote.p50 / local.p50:.1f}x")
 
 
 def _parquet_file(rows: int, path: Path) -> Path:
@@ -121,19 +150,20 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per query (median kept)")
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--parquet-rows", type=int, default=1_000_000, help="data load rate from Parquet (0 skips)")
+    parser.add_argument("--per-query", action="store_true", help="print each query's time on both engines")
     args = parser.parse_args(argv)
     corpus = _corpus(args.corpus)
     print(f"corpus: {len(corpus)} queries, median of {args.repeats} runs each")
-    embedded_p50: dict[int, float] = {}
+    embedded: dict[int, Timings] = {}
     with tempfile.TemporaryDirectory() as folder:
         if args.parquet_rows:
             _parquet_load(args.parquet_rows, Path(folder))
         for rows in args.rows:
-            embedded_p50[rows] = _embedded(rows, Path(folder), corpus, args.repeats)
+            embedded[rows] = _embedded(rows, Path(folder), corpus, args.repeats)
         if args.osmem_rows:
-            if args.osmem_rows not in embedded_p50:
-                embedded_p50[args.osmem_rows] = _embedded(args.osmem_rows, Path(folder), corpus, args.repeats)
+            if args.osmem_rows not in embedded:
+                embedded[args.osmem_rows] = _embedded(args.osmem_rows, Path(folder), corpus, args.repeats)
             remote = _osmem(args.osmem_rows, corpus, args.repeats)
-            ratio = remote / embedded_p50[args.osmem_rows]
-            print(f"  ratio at {args.osmem_rows:,} rows: osmem-server p50 / embedded p50 = {ratio:.1f}x")
+            print(f"  ratio at {args.osmem_rows:,} rows (osmem-server time / embedded time):")
+            _compare(remote, embedded[args.osmem_rows], args.per_query)
     return 0

@@ -22,6 +22,9 @@ from bosun.errors import BadQuery, GuardrailViolation, UnsupportedQuery
 Run = Callable[[str, list[Any]], list[tuple[Any, ...]]]
 Key = tuple[Any, ...]
 METRICS = {"avg", "sum", "min", "max", "value_count", "cardinality", "stats", "percentiles", "top_hits"}
+FUSED = METRICS - {"top_hits"}  # plain metrics: SQL aggregates that can share their parent's GROUP BY
+_SINGLE = {"avg": "avg({c})", "sum": "sum({c})", "min": "min({c})", "max": "max({c})", "value_count": "count({raw})",
+           "cardinality": "count(DISTINCT {raw})"}
 BUCKETS = {"terms", "date_histogram", "histogram", "range", "date_range", "filter", "filters", "composite",
            "missing"}
 CALENDAR = {"minute": "minute", "1m": "minute", "hour": "hour", "1h": "hour", "day": "day", "1d": "day",
@@ -55,6 +58,14 @@ class Scope:
 
 
 @dataclass(frozen=True)
+class Metric:
+    """A plain metric aggregation: its SQL aggregates and how their values become its result."""
+
+    exprs: list[str]
+    finish: Callable[[list[Any]], Any]
+
+
+@dataclass(frozen=True)
 class Limits:
     """The most buckets an aggregation may build and documents top_hits may return, per search."""
 
@@ -70,15 +81,26 @@ class Aggregator:
         self.limits = limits or Limits()
         self._depth = 0
 
-    def evaluate(self, aggs: dict[str, Any], scope: Scope) -> dict[Key, dict[str, Any]]:
+    def evaluate(self, aggs: dict[str, Any], scope: Scope,
+                 ready: dict[str, dict[Key, Any]] | None = None) -> dict[Key, dict[str, Any]]:
+        """Every aggregation of `aggs` in `scope`; `ready` holds results already computed (see `counted`).
+
+        The plain metrics among them share one statement: a fixed cost per statement dominates small ones.
+        """
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
                 raise BadQuery("aggs", f"aggregations nest more than {MAX_DEPTH} levels deep")
+            items = [(name, *_split(name, spec)) for name, spec in an_object(aggs, "aggs").items()]
+            found = dict(ready or {})
+            metrics = {name: (kind, body, children) for name, kind, body, children in items
+                       if kind in FUSED and name not in found}
+            if metrics:
+                found.update(self.fused(scope, self.plans(metrics))[1])
             out: dict[Key, dict[str, Any]] = {}
-            for name, spec in an_object(aggs, "aggs").items():
-                kind, body, children = _split(name, spec)
-                for key, result in self._one(kind, body, children, scope).items():
+            for name, kind, body, children in items:
+                results = found[name] if name in found else self._one(kind, body, children, scope)
+                for key, result in results.items():
                     out.setdefault(key, {})[name] = result
             return out
         finally:
@@ -87,13 +109,55 @@ class Aggregator:
     def _one(self, kind: str, body: Any, children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
         """One aggregation; a parameter of the wrong shape is a BadQuery naming the aggregation (see clause_errors)."""
         handler = getattr(self, f"_a_{kind}")
-        try:
-            found: dict[Key, Any] = handler(an_object(body, kind), an_object(children, f"{kind}.aggs"), scope)
-        except KeyError as exc:
-            raise BadQuery(kind, f"{exc.args[0]} is required") from None
-        except (TypeError, ValueError, AttributeError, OverflowError) as exc:
-            raise BadQuery(kind, str(exc).splitlines()[0][:200]) from None
+        found: dict[Key, Any] = _guarded(kind, handler, an_object(body, kind), an_object(children, f"{kind}.aggs"),
+                                         scope)
         return found
+
+    # -- plain metrics, computed in a statement they share -------------------------------------------
+    def plans(self, metrics: dict[str, tuple[str, Any, Any]]) -> dict[str, Metric | None]:
+        """The SQL of each plain metric (None for an unmapped field), its parameters checked."""
+        return {name: _guarded(kind, self._plan, kind, an_object(body, kind), an_object(children, f"{kind}.aggs"))
+                for name, (kind, body, children) in metrics.items()}
+
+    def _plan(self, kind: str, body: dict[str, Any], children: dict[str, Any]) -> Metric | None:
+        _no_children(kind, children)
+        f = self.field(body, kind)
+        percents = _percents(body) if kind == "percentiles" else []
+        if f is None:
+            return None
+        column = f"epoch_ms(CAST({f.sql} AS TIMESTAMP))" if f.is_date else f.sql
+        if f.type == "boolean":
+            column = f"CAST({f.sql} AS INTEGER)"
+        if kind == "stats":
+            return Metric([f"{e}({column})" for e in ("count", "min", "max", "avg", "sum")], lambda v: _stats(v, f))
+        if kind == "percentiles":
+            fractions = ", ".join(repr(p / 100) for p in percents)
+            keyed = body.get("keyed", True)
+            return Metric([f"quantile_cont({column}, [{fractions}])"], lambda v: _percentiles(percents, v[0], keyed))
+        return Metric([_SINGLE[kind].format(c=column, raw=f.sql)], lambda v: _metric_value(kind, v[0], f, body))
+
+    def fused(self, scope: Scope, plans: dict[str, Metric | None], own_keys: tuple[Sql, ...] = (),
+              extra: Sql | None = None, order: str = "",
+              counted: bool = False) -> tuple[list[tuple[Any, ...]], dict[str, dict[Key, Any]]]:
+        """Rows of (keys..., count if `counted`) and every plan's result per key, from one grouped statement."""
+        mapped = {name: plan for name, plan in plans.items() if plan is not None}
+        exprs = [*(["count(*)"] if counted else []), *(e for plan in mapped.values() for e in plan.exprs)]
+        rows = self.grouped(scope, exprs, own_keys, extra, order)
+        n = len(scope.keys) + len(own_keys)
+        results: dict[str, dict[Key, Any]] = {name: {} for name in plans}
+        at = n + int(counted)
+        for name, plan in mapped.items():
+            width = len(plan.exprs)
+            results[name] = {tuple(r[:n]): plan.finish(list(r[at:at + width])) for r in rows}
+            at += width
+        return [tuple(r[:n + int(counted)]) for r in rows], results
+
+    def counted(self, scope: Scope, children: dict[str, Any], own_keys: tuple[Sql, ...] = (),
+                extra: Sql | None = None, order: str = "") -> tuple[list[tuple[Any, ...]], dict[str, dict[Key, Any]]]:
+        """Rows of (keys..., doc count) per bucket, and the plain-metric children computed in the same statement."""
+        items = {name: _split(name, spec) for name, spec in an_object(children, "aggs").items()}
+        metrics = {name: item for name, item in items.items() if item[0] in FUSED}
+        return self.fused(scope, self.plans(metrics), own_keys, extra, order, counted=True)
 
     def check_buckets(self, kind: str, count: int) -> None:
         """Refuse before building more buckets than the cap."""
@@ -134,55 +198,6 @@ class Aggregator:
         return self.run(sql, [*scope.key_params, *own_params, *where.params])
 
     # -- metrics -----------------------------------------------------------------------------------
-    def _metric(self, body: dict[str, Any], scope: Scope, kind: str, exprs: list[str]) -> dict[Key, list[Any]]:
-        f = self.field(body, kind)
-        if f is None:
-            return {}
-        column = f"epoch_ms(CAST({f.sql} AS TIMESTAMP))" if f.is_date else f.sql
-        if f.type == "boolean":
-            column = f"CAST({f.sql} AS INTEGER)"
-        rows = self.grouped(scope, [e.format(c=column, raw=f.sql) for e in exprs])
-        n = len(scope.keys)
-        return {tuple(r[:n]): list(r[n:]) for r in rows}
-
-    def _single(self, body: dict[str, Any], children: dict[str, Any], scope: Scope, kind: str,
-                expr: str) -> dict[Key, Any]:
-        _no_children(kind, children)
-        f = self.field(body, kind)
-        found = self._metric(body, scope, kind, [expr])
-        return {k: _metric_value(kind, v[0], f, body) for k, v in found.items()}
-
-    def _a_avg(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-        return self._single(body, children, scope, "avg", "avg({c})")
-
-    def _a_sum(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-        return self._single(body, children, scope, "sum", "sum({c})")
-
-    def _a_min(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-        return self._single(body, children, scope, "min", "min({c})")
-
-    def _a_max(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-        return self._single(body, children, scope, "max", "max({c})")
-
-    def _a_value_count(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-        return self._single(body, children, scope, "value_count", "count({raw})")
-
-    def _a_cardinality(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-        return self._single(body, children, scope, "cardinality", "count(DISTINCT {raw})")
-
-    def _a_stats(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-        _no_children("stats", children)
-        f = self.field(body, "stats")
-        found = self._metric(body, scope, "stats", ["count({c})", "min({c})", "max({c})", "avg({c})", "sum({c})"])
-        return {k: _stats(v, f) for k, v in found.items()}
-
-    def _a_percentiles(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-        _no_children("percentiles", children)
-        percents = _percents(body)
-        fractions = ", ".join(repr(p / 100) for p in percents)
-        found = self._metric(body, scope, "percentiles", [f"quantile_cont({{c}}, [{fractions}])"])
-        return {k: _percentiles(percents, v[0], body.get("keyed", True)) for k, v in found.items()}
-
     def _a_top_hits(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
         from bosun.engines.embedded.hits import sort_keys
 
@@ -226,8 +241,9 @@ class Aggregator:
         return self._conditional(scope, cond, children)
 
     def _conditional(self, scope: Scope, cond: Sql, children: dict[str, Any]) -> dict[Key, Any]:
-        counts = {tuple(r[:-1]): r[-1] for r in self.grouped(scope, ["count(*)"], extra=cond)}
-        inner = self.evaluate(children, scope.with_condition(cond)) if children else {}
+        rows, ready = self.counted(scope, children, extra=cond)
+        counts = {tuple(r[:-1]): r[-1] for r in rows}
+        inner = self.evaluate(children, scope.with_condition(cond), ready) if children else {}
         parents = self.parent_keys(scope)
         return {k: {"doc_count": counts.get(k, 0), **self.fill(children, inner, k)} for k in parents}
 
@@ -267,22 +283,23 @@ class Aggregator:
         ranges = [_range_bounds(r, date_range, self.compiler.now, body.get("format")) for r in body["ranges"]]
         ranges.sort(key=lambda r: (r["from"] if r["from"] is not None else float("-inf"),
                                    r["to"] if r["to"] is not None else float("inf")))
-        is_date = bool(f and f.is_date)
-        column = f"CAST({f.sql} AS TIMESTAMP)" if f and is_date else (f.sql if f else "NULL")
-        per_bucket = []
-        for r in ranges:
-            cond = " AND ".join(
-                [f"{column} >= ?" for _ in [r["from"]] if r["from"] is not None]
-                + [f"{column} < ?" for _ in [r["to"]] if r["to"] is not None]) or f"{column} IS NOT NULL"
-            params = [from_millis(v).replace(tzinfo=None) if is_date else v
-                      for v in (r["from"], r["to"]) if v is not None]
-            per_bucket.append((r, self._conditional(scope, Sql(cond, params), children)))
+        per_bucket = [(r, self._conditional(scope, self._range_condition(f, r), children)) for r in ranges]
         keyed = bool(body.get("keyed"))
         out: dict[Key, Any] = {}
         for key in self.parent_keys(scope):
             buckets = [_range_bucket(r, found[key], date_range, body.get("format")) for r, found in per_bucket]
             out[key] = {"buckets": {b.pop("key"): b for b in buckets} if keyed else buckets}
         return out
+
+    def _range_condition(self, f: Field | None, r: dict[str, Any]) -> Sql:
+        """The rows of one range bucket: from ≤ value < to (epoch millis for dates)."""
+        if f is None:
+            return Sql("FALSE")
+        parts = [self.compiler.compare(f, op, from_millis(r[end]).replace(tzinfo=None) if f.is_date else r[end])
+                 for end, op in (("from", ">="), ("to", "<")) if r[end] is not None]
+        if not parts:
+            return Sql(f"{f.sql} IS NOT NULL")
+        return Sql(" AND ".join(p.text for p in parts), [x for p in parts for x in p.params])
 
     def _a_terms(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
         from bosun.engines.embedded.terms import terms
@@ -303,6 +320,16 @@ class Aggregator:
         from bosun.engines.embedded.composite import composite
 
         return composite(self, body, children, scope)
+
+
+def _guarded(kind: str, handler: Callable[..., Any], *args: Any) -> Any:
+    """Run an aggregation's handler; a parameter of the wrong shape becomes a BadQuery naming the aggregation."""
+    try:
+        return handler(*args)
+    except KeyError as exc:
+        raise BadQuery(kind, f"{exc.args[0]} is required") from None
+    except (TypeError, ValueError, AttributeError, OverflowError) as exc:
+        raise BadQuery(kind, str(exc).splitlines()[0][:200]) from None
 
 
 def _percents(body: dict[str, Any]) -> list[float]:

@@ -72,12 +72,12 @@ def composite(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], s
         conditions.append(_after(sources, _after_values(sources, after)))
     extra = Sql(" AND ".join(c.text for c in conditions) or "TRUE", [p for c in conditions for p in c.params])
     order = ", ".join(f"{i + 1} {'DESC' if s.desc else 'ASC'} NULLS FIRST" for i, s in enumerate(sources))
-    rows = agg.grouped(scope, ["count(*)"], own_keys=tuple(s.expr for s in sources), extra=extra,
-                       order=f" ORDER BY {order} LIMIT {size}")
+    rows, ready = agg.counted(scope, children, own_keys=tuple(s.expr for s in sources), extra=extra,
+                              order=f" ORDER BY {order} LIMIT {size}")
     inner_scope = scope
     for s in sources:
         inner_scope = inner_scope.with_key(s.expr)
-    inner = agg.evaluate(children, inner_scope.with_condition(extra)) if children else {}
+    inner = agg.evaluate(children, inner_scope.with_condition(extra), ready) if children else {}
     buckets = [{"key": {s.name: s.show(v) for s, v in zip(sources, row[:-1], strict=True)},
                 "doc_count": int(row[-1]), **agg.fill(children, inner, tuple(row[:-1]))} for row in rows]
     result: dict[str, Any] = {"buckets": buckets}

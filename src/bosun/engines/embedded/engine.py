@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,14 +16,14 @@ from bosun.engines.base import Body, Engine, Response
 from bosun.engines.embedded.aggs import Aggregator, Limits, Scope
 from bosun.engines.embedded.fields import Field, flatten_mapping, quote, text_columns, token_table
 from bosun.engines.embedded.hits import (
-    SortKey,
     filter_source,
     json_value,
     search_after_sql,
     sort_keys,
+    source_columns,
     source_filter,
 )
-from bosun.engines.embedded.query import Compiler, Sql
+from bosun.engines.embedded.query import TRUE, Compiler, Sql
 from bosun.engines.params import integer
 from bosun.errors import BadQuery, GuardrailViolation, MissingIndex, QueryTimeout, StoreError, UnsupportedQuery
 from bosun.files import move_aside
@@ -35,6 +35,7 @@ _META = "_bosun_indices"
 _BODY_KEYS = {"query", "size", "from", "sort", "_source", "track_total_hits", "search_after", "aggs",
               "aggregations", "timeout", "track_scores", "version", "seq_no_primary_term"}
 _SKIP = {"_id", "_seq"}
+_FEW = 32  # up to this many documents are fetched one equality each (see fetch_sources)
 
 
 _SPLIT = "list_filter(regexp_split_to_array(lower(v), '[^\\p{L}\\p{N}]+'), lambda t: t <> '')"
@@ -84,6 +85,7 @@ class EmbeddedEngine(Engine):
         self._local = threading.local()
         self._write = threading.Lock()
         self._mappings: dict[str, dict[str, Any]] = {}
+        self._field_maps: dict[str, dict[str, Field]] = {}  # per index, built once: searches only read it
         self._cursors: list[duckdb.DuckDBPyConnection] = []
         if not read_only:
             self._con.execute(f"CREATE TABLE IF NOT EXISTS {_META} (name VARCHAR PRIMARY KEY, mapping VARCHAR)")
@@ -127,7 +129,11 @@ class EmbeddedEngine(Engine):
         return self._mappings[index]
 
     def _fields(self, index: str) -> dict[str, Field]:
-        return flatten_mapping(self._mapping(index), index)
+        if index not in self._field_maps:
+            mapping = self._mapping(index)
+            rows = self._cursor().execute(f"SELECT column_name, column_type FROM (DESCRIBE {quote(index)})").fetchall()
+            self._field_maps[index] = flatten_mapping(mapping, index, {str(n): str(t) for n, t in rows})
+        return self._field_maps[index]
 
     def _compiler(self, index: str) -> Compiler:
         return Compiler(self._fields(index), self._clock())
@@ -166,6 +172,7 @@ class EmbeddedEngine(Engine):
             finally:
                 self._con.unregister("__load")
             self._mappings.pop(index, None)
+            self._field_maps.pop(index, None)
         return table.num_rows
 
     def _replace(self, index: str, mapping: dict[str, Any]) -> None:
@@ -223,27 +230,22 @@ class EmbeddedEngine(Engine):
             after = search_after_sql(keys, body["search_after"])
             condition = Sql(f"({where.text}) AND {after.text}", [*where.params, *after.params])
         order = ", ".join([k.order_sql() for k in keys] + ["_seq ASC"])
-        names = list(self._mapping(index).get("properties", {}))
+        rule = source_filter(body.get("_source"))
+        names = source_columns(list(self._mapping(index).get("properties", {})), rule)
         columns = ", ".join(["_id", *(k.expr for k in keys), *(quote(n) for n in names)])
         sql = (f"SELECT {columns} FROM {quote(index)} WHERE {condition.text} "
                f"ORDER BY {order} LIMIT {size} OFFSET {offset}")
-        rule = source_filter(body.get("_source"))
         hits = []
         for row in self._run(sql, condition.params):
-            doc = {n: json_value(v) for n, v in zip(names, row[1 + len(keys):], strict=True)}
-            hits.append(self._hit(index, row[0], doc, row[1:1 + len(keys)], keys, rule))
+            hit: dict[str, Any] = {"_index": index, "_id": row[0], "_score": None if keys else 1.0}
+            if rule is not None:
+                hit["_source"] = {n: json_value(v) for n, v in zip(names, row[1 + len(keys):], strict=True)}
+            if keys:
+                hit["sort"] = [k.sort_value(v) for k, v in zip(keys, row[1:1 + len(keys)], strict=True)]
+            hits.append(hit)
         max_score = None if keys else (1.0 if hits else None)
         result: dict[str, Any] = {"max_score": max_score, "hits": hits}
         return {"total": total, **result} if total else result
-
-    def _hit(self, index: str, doc_id: str, doc: dict[str, Any], sort_values: tuple[Any, ...], keys: list[SortKey],
-             rule: tuple[list[str] | None, list[str]] | None) -> dict[str, Any]:
-        hit: dict[str, Any] = {"_index": index, "_id": doc_id, "_score": None if keys else 1.0}
-        if rule is not None:
-            hit["_source"] = filter_source(doc, rule)
-        if keys:
-            hit["sort"] = [k.sort_value(v) for k, v in zip(keys, sort_values, strict=True)]
-        return hit
 
     def _total(self, index: str, where: Sql, track: Any) -> dict[str, Any] | None:
         if track is False:
@@ -251,30 +253,41 @@ class EmbeddedEngine(Engine):
         tracked = {} if track is None else {"track_total_hits": track}
         limit = None if track is True else integer(tracked, "search", "track_total_hits", 10_000)
         count_sql = f"SELECT count(*) FROM {quote(index)} WHERE {where.text}"
-        if limit is not None:
-            count_sql = f"SELECT count(*) FROM (SELECT 1 FROM {quote(index)} WHERE {where.text} " \
-                        f"LIMIT {limit + 1})"
+        if limit is not None and where.text != TRUE:  # an unfiltered count(*) is read from the table's statistics
+            count_sql = f"SELECT count(*) FROM (SELECT 1 FROM {quote(index)} WHERE {where.text} LIMIT {limit + 1})"
         count = int(self._run(count_sql, where.params)[0][0])
         if limit is not None and count > limit:
             return {"value": limit, "relation": "gte"}
         return {"value": count, "relation": "eq"}
 
-    def fetch_sources(self, index: str, seqs: list[int]) -> dict[int, dict[str, Any]]:
-        """_source documents (plus `_id`) by load position."""
+    def fetch_sources(self, index: str, seqs: list[int], names: list[str] | None = None) -> dict[int, dict[str, Any]]:
+        """_source documents (plus `_id`) by load position: every mapped column, or only `names`."""
         if not seqs:
             return {}
-        names = list(self._mapping(index).get("properties", {}))
-        columns = ", ".join(["_seq", "_id", *(quote(n) for n in names)])
-        rows = self._run(f"SELECT {columns} FROM {quote(index)} WHERE _seq IN (SELECT unnest(?::BIGINT[]))",
-                         [seqs])
+        names = list(self._mapping(index).get("properties", {})) if names is None else names
+        select = f"SELECT {', '.join(['_seq', '_id', *(quote(n) for n in names)])} FROM {quote(index)}"
+        if len(seqs) <= _FEW:  # `_seq = n` is a filter inside the scan, which reads only the rows it keeps
+            # (written as int literals, which DuckDB plans faster than parameters: no text of a user's gets in)
+            rows = self._run(" UNION ALL ".join(f"{select} WHERE _seq = {int(seq)}" for seq in seqs), [])
+        else:  # a join reads every row of every column
+            rows = self._run(f"{select} WHERE _seq IN (SELECT unnest(?::BIGINT[]))", [seqs])
         return {r[0]: {"_id": r[1], **{n: json_value(v) for n, v in zip(names, r[2:], strict=True)}} for r in rows}
 
     def _finish(self, index: str, results: dict[str, Any]) -> dict[str, Any]:
-        """Replace top_hits placeholders with hits (sources fetched in one query per placeholder)."""
+        """Replace top_hits placeholders with hits, every placeholder's sources fetched in one query."""
+        placeholders = list(_placeholders(results))
+        if not placeholders:
+            return results
+        everything = list(self._mapping(index).get("properties", {}))
+        rules = [source_filter(p["__spec__"].get("_source")) for p in placeholders]
+        wanted = {n for rule in rules for n in source_columns(everything, rule)}
+        seqs = sorted({seq for p in placeholders for _, seq, _ in p["__top_hits__"]["seqs"]})
+        docs = self.fetch_sources(index, seqs, [n for n in everything if n in wanted])
+
         def walk(node: Any) -> Any:
             if isinstance(node, dict):
                 if "__top_hits__" in node:
-                    return self._top_hits(index, node["__top_hits__"], node["__spec__"])
+                    return _top_hits(index, node["__top_hits__"], node["__spec__"], docs)
                 return {k: walk(v) for k, v in node.items()}
             if isinstance(node, list):
                 return [walk(v) for v in node]
@@ -283,19 +296,32 @@ class EmbeddedEngine(Engine):
         finished: dict[str, Any] = walk(results)
         return finished
 
-    def _top_hits(self, index: str, found: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
-        docs = self.fetch_sources(index, [seq for _, seq, _ in found["seqs"]])
-        rule = source_filter(spec.get("_source"))
-        hits = []
-        for doc_id, seq, sort_values in found["seqs"]:
-            doc = dict(docs[seq])
-            doc.pop("_id")
-            hit: dict[str, Any] = {"_index": index, "_id": doc_id, "_score": None if spec.get("sort") else 1.0}
-            if rule is not None:
-                hit["_source"] = filter_source(doc, rule)
-            if spec.get("sort"):
-                hit["sort"] = sort_values
-            hits.append(hit)
-        max_score = None if spec.get("sort") else 1.0
-        return {"hits": {"total": {"value": int(found["total"]), "relation": "eq"}, "max_score": max_score,
-                         "hits": hits}}
+
+def _placeholders(node: Any) -> Iterator[dict[str, Any]]:
+    """The top_hits placeholders in aggregation results (see Aggregator._a_top_hits)."""
+    if isinstance(node, dict):
+        if "__top_hits__" in node:
+            yield node
+            return
+        for value in node.values():
+            yield from _placeholders(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _placeholders(value)
+
+
+def _top_hits(index: str, found: dict[str, Any], spec: dict[str, Any],
+              docs: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    rule = source_filter(spec.get("_source"))
+    sorted_by = bool(spec.get("sort"))
+    hits = []
+    for doc_id, seq, sort_values in found["seqs"]:
+        hit: dict[str, Any] = {"_index": index, "_id": doc_id, "_score": None if sorted_by else 1.0}
+        if rule is not None:
+            hit["_source"] = filter_source(docs[seq], rule)
+        if sorted_by:
+            hit["sort"] = sort_values
+        hits.append(hit)
+    max_score = None if sorted_by else 1.0
+    return {"hits": {"total": {"value": int(found["total"]), "relation": "eq"}, "max_score": max_score,
+                     "hits": hits}}

@@ -7,6 +7,7 @@ from typing import Any
 
 NUMERIC = {"integer", "long", "short", "byte", "float", "double", "half_float", "scaled_float", "unsigned_long"}
 INTEGRAL = {"integer", "long", "short", "byte", "unsigned_long"}
+INTEGER_COLUMNS = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT"}
 
 
 @dataclass(frozen=True)
@@ -17,6 +18,7 @@ class Field:
     type: str
     column: str
     index: str = ""
+    column_type: str = ""  # DuckDB's type of the column ("DATE", "BIGINT", ...); "" when not known
 
     @property
     def sql(self) -> str:
@@ -55,14 +57,16 @@ def token_table(index: str, column: str) -> str:
     return f"__tok__{index}__{column}"
 
 
-def flatten_mapping(mapping: dict[str, Any], index: str = "") -> dict[str, Field]:
-    """Every addressable field name (sub-fields included) → Field."""
+def flatten_mapping(mapping: dict[str, Any], index: str = "", types: dict[str, str] | None = None) -> dict[str, Field]:
+    """Every addressable field name (sub-fields included) → Field; `types` are the columns' DuckDB types."""
+    types = types or {}
     fields: dict[str, Field] = {}
     for name, spec in mapping.get("properties", {}).items():
         kind = spec.get("type", "object")
-        fields[name] = Field(name, kind, name, index)
+        fields[name] = Field(name, kind, name, index, types.get(name, ""))
         for sub, sub_spec in spec.get("fields", {}).items():
-            fields[f"{name}.{sub}"] = Field(f"{name}.{sub}", sub_spec.get("type", "keyword"), name, index)
+            sub_kind = sub_spec.get("type", "keyword")
+            fields[f"{name}.{sub}"] = Field(f"{name}.{sub}", sub_kind, name, index, types.get(name, ""))
     return fields
 
 

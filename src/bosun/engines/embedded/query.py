@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bosun.engines.embedded.compare import native
 from bosun.engines.embedded.datemath import evaluate, parse_date
 from bosun.engines.embedded.fields import Field
 from bosun.engines.params import MAX_DEPTH, an_object, number, required
@@ -83,6 +84,23 @@ class Compiler:
     def _column(self, f: Field) -> str:
         return f"CAST({f.sql} AS TIMESTAMP)" if f.is_date else f.sql
 
+    def compare(self, f: Field, op: str, value: Any) -> Sql:
+        """`field op value`, in the column's own type when that is exact (see compare.py)."""
+        found = native(f, op, value)
+        if found is None:
+            return Sql(f"{self._column(f)} {op} ?", [value])
+        native_op, native_value = found
+        return Sql(FALSE) if native_op == FALSE else Sql(f"{f.sql} {native_op} ?", [native_value])
+
+    def _among(self, f: Field, values: list[Any]) -> Sql:
+        """`field IN (values)`, in the column's own type when that is exact."""
+        found = [native(f, "=", v) for v in values]
+        if any(item is None for item in found):
+            marks = ", ".join("?" for _ in values)
+            return Sql(f"{self._column(f)} IN ({marks})", values)
+        kept = [item[1] for item in found if item is not None and item[0] != FALSE]
+        return Sql(f"{f.sql} IN ({', '.join('?' for _ in kept)})", kept) if kept else Sql(FALSE)
+
     # -- compound ------------------------------------------------------------------------------
     def _q_match_all(self, spec: dict[str, Any]) -> Sql:
         return Sql(TRUE)
@@ -116,7 +134,7 @@ class Compiler:
             return Sql(f.text_match("list_contains(toks, ?)"), [str(value)])
         if options.get("case_insensitive") and f.type == "keyword":
             return Sql(f"lower({f.sql}) = lower(?)", [str(value)])
-        return Sql(f"{self._column(f)} = ?", [self.value(f, value)])
+        return self.compare(f, "=", self.value(f, value))
 
     def _q_terms(self, spec: dict[str, Any]) -> Sql:
         name, values = self._single(spec, "terms")
@@ -127,8 +145,7 @@ class Compiler:
             return Sql(FALSE)
         if f.is_text:
             return Sql(f.text_match("list_has_any(toks, ?::VARCHAR[])"), [[str(v) for v in values]])
-        marks = ", ".join("?" for _ in values)
-        return Sql(f"{self._column(f)} IN ({marks})", [self.value(f, v) for v in values])
+        return self._among(f, [self.value(f, v) for v in values])
 
     def _q_ids(self, spec: dict[str, Any]) -> Sql:
         values = [str(v) for v in spec.get("values", [])]
@@ -174,7 +191,7 @@ class Compiler:
         for op, sql_op, up in (("gt", ">", True), ("gte", ">=", False), ("lt", "<", False), ("lte", "<=", True)):
             if options.get(op) is None:
                 continue
-            parts.append(Sql(f"{self._column(f)} {sql_op} ?", [self._bound(f, options[op], options, up)]))
+            parts.append(self.compare(f, sql_op, self._bound(f, options[op], options, up)))
         return _and(parts)
 
     def _bound(self, f: Field, raw: Any, options: dict[str, Any], round_up: bool) -> Any:
@@ -195,7 +212,7 @@ class Compiler:
         if f is None:
             return Sql(FALSE)
         if not f.is_text:
-            return Sql(f"{self._column(f)} = ?", [self.value(f, query)])
+            return self.compare(f, "=", self.value(f, query))
         tokens = analyze(query)
         if not tokens:
             return Sql(FALSE)

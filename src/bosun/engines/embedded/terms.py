@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cmp_to_key
 from typing import TYPE_CHECKING, Any
 
@@ -60,7 +61,7 @@ def terms(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope
         return {k: dict(empty) for k in agg.parent_keys(scope)}
     expr = key_expression(f, body.get("missing"))
     present = None if body.get("missing") is not None else Sql(f"{f.sql} IS NOT NULL")
-    rows = agg.grouped(scope, ["count(*)"], own_keys=(expr,), extra=present)
+    rows, ready = agg.counted(scope, children, own_keys=(expr,), extra=present)
     n = len(scope.keys)
     per_parent: dict[Key, list[tuple[Any, int]]] = {}
     for row in rows:
@@ -69,29 +70,50 @@ def terms(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope
         _add_zero_counts(agg, expr, per_parent, scope)
     inner_scope = scope.with_key(expr)
     inner_scope = inner_scope.with_condition(present) if present else inner_scope
-    if children and all(path in ("_key", "_term", "_count") for path, _ in orders):
+    simple = _simple(orders)
+    if children and simple:
         inner_scope = inner_scope.with_condition(_only(expr, _kept_keys(per_parent, orders, size, min_doc)))
-    inner = agg.evaluate(children, inner_scope) if children else {}
+    inner = agg.evaluate(children, inner_scope, ready) if children else {}
     out: dict[Key, Any] = {}
     for parent, found in per_parent.items():
-        buckets = [{**bucket_key(f, k, body.get("format")), "doc_count": c, **agg.fill(children, inner, (*parent, k))}
-                   for k, c in found]
-        buckets.sort(key=cmp_to_key(lambda a, b: _compare(a, b, orders)))
-        eligible = [b for b in buckets if b["doc_count"] >= min_doc]
-        kept = eligible[:size]
-        other = sum(b["doc_count"] for b in eligible[size:])
+        def bucket(k: Any, c: int, parent: Key = parent) -> dict[str, Any]:
+            return {**bucket_key(f, k, body.get("format")), "doc_count": c, **agg.fill(children, inner, (*parent, k))}
+
+        kept, other = _top(found, orders, size, min_doc, bucket)
         out[parent] = {"doc_count_error_upper_bound": 0, "sum_other_doc_count": other, "buckets": kept}
     return out
+
+
+def _simple(orders: list[tuple[str, bool]]) -> bool:
+    """Whether the order needs no sub-aggregation's value."""
+    return all(path in ("_key", "_term", "_count") for path, _ in orders)
+
+
+def _top(found: list[tuple[Any, int]], orders: list[tuple[str, bool]], size: int, min_doc: int,
+         bucket: Callable[[Any, int], dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """One parent's `size` first buckets, and how many documents the other eligible buckets hold."""
+    if _simple(orders):  # rank bare (key, count) pairs: only the kept ones are made into buckets
+        ranked = _ranked(found, orders, min_doc)
+        return [bucket(k, c) for k, c in ranked[:size]], sum(c for _, c in ranked[size:])
+    eligible = [bucket(k, c) for k, c in found if c >= min_doc]
+    eligible.sort(key=cmp_to_key(lambda a, b: _compare(a, b, orders)))
+    return eligible[:size], sum(b["doc_count"] for b in eligible[size:])
+
+
+def _ranked(found: list[tuple[Any, int]], orders: list[tuple[str, bool]], min_doc: int) -> list[tuple[Any, int]]:
+    """The (key, count) pairs with at least `min_doc` documents, in an order that needs no sub-aggregation."""
+    pairs = [(k, c) for k, c in found if c >= min_doc]
+    for path, desc in reversed(orders):  # stable sorts, last criterion first: the order _compare gives, faster
+        at = 1 if path == "_count" else 0
+        present = sorted((p for p in pairs if p[at] is not None), key=lambda p: p[at], reverse=desc)
+        pairs = present + [p for p in pairs if p[at] is None]  # no value sorts last, whatever the direction
+    return pairs
 
 
 def _kept_keys(per_parent: dict[Key, list[tuple[Any, int]]], orders: list[tuple[str, bool]], size: int,
                min_doc: int) -> list[Any]:
     """Keys that make some parent's top `size` when ordering needs no sub-aggregation."""
-    kept: set[Any] = set()
-    for found in per_parent.values():
-        buckets = [{"key": k, "doc_count": c} for k, c in found if c >= min_doc]
-        buckets.sort(key=cmp_to_key(lambda a, b: _compare(a, b, orders)))
-        kept.update(b["key"] for b in buckets[:size])
+    kept = {k for found in per_parent.values() for k, _ in _ranked(found, orders, min_doc)[:size]}
     return sorted(kept, key=lambda k: (k is None, k))
 
 
