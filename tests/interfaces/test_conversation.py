@@ -311,3 +311,13 @@ def test_a_row_of_the_last_answer_pointed_at_by_its_place(session: Session, gold
     alone = session.ask("and the last one?", "p2")
     assert rows(alone) == sql(gold, "select count(*) from shipments where port_of_unlading = 'SAVANNAH' and "
                                     f"carrier_name = '{last}' and arrival_date between '2026-01-01' and '2026-06-15'")
+
+
+def test_a_period_of_the_last_answer_pointed_at_by_its_place(session: Session,
+                                                             gold: duckdb.DuckDBPyConnection) -> None:
+    months = session.ask("the 3 busiest months for Savannah in 2025", "m")
+    second = rows(months)[1]
+    alone = session.ask("and the second one?", "m")
+    end = sql(gold, f"select (date '{second[0]}' + interval 1 month - interval 1 day)::date::varchar")[0][0]
+    assert rows(alone) == sql(gold, "select count(*) from shipments where port_of_unlading = 'SAVANNAH' and "
+                                    f"arrival_date between '{second[0]}' and '{end}'") == [[second[1]]]

@@ -94,12 +94,13 @@ class Continuation:
         if (own.lookup is not None and (own.lookup.fields or not cued)) or (self._stands_alone(own) and not cued):
             return None  # its own question: an attribute of one object, or records, measures, a ranking
         if row is not None and not ((own.group_by or own.interval) and not own.measures):
-            return Continued("follow_up", title, _pointed_at(previous, own, last.first_column[row], title))
+            dates = self.understanding.catalog.spec.time.default_field
+            return Continued("follow_up", title, _pointed_at(previous, own, last.first_column[row], title, dates))
         return self._built_on(reply, own, previous, last, title, row)
 
     def _pointed(self, reply: str, previous: Meaning, last: PastTurn) -> tuple[int | None, str | None]:
         """ "the top one", "the second one", "the last one": a row of the last grouped answer, and the phrase."""
-        if not (previous.group_by and last.first_column):
+        if not ((previous.group_by or previous.interval) and last.first_column):
             return None, None
         phrase = said(reply, self.words.top_one)
         if phrase is not None:
@@ -127,7 +128,8 @@ class Continuation:
                                                  "top_n": None, "sort": [], "page": 1, "text": title})
             return Continued("follow_up", title, listed)  # "show them": the records behind the count
         if (own.group_by or own.interval) and not own.measures:
-            return Continued("follow_up", title, _breakdown(previous, own, title, last, row))
+            dates = self.understanding.catalog.spec.time.default_field
+            return Continued("follow_up", title, _breakdown(previous, own, title, last, row, dates))
         if said(reply, self.words.more) and not (own.conditions or own.time):
             if previous.intent_type != "search":
                 return Continued("new", reply, note="The last answer showed all its rows; it has no next page. ")
@@ -247,32 +249,50 @@ def _refine(previous: Meaning, own: Meaning, shifted: TimeFilter | None, title: 
                                        "not_understood": own.not_understood, "page": 1, "text": title})
 
 
-def _pointed_at(previous: Meaning, own: Meaning, value: object, title: str) -> Meaning:
+def _pointed_at(previous: Meaning, own: Meaning, value: str | int | float | bool, title: str,
+                dates: str) -> Meaning:
     """ "the busiest month for the second one", "what about the top one?": the reply's own question (or the last
-    one's measures) for the one group pointed at, within the last question's constraints."""
-    field = previous.group_by[0]
+    one's measures) for the one group, or the one period, pointed at, within the last question's constraints."""
+    field = previous.group_by[0] if previous.group_by else None
     asks = bool(own.measures or own.interval or own.group_by)
     base = own if asks else previous.model_copy(update={"group_by": previous.group_by[1:], "top_n": None,
-                                                        "compare": [], "sort": []})
+                                                        "interval": None, "compare": [], "sort": []})
     named = {c.field for c in own.conditions} | {field}
     conditions = [c for c in previous.conditions if c.field not in named] + list(own.conditions)
-    conditions.append(Condition(field=field, values=[value], source=title))
+    time = own.time or previous.time
+    if field is not None:
+        conditions.append(Condition(field=field, values=[value], source=title))
+    else:  # a period: its own dates
+        time = _period(previous, str(value), dates)
     entities = [e for e in previous.entities if e.field not in named] + own.entities
-    return base.model_copy(update={"conditions": conditions, "time": own.time or previous.time, "text": title,
+    return base.model_copy(update={"conditions": conditions, "time": time, "text": title,
                                    "entities": entities, "page": 1, "not_understood": own.not_understood,
                                    "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions]))})
 
 
-def _breakdown(previous: Meaning, own: Meaning, title: str, last: PastTurn, row: int | None) -> Meaning:
+def _period(previous: Meaning, start: str, dates: str) -> TimeFilter:
+    """The dates of one period of the last answer's periods ("2025-11-01" of months: November 2025), on the
+    last question's date field (else `dates`, the catalog's default)."""
+    assert previous.interval is not None
+    first = date.fromisoformat(start[:10])
+    end = first + _STEP[previous.interval] - relativedelta(days=1)
+    field = previous.time.field if previous.time else dates
+    return TimeFilter(field=field, start=first, end=end, text=f"the {previous.interval} of {start[:10]}")
+
+
+def _breakdown(previous: Meaning, own: Meaning, title: str, last: PastTurn, row: int | None,
+               dates: str) -> Meaning:
     """ "break that down by carrier (for the top one)": the same question grouped anew."""
-    conditions = list(previous.conditions)
-    if row is not None:
+    conditions, time = list(previous.conditions), previous.time
+    if row is not None and previous.group_by:
         field = previous.group_by[0]
         conditions = [c for c in conditions if c.field != field]
         conditions.append(Condition(field=field, values=[last.first_column[row]], source=title))
+    elif row is not None:  # one of the periods: its dates, and no longer by period
+        time = _period(previous, str(last.first_column[row]), dates)
     measures = previous.measures or own.measures
     group_by = own.group_by or ([] if previous.interval else previous.group_by)  # "… by month": the same groups
-    return previous.model_copy(update={"group_by": group_by, "conditions": conditions, "compare": [],
+    return previous.model_copy(update={"group_by": group_by, "conditions": conditions, "compare": [], "time": time,
                                        "interval": own.interval or (None if own.group_by else previous.interval),
                                        "top_n": None, "measures": measures, "intent_type": "aggregation",
                                        "sort": [(measures[0].field, "desc")] if measures and measures[0].field else [],
