@@ -273,3 +273,12 @@ def test_a_ranking_of_periods_ranks_whole_periods_only(data_dir: Path) -> None:
     assert week["answer"].startswith(f"{weeks[0][0]} — shipments: {weeks[0][1]}.")
     assert [tuple(r) for r in quarters["results"][0]["rows"]] == whole
     assert any(a.startswith("only whole quarters are ranked") for a in quarters["assumptions"])
+
+
+def test_a_trend_compares_whole_periods_and_names_the_cut_ones(data_dir: Path) -> None:
+    answer = ask(data_dir, "how many containers arrived per week in Houston during April?")
+    rows = answer["results"][0]["rows"]
+    assert [r[0] for r in rows] == ["2026-03-30", "2026-04-06", "2026-04-13", "2026-04-20", "2026-04-27"]
+    assert f"went {'up' if rows[3][1] > rows[1][1] else 'down'} from {rows[1][1]:,} (2026-04-06) to " \
+           f"{rows[3][1]:,} (2026-04-20)" in answer["answer"]
+    assert "(2026-03-30, 2026-04-27 are cut short by the dates, so not compared)" in answer["answer"]

@@ -137,7 +137,8 @@ def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
     meaning: Meaning = query["meaning"]
     response = ctx.engine.search(query["index"], query["body"])
     columns, rows, total = querygen.table(meaning, response, ctx.catalog)
-    results = {"columns": columns, "rows": rows, "total": total, "query": query["body"], "meaning": meaning}
+    results = {"columns": columns, "rows": rows, "total": total, "query": query["body"], "meaning": meaning,
+               "dates": querygen.record_dates(response)}
     result = _ok(wi, es_results=results, hit_count=total)
     return result.model_copy(update={"empty": not rows})
 
@@ -301,7 +302,8 @@ def analyze_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
         return _ok(wi, analysis=Deliverable(text=""))
     label = results["columns"][at]
     if meaning.interval and not meaning.group_by and not meaning.top_n:
-        return _ok(wi, analysis=Deliverable(text=_trend(rows, label)))
+        whole = querygen.whole_periods(rows, meaning, results.get("dates") or (None, None))
+        return _ok(wi, analysis=Deliverable(text=_trend(whole, label, rows, meaning.interval)))
     additive = meaning.measures[0].agg in ("count", "sum")  # a share of a sum means something; of averages not
     return _ok(wi, analysis=Deliverable(text=_ranking(rows, label, additive, lowest=meaning.order == "asc")))
 
@@ -336,7 +338,18 @@ def _ranking(rows: list[list[Any]], label: str, additive: bool, lowest: bool = F
     return text + (f"; it is {_pct(first[-1], total)} of the {len(ordered)} shown." if shown else ".")
 
 
-def _trend(rows: list[list[Any]], label: str) -> str:
+def _trend(rows: list[list[Any]], label: str, shown: list[list[Any]], interval: str) -> str:
+    """From the first whole period to the last (`rows`), of the periods `shown`; cut ones are named, not compared."""
+    cut = [str(r[0]) for r in shown if r not in rows]
+    if len(rows) < 2:
+        return f"Too few whole {interval}s to follow a trend: {', '.join(cut)} are cut short by the dates." if cut \
+            else ""
+    aside = f" ({', '.join(cut)} {'is' if len(cut) == 1 else 'are'} cut short by the dates, so not compared)" \
+        if cut else ""
+    return f"{_trend_of(rows, label).removesuffix('.')}{aside}."
+
+
+def _trend_of(rows: list[list[Any]], label: str) -> str:
     start, end = rows[0], rows[-1]
     peak = max(rows, key=lambda r: r[-1])
     change = end[-1] - start[-1]

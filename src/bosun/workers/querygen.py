@@ -66,7 +66,7 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
         inner = {"t": {"date_histogram": {"field": field, "calendar_interval": meaning.interval,
                                           "format": FORMATS[meaning.interval], "min_doc_count": 0},
                        **({"aggs": metrics} if metrics else {})}}
-        if meaning.top_n and not meaning.group_by:  # ranked periods: where the records' dates begin and end
+        if not meaning.group_by:  # periods ranked or compared: where the records' dates begin and end
             inner |= {"first": {"min": {"field": field, "format": "yyyy-MM-dd"}},
                       "last": {"max": {"field": field, "format": "yyyy-MM-dd"}}}
     if meaning.group_by:
@@ -106,7 +106,7 @@ def table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> tuple
     if meaning.interval:
         rows = [[b["key_as_string"], *_values(meaning, b)] for b in aggs["t"]["buckets"]]
         if meaning.top_n:
-            rows = _ranked(_whole_periods(rows, meaning, _day(aggs, "first"), _day(aggs, "last")), meaning)
+            rows = _ranked(whole_periods(rows, meaning, record_dates(response)), meaning)
         return ["period", *labels], rows, len(rows)
     total = response["hits"]["total"]["value"]
     return labels, [_values(meaning, {"doc_count": total, **aggs})], 1
@@ -123,11 +123,11 @@ def _ranked(rows: list[list[Any]], meaning: Meaning) -> list[list[Any]]:
     return ordered[:meaning.top_n]
 
 
-def _whole_periods(rows: list[list[Any]], meaning: Meaning, first: date | None,
-                   last: date | None) -> list[list[Any]]:
-    """The periods wholly inside both the dates asked and the dates the records have (`first`, `last`): a
-    week cut in half by either would rank as the quietest for want of days."""
+def whole_periods(rows: list[list[Any]], meaning: Meaning, dates: tuple[str | None, str | None]) -> list[list[Any]]:
+    """The periods wholly inside both the dates asked and the dates the records have (`dates`, first and last,
+    ISO): a week cut in half by either would rank as the quietest, or end a trend low, for want of days."""
     assert meaning.interval is not None
+    first, last = (date.fromisoformat(d) if d else None for d in dates)
     asked = meaning.time
     starts = [d for d in (asked.start if asked else None, first) if d is not None]
     ends = [d for d in (asked.end if asked else None, last) if d is not None]
@@ -139,11 +139,11 @@ def _whole_periods(rows: list[list[Any]], meaning: Meaning, first: date | None,
     return kept
 
 
-def _day(aggs: dict[str, Any], name: str) -> date | None:
-    """The date of a min or max aggregation on a date field (None when no record has one)."""
-    found = aggs.get(name, {})
-    text = found.get("value_as_string")
-    return date.fromisoformat(str(text)[:10]) if text else None
+def record_dates(response: dict[str, Any]) -> tuple[str | None, str | None]:
+    """The first and last date of the records a query of periods read (None where it asked none or none have one)."""
+    aggs = response.get("aggregations", {})
+    found = [aggs.get(name, {}).get("value_as_string") for name in ("first", "last")]
+    return found[0] and str(found[0])[:10], found[1] and str(found[1])[:10]
 
 
 def period_end(start: date, interval: str) -> date:
