@@ -9,19 +9,13 @@ estimated at four characters each (no tokenizer ships offline). Needs the llm ex
 
 from __future__ import annotations
 
-import argparse
-import json
 import tempfile
 from collections import defaultdict
-from datetime import date
 from pathlib import Path
 from typing import Any
 
-from bosun.bench.questions import DEV
-from bosun.catalog import load_catalog
+from bosun.bench.questions import question_set, sample
 from bosun.conversation.session import open_session
-from bosun.datagen.load import build
-from bosun.engines.embedded import EmbeddedEngine
 from bosun.settings import Settings
 from bosun.understanding.llm import chat
 from bosun.understanding.llm.prompts import load_prompts
@@ -52,10 +46,7 @@ def _recording_model(sizes: dict[str, list[int]]) -> Any:
 
 
 def run(rows: int, questions: list[list[str]], folder: Path) -> dict[str, list[int]]:
-    data = folder / f"rows-{rows}"
-    engine = EmbeddedEngine(data / "bosun.duckdb")
-    build(engine, load_catalog(), rows, 42, date(2026, 6, 15))
-    engine.close()
+    data = sample(rows, folder)
     sizes: dict[str, list[int]] = defaultdict(list)
     original = chat.open_chat_model
     chat.open_chat_model = lambda settings: _recording_model(sizes)
@@ -71,15 +62,11 @@ def run(rows: int, questions: list[list[str]], folder: Path) -> dict[str, list[i
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bosun.bench prompts", description=__doc__)
-    parser.add_argument("--file", type=Path, default=DEV)
-    parser.add_argument("--rows", type=int, nargs="+", default=[50_000, 1_000_000])
-    args = parser.parse_args(argv)
-    questions = [json.loads(line)["turns"] for line in args.file.read_text().splitlines() if line.strip()]
-    print(f"prompt sizes over the {len(questions)} questions of {args.file.name}, largest per node "
+    file, questions, sizes_asked = question_set("python -m bosun.bench prompts", __doc__, argv)
+    print(f"prompt sizes over the {len(questions)} questions of {file.name}, largest per node "
           f"(characters; tokens ≈ characters / {CHARS_PER_TOKEN}):")
     with tempfile.TemporaryDirectory() as folder:
-        for rows in args.rows:
+        for rows in sizes_asked:
             sizes = run(rows, questions, Path(folder))
             print(f"  {rows:>9,} rows:")
             for prompt, found in sorted(sizes.items()):

@@ -52,12 +52,27 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def run(rows: int, questions: list[list[str]], folder: Path) -> None:
+def sample(rows: int, folder: Path) -> Path:
+    """A data directory under `folder` with the maritime sample at `rows` rows (seed 42, as of 2026-06-15)."""
     data = folder / f"rows-{rows}"
     engine = EmbeddedEngine(data / "bosun.duckdb")
     build(engine, load_catalog(), rows, 42, date(2026, 6, 15))
     engine.close()
-    session = open_session(Settings(data_dir=data))
+    return data
+
+
+def question_set(prog: str, description: str | None, argv: list[str]) -> tuple[Path, list[list[str]], list[int]]:
+    """The evaluation file, its questions' turns, and the data sizes, from a bench's arguments."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--file", type=Path, default=DEV)
+    parser.add_argument("--rows", type=int, nargs="+", default=[50_000, 1_000_000])
+    args = parser.parse_args(argv)
+    questions = [json.loads(line)["turns"] for line in args.file.read_text().splitlines() if line.strip()]
+    return args.file, questions, args.rows
+
+
+def run(rows: int, questions: list[list[str]], folder: Path) -> None:
+    session = open_session(Settings(data_dir=sample(rows, folder)))
     timed = _Timed(session.context.engine)
     object.__setattr__(session.context, "engine", timed)
     if hasattr(session.context.objects, "engine"):  # in-process GraphQL reads the same engine
@@ -95,13 +110,9 @@ def _reading_ms(session: Any, questions: list[list[str]]) -> list[float]:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bosun.bench questions", description=__doc__)
-    parser.add_argument("--file", type=Path, default=DEV)
-    parser.add_argument("--rows", type=int, nargs="+", default=[50_000, 1_000_000])
-    args = parser.parse_args(argv)
-    questions = [json.loads(line)["turns"] for line in args.file.read_text().splitlines() if line.strip()]
-    print(f"{len(questions)} questions from {args.file.name}, end to end, warm:")
+    file, questions, sizes = question_set("python -m bosun.bench questions", __doc__, argv)
+    print(f"{len(questions)} questions from {file.name}, end to end, warm:")
     with tempfile.TemporaryDirectory() as folder:
-        for rows in args.rows:
+        for rows in sizes:
             run(rows, questions, Path(folder))
     return 0
