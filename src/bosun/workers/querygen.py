@@ -80,7 +80,9 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
 
 
 def _order(meaning: Meaning) -> dict[str, str] | None:
-    if not meaning.measures or not (meaning.top_n or meaning.sort):  # ranked, or sorted by a follow-up
+    """Groups in the order of their first measure (a ranking's, or highest first), so that the rows read in
+    the order the answer's words list them; groups of periods keep the engine's order."""
+    if not meaning.measures or (meaning.interval and not (meaning.top_n or meaning.sort)):
         return None
     first = meaning.measures[0]
     return {"_count": meaning.order} if first.agg == "count" else {"m0": meaning.order}
