@@ -282,3 +282,17 @@ def test_a_trend_compares_whole_periods_and_names_the_cut_ones(data_dir: Path) -
     assert f"went {'up' if rows[3][1] > rows[1][1] else 'down'} from {rows[1][1]:,} (2026-04-06) to " \
            f"{rows[3][1]:,} (2026-04-20)" in answer["answer"]
     assert "(2026-03-30, 2026-04-27 are cut short by the dates, so not compared)" in answer["answer"]
+
+
+def test_groups_by_period_are_counted_as_groups_and_compared_on_their_totals(data_dir: Path) -> None:
+    import duckdb
+
+    answer = ask(data_dir, "TEU by month for Maersk and MSC in 2025")
+    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as gold:
+        totals = gold.sql("select carrier_name, sum(teu) t from shipments where carrier_name in ('MSC', 'MAERSK') "
+                          "and arrival_date between '2025-01-01' and '2025-12-31' group by 1 order by t desc"
+                          ).fetchall()
+    assert len(answer["results"][0]["rows"]) == 24 and answer["answer"].startswith("TEU per month for 2 carriers:")
+    (first, first_total), (second, second_total) = totals
+    assert f"{first} leads on TEU over the months shown with {first_total:,}, {first_total - second_total:,} more " \
+           f"than {second}" in answer["answer"]

@@ -175,7 +175,8 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     meaning: Meaning = results["meaning"]
     table = ResultTable(title=meaning.text, columns=results["columns"], rows=results["rows"],
                         total=results["total"], query=results["query"], sub_goal_id=wi.sub_goal.id)
-    text = _summary(meaning, results, _noun(meaning, ctx, len(results["rows"])))
+    groups = {r[0] for r in results["rows"]} if meaning.group_by else results["rows"]
+    text = _summary(meaning, results, _noun(meaning, ctx, len(groups)))
     unsure: list[Ambiguity] = wi.resolved_inputs.get("ambiguity") or []
     assumed = [_assumed(a, meaning) for a in unsure]
     if not any(a.kind == "field" and meaning.time and a.term == meaning.time.text for a in unsure):
@@ -263,7 +264,8 @@ def _listing(meaning: Meaning, columns: list[str], rows: list[list[Any]], lead: 
         return f"{len(rows)} {noun}: {', '.join(str(r[0]) for r in rows[:_LISTED])}{more}."
     unit = meaning.measures[0].unit if meaning.measures else None
     shown = "; ".join(f"{' '.join(str(v) for v in row[:lead])} {_figure(row[lead], unit)}" for row in rows[:_LISTED])
-    return f"{_heading(meaning, len(rows), columns[lead], noun)}: {shown}{more}."
+    groups = len({r[0] for r in rows}) if meaning.group_by and meaning.interval else len(rows)
+    return f"{_heading(meaning, groups, columns[lead], noun)}: {shown}{more}."
 
 
 _LISTED = 5
@@ -273,6 +275,8 @@ def _heading(meaning: Meaning, count: int, label: str, what: str) -> str:
     """What the rows are: "The top 5 carrier by TEU", "TEU per month, 12 months", "Only 3 port match"."""
     if meaning.interval and not meaning.group_by and not meaning.top_n:
         return f"{label} per {meaning.interval}, {count} {meaning.interval}s"
+    if meaning.interval:  # groups by period: "TEU per month for 2 carriers"
+        return f"{label} per {meaning.interval} for {count} {what}"
     if meaning.top_n and count < meaning.top_n:
         return f"Only {count} {what} match, by {label}"
     if meaning.top_n:
@@ -305,7 +309,19 @@ def analyze_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
         whole = querygen.whole_periods(rows, meaning, results.get("dates") or (None, None))
         return _ok(wi, analysis=Deliverable(text=_trend(whole, label, rows, meaning.interval)))
     additive = meaning.measures[0].agg in ("count", "sum")  # a share of a sum means something; of averages not
+    if meaning.interval:  # groups by period: the groups' totals over the periods, if totals mean something
+        rows, label = (_totals(rows), f"{label} over the {meaning.interval}s shown") if additive else ([], label)
+        if len(rows) < 2:
+            return _ok(wi, analysis=Deliverable(text=""))
     return _ok(wi, analysis=Deliverable(text=_ranking(rows, label, additive, lowest=meaning.order == "asc")))
+
+
+def _totals(rows: list[list[Any]]) -> list[list[Any]]:
+    """Each group's figures added up, in the order the groups first appear."""
+    totals: dict[Any, float] = {}
+    for group, value in rows:
+        totals[group] = totals.get(group, 0) + value
+    return [[group, total] for group, total in totals.items()]
 
 
 def _num(value: float) -> str:
