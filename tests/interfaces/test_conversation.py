@@ -321,3 +321,18 @@ def test_a_period_of_the_last_answer_pointed_at_by_its_place(session: Session,
     end = sql(gold, f"select (date '{second[0]}' + interval 1 month - interval 1 day)::date::varchar")[0][0]
     assert rows(alone) == sql(gold, "select count(*) from shipments where port_of_unlading = 'SAVANNAH' and "
                                     f"arrival_date between '{second[0]}' and '{end}'") == [[second[1]]]
+
+
+def test_a_superlative_points_at_the_row_first_on_its_measure(session: Session,
+                                                              gold: duckdb.DuckDBPyConnection) -> None:
+    session.ask("shipments per month into Savannah this year", "s")
+    quietest = session.ask("and the quietest one?", "s")
+    months = sql(gold, "select strftime(date_trunc('month', arrival_date), '%Y-%m-%d') m, count(*) n from shipments "
+                       "where port_of_unlading = 'SAVANNAH' and arrival_date between '2026-01-01' and '2026-05-31' "
+                       "group by 1 order by n, m limit 1")  # June is cut short by the dates: not the quietest
+    assert rows(quietest) == [[months[0][1]]] and f"“quietest one” read as {months[0][0]}" in quietest.assumptions
+    session.ask("TEU by carrier into Savannah this year", "t")
+    slowest = session.ask("and the slowest one?", "t")  # another measure: the carriers ranked on it
+    assert [[r[0], r[1]] for r in rows(slowest)] == sql(
+        gold, "select carrier_name, round(avg(transit_days), 2) a from shipments where port_of_unlading = "
+              "'SAVANNAH' and arrival_date between '2026-01-01' and '2026-06-15' group by 1 order by a desc limit 1")

@@ -26,7 +26,8 @@ def deliverables_of(meaning: Meaning) -> list[str]:
 def past_turn(summary: TurnSummary) -> PastTurn:
     meaning = Meaning.model_validate(summary.meaning) if summary.meaning else None
     return PastTurn(question=summary.human_message, status=summary.status, meaning=meaning,
-                    clarification=summary.clarification, first_column=summary.first_column)
+                    clarification=summary.clarification, first_column=summary.first_column,
+                    leaders=summary.leaders)
 
 
 def goals_for(understanding: Understanding, today: date) -> GoalsOf:

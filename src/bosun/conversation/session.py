@@ -42,6 +42,7 @@ from bosun.settings import Settings, scrub
 from bosun.understanding.backends import open_understanding
 from bosun.understanding.llm import LLMUnderstanding
 from bosun.understanding.meaning import Meaning
+from bosun.workers import querygen
 from bosun.workers.context import Context
 from bosun.workers.models import Goal
 
@@ -210,7 +211,7 @@ class Session:
         first = [row[0] for row in answer.results[0].rows[:10]] if answer.results else []
         return TurnSummary(turn_id=0, human_message=question, ai_response=answer.answer, status=answer.status,
                            meaning=meaning.model_dump(mode="json") if meaning else None,
-                           clarification=clarification, first_column=first)
+                           clarification=clarification, first_column=first, leaders=_leaders(answer, meaning))
 
     def close(self) -> None:
         """Close the engine, the vectors and both stores: a closed SQLite file has its log merged back."""
@@ -240,6 +241,18 @@ class _ThreadLock(AbstractContextManager[Any]):
     def __exit__(self, *exc: object) -> None:
         if self.lock.is_locked:
             self.lock.release()
+
+
+def _leaders(answer: Answer, meaning: Meaning | None) -> list[Any]:
+    """The groups (or periods) highest and lowest on the answer's first figure, the earlier one in a tie."""
+    if not answer.results or meaning is None or bool(meaning.group_by) + bool(meaning.interval) != 1:
+        return []
+    rows = [r for r in answer.results[0].rows if len(r) > 1 and isinstance(r[1], int | float)]
+    if meaning.interval:  # "the quietest one" is not a month cut short by the dates asked
+        rows = querygen.whole_periods(rows, meaning, (None, None))
+    if not rows:
+        return []
+    return [max(rows, key=lambda r: r[1])[0], min(rows, key=lambda r: r[1])[0]]
 
 
 def _meaning_of(goal: Goal, values: dict[str, Any], context: Context) -> Meaning:

@@ -28,6 +28,7 @@ class TurnSummary(BaseModel):
     status: str = "done"
     clarification: dict[str, Any] | None = None  # {"term": …, "options": […], "asked": n} when it asked back
     first_column: list[Any] = Field(default_factory=list)  # the first table's leading values, in order
+    leaders: list[Any] = Field(default_factory=list)  # the leading values highest and lowest on the first figure
 
 
 class PlanDecision(BaseModel):

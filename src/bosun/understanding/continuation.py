@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from itertools import pairwise
 from typing import TYPE_CHECKING, Literal
 
 from dateutil.relativedelta import relativedelta
 
+from bosun.understanding.compose import Composer
 from bosun.understanding.grammar import FollowUp
 from bosun.understanding.meaning import Condition, Meaning, Measure, TimeFilter
 from bosun.understanding.names import normalize
@@ -25,6 +27,7 @@ from bosun.understanding.reading import PastTurn
 if TYPE_CHECKING:
     from bosun.understanding.rules import RulesUnderstanding
 
+Value = str | int | float | bool  # a value of a record field, as a condition takes it
 _STEP = {"day": relativedelta(days=1), "week": relativedelta(weeks=1), "month": relativedelta(months=1),
          "quarter": relativedelta(months=3), "year": relativedelta(years=1)}
 
@@ -88,33 +91,79 @@ class Continuation:
         sorted_ = self._sort(reply, previous, last)
         if sorted_ is not None:  # "sort by weight": the same records, or the same groups, in another order
             return Continued("follow_up", title, sorted_.model_copy(update={"text": title}))
-        row, phrase = self._pointed(reply, previous, last)
+        reranked = self._reranked(reply, previous, today)
+        if reranked is not None:  # "and the slowest one?" of carriers by TEU: the carrier slowest on transit
+            return Continued("follow_up", title, reranked.model_copy(update={"text": title}))
+        row, phrase = self._pointed(reply, previous, last, today)
         own = self.understanding.analyze(_without(reply, phrase), today)  # "the second one" points back
         cued = self._cued(reply) or row is not None
         if (own.lookup is not None and (own.lookup.fields or not cued)) or (self._stands_alone(own) and not cued):
             return None  # its own question: an attribute of one object, or records, measures, a ranking
+        if row is not None:  # said, as the rows' order or a superlative picked it
+            own = own.model_copy(update={"assumptions": [*own.assumptions, f"“{phrase}” read as {row}"]})
         if row is not None and not ((own.group_by or own.interval) and not own.measures):
             dates = self.understanding.catalog.spec.time.default_field
-            return Continued("follow_up", title, _pointed_at(previous, own, last.first_column[row], title, dates))
+            return Continued("follow_up", title, _pointed_at(previous, own, row, title, dates))
         return self._built_on(reply, own, previous, last, title, row)
 
-    def _pointed(self, reply: str, previous: Meaning, last: PastTurn) -> tuple[int | None, str | None]:
-        """ "the top one", "the second one", "the last one": a row of the last grouped answer, and the phrase."""
+    def _pointed(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> tuple[Value | None, str | None]:
+        """ "the top one", "the second one", "the busiest one": the row of the last grouped answer pointed at (its
+        leading value), and the phrase."""
         if not ((previous.group_by or previous.interval) and last.first_column):
             return None, None
         phrase = said(reply, self.words.top_one)
         if phrase is not None:
-            return 0, phrase
+            return last.first_column[0], phrase
         ordinals = {w: n for w, n in self.understanding.grammar.ordinals.items() if n != 0}
         for word, n in ordinals.items():
             phrase = said(reply, [f"{word} one"])
             index = n - 1 if n > 0 else len(last.first_column) + n
             if phrase is not None and 0 <= index < len(last.first_column):
-                return index, phrase
+                return last.first_column[index], phrase
+        return self._leader(reply, previous, last, today)
+
+    def _leader(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> tuple[Value | None, str | None]:
+        """ "the busiest one", "the smallest one": the row highest or lowest on the last answer's first figure,
+        when the word ranks by that figure (not "the slowest one" after a table of TEU)."""
+        words = normalize(reply).split()
+        for word, after in pairwise(words):
+            direction = self._ranks(word, previous, today) if after == "one" and last.leaders else None
+            if direction is not None:
+                return last.leaders[0 if direction > 0 else 1], f"{word} one"
         return None, None
 
+    def _reranked(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
+        """ "the slowest one" after groups ranked on another measure: the same groups, the one first on the
+        measure the word names."""
+        if not previous.group_by or not previous.measures:
+            return None
+        words = normalize(reply).split()
+        for word, after in pairwise(words):
+            spans = self.understanding.spans(word, today) if after == "one" else []
+            for adjective in spans[0].values("adjective") if len(spans) == 1 else []:
+                measure = Composer(self.understanding.catalog, self.understanding.grammar).adjective_measure(adjective)
+                if adjective[3] == "superlative" and measure.name != previous.measures[0].name:
+                    order: Literal["asc", "desc"] = "desc" if adjective[2] > 0 else "asc"
+                    return previous.model_copy(update={"measures": [measure], "top_n": 1, "order": order,
+                                                       "sort": [], "compare": [], "page": 1})
+        return None
+
+    def _ranks(self, word: str, previous: Meaning, today: date) -> int | None:
+        """+1 or -1 when `word` ranks highest or lowest first on the last answer's first measure, else None."""
+        spans = self.understanding.spans(word, today)
+        if len(spans) != 1 or not previous.measures:
+            return None
+        span, measure = spans[0], previous.measures[0]
+        for kind, name, direction, form in span.values("adjective"):
+            if form == "superlative" and name == (measure.field if kind == "field" else measure.name):
+                return int(direction)
+        if span.has("rank"):
+            return 1 if span.value("rank") == "desc" else -1
+        aggs = [a[0] for a in span.values("agg")]
+        return 1 if "max" in aggs else -1 if "min" in aggs else None
+
     def _built_on(self, reply: str, own: Meaning, previous: Meaning, last: PastTurn, title: str,
-                  row: int | None) -> Continued | None:
+                  row: Value | None) -> Continued | None:
         if own.top_n and not (own.group_by or own.conditions or own.time) and previous.group_by:
             ranked = previous.model_copy(update={"top_n": own.top_n, "order": own.order, "text": title})
             return Continued("follow_up", title, ranked)  # "just the top 3"
@@ -249,7 +298,7 @@ def _refine(previous: Meaning, own: Meaning, shifted: TimeFilter | None, title: 
                                        "not_understood": own.not_understood, "page": 1, "text": title})
 
 
-def _pointed_at(previous: Meaning, own: Meaning, value: str | int | float | bool, title: str,
+def _pointed_at(previous: Meaning, own: Meaning, value: Value, title: str,
                 dates: str) -> Meaning:
     """ "the busiest month for the second one", "what about the top one?": the reply's own question (or the last
     one's measures) for the one group, or the one period, pointed at, within the last question's constraints."""
@@ -280,19 +329,21 @@ def _period(previous: Meaning, start: str, dates: str) -> TimeFilter:
     return TimeFilter(field=field, start=first, end=end, text=f"the {previous.interval} of {start[:10]}")
 
 
-def _breakdown(previous: Meaning, own: Meaning, title: str, last: PastTurn, row: int | None,
+def _breakdown(previous: Meaning, own: Meaning, title: str, last: PastTurn, row: Value | None,
                dates: str) -> Meaning:
     """ "break that down by carrier (for the top one)": the same question grouped anew."""
     conditions, time = list(previous.conditions), previous.time
     if row is not None and previous.group_by:
         field = previous.group_by[0]
         conditions = [c for c in conditions if c.field != field]
-        conditions.append(Condition(field=field, values=[last.first_column[row]], source=title))
+        conditions.append(Condition(field=field, values=[row], source=title))
     elif row is not None:  # one of the periods: its dates, and no longer by period
-        time = _period(previous, str(last.first_column[row]), dates)
+        time = _period(previous, str(row), dates)
     measures = previous.measures or own.measures
     group_by = own.group_by or ([] if previous.interval else previous.group_by)  # "… by month": the same groups
+    assumptions = list(dict.fromkeys([*previous.assumptions, *own.assumptions]))
     return previous.model_copy(update={"group_by": group_by, "conditions": conditions, "compare": [], "time": time,
+                                       "assumptions": assumptions,
                                        "interval": own.interval or (None if own.group_by else previous.interval),
                                        "top_n": None, "measures": measures, "intent_type": "aggregation",
                                        "sort": [(measures[0].field, "desc")] if measures and measures[0].field else [],

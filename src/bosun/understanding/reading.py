@@ -26,6 +26,7 @@ class PastTurn(BaseModel):
     meaning: Meaning | None = None
     clarification: dict[str, Any] | None = None  # {"term", "options", "asked"} when it asked back
     first_column: list[Any] = Field(default_factory=list)  # the first table's leading values, in order
+    leaders: list[Any] = Field(default_factory=list)  # [highest, lowest] on the first figure ("the busiest one")
 
 
 class GoalReading(BaseModel):
