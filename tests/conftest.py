@@ -8,13 +8,19 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections.abc import Iterator
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+from bosun.catalog import load_catalog
+from bosun.datagen.load import build
+from bosun.engines.embedded import EmbeddedEngine
 from bosun.interfaces.cli.app import app
+
+NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
 
 _connect = socket.socket.connect
 
@@ -55,3 +61,12 @@ def dev_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
                                           "--as-of", "2026-06-15"])
         assert result.exit_code == 0, result.output
         yield folder
+
+
+def sample_engine(rows: int) -> Iterator[EmbeddedEngine]:
+    """The maritime sample at `rows` rows (seed 42, as of 2026-06-15) in an in-memory embedded engine whose clock
+    stands at noon that day; for a fixture to yield from."""
+    engine = EmbeddedEngine(clock=lambda: NOW)
+    build(engine, load_catalog(), rows, 42, date(2026, 6, 15))
+    yield engine
+    engine.close()

@@ -1,15 +1,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, date, datetime
 
 import pytest
 
 from bosun.catalog import Catalog, load_catalog
-from bosun.datagen.load import build
 from bosun.engines.embedded import EmbeddedEngine
-
-NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
+from tests.conftest import sample_engine
 
 
 @pytest.fixture(scope="session")
@@ -18,9 +15,6 @@ def catalog() -> Catalog:
 
 
 @pytest.fixture(scope="session")
-def sample(catalog: Catalog) -> Iterator[EmbeddedEngine]:
+def sample() -> Iterator[EmbeddedEngine]:
     """The maritime sample, 20,000 rows, in an in-memory embedded engine."""
-    engine = EmbeddedEngine(clock=lambda: NOW)
-    build(engine, catalog, 20_000, 42, date(2026, 6, 15))
-    yield engine
-    engine.close()
+    yield from sample_engine(20_000)

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -16,8 +16,8 @@ from bosun.catalog import Catalog, load_catalog
 from bosun.datagen.load import build
 from bosun.engines.embedded import EmbeddedEngine
 from bosun.engines.guardrails import GuardedEngine, Guardrails
+from tests.conftest import sample_engine
 
-NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
 ROOT = Path(__file__).parents[2]
 
 
@@ -27,12 +27,9 @@ def catalog() -> Catalog:
 
 
 @pytest.fixture(scope="package")
-def raw(catalog: Catalog) -> Iterator[EmbeddedEngine]:
+def raw() -> Iterator[EmbeddedEngine]:
     """The maritime sample, 2,000 rows, in an in-memory embedded engine (no guardrails)."""
-    engine = EmbeddedEngine(clock=lambda: NOW)
-    build(engine, catalog, 2_000, 42, date(2026, 6, 15))
-    yield engine
-    engine.close()
+    yield from sample_engine(2_000)
 
 
 @pytest.fixture(scope="package")
