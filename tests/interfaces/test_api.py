@@ -78,8 +78,7 @@ def test_a_turn_streams_its_rounds_and_inputrefs_then_the_answer(client: TestCli
     dispatched = {e["sub_goal_id"]: e for k, e in events if k == "dispatched"}
     finished = {e["sub_goal_id"]: e for k, e in events if k == "finished"}
     assert dispatched.keys() == finished.keys() and all(e["status"] == "success" for e in finished.values())
-    assert dispatched[1]["worker"] == "metadata_lookup" and dispatched[2]["inputs"] == {
-        "metadata_results": 1, "analysis_result": 1}
+    assert dispatched[1]["worker"] == "metadata_lookup" and dispatched[2]["inputs"] == {"analysis_result": 1}
     answer = events[-1][1]
     assert answer["status"] == "done" and answer["results"][0]["chart"]["mark"]["type"] == "line"
     assert len(answer["trace"]["sub_goals"]) == len(dispatched)

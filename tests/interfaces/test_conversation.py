@@ -17,7 +17,7 @@ from bosun.conversation.session import Session, open_session
 from bosun.conversation.store import sqlite_store
 from bosun.errors import StoreError
 from bosun.interfaces.cli.app import app
-from bosun.planner.synthesis import Answer
+from bosun.planner.answer import Answer
 from bosun.settings import Settings
 
 

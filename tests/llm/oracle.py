@@ -21,9 +21,10 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 
+from bosun.chat import client as chat
 from bosun.planner.llm import LLMPlanner
 from bosun.planner.state import MainState, PlanDecision
-from bosun.understanding.llm import LLMUnderstanding, chat
+from bosun.understanding.llm import LLMUnderstanding
 from bosun.understanding.meaning import Condition, Meaning
 from bosun.understanding.reading import GoalReading, PastTurn, Reading
 from bosun.workers.registry import Registry

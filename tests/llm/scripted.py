@@ -16,8 +16,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-from bosun.understanding.llm import ChatClient
-from bosun.understanding.llm.prompts import load_prompts
+from bosun.chat import ChatClient, load_prompts
 
 USAGE = {"input_tokens": 120, "output_tokens": 30, "total_tokens": 150}
 

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 
+from bosun.chat import client as chat
+from bosun.chat import load_prompts
 from bosun.conversation.session import Session, open_session
 from bosun.settings import Settings
-from bosun.understanding.llm import chat
-from bosun.understanding.llm.prompts import load_prompts
 from tests.llm.scripted import DispatchFakeModel, tool_call
 
 QUESTIONS = [

@@ -9,16 +9,20 @@ import pytest
 
 import bosun.workers.data  # noqa: F401 - registers the workers the plans name
 from bosun.catalog import load_catalog
+from bosun.chat import open_chat_model
 from bosun.errors import SettingsError
+from bosun.ledger import Ledger, charged
 from bosun.planner.llm import LLMPlanner
 from bosun.planner.rules import RulesPlanner
 from bosun.planner.state import MainState
 from bosun.settings import Settings
-from bosun.understanding.llm import Ledger, LLMUnderstanding, charged, open_chat_model
+from bosun.understanding import Meaning
+from bosun.understanding.llm import LLMUnderstanding
 from bosun.understanding.reading import PastTurn
 from bosun.understanding.rules import RulesUnderstanding
-from bosun.workers.models import Deliverable, Goal, SubGoal, WorkerInput, WorkerResult
+from bosun.workers.models import Deliverable, Goal, GoalParams, SubGoal, WorkerInput, WorkerResult
 from bosun.workers.registry import REGISTRY, Registry, worker
+from bosun.workers.slots import ANALYSIS, ES_RESULTS, QueryResults
 from bosun.workers.writing import with_writers
 from tests.llm.scripted import ToolFakeModel, client, prose, tool_call
 
@@ -110,7 +114,7 @@ def test_a_follow_up_may_name_a_group_the_last_turn_listed(rules: RulesUnderstan
 
 
 def _state() -> MainState:
-    goal = Goal(id=1, text="definition", deliverables=["answer"], params={"terms": ["TEU"]})
+    goal = Goal(id=1, text="definition", deliverables=["answer"], params=GoalParams(kind="definition", terms=["TEU"]))
     return MainState(question="what is a TEU?", goals=[goal], round=1)
 
 
@@ -119,7 +123,7 @@ def test_the_model_plan_passes_the_plan_gate() -> None:
     planner = LLMPlanner(client(ToolFakeModel(responses=[tool_call("ModelPlan", plan)])), RulesPlanner())
     decision = planner.plan(_state(), REGISTRY)
     (sub_goal,) = decision.sub_goals
-    assert sub_goal.worker == "common_helpdesk" and sub_goal.params == {"terms": ["TEU"]}
+    assert sub_goal.worker == "common_helpdesk" and sub_goal.params.terms == ["TEU"]
     assert sub_goal.outputs == ["answer"] and sub_goal.goal_type == "deliverable"
 
 
@@ -143,16 +147,17 @@ def test_an_invalid_plan_is_retried_then_the_rules_plan_the_turn() -> None:
 def _analysis_registry(rows: int) -> tuple[Registry, WorkerInput]:
     registry = Registry()
 
-    @worker("analyze_results", "F12", consumes=["es_results"], produces=["analysis"], goal_type="deliverable",
+    @worker("analyze_results", "F12", consumes=[ES_RESULTS], produces=[ANALYSIS], goal_type="deliverable",
             registry=registry)
     def analyze(wi: WorkerInput, ctx: Any) -> WorkerResult:
-        return WorkerResult(sub_goal_id=1, status="success",
-                            outputs={"analysis": Deliverable(text="MAERSK leads on shipments with 1,200.")})
+        return WorkerResult.of(wi, ANALYSIS.of(Deliverable(text="MAERSK leads on shipments with 1,200.")))
 
-    table = {"columns": ["carrier", "shipments"], "rows": [[f"CARRIER {i}", 1_200 - i % 7] for i in range(rows)],
-             "total": rows}
-    sub_goal = SubGoal(id=1, goal_id=1, worker="analyze_results", description="d", params={"text": "rank carriers"})
-    return registry, WorkerInput(sub_goal=sub_goal, resolved_inputs={"es_results": table})
+    meaning = Meaning(text="rank carriers", index="shipments", intent_type="aggregation")
+    table = QueryResults(columns=["carrier", "shipments"], rows=[[f"CARRIER {i}", 1_200 - i % 7] for i in range(rows)],
+                         total=rows, query={}, meaning=meaning)
+    sub_goal = SubGoal(id=1, goal_id=1, worker="analyze_results", description="d",
+                       params=GoalParams(text="rank carriers"))
+    return registry, WorkerInput(sub_goal=sub_goal, resolved_inputs={ES_RESULTS.name: table})
 
 
 @pytest.mark.parametrize("rows", [10, 1_000_000])
@@ -160,7 +165,7 @@ def test_the_analysis_prompt_is_bounded_whatever_the_rows(rows: int) -> None:
     registry, wi = _analysis_registry(rows)
     model = ToolFakeModel(responses=[tool_call("WrittenText", {"text": "MAERSK is first with 1,200 shipments."})])
     result = with_writers(registry, client(model)).workers["analyze_results"].fn(wi, None)
-    assert result.outputs["analysis"].text == "MAERSK is first with 1,200 shipments."
+    assert result.outputs[ANALYSIS.name].text == "MAERSK is first with 1,200 shipments."
     prompt = "".join(str(m.content) for m in model.seen[0])
     assert len(prompt) < 3_000 and f"Rows in the result: {rows}" in prompt and "CARRIER 10" not in prompt
 
@@ -171,7 +176,7 @@ def test_an_analysis_with_an_invented_figure_keeps_the_rules_text() -> None:
     ledger = Ledger(budget=10_000)
     with charged(ledger, "sg1"):
         result = with_writers(registry, client(model)).workers["analyze_results"].fn(wi, None)
-    assert result.outputs["analysis"].text == "MAERSK leads on shipments with 1,200."
+    assert result.outputs[ANALYSIS.name].text == "MAERSK leads on shipments with 1,200."
     assert "the figure 37 is not in the summary" in str(model.seen[1][-1].content)
     assert "rules' text stands" in ledger.notes[0]
 

@@ -14,10 +14,10 @@ from typing import Any
 import duckdb
 import pytest
 
+from bosun.chat import client as chat
 from bosun.conversation.session import Session, open_session
-from bosun.planner.synthesis import Answer
+from bosun.planner.answer import Answer
 from bosun.settings import Settings
-from bosun.understanding.llm import chat
 from tests.llm.oracle import Oracle, oracle_model
 from tests.llm.scripted import DispatchFakeModel
 

@@ -6,13 +6,13 @@ from typing import Any
 
 import pytest
 
+from bosun.planner.answer import Answer
+from bosun.planner.context import RunContext
 from bosun.planner.graph import build_graph
 from bosun.planner.run import open_checkpointer, run_turn
-from bosun.planner.synthesis import Answer
 from bosun.settings import Settings
-from bosun.workers.context import Context
 from bosun.workers.models import Goal
-from tests.planner.workers import build_registry
+from tests.planner.workers import Script, build_registry
 
 Ask = Callable[..., Answer]
 
@@ -22,9 +22,11 @@ def ask(tmp_path: Path) -> Ask:
     """Run one turn whose goals are given, with the test workers, on a durable checkpointer."""
     graph = build_graph(open_checkpointer(tmp_path / "cp.sqlite"))
 
-    def run(goals: list[Goal], log: list[str] | None = None, **settings: Any) -> Answer:
-        ctx = Context(settings=Settings(data_dir=tmp_path, **settings), registry=build_registry(log),
-                      goals_of=lambda question, history: goals)
+    def run(goals: list[Goal], log: list[str] | None = None, scripts: dict[int, Script] | None = None,
+            **settings: Any) -> Answer:
+        registry = build_registry(log, scripts=scripts)
+        ctx = RunContext(settings=Settings(data_dir=tmp_path, **settings), registry=registry,
+                         goals_of=lambda question, history: goals)
         return run_turn(graph, "question", "thread-1", ctx)
 
     return run

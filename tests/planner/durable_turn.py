@@ -10,24 +10,27 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
+from bosun.planner.context import RunContext
 from bosun.planner.graph import build_graph
 from bosun.planner.run import open_checkpointer, resume_turn, run_turn
 from bosun.settings import Settings
 from bosun.workers.context import Context
 from bosun.workers.models import Goal, WorkerInput, WorkerResult
-from tests.planner.workers import build_registry
+from tests.planner.workers import Script, build_registry
 
-GOALS = [Goal(id=1, text="Maersk to LA", deliverables=["formatted_results"], params={"values": ["MAERSK"]}),
-         Goal(id=2, text="what is a TEU", deliverables=["answer"], params={"definition": "TEU is ..."})]
+GOALS = [Goal(id=1, text="Maersk to LA", deliverables=["formatted_results"]),
+         Goal(id=2, text="what is a TEU", deliverables=["answer"])]
+SCRIPTS = {1: Script(values=["MAERSK"]), 2: Script(definition="TEU is ...")}
 
 
 def main(mode: str, folder: Path) -> None:
-    registry = build_registry()
+    registry = build_registry(scripts=SCRIPTS)
     for name, registered in list(registry.workers.items()):
-        registry.workers[name] = registered.__class__(registered.capability, _logged(registered.fn, folder, mode))
-    ctx = Context(settings=Settings(data_dir=folder), registry=registry, goals_of=lambda q, h: GOALS)
+        registry.workers[name] = replace(registered, fn=_logged(registered.fn, folder, mode))
+    ctx = RunContext(settings=Settings(data_dir=folder), registry=registry, goals_of=lambda q, h: GOALS)
     graph = build_graph(open_checkpointer(folder / "checkpoints.sqlite"))
     if mode == "resume":
         answer = resume_turn(graph, "thread", ctx)

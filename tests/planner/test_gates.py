@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bosun.errors import ConfigError
 from bosun.planner import gates
 from bosun.planner.state import MainState, PlanDecision, worker_results_reducer
-from bosun.workers.models import Goal, InputRef, SubGoal, WorkerResult
+from bosun.workers.models import Goal, InputRef, ResultFlags, SubGoal, WorkerResult
 from tests.planner.workers import build_registry
 
 REGISTRY = build_registry()
@@ -24,9 +26,9 @@ def state_with(*sub_goals: SubGoal, round: int = 1) -> MainState:
 
 
 def test_valid_plan_passes() -> None:
-    done = sg(1, "metadata_lookup", "success", ["metadata_results", "analysis_result"])
-    ref = InputRef(from_sub_goal=1, slot="metadata_results")
-    proposed = sg(2, "es_query_gen", outputs=["es_query"], metadata_results=ref)
+    done = sg(1, "metadata_lookup", "success", ["analysis_result", "entity_options"])
+    ref = InputRef(from_sub_goal=1, slot="analysis_result")
+    proposed = sg(2, "es_query_gen", outputs=["es_query"], analysis_result=ref)
     plan = PlanDecision(action="continue", sub_goals=[proposed])
     assert gates.validate_plan(plan, state_with(done), REGISTRY) == []
 
@@ -42,22 +44,22 @@ def test_valid_plan_passes() -> None:
         ([sg(2, "es_query_exec", es_query=InputRef(from_sub_goal=3, slot="x")),
           sg(3, "es_query_exec", outputs=["x"], es_query=InputRef(from_sub_goal=2, slot="x"))],
          "sg2: its inputs depend on itself"),
-        ([sg(2, "metadata_lookup", outputs=["metadata_results"])], "sg2: duplicates work already planned"),
+        ([sg(2, "metadata_lookup", outputs=["analysis_result"])], "sg2: duplicates work already planned"),
         ([sg(1, "common_helpdesk")], "sg1: id already used"),
     ],
 )
 def test_bad_plans_are_refused(proposed: list[SubGoal], problem: str) -> None:
-    done = sg(1, "metadata_lookup", "success", ["metadata_results"])
+    done = sg(1, "metadata_lookup", "success", ["analysis_result"])
     problems = gates.validate_plan(PlanDecision(action="continue", sub_goals=proposed), state_with(done), REGISTRY)
     assert any(p.startswith(problem) for p in problems), problems
 
 
 def test_reference_to_failed_sub_goal_is_refused() -> None:
-    failed = sg(1, "metadata_lookup", "failed", ["metadata_results"])
+    failed = sg(1, "metadata_lookup", "failed", ["analysis_result"])
     plan = PlanDecision(action="continue", sub_goals=[
-        sg(2, "es_query_gen", metadata_results=InputRef(from_sub_goal=1, slot="metadata_results"))])
+        sg(2, "es_query_gen", analysis_result=InputRef(from_sub_goal=1, slot="analysis_result"))])
     assert gates.validate_plan(plan, state_with(failed), REGISTRY) == [
-        "sg2.metadata_results: refers to failed sub-goal 1"]
+        "sg2.analysis_result: refers to failed sub-goal 1"]
 
 
 def test_round_cap() -> None:
@@ -74,7 +76,7 @@ def test_turn_deadline() -> None:
 def test_retry_only_transient_failures_and_only_once() -> None:
     def failed(id: int, transient: bool, attempts: int) -> SubGoal:
         return sg(id, "es_query_exec", "failed").model_copy(
-            update={"attempts": attempts, "result": {"transient": transient}})
+            update={"attempts": attempts, "result": ResultFlags(transient=transient)})
 
     assert gates.retries([failed(1, True, 1), failed(2, False, 1), failed(3, True, 2)]) == [1]
 
@@ -87,7 +89,7 @@ def test_partial_success_fails_only_the_blocked_goal() -> None:
 
 def test_review_adds_one_diagnostic_step_for_an_empty_result() -> None:
     goal = Goal(id=1, text="g", deliverables=["formatted_results"])
-    empty = sg(3, "es_query_exec", "success").model_copy(update={"result": {"empty": True}})
+    empty = sg(3, "es_query_exec", "success").model_copy(update={"result": ResultFlags(empty=True)})
     reviewed = gates.review(goal, empty, REGISTRY, "ask")
     assert reviewed.deliverables == ["formatted_results", "diagnosis"] and reviewed.reviewed
     assert gates.review(reviewed, empty, REGISTRY, "ask") == reviewed  # once only
@@ -95,7 +97,8 @@ def test_review_adds_one_diagnostic_step_for_an_empty_result() -> None:
 
 def test_ambiguity_policy() -> None:
     goal = Goal(id=1, text="g", deliverables=["formatted_results"])
-    unsure = sg(1, "metadata_lookup", "partial").model_copy(update={"result": {"needs": "clarification_message"}})
+    needs = ResultFlags(needs="clarification_message")
+    unsure = sg(1, "metadata_lookup", "partial").model_copy(update={"result": needs})
     assert gates.review(goal, unsure, REGISTRY, "ask").deliverables == ["clarification_message"]
     assert gates.review(goal, unsure, REGISTRY, "assume").deliverables == ["formatted_results"]
 
@@ -109,9 +112,9 @@ def test_reducer_concatenates_and_clears() -> None:
 
 def test_registry_refuses_duplicates_at_registration() -> None:
     registry = build_registry()
-    cap = registry.workers["show_results"].capability
+    shown = registry.workers["show_results"]
     with pytest.raises(ConfigError, match="worker 'show_results' is registered twice"):
-        registry.register(cap, registry.workers["show_results"].fn)
-    clash = cap.model_copy(update={"name": "show_more"})
+        registry.register(shown)
+    clash = replace(shown, capability=shown.capability.model_copy(update={"name": "show_more"}))
     with pytest.raises(ConfigError, match="slot 'formatted_results' of worker 'show_more' is already produced by"):
-        registry.register(clash, registry.workers["show_results"].fn)
+        registry.register(clash)

@@ -1,112 +1,129 @@
 """Test workers with the seed's names and slots, registered in a fresh registry per test.
 
-They read what to do from the goal's params (no models, no engine): enough to drive the planner
-through every path of seed 000's scenarios.
+What each does for a goal is scripted (no models, no engine), by the goal's id: enough to drive the
+planner through every path of seed 000's scenarios. Their slots carry plain values, declared here with
+their own (loose) types, as any registry's own workers declare theirs.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from bosun.errors import UnknownEntity
 from bosun.workers.context import Context
-from bosun.workers.models import Clarification, Deliverable, ResultTable, WorkerInput, WorkerResult
+from bosun.workers.models import Clarification, Deliverable, ResultTable, Slot, WorkerInput, WorkerResult
 from bosun.workers.registry import Registry, worker
 
+ANSWER = Slot("answer", Deliverable)
+ANALYSIS_RESULT = Slot("analysis_result", dict[str, Any])
+ENTITY_OPTIONS = Slot("entity_options", list[str])
+ES_QUERY = Slot("es_query", dict[str, Any])
+ES_RESULTS = Slot("es_results", dict[str, Any])
+FORMATTED_RESULTS = Slot("formatted_results", Deliverable)
+ANALYSIS = Slot("analysis", Deliverable)
+CLARIFICATION_MESSAGE = Slot("clarification_message", Deliverable)
+DIAGNOSIS = Slot("diagnosis", Deliverable)
 
-def _ok(wi: WorkerInput, **outputs: Any) -> WorkerResult:
-    return WorkerResult(sub_goal_id=wi.sub_goal.id, status="success", outputs=outputs)
+
+@dataclass(frozen=True)
+class Script:
+    """What the test workers do for one goal."""
+
+    definition: str = "A shipment is ..."
+    values: list[str] = field(default_factory=list)
+    rows: list[list[Any]] = field(default_factory=lambda: [["MAERSK", 10]])
+    options: list[str] = field(default_factory=list)
+    unknown: str | None = None
+    crash: bool = False
+    slow_once: bool = False
+    partial: str | None = None
+    assume: list[str] = field(default_factory=list)
 
 
-def build_registry(log: list[str] | None = None, delay_s: float = 0.0) -> Registry:
+def build_registry(log: list[str] | None = None, delay_s: float = 0.0,
+                   scripts: dict[int, Script] | None = None) -> Registry:
     registry = Registry()
     calls = log if log is not None else []
+    scripted = scripts or {}
 
-    def track(wi: WorkerInput) -> dict[str, Any]:
+    def track(wi: WorkerInput) -> Script:
         calls.append(f"{wi.sub_goal.worker}:{wi.sub_goal.id}")
         if delay_s:
             time.sleep(delay_s)
-        return wi.sub_goal.params
+        return scripted.get(wi.sub_goal.goal_id, Script())
 
-    @worker("common_helpdesk", "glossary answers", consumes=[], produces=["answer"], goal_type="deliverable",
+    @worker("common_helpdesk", "glossary answers", consumes=[], produces=[ANSWER], goal_type="deliverable",
             registry=registry)
     def helpdesk(wi: WorkerInput, ctx: Context) -> WorkerResult:
-        params = track(wi)
-        return _ok(wi, answer=Deliverable(text=params.get("definition", "A shipment is ...")))
+        return WorkerResult.of(wi, ANSWER.of(Deliverable(text=track(wi).definition)))
 
-    @worker("metadata_lookup", "resolve entities", consumes=[],
-            produces=["metadata_results", "value_results", "analysis_result", "entity_options"],
+    @worker("metadata_lookup", "resolve entities", consumes=[], produces=[ANALYSIS_RESULT, ENTITY_OPTIONS],
             goal_type="support", registry=registry)
     def metadata(wi: WorkerInput, ctx: Context) -> WorkerResult:
-        params = track(wi)
-        if params.get("unknown"):
-            raise UnknownEntity(params["unknown"])
-        options = params.get("options", [])
-        outputs = {"metadata_results": {"fields": ["carrier_name"]}, "value_results": params.get("values", []),
-                   "analysis_result": {"intent_type": params.get("intent", "search")}, "entity_options": options}
-        if options:
-            return WorkerResult(sub_goal_id=wi.sub_goal.id, status="partial", outputs=outputs,
-                                needs="clarification_message", message=f"{len(options)} matches")
-        return WorkerResult(sub_goal_id=wi.sub_goal.id, status="success", outputs=outputs)
+        script = track(wi)
+        if script.unknown:
+            raise UnknownEntity(script.unknown)
+        analysis = ANALYSIS_RESULT.of({"values": script.values, "assume": script.assume})
+        if script.options:
+            return WorkerResult.of(wi, analysis, ENTITY_OPTIONS.of(script.options), status="partial",
+                                   needs="clarification_message", message=f"{len(script.options)} matches")
+        return WorkerResult.of(wi, analysis)
 
-    @worker("es_query_gen", "DSL from the meaning", consumes=["metadata_results", "analysis_result"],
-            produces=["es_query", "ambiguity"], goal_type="support", registry=registry)
-    def gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
-        params = track(wi)
-        query = {"query": {"terms": {"carrier_name": params.get("values", [])}},
-                 "assumptions": params.get("assume", [])}
-        return _ok(wi, es_query=query, ambiguity=params.get("ambiguity"))
-
-    @worker("es_query_exec", "run the query", consumes=["es_query"], produces=["es_results", "hit_count"],
+    @worker("es_query_gen", "DSL from the meaning", consumes=[ANALYSIS_RESULT], produces=[ES_QUERY],
             goal_type="support", registry=registry)
-    def execute(wi: WorkerInput, ctx: Context) -> WorkerResult:
-        params = track(wi)
-        if params.get("crash"):
-            raise ValueError("engine said no")
-        if params.get("slow_once") and wi.sub_goal.attempts == 0:
-            time.sleep(ctx.settings.worker_timeout_s * 3)
-        rows = params.get("rows", [["MAERSK", 10]])
-        query = wi.resolved_inputs["es_query"]
-        results = {"rows": rows, "assumptions": query.get("assumptions", []), "query": query}
-        if params.get("partial"):
-            outputs = {"es_results": {**results, "caveat": params["partial"]}, "hit_count": len(rows)}
-            return WorkerResult(sub_goal_id=wi.sub_goal.id, status="partial", message=params["partial"],
-                                outputs=outputs)
-        result = _ok(wi, es_results=results, hit_count=len(rows))
-        return result.model_copy(update={"empty": not rows})
+    def gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
+        track(wi)
+        analysis = wi.get(ANALYSIS_RESULT)
+        query = {"query": {"terms": {"carrier_name": analysis["values"]}}, "assumptions": analysis["assume"]}
+        return WorkerResult.of(wi, ES_QUERY.of(query))
 
-    @worker("show_results", "template table", consumes=["es_results"], produces=["formatted_results"],
+    @worker("es_query_exec", "run the query", consumes=[ES_QUERY], produces=[ES_RESULTS], goal_type="support",
+            registry=registry)
+    def execute(wi: WorkerInput, ctx: Context) -> WorkerResult:
+        script = track(wi)
+        if script.crash:
+            raise ValueError("engine said no")
+        if script.slow_once and wi.sub_goal.attempts == 0:
+            time.sleep(ctx.settings.worker_timeout_s * 3)
+        query = wi.get(ES_QUERY)
+        results = {"rows": script.rows, "assumptions": query["assumptions"], "query": query}
+        if script.partial:
+            return WorkerResult.of(wi, ES_RESULTS.of({**results, "caveat": script.partial}), status="partial",
+                                   message=script.partial)
+        return WorkerResult.of(wi, ES_RESULTS.of(results), empty=not script.rows)
+
+    @worker("show_results", "template table", consumes=[ES_RESULTS], produces=[FORMATTED_RESULTS],
             goal_type="deliverable", registry=registry)
     def show(wi: WorkerInput, ctx: Context) -> WorkerResult:
         track(wi)
-        res = wi.resolved_inputs["es_results"]
+        res = wi.get(ES_RESULTS)
         table = ResultTable(title=wi.sub_goal.description, columns=["carrier_name", "teu"], rows=res["rows"],
                             total=len(res["rows"]), query=res["query"])
-        return _ok(wi, formatted_results=Deliverable(text=f"{len(res['rows'])} rows", tables=[table],
-                                                     assumptions=res["assumptions"]))
+        shown = Deliverable(text=f"{len(res['rows'])} rows", tables=[table], assumptions=res["assumptions"])
+        return WorkerResult.of(wi, FORMATTED_RESULTS.of(shown))
 
-    @worker("analyze_results", "comparisons", consumes=["es_results"], produces=["analysis"],
+    @worker("analyze_results", "comparisons", consumes=[ES_RESULTS], produces=[ANALYSIS],
             goal_type="deliverable", registry=registry)
     def analyze(wi: WorkerInput, ctx: Context) -> WorkerResult:
         track(wi)
         parts = [f"{k}: {v['rows']}" + (f" ({v['caveat']})" if v.get("caveat") else "")
                  for k, v in sorted(wi.resolved_inputs.items())]
-        return _ok(wi, analysis=Deliverable(text="compared " + "; ".join(parts)))
+        return WorkerResult.of(wi, ANALYSIS.of(Deliverable(text="compared " + "; ".join(parts))))
 
-    @worker("clarify_question", "ask which one", consumes=["entity_options"], produces=["clarification_message"],
+    @worker("clarify_question", "ask which one", consumes=[ENTITY_OPTIONS], produces=[CLARIFICATION_MESSAGE],
             goal_type="deliverable", registry=registry)
     def clarify(wi: WorkerInput, ctx: Context) -> WorkerResult:
         track(wi)
-        options = wi.resolved_inputs["entity_options"]
         question = "Which one did you mean?"
-        clarification = Clarification(question=question, options=options)
-        return _ok(wi, clarification_message=Deliverable(text=question, clarification=clarification))
+        clarification = Clarification(question=question, options=wi.get(ENTITY_OPTIONS))
+        return WorkerResult.of(wi, CLARIFICATION_MESSAGE.of(Deliverable(text=question, clarification=clarification)))
 
-    @worker("diagnose_query", "which filter emptied the result", consumes=["es_query"], produces=["diagnosis"],
+    @worker("diagnose_query", "which filter emptied the result", consumes=[ES_QUERY], produces=[DIAGNOSIS],
             goal_type="deliverable", reviews_empty=True, registry=registry)
     def diagnose(wi: WorkerInput, ctx: Context) -> WorkerResult:
         track(wi)
-        return _ok(wi, diagnosis=Deliverable(text="No rows: the carrier filter matched nothing."))
+        return WorkerResult.of(wi, DIAGNOSIS.of(Deliverable(text="No rows: the carrier filter matched nothing.")))
 
     return registry

@@ -13,7 +13,7 @@ import pytest
 from rich.console import Console
 
 from bosun.interfaces.cli.ask_cmd import show
-from bosun.planner.synthesis import Answer, Trace
+from bosun.planner.answer import Answer, Trace
 from bosun.workers.models import ResultTable
 from tests.reliability.conftest import ROOT, bosun, python_path
 

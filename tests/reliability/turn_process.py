@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 from bosun.conversation.session import open_session
+from bosun.planner.answer import Answer
 from bosun.planner.events import TurnEvent
-from bosun.planner.synthesis import Answer
 from bosun.settings import Settings
 from bosun.workers.context import Context
 from bosun.workers.models import WorkerInput, WorkerResult

@@ -15,24 +15,26 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bosun.planner.context import RunContext
 from bosun.planner.graph import build_graph
 from bosun.planner.run import open_checkpointer
 from bosun.settings import Settings
 from bosun.workers.context import Context
-from bosun.workers.models import Deliverable, Goal, WorkerInput, WorkerResult
+from bosun.workers.models import Deliverable, Goal, Slot, WorkerInput, WorkerResult
 from bosun.workers.registry import Registry, worker
 
-CHAIN = [("bench_lookup", [], "lookup"), ("bench_query", ["lookup"], "query"), ("bench_fetch", ["query"], "rows")]
+LOOKUP, QUERY, ROWS = (Slot(name, dict[str, int]) for name in ("lookup", "query", "rows"))
+COMPARISON = Slot("comparison", Deliverable)
+CHAIN = [("bench_lookup", [], LOOKUP), ("bench_query", [LOOKUP], QUERY), ("bench_fetch", [QUERY], ROWS)]
 
 
 def _registry(latency_s: float) -> Registry:
     registry = Registry()
 
-    def step(slot: str) -> Any:
+    def step(slot: Slot[dict[str, int]]) -> Any:
         def run(wi: WorkerInput, ctx: Context) -> WorkerResult:
             time.sleep(latency_s)
-            outputs = {slot: {"goal": wi.sub_goal.goal_id}}
-            return WorkerResult(sub_goal_id=wi.sub_goal.id, status="success", outputs=outputs)
+            return WorkerResult.of(wi, slot.of({"goal": wi.sub_goal.goal_id}))
         return run
 
     for name, consumes, produces in CHAIN:
@@ -41,10 +43,9 @@ def _registry(latency_s: float) -> Registry:
 
     def compare(wi: WorkerInput, ctx: Context) -> WorkerResult:
         time.sleep(latency_s)
-        return WorkerResult(sub_goal_id=wi.sub_goal.id, status="success",
-                            outputs={"comparison": Deliverable(text=f"compared {len(wi.resolved_inputs)}")})
+        return WorkerResult.of(wi, COMPARISON.of(Deliverable(text=f"compared {len(wi.gathered(ROWS))}")))
 
-    worker("bench_compare", "compare", consumes=["rows"], produces=["comparison"], goal_type="deliverable",
+    worker("bench_compare", "compare", consumes=[ROWS], produces=[COMPARISON], goal_type="deliverable",
            registry=registry)(compare)
     return registry
 
@@ -54,8 +55,8 @@ def _lookups(n: int) -> list[Goal]:
 
 
 def one_round(n: int, latency_s: float, folder: Path) -> None:
-    ctx = Context(settings=Settings(data_dir=folder), registry=_registry(latency_s),
-                  goals_of=lambda q, h, n=n: _lookups(n))  # type: ignore[misc]
+    ctx = RunContext(settings=Settings(data_dir=folder), registry=_registry(latency_s),
+                     goals_of=lambda q, h, n=n: _lookups(n))  # type: ignore[misc]
     graph = build_graph()
     parallel = _run(graph, ctx, f"par1-{n}", None)
     sequential = _run(graph, ctx, f"seq1-{n}", 1)
@@ -69,7 +70,7 @@ def _goals(n: int) -> list[Goal]:
     return [*sides, compare]
 
 
-def _run(graph: Any, ctx: Context, thread: str, concurrency: int | None, durability: str | None = None) -> float:
+def _run(graph: Any, ctx: RunContext, thread: str, concurrency: int | None, durability: str | None = None) -> float:
     limit = concurrency or ctx.settings.max_parallel_workers
     config: dict[str, Any] = {"configurable": {"thread_id": thread}, "max_concurrency": limit}
     started = time.perf_counter()
@@ -78,8 +79,8 @@ def _run(graph: Any, ctx: Context, thread: str, concurrency: int | None, durabil
 
 
 def fanout(n: int, latency_s: float, folder: Path) -> None:
-    ctx = Context(settings=Settings(data_dir=folder, max_rounds=20), registry=_registry(latency_s),
-                  goals_of=lambda q, h, n=n: _goals(n))  # type: ignore[misc]
+    ctx = RunContext(settings=Settings(data_dir=folder, max_rounds=20), registry=_registry(latency_s),
+                     goals_of=lambda q, h, n=n: _goals(n))  # type: ignore[misc]
     graph = build_graph()
     parallel = _run(graph, ctx, f"par-{n}", None)
     sequential = _run(graph, ctx, f"seq-{n}", 1)
@@ -89,8 +90,8 @@ def fanout(n: int, latency_s: float, folder: Path) -> None:
 
 
 def overhead(rounds_per_turn: int, turns: int, folder: Path) -> None:
-    ctx = Context(settings=Settings(data_dir=folder, max_rounds=20), registry=_registry(0.0),
-                  goals_of=lambda q, h: _goals(1))
+    ctx = RunContext(settings=Settings(data_dir=folder, max_rounds=20), registry=_registry(0.0),
+                     goals_of=lambda q, h: _goals(1))
     saved = build_graph(open_checkpointer(folder / "bench.sqlite"))
     for label, graph, durability in (("in memory", build_graph(), None),
                                      ("SQLite checkpointer, every step", saved, None),

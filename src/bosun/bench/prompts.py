@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from bosun.bench.questions import question_set, sample
+from bosun.chat import client as chat
+from bosun.chat import load_prompts
 from bosun.conversation.session import open_session
 from bosun.settings import Settings
-from bosun.understanding.llm import chat
-from bosun.understanding.llm.prompts import load_prompts
 
 CHARS_PER_TOKEN = 4
 

@@ -13,6 +13,9 @@ Role = Literal["dimension", "measure", "date", "identifier", "text", "attribute"
 Agg = Literal["count", "sum", "avg", "min", "max", "cardinality"]
 
 
+MAX_VOCABULARY_SHOWN = 30
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -37,6 +40,14 @@ class FieldSpec(Strict):
         default_factory=dict, description="canonical value → words that name it (small vocabularies)")
     list_separator: str | None = Field(None, description="a column holding a list, e.g. '|'")
     adjectives: Adjectives = Field(default_factory=Adjectives)
+
+    def line(self, name: str) -> str:
+        """The field in one line, as a chat model is shown it: its values when they are a small vocabulary,
+        never a column's data."""
+        line = f"- {name} ({self.type}, {self.role}): {self.description}"
+        if self.values and len(self.values) <= MAX_VOCABULARY_SHOWN:
+            line += " values: " + ", ".join(f"{v} ({', '.join(words[:3])})" for v, words in self.values.items())
+        return line
 
 
 class ObjectSpec(Strict):

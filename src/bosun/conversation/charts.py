@@ -21,7 +21,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from bosun.planner.synthesis import Answer
+from bosun.planner.answer import Answer
 from bosun.understanding.grammar import english
 from bosun.workers.models import ResultTable
 

@@ -20,12 +20,14 @@ from bosun.catalog.check import require_sound
 from bosun.conversation.charts import with_charts
 from bosun.conversation.goals import goals_for
 from bosun.conversation.llm import with_model
-from bosun.conversation.store import TurnStore, open_turn_store
+from bosun.conversation.store import TurnStore, TurnSummary, open_turn_store
 from bosun.datagen.load import read_sample_info
 from bosun.engines.base import Engine
 from bosun.engines.factory import open_engine, open_object_source
 from bosun.engines.guardrails import GuardedEngine, Guardrails
 from bosun.errors import BosunError, StoreError, StoreUnwritable
+from bosun.planner.answer import Answer, Trace
+from bosun.planner.context import RunContext
 from bosun.planner.events import TurnEvent
 from bosun.planner.graph import build_graph
 from bosun.planner.run import (
@@ -35,16 +37,15 @@ from bosun.planner.run import (
     open_postgres_checkpointer,
     stream_turn,
 )
-from bosun.planner.state import TurnSummary
-from bosun.planner.storage import problem
-from bosun.planner.synthesis import Answer, Trace
+from bosun.planner.state import MainState
 from bosun.settings import Settings, scrub
+from bosun.storage import problem
+from bosun.understanding import Meaning
 from bosun.understanding.backends import open_understanding
 from bosun.understanding.llm import LLMUnderstanding
-from bosun.understanding.meaning import Meaning
 from bosun.workers import querygen
-from bosun.workers.context import Context
 from bosun.workers.models import Goal
+from bosun.workers.slots import ANALYSIS_RESULT
 
 
 def prepared(question: str) -> str:
@@ -64,7 +65,7 @@ def _too_long(question: str, thread_id: str, limit: int) -> Answer:
 class Session:
     """Turns on threads: each turn reads the thread's last turns and is stored when it ends."""
 
-    context: Context
+    context: RunContext
     graph: Any
     store: TurnStore
     today_note: str | None = None  # said once in an answer that reads a date relative to today
@@ -94,10 +95,10 @@ class Session:
                 self._go_unsaved(str(exc))
                 yield from self._turn(question, thread_id, context, as_of, progress)
 
-    def _turn(self, question: str, thread_id: str, context: Context, as_of: date | None = None,
+    def _turn(self, question: str, thread_id: str, context: RunContext, as_of: date | None = None,
               progress: bool = False) -> Iterator[TurnEvent | Answer]:
         final: dict[str, Any] = {}
-        history = self.history(thread_id)
+        history = [turn.past() for turn in self.history(thread_id)]
         if self.unsaved is None:
             self.store.begin(thread_id, question)
         try:
@@ -107,18 +108,19 @@ class Session:
                                progress=progress)
             for item in turn:
                 if isinstance(item, Answer):
-                    item = with_charts(item) if as_of else with_charts(self._with_today(item, final))
-                    item = self._kept(thread_id, question, item, final, context)
+                    state = MainState.model_validate(final)
+                    item = with_charts(item) if as_of else with_charts(self._with_today(item, state))
+                    item = self._kept(thread_id, question, item, state, final, context)
                 yield item
         except sqlite3.Error as exc:
             raise problem(self.context.settings.checkpoint_path, "checkpoint store", exc) from None
 
-    def _resumed(self, thread_id: str, context: Context) -> Iterator[TurnEvent | Answer]:
+    def _resumed(self, thread_id: str, context: RunContext) -> Iterator[TurnEvent | Answer]:
         """Run again, and store, the turn a killed process left unfinished on this thread, and say so.
 
-        The turn starts over from its question rather than from its last checkpoint: a pending worker's
-        inputs do not survive serialisation with their types, and every worker is a read-only query, so
-        running it again is safe and gives the answer the turn would have given.
+        The turn starts over from its question: turns are checkpointed only at their end (or pause), so a
+        killed one left no checkpoint to resume from, and every worker is a read-only query, so running it
+        again is safe and gives the answer the turn would have given.
         """
         pending = self.store.running(thread_id) if self.unsaved is None else None
         if pending is None:
@@ -132,15 +134,18 @@ class Session:
         yield TurnEvent(kind="resumed", status=status, message=f"the interrupted turn “{pending}” was answered "
                         f"and stored: {kept.answer if kept else 'no answer'}")
 
-    def _kept(self, thread_id: str, question: str, answer: Answer, final: dict[str, Any],
-              context: Context) -> Answer:
-        """The answer stored as the thread's next turn (secrets masked), or saying why it was not saved."""
+    def _kept(self, thread_id: str, question: str, answer: Answer, state: MainState, final: dict[str, Any],
+              context: RunContext) -> Answer:
+        """The answer stored as the thread's next turn (secrets masked), or saying why it was not saved.
+
+        `state` is the turn's own final state, never the thread's latest checkpoint (another turn's);
+        `final` is the same as LangGraph streamed it, with any pause the turn ended in."""
         text = scrub(answer.model_dump_json(), self.context.settings.secrets())
         answer = Answer.model_validate_json(text)
         reason = self.unsaved
         if reason is None:
             try:
-                self.store.finish(thread_id, self._summary(question, answer, final, context), text)
+                self.store.finish(thread_id, _summary(question, answer, state, context), text)
                 forget_finished(self.graph, thread_id, final)
             except StoreUnwritable as exc:
                 reason = str(exc)
@@ -169,7 +174,7 @@ class Session:
             self.store.drop_thread(thread_id)
             self.graph.checkpointer.delete_thread(thread_id)
 
-    def _context_on(self, as_of: date | None) -> Context:
+    def _context_on(self, as_of: date | None) -> RunContext:
         """The session's context, or one whose today is `as_of` (a turn asked about another day)."""
         if as_of is None:
             return self.context
@@ -180,11 +185,11 @@ class Session:
         with self._locks_guard:
             return self._locks.setdefault(thread_id, threading.Lock())
 
-    def _with_today(self, answer: Answer, values: dict[str, Any]) -> Answer:
-        """The data's last day taken as today is said when the turn read a time word (`values`: its final state)."""
+    def _with_today(self, answer: Answer, state: MainState) -> Answer:
+        """The data's last day taken as today is said when the turn read a time word."""
         if self.today_note is None or self.today_note in answer.assumptions:
             return answer
-        if not any((g.params.get("meaning") or {}).get("time") for g in values.get("goals", [])):
+        if not any(g.params.meaning is not None and g.params.meaning.time for g in state.goals):
             return answer
         return answer.model_copy(update={"assumptions": [*answer.assumptions, self.today_note]})
 
@@ -195,23 +200,6 @@ class Session:
 
     def history(self, thread_id: str) -> list[TurnSummary]:
         return self.store.recent(thread_id, self.context.settings.memory_turns)
-
-    def _summary(self, question: str, answer: Answer, values: dict[str, Any], context: Context) -> TurnSummary:
-        """The turn as memory keeps it: its main data goal's meaning, what it asked back, its top rows.
-
-        `values` is the turn's own final state, never the thread's latest checkpoint (another turn's).
-        """
-        goals = [g for g in values.get("goals", []) if g.params.get("kind") == "data"]
-        meaning = _meaning_of(goals[0], values, context) if goals else None
-        clarification = None
-        if answer.clarification is not None and meaning is not None:
-            term = next((a.term for a in meaning.ambiguities if a.kind == "entity"), "")
-            asked = 2 if goals[0].params.get("continuation") == "reask" else 1
-            clarification = {"term": term, "options": answer.clarification.options, "asked": asked}
-        first = [row[0] for row in answer.results[0].rows[:10]] if answer.results else []
-        return TurnSummary(turn_id=0, human_message=question, ai_response=answer.answer, status=answer.status,
-                           meaning=meaning.model_dump(mode="json") if meaning else None,
-                           clarification=clarification, first_column=first, leaders=_leaders(answer, meaning))
 
     def close(self) -> None:
         """Close the engine, the vectors and both stores: a closed SQLite file has its log merged back."""
@@ -255,17 +243,28 @@ def _leaders(answer: Answer, meaning: Meaning | None) -> list[Any]:
     return [max(rows, key=lambda r: r[1])[0], min(rows, key=lambda r: r[1])[0]]
 
 
-def _meaning_of(goal: Goal, values: dict[str, Any], context: Context) -> Meaning:
+def _summary(question: str, answer: Answer, state: MainState, context: RunContext) -> TurnSummary:
+    """The turn as memory keeps it: its main data goal's meaning, what it asked back, its top rows."""
+    goals = [g for g in state.goals if g.params.kind == "data"]
+    meaning = _meaning_of(goals[0], state, context) if goals else None
+    clarification = None
+    if answer.clarification is not None and meaning is not None:
+        term = next((a.term for a in meaning.ambiguities if a.kind == "entity"), "")
+        asked = 2 if goals[0].params.continuation == "reask" else 1
+        clarification = {"term": term, "options": answer.clarification.options, "asked": asked}
+    first = [row[0] for row in answer.results[0].rows[:10]] if answer.results else []
+    return TurnSummary(turn_id=0, human_message=question, ai_response=answer.answer, status=answer.status,
+                       meaning=meaning, clarification=clarification, first_column=first,
+                       leaders=_leaders(answer, meaning))
+
+
+def _meaning_of(goal: Goal, state: MainState, context: RunContext) -> Meaning:
     """What the goal was taken to mean: metadata_lookup's reading (after any pick), else the goal's own."""
-    outputs = values.get("completed_outputs", {})
-    for sub_goal in values.get("sub_goals", []):
-        if sub_goal.goal_id == goal.id and "analysis_result" in outputs.get(sub_goal.id, {}):
-            found: Meaning = outputs[sub_goal.id]["analysis_result"]
+    for sub_goal in state.sub_goals:
+        found = state.output(sub_goal.id, ANALYSIS_RESULT)
+        if sub_goal.goal_id == goal.id and found is not None:
             return found
-    if "meaning" in goal.params:
-        return Meaning.model_validate(goal.params["meaning"])
-    meaning: Meaning = context.understanding.analyze(goal.params["text"], context.today())
-    return meaning
+    return goal.params.meaning or context.understanding.analyze(goal.params.text, context.today())
 
 
 def open_session(settings: Settings, as_of: date | None = None) -> Session:
@@ -279,7 +278,7 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
     require_sound(catalog)
     today, today_note = todays_date(catalog, guarded.inner, as_of)
     understanding = open_understanding(settings, catalog)
-    context = Context(settings=settings, goals_of=goals_for(understanding, today), today=lambda: today,
+    context = RunContext(settings=settings, goals_of=goals_for(understanding, today), today=lambda: today,
                       engine=guarded, catalog=catalog, understanding=understanding, vectors=understanding.vectors,
                       objects=open_object_source(settings, catalog.graph_objects(), guarded))
     if isinstance(understanding, LLMUnderstanding):

@@ -9,10 +9,31 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, Field
+
 from bosun.errors import StoreError, StoreUnwritable
-from bosun.planner.state import TurnSummary
-from bosun.planner.storage import open_sqlite, open_sqlite_read_only, problem
 from bosun.settings import Settings, redacted, scrub
+from bosun.storage import open_sqlite, open_sqlite_read_only, problem
+from bosun.understanding import Meaning, PastTurn
+
+
+class TurnSummary(BaseModel):
+    """One finished turn as the store keeps it: the human message, the answer, and what the turn meant."""
+
+    turn_id: int
+    human_message: str
+    ai_response: str
+    meaning: Meaning | None = None  # the turn's main data goal, as understood
+    status: str = "done"
+    clarification: dict[str, Any] | None = None  # {"term": …, "options": […], "asked": n} when it asked back
+    first_column: list[Any] = Field(default_factory=list)  # the first table's leading values, in order
+    leaders: list[Any] = Field(default_factory=list)  # the leading values highest and lowest on the first figure
+
+    def past(self) -> PastTurn:
+        """What reading the next turn needs of this one."""
+        return PastTurn(question=self.human_message, status=self.status, meaning=self.meaning,
+                        clarification=self.clarification, first_column=self.first_column, leaders=self.leaders)
+
 
 _TABLE = ("CREATE TABLE IF NOT EXISTS bosun_turns (thread_id TEXT NOT NULL, turn_id INTEGER NOT NULL, "
           "summary TEXT NOT NULL, PRIMARY KEY (thread_id, turn_id))")

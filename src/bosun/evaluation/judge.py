@@ -7,7 +7,7 @@ from typing import Any
 
 import duckdb
 
-from bosun.planner.synthesis import Answer
+from bosun.planner.answer import Answer
 
 TOLERANCE = 0.005
 

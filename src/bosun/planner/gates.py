@@ -7,7 +7,7 @@ worker or a model, so each is tested on its own.
 from __future__ import annotations
 
 from bosun.planner.state import MainState, PlanDecision
-from bosun.workers.models import Goal, SubGoal
+from bosun.workers.models import Goal, ResultFlags, SubGoal
 from bosun.workers.registry import Registry
 
 MAX_ATTEMPTS = 2  # one retry, for transient failures only
@@ -78,7 +78,7 @@ def _duplicates(proposed: list[SubGoal], existing: list[SubGoal]) -> list[str]:
 def retries(finished: list[SubGoal]) -> list[int]:
     """Sub-goals of the last round to run once more: transient failures with attempts left."""
     return [s.id for s in finished
-            if s.status == "failed" and (s.result or {}).get("transient") and s.attempts < MAX_ATTEMPTS]
+            if s.status == "failed" and s.result is not None and s.result.transient and s.attempts < MAX_ATTEMPTS]
 
 
 def accept_partial(goals: list[Goal], blocked: dict[int, str]) -> list[Goal]:
@@ -89,11 +89,10 @@ def accept_partial(goals: list[Goal], blocked: dict[int, str]) -> list[Goal]:
 
 def review(goal: Goal, finished: SubGoal, registry: Registry, ambiguity: str) -> Goal:
     """The review gate: an empty result gets one diagnostic step; a needed clarification is asked (policy)."""
-    flags = finished.result or {}
-    needs = flags.get("needs")
-    if needs and ambiguity == "ask" and needs not in goal.deliverables:
-        return goal.model_copy(update={"deliverables": [needs]})
-    if flags.get("empty") and not goal.reviewed:
+    flags = finished.result or ResultFlags()
+    if flags.needs and ambiguity == "ask" and flags.needs not in goal.deliverables:
+        return goal.model_copy(update={"deliverables": [flags.needs]})
+    if flags.empty and not goal.reviewed:
         diagnostic = next((c for c in registry.capabilities() if c.reviews_empty), None)
         if diagnostic is not None:
             slot = diagnostic.produces[0]

@@ -10,6 +10,7 @@ from typing import Any, cast
 
 from langgraph.graph import END, START, StateGraph
 
+from bosun.planner.context import RunContext
 from bosun.planner.nodes import (
     f01_reiterate_intention,
     f02_planner,
@@ -21,12 +22,11 @@ from bosun.planner.nodes import (
     route_after_planner,
 )
 from bosun.planner.state import MainState
-from bosun.workers.context import Context
 from bosun.workers.models import WorkerInput
 
 
 def build_graph(checkpointer: Any = None) -> Any:
-    graph = StateGraph(MainState, context_schema=Context)
+    graph = StateGraph(MainState, context_schema=RunContext)
     graph.add_node("f01_reiterate_intention", f01_reiterate_intention)
     graph.add_node("f02_planner", f02_planner)
     graph.add_node("g_plan_gate", g_plan_gate)

@@ -14,13 +14,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from bosun.chat import ChatClient
 from bosun.errors import ModelFailure
 from bosun.ledger import billed, fell_back
 from bosun.planner import gates
 from bosun.planner.rules import RulesPlanner
 from bosun.planner.state import MainState, PlanDecision
-from bosun.understanding.llm import ChatClient
-from bosun.workers.models import InputRef, SubGoal
+from bosun.workers.models import GoalParams, InputRef, SubGoal
 from bosun.workers.registry import Registry
 
 
@@ -101,7 +101,7 @@ def decision(plan: ModelPlan, state: MainState, registry: Registry) -> PlanDecis
         goal = goals.get(proposed.goal_id)
         sub_goals.append(SubGoal(
             id=proposed.id, goal_id=proposed.goal_id, worker=proposed.worker,
-            description=f"{proposed.worker}: {goal.text if goal else ''}", params=goal.params if goal else {},
+            description=f"{proposed.worker}: {goal.text if goal else ''}", params=goal.params if goal else GoalParams(),
             inputs={i.name: InputRef(from_sub_goal=i.from_sub_goal, slot=i.slot) for i in proposed.inputs},
             outputs=list(registered.capability.produces) if registered else [],
             goal_type=registered.capability.goal_type if registered else "support"))

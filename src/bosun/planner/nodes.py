@@ -13,12 +13,14 @@ from langgraph.types import Send, interrupt
 from bosun.errors import BosunError, RunFailure
 from bosun.ledger import charged
 from bosun.planner import gates
+from bosun.planner.context import RunContext
 from bosun.planner.events import TurnEvent, emit
-from bosun.planner.rules import RulesPlanner, synthesis_refs
+from bosun.planner.rules import synthesis_refs
 from bosun.planner.state import MainState
 from bosun.planner.synthesis import synthesize
-from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Goal, SubGoal, WorkerInput, WorkerResult
+from bosun.workers.registry import RegisteredWorker
+from bosun.workers.slots import CLARIFICATION_MESSAGE, ENTITY_OPTIONS
 
 Update = dict[str, Any]
 
@@ -28,10 +30,10 @@ Update = dict[str, Any]
 _WORKERS = ThreadPoolExecutor(max_workers=32, thread_name_prefix="worker")
 
 
-def f01_reiterate_intention(state: MainState, runtime: Runtime[Context]) -> Update:
+def f01_reiterate_intention(state: MainState, runtime: Runtime[RunContext]) -> Update:
     """Restate the turn as standalone goals, and start the turn afresh."""
     ctx = runtime.context
-    with charged(ctx.extras.get("ledger"), "f01"):
+    with charged(ctx.ledger, "f01"):
         goals = ctx.goals_of(state.question, state.conversation_history)
     emit(TurnEvent(kind="goals", message="; ".join(g.text for g in goals)))
     return {"goals": goals, "sub_goals": [], "completed_outputs": {}, "worker_results": [], "round": 1,
@@ -40,16 +42,16 @@ def f01_reiterate_intention(state: MainState, runtime: Runtime[Context]) -> Upda
             "deadline": time.time() + ctx.settings.turn_deadline_s}
 
 
-def f02_planner(state: MainState, runtime: Runtime[Context]) -> Update:
+def f02_planner(state: MainState, runtime: Runtime[RunContext]) -> Update:
     """Propose this round: continue with sub-goals, done with synthesis inputs, or failed."""
     emit(TurnEvent(kind="round_started", round=state.round))
-    planner = runtime.context.extras.get("planner") or RulesPlanner()
-    with charged(runtime.context.extras.get("ledger"), f"f02.round{state.round}"):
-        proposal = planner.plan(state, runtime.context.registry)
+    ctx = runtime.context
+    with charged(ctx.ledger, f"f02.round{state.round}"):
+        proposal = ctx.planner.plan(state, ctx.registry)
     return {"proposal": proposal, "planner_reasoning": proposal.reasoning}
 
 
-def g_plan_gate(state: MainState, runtime: Runtime[Context]) -> Update:
+def g_plan_gate(state: MainState, runtime: Runtime[RunContext]) -> Update:
     """Round cap, plan validation and partial-success acceptance decide what of F02's proposal runs."""
     proposal = state.proposal
     assert proposal is not None
@@ -85,7 +87,7 @@ def _changed(state: MainState, *, goals: list[Goal] | None = None, sub_goals: li
     return update
 
 
-def _stop(state: MainState, goals: list[Any], notes: list[str]) -> Update:
+def _stop(state: MainState, goals: list[Goal], notes: list[str]) -> Update:
     for note in notes:
         emit(TurnEvent(kind="gate", round=state.round, message=note))
     refs = synthesis_refs(state)
@@ -111,7 +113,7 @@ def _hydrate(sub_goal: SubGoal, state: MainState) -> WorkerInput:
                        deadline=state.deadline)
 
 
-def f03_worker_executor(worker_input: WorkerInput, runtime: Runtime[Context]) -> Update:
+def f03_worker_executor(worker_input: WorkerInput, runtime: Runtime[RunContext]) -> Update:
     """Run one worker by name, within its timeout; any exception becomes a failed result."""
     sub_goal, ctx = worker_input.sub_goal, runtime.context
     emit(TurnEvent(kind="dispatched", round=sub_goal.round or 0, sub_goal_id=sub_goal.id, worker=sub_goal.worker,
@@ -127,32 +129,31 @@ def f03_worker_executor(worker_input: WorkerInput, runtime: Runtime[Context]) ->
     return {"worker_results": [result]}
 
 
-def _ask_inside(worker_input: WorkerInput, result: WorkerResult, ctx: Context) -> WorkerResult:
+def _ask_inside(worker_input: WorkerInput, result: WorkerResult, ctx: RunContext) -> WorkerResult:
     """Interrupt mode: pause the turn at this node for the user's pick, then run the worker again with it.
 
     LangGraph resumes a paused node from its start with `Command(resume=reply)`; each interrupt() call
     then returns its reply in order, so a reply that picks nothing is asked about once more.
     """
+    reply = ""
     for attempt in range(2):
-        if result.needs != "clarification_message":
+        found = result.get(ENTITY_OPTIONS)
+        if result.needs != CLARIFICATION_MESSAGE.name or found is None:
             return result
-        found = result.outputs["entity_options"]
-        preface = f"I could not tell which one you meant by “{worker_input.sub_goal.params['reply']}”. " \
-            if attempt else ""
-        reply = interrupt(Clarification.about(found["term"], found["options"], preface).model_dump())
-        params = {**worker_input.sub_goal.params, "reply": str(reply)}
+        preface = f"I could not tell which one you meant by “{reply}”. " if attempt else ""
+        reply = str(interrupt(Clarification.about(found.term, found.options, preface).model_dump()))
+        params = worker_input.sub_goal.params.model_copy(update={"reply": reply})
         worker_input = worker_input.model_copy(update={"sub_goal": worker_input.sub_goal.model_copy(
             update={"params": params})})
         result = _run_worker(worker_input, ctx)
-    if result.needs == "clarification_message":
-        options = ", ".join(result.outputs["entity_options"]["options"])
+    found = result.get(ENTITY_OPTIONS)
+    if result.needs == CLARIFICATION_MESSAGE.name and found is not None:
         return WorkerResult(sub_goal_id=result.sub_goal_id, status="failed",
-                            error=f"“{worker_input.sub_goal.params['reply']}” matches none of {options}; "
-                                  "ask again naming one of them")
+                            error=f"“{reply}” matches none of {', '.join(found.options)}; ask again naming one of them")
     return result
 
 
-def _run_worker(worker_input: WorkerInput, ctx: Context) -> WorkerResult:
+def _run_worker(worker_input: WorkerInput, ctx: RunContext) -> WorkerResult:
     sub_goal = worker_input.sub_goal
     registered = ctx.registry.get(sub_goal.worker)
     if registered is None:
@@ -160,8 +161,7 @@ def _run_worker(worker_input: WorkerInput, ctx: Context) -> WorkerResult:
     timeout = ctx.settings.worker_timeout_s
     if worker_input.deadline is not None:
         timeout = max(0.001, min(timeout, worker_input.deadline - time.time()))
-    billed_to = (ctx.extras.get("ledger"), f"sg{sub_goal.id}")
-    running = _WORKERS.submit(_charged_run, billed_to, registered.fn, worker_input, ctx)
+    running = _WORKERS.submit(_checked_run, registered, worker_input, ctx)
     try:
         return running.result(timeout=timeout)
     except FutureTimeout:
@@ -176,10 +176,15 @@ def _run_worker(worker_input: WorkerInput, ctx: Context) -> WorkerResult:
         return WorkerResult(sub_goal_id=sub_goal.id, status="failed", error=f"{type(exc).__name__}: {exc}")
 
 
-def _charged_run(billed_to: tuple[Any, str], fn: Any, worker_input: WorkerInput, ctx: Context) -> WorkerResult:
-    """The worker, in its own thread, with its model calls billed to its sub-goal."""
-    with charged(*billed_to):
-        result: WorkerResult = fn(worker_input, ctx)
+def _checked_run(registered: RegisteredWorker, worker_input: WorkerInput, ctx: RunContext) -> WorkerResult:
+    """The worker, in its own thread, with its model calls billed to its sub-goal; what it produced must fill
+    the slots it declares, with their types, or it is a failed result naming the slot."""
+    sub_goal = worker_input.sub_goal
+    with charged(ctx.ledger, f"sg{sub_goal.id}"):
+        result = registered.fn(worker_input, ctx)
+    problems = registered.problems(result)
+    if problems:
+        return WorkerResult(sub_goal_id=sub_goal.id, status="failed", error="; ".join(problems))
     return result
 
 
@@ -196,15 +201,14 @@ def f13_join_reduce(state: MainState) -> Update:
             continue
         if result.status != "failed":
             outputs[sub_goal.id] = result.outputs
-        flags = {"transient": result.transient, "empty": result.empty, "needs": result.needs}
         sub_goals.append(sub_goal.model_copy(update={
-            "status": result.status, "round": state.round, "attempts": sub_goal.attempts + 1, "result": flags,
+            "status": result.status, "round": state.round, "attempts": sub_goal.attempts + 1, "result": result.flags,
             "duration_ms": result.duration_ms, "error": result.error, "message": result.message}))
     return {"sub_goals": sub_goals, "completed_outputs": outputs, "worker_results": [], "round": state.round + 1,
             "status": "planning"}
 
 
-def g_review_gate(state: MainState, runtime: Runtime[Context]) -> Update:
+def g_review_gate(state: MainState, runtime: Runtime[RunContext]) -> Update:
     """Retry cap, the review of empty results, and the ambiguity policy, before F02 plans again."""
     ctx = runtime.context
     finished = [s for s in state.sub_goals if s.round == state.round - 1 and s.result is not None]
@@ -225,5 +229,5 @@ def f14_synthesizer(state: MainState) -> Update:
     """Resolve synthesis_inputs and assemble one answer (a template; no model)."""
     answer = synthesize(state)
     emit(TurnEvent(kind="done", round=state.round, status=answer.status))
-    return {"final_response": answer.model_dump(mode="json")}
+    return {"final_response": answer}
 

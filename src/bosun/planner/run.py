@@ -15,13 +15,14 @@ from pydantic import BaseModel
 
 from bosun.errors import StoreError
 from bosun.ledger import Ledger
+from bosun.planner.answer import Answer, Trace, trace_of
 from bosun.planner.checkpoints import ChannelSqliteSaver
+from bosun.planner.context import RunContext
 from bosun.planner.events import TurnEvent
-from bosun.planner.state import MainState, TurnSummary
-from bosun.planner.storage import open_sqlite, problem
-from bosun.planner.synthesis import Answer, Trace, trace_of
+from bosun.planner.state import MainState
 from bosun.settings import redacted
-from bosun.workers.context import Context
+from bosun.storage import open_sqlite, problem
+from bosun.understanding import PastTurn
 from bosun.workers.models import Clarification
 
 _PAUSE = "__interrupt__"  # the channel LangGraph records a pause in, and the stream's key for it
@@ -96,12 +97,12 @@ def open_postgres_checkpointer(url: str) -> Any:
     return saver
 
 
-def _config(thread_id: str, context: Context) -> dict[str, Any]:
+def _config(thread_id: str, context: RunContext) -> dict[str, Any]:
     return {"configurable": {"thread_id": thread_id}, "max_concurrency": context.settings.max_parallel_workers}
 
 
-def stream_turn(graph: Any, question: str, thread_id: str, context: Context,
-                history: list[TurnSummary] | None = None, final: dict[str, Any] | None = None,
+def stream_turn(graph: Any, question: str, thread_id: str, context: RunContext,
+                history: list[PastTurn] | None = None, final: dict[str, Any] | None = None,
                 durability: Durability | None = None, progress: bool = True) -> Iterator[TurnEvent | Answer]:
     """Events while the turn runs, then its Answer; a turn paused for a clarification resumes with this reply.
 
@@ -124,12 +125,12 @@ def stream_turn(graph: Any, question: str, thread_id: str, context: Context,
     yield _billed(answer, ledger)
 
 
-def _with_ledger(context: Context) -> tuple[Context, Ledger | None]:
+def _with_ledger(context: RunContext) -> tuple[RunContext, Ledger | None]:
     """A fresh token ledger for this turn, when a chat model may be asked (the llm backend)."""
     if context.settings.understanding != "llm":
         return context, None
     ledger = Ledger(context.settings.llm_turn_token_budget)
-    return replace(context, extras={**context.extras, "ledger": ledger}), ledger
+    return replace(context, ledger=ledger), ledger
 
 
 def _billed(answer: Answer, ledger: Ledger | None) -> Answer:
@@ -153,10 +154,10 @@ def _asked(value: dict[str, Any], values: dict[str, Any], question: str, thread_
     """The answer of a turn paused inside the graph (interrupt mode): the question and its options."""
     asked = Clarification.model_validate(value)
     return Answer(question=question, thread_id=thread_id, status="needs_clarification", answer=asked.text,
-                  clarification=asked, trace=trace_of(MainState.model_validate(values)))
+                  clarification=asked, trace=_trace(values))
 
 
-def resume_turn(graph: Any, thread_id: str, context: Context, final: dict[str, Any] | None = None) -> Answer:
+def resume_turn(graph: Any, thread_id: str, context: RunContext, final: dict[str, Any] | None = None) -> Answer:
     """Finish a turn interrupted mid-way (a killed process) from its last checkpoint."""
     final = {} if final is None else final
     for _ in _stream(graph, None, thread_id, context, final):
@@ -175,14 +176,14 @@ def forget_finished(graph: Any, thread_id: str, final: dict[str, Any]) -> None:
         saver.delete_thread(thread_id)
 
 
-def run_turn(graph: Any, question: str, thread_id: str, context: Context,
-             history: list[TurnSummary] | None = None) -> Answer:
+def run_turn(graph: Any, question: str, thread_id: str, context: RunContext,
+             history: list[PastTurn] | None = None) -> Answer:
     *_, outcome = stream_turn(graph, question, thread_id, context, history, progress=False)
     assert isinstance(outcome, Answer)
     return outcome
 
 
-def _stream(graph: Any, payload: Any, thread_id: str, context: Context,
+def _stream(graph: Any, payload: Any, thread_id: str, context: RunContext,
             final: dict[str, Any], durability: Durability | None = None,
             progress: bool = True) -> Iterator[TurnEvent]:
     """Yield custom events (with `progress`); keep the last full state in `final`."""
@@ -193,15 +194,20 @@ def _stream(graph: Any, payload: Any, thread_id: str, context: Context,
             yield chunk
         elif mode == "values":
             final.clear()
-            final.update(chunk.model_dump() if isinstance(chunk, BaseModel) else chunk)
+            final.update(chunk)
 
 
 def _answer(values: dict[str, Any], question: str, thread_id: str) -> Answer:
     final = values.get("final_response")
-    if final is None:
+    if not isinstance(final, Answer):
         return Answer(question=question, thread_id=thread_id, status="failed",
                       answer="The turn stopped before it finished.", trace=Trace(rounds=0, sub_goals=[]))
-    return Answer.model_validate({**final, "question": question, "thread_id": thread_id})
+    return final.model_copy(update={"question": question, "thread_id": thread_id})
+
+
+def _trace(values: dict[str, Any]) -> Trace:
+    state = MainState.model_validate(values)
+    return trace_of(state.sub_goals, state.notes)
 
 
 def render_trace_mermaid(trace: Trace) -> str:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
-from bosun.workers.models import Goal, InputRef, SubGoal, WorkerResult
+from bosun.planner.answer import Answer
+from bosun.understanding import PastTurn
+from bosun.workers.models import Goal, InputRef, Slot, SubGoal, WorkerResult
 
+T = TypeVar("T")
 Status = Literal["planning", "executing", "done", "failed"]
 
 
@@ -16,19 +19,6 @@ def worker_results_reducer(current: list[WorkerResult], update: list[WorkerResul
     if not update:
         return []
     return [*current, *update]
-
-
-class TurnSummary(BaseModel):
-    """One finished turn: the human message, the answer, and the turn's structured meaning."""
-
-    turn_id: int
-    human_message: str
-    ai_response: str
-    meaning: dict[str, Any] | None = None  # the turn's main data goal, as understood (a Meaning dump)
-    status: str = "done"
-    clarification: dict[str, Any] | None = None  # {"term": …, "options": […], "asked": n} when it asked back
-    first_column: list[Any] = Field(default_factory=list)  # the first table's leading values, in order
-    leaders: list[Any] = Field(default_factory=list)  # the leading values highest and lowest on the first figure
 
 
 class PlanDecision(BaseModel):
@@ -54,9 +44,14 @@ class MainState(BaseModel):
     synthesis_inputs: dict[str, InputRef] | None = None
     planner_reasoning: str = ""
     notes: list[str] = Field(default_factory=list, description="what the gates decided, for the trace")
-    final_response: dict[str, Any] | None = None
-    conversation_history: list[TurnSummary] = Field(default_factory=list)
+    final_response: Answer | None = None
+    conversation_history: list[PastTurn] = Field(default_factory=list)
     deadline: float | None = None
+
+    def output(self, sub_goal_id: int, slot: Slot[T]) -> T | None:
+        """What a finished sub-goal put in `slot`, typed; None when it put nothing there."""
+        value = self.completed_outputs.get(sub_goal_id, {}).get(slot.name)
+        return None if value is None else slot.read(value)
 
     def sub_goal(self, sub_goal_id: int) -> SubGoal:
         return next(s for s in self.sub_goals if s.id == sub_goal_id)

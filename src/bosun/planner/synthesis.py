@@ -2,63 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, Field
-
-from bosun.ledger import TurnTokens, Usage
+from bosun.planner.answer import Answer, trace_of
 from bosun.planner.state import MainState
-from bosun.workers.models import Clarification, Deliverable, ResultTable
+from bosun.workers.models import Deliverable
 
 
-class TraceEntry(BaseModel):
-    id: int
-    goal_id: int
-    worker: str
-    status: str
-    round: int | None
-    duration_ms: float | None
-    inputs: dict[str, str] = Field(default_factory=dict)
-    error: str | None = None
-    tokens: Usage | None = None  # the model tokens this sub-goal used (llm backend)
-
-
-class Trace(BaseModel):
-    rounds: int
-    sub_goals: list[TraceEntry]
-    notes: list[str] = Field(default_factory=list)
-
-
-class Answer(BaseModel):
-    """One turn's answer; `question` and `thread_id` are filled by whoever ran the turn."""
-
-    question: str = ""
-    thread_id: str = ""
-    status: Literal["done", "needs_clarification", "failed"]
-    answer: str
-    clarification: Clarification | None = None
-    assumptions: list[str] = Field(default_factory=list)
-    not_understood: list[str] = Field(default_factory=list)
-    results: list[ResultTable] = Field(default_factory=list)
-    trace: Trace
-    tokens: TurnTokens | None = None  # the turn's model tokens, by node, and its budget (llm backend)
-
-
-def _as_deliverable(value: Any) -> Deliverable:
-    if isinstance(value, Deliverable):
-        return value
-    if isinstance(value, dict):
-        return Deliverable.model_validate(value)
-    return Deliverable(text=str(value))
-
-
-def trace_of(state: MainState) -> Trace:
-    entries = [TraceEntry(id=s.id, goal_id=s.goal_id, worker=s.worker, status=s.status, round=s.round,
-                          duration_ms=s.duration_ms, error=s.error,
-                          inputs={k: f"sg{r.from_sub_goal}.{r.slot}" for k, r in s.inputs.items()})
-               for s in state.sub_goals]
-    rounds = max((s.round or 0 for s in state.sub_goals), default=0)
-    return Trace(rounds=rounds, sub_goals=entries, notes=state.notes)
+def _as_deliverable(value: object) -> Deliverable:
+    """A deliverable slot's content; another slot a planner chose to show is shown as text."""
+    return value if isinstance(value, Deliverable) else Deliverable(text=str(value))
 
 
 def synthesize(state: MainState) -> Answer:
@@ -86,7 +39,7 @@ def synthesize(state: MainState) -> Answer:
         text.insert(0, _not_understood(unused))
     return Answer(status=status, answer="\n\n".join(text), clarification=clarification, assumptions=assumptions,
                   not_understood=unused,
-                  results=[t for p in parts for t in p.tables], trace=trace_of(state))
+                  results=[t for p in parts for t in p.tables], trace=trace_of(state.sub_goals, state.notes))
 
 
 def _not_understood(words: list[str]) -> str:

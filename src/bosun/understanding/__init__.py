@@ -1,19 +1,35 @@
-"""Language → meaning, behind one contract; the rules backend is the default (an LLM backend comes later)."""
+"""Language → meaning, behind one contract; the rules backend is the default, a chat model the other.
 
-from __future__ import annotations
+The layers above use understanding through what this module hands on: the contract (`Understanding`,
+`Reading`, `validate_meaning`), the typed `Meaning`, and the few language helpers answers are written with.
+"""
 
-from datetime import date
-from typing import Protocol
+from bosun.understanding.grammar import english
+from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, TimeFilter
+from bosun.understanding.names import normalize
+from bosun.understanding.picks import replace_term
+from bosun.understanding.reading import (
+    Continuation,
+    GoalReading,
+    PastTurn,
+    Reading,
+    Understanding,
+    validate_meaning,
+)
 
-from bosun.understanding.meaning import Meaning
-from bosun.understanding.reading import PastTurn, Reading
-
-
-class Understanding(Protocol):
-    """What every backend does: read a turn against the thread's last turns; read one goal's text."""
-
-    def read(self, text: str, history: list[PastTurn], today: date) -> Reading: ...
-
-    def analyze(self, text: str, today: date) -> Meaning: ...
-
-    def pick(self, reply: str, options: list[str], today: date) -> tuple[str | None, str]: ...
+__all__ = [
+    "Ambiguity",
+    "Condition",
+    "Continuation",
+    "GoalReading",
+    "Meaning",
+    "Measure",
+    "PastTurn",
+    "Reading",
+    "TimeFilter",
+    "Understanding",
+    "english",
+    "normalize",
+    "replace_term",
+    "validate_meaning",
+]

@@ -19,7 +19,7 @@ def open_understanding(settings: Settings, catalog: Catalog) -> RulesUnderstandi
     understanding.vectors = name_vectors(understanding.index, open_embedder(settings.embedder), settings.qdrant_url)
     if settings.understanding == "rules":
         return understanding
+    from bosun.chat import ChatClient
     from bosun.understanding.llm.backend import LLMUnderstanding  # LangChain is imported only on this path
-    from bosun.understanding.llm.chat import ChatClient
 
     return LLMUnderstanding(ChatClient.from_settings(settings), understanding)

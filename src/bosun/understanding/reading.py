@@ -8,7 +8,8 @@ have, before any query is built (as `gates.validate_plan` refuses plans).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from datetime import date
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -44,6 +45,17 @@ class Reading(BaseModel):
     goals: list[GoalReading]
     continuation: Continuation = "new"
     note: str = ""
+
+
+class Understanding(Protocol):
+    """What every backend does: read a turn against the thread's last turns; read one goal's text; match a reply
+    to a question back among its options."""
+
+    def read(self, text: str, history: list[PastTurn], today: date) -> Reading: ...
+
+    def analyze(self, text: str, today: date) -> Meaning: ...
+
+    def pick(self, reply: str, options: list[str], today: date) -> tuple[str | None, str]: ...
 
 
 _NUMERIC = {"integer", "long", "float", "double"}

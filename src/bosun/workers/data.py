@@ -7,37 +7,45 @@ from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.errors import InvalidReading, UnknownEntity, UserError
-from bosun.understanding.grammar import english
-from bosun.understanding.meaning import Ambiguity, Meaning
-from bosun.understanding.names import normalize
-from bosun.understanding.picks import replace_term
-from bosun.understanding.reading import validate_meaning
+from bosun.understanding import Ambiguity, Meaning, english, normalize, replace_term, validate_meaning
 from bosun.workers import querygen
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Deliverable, ResultTable, WorkerInput, WorkerResult
 from bosun.workers.registry import worker
-
-
-def _ok(wi: WorkerInput, **outputs: Any) -> WorkerResult:
-    return WorkerResult(sub_goal_id=wi.sub_goal.id, status="success", outputs=outputs)
+from bosun.workers.slots import (
+    AMBIGUITY,
+    ANALYSIS,
+    ANALYSIS_RESULT,
+    ANSWER,
+    CLARIFICATION_MESSAGE,
+    DIAGNOSIS,
+    ENTITY_OPTIONS,
+    ES_QUERY,
+    ES_RESULTS,
+    EXPLANATION,
+    FORMATTED_RESULTS,
+    PAGE_RESULTS,
+    CompiledQuery,
+    QueryResults,
+)
 
 
 @worker("common_helpdesk", "Answers what a term means from the catalog's glossary", consumes=[],
-        produces=["answer"], goal_type="deliverable", preconditions=["the goal asks what a term means"])
+        produces=[ANSWER], goal_type="deliverable", preconditions=["the goal asks what a term means"])
 def common_helpdesk(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    terms: list[str] = wi.sub_goal.params.get("terms", [])
     glossary = ctx.catalog.glossary
-    lines = [f"**{t}**: {glossary[t]}" for t in terms if t in glossary]
+    lines = [f"**{t}**: {glossary[t]}" for t in wi.sub_goal.params.terms if t in glossary]
     if not lines:
-        asked = wi.sub_goal.params.get("asked", wi.sub_goal.description)
-        return _ok(wi, answer=Deliverable(text=f"I don't know the term “{asked}”; it is not in the glossary."))
-    return _ok(wi, answer=Deliverable(text="\n\n".join(lines)))
+        asked = wi.sub_goal.params.text or wi.sub_goal.description
+        return WorkerResult.of(wi, ANSWER.of(Deliverable(text=f"I don't know the term “{asked}”; it is not in "
+                                                              "the glossary.")))
+    return WorkerResult.of(wi, ANSWER.of(Deliverable(text="\n\n".join(lines))))
 
 
 @worker("explain_metadata", "Explains the fields of the data and what they mean", consumes=[],
-        produces=["explanation"], goal_type="deliverable", preconditions=["the goal asks about fields"])
+        produces=[EXPLANATION], goal_type="deliverable", preconditions=["the goal asks about fields"])
 def explain_metadata(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    return _ok(wi, explanation=explain_fields(ctx.catalog, wi.sub_goal.params.get("fields", [])))
+    return WorkerResult.of(wi, EXPLANATION.of(explain_fields(ctx.catalog, wi.sub_goal.params.terms)))
 
 
 def explain_fields(catalog: Catalog, names: list[str]) -> Deliverable:
@@ -53,17 +61,16 @@ def explain_fields(catalog: Catalog, names: list[str]) -> Deliverable:
 
 
 @worker("metadata_lookup", "Resolves names and reads the goal's meaning against the catalog", consumes=[],
-        produces=["metadata_results", "value_results", "analysis_result", "entity_options"], goal_type="support",
-        preconditions=["the goal asks about data"])
+        produces=[ANALYSIS_RESULT, ENTITY_OPTIONS], goal_type="support", preconditions=["the goal asks about data"])
 def metadata_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    text = wi.sub_goal.params["text"]
-    given = wi.sub_goal.params.get("meaning")  # a refinement or follow-up: the meaning is already made
-    meaning: Meaning = Meaning.model_validate(given) if given else ctx.understanding.analyze(text, ctx.today())
-    meaning = _picked(meaning, wi.sub_goal.params.get("reply"), ctx)
+    params = wi.sub_goal.params
+    text = params.text
+    meaning = params.meaning or ctx.understanding.analyze(text, ctx.today())  # F01's reading, or this goal's text
+    meaning = _picked(meaning, params.reply, ctx)
     problems = validate_meaning(meaning, ctx.catalog)
     if problems:
         raise InvalidReading(problems)
-    preface = wi.sub_goal.params.get("preface", "")
+    preface = params.preface
     if _says_nothing(meaning, text, ctx):
         record = ctx.catalog.record
         raise UserError(f"{preface}I could not find a question about the data in “{text[:80]}”. Ask about "
@@ -78,15 +85,11 @@ def metadata_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
         kinds = ", ".join(ctx.catalog.spec.entities)
         raise UnknownEntity(meaning.unknown_terms[0], f"{preface}I don't know “{meaning.unknown_terms[0]}”: nothing "
                             f"in the data is called that (I looked among: {kinds}).")
-    fields = {c.field: ctx.catalog.record.fields[c.field].description for c in meaning.conditions}
-    outputs = {"metadata_results": fields, "value_results": [e.model_dump() for e in meaning.entities],
-               "analysis_result": meaning, "entity_options": []}
     entity = next((a for a in meaning.ambiguities if a.kind == "entity"), None)
     if entity is not None and ctx.settings.ambiguity == "ask":
-        outputs["entity_options"] = {"term": entity.term, "options": entity.options}
-        return WorkerResult(sub_goal_id=wi.sub_goal.id, status="partial", outputs=outputs,
-                            needs="clarification_message", message=f"“{entity.term}” is ambiguous")
-    return WorkerResult(sub_goal_id=wi.sub_goal.id, status="success", outputs=outputs)
+        return WorkerResult.of(wi, ANALYSIS_RESULT.of(meaning), ENTITY_OPTIONS.of(entity), status="partial",
+                               needs=CLARIFICATION_MESSAGE.name, message=f"“{entity.term}” is ambiguous")
+    return WorkerResult.of(wi, ANALYSIS_RESULT.of(meaning))
 
 
 def _picked(meaning: Meaning, reply: str | None, ctx: Context) -> Meaning:
@@ -121,41 +124,39 @@ def _examples(ctx: Context) -> list[str]:
     return [spec.words[0] for spec in ctx.catalog.spec.entities.values() if spec.words][:3]
 
 
-@worker("es_query_gen", "Builds the search or aggregation query from the meaning",
-        consumes=["metadata_results", "analysis_result"], produces=["es_query", "ambiguity"], goal_type="support")
+@worker("es_query_gen", "Builds the search or aggregation query from the meaning", consumes=[ANALYSIS_RESULT],
+        produces=[ES_QUERY, AMBIGUITY], goal_type="support")
 def es_query_gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    meaning: Meaning = wi.resolved_inputs["analysis_result"]
+    meaning = wi.get(ANALYSIS_RESULT)
     unsure = [a for a in meaning.ambiguities if a.kind in ("field", "measure")]
-    return _ok(wi, es_query={"index": meaning.index, "body": querygen.build_query(meaning, ctx.catalog),
-                             "meaning": meaning}, ambiguity=unsure)
+    query = CompiledQuery(index=meaning.index, body=querygen.build_query(meaning, ctx.catalog), meaning=meaning)
+    return WorkerResult.of(wi, ES_QUERY.of(query), AMBIGUITY.of(unsure))
 
 
-@worker("es_query_exec", "Runs the query on the engine, within the guardrails", consumes=["es_query"],
-        produces=["es_results", "hit_count"], goal_type="support")
+@worker("es_query_exec", "Runs the query on the engine, within the guardrails", consumes=[ES_QUERY],
+        produces=[ES_RESULTS], goal_type="support")
 def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    query = wi.resolved_inputs["es_query"]
-    meaning: Meaning = query["meaning"]
-    response = ctx.engine.search(query["index"], query["body"])
-    columns, rows, total = querygen.table(meaning, response, ctx.catalog)
-    results = {"columns": columns, "rows": rows, "total": total, "query": query["body"], "meaning": meaning,
-               "dates": querygen.record_dates(response)}
-    result = _ok(wi, es_results=results, hit_count=total)
-    return result.model_copy(update={"empty": not rows})
+    query = wi.get(ES_QUERY)
+    response = ctx.engine.search(query.index, query.body)
+    columns, rows, total = querygen.table(query.meaning, response, ctx.catalog)
+    results = QueryResults(columns=columns, rows=rows, total=total, query=query.body, meaning=query.meaning,
+                           dates=querygen.record_dates(response))
+    return WorkerResult.of(wi, ES_RESULTS.of(results), empty=not rows)
 
 
-@worker("page_query", "Fetches one page of a search's records by offset and limit", consumes=["es_query"],
-        produces=["page_results", "has_more", "next_offset"], goal_type="deliverable",
+@worker("page_query", "Fetches one page of a search's records by offset and limit", consumes=[ES_QUERY],
+        produces=[PAGE_RESULTS], goal_type="deliverable",
         preconditions=["the goal asks for records beyond the first page"])
 def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    query = wi.resolved_inputs["es_query"]
-    meaning: Meaning = query["meaning"]
+    query = wi.get(ES_QUERY)
+    meaning = query.meaning
     size = ctx.catalog.spec.defaults.page_size
-    offset = int(wi.sub_goal.params.get("offset", (meaning.page - 1) * size))
+    offset = (meaning.page - 1) * size
     if offset + size > ctx.settings.max_result_size:
         raise UserError(f"Page {meaning.page} is past the first {ctx.settings.max_result_size:,} records, the most "
                         "Bosun reads for one question; narrow it down with a date range or a filter instead.")
-    body = {**query["body"], "from": offset, "size": size}
-    columns, rows, total = querygen.table(meaning, ctx.engine.search(query["index"], body), ctx.catalog)
+    body = {**query.body, "from": offset, "size": size}
+    columns, rows, total = querygen.table(meaning, ctx.engine.search(query.index, body), ctx.catalog)
     end = offset + len(rows)
     if rows:
         text = f"Records {offset + 1:,}–{end:,} of {total:,}" + ("; there are more." if end < total else ".")
@@ -163,29 +164,30 @@ def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
         text = f"There are {total:,} matching records: none beyond the first {offset:,}."
     table = ResultTable(title=meaning.text, columns=columns, rows=rows, total=total, query=body,
                         sub_goal_id=wi.sub_goal.id)
-    return _ok(wi, page_results=Deliverable(text=text, tables=[table], assumptions=meaning.assumptions,
-                                            not_understood=meaning.not_understood),
-               has_more=end < total, next_offset=end)
+    page = Deliverable(text=text, tables=[table], assumptions=meaning.assumptions,
+                       not_understood=meaning.not_understood)
+    return WorkerResult.of(wi, PAGE_RESULTS.of(page))
 
 
 @worker("show_results", "Shows the results as a table (template, no model); states the fields it assumed",
-        consumes=["es_results", "ambiguity"], produces=["formatted_results"], goal_type="deliverable")
+        consumes=[ES_RESULTS, AMBIGUITY], produces=[FORMATTED_RESULTS], goal_type="deliverable")
 def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    results = wi.resolved_inputs["es_results"]
-    meaning: Meaning = results["meaning"]
-    table = ResultTable(title=meaning.text, columns=results["columns"], rows=results["rows"],
-                        total=results["total"], query=results["query"], sub_goal_id=wi.sub_goal.id)
-    groups = {r[0] for r in results["rows"]} if meaning.group_by else results["rows"]
+    results = wi.get(ES_RESULTS)
+    meaning = results.meaning
+    table = ResultTable(title=meaning.text, columns=results.columns, rows=results.rows, total=results.total,
+                        query=results.query, sub_goal_id=wi.sub_goal.id)
+    groups = {r[0] for r in results.rows} if meaning.group_by else results.rows
     text = _summary(meaning, results, _noun(meaning, ctx, len(groups)))
-    unsure: list[Ambiguity] = wi.resolved_inputs.get("ambiguity") or []
+    unsure = wi.get(AMBIGUITY)
     assumed = [_assumed(a, meaning) for a in unsure]
     if not any(a.kind == "field" and meaning.time and a.term == meaning.time.text for a in unsure):
         assumed += _dates(meaning)
     if meaning.interval not in (None, "day") and meaning.top_n and not meaning.group_by:
         assumed.append(f"only whole {meaning.interval}s are ranked: one cut short by the dates asked or by the "
                        "first or last day in the data is left out")
-    return _ok(wi, formatted_results=Deliverable(text=text, tables=[table], not_understood=meaning.not_understood,
-                                                 assumptions=[*meaning.assumptions, *assumed]))
+    shown = Deliverable(text=text, tables=[table], not_understood=meaning.not_understood,
+                        assumptions=[*meaning.assumptions, *assumed])
+    return WorkerResult.of(wi, FORMATTED_RESULTS.of(shown))
 
 
 def _assumed(ambiguity: Ambiguity, meaning: Meaning) -> str:
@@ -228,8 +230,8 @@ def _noun(meaning: Meaning, ctx: Context, count: int) -> str:
     return noun if count == 1 or plural is None else plural
 
 
-def _summary(meaning: Meaning, results: dict[str, Any], noun: str) -> str:
-    rows, total = results["rows"], results["total"]
+def _summary(meaning: Meaning, results: QueryResults, noun: str) -> str:
+    rows, total = results.rows, results.total
     if meaning.intent_type == "search":
         more = "" if meaning.top_n else "; ask for page 2 for more"
         shown = f" (showing the first {len(rows)}{more})" if total > len(rows) else ""
@@ -239,18 +241,18 @@ def _summary(meaning: Meaning, results: dict[str, Any], noun: str) -> str:
         return "No rows match."
     if len(rows) == 1 and not (meaning.interval and not meaning.top_n):  # one number, or the one asked for
         stated = "; ".join(f"{label}: {_figure(value)}" for label, value in
-                           zip(results["columns"][lead:], rows[0][lead:], strict=True))
+                           zip(results.columns[lead:], rows[0][lead:], strict=True))
         return f"{rows[0][0]} — {stated}." if lead else f"{stated}."
-    return _listing(meaning, results["columns"], rows, lead, noun)
+    return _listing(meaning, results.columns, rows, lead, noun)
 
 
-def _first_by_sort(meaning: Meaning, results: dict[str, Any]) -> str:
+def _first_by_sort(meaning: Meaning, results: QueryResults) -> str:
     """ "the heaviest shipment": the record at the top of the order, with the figure it was ordered by."""
-    if not meaning.sort or not results["rows"] or meaning.sort[0][0] not in results["columns"]:
+    if not meaning.sort or not results.rows or meaning.sort[0][0] not in results.columns:
         return ""
     field, direction = meaning.sort[0]
-    first = results["rows"][0]
-    value = first[results["columns"].index(field)]
+    first = results.rows[0]
+    value = first[results.columns.index(field)]
     if value is None:
         return ""
     side = "highest" if direction == "desc" else "lowest"
@@ -293,27 +295,31 @@ def _figure(value: Any, unit: str | None = None) -> str:
     return f"{number} {unit}" if unit else number
 
 
-@worker("analyze_results", "States comparisons, rankings and trends computed from the results", consumes=["es_results"],
-        produces=["analysis"], goal_type="deliverable", preconditions=["the goal compares, ranks or follows a trend"])
+@worker("analyze_results", "States comparisons, rankings and trends computed from the results", consumes=[ES_RESULTS],
+        produces=[ANALYSIS], goal_type="deliverable", preconditions=["the goal compares, ranks or follows a trend"])
 def analyze_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    results = wi.resolved_inputs["es_results"]
-    meaning: Meaning = results["meaning"]
+    return WorkerResult.of(wi, ANALYSIS.of(Deliverable(text=_analysis(wi.get(ES_RESULTS)))))
+
+
+def _analysis(results: QueryResults) -> str:
+    """The comparison, ranking or trend the results show, in words ("" when there is nothing to compare)."""
+    meaning = results.meaning
     if not meaning.measures:
-        return _ok(wi, analysis=Deliverable(text=""))
-    at = len(results["columns"]) - len(meaning.measures)  # the first measure: what was ranked or followed
-    rows = [[r[0], r[at]] for r in results["rows"] if isinstance(r[at], int | float)]
+        return ""
+    at = len(results.columns) - len(meaning.measures)  # the first measure: what was ranked or followed
+    rows = [[r[0], r[at]] for r in results.rows if isinstance(r[at], int | float)]
     if len(rows) < 2:
-        return _ok(wi, analysis=Deliverable(text=""))
-    label = results["columns"][at]
+        return ""
+    label = results.columns[at]
     if meaning.interval and not meaning.group_by and not meaning.top_n:
-        whole = querygen.whole_periods(rows, meaning, results.get("dates") or (None, None))
-        return _ok(wi, analysis=Deliverable(text=_trend(whole, label, rows, meaning.interval)))
+        whole = querygen.whole_periods(rows, meaning, results.dates)
+        return _trend(whole, label, rows, meaning.interval)
     additive = meaning.measures[0].agg in ("count", "sum")  # a share of a sum means something; of averages not
     if meaning.interval:  # groups by period: the groups' totals over the periods, if totals mean something
         rows, label = (_totals(rows), f"{label} over the {meaning.interval}s shown") if additive else ([], label)
         if len(rows) < 2:
-            return _ok(wi, analysis=Deliverable(text=""))
-    return _ok(wi, analysis=Deliverable(text=_ranking(rows, label, additive, lowest=meaning.order == "asc")))
+            return ""
+    return _ranking(rows, label, additive, lowest=meaning.order == "asc")
 
 
 def _totals(rows: list[list[Any]]) -> list[list[Any]]:
@@ -374,30 +380,33 @@ def _trend_of(rows: list[list[Any]], label: str) -> str:
             f"{_pct(change, start[-1])} change; the peak was {_num(peak[-1])} in {peak[0]}.")
 
 
-@worker("clarify_question", "Asks which of several matching names was meant", consumes=["entity_options"],
-        produces=["clarification_message"], goal_type="deliverable")
+@worker("clarify_question", "Asks which of several matching names was meant", consumes=[ENTITY_OPTIONS],
+        produces=[CLARIFICATION_MESSAGE], goal_type="deliverable")
 def clarify_question(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    found = wi.resolved_inputs["entity_options"]
-    asked = Clarification.about(found["term"], found["options"], wi.sub_goal.params.get("preface", ""))
-    return _ok(wi, clarification_message=Deliverable(text=asked.text, clarification=asked))
+    found = wi.get(ENTITY_OPTIONS)
+    asked = Clarification.about(found.term, found.options, wi.sub_goal.params.preface)
+    return WorkerResult.of(wi, CLARIFICATION_MESSAGE.of(Deliverable(text=asked.text, clarification=asked)))
 
 
-@worker("diagnose_query", "Finds which filter emptied a result", consumes=["es_query"], produces=["diagnosis"],
+@worker("diagnose_query", "Finds which filter emptied a result", consumes=[ES_QUERY], produces=[DIAGNOSIS],
         goal_type="deliverable", reviews_empty=True)
 def diagnose_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    query = wi.resolved_inputs["es_query"]
-    clauses = query["body"]["query"]["bool"]["filter"]
+    query = wi.get(ES_QUERY)
+    return WorkerResult.of(wi, DIAGNOSIS.of(Deliverable(text=_diagnosis(query, ctx))))
+
+
+def _diagnosis(query: CompiledQuery, ctx: Context) -> str:
+    """Which of the query's filters, dropped alone, would find records."""
+    clauses = query.body["query"]["bool"]["filter"]
     culprits = []
     for i, clause in enumerate(clauses):
         rest = [c for j, c in enumerate(clauses) if j != i]
-        if ctx.engine.count(query["index"], {"query": {"bool": {"filter": rest}}}) > 0:
+        if ctx.engine.count(query.index, {"query": {"bool": {"filter": rest}}}) > 0:
             culprits.append(clause)
     if not culprits:
-        return _ok(wi, diagnosis=Deliverable(text="No records matched, and dropping any one filter would still "
-                                                  "find none."))
+        return "No records matched, and dropping any one filter would still find none."
     described = "; ".join(_clause(c) for c in culprits)
-    return _ok(wi, diagnosis=Deliverable(text=f"No records matched. Dropping any one of these filters would "
-                                              f"find some: {described}."))
+    return f"No records matched. Dropping any one of these filters would find some: {described}."
 
 
 def _clause(clause: dict[str, Any]) -> str:

@@ -2,13 +2,55 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar, cast
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+
+from bosun.understanding import Continuation, Meaning
 
 GoalType = Literal["support", "deliverable"]
+GoalKind = Literal["data", "definition", "fields"]
 SubGoalStatus = Literal["pending", "success", "partial", "failed"]
 ResultStatus = Literal["success", "partial", "failed"]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, eq=False)
+class Slot(Generic[T]):
+    """A named output of one worker and the type of its value (the slots themselves are in `slots.py`)."""
+
+    name: str
+    kind: type[T]
+    _adapter: TypeAdapter[T] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_adapter", TypeAdapter(self.kind))
+
+    def of(self, value: T) -> Filled:
+        """The slot filled with `value`, for a worker's result."""
+        return Filled(self, value)
+
+    def problem(self, value: object) -> str | None:
+        """Why `value` may not fill this slot (strictly of its declared type), or None."""
+        try:
+            self._adapter.validate_python(value, strict=True)
+        except ValidationError as exc:
+            kind = getattr(self.kind, "__name__", None) or str(self.kind)
+            return f"slot {self.name!r} holds {type(value).__name__}, not {kind}: {exc.errors()[0]['msg']}"
+        return None
+
+    def read(self, value: object) -> T:
+        """A value wired to this slot, as its type (checked when it was produced)."""
+        return cast(T, value)
+
+
+@dataclass(frozen=True)
+class Filled:
+    """A slot and the value a worker put in it."""
+
+    slot: Slot[Any]
+    value: Any
 
 
 class InputRef(BaseModel):
@@ -18,17 +60,37 @@ class InputRef(BaseModel):
     slot: str
 
 
+class GoalParams(BaseModel):
+    """What a goal asks, as understood: the parameters every sub-goal of the goal hands its worker."""
+
+    kind: GoalKind = "data"
+    text: str = ""
+    meaning: Meaning | None = Field(None, description="a data goal's reading; None: the worker reads `text`")
+    terms: list[str] = Field(default_factory=list, description="definition: glossary terms; fields: fields asked")
+    continuation: Continuation = "new"
+    preface: str = Field("", description="said first in a question back or a refusal")
+    reply: str | None = Field(None, description="interrupt mode: the user's pick, given inside the turn")
+
+
 class Goal(BaseModel):
     """One standalone goal of a turn, as F01 restates it, and the slots that deliver it."""
 
     id: int
     text: str
     deliverables: list[str]
-    params: dict[str, Any] = Field(default_factory=dict)
+    params: GoalParams = Field(default_factory=GoalParams)
     inputs_from_goals: list[int] = Field(default_factory=list, description="goals whose deliverables feed this one")
     status: Literal["open", "done", "failed"] = "open"
     error: str | None = None
     reviewed: bool = False
+
+
+class ResultFlags(BaseModel):
+    """What F13 keeps of a sub-goal's result for the gates: retry it, review its emptiness, or ask back."""
+
+    transient: bool = False
+    empty: bool = False
+    needs: str | None = None
 
 
 class SubGoal(BaseModel):
@@ -39,14 +101,14 @@ class SubGoal(BaseModel):
     worker: str
     description: str
     inputs: dict[str, InputRef] = Field(default_factory=dict)
-    params: dict[str, Any] = Field(default_factory=dict)
+    params: GoalParams = Field(default_factory=GoalParams)
     outputs: list[str] = Field(default_factory=list)
     goal_type: GoalType = "support"
     status: SubGoalStatus = "pending"
     round: int | None = None
     attempts: int = 0
     duration_ms: float | None = None
-    result: dict[str, Any] | None = None
+    result: ResultFlags | None = None
     error: str | None = None
     message: str | None = None
 
@@ -55,6 +117,14 @@ class WorkerInput(BaseModel):
     sub_goal: SubGoal
     resolved_inputs: dict[str, Any] = Field(default_factory=dict)
     deadline: float | None = Field(None, description="the turn's deadline, seconds since the epoch")
+
+    def get(self, slot: Slot[T]) -> T:
+        """The value wired to `slot`, typed (F03 checked it when it was produced)."""
+        return slot.read(self.resolved_inputs[slot.name])
+
+    def gathered(self, slot: Slot[T]) -> list[T]:
+        """Every value of `slot` wired in from other goals (`inputs_from_goals`), in goal order."""
+        return [slot.read(v) for k, v in self.resolved_inputs.items() if k.partition("@")[0] == slot.name]
 
 
 class WorkerResult(BaseModel):
@@ -69,6 +139,27 @@ class WorkerResult(BaseModel):
     empty: bool = Field(False, description="the result holds no data: the review gate may diagnose it")
     needs: str | None = Field(None, description="a slot the goal now needs instead, e.g. a clarification")
     duration_ms: float = 0.0
+
+    @classmethod
+    def of(cls, wi: WorkerInput, *filled: Filled, status: ResultStatus = "success", empty: bool = False,
+           needs: str | None = None, message: str | None = None) -> WorkerResult:
+        """A result of `wi`'s sub-goal with these slots filled."""
+        outputs = {f.slot.name: f.value for f in filled}
+        return cls(sub_goal_id=wi.sub_goal.id, status=status, outputs=outputs, empty=empty, needs=needs,
+                   message=message)
+
+    def get(self, slot: Slot[T]) -> T | None:
+        """The value this result put in `slot`, if any."""
+        value = self.outputs.get(slot.name)
+        return None if value is None else slot.read(value)
+
+    def with_filled(self, filled: Filled) -> WorkerResult:
+        """This result with one slot filled anew (a wrapper rewriting a worker's output)."""
+        return self.model_copy(update={"outputs": {**self.outputs, filled.slot.name: filled.value}})
+
+    @property
+    def flags(self) -> ResultFlags:
+        return ResultFlags(transient=self.transient, empty=self.empty, needs=self.needs)
 
 
 class WorkerCapability(BaseModel):

@@ -5,18 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from bosun.errors import UnknownEntity, UnsupportedQuery
-from bosun.understanding.meaning import Meaning
 from bosun.workers.context import Context
 from bosun.workers.models import Deliverable, ResultTable, WorkerInput, WorkerResult
 from bosun.workers.registry import worker
+from bosun.workers.slots import ANALYSIS_RESULT, OBJECT_DETAILS
 
 
 @worker("graphql_lookup", "Looks up one business object and the attributes asked of it through GraphQL",
-        consumes=["analysis_result"], produces=["object_details"], goal_type="deliverable",
+        consumes=[ANALYSIS_RESULT], produces=[OBJECT_DETAILS], goal_type="deliverable",
         preconditions=["the goal asks about one business object, not about groups of records"])
 def graphql_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    meaning: Meaning = wi.resolved_inputs["analysis_result"]
-    lookup = meaning.lookup
+    lookup = wi.get(ANALYSIS_RESULT).lookup
     if lookup is None:
         raise UnsupportedQuery("graphql_lookup", "the goal names no single business object")
     obj = ctx.catalog.object(lookup.object)
@@ -34,8 +33,7 @@ def graphql_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
         text = f"{key} ({noun}): {obj.description}"
         table = ResultTable(title=title, columns=["field", "value"], rows=[[f, row.get(f)] for f in fields],
                             total=len(fields), sub_goal_id=wi.sub_goal.id)
-    return WorkerResult(sub_goal_id=wi.sub_goal.id, status="success",
-                        outputs={"object_details": Deliverable(text=text, tables=[table])})
+    return WorkerResult.of(wi, OBJECT_DETAILS.of(Deliverable(text=text, tables=[table])))
 
 
 def fetch_object(ctx: Context, name: str, key: str, term: str, asked: list[str] | None = None,

@@ -6,7 +6,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from bosun.catalog import Catalog
-from bosun.understanding.meaning import Meaning, Measure
+from bosun.understanding import Meaning, Measure
 
 MAX_GROUPS = 1000
 FORMATS = {"day": "yyyy-MM-dd", "week": "yyyy-MM-dd", "month": "yyyy-MM-dd", "quarter": "yyyy-MM-dd",
@@ -125,11 +125,11 @@ def _ranked(rows: list[list[Any]], meaning: Meaning) -> list[list[Any]]:
     return ordered[:meaning.top_n]
 
 
-def whole_periods(rows: list[list[Any]], meaning: Meaning, dates: tuple[str | None, str | None]) -> list[list[Any]]:
-    """The periods wholly inside both the dates asked and the dates the records have (`dates`, first and last,
-    ISO): a week cut in half by either would rank as the quietest, or end a trend low, for want of days."""
+def whole_periods(rows: list[list[Any]], meaning: Meaning, dates: tuple[date | None, date | None]) -> list[list[Any]]:
+    """The periods wholly inside both the dates asked and the dates the records have (`dates`, first and last):
+    a week cut in half by either would rank as the quietest, or end a trend low, for want of days."""
     assert meaning.interval is not None
-    first, last = (date.fromisoformat(d) if d else None for d in dates)
+    first, last = dates
     asked = meaning.time
     starts = [d for d in (asked.start if asked else None, first) if d is not None]
     ends = [d for d in (asked.end if asked else None, last) if d is not None]
@@ -141,11 +141,15 @@ def whole_periods(rows: list[list[Any]], meaning: Meaning, dates: tuple[str | No
     return kept
 
 
-def record_dates(response: dict[str, Any]) -> tuple[str | None, str | None]:
+def record_dates(response: dict[str, Any]) -> tuple[date | None, date | None]:
     """The first and last date of the records a query of periods read (None where it asked none or none have one)."""
     aggs = response.get("aggregations", {})
-    found = [aggs.get(name, {}).get("value_as_string") for name in ("first", "last")]
-    return found[0] and str(found[0])[:10], found[1] and str(found[1])[:10]
+    first, last = (aggs.get(name, {}).get("value_as_string") for name in ("first", "last"))
+    return _day(first), _day(last)
+
+
+def _day(text: object) -> date | None:
+    return date.fromisoformat(str(text)[:10]) if text else None
 
 
 def period_end(start: date, interval: str) -> date:

@@ -15,14 +15,13 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from bosun.chat import ChatClient
 from bosun.errors import ModelFailure, UserError
 from bosun.ledger import fell_back
-from bosun.understanding.llm import ChatClient
-from bosun.understanding.llm.backend import field_line
-from bosun.understanding.meaning import Meaning
 from bosun.workers.context import Context
 from bosun.workers.models import WorkerInput, WorkerResult
 from bosun.workers.registry import RegisteredWorker, Registry, WorkerFn
+from bosun.workers.slots import ES_QUERY, CompiledQuery
 
 LEAVES = {"term", "terms", "match", "match_phrase", "range", "prefix", "exists"}
 BOOL_PARTS = {"must", "filter", "should", "must_not"}
@@ -38,29 +37,29 @@ def with_raw_dsl(registry: Registry, client: ChatClient) -> Registry:
     if "es_query_gen" not in registry.workers:
         return registry
     inner = registry.workers["es_query_gen"]
-    return Registry({**registry.workers, "es_query_gen": RegisteredWorker(inner.capability, _extended(inner.fn,
-                                                                                                   client))})
+    extended = RegisteredWorker(inner.capability, _extended(inner.fn, client), inner.produces)
+    return Registry({**registry.workers, "es_query_gen": extended})
 
 
 def _extended(inner: WorkerFn, client: ChatClient) -> WorkerFn:
     def query_gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
         result = inner(wi, ctx)
-        query = result.outputs.get("es_query")
-        if result.status == "failed" or not isinstance(query, dict) or not query["meaning"].not_understood:
+        query = result.get(ES_QUERY)
+        if result.status == "failed" or query is None or not query.meaning.not_understood:
             return result
         asked = _ask(client, wi, ctx, query)
         if asked is None or asked.clause is None:
             return result
-        return result.model_copy(update={"outputs": {**result.outputs, "es_query": _joined(query, asked)}})
+        return result.with_filled(ES_QUERY.of(_joined(query, asked)))
 
     return query_gen
 
 
-def _ask(client: ChatClient, wi: WorkerInput, ctx: Context, query: dict[str, Any]) -> ModelClause | None:
-    meaning: Meaning = query["meaning"]
+def _ask(client: ChatClient, wi: WorkerInput, ctx: Context, query: CompiledQuery) -> ModelClause | None:
+    meaning = query.meaning
     values = {"index": meaning.index, "words": ", ".join(meaning.not_understood),
-              "question": str(wi.sub_goal.params.get("text", meaning.text)),
-              "fields": "\n".join(field_line(n, f) for n, f in ctx.catalog.record.fields.items())}
+              "question": wi.sub_goal.params.text or meaning.text,
+              "fields": "\n".join(f.line(n) for n, f in ctx.catalog.record.fields.items())}
     try:
         asked = client.ask("raw_dsl", ModelClause, values, lambda c: _problems(c, query, ctx))
     except ModelFailure as exc:
@@ -75,17 +74,17 @@ def _unused(why: str) -> None:
     fell_back("raw_dsl", f"The model's query clause was not used ({why[:200]}); the words it was for were left out.")
 
 
-def _problems(asked: ModelClause, query: dict[str, Any], ctx: Context) -> list[str]:
+def _problems(asked: ModelClause, query: CompiledQuery, ctx: Context) -> list[str]:
     if asked.clause is None:
         return []
-    unread = {w.lower() for w in query["meaning"].not_understood}
+    unread = {w.lower() for w in query.meaning.not_understood}
     found = [f"{w!r} is not among the words not understood" for w in asked.words if w.lower() not in unread]
     found += [] if asked.words else ["name the words the clause expresses"]
     found += clause_problems(asked.clause, set(ctx.catalog.record.fields))
     if found:
         return found
     try:  # the dry run: the engine's guardrails and parser see the query as it would run
-        ctx.engine.search(query["index"], {"size": 0, "query": _filtered(query["body"], asked.clause)})
+        ctx.engine.search(query.index, {"size": 0, "query": _filtered(query.body, asked.clause)})
     except UserError as exc:
         return [f"the engine refused the query: {exc}"]
     return []
@@ -126,12 +125,13 @@ def _filtered(body: dict[str, Any], clause: dict[str, Any]) -> dict[str, Any]:
     return {"bool": {"filter": [body["query"], clause] if "query" in body else [clause]}}
 
 
-def _joined(query: dict[str, Any], asked: ModelClause) -> dict[str, Any]:
-    meaning: Meaning = query["meaning"]
+def _joined(query: CompiledQuery, asked: ModelClause) -> CompiledQuery:
+    meaning = query.meaning
     assert asked.clause is not None
     said = {w.lower() for w in asked.words}
     read = meaning.model_copy(update={
         "not_understood": [w for w in meaning.not_understood if w.lower() not in said],
         "assumptions": [*meaning.assumptions, f"“{' '.join(asked.words)}” read by the model as the filter "
                                               f"{json.dumps(asked.clause, ensure_ascii=False)}"]})
-    return {**query, "body": {**query["body"], "query": _filtered(query["body"], asked.clause)}, "meaning": read}
+    body = {**query.body, "query": _filtered(query.body, asked.clause)}
+    return query.model_copy(update={"body": body, "meaning": read})

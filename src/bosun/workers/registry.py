@@ -1,24 +1,33 @@
-"""The worker registry: stateless functions registered with what they consume and produce."""
+"""The worker registry: stateless functions registered with the slots they consume and produce."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any
 
 from bosun.errors import ConfigError
-from bosun.workers.models import GoalType, WorkerCapability, WorkerInput, WorkerResult
+from bosun.workers.context import Context
+from bosun.workers.models import GoalType, Slot, WorkerCapability, WorkerInput, WorkerResult
 
-if TYPE_CHECKING:
-    from bosun.workers.context import Context
-
-WorkerFn = Callable[[WorkerInput, "Context"], WorkerResult]
+WorkerFn = Callable[[WorkerInput, Context], WorkerResult]
 
 
 @dataclass(frozen=True)
 class RegisteredWorker:
     capability: WorkerCapability
     fn: WorkerFn
+    produces: tuple[Slot[Any], ...] = ()
+
+    def problems(self, result: WorkerResult) -> list[str]:
+        """What of a result does not fill the slots this worker declares, with their types."""
+        declared = {slot.name: slot for slot in self.produces}
+        found = [f"{self.capability.name} produced {name!r}, a slot it does not declare"
+                 for name in result.outputs if name not in declared]
+        for name, value in result.outputs.items():
+            problem = declared[name].problem(value) if name in declared else None
+            found += [f"{self.capability.name}: {problem}"] if problem else []
+        return found
 
 
 @dataclass
@@ -27,7 +36,8 @@ class Registry:
 
     workers: dict[str, RegisteredWorker] = field(default_factory=dict)
 
-    def register(self, capability: WorkerCapability, fn: WorkerFn) -> None:
+    def register(self, worker: RegisteredWorker) -> None:
+        capability = worker.capability
         if capability.name in self.workers:
             raise ConfigError(f"worker {capability.name!r} is registered twice")
         for slot in capability.produces:
@@ -35,7 +45,7 @@ class Registry:
             if other is not None:
                 raise ConfigError(f"slot {slot!r} of worker {capability.name!r} is already produced by "
                                   f"{other.capability.name!r}")
-        self.workers[capability.name] = RegisteredWorker(capability, fn)
+        self.workers[capability.name] = worker
 
     def producer_of(self, slot: str) -> RegisteredWorker | None:
         for registered in self.workers.values():
@@ -53,16 +63,16 @@ class Registry:
 REGISTRY = Registry()
 
 
-def worker(name: str, description: str, *, consumes: list[str], produces: list[str], goal_type: GoalType,
-           preconditions: list[str] | None = None, reviews_empty: bool = False,
+def worker(name: str, description: str, *, consumes: Sequence[Slot[Any]], produces: Sequence[Slot[Any]],
+           goal_type: GoalType, preconditions: list[str] | None = None, reviews_empty: bool = False,
            registry: Registry = REGISTRY) -> Callable[[WorkerFn], WorkerFn]:
-    """Register a stateless `(WorkerInput, Context) -> WorkerResult` function."""
-    capability = WorkerCapability(name=name, description=description, consumes=consumes, produces=produces,
-                                  goal_type=goal_type, preconditions=preconditions or [],
-                                  reviews_empty=reviews_empty)
+    """Register a stateless `(WorkerInput, Context) -> WorkerResult` function with its typed slots."""
+    capability = WorkerCapability(name=name, description=description, consumes=[s.name for s in consumes],
+                                  produces=[s.name for s in produces], goal_type=goal_type,
+                                  preconditions=preconditions or [], reviews_empty=reviews_empty)
 
     def decorate(fn: WorkerFn) -> WorkerFn:
-        registry.register(capability, fn)
+        registry.register(RegisteredWorker(capability, fn, tuple(produces)))
         return fn
 
     return decorate

@@ -17,12 +17,13 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from bosun.chat import ChatClient
 from bosun.errors import ModelFailure
 from bosun.ledger import fell_back
-from bosun.understanding.llm import ChatClient
 from bosun.workers.context import Context
-from bosun.workers.models import Clarification, Deliverable, WorkerInput, WorkerResult
+from bosun.workers.models import Clarification, Deliverable, Slot, WorkerInput, WorkerResult
 from bosun.workers.registry import RegisteredWorker, Registry, WorkerFn
+from bosun.workers.slots import ANALYSIS, ANSWER, CLARIFICATION_MESSAGE, ENTITY_OPTIONS, ES_RESULTS, EXPLANATION
 
 TOP_ROWS = 10
 CELL = 40
@@ -35,8 +36,7 @@ class WrittenText(BaseModel):
 
 
 def _question(wi: WorkerInput) -> str:
-    params = wi.sub_goal.params
-    return str(params.get("text") or params.get("asked") or wi.sub_goal.description)
+    return wi.sub_goal.params.text or wi.sub_goal.description
 
 
 def helpdesk_summary(wi: WorkerInput, done: Deliverable) -> dict[str, str] | None:
@@ -44,8 +44,8 @@ def helpdesk_summary(wi: WorkerInput, done: Deliverable) -> dict[str, str] | Non
 
 
 def clarify_summary(wi: WorkerInput, done: Deliverable) -> dict[str, str] | None:
-    found = wi.resolved_inputs["entity_options"]
-    return {"term": found["term"], "options": ", ".join(found["options"]), "question": _question(wi)}
+    found = wi.get(ENTITY_OPTIONS)
+    return {"term": found.term, "options": ", ".join(found.options), "question": _question(wi)}
 
 
 def explain_summary(wi: WorkerInput, done: Deliverable) -> dict[str, str] | None:
@@ -56,9 +56,9 @@ def analyze_summary(wi: WorkerInput, done: Deliverable) -> dict[str, str] | None
     """F12's figures, the columns, the row count and the top rows: bounded whatever the result's size."""
     if not done.text:
         return None
-    results = wi.resolved_inputs["es_results"]
-    rows = [[_cell(v) for v in row[:len(results["columns"])]] for row in results["rows"][:TOP_ROWS]]
-    return {"figures": done.text, "columns": json.dumps(results["columns"][:20]), "total": str(results["total"]),
+    results = wi.get(ES_RESULTS)
+    rows = [[_cell(v) for v in row[:len(results.columns)]] for row in results.rows[:TOP_ROWS]]
+    return {"figures": done.text, "columns": json.dumps(results.columns[:20]), "total": str(results.total),
             "rows": json.dumps(rows, ensure_ascii=False), "question": _question(wi)}
 
 
@@ -66,11 +66,11 @@ def _cell(value: Any) -> Any:
     return value[:CELL] if isinstance(value, str) else value
 
 
-WRITERS: dict[str, tuple[str, str, Summary]] = {  # worker → (its deliverable slot, prompt, summary)
-    "common_helpdesk": ("answer", "helpdesk", helpdesk_summary),
-    "clarify_question": ("clarification_message", "clarify", clarify_summary),
-    "explain_metadata": ("explanation", "explain", explain_summary),
-    "analyze_results": ("analysis", "analyze", analyze_summary),
+WRITERS: dict[str, tuple[Slot[Deliverable], str, Summary]] = {  # worker → (its deliverable slot, prompt, summary)
+    "common_helpdesk": (ANSWER, "helpdesk", helpdesk_summary),
+    "clarify_question": (CLARIFICATION_MESSAGE, "clarify", clarify_summary),
+    "explain_metadata": (EXPLANATION, "explain", explain_summary),
+    "analyze_results": (ANALYSIS, "analyze", analyze_summary),
 }
 
 
@@ -80,22 +80,23 @@ def with_writers(registry: Registry, client: ChatClient) -> Registry:
     for name, (slot, prompt, summary) in WRITERS.items():
         if name in workers:
             inner = workers[name]
-            workers[name] = RegisteredWorker(inner.capability, _written(inner.fn, client, slot, prompt, summary))
+            written = _written(inner.fn, client, slot, prompt, summary)
+            workers[name] = RegisteredWorker(inner.capability, written, inner.produces)
     return Registry(workers)
 
 
-def _written(inner: WorkerFn, client: ChatClient, slot: str, prompt: str, summary: Summary) -> WorkerFn:
+def _written(inner: WorkerFn, client: ChatClient, slot: Slot[Deliverable], prompt: str,
+             summary: Summary) -> WorkerFn:
     def write(wi: WorkerInput, ctx: Context) -> WorkerResult:
         result = inner(wi, ctx)
-        done = result.outputs.get(slot)
-        values = summary(wi, done) if result.status != "failed" and isinstance(done, Deliverable) else None
+        done = result.get(slot)
+        values = summary(wi, done) if result.status != "failed" and done is not None else None
         if values is None or done is None:
             return result
         text = _ask(client, prompt, values)
         if text is None:
             return result
-        outputs = {**result.outputs, slot: _rewritten(done, text)}
-        return result.model_copy(update={"outputs": outputs})
+        return result.with_filled(slot.of(_rewritten(done, text)))
 
     return write
 

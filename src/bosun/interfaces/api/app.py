@@ -18,7 +18,7 @@ from bosun.engines.graphql.server import graphql_endpoint
 from bosun.interfaces.api import errors
 from bosun.interfaces.api.errors import ApiError
 from bosun.interfaces.api.turns import answer_of, engine_problem, sse_of
-from bosun.planner.synthesis import Answer
+from bosun.planner.answer import Answer
 
 STATIC = Path(__file__).resolve().parent.parent / "ui" / "static"
 PUBLIC_PATHS = ("/", "/static/*", "/docs", "/openapi.json")  # the page and the API's description: no data

@@ -14,8 +14,8 @@ import anyio
 from bosun.conversation.session import Session
 from bosun.errors import BosunError, RunFailure
 from bosun.interfaces.api.errors import ApiError, status_of
+from bosun.planner.answer import Answer
 from bosun.planner.events import TurnEvent
-from bosun.planner.synthesis import Answer
 
 log = logging.getLogger("bosun.api")
 _END = object()

@@ -19,8 +19,8 @@ from bosun.interfaces.cli.terminal import day, printable
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from bosun.planner.answer import Answer
     from bosun.planner.events import TurnEvent
-    from bosun.planner.synthesis import Answer
 
 
 def ask(
@@ -55,7 +55,7 @@ def ask(
 
 def _answer(items: Iterable[TurnEvent | Answer], verbose: bool) -> Answer:
     """The turn's answer; its events printed as they come with `verbose` (a resumed turn's always)."""
-    from bosun.planner.synthesis import Answer
+    from bosun.planner.answer import Answer
 
     answer = None
     for item in items:

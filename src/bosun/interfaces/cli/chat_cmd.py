@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from bosun.conversation.session import Session
-    from bosun.planner.synthesis import Answer
+    from bosun.planner.answer import Answer
 
 HELP = "/new starts a new conversation · /trace shows the last turn's plan · /quit leaves"
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import duckdb
 
     from bosun.conversation.session import Session
-    from bosun.planner.synthesis import Answer
+    from bosun.planner.answer import Answer
 
 
 def evaluate(

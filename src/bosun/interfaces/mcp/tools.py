@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from bosun.catalog import Catalog, EntitySpec, MeasureSpec, ObjectSpec
 from bosun.conversation.session import Session
 from bosun.errors import UnknownEntity, UserError
-from bosun.planner.synthesis import Answer
+from bosun.planner.answer import Answer
 from bosun.understanding.meaning import Resolution
 from bosun.understanding.names import NameIndex, build_index, find_names
 from bosun.understanding.vectors import NameVectors

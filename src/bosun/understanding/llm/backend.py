@@ -15,9 +15,9 @@ from datetime import date
 from typing import Any
 
 from bosun.catalog import Catalog
+from bosun.chat import ChatClient
 from bosun.errors import ModelFailure
 from bosun.ledger import fell_back
-from bosun.understanding.llm.chat import ChatClient
 from bosun.understanding.llm.schema import ModelReading, Offered, problems, to_reading
 from bosun.understanding.meaning import Meaning
 from bosun.understanding.names import Candidate, find_names, normalize
@@ -25,7 +25,6 @@ from bosun.understanding.reading import PastTurn, Reading, validate_meaning
 from bosun.understanding.rules import RulesUnderstanding
 from bosun.understanding.vectors import NameVectors
 
-MAX_VOCABULARY = 30  # a field's values are shown when they are a small vocabulary, never a column's data
 MAX_ROWS_SHOWN = 10  # of an earlier turn's first column ("the second one")
 
 
@@ -159,7 +158,7 @@ class LLMUnderstanding:
     def schema_values(self, today: date) -> dict[str, str]:
         """The catalog as the prompt shows it: its schema and words, not its data."""
         spec = self.catalog.spec
-        fields = [field_line(name, f) for name, f in self.catalog.record.fields.items()]
+        fields = [f.line(name) for name, f in self.catalog.record.fields.items()]
         objects = [f"{name} (id field {o.id_field}): {', '.join(o.fields)}" for name, o in spec.objects.items()
                    if o.kind == "reference" and o.id_field]
         return {"today": today.isoformat(), "index": self.catalog.record.index, "fields": "\n".join(fields),
@@ -167,13 +166,6 @@ class LLMUnderstanding:
                 "objects": "; ".join(objects) or "(none)",
                 "entities": "; ".join(f"{n} ({', '.join(e.words[:3])})" for n, e in spec.entities.items()),
                 "glossary": ", ".join(self.catalog.glossary)}
-
-
-def field_line(name: str, field: Any) -> str:
-    line = f"- {name} ({field.type}, {field.role}): {field.description}"
-    if field.values and len(field.values) <= MAX_VOCABULARY:
-        line += " values: " + ", ".join(f"{v} ({', '.join(words[:3])})" for v, words in field.values.items())
-    return line
 
 
 def _history(history: list[PastTurn]) -> str:

@@ -14,10 +14,10 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
+from bosun.chat.prompts import Prompts, load_prompts
 from bosun.errors import ModelFailure, SettingsError
 from bosun.ledger import Usage, billed
 from bosun.settings import Settings
-from bosun.understanding.llm.prompts import Prompts, load_prompts
 
 T = TypeVar("T", bound=BaseModel)
 Check = Callable[[T], list[str]]

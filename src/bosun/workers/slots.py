@@ -1,0 +1,54 @@
+"""Slots: the values workers hand each other, each declared once with its type.
+
+A worker declares the slots it consumes and produces; the planner wires them by name (InputRef), the
+worker reads them typed (`WorkerInput.get(SLOT)`), and F03 checks what it produced against the types
+declared here before any other worker sees it.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from bosun.understanding import Ambiguity, Meaning
+from bosun.workers.models import Deliverable, Slot
+
+
+class CompiledQuery(BaseModel):
+    """F06's query: the index, the DSL body, and the meaning it was compiled from."""
+
+    index: str
+    body: dict[str, Any]
+    meaning: Meaning
+
+
+class QueryResults(BaseModel):
+    """F07's answer table, with the query and meaning it answers."""
+
+    columns: list[str]
+    rows: list[list[Any]]
+    total: int
+    query: dict[str, Any]
+    meaning: Meaning
+    dates: tuple[date | None, date | None] = Field((None, None), description="the records' first and last dates, "
+                                                   "for a query of periods")
+
+
+# Support slots: what one worker hands the next.
+ANALYSIS_RESULT = Slot("analysis_result", Meaning)
+ENTITY_OPTIONS = Slot("entity_options", Ambiguity)
+ES_QUERY = Slot("es_query", CompiledQuery)
+AMBIGUITY = Slot("ambiguity", list[Ambiguity])
+ES_RESULTS = Slot("es_results", QueryResults)
+
+# Deliverable slots: what F14 puts in the answer.
+ANSWER = Slot("answer", Deliverable)
+EXPLANATION = Slot("explanation", Deliverable)
+PAGE_RESULTS = Slot("page_results", Deliverable)
+FORMATTED_RESULTS = Slot("formatted_results", Deliverable)
+ANALYSIS = Slot("analysis", Deliverable)
+CLARIFICATION_MESSAGE = Slot("clarification_message", Deliverable)
+DIAGNOSIS = Slot("diagnosis", Deliverable)
+OBJECT_DETAILS = Slot("object_details", Deliverable)
