@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bosun.planner.answer import Answer
-from bosun.understanding.grammar import english
+from bosun.understanding import english
 from bosun.workers.models import ResultTable
 
 SCHEMA_URL = "https://vega.github.io/schema/vega-lite/v5.json"

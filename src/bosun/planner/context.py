@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from bosun.ledger import Ledger
 from bosun.planner.rules import Planner, RulesPlanner
 from bosun.understanding import PastTurn
+from bosun.understanding.vectors import NameVectors
 from bosun.workers.context import Context
 from bosun.workers.models import Goal
 from bosun.workers.registry import REGISTRY, Registry
@@ -22,9 +23,11 @@ def one_goal(question: str, history: list[PastTurn]) -> list[Goal]:
 
 @dataclass(frozen=True)
 class RunContext(Context):
-    """What a turn runs with: F01's reader, F02's planner, the workers' registry, the turn's token ledger."""
+    """What a turn runs with: F01's reader, F02's planner, the workers' registry, the turn's token ledger, and the
+    name vectors the session's understanding resolves names with (MCP's name tool uses them too)."""
 
     registry: Registry = field(default_factory=lambda: REGISTRY)
     goals_of: GoalsOf = one_goal
     planner: Planner = field(default_factory=RulesPlanner)
     ledger: Ledger | None = None  # a chat model may be asked: the tokens each node used
+    vectors: NameVectors | None = None

@@ -14,7 +14,6 @@ if TYPE_CHECKING:
     from bosun.engines.graphql.objects import ObjectSource
     from bosun.engines.guardrails import GuardedEngine
     from bosun.understanding import Understanding
-    from bosun.understanding.vectors import NameVectors
 
 # A session sets every dependency; the planner's own tests run workers that need none of them.
 _UNSET: Any = None
@@ -29,5 +28,4 @@ class Context:
     engine: GuardedEngine = _UNSET
     catalog: Catalog = _UNSET
     understanding: Understanding = _UNSET  # the rules backend by default
-    vectors: NameVectors | None = None
     objects: ObjectSource = _UNSET  # single business objects: GraphQL in-process or remote

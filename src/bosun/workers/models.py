@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar, cast
+from dataclasses import dataclass
+from types import UnionType
+from typing import Any, Generic, Literal, TypeVar, Union, cast, get_args, get_origin
 
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, Field
 
 from bosun.understanding import Continuation, Meaning
 
@@ -22,27 +23,51 @@ class Slot(Generic[T]):
 
     name: str
     kind: type[T]
-    _adapter: TypeAdapter[T] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_adapter", TypeAdapter(self.kind))
 
     def of(self, value: T) -> Filled:
         """The slot filled with `value`, for a worker's result."""
         return Filled(self, value)
 
     def problem(self, value: object) -> str | None:
-        """Why `value` may not fill this slot (strictly of its declared type), or None."""
-        try:
-            self._adapter.validate_python(value, strict=True)
-        except ValidationError as exc:
-            kind = getattr(self.kind, "__name__", None) or str(self.kind)
-            return f"slot {self.name!r} holds {type(value).__name__}, not {kind}: {exc.errors()[0]['msg']}"
-        return None
+        """Why `value` may not fill this slot (it is not of the declared type), or None."""
+        if conforms(value, self.kind):
+            return None
+        return f"slot {self.name!r} holds {type(value).__name__}, not {_named(self.kind)}"
 
     def read(self, value: object) -> T:
         """A value wired to this slot, as its type (checked when it was produced)."""
         return cast(T, value)
+
+
+def conforms(value: object, kind: object) -> bool:
+    """Is `value` of the type `kind` (a class, or list, dict, tuple or a union of them), down to every item?
+
+    Our own check, because pydantic's strictest validation still takes a dict for a model, and the point
+    here is that no dict travels where a model is declared.
+    """
+    origin, args = get_origin(kind), get_args(kind)
+    if kind is Any:
+        return True
+    if origin in (Union, UnionType):
+        return any(conforms(value, arg) for arg in args)
+    if origin is None:
+        return isinstance(value, cast(type, kind))
+    if not isinstance(value, origin):
+        return False
+    if origin is list:
+        return all(conforms(item, args[0]) for item in cast(list[object], value))
+    if origin is dict:
+        pairs = cast(dict[object, object], value).items()
+        return all(conforms(k, args[0]) and conforms(v, args[1]) for k, v in pairs)
+    if origin is tuple:
+        items = cast(tuple[object, ...], value)
+        return len(items) == len(args) and all(conforms(i, a) for i, a in zip(items, args, strict=True))
+    return True
+
+
+def _named(kind: object) -> str:
+    """`Deliverable`, `list[bosun.understanding.meaning.Ambiguity]`."""
+    return str(kind) if get_origin(kind) else str(getattr(kind, "__name__", kind))
 
 
 @dataclass(frozen=True)
