@@ -190,3 +190,11 @@ def test_terms_buckets_follow_the_order_with_ties_broken_by_the_next_criterion(o
         ranked.sort(key=lambda kc: kc[1] if path == "_count" else kc[0], reverse=direction == "desc")
     assert [(b["key"], b["doc_count"]) for b in found["buckets"]] == ranked[:4]
     assert found["sum_other_doc_count"] == sum(c for _, c in ranked[4:])
+
+
+def test_a_sum_of_dates_past_the_year_9999_is_refused_naming_it() -> None:
+    days = pa.array([date(2026, 1, 1)] * 2_000, pa.date32())  # their sum is some 110,000 years of milliseconds
+    engine = EmbeddedEngine()
+    engine.bulk_load("days", pa.table({"day": days}), {"properties": {"day": {"type": "date"}}}, None)
+    with pytest.raises(UnsupportedQuery, match="outside the years 1 to 9999"):
+        engine.search("days", {"size": 0, "aggs": {"s": {"sum": {"field": "day"}}}})

@@ -20,7 +20,11 @@ def to_millis(moment: datetime) -> int:
 
 
 def from_millis(millis: float) -> datetime:
-    return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(milliseconds=millis)
+    """The moment of an epoch-millis value; one outside the years 1 to 9999 (a sum of dates, say) is refused."""
+    try:
+        return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(milliseconds=millis)
+    except (OverflowError, ValueError):
+        raise UnsupportedQuery("date", f"{millis:.0f} epoch milliseconds is outside the years 1 to 9999") from None
 
 
 def java_to_strftime(pattern: str) -> str:
