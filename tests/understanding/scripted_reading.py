@@ -1,8 +1,9 @@
 """The corpus's expected readings as the answers a model would give (ModelReading tool calls).
 
-A scripted model replays these, so the LLM backend's path (prompt, parsing, candidate and catalog
-checks, Meaning building) meets the same corpus as the rules backend. An item whose expectation the
-model's form cannot say is one the LLM backend cannot express (its known-failures list).
+A scripted model replays these (the `llm-plumbing-*` items of test_corpus.py): the LLM backend's path
+(prompt, parsing, candidate and catalog checks, Meaning building) must carry each expected reading to the
+same Meaning the corpus expects. Being the expectation itself, a replay tests no understanding. An item
+whose expectation the model's form cannot say is one the LLM backend cannot express (its known-failures list).
 """
 
 from __future__ import annotations

@@ -1,8 +1,21 @@
-"""The understanding conformance corpus: every backend reads every item as corpus.yaml expects.
+"""The understanding corpus: the rules backend reads every item as corpus.yaml expects; the LLM backend's plumbing
+turns every expected reading, given as a model's tool call, into that same validated Meaning.
 
 Each item is a question (with earlier turns of its thread, when it has them) and the reading expected
-of it; only the keys an item gives are checked. Items a backend does not read right yet are listed in
-corpus_known_failures.txt and run as strict xfails: reading one right fails the run until it is removed.
+of it; only the keys an item gives are checked.
+
+- `rules-<id>`: the rules backend reads the question. This tests understanding: remove a composition
+  rule and items fail.
+- `llm-plumbing-<id>`: a scripted chat model answers each item's own expected reading (scripted_reading.py),
+  so these items do NOT test understanding and pass whatever the model would have read. They test that the
+  LLM backend turns the model's tool call into a validated Meaning: parsing, the candidate and catalog
+  checks (an expected reading they refuse fails the item: the rules must not quietly read it instead), and
+  the Meaning built from the model's form. The LLM backend's tests that can fail on a wrong reading are
+  in tests/llm/test_validation.py.
+
+Items a backend does not read right yet are listed in corpus_known_failures.txt (rules) and
+corpus_known_failures_llm_plumbing.txt, and run as strict xfails: reading one right fails the run until
+it is removed.
 """
 
 from __future__ import annotations
@@ -16,6 +29,7 @@ import pytest
 import yaml
 
 from bosun.catalog import Catalog, load_catalog
+from bosun.ledger import Ledger, charged
 from bosun.understanding import Understanding
 from bosun.understanding.meaning import Meaning
 from bosun.understanding.names import normalize
@@ -25,7 +39,8 @@ from bosun.understanding.rules import RulesUnderstanding
 HERE = Path(__file__).parent
 CORPUS = yaml.safe_load((HERE / "corpus.yaml").read_text(encoding="utf-8"))
 CATALOGS = {"maritime": None, "shop": HERE.parent / "domains" / "shop" / "catalog.yaml"}
-BACKENDS = ["rules", "llm"]  # llm: a scripted chat model replays each item's expected reading
+BACKENDS = ["rules", "llm-plumbing"]  # llm-plumbing: a scripted model replays each item's expected reading, so
+# it tests the tool call → validated Meaning path, not understanding
 
 
 def _known(name: str) -> set[str]:
@@ -33,7 +48,8 @@ def _known(name: str) -> set[str]:
     return {line.split("#")[0].strip() for line in lines} - {""}
 
 
-KNOWN = {"rules": _known("corpus_known_failures.txt"), "llm": _known("corpus_known_failures_llm.txt")}
+KNOWN = {"rules": _known("corpus_known_failures.txt"),
+         "llm-plumbing": _known("corpus_known_failures_llm_plumbing.txt")}
 
 
 @cache
@@ -49,7 +65,7 @@ def backend(name: str, domain: str) -> RulesUnderstanding:
 
 def scripted(item: dict[str, Any], domain: str) -> Understanding:
     """The LLM backend over a model that ignores the schema for the earlier turns (the rules backend reads
-    them, after the retry) and then answers the item's expected reading."""
+    them, after the retry) and then answers the item's expected reading: plumbing, not understanding."""
     from bosun.understanding.llm import LLMUnderstanding
     from tests.llm.scripted import ToolFakeModel, client, prose, tool_call
     from tests.understanding.scripted_reading import model_reading
@@ -77,7 +93,11 @@ def read_item(name: str, item: dict[str, Any]) -> tuple[Reading, Catalog]:
     history: list[PastTurn] = []
     for turn in item.get("turns", []):
         history.append(past(turn, understanding.read(turn, history, today)))
-    return understanding.read(item["q"], history, today), catalog(domain)
+    ledger = Ledger(budget=1_000_000)
+    with charged(ledger, "f01"):
+        reading = understanding.read(item["q"], history, today)
+    assert ledger.notes == [], "the model's reading was refused"  # the rules' reading would test nothing here
+    return reading, catalog(domain)
 
 
 def past(question: str, reading: Reading) -> PastTurn:

@@ -3,8 +3,9 @@
 The model sees the catalog's schema (fields, measures, objects, kinds of names, glossary terms),
 the last turns, and the candidates the rules backend's name index (and vectors) found for the
 question's phrases: it picks among them and never invents a value. Its reading is checked (names,
-candidates, then `validate_meaning` on every goal); a refused reading gets one retry with the
-problems, then the rules backend reads the turn and the answer says so.
+candidates, then `validate_meaning` on every goal, and no name the question gives exactly dropped); a
+refused reading gets one retry with the problems, then the rules backend reads the turn and the answer
+says so.
 """
 
 from __future__ import annotations
@@ -18,14 +19,15 @@ from bosun.catalog import Catalog
 from bosun.chat import ChatClient
 from bosun.errors import ModelFailure
 from bosun.ledger import fell_back
-from bosun.understanding.llm.schema import ModelReading, Offered, problems, to_reading
+from bosun.understanding.llm.schema import ModelReading, Offered, dropped, problems, to_reading
 from bosun.understanding.meaning import Meaning
-from bosun.understanding.names import Candidate, find_names, normalize
+from bosun.understanding.names import Candidate, Found, find_names, normalize
 from bosun.understanding.reading import PastTurn, Reading, validate_meaning
 from bosun.understanding.rules import RulesUnderstanding
 from bosun.understanding.vectors import NameVectors
 
 MAX_ROWS_SHOWN = 10  # of an earlier turn's first column ("the second one")
+EXACT = {"exact", "alias", "code"}  # how a name the question gives exactly was found: a reading must use it
 
 
 @dataclass
@@ -80,12 +82,11 @@ class LLMUnderstanding:
     # -- checks ------------------------------------------------------------------------------------
     def check(self, reading: ModelReading, offered: Offered) -> list[str]:
         found = problems(reading, self.catalog, offered)
-        if found:
-            return found
-        for goal in to_reading(reading, self.catalog).goals:
-            if goal.meaning is not None:
-                found += validate_meaning(goal.meaning, self.catalog)
-        return found
+        if not found:  # a Meaning is built only of what the catalog has and the candidates offer
+            for goal in to_reading(reading, self.catalog).goals:
+                if goal.meaning is not None:
+                    found += validate_meaning(goal.meaning, self.catalog)
+        return found + dropped(reading, offered)
 
     def _fallback(self, text: str, history: list[PastTurn], today: date, why: str) -> Reading:
         fell_back("reading", f"The model's reading of the question was not used ({why[:200]}); the rules backend "
@@ -97,9 +98,10 @@ class LLMUnderstanding:
         """The names found in the question (index, fuzzy, vectors), as the prompt lists them and as checked."""
         by_field: dict[str, set[str]] = {t.field: set() for e in self.catalog.spec.entities.values()
                                          for t in e.targets}
-        offered = Offered(by_field, set())
+        found = find_names(text, self.rules.index, skip=self.rules.vocabulary, vectors=self.vectors)
+        offered = Offered(by_field, set(), in_question=self._in_question(found, history))
         lines = []
-        for phrase, candidates, score in self._found(text):
+        for phrase, candidates, score in self._found(text, found):
             pairs = []
             for candidate in candidates:
                 for target in self._targets(candidate):
@@ -112,10 +114,28 @@ class LLMUnderstanding:
             self._offer_past(past, by_field, offered.values)
         return offered, "\n".join(lines) or "(none)"
 
-    def _found(self, text: str) -> list[tuple[str, list[Candidate], float]]:
-        """The rules' names (exact, alias, fuzzy, vectors), plus any other phrase that is a known name in any
-        case ("zim", "one"): the rules skip those as too risky to guess, the model can tell from the context."""
-        found = find_names(text, self.rules.index, skip=self.rules.vocabulary, vectors=self.vectors)
+    def _in_question(self, found: list[Found], history: list[PastTurn]) -> dict[str, set[str]]:
+        """The phrases the rules read as names exactly (name, alias or code; not fuzzy, partial or by vector), each
+        with the values a reading may use it by. A reply to a question asked back names what picks an option
+        ("the Vietnamese one"), not a filter: none is required there."""
+        last = history[-1] if history else None
+        if last is not None and last.status == "needs_clarification" and last.clarification:
+            return {}
+        exact = [f for f in found if all(c.method in EXACT for c in f.candidates)]
+        return {f.text: {value for c in f.candidates for value in self._uses(c)} for f in exact}
+
+    def _uses(self, candidate: Candidate) -> set[str]:
+        """The values a reading uses a name by: the name, the values of the fields it filters, its object's id."""
+        uses = {candidate.value, *(value for _, value in self._targets(candidate))}
+        obj = self.catalog.spec.objects.get(self.catalog.spec.entities[candidate.entity].object or "")
+        key = candidate.attributes.get(obj.id_field or "") if obj is not None else None
+        if key is not None:
+            uses.add(str(key))  # a lookup's key ("SKU-300" for "the noise cancelling headphones")
+        return uses
+
+    def _found(self, text: str, found: list[Found]) -> list[tuple[str, list[Candidate], float]]:
+        """The rules' names `found` (exact, alias, fuzzy, vectors), plus any other phrase that is a known name in
+        any case ("zim", "one"): the rules skip those as too risky to guess, the model can tell from the context."""
         named = [(f.text, list(f.candidates), f.score) for f in found]
         taken = {normalize(f.text) for f in found}
         words = normalize(text).split()

@@ -18,7 +18,7 @@ from bosun.catalog import Catalog
 from bosun.understanding.compose import Composer
 from bosun.understanding.grammar import english
 from bosun.understanding.meaning import Agg, Ambiguity, Condition, Meaning, Measure, ObjectLookup, TimeFilter
-from bosun.understanding.names import Candidate
+from bosun.understanding.names import Candidate, normalize
 from bosun.understanding.reading import Continuation, GoalReading, Reading
 
 Scalar = str | int | float | bool
@@ -106,6 +106,8 @@ class Offered:
     values: set[str]
     named: dict[tuple[str, str], tuple[str, Candidate, float]] = field(default_factory=dict)  # (field, value) →
     # the phrase of the question that named it, its candidate and the match's score
+    in_question: dict[str, set[str]] = field(default_factory=dict)  # a phrase of the question that names
+    # something exactly (name, alias, code) → the values a reading uses it by; earlier turns' names are not here
 
     def allows(self, field: str, value: Scalar) -> bool:
         return field not in self.by_field or str(value) in self.by_field[field]
@@ -117,6 +119,25 @@ def problems(reading: ModelReading, catalog: Catalog, offered: Offered) -> list[
     for goal in reading.goals:
         found += _goal_problems(goal, catalog, offered)
     return found
+
+
+def dropped(reading: ModelReading, offered: Offered) -> list[str]:
+    """A name the question gives exactly is used by some goal (filtered on, compared, excluded, looked up, asked
+    about) or reported as not understood: a reading never drops it silently."""
+    used = {str(value) for goal in reading.goals for value in _names_used(goal)}
+    reported = set(normalize(" ".join(phrase for goal in reading.goals for phrase in goal.not_understood)).split())
+    unused = [phrase for phrase, values in offered.in_question.items()
+              if not values & used and not set(normalize(phrase).split()) <= reported]
+    return [f"“{phrase}” was named in the question but the reading does not use it" for phrase in unused]
+
+
+def _names_used(goal: ModelGoal) -> list[Scalar]:
+    """The values a goal's filters, lookup and questions back hold."""
+    values = [value for condition in goal.filters for value in condition.values]
+    values += [option for ambiguity in goal.ambiguous for option in ambiguity.options]
+    if goal.lookup is not None:
+        values.append(goal.lookup.key)
+    return values
 
 
 def _goal_problems(goal: ModelGoal, catalog: Catalog, offered: Offered) -> list[str]:
