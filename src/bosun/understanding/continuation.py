@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from itertools import pairwise
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from dateutil.relativedelta import relativedelta
 
@@ -20,12 +20,9 @@ from bosun.understanding.compose import Composer
 from bosun.understanding.grammar import FollowUp
 from bosun.understanding.meaning import Condition, Meaning, Measure, TimeFilter
 from bosun.understanding.names import normalize
-from bosun.understanding.picks import pick, replace_term
+from bosun.understanding.picks import replace_term
 from bosun.understanding.reading import Continuation as Kind
-from bosun.understanding.reading import PastTurn
-
-if TYPE_CHECKING:
-    from bosun.understanding.rules import RulesUnderstanding
+from bosun.understanding.reading import PastTurn, TaggingUnderstanding
 
 Value = str | int | float | bool  # a value of a record field, as a condition takes it
 _STEP = {"day": relativedelta(days=1), "week": relativedelta(weeks=1), "month": relativedelta(months=1),
@@ -50,7 +47,7 @@ def said(text: str, phrases: list[str]) -> str | None:
 
 @dataclass
 class Continuation:
-    understanding: RulesUnderstanding
+    understanding: TaggingUnderstanding
 
     @property
     def words(self) -> FollowUp:
@@ -72,7 +69,7 @@ class Continuation:
         assert last.clarification is not None and last.meaning is not None
         asked = last.meaning
         term, options = last.clarification["term"], list(last.clarification["options"])
-        picked, rest = pick(reply, options, self.understanding, today)
+        picked, rest = self.understanding.pick(reply, options, today)
         if picked is None:
             own = self.understanding.analyze(reply, today)
             if self._stands_alone(own):

@@ -8,16 +8,13 @@ word of its name ("the LLC").
 from __future__ import annotations
 
 from datetime import date
-from typing import TYPE_CHECKING
 
 from bosun.understanding.names import normalize
+from bosun.understanding.reading import TaggingUnderstanding
 from bosun.understanding.tagger import Span
 
-if TYPE_CHECKING:
-    from bosun.understanding.rules import RulesUnderstanding
 
-
-def pick(reply: str, options: list[str], understanding: RulesUnderstanding, today: date) -> tuple[str | None, str]:
+def pick(reply: str, options: list[str], understanding: TaggingUnderstanding, today: date) -> tuple[str | None, str]:
     """(the option chosen, or None; the rest of the reply): by name, by position, or by a description."""
     lowered = f" {normalize(reply)} "
     named = sorted((o for o in options if f" {normalize(o)} " in lowered), key=len, reverse=True)
@@ -42,7 +39,7 @@ def _position(spans: list[Span], count: int) -> int | None:
     return index if -count <= index < count else None
 
 
-def _described(reply: str, spans: list[Span], options: list[str], understanding: RulesUnderstanding,
+def _described(reply: str, spans: list[Span], options: list[str], understanding: TaggingUnderstanding,
                today: date) -> str | None:
     """ "the one in Hong Kong": the only option whose reference row holds a value the reply names."""
     own = understanding.analyze(reply, today)

@@ -9,12 +9,17 @@ have, before any query is built (as `gates.validate_plan` refuses plans).
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
 from bosun.catalog import Catalog
 from bosun.understanding.meaning import Meaning
+
+if TYPE_CHECKING:
+    from bosun.understanding.grammar import Grammar
+    from bosun.understanding.names import Candidate, NameIndex
+    from bosun.understanding.tagger import Span
 
 Continuation = Literal["new", "refinement", "follow_up", "clarification_reply", "reask", "unmatched_reply"]
 
@@ -56,6 +61,27 @@ class Understanding(Protocol):
     def analyze(self, text: str, today: date) -> Meaning: ...
 
     def pick(self, reply: str, options: list[str], today: date) -> tuple[str | None, str]: ...
+
+
+class TaggingUnderstanding(Understanding, Protocol):
+    """A backend that reads by tagging, and shows what it reads with: its catalog and grammar, a text's spans,
+    the names it knows and the fields a name can filter.
+
+    The rules backend is one. Continuation (follow-ups, replies) and picks work through this, not its class.
+    """
+
+    @property
+    def catalog(self) -> Catalog: ...
+
+    @property
+    def grammar(self) -> Grammar: ...
+
+    @property
+    def index(self) -> NameIndex: ...
+
+    def spans(self, text: str, today: date) -> list[Span]: ...
+
+    def fields_named(self, candidate: Candidate) -> set[str]: ...
 
 
 _NUMERIC = {"integer", "long", "float", "double"}

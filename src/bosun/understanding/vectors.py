@@ -12,15 +12,13 @@ import hashlib
 import os
 import threading
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bosun.errors import SettingsError
 
 if TYPE_CHECKING:
     from qdrant_client import QdrantClient
-
-    from bosun.understanding.names import NameIndex
 
 # numpy and qdrant_client are imported where they are used: most turns never reach vector search,
 # and Qdrant alone costs the command line most of a second.
@@ -181,8 +179,15 @@ class NameVectors:
             self._client.close()
 
 
+class NameKeys(Protocol):
+    """What `name_vectors` reads of a name index (names.NameIndex): its names, by normalised key."""
+
+    @property
+    def names(self) -> Mapping[str, object]: ...
+
+
 def name_vectors(
-    index: NameIndex, embedder: Embedder, location: str | None = None, *, collection: str = "names"
+    index: NameKeys, embedder: Embedder, location: str | None = None, *, collection: str = "names"
 ) -> NameVectors:
     """Every name of the index, embedded by its normalised key."""
     return NameVectors(((key, key) for key in index.names), embedder, collection=collection, location=location)

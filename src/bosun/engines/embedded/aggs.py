@@ -7,54 +7,26 @@ one aggregation for all parent buckets at once; results are keyed by the parent 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from dateutil.relativedelta import relativedelta
-
+from bosun.engines.embedded.composite import composite
 from bosun.engines.embedded.datemath import evaluate, format_millis, from_millis, to_millis
 from bosun.engines.embedded.fields import Field
+from bosun.engines.embedded.histograms import date_histogram, histogram
 from bosun.engines.embedded.query import Compiler, Sql
+from bosun.engines.embedded.scope import Key, Run, Scope
+from bosun.engines.embedded.terms import terms
 from bosun.engines.params import MAX_DEPTH, an_object, field_name, integer, number
 from bosun.errors import BadQuery, GuardrailViolation, UnsupportedQuery
 
-Run = Callable[[str, list[Any]], list[tuple[Any, ...]]]
-Key = tuple[Any, ...]
 METRICS = {"avg", "sum", "min", "max", "value_count", "cardinality", "stats", "percentiles", "top_hits"}
 FUSED = METRICS - {"top_hits"}  # plain metrics: SQL aggregates that can share their parent's GROUP BY
 _SINGLE = {"avg": "avg({c})", "sum": "sum({c})", "min": "min({c})", "max": "max({c})", "value_count": "count({raw})",
            "cardinality": "count(DISTINCT {raw})"}
 BUCKETS = {"terms", "date_histogram", "histogram", "range", "date_range", "filter", "filters", "composite",
            "missing"}
-CALENDAR = {"minute": "minute", "1m": "minute", "hour": "hour", "1h": "hour", "day": "day", "1d": "day",
-            "week": "week", "1w": "week", "month": "month", "1M": "month", "quarter": "quarter", "1q": "quarter",
-            "year": "year", "1y": "year"}
-FIXED_UNITS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
-STEP = {"minute": relativedelta(minutes=1), "hour": relativedelta(hours=1), "day": relativedelta(days=1),
-        "week": relativedelta(weeks=1), "month": relativedelta(months=1), "quarter": relativedelta(months=3),
-        "year": relativedelta(years=1)}
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Where an aggregation runs: the rows (where) and the keys of the enclosing buckets."""
-
-    table: str
-    where: Sql
-    keys: tuple[str, ...] = ()
-    key_params: tuple[Any, ...] = ()
-    conditions: tuple[Sql, ...] = field(default_factory=tuple)
-
-    def with_condition(self, cond: Sql) -> Scope:
-        return replace(self, conditions=(*self.conditions, cond))
-
-    def with_key(self, expr: Sql) -> Scope:
-        return replace(self, keys=(*self.keys, expr.text), key_params=(*self.key_params, *expr.params))
-
-    def where_sql(self, extra: Sql | None = None) -> Sql:
-        parts = [self.where, *self.conditions, *([extra] if extra else [])]
-        return Sql(" AND ".join(f"({p.text})" for p in parts), [x for p in parts for x in p.params])
 
 
 @dataclass(frozen=True)
@@ -302,23 +274,15 @@ class Aggregator:
         return Sql(" AND ".join(p.text for p in parts), [x for p in parts for x in p.params])
 
     def _a_terms(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-        from bosun.engines.embedded.terms import terms
-
         return terms(self, body, children, scope)
 
     def _a_date_histogram(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-        from bosun.engines.embedded.histograms import date_histogram
-
         return date_histogram(self, body, children, scope)
 
     def _a_histogram(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-        from bosun.engines.embedded.histograms import histogram
-
         return histogram(self, body, children, scope)
 
     def _a_composite(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-        from bosun.engines.embedded.composite import composite
-
         return composite(self, body, children, scope)
 
 

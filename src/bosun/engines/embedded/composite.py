@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bosun.engines.embedded.datemath import format_millis
 from bosun.engines.embedded.histograms import date_interval, date_key_sql
 from bosun.engines.embedded.query import Sql
+from bosun.engines.embedded.scope import Aggregations, Key, Scope
 from bosun.engines.embedded.terms import bucket_key, key_expression
 from bosun.engines.params import an_object, descending, integer, positive, required
 from bosun.errors import BadQuery, UnsupportedQuery
-
-if TYPE_CHECKING:
-    from bosun.engines.embedded.aggs import Aggregator, Key, Scope
 
 
 class Source:
     """One composite source: its key expression, direction and how its key is shown."""
 
-    def __init__(self, agg: Aggregator, raw: Any) -> None:
+    def __init__(self, agg: Aggregations, raw: Any) -> None:
         self.name, kind, body = _source_parts(raw)
         self.desc = descending(body.get("order"), f"composite.sources.{self.name}")
         self.missing_bucket = bool(body.get("missing_bucket"))
@@ -57,7 +55,7 @@ class Source:
         return shown
 
 
-def composite(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+def composite(agg: Aggregations, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
     if scope.keys or scope.conditions:
         raise UnsupportedQuery("composite", "composite must be a top-level aggregation")
     raw_sources = required(body, "composite", "sources")

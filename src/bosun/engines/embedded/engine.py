@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from bosun.engines.base import Body, Engine, Response
-from bosun.engines.embedded.aggs import Aggregator, Limits, Scope
+from bosun.engines.embedded.aggs import Aggregator, Limits
 from bosun.engines.embedded.fields import Field, flatten_mapping, quote, text_columns, token_table
 from bosun.engines.embedded.hits import (
     filter_source,
@@ -24,6 +24,7 @@ from bosun.engines.embedded.hits import (
     source_filter,
 )
 from bosun.engines.embedded.query import TRUE, Compiler, Sql
+from bosun.engines.embedded.scope import Scope
 from bosun.engines.params import integer
 from bosun.errors import BadQuery, GuardrailViolation, MissingIndex, QueryTimeout, StoreError, UnsupportedQuery
 from bosun.files import move_aside

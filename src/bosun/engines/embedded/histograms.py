@@ -6,16 +6,25 @@ import math
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from dateutil.relativedelta import relativedelta
 
 from bosun.engines.embedded.datemath import evaluate, format_millis, from_millis, to_millis
 from bosun.engines.embedded.fields import INTEGER_COLUMNS, Field, quote
 from bosun.engines.embedded.query import Sql, check_keys
+from bosun.engines.embedded.scope import Aggregations, Key, Scope
 from bosun.engines.params import descending, integer, number, positive, required
 from bosun.errors import BadQuery, UnsupportedQuery
 
-if TYPE_CHECKING:
-    from bosun.engines.embedded.aggs import Aggregator, Key, Scope
+# date_histogram intervals: calendar units by their names, fixed units in milliseconds, a calendar step
+CALENDAR = {"minute": "minute", "1m": "minute", "hour": "hour", "1h": "hour", "day": "day", "1d": "day",
+            "week": "week", "1w": "week", "month": "month", "1M": "month", "quarter": "quarter", "1q": "quarter",
+            "year": "year", "1y": "year"}
+FIXED_UNITS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
+STEP = {"minute": relativedelta(minutes=1), "hour": relativedelta(hours=1), "day": relativedelta(days=1),
+        "week": relativedelta(weeks=1), "month": relativedelta(months=1), "quarter": relativedelta(months=3),
+        "year": relativedelta(years=1)}
 
 _DATE_KEYS = {"field", "calendar_interval", "fixed_interval", "interval", "format", "min_doc_count",
               "extended_bounds", "order", "offset", "time_zone", "keyed", "missing"}
@@ -23,8 +32,6 @@ _DATE_KEYS = {"field", "calendar_interval", "fixed_interval", "interval", "forma
 
 def date_interval(body: dict[str, Any]) -> tuple[str | None, int | None]:
     """(calendar unit, None) or (None, fixed milliseconds)."""
-    from bosun.engines.embedded.aggs import CALENDAR, FIXED_UNITS
-
     raw = body.get("calendar_interval") or body.get("interval")
     if raw and str(raw) in CALENDAR:
         return CALENDAR[str(raw)], None
@@ -42,8 +49,6 @@ _MONTHS = {"month": 1, "quarter": 3, "year": 12}
 
 def _calendar_span(low: int, high: int, unit: str) -> int:
     """How many calendar buckets lie from `low` to `high` (bucket keys, epoch millis), without listing them."""
-    from bosun.engines.embedded.aggs import FIXED_UNITS
-
     if unit in _MONTHS:
         start, end = from_millis(low), from_millis(high)
         months = (end.year - start.year) * 12 + end.month - start.month
@@ -76,8 +81,6 @@ def _calendar_floor(millis: float, unit: str) -> int:
 
 
 def _offset_millis(raw: Any) -> int:
-    from bosun.engines.embedded.aggs import FIXED_UNITS
-
     if raw in (None, 0, "0"):
         return 0
     found = re.fullmatch(r"([+-]?)(\d+)(ms|s|m|h|d)", str(raw))
@@ -86,9 +89,7 @@ def _offset_millis(raw: Any) -> int:
     return (-1 if found[1] == "-" else 1) * int(found[2]) * FIXED_UNITS[found[3]]
 
 
-def date_histogram(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-    from bosun.engines.embedded.aggs import STEP
-
+def date_histogram(agg: Aggregations, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
     check_keys("date_histogram", body, _DATE_KEYS)
     if str(body.get("time_zone", "UTC")).upper() not in ("UTC", "Z", "+00:00", "ETC/UTC"):
         raise UnsupportedQuery("date_histogram.time_zone", "only UTC")
@@ -123,7 +124,7 @@ def date_histogram(agg: Aggregator, body: dict[str, Any], children: dict[str, An
                       lambda k: {"key_as_string": format_millis(k, body.get("format")), "key": int(k)})
 
 
-def histogram(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+def histogram(agg: Aggregations, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
     check_keys("histogram", body, {"field", "interval", "offset", "min_doc_count", "extended_bounds", "order",
                                    "keyed", "missing"})
     f = agg.field(body, "histogram")
@@ -168,7 +169,7 @@ class _Walk:
         self.kind, self.step, self.span, self.extended = kind, step, span, extended
 
 
-def _histogram(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope: Scope, expr: Sql,
+def _histogram(agg: Aggregations, body: dict[str, Any], children: dict[str, Any], scope: Scope, expr: Sql,
                present: Sql, walk: _Walk, describe: Callable[[Any], dict[str, Any]]) -> dict[Key, Any]:
     kind = walk.kind
     min_doc = integer(body, kind, "min_doc_count", 0)

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cmp_to_key
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bosun.engines.embedded.datemath import format_millis
 from bosun.engines.embedded.fields import Field
 from bosun.engines.embedded.query import Sql, check_keys
+from bosun.engines.embedded.scope import Aggregations, Key, Scope
 from bosun.engines.params import an_object, descending, integer
 from bosun.errors import UnsupportedQuery
-
-if TYPE_CHECKING:
-    from bosun.engines.embedded.aggs import Aggregator, Key, Scope
 
 
 def key_expression(f: Field, missing: Any = None) -> Sql:
@@ -49,7 +47,7 @@ def bucket_key(f: Field, value: Any, fmt: str | None = None) -> dict[str, Any]:
     return {"key": value}
 
 
-def terms(agg: Aggregator, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
+def terms(agg: Aggregations, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
     check_keys("terms", body, {"field", "size", "order", "min_doc_count", "missing", "shard_size", "format",
                                "show_term_doc_count_error"})
     f = agg.field(body, "terms")
@@ -124,7 +122,7 @@ def _only(expr: Sql, keys: list[Any]) -> Sql:
     return Sql(f"{expr.text} IN ({marks})", [*expr.params, *keys])
 
 
-def _add_zero_counts(agg: Aggregator, expr: Sql, per_parent: dict[Key, list[tuple[Any, int]]], scope: Scope) -> None:
+def _add_zero_counts(agg: Aggregations, expr: Sql, per_parent: dict[Key, list[tuple[Any, int]]], scope: Scope) -> None:
     every = [r[0] for r in agg.run(f"SELECT DISTINCT {expr.text} FROM {agg.table} WHERE {expr.text} IS NOT NULL",
                                   [*expr.params, *expr.params])]
     parents = agg.parent_keys(scope)
