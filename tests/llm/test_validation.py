@@ -23,7 +23,7 @@ from bosun.conversation.session import open_session
 from bosun.ledger import Ledger, charged
 from bosun.settings import Settings
 from bosun.understanding.llm import LLMUnderstanding
-from bosun.understanding.reading import PastTurn, Reading
+from bosun.understanding.reading import AskedBack, PastTurn, Reading
 from bosun.understanding.rules import RulesUnderstanding
 from tests.llm.oracle import oracle_model
 from tests.llm.scripted import ToolFakeModel, client, tool_call
@@ -183,7 +183,7 @@ def test_a_name_of_an_earlier_turn_need_not_be_used_again(rules: RulesUnderstand
 def test_a_name_in_a_reply_picks_an_option_and_need_not_be_filtered_on(rules: RulesUnderstanding) -> None:
     asked = rules.read("How many shipments did Acme send to Savannah in 2025?", [], TODAY).goals[0].meaning
     earlier = PastTurn(question="How many shipments did Acme send to Savannah in 2025?", status="needs_clarification",
-                       meaning=asked, clarification={"term": "Acme", "options": ACME, "asked": 1})
+                       meaning=asked, clarification=AskedBack(term="Acme", options=ACME))
     picked = {"goals": [{"text": "x", "measures": [COUNT], "filters": [
         {"field": "shipper_name", "values": ["ACME CORPORATION"]}, SAVANNAH]}], "continuation": "clarification_reply"}
     _, ledger, model = read(rules, "the Vietnamese one", picked, history=[earlier])  # "Vietnamese" names a country

@@ -33,7 +33,7 @@ from bosun.ledger import Ledger, charged
 from bosun.understanding import Understanding
 from bosun.understanding.meaning import Meaning
 from bosun.understanding.names import normalize
-from bosun.understanding.reading import GoalReading, PastTurn, Reading
+from bosun.understanding.reading import AskedBack, GoalReading, PastTurn, Reading
 from bosun.understanding.rules import RulesUnderstanding
 
 HERE = Path(__file__).parent
@@ -106,7 +106,7 @@ def past(question: str, reading: Reading) -> PastTurn:
     asked = next((a for a in meaning.ambiguities if a.kind == "entity"), None) if meaning else None
     if asked is None:
         return PastTurn(question=question, meaning=meaning)
-    clarification = {"term": asked.term, "options": asked.options, "asked": 1}
+    clarification = AskedBack(term=asked.term, options=asked.options)
     return PastTurn(question=question, status="needs_clarification", meaning=meaning, clarification=clarification)
 
 

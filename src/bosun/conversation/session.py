@@ -40,7 +40,7 @@ from bosun.planner.run import (
 from bosun.planner.state import MainState
 from bosun.settings import Settings, scrub
 from bosun.storage import problem
-from bosun.understanding import Meaning
+from bosun.understanding import AskedBack, Meaning
 from bosun.understanding.backends import open_understanding
 from bosun.understanding.llm import LLMUnderstanding
 from bosun.workers import querygen
@@ -251,7 +251,7 @@ def _summary(question: str, answer: Answer, state: MainState, context: RunContex
     if answer.clarification is not None and meaning is not None:
         term = next((a.term for a in meaning.ambiguities if a.kind == "entity"), "")
         asked = 2 if goals[0].params.continuation == "reask" else 1
-        clarification = {"term": term, "options": answer.clarification.options, "asked": asked}
+        clarification = AskedBack(term=term, options=answer.clarification.options, asked=asked)
     first = [row[0] for row in answer.results[0].rows[:10]] if answer.results else []
     return TurnSummary(turn_id=0, human_message=question, ai_response=answer.answer, status=answer.status,
                        meaning=meaning, clarification=clarification, first_column=first,

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from bosun.errors import StoreError, StoreUnwritable
 from bosun.settings import Settings, redacted, scrub
 from bosun.storage import open_sqlite, open_sqlite_read_only, problem
-from bosun.understanding import Meaning, PastTurn
+from bosun.understanding import AskedBack, Meaning, PastTurn
 
 
 class TurnSummary(BaseModel):
@@ -25,7 +25,7 @@ class TurnSummary(BaseModel):
     ai_response: str
     meaning: Meaning | None = None  # the turn's main data goal, as understood
     status: str = "done"
-    clarification: dict[str, Any] | None = None  # {"term": …, "options": […], "asked": n} when it asked back
+    clarification: AskedBack | None = None  # the question back it ended with
     first_column: list[Any] = Field(default_factory=list)  # the first table's leading values, in order
     leaders: list[Any] = Field(default_factory=list)  # the leading values highest and lowest on the first figure
 

@@ -9,6 +9,7 @@ from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, 
 from bosun.understanding.names import normalize
 from bosun.understanding.picks import replace_term
 from bosun.understanding.reading import (
+    AskedBack,
     Continuation,
     GoalReading,
     PastTurn,
@@ -19,6 +20,7 @@ from bosun.understanding.reading import (
 
 __all__ = [
     "Ambiguity",
+    "AskedBack",
     "Condition",
     "Continuation",
     "GoalReading",

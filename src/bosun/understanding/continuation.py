@@ -68,13 +68,13 @@ class Continuation:
     def _reply(self, reply: str, last: PastTurn, today: date) -> Continued:
         assert last.clarification is not None and last.meaning is not None
         asked = last.meaning
-        term, options = last.clarification["term"], list(last.clarification["options"])
+        term, options = last.clarification.term, list(last.clarification.options)
         picked, rest = self.understanding.pick(reply, options, today)
         if picked is None:
             own = self.understanding.analyze(reply, today)
             if self._stands_alone(own):
                 return Continued("new", reply)
-            if int(last.clarification.get("asked", 1)) < 2:
+            if last.clarification.asked < 2:
                 note = f"I could not tell which one you meant by “{reply.strip()}”. "
                 return Continued("reask", asked.text, note=note)
             note = f"“{reply.strip()}” matches none of {', '.join(options)}. "

@@ -24,13 +24,21 @@ if TYPE_CHECKING:
 Continuation = Literal["new", "refinement", "follow_up", "clarification_reply", "reask", "unmatched_reply"]
 
 
+class AskedBack(BaseModel):
+    """The question back a turn ended with: the term it could not settle, the options, and how often it asked."""
+
+    term: str
+    options: list[str]
+    asked: int = 1
+
+
 class PastTurn(BaseModel):
     """What reading needs of an earlier turn of the thread."""
 
     question: str
     status: str = "done"
     meaning: Meaning | None = None
-    clarification: dict[str, Any] | None = None  # {"term", "options", "asked"} when it asked back
+    clarification: AskedBack | None = None
     first_column: list[Any] = Field(default_factory=list)  # the first table's leading values, in order
     leaders: list[Any] = Field(default_factory=list)  # [highest, lowest] on the first figure ("the busiest one")
 

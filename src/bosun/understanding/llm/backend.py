@@ -170,7 +170,7 @@ class LLMUnderstanding:
             by_field.setdefault(condition.field, set()).update(str(v) for v in condition.values)
         if past.meaning and past.meaning.group_by:  # "the second one", "those carriers": the groups it listed
             by_field.setdefault(past.meaning.group_by[0], set()).update(str(v) for v in past.first_column)
-        for option in (past.clarification or {}).get("options", []):
+        for option in past.clarification.options if past.clarification else []:
             every.add(str(option))
             for values in by_field.values():
                 values.add(str(option))
@@ -198,7 +198,7 @@ def _history(history: list[PastTurn]) -> str:
             entry["read_as"] = meaning.model_dump(mode="json", include={"conditions", "time", "measures", "group_by",
                                                                          "interval", "top_n", "intent_type"})
         if past.clarification:
-            entry["asked_which"] = past.clarification.get("options", [])
+            entry["asked_which"] = past.clarification.options
         if past.first_column:
             entry["first_column"] = past.first_column[:MAX_ROWS_SHOWN]
         lines.append(json.dumps(entry, ensure_ascii=False))
