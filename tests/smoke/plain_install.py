@@ -13,14 +13,17 @@ from __future__ import annotations
 import csv
 import os
 import random
+import shlex
 import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from importlib.metadata import version
 from pathlib import Path
 
 BOSUN = Path(sys.executable).with_name("bosun")
+REPORTED = ["bosun-bi", "duckdb", "pyarrow", "langgraph", "pydantic", "typer"]  # versions named in the log
 REGIONS = ["North", "South", "East", "West"]
 CATEGORIES = ["Tools", "Garden", "Kitchen", "Toys"]
 CUSTOMERS = ["Harbor Foods", "Linden Hardware", "Quarry Books", "Meadow Toys", "Cobalt Kitchens", "Pine Garden Co"]
@@ -86,7 +89,7 @@ def run(step: Step, env: dict[str, str]) -> None:
     elif missing:
         problem = f"no {missing} in the output"
     if problem:
-        sys.exit(f"smoke step failed: {step.name} (bosun {' '.join(step.args)}): {problem}\n{output}")
+        sys.exit(f"smoke step failed: {step.name} ({shlex.join(['bosun', *step.args])}): {problem}\n{output}")
     print(f"smoke: {step.name}: ok ({time.monotonic() - started:.1f} s)", flush=True)
 
 
@@ -94,6 +97,7 @@ def main(folder: Path) -> None:
     os.chdir(folder)
     env = {name: value for name, value in os.environ.items() if not name.startswith("BOSUN_")}
     env |= {"BOSUN_DATA_DIR": str(folder / "data"), "COLUMNS": "120"}
+    print("smoke: installed " + ", ".join(f"{name} {version(name)}" for name in REPORTED), flush=True)
     path = folder / "orders.csv"
     for step in steps(path, write_orders(path)):
         run(step, env)
