@@ -6,7 +6,7 @@
     python3 dev.py smoke   # only the smoke: a fresh venv with no extras, used as a new user would
 
 All create ./.venv on first use and install the project into it (again whenever
-pyproject.toml changes). `test` with pytest arguments (a subset) leaves the smoke out.
+pyproject.toml changes). `test` with pytest arguments (a subset, -x ...) leaves the smoke out.
 """
 
 from __future__ import annotations
@@ -94,14 +94,15 @@ def ensure_system_packages() -> None:
 
 
 def smoke() -> None:
-    """Install the project as a user does (no extras, a current pip, the newest versions the pins allow) into a
+    """Install the project as a user does (no extras, a current pip, the newest versions the bounds allow) into a
     fresh venv in a temporary folder, and use it through its `bosun` command."""
     with tempfile.TemporaryDirectory(prefix="bosun-smoke-") as folder:
         fresh = Path(folder) / "venv"
         python = fresh / BIN.name / "python"
-        print("smoke: installing bosun-bi with no extras into a fresh venv ...", flush=True)
+        print(f"smoke: a fresh venv in {folder}, a current pip ...", flush=True)
         venv.EnvBuilder(with_pip=True).create(fresh)
         _run(python, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+        print("smoke: pip install of this checkout, no extras ...", flush=True)
         _run(python, "-m", "pip", "install", "--quiet", ROOT)
         _run(python, SMOKE, folder)
 
@@ -113,7 +114,7 @@ def test() -> None:
     _run(PY, "-m", "mypy")
     _run(PY, "-m", "pytest", *sys.argv[2:])
     if sys.argv[2:]:
-        print("note: a subset of the tests, so no plain-install smoke (`python3 dev.py smoke` runs it)", flush=True)
+        print("note: pytest arguments given, so no plain-install smoke (`python3 dev.py smoke` runs it)", flush=True)
         return
     smoke()
 
