@@ -2,10 +2,11 @@
 """Set up and run Bosun with nothing but Python 3.11+.
 
     python3 dev.py demo    # build the sample data and answer the seed's scenarios
-    python3 dev.py test    # lint, type-check and run the test suite
+    python3 dev.py test    # lint, type-check, run the test suite, then the plain-install smoke
+    python3 dev.py smoke   # only the smoke: a fresh venv with no extras, used as a new user would
 
-Both create ./.venv on first use and install the project into it (again whenever
-pyproject.toml changes).
+All create ./.venv on first use and install the project into it (again whenever
+pyproject.toml changes). `test` with pytest arguments (a subset, -x ...) leaves the smoke out.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import venv
 from pathlib import Path
 
@@ -24,6 +26,10 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
 STAMP = VENV / ".bosun-installed"
 APT_PACKAGES = ROOT / ".ci" / "apt-packages.txt"  # Debian packages the tests use: a browser, a database server
+# DuckDB's TPC-H generator for tests/byod, installed beside the venv: its package stops at duckdb 1.5.5 and pins it
+TPCH_GENERATOR = VENV / "tpch-generator"
+TPCH_PACKAGES = ["duckdb==1.5.5", "duckdb-extension-tpch==1.5.5"]
+SMOKE = ROOT / "tests" / "smoke" / "plain_install.py"
 
 
 def _run(*args: str | Path) -> None:
@@ -45,6 +51,18 @@ def ensure_venv() -> None:
     _run(PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
     _run(PY, "-m", "pip", "install", "--quiet", "-e", ".[dev]")
     STAMP.write_text(wanted)
+
+
+def ensure_tpch_generator() -> None:
+    """The generator's packages in their own folder (not the venv), again whenever TPCH_PACKAGES change."""
+    stamp = TPCH_GENERATOR / ".bosun-installed"
+    wanted = " ".join(TPCH_PACKAGES)
+    if stamp.exists() and stamp.read_text() == wanted:
+        return
+    print(f"installing DuckDB's TPC-H generator ({wanted}) into {TPCH_GENERATOR.relative_to(ROOT)} ...", flush=True)
+    shutil.rmtree(TPCH_GENERATOR, ignore_errors=True)
+    _run(PY, "-m", "pip", "install", "--quiet", "--target", TPCH_GENERATOR, *TPCH_PACKAGES)
+    stamp.write_text(wanted)
 
 
 def demo() -> None:
@@ -75,14 +93,33 @@ def ensure_system_packages() -> None:
         print("note: apt-get could not install them; their tests skip", flush=True)
 
 
+def smoke() -> None:
+    """Install the project as a user does (no extras, a current pip, the newest versions the bounds allow) into a
+    fresh venv in a temporary folder, and use it through its `bosun` command."""
+    with tempfile.TemporaryDirectory(prefix="bosun-smoke-") as folder:
+        fresh = Path(folder) / "venv"
+        python = fresh / BIN.name / "python"
+        print(f"smoke: a fresh venv in {folder}, a current pip ...", flush=True)
+        venv.EnvBuilder(with_pip=True).create(fresh)
+        _run(python, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+        print("smoke: pip install of this checkout, no extras ...", flush=True)
+        _run(python, "-m", "pip", "install", "--quiet", ROOT)
+        _run(python, SMOKE, folder)
+
+
 def test() -> None:
     ensure_system_packages()
+    ensure_tpch_generator()
     _run(BIN / "ruff", "check", "src", "tests")
     _run(PY, "-m", "mypy")
     _run(PY, "-m", "pytest", *sys.argv[2:])
+    if sys.argv[2:]:
+        print("note: pytest arguments given, so no plain-install smoke (`python3 dev.py smoke` runs it)", flush=True)
+        return
+    smoke()
 
 
-COMMANDS = {"demo": demo, "test": test}
+COMMANDS = {"demo": demo, "test": test, "smoke": smoke}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

@@ -25,7 +25,7 @@ GOLD = ("select count(*) from shipments where port_of_unlading = 'HOUSTON' and "
 @pytest.fixture(scope="module")
 def gold(dev_data_dir: Path) -> int:
     with duckdb.connect(str(dev_data_dir / "bosun.duckdb"), read_only=True) as connection:
-        found = connection.sql(GOLD).fetchone()
+        found = connection.execute(GOLD).fetchone()
     assert found is not None and found[0] > 0
     return int(found[0])
 

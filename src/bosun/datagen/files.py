@@ -277,7 +277,7 @@ def _string_profile(table: pa.Table) -> dict[str, tuple[int, int, float]]:
     con = duckdb.connect()
     try:
         con.register("__profile", table)
-        row = con.sql(f"SELECT {', '.join(parts)} FROM __profile").fetchone() or ()
+        row = con.execute(f"SELECT {', '.join(parts)} FROM __profile").fetchone() or ()
     finally:
         con.close()
     return {n: (int(row[3 * i]), int(row[3 * i + 1]), float(row[3 * i + 2])) for i, n in enumerate(strings)}
