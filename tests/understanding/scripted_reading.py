@@ -26,6 +26,8 @@ def _goal(expect: dict[str, Any], question: str, rules: RulesUnderstanding) -> d
         terms = [*expect.get("terms", []), *expect.get("fields_asked", []), *expect.get("unknown", [])]
         return {"kind": kind, "text": question, "terms": terms}
     goal: dict[str, Any] = {"kind": "data", "text": question}
+    if kind == "refused":
+        return {**goal, "refused": expect["reason"], "refused_words": expect.get("words", [])}
     goal["measures"] = [{"agg": agg, "field": field} for agg, field in expect.get("measures", [])]
     goal["filters"] = [{"field": f, "values": _values(v)} for f, v in expect.get("filters", {}).items()]
     excluded = expect.get("exclude", {})

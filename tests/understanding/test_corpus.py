@@ -126,6 +126,8 @@ def test_corpus_item(name: str, item: dict[str, Any]) -> None:
 def kind_of(goal: GoalReading) -> str:
     if goal.kind != "data" or goal.meaning is None:
         return goal.kind
+    if goal.meaning.refusal is not None:
+        return "refused"
     if any(a.kind == "entity" for a in goal.meaning.ambiguities):
         return "clarify"
     return "lookup" if goal.meaning.lookup is not None else "data"
@@ -168,6 +170,7 @@ def observed(meaning: Meaning) -> dict[str, Any]:
         "options": [o for a in meaning.ambiguities if a.kind == "entity" for o in a.options],
         "lookup": {"object": lookup.object, "key": lookup.key, "fields": sorted(lookup.fields)} if lookup else None,
         "unknown": meaning.unknown_terms,
+        "reason": meaning.refusal.reason if meaning.refusal else None,
     }
 
 

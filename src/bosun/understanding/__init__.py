@@ -5,7 +5,7 @@ The layers above use understanding through what this module hands on: the contra
 """
 
 from bosun.understanding.grammar import english
-from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, TimeFilter
+from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, Refusal, TimeFilter
 from bosun.understanding.names import normalize
 from bosun.understanding.picks import replace_term
 from bosun.understanding.reading import (
@@ -28,6 +28,7 @@ __all__ = [
     "Measure",
     "PastTurn",
     "Reading",
+    "Refusal",
     "TimeFilter",
     "Understanding",
     "english",

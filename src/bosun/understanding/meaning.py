@@ -71,6 +71,17 @@ class Measure(BaseModel):
     unit: str | None = None
 
 
+RefusalReason = Literal["future", "cause", "no_measure", "opinion"]
+
+
+class Refusal(BaseModel):
+    """Why the data cannot answer a question (it is refused with the reason, never answered with a figure)."""
+
+    reason: RefusalReason  # future: forecasts; cause: why something happened; no_measure: a measure the catalog
+    # lacks (a price, a rate, satisfaction); opinion: a judgement (best, most reliable) the data does not hold
+    words: list[str] = Field(default_factory=list, description="the question's words that ask it")
+
+
 class Meaning(BaseModel):
     """The structured meaning of one data goal."""
 
@@ -96,3 +107,4 @@ class Meaning(BaseModel):
                               "total weight'): a goal of their own when nothing groups or ranks")
     lookup: ObjectLookup | None = None
     page: int = Field(1, ge=1, description="which page of records a search asks for")
+    refusal: Refusal | None = Field(None, description="the data cannot answer this: said, never a figure")

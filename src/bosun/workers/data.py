@@ -7,7 +7,7 @@ from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.errors import InvalidReading, UnknownEntity, UserError
-from bosun.understanding import Ambiguity, Meaning, english, normalize, replace_term, validate_meaning
+from bosun.understanding import Ambiguity, Meaning, Refusal, english, normalize, replace_term, validate_meaning
 from bosun.workers import querygen
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Deliverable, ResultTable, WorkerInput, WorkerResult
@@ -71,6 +71,8 @@ def metadata_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
     if problems:
         raise InvalidReading(problems)
     preface = params.preface
+    if meaning.refusal is not None:
+        raise UserError(f"{preface}{refused(meaning.refusal, ctx)}")
     if _says_nothing(meaning, text, ctx):
         record = ctx.catalog.record
         raise UserError(f"{preface}I could not find a question about the data in “{text[:80]}”. Ask about "
@@ -90,6 +92,24 @@ def metadata_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
         return WorkerResult.of(wi, ANALYSIS_RESULT.of(meaning), ENTITY_OPTIONS.of(entity), status="partial",
                                needs=CLARIFICATION_MESSAGE.name, message=f"“{entity.term}” is ambiguous")
     return WorkerResult.of(wi, ANALYSIS_RESULT.of(meaning))
+
+
+_REFUSED = {
+    "future": "The data records what has happened, up to {today}: it holds no forecasts, so I cannot tell what will "
+              "happen ({words}).",
+    "cause": "The data records what happened, not why: I cannot tell the cause ({words}).",
+    "no_measure": "The data holds no {words}, so I cannot give a figure for it.",
+    "opinion": "{words} is a judgement the data does not hold, so I cannot rank by it.",
+}
+
+
+def refused(refusal: Refusal, ctx: Context) -> str:
+    """Why the data cannot answer, and what it can tell instead (the catalog's measures)."""
+    words = " ".join(f"“{w}”" for w in refusal.words) or "this"
+    said = _REFUSED[refusal.reason].format(today=ctx.today().isoformat(), words=words)
+    measures = [spec.label for spec in ctx.catalog.spec.measures.values()][:6]
+    return f"{said} I can tell what happened in {ctx.catalog.record.index}: {', '.join(measures)}, by any of its " \
+           f"fields and dates."
 
 
 def _picked(meaning: Meaning, reply: str | None, ctx: Context) -> Meaning:

@@ -17,7 +17,17 @@ from pydantic import BaseModel, Field
 from bosun.catalog import Catalog
 from bosun.understanding.compose import Composer
 from bosun.understanding.grammar import english
-from bosun.understanding.meaning import Agg, Ambiguity, Condition, Meaning, Measure, ObjectLookup, TimeFilter
+from bosun.understanding.meaning import (
+    Agg,
+    Ambiguity,
+    Condition,
+    Meaning,
+    Measure,
+    ObjectLookup,
+    Refusal,
+    RefusalReason,
+    TimeFilter,
+)
 from bosun.understanding.names import Candidate, normalize
 from bosun.understanding.reading import Continuation, GoalReading, Reading
 
@@ -89,6 +99,8 @@ class ModelGoal(BaseModel):
     ambiguous: list[ModelAmbiguity] = Field(default_factory=list)
     unknown_names: list[str] = Field(default_factory=list)
     not_understood: list[str] = Field(default_factory=list)
+    refused: RefusalReason | None = Field(None, description="why the data cannot answer this goal, if it cannot")
+    refused_words: list[str] = Field(default_factory=list, description="the words that ask what it cannot answer")
 
 
 class ModelReading(BaseModel):
@@ -182,11 +194,13 @@ def to_meaning(goal: ModelGoal, catalog: Catalog) -> Meaning:
                           fields=goal.lookup.fields) if goal.lookup else None
     ambiguities = [Ambiguity(term=a.phrase, kind="entity", options=a.options) for a in goal.ambiguous]
     ambiguities += _date_field_choice(goal.time, catalog)
+    refusal = Refusal(reason=goal.refused, words=goal.refused_words) if goal.refused else None
     return Meaning(text=goal.text, index=catalog.record.index, intent_type="aggregation" if aggregated else "search",
                    conditions=conditions, time=time, measures=measures, group_by=goal.group_by,
                    interval=goal.interval, top_n=goal.top_n, order=goal.order, compare=_compared(goal),
                    sort=[(s.field, s.direction) for s in goal.sort], lookup=lookup, ambiguities=ambiguities,
-                   unknown_terms=goal.unknown_names, not_understood=goal.not_understood, page=goal.page)
+                   unknown_terms=goal.unknown_names, not_understood=goal.not_understood, page=goal.page,
+                   refusal=refusal)
 
 
 def _compared(goal: ModelGoal) -> list[str]:
