@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import gc
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import click
 import typer
 
 from bosun.errors import BosunError
+from bosun.interfaces.cli.process import Process
 
 
 def main() -> None:
@@ -21,7 +19,7 @@ def main() -> None:
     """
     from bosun.interfaces.cli.app import app
 
-    _Process.whole = True
+    Process.whole = True
     try:
         code = app(standalone_mode=False)
     except (click.ClickException, typer.TyperException) as exc:  # usage: a missing argument, an unknown option
@@ -48,31 +46,3 @@ def _fail(message: str, code: int) -> None:
     else:
         print(f"bosun: {line}", file=sys.stderr)
     sys.exit(code)
-
-
-class _Process:
-    """Whether the command is the whole process (`main`), not one call among others (tests, embedding)."""
-
-    whole = False
-
-
-@contextmanager
-def starting() -> Iterator[None]:
-    """A command's imports and opening of its session, without the cyclic garbage collector.
-
-    Start-up allocates a few hundred thousand objects that live as long as the process (modules,
-    classes, schemas, the catalog); the collector would traverse them again and again and find
-    nothing, about a sixth of `bosun ask`'s time. Then they are frozen out of its way; the collector
-    runs as usual for the turns. Only when the command is the whole process (`main`). They stay frozen
-    at exit: the collections there would traverse them once more (about 0.3 s) to finalise what the
-    command has closed already (its session's stores and engine).
-    """
-    if not _Process.whole:  # a host process's collector is left as it is
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.enable()

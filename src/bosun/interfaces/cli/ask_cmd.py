@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bosun.interfaces.cli import starting
+from bosun.interfaces.cli.process import starting
 from bosun.interfaces.cli.terminal import day, printable
 
 if TYPE_CHECKING:

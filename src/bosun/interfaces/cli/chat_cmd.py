@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from bosun.errors import BosunError
-from bosun.interfaces.cli import starting
 from bosun.interfaces.cli.ask_cmd import describe, show
+from bosun.interfaces.cli.process import starting
 from bosun.interfaces.cli.terminal import day, printable
 
 if TYPE_CHECKING:

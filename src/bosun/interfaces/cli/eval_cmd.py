@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bosun.interfaces.cli import starting
+from bosun.interfaces.cli.process import starting
 
 if TYPE_CHECKING:
     import duckdb

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from bosun.interfaces.cli import starting
+from bosun.interfaces.cli.process import starting
 
 
 def mcp(

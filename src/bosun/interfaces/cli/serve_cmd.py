@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bosun.interfaces.cli import mcp_cmd, starting
+from bosun.interfaces.cli import mcp_cmd
+from bosun.interfaces.cli.process import starting
 
 if TYPE_CHECKING:
     from bosun.settings import Settings
