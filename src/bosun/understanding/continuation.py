@@ -92,7 +92,7 @@ class Continuation:
         continued = self._continued(reply, previous, last, today)
         if continued is None or continued.meaning is None:
             return continued
-        meaning = _kept_said(_doubted(continued.meaning, previous, reply), previous)
+        meaning = built_on(continued.meaning, previous, reply, self.understanding.quiet_words)
         return replace(continued, meaning=meaning)
 
     def _continued(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> Continued | None:
@@ -111,7 +111,8 @@ class Continuation:
         row, phrase = self._pointed(reply, previous, last, today)
         own = self.understanding.analyze(_without(reply, phrase), today)  # "the second one" points back
         cued = self._cued(reply) or row is not None
-        if (own.lookup is not None and (own.lookup.fields or not cued)) or (self._stands_alone(own) and not cued):
+        alone = self._stands_alone(own) and not self._bare(own, previous)  # "top 3", "weekly": of the last one
+        if (own.lookup is not None and (own.lookup.fields or not cued)) or (alone and not cued):
             return None  # its own question: an attribute of one object, or records, measures, a ranking
         if row is not None:  # said, as the rows' order or a superlative picked it
             own = own.model_copy(update={"assumptions": [*own.assumptions, f"“{phrase}” read as {row}"]})
@@ -247,6 +248,17 @@ class Continuation:
         starts = any(words.startswith(f"{normalize(p)} ") for p in self.words.refine)
         return starts or said(reply, self.understanding.grammar.pointing) is not None
 
+    def _bare(self, own: Meaning, previous: Meaning) -> bool:
+        """A reply that names only a ranking ("top 3", after groups) or only a grouping ("weekly"), nothing to
+        rank or group of its own: not the records, a filter, dates or a measure other than the count."""
+        default = self.understanding.catalog.spec.defaults.measure
+        measured = any(m.name != default for m in own.measures)
+        records = said(own.text, self.understanding.catalog.record.synonyms) is not None
+        named = bool(own.conditions or own.time or own.lookup) or measured or records
+        ranks = own.top_n and previous.group_by and not (own.group_by or own.interval)
+        regroups = (own.group_by or own.interval) and not own.top_n
+        return not named and bool(ranks or regroups)
+
     def _stands_alone(self, meaning: Meaning) -> bool:
         """A question of its own: it names the records or asks a measure, a grouping or a ranking."""
         nouns = self.understanding.catalog.record.synonyms
@@ -332,18 +344,24 @@ def _cut(text: str, phrase: str) -> str:
     return text
 
 
-def _doubted(meaning: Meaning, previous: Meaning, reply: str) -> Meaning:
+def built_on(meaning: Meaning, previous: Meaning, reply: str, quiet: set[str]) -> Meaning:
+    """A follow-up's meaning, as every backend gives it: the last turn's unread words said again, and what of the
+    last question it kept said (`quiet`: the words that carry no content)."""
+    return _kept_said(_doubted(meaning, previous, reply, quiet), previous)
+
+
+def _doubted(meaning: Meaning, previous: Meaning, reply: str, quiet: set[str]) -> Meaning:
     """The last turn's unread words said again (the reply builds on a reading that did not use them), unless the
-    reply says them itself and reads them; then the reply's own unread words."""
+    reply says one of their content words and reads it ("top 3" after "top 0"); then the reply's own."""
     said_now = set(normalize(reply).split())
     unread_now = {w for p in meaning.not_understood for w in normalize(p).split()}
-    kept = [p for p in previous.not_understood if not _read_now(p, said_now, unread_now)]
+    kept = [p for p in previous.not_understood if not _read_now(p, said_now - quiet, unread_now)]
     return meaning.model_copy(update={"not_understood": list(dict.fromkeys([*kept, *meaning.not_understood]))})
 
 
 def _read_now(phrase: str, said_now: set[str], unread_now: set[str]) -> bool:
     words = set(normalize(phrase).split())
-    return words <= said_now and not words & unread_now
+    return bool(words & said_now) and not words & unread_now
 
 
 def _kept_said(meaning: Meaning, previous: Meaning) -> Meaning:
@@ -351,13 +369,23 @@ def _kept_said(meaning: Meaning, previous: Meaning) -> Meaning:
     meaning, so a person can check it); the one a chain of follow-ups said before is replaced."""
     kept = [m.label for m in meaning.measures if meaning.measures == previous.measures]
     kept += [f"by {meaning.interval}"] if meaning.interval and meaning.interval == previous.interval else []
-    kept += [_condition_said(c) for c in meaning.conditions if c in previous.conditions]
-    if meaning.time is not None and meaning.time == previous.time:
+    before = [_bare(c) for c in previous.conditions]
+    kept += [_condition_said(c) for c in meaning.conditions if _bare(c) in before]
+    if meaning.time is not None and previous.time is not None and _dates(meaning.time) == _dates(previous.time):
         kept.append(_time_said(meaning.time))
     assumptions = [a for a in meaning.assumptions if not a.startswith(KEPT)]
     if kept:
         assumptions.append(f"{KEPT}: {'; '.join(kept)}")
     return meaning.model_copy(update={"assumptions": assumptions})
+
+
+def _bare(condition: Condition) -> Condition:
+    """The condition without the words it was read from: the same filter, whichever turn wrote it."""
+    return condition.model_copy(update={"source": ""})
+
+
+def _dates(time: TimeFilter) -> tuple[str, date | None, date | None]:
+    return time.field, time.start, time.end
 
 
 def _condition_said(condition: Condition) -> str:
@@ -457,9 +485,10 @@ def _breakdown(previous: Meaning, own: Meaning, title: str, last: PastTurn, row:
     measures = previous.measures or own.measures
     group_by = own.group_by or ([] if previous.interval else previous.group_by)  # "… by month": the same groups
     assumptions = list(dict.fromkeys([*previous.assumptions, *own.assumptions]))
+    ranked_on = measures[0].field if measures and group_by else None  # a series alone stays in time order
     return previous.model_copy(update={"group_by": group_by, "conditions": conditions, "compare": [], "time": time,
                                        "assumptions": assumptions, "not_understood": own.not_understood,
                                        "interval": own.interval or (None if own.group_by else previous.interval),
                                        "top_n": None, "measures": measures, "intent_type": "aggregation",
-                                       "sort": [(measures[0].field, "desc")] if measures and measures[0].field else [],
+                                       "sort": [(ranked_on, "desc")] if ranked_on else [],
                                        "order": "desc", "text": title})
