@@ -237,9 +237,9 @@ class Continuation:
         shifted = self._shift(previous.time, reply)
         if own.conditions or own.time or shifted:
             return Continued("refinement", title, _refine(previous, own, shifted, title))
-        if own.not_understood and self._cued(reply):  # "break that down by colour": the last question, and the
-            return Continued("follow_up", title, previous.model_copy(update={  # words it could not read, said
-                "text": title, "page": 1, "not_understood": own.not_understood}))
+        if own.not_understood and self._cued(reply):  # "break that down by colour": the last question again,
+            again = previous.model_copy(update={"text": title, "page": 1, "not_understood": own.not_understood})
+            return Continued("follow_up", title, again)  # saying the words it could not read
         return None
 
     def _cued(self, reply: str) -> bool:
