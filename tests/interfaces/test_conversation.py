@@ -336,3 +336,48 @@ def test_a_superlative_points_at_the_row_first_on_its_measure(session: Session,
     assert [[r[0], r[1]] for r in rows(slowest)] == sql(
         gold, "select carrier_name, round(avg(transit_days), 2) a from shipments where port_of_unlading = "
               "'SAVANNAH' and arrival_date between '2026-01-01' and '2026-06-15' group by 1 order by a desc limit 1")
+
+
+KEPT = "kept from the last question"
+
+
+def test_a_short_follow_up_groups_the_last_records(session: Session, gold: duckdb.DuckDBPyConnection) -> None:
+    """ "what vessels?" after "did anything arrive …?": the vessels of those same records, and it says so."""
+    arrived = session.ask("did anything arrive in Los Angeles yesterday?", "v")
+    where = "where port_of_unlading = 'LOS ANGELES' and arrival_date = '2026-06-14'"
+    assert arrived.results[0].total == sql(gold, f"select count(*) from shipments {where}")[0][0]
+    vessels = session.ask("what vessels?", "v")
+    assert sorted(rows(vessels)) == sql(gold, f"select distinct vessel_name from shipments {where} order by 1")
+    assert f"{KEPT}: port_of_unlading = LOS ANGELES; arrival_date 2026-06-14" in vessels.assumptions
+    assert vessels.not_understood == []
+
+
+def test_how_another_value_stacks_up_puts_both_series_side_by_side(session: Session,
+                                                                   gold: duckdb.DuckDBPyConnection) -> None:
+    """ "and how does Tacoma stack up?" after TEU into Seattle by quarter: both ports' quarters, not Tacoma's
+    description."""
+    session.ask("TEU into Seattle by quarter", "t")
+    both = session.ask("and how does Tacoma stack up?", "t")
+    wanted = sql(gold, "select port_of_unlading, strftime(date_trunc('quarter', arrival_date), '%Y-%m-%d'), "
+                       "sum(teu) from shipments where port_of_unlading in ('SEATTLE', 'TACOMA') "
+                       "and arrival_date is not null group by 1, 2")
+    assert sorted(rows(both)) == sorted(wanted)
+    assert both.results[0].columns == ["port_of_unlading", "period", "TEU"]
+    assert f"{KEPT}: TEU; by quarter" in both.assumptions
+
+
+def test_a_follow_up_of_a_flagged_turn_says_the_word_again(session: Session,
+                                                           gold: duckdb.DuckDBPyConnection) -> None:
+    """The last turn did not read "bicycles": the refinement built on it says so first, again."""
+    first = session.ask("How many bicycles came into Baltimore last month?", "b")
+    assert first.not_understood == ["bicycles"]
+    norfolk = session.ask("and in Norfolk?", "b")
+    assert rows(norfolk) == sql(gold, COUNT.format(port="NORFOLK", start="2026-05-01", end="2026-05-31"))
+    assert norfolk.not_understood == ["bicycles"]
+    assert norfolk.answer.startswith("I did not understand “bicycles”, so I did not use it")
+    assert f"{KEPT}: shipments; arrival_date 2026-05-01 to 2026-05-31" in norfolk.assumptions
+    by_carrier = session.ask("by carrier", "b")
+    assert sorted(rows(by_carrier)) == sql(gold, "select carrier_name, count(*) from shipments where port_of_unlading "
+                                                 "= 'NORFOLK' and arrival_date between '2026-05-01' and '2026-05-31' "
+                                                 "group by 1 order by 1")
+    assert by_carrier.not_understood == ["bicycles"]

@@ -113,6 +113,22 @@ def test_a_follow_up_may_name_a_group_the_last_turn_listed(rules: RulesUnderstan
     assert len(model.seen) == 1 and "NINGBO OCEANWAY FURNITURE CO LTD" in str(model.seen[0][1].content)
 
 
+def test_a_follow_up_the_model_reads_keeps_the_last_turns_doubt(rules: RulesUnderstanding) -> None:
+    """The model reads "and in Norfolk?" without "bicycles", which the last turn did not read: the answer says it
+    again, and what it kept of the last question."""
+    flagged = rules.read("How many bicycles came into Baltimore last month?", [], TODAY).goals[0].meaning
+    assert flagged is not None and flagged.not_understood == ["bicycles"]
+    norfolk = {"goals": [{"text": "x", "measures": [{"agg": "count"}],
+                          "filters": [{"field": "port_of_unlading", "values": ["NORFOLK"]}],
+                          "time": {"field": "arrival_date", "start": "2026-05-01", "end": "2026-05-31"}}],
+               "continuation": "refinement"}
+    understanding, _ = reader(rules, tool_call("ModelReading", norfolk))
+    past = PastTurn(question="How many bicycles came into Baltimore last month?", meaning=flagged)
+    meaning = understanding.read("and in Norfolk?", [past], TODAY).goals[0].meaning
+    assert meaning is not None and meaning.not_understood == ["bicycles"]
+    assert meaning.assumptions == ["kept from the last question: shipments; arrival_date 2026-05-01 to 2026-05-31"]
+
+
 def _state() -> MainState:
     goal = Goal(id=1, text="definition", deliverables=["answer"], params=GoalParams(kind="definition", terms=["TEU"]))
     return MainState(question="what is a TEU?", goals=[goal], round=1)

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from itertools import pairwise
 from typing import Literal
@@ -17,6 +17,7 @@ from typing import Literal
 from dateutil.relativedelta import relativedelta
 
 from bosun.understanding.compose import Composer
+from bosun.understanding.goals import Part, definition, fields_asked
 from bosun.understanding.grammar import FollowUp
 from bosun.understanding.meaning import Condition, Meaning, Measure, TimeFilter
 from bosun.understanding.names import normalize
@@ -25,6 +26,8 @@ from bosun.understanding.reading import Continuation as Kind
 from bosun.understanding.reading import PastTurn, TaggingUnderstanding
 
 Value = str | int | float | bool  # a value of a record field, as a condition takes it
+KEPT = "kept from the last question"  # how an answer says which of the last turn's constraints a follow-up kept
+_OPS = {"gt": ">", "gte": "≥", "lt": "<", "lte": "≤"}
 _STEP = {"day": relativedelta(days=1), "week": relativedelta(weeks=1), "month": relativedelta(months=1),
          "quarter": relativedelta(months=3), "year": relativedelta(years=1)}
 
@@ -84,17 +87,32 @@ class Continuation:
 
     # -- refinements and follow-ups ----------------------------------------------------------------
     def _follow(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> Continued | None:
+        """The turn read against the last one; its meaning says again the last turn's unread words, and which
+        of the last turn's constraints it kept."""
+        continued = self._continued(reply, previous, last, today)
+        if continued is None or continued.meaning is None:
+            return continued
+        meaning = built_on(continued.meaning, previous, reply, self.understanding.quiet_words)
+        return replace(continued, meaning=meaning)
+
+    def _continued(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> Continued | None:
         title = f"{previous.text} → {reply.strip()}"
+        if self._asks_terms(reply, today):
+            return None  # "what is a reefer?": a definition, or a question about the fields, of its own
         sorted_ = self._sort(reply, previous, last)
         if sorted_ is not None:  # "sort by weight": the same records, or the same groups, in another order
-            return Continued("follow_up", title, sorted_.model_copy(update={"text": title}))
+            return Continued("follow_up", title, sorted_.model_copy(update={"text": title, "not_understood": []}))
         reranked = self._reranked(reply, previous, today)
         if reranked is not None:  # "and the slowest one?" of carriers by TEU: the carrier slowest on transit
-            return Continued("follow_up", title, reranked.model_copy(update={"text": title}))
+            return Continued("follow_up", title, reranked.model_copy(update={"text": title, "not_understood": []}))
+        compared = self._compared(reply, previous, today)
+        if compared is not None:  # "how does Tacoma stack up?" after Seattle's TEU: both, side by side
+            return Continued("follow_up", title, compared.model_copy(update={"text": title}))
         row, phrase = self._pointed(reply, previous, last, today)
         own = self.understanding.analyze(_without(reply, phrase), today)  # "the second one" points back
         cued = self._cued(reply) or row is not None
-        if (own.lookup is not None and (own.lookup.fields or not cued)) or (self._stands_alone(own) and not cued):
+        alone = self._stands_alone(own) and not self._bare(own, previous)  # "top 3", "weekly": of the last one
+        if (own.lookup is not None and (own.lookup.fields or not cued)) or (alone and not cued):
             return None  # its own question: an attribute of one object, or records, measures, a ranking
         if row is not None:  # said, as the rows' order or a superlative picked it
             own = own.model_copy(update={"assumptions": [*own.assumptions, f"“{phrase}” read as {row}"]})
@@ -102,6 +120,39 @@ class Continuation:
             dates = self.understanding.catalog.spec.time.default_field
             return Continued("follow_up", title, _pointed_at(previous, own, row, title, dates))
         return self._built_on(reply, own, previous, last, title, row)
+
+    def _asks_terms(self, reply: str, today: date) -> bool:
+        """The reply asks what glossary terms mean, or which fields the data has: not about the last answer."""
+        part = Part(self.understanding.spans(reply, today), reply)
+        grammar = self.understanding.grammar
+        if fields_asked(part, grammar, self.understanding.catalog) is not None:
+            return True
+        return bool(definition(part, grammar, self.understanding.quiet_words))
+
+    def _compared(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
+        """ "and how does Tacoma stack up?" after TEU into Seattle by quarter: Seattle's and Tacoma's series side by
+        side (grouped by the field, filtered on both values); the measures, dates and other filters kept."""
+        cue = _longest_said(reply, self.words.compare)
+        if cue is None or previous.lookup is not None:
+            return None
+        own = self.understanding.analyze(_cut(reply, cue), today)
+        named = [c for c in own.conditions if c.values and not c.negate]
+        if len(named) != 1 or own.measures or own.group_by or own.interval:
+            return None
+        field = named[0].field
+        before = next((c for c in previous.conditions if c.field == field and c.values and not c.negate), None)
+        if before is None:
+            return None  # nothing of the last question to set beside it
+        both = before.model_copy(update={"values": list(dict.fromkeys([*before.values, *named[0].values]))})
+        conditions = [both if c is before else c for c in previous.conditions]
+        measures = previous.measures or [Composer(self.understanding.catalog, self.understanding.grammar)
+                                         .default_measure()]
+        return previous.model_copy(update={
+            "conditions": conditions, "compare": [field], "measures": measures, "intent_type": "aggregation",
+            "group_by": [field, *(f for f in previous.group_by if f != field)], "time": own.time or previous.time,
+            "entities": [*previous.entities, *own.entities], "sort": [], "page": 1, "lookup": None,
+            "not_understood": own.not_understood,
+            "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions]))})
 
     def _pointed(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> tuple[Value | None, str | None]:
         """ "the top one", "the second one", "the busiest one": the row of the last grouped answer pointed at (its
@@ -162,7 +213,8 @@ class Continuation:
     def _built_on(self, reply: str, own: Meaning, previous: Meaning, last: PastTurn, title: str,
                   row: Value | None) -> Continued | None:
         if own.top_n and not (own.group_by or own.conditions or own.time) and previous.group_by:
-            ranked = previous.model_copy(update={"top_n": own.top_n, "order": own.order, "text": title})
+            ranked = previous.model_copy(update={"top_n": own.top_n, "order": own.order, "text": title,
+                                                 "not_understood": own.not_understood})
             return Continued("follow_up", title, ranked)  # "just the top 3"
         if own.measures and not (own.conditions or own.time or own.group_by):
             anew = said(reply, self.understanding.grammar.group_cues) is not None  # "what about by weight?"
@@ -171,7 +223,8 @@ class Continuation:
         if said(reply, self.words.show) and previous.intent_type == "aggregation" and not (
                 previous.group_by or own.conditions):
             listed = previous.model_copy(update={"measures": [], "intent_type": "search", "interval": None,
-                                                 "top_n": None, "sort": [], "page": 1, "text": title})
+                                                 "top_n": None, "sort": [], "page": 1, "text": title,
+                                                 "not_understood": []})
             return Continued("follow_up", title, listed)  # "show them": the records behind the count
         if (own.group_by or own.interval) and not own.measures:
             dates = self.understanding.catalog.spec.time.default_field
@@ -180,10 +233,13 @@ class Continuation:
             if previous.intent_type != "search":
                 return Continued("new", reply, note="The last answer showed all its rows; it has no next page. ")
             return Continued("follow_up", title, previous.model_copy(update={"page": previous.page + 1,
-                                                                              "text": title}))
+                                                                              "text": title, "not_understood": []}))
         shifted = self._shift(previous.time, reply)
         if own.conditions or own.time or shifted:
             return Continued("refinement", title, _refine(previous, own, shifted, title))
+        if own.not_understood and self._cued(reply):  # "break that down by colour": the last question again,
+            again = previous.model_copy(update={"text": title, "page": 1, "not_understood": own.not_understood})
+            return Continued("follow_up", title, again)  # saying the words it could not read
         return None
 
     def _cued(self, reply: str) -> bool:
@@ -191,6 +247,17 @@ class Continuation:
         words = f"{normalize(reply)} "
         starts = any(words.startswith(f"{normalize(p)} ") for p in self.words.refine)
         return starts or said(reply, self.understanding.grammar.pointing) is not None
+
+    def _bare(self, own: Meaning, previous: Meaning) -> bool:
+        """A reply that names only a ranking ("top 3", after groups) or only a grouping ("weekly"), nothing to
+        rank or group of its own: not the records, a filter, dates or a measure other than the count."""
+        default = self.understanding.catalog.spec.defaults.measure
+        measured = any(m.name != default for m in own.measures)
+        records = said(own.text, self.understanding.catalog.record.synonyms) is not None
+        named = bool(own.conditions or own.time or own.lookup) or measured or records
+        ranks = own.top_n and previous.group_by and not (own.group_by or own.interval)
+        regroups = (own.group_by or own.interval) and not own.top_n
+        return not named and bool(ranks or regroups)
 
     def _stands_alone(self, meaning: Meaning) -> bool:
         """A question of its own: it names the records or asks a measure, a grouping or a ranking."""
@@ -261,6 +328,82 @@ class Continuation:
         return None
 
 
+def _longest_said(text: str, phrases: list[str]) -> str | None:
+    """The longest of `phrases` the text says as words ("compared with", not "compared")."""
+    padded = f" {normalize(text)} "
+    return max((p for p in phrases if f" {normalize(p)} " in padded), key=len, default=None)
+
+
+def _cut(text: str, phrase: str) -> str:
+    """The text without the words of `phrase`, the others as written (names keep their capitals)."""
+    words, cut = text.split(), normalize(phrase).split()
+    for i in range(len(words)):
+        window = normalize(" ".join(words[i:i + len(cut)])).split()
+        if window == cut:
+            return " ".join([*words[:i], *words[i + len(cut):]])
+    return text
+
+
+def built_on(meaning: Meaning, previous: Meaning, reply: str, quiet: set[str]) -> Meaning:
+    """A follow-up's meaning, as every backend gives it: the last turn's unread words said again, and what of the
+    last question it kept said (`quiet`: the words that carry no content)."""
+    return _kept_said(_doubted(meaning, previous, reply, quiet), previous)
+
+
+def _doubted(meaning: Meaning, previous: Meaning, reply: str, quiet: set[str]) -> Meaning:
+    """The last turn's unread words said again (the reply builds on a reading that did not use them), unless the
+    reply says one of their content words and reads it ("top 3" after "top 0"); then the reply's own."""
+    said_now = set(normalize(reply).split())
+    unread_now = {w for p in meaning.not_understood for w in normalize(p).split()}
+    kept = [p for p in previous.not_understood if not _read_now(p, said_now - quiet, unread_now)]
+    return meaning.model_copy(update={"not_understood": list(dict.fromkeys([*kept, *meaning.not_understood]))})
+
+
+def _read_now(phrase: str, said_now: set[str], unread_now: set[str]) -> bool:
+    words = set(normalize(phrase).split())
+    return bool(words & said_now) and not words & unread_now
+
+
+def _kept_said(meaning: Meaning, previous: Meaning) -> Meaning:
+    """The assumption that says which of the last question's filters and dates the follow-up kept (read from the
+    meaning, so a person can check it); the one a chain of follow-ups said before is replaced."""
+    kept = [m.label for m in meaning.measures if meaning.measures == previous.measures]
+    kept += [f"by {meaning.interval}"] if meaning.interval and meaning.interval == previous.interval else []
+    before = [_bare(c) for c in previous.conditions]
+    kept += [_condition_said(c) for c in meaning.conditions if _bare(c) in before]
+    if meaning.time is not None and previous.time is not None and _dates(meaning.time) == _dates(previous.time):
+        kept.append(_time_said(meaning.time))
+    assumptions = [a for a in meaning.assumptions if not a.startswith(KEPT)]
+    if kept:
+        assumptions.append(f"{KEPT}: {'; '.join(kept)}")
+    return meaning.model_copy(update={"assumptions": assumptions})
+
+
+def _bare(condition: Condition) -> Condition:
+    """The condition without the words it was read from: the same filter, whichever turn wrote it."""
+    return condition.model_copy(update={"source": ""})
+
+
+def _dates(time: TimeFilter) -> tuple[str, date | None, date | None]:
+    return time.field, time.start, time.end
+
+
+def _condition_said(condition: Condition) -> str:
+    if condition.values:
+        values = " or ".join(str(v) for v in condition.values)
+        return f"{condition.field} {'≠' if condition.negate else '='} {values}"
+    bounds = [f"{_OPS[op]} {getattr(condition, op):g}" for op in _OPS if getattr(condition, op) is not None]
+    return f"{'not ' if condition.negate else ''}{condition.field} {' and '.join(bounds)}"
+
+
+def _time_said(time: TimeFilter) -> str:
+    start = time.start.isoformat() if time.start else None
+    end = time.end.isoformat() if time.end else None
+    if start and end:
+        return f"{time.field} {start} to {end}" if start != end else f"{time.field} {start}"
+    return f"{time.field} from {start}" if start else f"{time.field} until {end or 'now'}"
+
+
 def _without(reply: str, phrase: str | None) -> str:
     if phrase is None:
         return reply
@@ -272,7 +415,8 @@ def _measured(previous: Meaning, own: Meaning, anew: bool, title: str) -> Meanin
     """ "what about by weight?" ranks the groups anew; "and the average transit time?" adds a column."""
     added = [m for m in own.measures if m.label not in {p.label for p in previous.measures}]
     measures = own.measures if anew else [*previous.measures, *added]
-    return previous.model_copy(update={"measures": measures, "sort": [], "text": title,
+    return previous.model_copy(update={"measures": measures, "sort": [], "text": title, "intent_type": "aggregation",
+                                       "page": 1, "not_understood": own.not_understood,
                                        "assumptions": [*previous.assumptions, *own.assumptions]})
 
 
@@ -290,9 +434,11 @@ def _refine(previous: Meaning, own: Meaning, shifted: TimeFilter | None, title: 
     compare = [f for f in previous.compare if f not in fields]
     group_by = [f for f in previous.group_by if f not in fields or f not in previous.compare]
     assumptions = list(dict.fromkeys([*previous.assumptions, *own.assumptions]))
+    shift_words = set(normalize(shifted.text).split()) if shifted else set()
+    unread = [p for p in own.not_understood if not set(normalize(p).split()) <= shift_words]  # "the month before"
     return previous.model_copy(update={"conditions": conditions, "time": time, "entities": entities,
                                        "compare": compare, "group_by": group_by, "assumptions": assumptions,
-                                       "not_understood": own.not_understood, "page": 1, "text": title})
+                                       "not_understood": unread, "page": 1, "text": title})
 
 
 def _pointed_at(previous: Meaning, own: Meaning, value: Value, title: str,
@@ -339,9 +485,10 @@ def _breakdown(previous: Meaning, own: Meaning, title: str, last: PastTurn, row:
     measures = previous.measures or own.measures
     group_by = own.group_by or ([] if previous.interval else previous.group_by)  # "… by month": the same groups
     assumptions = list(dict.fromkeys([*previous.assumptions, *own.assumptions]))
+    ranked_on = measures[0].field if measures and group_by else None  # a series alone stays in time order
     return previous.model_copy(update={"group_by": group_by, "conditions": conditions, "compare": [], "time": time,
-                                       "assumptions": assumptions,
+                                       "assumptions": assumptions, "not_understood": own.not_understood,
                                        "interval": own.interval or (None if own.group_by else previous.interval),
                                        "top_n": None, "measures": measures, "intent_type": "aggregation",
-                                       "sort": [(measures[0].field, "desc")] if measures and measures[0].field else [],
+                                       "sort": [(ranked_on, "desc")] if ranked_on else [],
                                        "order": "desc", "text": title})

@@ -45,6 +45,7 @@ class FollowUp(_Data):
     refine: list[str]
     top_one: list[str]
     shift: dict[str, int]
+    compare: list[str]
 
 
 class Replies(_Data):

@@ -19,6 +19,7 @@ from bosun.catalog import Catalog
 from bosun.chat import ChatClient
 from bosun.errors import ModelFailure
 from bosun.ledger import fell_back
+from bosun.understanding.continuation import built_on
 from bosun.understanding.llm.schema import ModelReading, Offered, dropped, problems, to_reading
 from bosun.understanding.meaning import Meaning
 from bosun.understanding.names import Candidate, Found, find_names, normalize
@@ -58,7 +59,7 @@ class LLMUnderstanding:
         for goal in reading.goals:
             if goal.meaning is not None:
                 self._resolved(goal.meaning, offered)
-        return reading
+        return _continuing(reading, history, text, self.rules.quiet_words)
 
     def _resolved(self, meaning: Meaning, offered: Offered) -> None:
         """The names the model filtered on, as the rules backend records them (entities, loose-match assumptions)."""
@@ -186,6 +187,17 @@ class LLMUnderstanding:
                 "objects": "; ".join(objects) or "(none)",
                 "entities": "; ".join(f"{n} ({', '.join(e.words[:3])})" for n, e in spec.entities.items()),
                 "glossary": ", ".join(self.catalog.glossary)}
+
+
+def _continuing(reading: Reading, history: list[PastTurn], text: str, quiet: set[str]) -> Reading:
+    """A refinement or follow-up the model read says, as the rules' do, the last turn's unread words again and
+    what of the last question it kept."""
+    previous = history[-1].meaning if history else None
+    if previous is None or reading.continuation not in ("refinement", "follow_up"):
+        return reading
+    goals = [g.model_copy(update={"meaning": built_on(g.meaning, previous, text, quiet)}) if g.meaning else g
+             for g in reading.goals]
+    return reading.model_copy(update={"goals": goals})
 
 
 def _history(history: list[PastTurn]) -> str:
