@@ -8,18 +8,22 @@ knows an English word or a domain: the words are in en.yaml (the grammar) and th
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.understanding.grammar import Grammar
-from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, TimeFilter
+from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, Refusal, RefusalReason, TimeFilter
 from bosun.understanding.tagger import Span, is_plural, time_of
 
-_GLUE = frozenset({"function", "filler", "neutral"})
+_GLUE = frozenset({"function", "filler", "neutral", "structure", "meaning", "quantifier"})
 # Kinds that shape a question without being content of their own: not reported when left unused.
 _STRUCTURE = frozenset({"wh", "conj", "backref", "about", "page", "compare", "record", "entity_word", "object",
                         "date_word", "degree", "group_cue", "name", "time", "currency", "term", "function",
-                        "field_question", "filler", "neutral", "sort_cue"})
+                        "field_question", "filler", "neutral", "sort_cue", "structure"})
+# Kinds of the catalog's own words: a refusal word the catalog reads as one of these is the catalog's.
+_CATALOG = frozenset({"field", "measure", "adjective", "value", "record", "object", "entity_word", "date_word", "term",
+                      "name"})
 Adjective = tuple[str, str, int, str]  # (field|measure, its name, +1 more / -1 less, base|comparative|superlative)
 
 
@@ -29,6 +33,7 @@ class Composer:
 
     catalog: Catalog
     grammar: Grammar
+    today: date | None = None  # the turn's day: a range after it asks about the future
     extra: set[str] = field(default_factory=set)  # measures asked beside a ranking ("and their transit times")
     wh_count: int | None = None  # "which 3 carriers"
     wh_plural: bool | None = None  # "which carriers" (several) or "which carrier" (one)
@@ -107,8 +112,8 @@ class Composer:
 
 def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     """Every rule, in order, over the spans of one data goal (names are already filters in `meaning`)."""
-    for rule in (values, ranges, thresholds, time_filter, distinct, grouping, measures, recency, ranking, ordering,
-                 records_or_count, comparison, page):
+    for rule in (values, quantifiers, ranges, thresholds, time_filter, distinct, grouping, measures, recency, ranking,
+                 ordering, records_or_count, comparison, page):
         rule(spans, composer, meaning)
     meaning.intent_type = "aggregation" if (meaning.measures or meaning.group_by or meaning.interval) else "search"
     return meaning
@@ -140,6 +145,17 @@ def values(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             meaning.conditions.append(Condition(field=name, values=list(dict.fromkeys(vals)), source=span.key,
                                                 negate=negate))
         span.used = True
+
+
+def quantifiers(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "all shipments from Busan", "any Maersk arrivals", "only Maersk shipments": a quantifier right before a
+    record noun, a name or a value says the records as they stand. Anywhere else ("all of Savannah, Houston and
+    Miami", "served only by Maersk") it is left unread, so reported."""
+    for i, span in enumerate(spans[:-1]):
+        following = spans[i + 1]
+        if span.has("quantifier") and not span.used and any(
+                following.has(kind) for kind in ("record", "name", "value", "date_word")):
+            span.used = True
 
 
 # -- ranges and thresholds -------------------------------------------------------------------------
@@ -719,6 +735,41 @@ def page(spans: list[Span], c: Composer, meaning: Meaning) -> None:
                 return
 
 
+def unanswerable(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "what will arrivals look like next quarter?" (future), "why did TEU drop?" (cause), "the lowest freight
+    rate" (no_measure), "is Maersk a good carrier?" (opinion): refused with the reason and the question's words.
+
+    Run after every other rule and the lookup. A refusal word the catalog reads as its own ("cheap" where the
+    catalog has a price), or that a rule read (the unit price a product lookup asks), is the catalog's. A time
+    range that starts after today, on a date field that cannot lie ahead (not an ETA), is the future. "best" or
+    "worst" ranks on a measure the question names ("the best months by revenue"); with none, it is an opinion.
+    """
+    found: dict[RefusalReason, list[Span]] = {}
+    for span in spans:
+        if span.has("refusal") and not span.used and not any(t.kind in _CATALOG for t in span.tags):
+            found.setdefault(span.value("refusal"), []).append(span)
+    time = meaning.time
+    if (time is not None and time.start is not None and c.today is not None and time.start > c.today
+            and time.field not in c.catalog.spec.time.ahead):
+        found.setdefault("future", []).extend(s for s in spans if s.has("time"))
+    judged = [s for s in spans if s.has("judgement")]
+    if judged and not _measured(spans, c):
+        found.setdefault("opinion", []).extend(judged)
+    reason = next((r for r in c.grammar.refusals if found.get(r)), None)
+    if reason is None:
+        return
+    for span in found[reason]:
+        span.used = True
+    words = list(dict.fromkeys(s.text for s in found[reason]))
+    meaning.refusal = Refusal(reason=reason, words=words)
+
+
+def _measured(spans: list[Span], c: Composer) -> bool:
+    """The question names a measure of the catalog ("by TEU", "for revenue", "busiest"), not only the records."""
+    return any(s.used and (s.has("adjective") or (s.has("measure") and not s.has("record"))
+                           or _measure_field(s, c) is not None) for s in spans)
+
+
 def unused(spans: list[Span]) -> list[str]:
     """What the question said that no rule read: content words, unread numbers, unsupported groupings."""
     said = [s.text for s in spans if not s.used and not _quiet(s)]
@@ -728,5 +779,5 @@ def unused(spans: list[Span]) -> list[str]:
 def _quiet(span: Span) -> bool:
     if not span.tags:  # a word nothing reads; of symbols, only wildcards ("Acme%", "*") are said
         return not any(ch.isalnum() for ch in span.text) and span.text not in ("%", "*")
-    return any(t.kind in ("function", "filler", "neutral") for t in span.tags) or all(
+    return any(t.kind in ("function", "filler", "neutral", "structure") for t in span.tags) or all(
         t.kind in _STRUCTURE for t in span.tags)
