@@ -148,13 +148,13 @@ def values(spans: list[Span], c: Composer, meaning: Meaning) -> None:
 
 
 def quantifiers(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "all shipments from Busan", "any Maersk arrivals", "only Maersk shipments": a quantifier right before a
-    record noun, a name or a value says the records as they stand. Anywhere else ("all of Savannah, Houston and
-    Miami", "served only by Maersk") it is left unread, so reported."""
+    """ "all shipments from Busan", "any Maersk arrivals", "all carriers": a quantifier right before a record noun,
+    a name, a value or a field says the records (or values) as they stand. Anywhere else ("all of Savannah, Houston
+    and Miami") it is left unread, so reported."""
     for i, span in enumerate(spans[:-1]):
         following = spans[i + 1]
         if span.has("quantifier") and not span.used and any(
-                following.has(kind) for kind in ("record", "name", "value", "date_word")):
+                following.has(kind) for kind in ("record", "name", "value", "date_word", "field", "object")):
             span.used = True
 
 
@@ -744,9 +744,11 @@ def unanswerable(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     range that starts after today, on a date field that cannot lie ahead (not an ETA), is the future. "best" or
     "worst" ranks on a measure the question names ("the best months by revenue"); with none, it is an opinion.
     """
+    held = _held_words(c.catalog)
     found: dict[RefusalReason, list[Span]] = {}
     for span in spans:
-        if span.has("refusal") and not span.used and not any(t.kind in _CATALOG for t in span.tags):
+        if span.has("refusal") and not span.used and not any(t.kind in _CATALOG for t in span.tags) and not {
+                span.key, c.grammar.singular(span.key)} & held:
             found.setdefault(span.value("refusal"), []).append(span)
     time = meaning.time
     if (time is not None and time.start is not None and c.today is not None and time.start > c.today
@@ -762,6 +764,15 @@ def unanswerable(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         span.used = True
     words = list(dict.fromkeys(s.text for s in found[reason]))
     meaning.refusal = Refusal(reason=reason, words=words)
+
+
+def _held_words(catalog: Catalog) -> set[str]:
+    """The words of every object's field names and synonyms: "price" of a product's unit_price is held."""
+    words: set[str] = set()
+    for obj in catalog.spec.objects.values():
+        for name, spec in obj.fields.items():
+            words |= {w for phrase in [name.replace("_", " "), *spec.synonyms] for w in phrase.lower().split()}
+    return words
 
 
 def _measured(spans: list[Span], c: Composer) -> bool:
