@@ -163,8 +163,12 @@ class RulesUnderstanding:
 
     @staticmethod
     def _kind_words(spans: list[Span], i: int, field: str, entity: str) -> None:
-        """ "the carrier Maersk", "port of Savannah": a word naming the name's kind, next to it, is read with it."""
-        near = [i - 1, i + 1] + ([i - 2] if i > 1 and Composer.glue(spans[i - 1]) else [])
+        """ "the carrier Maersk", "port of Savannah", "carriers other than Maersk": a word naming the name's kind,
+        next to it (a small word or a negation between), is read with it; not one a grouping cue asks ("by store
+        except online")."""
+        grouped = i > 2 and spans[i - 3].has("group_cue")
+        between = i > 1 and (Composer.glue(spans[i - 1]) or (spans[i - 1].has("negation") and not grouped))
+        near = [i - 1, i + 1] + ([i - 2] if between else [])
         for j in near:
             if 0 <= j < len(spans) and (field in spans[j].values("field") or entity in spans[j].values("entity_word")):
                 spans[j].used = True
