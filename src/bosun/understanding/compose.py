@@ -739,20 +739,13 @@ def unanswerable(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     """ "what will arrivals look like next quarter?" (future), "why did TEU drop?" (cause), "the lowest freight
     rate" (no_measure), "is Maersk a good carrier?" (opinion): refused with the reason and the question's words.
 
-    Run after every other rule and the lookup. A refusal word the catalog reads as its own ("cheap" where the
-    catalog has a price), or that a rule read (the unit price a product lookup asks), is the catalog's. A time
-    range that starts after today, on a date field that cannot lie ahead (not an ETA), is the future. "best" or
-    "worst" ranks on a measure the question names ("the best months by revenue"); with none, it is an opinion.
+    Run after every other rule and the lookup. The first reason of the grammar's `refusals` that the question
+    gives is the one said.
     """
-    held = _held_words(c.catalog)
     found: dict[RefusalReason, list[Span]] = {}
-    for span in spans:
-        if span.has("refusal") and not span.used and not any(t.kind in _CATALOG for t in span.tags) and not {
-                span.key, c.grammar.singular(span.key)} & held:
-            found.setdefault(span.value("refusal"), []).append(span)
-    time = meaning.time
-    if (time is not None and time.start is not None and c.today is not None and time.start > c.today
-            and time.field not in c.catalog.spec.time.ahead):
+    for span in _refusal_words(spans, c):
+        found.setdefault(span.value("refusal"), []).append(span)
+    if _after_today(meaning, c):
         found.setdefault("future", []).extend(s for s in spans if s.has("time"))
     judged = [s for s in spans if s.has("judgement")]
     if judged and not _measured(spans, c):
@@ -766,19 +759,46 @@ def unanswerable(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     meaning.refusal = Refusal(reason=reason, words=words)
 
 
+def _refusal_words(spans: list[Span], c: Composer) -> list[Span]:
+    """The refusal words no rule read and the catalog does not hold: "cheap" is a price where the catalog's
+    adjective says so, and "price" is held where an object has a unit_price."""
+    held = _held_words(c.catalog)
+    found = []
+    for span in spans:
+        if not span.has("refusal") or span.used:
+            continue
+        catalogued = any(t.kind in _CATALOG for t in span.tags)
+        if not catalogued and not {span.key, c.grammar.singular(span.key)} & held:
+            found.append(span)
+    return found
+
+
+def _after_today(meaning: Meaning, c: Composer) -> bool:
+    """A time range that starts after today, on a date field that cannot lie ahead (an ETA can): the future."""
+    time = meaning.time
+    if time is None or time.start is None or c.today is None:
+        return False
+    return time.start > c.today and time.field not in c.catalog.spec.time.ahead
+
+
 def _held_words(catalog: Catalog) -> set[str]:
-    """The words of every object's field names and synonyms: "price" of a product's unit_price is held."""
+    """The words of every object's field names and synonyms."""
     words: set[str] = set()
     for obj in catalog.spec.objects.values():
         for name, spec in obj.fields.items():
-            words |= {w for phrase in [name.replace("_", " "), *spec.synonyms] for w in phrase.lower().split()}
+            for phrase in [name.replace("_", " "), *spec.synonyms]:
+                words.update(phrase.lower().split())
     return words
 
 
 def _measured(spans: list[Span], c: Composer) -> bool:
-    """The question names a measure of the catalog ("by TEU", "for revenue", "busiest"), not only the records."""
-    return any(s.used and (s.has("adjective") or (s.has("measure") and not s.has("record"))
-                           or _measure_field(s, c) is not None) for s in spans)
+    """The question names a measure of the catalog ("by TEU", "for revenue", "busiest"), not only the records:
+    "best" and "worst" then rank on it ("the best months by revenue"); with none, they are an opinion."""
+    for span in spans:
+        named = span.has("adjective") or (span.has("measure") and not span.has("record"))
+        if span.used and (named or _measure_field(span, c) is not None):
+            return True
+    return False
 
 
 def unused(spans: list[Span]) -> list[str]:
