@@ -41,6 +41,7 @@ class Composer:
     records_named: bool = False  # the question names the records ("shipments by carrier" counts them)
     wh_interval: bool = False  # "which month …" groups by month only when something is measured
     ranked_plural: bool | None = None  # the ranked noun is plural ("the busiest ports") or not ("the busiest port")
+    per_group: tuple[str, Span] | None = None  # a grouping asked by "for each", "per", "every": (field, its cue)
 
     # -- span helpers ------------------------------------------------------------------------------
     @staticmethod
@@ -377,6 +378,8 @@ def _group_after(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> No
             c.wh_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
     elif name is not None:
         meaning.group_by += [name] if name not in meaning.group_by else []
+        if spans[i].has("meaning"):
+            c.per_group = (name, spans[i])
         if spans[i].has("wh"):
             c.wh_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
     elif target.has("record") and spans[i].has("group_cue"):
@@ -545,7 +548,19 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             _set_count(spans, count, c, meaning, spans[i:i + width])
         elif meaning.top_n is None:
             meaning.top_n = _unnumbered(c, meaning)
+        _top_per_group(c, meaning)
         return
+
+
+def _top_per_group(c: Composer, meaning: Meaning) -> None:
+    """ "the busiest port for each carrier": a ranking inside each group, which the Meaning cannot say yet. The
+    grouping is left out and its cue left unread, so the answer ranks over all and says it did not use "for each"."""
+    if c.per_group is None:
+        return
+    name, cue = c.per_group
+    if name in meaning.group_by and len(meaning.group_by) > 1:
+        meaning.group_by.remove(name)
+        cue.used = False
 
 
 def _ranked_periods(target: Span | None, c: Composer, meaning: Meaning) -> None:
