@@ -116,6 +116,8 @@ class MeasureSpec(Strict):
 class TimeSpec(Strict):
     default_field: str
     fields: dict[str, list[str]] = Field(description="date field → verbs and nouns that select it")
+    ahead: list[str] = Field(default_factory=list, description="date fields whose dates can lie after today (an "
+                             "ETA): a range after today on any other date field asks about the future")
 
 
 class Defaults(Strict):
@@ -159,7 +161,7 @@ class CatalogSpec(Strict):
         record = self.objects.get(self.record)
         if record is None:
             raise ValueError(f"record {self.record!r} is not one of the objects")
-        _check_fields(record, [self.time.default_field, *self.time.fields], "time")
+        _check_fields(record, [self.time.default_field, *self.time.fields, *self.time.ahead], "time")
         _check_fields(record, [m.field for m in self.measures.values() if m.field], "measures")
         for name, entity in self.entities.items():
             _check_fields(record, [t.field for t in entity.targets], f"entities.{name}.targets")

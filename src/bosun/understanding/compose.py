@@ -8,18 +8,22 @@ knows an English word or a domain: the words are in en.yaml (the grammar) and th
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.understanding.grammar import Grammar
-from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, TimeFilter
+from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, Refusal, RefusalReason, TimeFilter
 from bosun.understanding.tagger import Span, is_plural, time_of
 
-_GLUE = frozenset({"function", "filler", "neutral"})
+_GLUE = frozenset({"function", "filler", "neutral", "structure", "meaning", "quantifier"})
 # Kinds that shape a question without being content of their own: not reported when left unused.
 _STRUCTURE = frozenset({"wh", "conj", "backref", "about", "page", "compare", "record", "entity_word", "object",
                         "date_word", "degree", "group_cue", "name", "time", "currency", "term", "function",
-                        "field_question", "filler", "neutral", "sort_cue"})
+                        "field_question", "filler", "neutral", "sort_cue", "structure"})
+# Kinds of the catalog's own words: a refusal word the catalog reads as one of these is the catalog's.
+_CATALOG = frozenset({"field", "measure", "adjective", "value", "record", "object", "entity_word", "date_word", "term",
+                      "name"})
 Adjective = tuple[str, str, int, str]  # (field|measure, its name, +1 more / -1 less, base|comparative|superlative)
 
 
@@ -29,6 +33,7 @@ class Composer:
 
     catalog: Catalog
     grammar: Grammar
+    today: date | None = None  # the turn's day: a range after it asks about the future
     extra: set[str] = field(default_factory=set)  # measures asked beside a ranking ("and their transit times")
     wh_count: int | None = None  # "which 3 carriers"
     wh_plural: bool | None = None  # "which carriers" (several) or "which carrier" (one)
@@ -36,6 +41,7 @@ class Composer:
     records_named: bool = False  # the question names the records ("shipments by carrier" counts them)
     wh_interval: bool = False  # "which month …" groups by month only when something is measured
     ranked_plural: bool | None = None  # the ranked noun is plural ("the busiest ports") or not ("the busiest port")
+    per_group: tuple[str, Span] | None = None  # a grouping asked by "for each", "per", "every": (field, its cue)
 
     # -- span helpers ------------------------------------------------------------------------------
     @staticmethod
@@ -107,8 +113,8 @@ class Composer:
 
 def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     """Every rule, in order, over the spans of one data goal (names are already filters in `meaning`)."""
-    for rule in (values, ranges, thresholds, time_filter, distinct, grouping, measures, recency, ranking, ordering,
-                 records_or_count, comparison, page):
+    for rule in (values, quantifiers, ranges, thresholds, time_filter, distinct, grouping, measures, recency, ranking,
+                 ordering, records_or_count, comparison, page):
         rule(spans, composer, meaning)
     meaning.intent_type = "aggregation" if (meaning.measures or meaning.group_by or meaning.interval) else "search"
     return meaning
@@ -140,6 +146,17 @@ def values(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             meaning.conditions.append(Condition(field=name, values=list(dict.fromkeys(vals)), source=span.key,
                                                 negate=negate))
         span.used = True
+
+
+def quantifiers(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "all shipments from Busan", "any Maersk arrivals", "all carriers": a quantifier right before a record noun,
+    a name, a value or a field says the records (or values) as they stand. Anywhere else ("all of Savannah, Houston
+    and Miami") it is left unread, so reported."""
+    for i, span in enumerate(spans[:-1]):
+        following = spans[i + 1]
+        if span.has("quantifier") and not span.used and any(
+                following.has(kind) for kind in ("record", "name", "value", "date_word", "field", "object")):
+            span.used = True
 
 
 # -- ranges and thresholds -------------------------------------------------------------------------
@@ -361,6 +378,8 @@ def _group_after(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> No
             c.wh_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
     elif name is not None:
         meaning.group_by += [name] if name not in meaning.group_by else []
+        if spans[i].has("meaning"):
+            c.per_group = (name, spans[i])
         if spans[i].has("wh"):
             c.wh_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
     elif target.has("record") and spans[i].has("group_cue"):
@@ -529,7 +548,19 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             _set_count(spans, count, c, meaning, spans[i:i + width])
         elif meaning.top_n is None:
             meaning.top_n = _unnumbered(c, meaning)
+        _top_per_group(c, meaning)
         return
+
+
+def _top_per_group(c: Composer, meaning: Meaning) -> None:
+    """ "the busiest port for each carrier": a ranking inside each group, which the Meaning cannot say yet. The
+    grouping is left out and its cue left unread, so the answer ranks over all and says it did not use "for each"."""
+    if c.per_group is None:
+        return
+    name, cue = c.per_group
+    if name in meaning.group_by and len(meaning.group_by) > 1:
+        meaning.group_by.remove(name)
+        cue.used = False
 
 
 def _ranked_periods(target: Span | None, c: Composer, meaning: Meaning) -> None:
@@ -719,6 +750,72 @@ def page(spans: list[Span], c: Composer, meaning: Meaning) -> None:
                 return
 
 
+def unanswerable(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "what will arrivals look like next quarter?" (future), "why did TEU drop?" (cause), "the lowest freight
+    rate" (no_measure), "is Maersk a good carrier?" (opinion): refused with the reason and the question's words.
+
+    Run after every other rule and the lookup. The first reason of the grammar's `refusals` that the question
+    gives is the one said.
+    """
+    found: dict[RefusalReason, list[Span]] = {}
+    for span in _refusal_words(spans, c):
+        found.setdefault(span.value("refusal"), []).append(span)
+    if _after_today(meaning, c):
+        found.setdefault("future", []).extend(s for s in spans if s.has("time"))
+    judged = [s for s in spans if s.has("judgement")]
+    if judged and not _measured(spans, c):
+        found.setdefault("opinion", []).extend(judged)
+    reason = next((r for r in c.grammar.refusals if found.get(r)), None)
+    if reason is None:
+        return
+    for span in found[reason]:
+        span.used = True
+    words = list(dict.fromkeys(s.text for s in found[reason]))
+    meaning.refusal = Refusal(reason=reason, words=words)
+
+
+def _refusal_words(spans: list[Span], c: Composer) -> list[Span]:
+    """The refusal words no rule read and the catalog does not hold: "cheap" is a price where the catalog's
+    adjective says so, and "price" is held where an object has a unit_price."""
+    held = _held_words(c.catalog)
+    found = []
+    for span in spans:
+        if not span.has("refusal") or span.used:
+            continue
+        catalogued = any(t.kind in _CATALOG for t in span.tags)
+        if not catalogued and not {span.key, c.grammar.singular(span.key)} & held:
+            found.append(span)
+    return found
+
+
+def _after_today(meaning: Meaning, c: Composer) -> bool:
+    """A time range that starts after today, on a date field that cannot lie ahead (an ETA can): the future."""
+    time = meaning.time
+    if time is None or time.start is None or c.today is None:
+        return False
+    return time.start > c.today and time.field not in c.catalog.spec.time.ahead
+
+
+def _held_words(catalog: Catalog) -> set[str]:
+    """The words of every object's field names and synonyms."""
+    words: set[str] = set()
+    for obj in catalog.spec.objects.values():
+        for name, spec in obj.fields.items():
+            for phrase in [name.replace("_", " "), *spec.synonyms]:
+                words.update(phrase.lower().split())
+    return words
+
+
+def _measured(spans: list[Span], c: Composer) -> bool:
+    """The question names a measure of the catalog ("by TEU", "for revenue", "busiest"), not only the records:
+    "best" and "worst" then rank on it ("the best months by revenue"); with none, they are an opinion."""
+    for span in spans:
+        named = span.has("adjective") or (span.has("measure") and not span.has("record"))
+        if span.used and (named or _measure_field(span, c) is not None):
+            return True
+    return False
+
+
 def unused(spans: list[Span]) -> list[str]:
     """What the question said that no rule read: content words, unread numbers, unsupported groupings."""
     said = [s.text for s in spans if not s.used and not _quiet(s)]
@@ -728,5 +825,5 @@ def unused(spans: list[Span]) -> list[str]:
 def _quiet(span: Span) -> bool:
     if not span.tags:  # a word nothing reads; of symbols, only wildcards ("Acme%", "*") are said
         return not any(ch.isalnum() for ch in span.text) and span.text not in ("%", "*")
-    return any(t.kind in ("function", "filler", "neutral") for t in span.tags) or all(
+    return any(t.kind in ("function", "filler", "neutral", "structure") for t in span.tags) or all(
         t.kind in _STRUCTURE for t in span.tags)

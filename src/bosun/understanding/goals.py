@@ -14,7 +14,7 @@ from bosun.understanding.names import normalize
 from bosun.understanding.tagger import Span
 
 # Spans inside a definition that only join the terms ("the difference between TEU and FEU").
-_JOINING = frozenset({"function", "filler", "neutral", "conj", "compare"})
+_JOINING = frozenset({"function", "filler", "neutral", "conj", "compare", "meaning", "quantifier"})
 
 
 @dataclass(frozen=True)

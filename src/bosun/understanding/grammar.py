@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from bosun.catalog import Catalog
 from bosun.catalog.schema import Adjectives
+from bosun.understanding.meaning import RefusalReason
 from bosun.understanding.names import normalize
 from bosun.yamltext import load_yaml
 
@@ -59,6 +60,11 @@ class Grammar(_Data):
     filler: list[str]
     function_words: list[str]
     neutral_verbs: list[str]
+    structure_words: list[str]
+    meaning_words: list[str]
+    quantifiers: list[str]
+    refusals: dict[RefusalReason, list[str]]
+    judgements: list[str]
     aggregations: dict[str, AggWords]
     aggregation_labels: dict[str, str]
     ranking: dict[str, list[str]]
@@ -123,7 +129,7 @@ class Tag:
 
 
 # Tags that carry no content: a span with only these is never reported as not understood.
-QUIET = frozenset({"filler", "function", "neutral"})
+QUIET = frozenset({"filler", "function", "neutral", "structure"})
 
 
 @dataclass
@@ -163,6 +169,12 @@ def _english(lexicon: Lexicon, g: Grammar) -> None:
     lexicon.add_all(g.filler, "filler")
     lexicon.add_all(g.function_words, "function")
     lexicon.add_all(g.neutral_verbs, "neutral")
+    lexicon.add_all(g.structure_words, "structure")
+    lexicon.add_all(g.meaning_words, "meaning")
+    lexicon.add_all(g.quantifiers, "quantifier")
+    for reason, words in g.refusals.items():
+        lexicon.add_all(words, "refusal", reason)
+    lexicon.add_all(g.judgements, "judgement")
     for agg, agg_words in g.aggregations.items():
         lexicon.add_all(agg_words.words, "agg", (agg, agg_words.order))
     for direction, words in g.ranking.items():

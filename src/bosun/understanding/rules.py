@@ -14,7 +14,7 @@ from functools import cached_property
 
 from bosun.catalog import Catalog
 from bosun.catalog.schema import EntitySpec
-from bosun.understanding.compose import Composer, add_value, compose, unused
+from bosun.understanding.compose import Composer, add_value, compose, unanswerable, unused
 from bosun.understanding.continuation import Continuation
 from bosun.understanding.goals import definition, fields_asked, split
 from bosun.understanding.grammar import QUIET, Grammar, Lexicon, build_lexicon, english
@@ -114,10 +114,11 @@ class RulesUnderstanding:
     def _analyze(self, text: str, today: date) -> Meaning:
         meaning = Meaning(text=text, index=self.catalog.record.index)
         spans = self.spans(text, today)
-        composer = Composer(self.catalog, self.grammar)
+        composer = Composer(self.catalog, self.grammar, today)
         self._names(spans, composer, meaning)
         compose(spans, meaning, composer)
         self._lookup(spans, meaning)
+        unanswerable(spans, composer, meaning)
         meaning.unknown_terms = self._unknown(spans)
         unknown_words = {w for term in meaning.unknown_terms for w in term.split()}
         meaning.not_understood = [w for w in [*composer.said, *unused(spans)] if w not in unknown_words]
@@ -162,8 +163,12 @@ class RulesUnderstanding:
 
     @staticmethod
     def _kind_words(spans: list[Span], i: int, field: str, entity: str) -> None:
-        """ "the carrier Maersk", "port of Savannah": a word naming the name's kind, next to it, is read with it."""
-        near = [i - 1, i + 1] + ([i - 2] if i > 1 and Composer.glue(spans[i - 1]) else [])
+        """ "the carrier Maersk", "port of Savannah", "carriers other than Maersk": a word naming the name's kind,
+        next to it (a small word or a negation between), is read with it; not one a grouping cue asks ("by store
+        except online")."""
+        grouped = i > 2 and spans[i - 3].has("group_cue")
+        between = i > 1 and (Composer.glue(spans[i - 1]) or (spans[i - 1].has("negation") and not grouped))
+        near = [i - 1, i + 1] + ([i - 2] if between else [])
         for j in near:
             if 0 <= j < len(spans) and (field in spans[j].values("field") or entity in spans[j].values("entity_word")):
                 spans[j].used = True

@@ -138,8 +138,10 @@ def dropped(reading: ModelReading, offered: Offered) -> list[str]:
     about) or reported as not understood: a reading never drops it silently."""
     used = {str(value) for goal in reading.goals for value in _names_used(goal)}
     reported = set(normalize(" ".join(phrase for goal in reading.goals for phrase in goal.not_understood)).split())
+    refused = " ".join(normalize(goal.text) for goal in reading.goals if goal.refused)  # no figure drops a name
     unused = [phrase for phrase, values in offered.in_question.items()
-              if not values & used and not set(normalize(phrase).split()) <= reported]
+              if not values & used and not set(normalize(phrase).split()) <= reported
+              and f" {normalize(phrase)} " not in f" {refused} "]
     return [f"“{phrase}” was named in the question but the reading does not use it" for phrase in unused]
 
 
