@@ -179,7 +179,7 @@ def test_a_ranking_is_stated_on_the_ranked_measure_and_a_single_winner_named(dat
     assert answer["answer"].startswith(f"The top 5 shippers by shipments: {first[0]} {first[1]:,};")
     winner = ask(data_dir, "Which carrier moved the most TEU into Savannah this year?")
     (row,) = winner["results"][0]["rows"]
-    assert winner["answer"].startswith(f"{row[0]} — TEU: {row[1]:,}.")
+    assert winner["answer"].startswith(f"{row[0]} — total TEU: {row[1]:,}.")
 
 
 def test_negation_and_a_threshold_answer_exactly(data_dir: Path) -> None:
@@ -270,7 +270,7 @@ def test_a_ranking_of_periods_ranks_whole_periods_only(data_dir: Path) -> None:
                          "'MIAMI') where q >= a and q + interval 3 month - interval 1 day <= b order by n, q limit 2"
                          ).fetchall()
     assert [tuple(r) for r in week["results"][0]["rows"]] == weeks
-    assert week["answer"].startswith(f"{weeks[0][0]} — shipments: {weeks[0][1]}.")
+    assert week["answer"].startswith(f"{weeks[0][0]} — {weeks[0][1]} shipments.")
     assert [tuple(r) for r in quarters["results"][0]["rows"]] == whole
     assert any(a.startswith("only whole quarters are ranked") for a in quarters["assumptions"])
 
