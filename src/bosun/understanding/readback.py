@@ -67,24 +67,33 @@ def records_noun(catalog: Catalog) -> str:
 
 def field_name(name: str, catalog: Catalog) -> str:
     """A field as people call it: its readable name when the catalog lists that among its words ("port of
-    unlading"), else its first word ("carrier" for carrier_name), else the readable name."""
+    unlading"), else its first word ("carrier" for carrier_name), else the readable name; spelt as its unit
+    when it is one ("TEU")."""
     spec = catalog.record.fields.get(name)
     readable = name.replace("_", " ")
-    if spec is None or not spec.synonyms or readable in (s.lower() for s in spec.synonyms):
+    if spec is None:
         return readable
-    return spec.synonyms[0]
+    said = readable if not spec.synonyms or readable in (s.lower() for s in spec.synonyms) else spec.synonyms[0]
+    return spec.unit if spec.unit is not None and said.lower() == spec.unit.lower() else said  # "TEU", not "teu"
 
 
 def condition_words(condition: Condition, catalog: Catalog) -> str:
     """One filter: "carrier MAERSK or MSC", "carrier not MAERSK", "TEU above 500", "status in transit"."""
     spec = catalog.record.fields.get(condition.field)
     name = field_name(condition.field, catalog)
-    unit = spec.unit if spec is not None else None
-    if unit is not None and name.lower() == unit.lower():  # "TEU above 500", not "teu above 500 TEU"
-        name, unit = unit, None
+    unit = spec.unit if spec is not None and spec.unit != name else None  # "TEU above 500", not "… 500 TEU"
     said = [_values(condition, spec)] if condition.values else []
     said += _bounds(condition, unit)
+    if _named_state(condition, spec):  # "hazardous", "not refrigerated": the state's own word says the field
+        return said[0]
     return f"{name} {_words().both_bounds.join(said)}"
+
+
+def _named_state(condition: Condition, spec: FieldSpec | None) -> bool:
+    """A flag whose values the catalog has words for: the word alone reads ("hazardous", not "hazardous yes")."""
+    if spec is None or spec.type != "boolean" or not condition.values:
+        return False
+    return all(spec.values.get(str(value).lower()) for value in condition.values)
 
 
 def dates_words(time: TimeFilter, catalog: Catalog, template: str) -> str:
@@ -147,13 +156,13 @@ def _values(condition: Condition, spec: FieldSpec | None) -> str:
 
 
 def _value_name(value: str | int | float | bool, spec: FieldSpec | None) -> str:
-    """A value as people say it: "yes"/"no" for a flag, the first word of a small vocabulary ("in transit"
-    for in_transit), a number with its thousands separated, else the value as the data holds it."""
+    """A value as people say it: the first word of a small vocabulary ("in transit" for in_transit), "yes" or
+    "no" for a flag, a number with its thousands separated, else the value as the data holds it."""
+    said = str(value).lower() if isinstance(value, bool) else str(value)
+    if spec is not None and spec.values.get(said):
+        return spec.values[said][0]
     if isinstance(value, bool) or (spec is not None and spec.type == "boolean"):
-        truth = str(value).lower()
-        return _words().truth.get(truth, truth)
-    if spec is not None and spec.values.get(str(value)):
-        return spec.values[str(value)][0]
+        return _words().truth.get(said.lower(), said)
     if isinstance(value, int | float):
         return _number(value, None)
     return value
