@@ -293,8 +293,8 @@ def _summary(meaning: Meaning, results: QueryResults, noun: str, over: _Over) ->
     lead = int(bool(meaning.group_by)) + int(meaning.interval is not None)  # columns before the figures
     if not rows:
         return "No rows match."
-    if len(rows) == 1 and not (meaning.interval and not meaning.top_n):  # one number, or the one asked for
-        figures = list(zip(meaning.measures, rows[0][lead:], strict=True))
+    figures = list(zip(meaning.measures, rows[0][lead:], strict=True))
+    if len(rows) == 1 and figures and not (meaning.interval and not meaning.top_n):  # one number, or the one asked
         return f"{rows[0][0]} — {_stated(figures)}." if lead else f"{_one_figure(figures, over)}."
     return _listing(meaning, results.columns, rows, lead, noun)
 
