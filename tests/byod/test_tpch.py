@@ -20,6 +20,7 @@ from bosun.conversation.session import Session, open_session
 from bosun.evaluation.judge import judge
 from bosun.interfaces.cli.app import app
 from bosun.settings import load_settings
+from tests.interfaces.readings import unread
 
 QUESTIONS: list[dict[str, Any]] = yaml.safe_load((Path(__file__).parent / "questions.yaml").read_text())
 # Questions that fail outside the drafted catalog, kept honest as expected failures with the reason.
@@ -51,6 +52,8 @@ def _assert_answered(item: dict[str, Any], session: Session, gold: duckdb.DuckDB
     answer = session.ask(item["q"], f"tpch-{item['id']}")
     ok, why = judge(item["expect"], answer, gold)
     assert ok, f"{item['q']}: {why}\n{answer.answer}\n{[(r.columns, r.rows[:3]) for r in answer.results]}"
+    meaning = session.history(f"tpch-{item['id']}")[-1].meaning
+    assert not unread(answer, meaning, session.context.catalog), [r.reading for r in answer.results]
 
 
 @pytest.mark.slow

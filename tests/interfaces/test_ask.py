@@ -94,6 +94,25 @@ def test_trace_prints_the_dag(data_dir: Path) -> None:
     assert re.search(r"SG2 -->\|es_query\| SG3", result.output)
 
 
+def test_ask_prints_the_figure_with_what_it_counts_and_the_reading_under_the_title(data_dir: Path) -> None:
+    import duckdb
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BOSUN_DATA_DIR", str(data_dir))
+        result = CliRunner().invoke(app, ["ask", "How many shipments arrived in Charleston in May 2026?"])
+    assert result.exit_code == 0
+    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as gold:
+        (count,) = gold.execute("select count(*) from shipments where port_of_unlading = 'CHARLESTON' and "
+                                "arrival_date between '2026-05-01' and '2026-05-31'").fetchone() or (0,)
+    printed = " ".join(result.output.split())  # as wide as the terminal: lines may wrap anywhere
+    figure = printed.index(f"{count} shipments with port of unlading CHARLESTON and arrival date 2026-05-01 to "
+                           "2026-05-31.")
+    title = printed.index("How many shipments arrived in Charleston in May 2026? (1 total)")
+    reading = printed.index("Read as: number of shipments · port of unlading CHARLESTON · 2026-05-01 to 2026-05-31 "
+                            "(arrival date)")
+    assert figure < title < reading < printed.index("┃ shipments ┃")
+
+
 @pytest.mark.skipif(not DEV.exists(), reason="the shared dev set is not beside this checkout")
 def test_dev_set_score_does_not_regress_and_threads_score_the_same(data_dir: Path) -> None:
     """One process asks every item; four threads at once give the same table, item for item."""
@@ -179,7 +198,7 @@ def test_a_ranking_is_stated_on_the_ranked_measure_and_a_single_winner_named(dat
     assert answer["answer"].startswith(f"The top 5 shippers by shipments: {first[0]} {first[1]:,};")
     winner = ask(data_dir, "Which carrier moved the most TEU into Savannah this year?")
     (row,) = winner["results"][0]["rows"]
-    assert winner["answer"].startswith(f"{row[0]} — TEU: {row[1]:,}.")
+    assert winner["answer"].startswith(f"{row[0]} — total TEU: {row[1]:,}.")
 
 
 def test_negation_and_a_threshold_answer_exactly(data_dir: Path) -> None:
@@ -270,7 +289,7 @@ def test_a_ranking_of_periods_ranks_whole_periods_only(data_dir: Path) -> None:
                          "'MIAMI') where q >= a and q + interval 3 month - interval 1 day <= b order by n, q limit 2"
                          ).fetchall()
     assert [tuple(r) for r in week["results"][0]["rows"]] == weeks
-    assert week["answer"].startswith(f"{weeks[0][0]} — shipments: {weeks[0][1]}.")
+    assert week["answer"].startswith(f"{weeks[0][0]} — {weeks[0][1]} shipments.")
     assert [tuple(r) for r in quarters["results"][0]["rows"]] == whole
     assert any(a.startswith("only whole quarters are ranked") for a in quarters["assumptions"])
 

@@ -13,6 +13,7 @@ from bosun.conversation.session import Session, open_session
 from bosun.datagen.load import build
 from bosun.engines.embedded import EmbeddedEngine
 from bosun.settings import Settings
+from tests.interfaces.readings import unread
 
 SHOP = Path(__file__).parents[1] / "domains" / "shop" / "catalog.yaml"
 
@@ -53,3 +54,20 @@ def test_top_products_ranked_and_stated(shop: Session) -> None:
                           "group by 1 order by q desc limit 3")
     assert [tuple(r) for r in answer.results[0].rows] == expected
     assert answer.answer.splitlines()[-1].startswith(f"{expected[0][0]} leads on units")
+
+
+def test_every_figure_is_read_back_in_the_shops_words(shop: Session) -> None:
+    """The readings name the shop catalog's measures, fields and date field; no word of another domain."""
+    questions = ["Revenue by store for Northwind in March 2026", "How many orders did Contoso place last month?",
+                 "Top 3 products by units this year", "orders over 500 dollars at the web store"]
+    answers = [shop.ask(q, f"r{i}") for i, q in enumerate(questions)]
+    meanings = [shop.history(f"r{i}")[-1].meaning for i in range(len(questions))]
+    problems = [p for a, m in zip(answers, meanings, strict=True) for p in unread(a, m, shop.context.catalog)]
+    assert not problems, "\n".join(problems)
+    assert [a.results[0].reading for a in answers] == [
+        "total revenue (USD) · by store · customer NORTHWIND TRADERS · 2026-03-01 to 2026-03-31 (order date)",
+        "number of orders · customer CONTOSO LTD · 2026-05-01 to 2026-05-31 (order date)",
+        "total units · by product · top 3 by total units · 2026-01-01 to 2026-06-15 (order date)",
+        "orders · store ONLINE · amount above 500 USD"]
+    (count,) = answers[1].results[0].rows[0]
+    assert answers[1].answer == f"{count} orders with customer CONTOSO LTD and order date 2026-05-01 to 2026-05-31."

@@ -67,6 +67,9 @@ def test_compare_trend_clarify_follow_up_and_reload(page: Any) -> None:
 
     followed = ask(page, "what about Long Beach?", 2)
     assert "Long Beach" in followed.locator(".result h3").inner_text()
+    reading = followed.locator(".result h3 + p.reading")  # how it was read: under the title, above chart and table
+    assert reading.inner_text() == ("Read as: total volume (TEU) · by carrier · carrier MAERSK or EVERGREEN · "
+                                    "port of unlading LONG BEACH · 2026-01-01 to 2026-03-31 (arrival date)")
     shot(page, "2-follow-up")
 
     trend = ask(page, "Monthly shipments in 2025", 3)

@@ -8,6 +8,7 @@ from bosun.understanding.grammar import english
 from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, Refusal, TimeFilter
 from bosun.understanding.names import normalize
 from bosun.understanding.picks import replace_term
+from bosun.understanding.readback import constraints_in_text, measure_words, read_back, records_noun
 from bosun.understanding.reading import (
     AskedBack,
     Continuation,
@@ -31,8 +32,12 @@ __all__ = [
     "Refusal",
     "TimeFilter",
     "Understanding",
+    "constraints_in_text",
     "english",
+    "measure_words",
     "normalize",
+    "read_back",
+    "records_noun",
     "replace_term",
     "validate_meaning",
 ]

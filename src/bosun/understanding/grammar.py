@@ -54,6 +54,32 @@ class Replies(_Data):
     attribute_cues: list[str]
 
 
+class ReadBack(_Data):
+    """How a meaning is said back in words: templates around the catalog's names (en.yaml `read_back`)."""
+
+    joiner: str
+    grouping: str
+    interval: str
+    ranked: dict[str, str]
+    counted: dict[str, str]
+    ordered: dict[str, str]
+    sorted: dict[str, str]
+    sorted_dates: dict[str, str]
+    negated: str
+    either: str
+    more_values: str
+    bounds: dict[str, str]
+    between: str
+    both_bounds: str
+    truth: dict[str, str]
+    span: str
+    since: str
+    until: str
+    dated: str
+    dated_in_text: str
+    page: str
+
+
 class Grammar(_Data):
     """en.yaml, typed."""
 
@@ -67,6 +93,7 @@ class Grammar(_Data):
     judgements: list[str]
     aggregations: dict[str, AggWords]
     aggregation_labels: dict[str, str]
+    read_back: ReadBack
     ranking: dict[str, list[str]]
     degree: Degree
     numbers: dict[str, int]

@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.errors import InvalidReading, UnknownEntity, UserError
-from bosun.understanding import Ambiguity, Meaning, Refusal, english, normalize, replace_term, validate_meaning
+from bosun.understanding import (
+    Ambiguity,
+    Meaning,
+    Measure,
+    Refusal,
+    constraints_in_text,
+    english,
+    measure_words,
+    normalize,
+    read_back,
+    records_noun,
+    replace_term,
+    validate_meaning,
+)
 from bosun.workers import querygen
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Deliverable, ResultTable, WorkerInput, WorkerResult
@@ -182,8 +196,8 @@ def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
         text = f"Records {offset + 1:,}–{end:,} of {total:,}" + ("; there are more." if end < total else ".")
     else:
         text = f"There are {total:,} matching records: none beyond the first {offset:,}."
-    table = ResultTable(title=meaning.text, columns=columns, rows=rows, total=total, query=body,
-                        sub_goal_id=wi.sub_goal.id)
+    table = ResultTable(title=meaning.text, reading=read_back(meaning, ctx.catalog), columns=columns, rows=rows,
+                        total=total, query=body, sub_goal_id=wi.sub_goal.id)
     page = Deliverable(text=text, tables=[table], assumptions=meaning.assumptions,
                        not_understood=meaning.not_understood)
     return WorkerResult.of(wi, PAGE_RESULTS.of(page))
@@ -193,11 +207,11 @@ def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
         consumes=[ES_RESULTS, AMBIGUITY], produces=[FORMATTED_RESULTS], goal_type="deliverable")
 def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     results = wi.get(ES_RESULTS)
-    meaning = results.meaning
-    table = ResultTable(title=meaning.text, columns=results.columns, rows=results.rows, total=results.total,
-                        query=results.query, sub_goal_id=wi.sub_goal.id)
+    meaning = querygen.counted(results.meaning, ctx.catalog)  # as the table was computed: a trend counts by default
+    table = ResultTable(title=meaning.text, reading=read_back(meaning, ctx.catalog), columns=results.columns,
+                        rows=results.rows, total=results.total, query=results.query, sub_goal_id=wi.sub_goal.id)
     groups = {r[0] for r in results.rows} if meaning.group_by else results.rows
-    text = _summary(meaning, results, _noun(meaning, ctx, len(groups)))
+    text = _summary(meaning, results, _noun(meaning, ctx, len(groups)), _Over.of(meaning, ctx.catalog))
     unsure = wi.get(AMBIGUITY)
     assumed = [_assumed(a, meaning) for a in unsure]
     if not any(a.kind == "field" and meaning.time and a.term == meaning.time.text for a in unsure):
@@ -250,20 +264,62 @@ def _noun(meaning: Meaning, ctx: Context, count: int) -> str:
     return noun if count == 1 or plural is None else plural
 
 
-def _summary(meaning: Meaning, results: QueryResults, noun: str) -> str:
+@dataclass(frozen=True)
+class _Over:
+    """The records a figure was computed over, in the reading's words: "shipments", "carrier MAERSK", …"""
+
+    records: str
+    said: list[str]
+
+    @classmethod
+    def of(cls, meaning: Meaning, catalog: Catalog) -> _Over:
+        return cls(records_noun(catalog), constraints_in_text(meaning, catalog))
+
+    @property
+    def which(self) -> str:
+        """ "with port of unlading CHARLESTON and arrival date 2026-05-01 to 2026-05-31", or "in all"."""
+        if not self.said:
+            return "in all"
+        listed = ", ".join(self.said[:-1])
+        return f"with {listed} and {self.said[-1]}" if listed else f"with {self.said[0]}"
+
+
+def _summary(meaning: Meaning, results: QueryResults, noun: str, over: _Over) -> str:
     rows, total = results.rows, results.total
     if meaning.intent_type == "search":
         more = "" if meaning.top_n else "; ask for page 2 for more"
         shown = f" (showing the first {len(rows)}{more})" if total > len(rows) else ""
-        return f"{total:,} matching records{shown}.{_first_by_sort(meaning, results)}"
+        return f"{total:,} {over.records} {over.which}{shown}.{_first_by_sort(meaning, results)}"
     lead = int(bool(meaning.group_by)) + int(meaning.interval is not None)  # columns before the figures
     if not rows:
         return "No rows match."
-    if len(rows) == 1 and not (meaning.interval and not meaning.top_n):  # one number, or the one asked for
-        stated = "; ".join(f"{label}: {_figure(value)}" for label, value in
-                           zip(results.columns[lead:], rows[0][lead:], strict=True))
-        return f"{rows[0][0]} — {stated}." if lead else f"{stated}."
+    figures = list(zip(meaning.measures, rows[0][lead:], strict=True))
+    if len(rows) == 1 and figures and not (meaning.interval and not meaning.top_n):  # one number, or the one asked
+        return f"{rows[0][0]} — {_stated(figures)}." if lead else f"{_one_figure(figures, over)}."
     return _listing(meaning, results.columns, rows, lead, noun)
+
+
+def _one_figure(figures: list[tuple[Measure, Any]], over: _Over) -> str:
+    """A figure naming what it counts and over which records: "67 shipments with port of unlading CHARLESTON
+    and arrival date 2026-05-01 to 2026-05-31", "Total TEU of the shipments with …: 12,345"."""
+    if len(figures) == 1 and _counts(figures[0][0]):
+        return f"{_stated(figures)} {over.which}"
+    records = f"the {over.records} {over.which}" if over.said else f"all {over.records}"
+    if len(figures) == 1:
+        said = f"{measure_words(figures[0][0])} of {records}: {_figure(figures[0][1])}"
+        return said[0].upper() + said[1:]
+    return f"Of {records}: {_stated(figures)}"
+
+
+def _stated(figures: list[tuple[Measure, Any]]) -> str:
+    """Figures with what each is: "67 shipments", "total TEU: 1,234", "average transit days: 23.50"."""
+    return "; ".join(f"{_figure(value)} {measure.label}" if _counts(measure) else
+                     f"{measure_words(measure)}: {_figure(value)}" for measure, value in figures)
+
+
+def _counts(measure: Measure) -> bool:
+    """A count of records or of values reads as a number of them: "67 shipments", "12 distinct carriers"."""
+    return measure.agg in ("count", "cardinality")
 
 
 def _first_by_sort(meaning: Meaning, results: QueryResults) -> str:

@@ -203,6 +203,8 @@ class ResultTable(BaseModel):
     """A table the answer shows (DATA_CONTRACT §3 `results`)."""
 
     title: str
+    reading: str = Field("", description="what the result was computed over, in words from the meaning and the "
+                                         "catalog, never from the question's text; empty for tables of no data")
     columns: list[str]
     rows: list[list[Any]]
     total: int

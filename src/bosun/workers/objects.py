@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bosun.errors import UnknownEntity, UnsupportedQuery
+from bosun.understanding import english
 from bosun.workers.context import Context
 from bosun.workers.models import Deliverable, ResultTable, WorkerInput, WorkerResult
 from bosun.workers.registry import worker
@@ -27,12 +28,13 @@ def graphql_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
     if lookup.fields:  # the attributes asked: one row, stated in words
         asked = "; ".join(f"{label}: {_shown(row.get(f))}" for f, label in zip(fields[1:], labels[1:], strict=True))
         text = f"{key} ({noun}) — {asked}."
-        table = ResultTable(title=title, columns=fields, rows=[[row.get(f) for f in fields]], total=1,
-                            sub_goal_id=wi.sub_goal.id)
+        reading = english().read_back.joiner.join([title, ", ".join(labels[1:])])
+        table = ResultTable(title=title, reading=reading, columns=fields, rows=[[row.get(f) for f in fields]],
+                            total=1, sub_goal_id=wi.sub_goal.id)
     else:  # everything about it: one line per field
         text = f"{key} ({noun}): {obj.description}"
-        table = ResultTable(title=title, columns=["field", "value"], rows=[[f, row.get(f)] for f in fields],
-                            total=len(fields), sub_goal_id=wi.sub_goal.id)
+        table = ResultTable(title=title, reading=title, columns=["field", "value"],
+                            rows=[[f, row.get(f)] for f in fields], total=len(fields), sub_goal_id=wi.sub_goal.id)
     return WorkerResult.of(wi, OBJECT_DETAILS.of(Deliverable(text=text, tables=[table])))
 
 

@@ -38,7 +38,7 @@ def _metric(measure: Measure) -> dict[str, Any]:
     return {measure.agg if measure.agg != "count" else "value_count": {"field": measure.field}}
 
 
-def _counted(meaning: Meaning, catalog: Catalog) -> Meaning:
+def counted(meaning: Meaning, catalog: Catalog) -> Meaning:
     """A trend of nothing named is a trend of the default measure ("break that down by month")."""
     if not meaning.interval or meaning.measures:
         return meaning
@@ -49,7 +49,7 @@ def _counted(meaning: Meaning, catalog: Catalog) -> Meaning:
 
 
 def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
-    meaning = _counted(meaning, catalog)
+    meaning = counted(meaning, catalog)
     body: dict[str, Any] = {"query": {"bool": {"filter": filters(meaning)}}, "track_total_hits": True}
     if meaning.intent_type == "search":
         record = catalog.record
@@ -92,7 +92,7 @@ def table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> tuple
     """(columns, rows, total) of an answer table from an ES response."""
     if meaning.intent_type == "search":
         return _hits_table(meaning, response, catalog)
-    meaning = _counted(meaning, catalog)
+    meaning = counted(meaning, catalog)
     labels = [m.label for m in meaning.measures]
     aggs = response.get("aggregations", {})
     if meaning.group_by:

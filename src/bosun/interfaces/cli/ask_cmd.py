@@ -102,6 +102,8 @@ def show(console: Console, answer: Answer) -> None:
     console.print(Markdown(printable(answer.answer)))
     for result in answer.results:
         console.print(f"[bold]{escape(printable(result.title))}[/]  ({result.total:,} total)", highlight=False)
+        if result.reading:
+            console.print(f"Read as: {printable(result.reading)}", style="dim", highlight=False, markup=False)
         table = Table()
         for column in result.columns:
             table.add_column(escape(printable(column)))

@@ -154,6 +154,7 @@ function renderText(markdown) {
 
 function renderResult(result) {
   const box = el("div", { class: "result" }, el("h3", {}, `${result.title} (${result.total.toLocaleString()} total)`));
+  if (result.reading) box.append(el("p", { class: "reading" }, `Read as: ${result.reading}`));
   if (result.chart) {
     const chart = el("div", { class: "chart", "data-mark": result.chart.mark.type || result.chart.mark });
     box.append(chart);

@@ -1,0 +1,190 @@
+"""A meaning said back in words, from the meaning and the catalog, never from the question's text.
+
+`read_back(meaning, catalog)` is the `reading` an answer shows with each result (DATA_CONTRACT §3), so a
+person can check what was computed against what they asked: "total TEU · by carrier · port of unlading
+LOS ANGELES · 2026-01-01 to 2026-03-31 (arrival date)". Every noun is the catalog's (a field's name, a
+measure's label, the record's index); the English between them is en.yaml's `read_back`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bosun.catalog import Catalog, FieldSpec
+from bosun.understanding.grammar import ReadBack, english
+from bosun.understanding.meaning import Condition, Meaning, Measure, TimeFilter
+
+if TYPE_CHECKING:
+    from datetime import date
+
+MAX_VALUES = 5  # a filter's values named; the rest counted
+
+
+def read_back(meaning: Meaning, catalog: Catalog) -> str:
+    """The meaning in words, its parts joined: what was computed, how, then over which records."""
+    return _words().joiner.join([*computed(meaning, catalog), *constraints(meaning, catalog), *_page(meaning)])
+
+
+def computed(meaning: Meaning, catalog: Catalog) -> list[str]:
+    """What was computed: the measures (or the records listed), the grouping, the interval, the order."""
+    words = _words()
+    parts = [_what(meaning, catalog)]
+    parts += [words.grouping.format(field=field_name(name, catalog)) for name in meaning.group_by]
+    if meaning.interval is not None:
+        parts.append(words.interval.format(interval=meaning.interval))
+    parts += _order(meaning, catalog)
+    return [part for part in parts if part]
+
+
+def constraints(meaning: Meaning, catalog: Catalog) -> list[str]:
+    """What it was computed over: each filter, then the dates and the date field they are on."""
+    said = [condition_words(condition, catalog) for condition in meaning.conditions]
+    dates = dates_words(meaning.time, catalog, _words().dated) if meaning.time is not None else ""
+    return [*said, dates] if dates else said
+
+
+def constraints_in_text(meaning: Meaning, catalog: Catalog) -> list[str]:
+    """The constraints as a sentence says them after "with": the date field first ("arrival date 2026-05-01
+    to 2026-05-31")."""
+    said = [condition_words(condition, catalog) for condition in meaning.conditions]
+    dates = dates_words(meaning.time, catalog, _words().dated_in_text) if meaning.time is not None else ""
+    return [*said, dates] if dates else said
+
+
+def measure_words(measure: Measure) -> str:
+    """ "total TEU", "number of shipments", "average transit days": the label, with how it is aggregated
+    unless the label says so already."""
+    labels = english().aggregation_labels
+    if any(measure.label.lower().startswith(f"{word} ") for word in labels.values()):
+        return measure.label
+    return f"{labels.get(measure.agg, measure.agg)} {measure.label}"
+
+
+def records_noun(catalog: Catalog) -> str:
+    """What the records are called: the record's index, readable ("shipments", "line items")."""
+    return catalog.record.index.replace("_", " ")
+
+
+def field_name(name: str, catalog: Catalog) -> str:
+    """A field as people call it: its readable name when the catalog lists that among its words ("port of
+    unlading"), else its first word ("carrier" for carrier_name), else the readable name; spelt as its unit
+    when it is one ("TEU")."""
+    spec = catalog.record.fields.get(name)
+    readable = name.replace("_", " ")
+    if spec is None:
+        return readable
+    said = readable if not spec.synonyms or readable in (s.lower() for s in spec.synonyms) else spec.synonyms[0]
+    return spec.unit if spec.unit is not None and said.lower() == spec.unit.lower() else said  # "TEU", not "teu"
+
+
+def condition_words(condition: Condition, catalog: Catalog) -> str:
+    """One filter: "carrier MAERSK or MSC", "carrier not MAERSK", "TEU above 500", "status in transit"."""
+    spec = catalog.record.fields.get(condition.field)
+    name = field_name(condition.field, catalog)
+    unit = spec.unit if spec is not None and spec.unit != name else None  # "TEU above 500", not "… 500 TEU"
+    said = [_values(condition, spec)] if condition.values else []
+    said += _bounds(condition, unit)
+    if _named_state(condition, spec):  # "hazardous", "not refrigerated": the state's own word says the field
+        return said[0]
+    return f"{name} {_words().both_bounds.join(said)}"
+
+
+def _named_state(condition: Condition, spec: FieldSpec | None) -> bool:
+    """A flag whose values the catalog has words for: the word alone reads ("hazardous", not "hazardous yes")."""
+    if spec is None or spec.type != "boolean" or not condition.values:
+        return False
+    return all(spec.values.get(str(value).lower()) for value in condition.values)
+
+
+def dates_words(time: TimeFilter, catalog: Catalog, template: str) -> str:
+    """ "2025-01-01 to 2025-12-31 (arrival date)" by `template`; "" when the filter bounds neither end."""
+    span = date_span(time.start, time.end)
+    return template.format(span=span, field=field_name(time.field, catalog)) if span else ""
+
+
+def date_span(start: date | None, end: date | None) -> str:
+    """ "2025-01-01 to 2025-12-31", one day alone, "from 2025-01-01", "until 2025-12-31", or ""."""
+    words = _words()
+    if start is not None and end is not None and start == end:
+        return start.isoformat()
+    if start is not None and end is not None:
+        return words.span.format(start=start.isoformat(), end=end.isoformat())
+    if start is not None:
+        return words.since.format(start=start.isoformat())
+    return words.until.format(end=end.isoformat()) if end is not None else ""
+
+
+def _what(meaning: Meaning, catalog: Catalog) -> str:
+    """The measures computed, or the records a search lists ("5 shipments")."""
+    if meaning.intent_type == "aggregation":
+        return ", ".join(measure_words(m) for m in meaning.measures)
+    noun = records_noun(catalog)
+    if meaning.top_n is None:
+        return noun
+    counted = english().singular(noun) if meaning.top_n == 1 else noun
+    return f"{meaning.top_n} {counted}"
+
+
+def _order(meaning: Meaning, catalog: Catalog) -> list[str]:
+    """How the rows are ranked or sorted: "top 5 by total TEU", "lowest first", "latest arrival date first"."""
+    words = _words()
+    if meaning.intent_type == "search":
+        return [_sorted(name, direction, catalog) for name, direction in meaning.sort]
+    if meaning.top_n is None:
+        ordered = words.ordered.get(meaning.order)
+        return [ordered] if ordered and meaning.measures else []
+    if not meaning.measures:
+        return [words.counted[meaning.order].format(n=meaning.top_n)]
+    return [words.ranked[meaning.order].format(n=meaning.top_n, measure=measure_words(meaning.measures[0]))]
+
+
+def _sorted(name: str, direction: str, catalog: Catalog) -> str:
+    spec = catalog.record.fields.get(name)
+    dated = spec is not None and spec.type == "date"
+    templates = _words().sorted_dates if dated else _words().sorted
+    return templates[direction].format(field=field_name(name, catalog))
+
+
+def _values(condition: Condition, spec: FieldSpec | None) -> str:
+    """The values a filter keeps (or, negated, drops), named as the catalog names them."""
+    words = _words()
+    named = [_value_name(value, spec) for value in condition.values]
+    shown = words.either.join(named[:MAX_VALUES])
+    if len(named) > MAX_VALUES:
+        shown = words.more_values.format(shown=shown, more=len(named) - MAX_VALUES)
+    return words.negated.format(values=shown) if condition.negate else shown
+
+
+def _value_name(value: str | int | float | bool, spec: FieldSpec | None) -> str:
+    """A value as people say it: the first word of a small vocabulary ("in transit" for in_transit), "yes" or
+    "no" for a flag, a number with its thousands separated, else the value as the data holds it."""
+    said = str(value).lower() if isinstance(value, bool) else str(value)
+    if spec is not None and spec.values.get(said):
+        return spec.values[said][0]
+    if isinstance(value, bool) or (spec is not None and spec.type == "boolean"):
+        return _words().truth.get(said.lower(), said)
+    if isinstance(value, int | float):
+        return _number(value, None)
+    return value
+
+
+def _bounds(condition: Condition, unit: str | None) -> list[str]:
+    """A numeric range: "between 10 and 20", "above 500", "at most 3 days"."""
+    words = _words()
+    if condition.gte is not None and condition.lte is not None and condition.gt is None and condition.lt is None:
+        return [words.between.format(low=_number(condition.gte, unit), high=_number(condition.lte, unit))]
+    bounds = {"gt": condition.gt, "gte": condition.gte, "lt": condition.lt, "lte": condition.lte}
+    return [words.bounds[op].format(value=_number(value, unit)) for op, value in bounds.items() if value is not None]
+
+
+def _number(value: float, unit: str | None) -> str:
+    shown = f"{int(value):,}" if float(value).is_integer() else f"{value:,}"
+    return f"{shown} {unit}" if unit else shown
+
+
+def _page(meaning: Meaning) -> list[str]:
+    return [_words().page.format(page=meaning.page)] if meaning.page > 1 else []
+
+
+def _words() -> ReadBack:
+    return english().read_back
