@@ -348,7 +348,7 @@ def test_a_short_follow_up_groups_the_last_records(session: Session, gold: duckd
     assert arrived.results[0].total == sql(gold, f"select count(*) from shipments {where}")[0][0]
     vessels = session.ask("what vessels?", "v")
     assert sorted(rows(vessels)) == sql(gold, f"select distinct vessel_name from shipments {where} order by 1")
-    assert f"{KEPT}: port_of_unlading = LOS ANGELES; arrival_date 2026-06-14" in vessels.assumptions
+    assert f"{KEPT}: port of unlading LOS ANGELES; 2026-06-14 (arrival date)" in vessels.assumptions
     assert vessels.not_understood == []
 
 
@@ -363,7 +363,7 @@ def test_how_another_value_stacks_up_puts_both_series_side_by_side(session: Sess
                        "and arrival_date is not null group by 1, 2")
     assert sorted(rows(both)) == sorted(wanted)
     assert both.results[0].columns == ["port_of_unlading", "period", "TEU"]
-    assert f"{KEPT}: TEU; by quarter" in both.assumptions
+    assert f"{KEPT}: total TEU; per quarter" in both.assumptions
 
 
 def test_a_follow_up_of_a_flagged_turn_says_the_word_again(session: Session,
@@ -375,7 +375,7 @@ def test_a_follow_up_of_a_flagged_turn_says_the_word_again(session: Session,
     assert rows(norfolk) == sql(gold, COUNT.format(port="NORFOLK", start="2026-05-01", end="2026-05-31"))
     assert norfolk.not_understood == ["bicycles"]
     assert norfolk.answer.startswith("I did not understand “bicycles”, so I did not use it")
-    assert f"{KEPT}: shipments; arrival_date 2026-05-01 to 2026-05-31" in norfolk.assumptions
+    assert f"{KEPT}: number of shipments; 2026-05-01 to 2026-05-31 (arrival date)" in norfolk.assumptions
     by_carrier = session.ask("by carrier", "b")
     assert sorted(rows(by_carrier)) == sql(gold, "select carrier_name, count(*) from shipments where port_of_unlading "
                                                  "= 'NORFOLK' and arrival_date between '2026-05-01' and '2026-05-31' "

@@ -35,7 +35,7 @@ def thread(rules: RulesUnderstanding, *turns: str) -> Meaning:
 def test_a_grouping_alone_says_the_filters_and_dates_it_kept(rules: RulesUnderstanding) -> None:
     vessels = thread(rules, "did anything arrive in Miami yesterday?", "what vessels?")
     assert vessels.group_by == ["vessel_name"] and vessels.not_understood == []
-    assert vessels.assumptions == [f"{KEPT}: port_of_unlading = MIAMI; arrival_date 2026-06-14"]
+    assert vessels.assumptions == [f"{KEPT}: port of unlading MIAMI; 2026-06-14 (arrival date)"]
 
 
 def test_a_comparison_sets_the_last_value_beside_the_new_one(rules: RulesUnderstanding) -> None:
@@ -43,12 +43,12 @@ def test_a_comparison_sets_the_last_value_beside_the_new_one(rules: RulesUnderst
     assert (both.group_by, both.compare, both.interval) == (["port_of_unlading"], ["port_of_unlading"], "quarter")
     assert [(c.field, c.values) for c in both.conditions] == [("port_of_unlading", ["SEATTLE", "TACOMA"])]
     assert both.lookup is None and both.not_understood == []
-    assert both.assumptions == [f"{KEPT}: TEU; by quarter"]
+    assert both.assumptions == [f"{KEPT}: total TEU; per quarter"]
 
 
 def test_a_chain_of_follow_ups_says_only_what_the_last_one_kept(rules: RulesUnderstanding) -> None:
     chained = thread(rules, "How many shipments came into Savannah last month?", "by carrier?", "and Charleston?")
-    assert chained.assumptions == [f"{KEPT}: shipments; arrival_date 2026-05-01 to 2026-05-31"]
+    assert chained.assumptions == [f"{KEPT}: number of shipments; 2026-05-01 to 2026-05-31 (arrival date)"]
 
 
 def test_a_doubt_is_said_again_until_a_reply_reads_it(rules: RulesUnderstanding) -> None:

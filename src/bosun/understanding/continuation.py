@@ -16,18 +16,19 @@ from typing import Literal
 
 from dateutil.relativedelta import relativedelta
 
+from bosun.catalog import Catalog
 from bosun.understanding.compose import Composer
 from bosun.understanding.goals import Part, definition, fields_asked
-from bosun.understanding.grammar import FollowUp
+from bosun.understanding.grammar import FollowUp, english
 from bosun.understanding.meaning import Condition, Meaning, Measure, TimeFilter
 from bosun.understanding.names import normalize
 from bosun.understanding.picks import replace_term
+from bosun.understanding.readback import condition_words, dates_words, measure_words
 from bosun.understanding.reading import Continuation as Kind
 from bosun.understanding.reading import PastTurn, TaggingUnderstanding
 
 Value = str | int | float | bool  # a value of a record field, as a condition takes it
 KEPT = "kept from the last question"  # how an answer says which of the last turn's constraints a follow-up kept
-_OPS = {"gt": ">", "gte": "≥", "lt": "<", "lte": "≤"}
 _STEP = {"day": relativedelta(days=1), "week": relativedelta(weeks=1), "month": relativedelta(months=1),
          "quarter": relativedelta(months=3), "year": relativedelta(years=1)}
 
@@ -92,7 +93,8 @@ class Continuation:
         continued = self._continued(reply, previous, last, today)
         if continued is None or continued.meaning is None:
             return continued
-        meaning = built_on(continued.meaning, previous, reply, self.understanding.quiet_words)
+        meaning = built_on(continued.meaning, previous, reply, self.understanding.quiet_words,
+                           self.understanding.catalog)
         return replace(continued, meaning=meaning)
 
     def _continued(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> Continued | None:
@@ -344,10 +346,10 @@ def _cut(text: str, phrase: str) -> str:
     return text
 
 
-def built_on(meaning: Meaning, previous: Meaning, reply: str, quiet: set[str]) -> Meaning:
+def built_on(meaning: Meaning, previous: Meaning, reply: str, quiet: set[str], catalog: Catalog) -> Meaning:
     """A follow-up's meaning, as every backend gives it: the last turn's unread words said again, and what of the
-    last question it kept said (`quiet`: the words that carry no content)."""
-    return _kept_said(_doubted(meaning, previous, reply, quiet), previous)
+    last question it kept said in the catalog's words (`quiet`: the words that carry no content)."""
+    return _kept_said(_doubted(meaning, previous, reply, quiet), previous, catalog)
 
 
 def _doubted(meaning: Meaning, previous: Meaning, reply: str, quiet: set[str]) -> Meaning:
@@ -364,15 +366,18 @@ def _read_now(phrase: str, said_now: set[str], unread_now: set[str]) -> bool:
     return bool(words & said_now) and not words & unread_now
 
 
-def _kept_said(meaning: Meaning, previous: Meaning) -> Meaning:
+def _kept_said(meaning: Meaning, previous: Meaning, catalog: Catalog) -> Meaning:
     """The assumption that says which of the last question's filters and dates the follow-up kept (read from the
-    meaning, so a person can check it); the one a chain of follow-ups said before is replaced."""
-    kept = [m.label for m in meaning.measures if meaning.measures == previous.measures]
-    kept += [f"by {meaning.interval}"] if meaning.interval and meaning.interval == previous.interval else []
+    meaning, in the words its reading is said in, so a person can check it); the one a chain of follow-ups said
+    before is replaced."""
+    same_measures = meaning.measures == previous.measures
+    kept = [measure_words(m) for m in meaning.measures] if same_measures else []
+    same_interval = meaning.interval is not None and meaning.interval == previous.interval
+    kept += [english().read_back.interval.format(interval=meaning.interval)] if same_interval else []
     before = [_bare(c) for c in previous.conditions]
-    kept += [_condition_said(c) for c in meaning.conditions if _bare(c) in before]
+    kept += [condition_words(c, catalog) for c in meaning.conditions if _bare(c) in before]
     if meaning.time is not None and previous.time is not None and _dates(meaning.time) == _dates(previous.time):
-        kept.append(_time_said(meaning.time))
+        kept.append(dates_words(meaning.time, catalog, english().read_back.dated))
     assumptions = [a for a in meaning.assumptions if not a.startswith(KEPT)]
     if kept:
         assumptions.append(f"{KEPT}: {'; '.join(kept)}")
@@ -386,22 +391,6 @@ def _bare(condition: Condition) -> Condition:
 
 def _dates(time: TimeFilter) -> tuple[str, date | None, date | None]:
     return time.field, time.start, time.end
-
-
-def _condition_said(condition: Condition) -> str:
-    if condition.values:
-        values = " or ".join(str(v) for v in condition.values)
-        return f"{condition.field} {'≠' if condition.negate else '='} {values}"
-    bounds = [f"{_OPS[op]} {getattr(condition, op):g}" for op in _OPS if getattr(condition, op) is not None]
-    return f"{'not ' if condition.negate else ''}{condition.field} {' and '.join(bounds)}"
-
-
-def _time_said(time: TimeFilter) -> str:
-    start = time.start.isoformat() if time.start else None
-    end = time.end.isoformat() if time.end else None
-    if start and end:
-        return f"{time.field} {start} to {end}" if start != end else f"{time.field} {start}"
-    return f"{time.field} from {start}" if start else f"{time.field} until {end or 'now'}"
 
 
 def _without(reply: str, phrase: str | None) -> str:

@@ -59,7 +59,7 @@ class LLMUnderstanding:
         for goal in reading.goals:
             if goal.meaning is not None:
                 self._resolved(goal.meaning, offered)
-        return _continuing(reading, history, text, self.rules.quiet_words)
+        return _continuing(reading, history, text, self.rules.quiet_words, self.catalog)
 
     def _resolved(self, meaning: Meaning, offered: Offered) -> None:
         """The names the model filtered on, as the rules backend records them (entities, loose-match assumptions)."""
@@ -189,13 +189,13 @@ class LLMUnderstanding:
                 "glossary": ", ".join(self.catalog.glossary)}
 
 
-def _continuing(reading: Reading, history: list[PastTurn], text: str, quiet: set[str]) -> Reading:
+def _continuing(reading: Reading, history: list[PastTurn], text: str, quiet: set[str], catalog: Catalog) -> Reading:
     """A refinement or follow-up the model read says, as the rules' do, the last turn's unread words again and
     what of the last question it kept."""
     previous = history[-1].meaning if history else None
     if previous is None or reading.continuation not in ("refinement", "follow_up"):
         return reading
-    goals = [g.model_copy(update={"meaning": built_on(g.meaning, previous, text, quiet)}) if g.meaning else g
+    goals = [g.model_copy(update={"meaning": built_on(g.meaning, previous, text, quiet, catalog)}) if g.meaning else g
              for g in reading.goals]
     return reading.model_copy(update={"goals": goals})
 
