@@ -23,7 +23,7 @@ from bosun.understanding.grammar import FollowUp, english
 from bosun.understanding.meaning import Condition, Meaning, Measure, TimeFilter
 from bosun.understanding.names import normalize
 from bosun.understanding.picks import replace_term
-from bosun.understanding.readback import condition_words, dates_words, measure_words
+from bosun.understanding.readback import condition_words, dates_words, measure_words, value_names
 from bosun.understanding.reading import Continuation as Kind
 from bosun.understanding.reading import PastTurn, TaggingUnderstanding
 
@@ -375,7 +375,7 @@ def _kept_said(meaning: Meaning, previous: Meaning, catalog: Catalog) -> Meaning
     same_interval = meaning.interval is not None and meaning.interval == previous.interval
     kept += [english().read_back.interval.format(interval=meaning.interval)] if same_interval else []
     before = [_bare(c) for c in previous.conditions]
-    kept += [condition_words(c, catalog) for c in meaning.conditions if _bare(c) in before]
+    kept += [condition_words(c, catalog, value_names(meaning)) for c in meaning.conditions if _bare(c) in before]
     if meaning.time is not None and previous.time is not None and _dates(meaning.time) == _dates(previous.time):
         kept.append(dates_words(meaning.time, catalog, english().read_back.dated))
     assumptions = [a for a in meaning.assumptions if not a.startswith(KEPT)]

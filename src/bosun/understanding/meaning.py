@@ -23,6 +23,7 @@ class ResolvedEntity(BaseModel):
     score: float = 1.0
     object: str | None = None
     key: str | None = None  # the id of the one object the name names, when it names exactly one
+    name: str | None = None  # the catalog's name for the value, where the value is a code ("851713": Smartphones)
 
 
 class Ambiguity(BaseModel):

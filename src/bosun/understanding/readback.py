@@ -25,6 +25,11 @@ def read_back(meaning: Meaning, catalog: Catalog) -> str:
     return _words().joiner.join([*computed(meaning, catalog), *constraints(meaning, catalog), *_page(meaning)])
 
 
+def value_names(meaning: Meaning) -> dict[str, str]:
+    """The catalog's names of the values a meaning filters on by code ("851713" → "Smartphones")."""
+    return {entity.value: entity.name for entity in meaning.entities if entity.name}
+
+
 def computed(meaning: Meaning, catalog: Catalog) -> list[str]:
     """What was computed: the measures (or the records listed), the grouping, the interval, the order."""
     words = _words()
@@ -38,7 +43,7 @@ def computed(meaning: Meaning, catalog: Catalog) -> list[str]:
 
 def constraints(meaning: Meaning, catalog: Catalog) -> list[str]:
     """What it was computed over: each filter, then the dates and the date field they are on."""
-    said = [condition_words(condition, catalog) for condition in meaning.conditions]
+    said = [condition_words(condition, catalog, value_names(meaning)) for condition in meaning.conditions]
     dates = dates_words(meaning.time, catalog, _words().dated) if meaning.time is not None else ""
     return [*said, dates] if dates else said
 
@@ -46,7 +51,7 @@ def constraints(meaning: Meaning, catalog: Catalog) -> list[str]:
 def constraints_in_text(meaning: Meaning, catalog: Catalog) -> list[str]:
     """The constraints as a sentence says them after "with": the date field first ("arrival date 2026-05-01
     to 2026-05-31")."""
-    said = [condition_words(condition, catalog) for condition in meaning.conditions]
+    said = [condition_words(condition, catalog, value_names(meaning)) for condition in meaning.conditions]
     dates = dates_words(meaning.time, catalog, _words().dated_in_text) if meaning.time is not None else ""
     return [*said, dates] if dates else said
 
@@ -77,12 +82,13 @@ def field_name(name: str, catalog: Catalog) -> str:
     return spec.unit if spec.unit is not None and said.lower() == spec.unit.lower() else said  # "TEU", not "teu"
 
 
-def condition_words(condition: Condition, catalog: Catalog) -> str:
-    """One filter: "carrier MAERSK or MSC", "carrier not MAERSK", "TEU above 500", "status in transit"."""
+def condition_words(condition: Condition, catalog: Catalog, names: dict[str, str] | None = None) -> str:
+    """One filter: "carrier MAERSK or MSC", "carrier not MAERSK", "TEU above 500", "status in transit", "hs code
+    851713 (Smartphones)" (`names`: the catalog's names of values held as codes)."""
     spec = catalog.record.fields.get(condition.field)
     name = field_name(condition.field, catalog)
     unit = spec.unit if spec is not None and spec.unit != name else None  # "TEU above 500", not "… 500 TEU"
-    said = [_values(condition, spec)] if condition.values else []
+    said = [_values(condition, spec, names or {})] if condition.values else []
     said += _bounds(condition, unit)
     if _named_state(condition, spec):  # "hazardous", "not refrigerated": the state's own word says the field
         return said[0]
@@ -145,14 +151,19 @@ def _sorted(name: str, direction: str, catalog: Catalog) -> str:
     return templates[direction].format(field=field_name(name, catalog))
 
 
-def _values(condition: Condition, spec: FieldSpec | None) -> str:
+def _values(condition: Condition, spec: FieldSpec | None, names: dict[str, str]) -> str:
     """The values a filter keeps (or, negated, drops), named as the catalog names them."""
     words = _words()
-    named = [_value_name(value, spec) for value in condition.values]
+    named = [_coded(_value_name(value, spec), names.get(str(value))) for value in condition.values]
     shown = words.either.join(named[:MAX_VALUES])
     if len(named) > MAX_VALUES:
         shown = words.more_values.format(shown=shown, more=len(named) - MAX_VALUES)
     return words.negated.format(values=shown) if condition.negate else shown
+
+
+def _coded(said: str, name: str | None) -> str:
+    """A code with the name it stands for: "851713 (Smartphones)"."""
+    return said if name is None or name == said else f"{said} ({name})"
 
 
 def _value_name(value: str | int | float | bool, spec: FieldSpec | None) -> str:

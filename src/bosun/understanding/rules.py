@@ -155,8 +155,9 @@ class RulesUnderstanding:
         """The name `term`, read as `candidate` on the record field and value of `target`, in the meaning's
         entities; a name read by a loose match is an assumption the answer states."""
         obj, key = self._object_key(candidate)
+        name = candidate.value if candidate.value != target[1] else None
         meaning.entities.append(ResolvedEntity(term=term, entity=candidate.entity, value=target[1], field=target[0],
-                                               method=candidate.method, score=score, object=obj, key=key))
+                                               method=candidate.method, score=score, object=obj, key=key, name=name))
         if candidate.method in ("partial", "fuzzy", "vector") and normalize(term) != normalize(candidate.value):
             meaning.assumptions.append(f"“{term}” read as {candidate.value} (closest {candidate.entity} "
                                        f"name, {candidate.method} match {score:.0f} %)")
