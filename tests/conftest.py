@@ -16,9 +16,11 @@ import pytest
 from typer.testing import CliRunner
 
 from bosun.catalog import load_catalog
+from bosun.conversation.session import Session, open_session
 from bosun.datagen.load import build
 from bosun.engines.embedded import EmbeddedEngine
 from bosun.interfaces.cli.app import app
+from bosun.settings import Settings
 
 NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
 
@@ -70,3 +72,12 @@ def sample_engine(rows: int) -> Iterator[EmbeddedEngine]:
     build(engine, load_catalog(), rows, 42, date(2026, 6, 15))
     yield engine
     engine.close()
+
+
+def sample_session(data_dir: Path, folder: Path) -> Iterator[Session]:
+    """A session on the shared sample data (`data_dir`) with its own conversation store and checkpoints in
+    `folder`; for a fixture to yield from."""
+    (folder / "bosun.duckdb").symlink_to(data_dir / "bosun.duckdb")
+    opened = open_session(Settings(data_dir=folder))
+    yield opened
+    opened.close()

@@ -19,15 +19,12 @@ from bosun.errors import StoreError
 from bosun.interfaces.cli.app import app
 from bosun.planner.answer import Answer
 from bosun.settings import Settings
+from tests.conftest import sample_session
 
 
 @pytest.fixture
 def session(data_dir: Path, tmp_path: Path) -> Iterator[Session]:
-    """A session on the shared sample with its own conversation store and checkpoints."""
-    (tmp_path / "bosun.duckdb").symlink_to(data_dir / "bosun.duckdb")
-    opened = open_session(Settings(data_dir=tmp_path))
-    yield opened
-    opened.close()
+    yield from sample_session(data_dir, tmp_path)
 
 
 @pytest.fixture(scope="module")

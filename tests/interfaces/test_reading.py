@@ -13,10 +13,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from bosun.conversation.session import Session, open_session
+from bosun.conversation.session import Session
 from bosun.planner.answer import Answer
-from bosun.settings import Settings
 from bosun.understanding import Meaning
+from tests.conftest import sample_session
 from tests.interfaces.readings import unread
 
 # (thread, question): new questions of every shape, and follow-ups that change what the last one was read as
@@ -43,12 +43,7 @@ TURNS = [
 
 @pytest.fixture(scope="module")
 def session(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
-    """A session on the shared sample with its own conversation store and checkpoints."""
-    folder = tmp_path_factory.mktemp("reading")
-    (folder / "bosun.duckdb").symlink_to(data_dir / "bosun.duckdb")
-    opened = open_session(Settings(data_dir=folder))
-    yield opened
-    opened.close()
+    yield from sample_session(data_dir, tmp_path_factory.mktemp("reading"))
 
 
 @dataclass(frozen=True)

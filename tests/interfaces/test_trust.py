@@ -8,18 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from bosun.conversation.session import Session, open_session
-from bosun.settings import Settings
+from bosun.conversation.session import Session
+from tests.conftest import sample_session
 
 
 @pytest.fixture(scope="module")
 def session(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
-    """A session on the shared sample with its own conversation store."""
-    folder = tmp_path_factory.mktemp("trust")
-    (folder / "bosun.duckdb").symlink_to(data_dir / "bosun.duckdb")
-    opened = open_session(Settings(data_dir=folder))
-    yield opened
-    opened.close()
+    yield from sample_session(data_dir, tmp_path_factory.mktemp("trust"))
 
 
 @pytest.mark.parametrize(("question", "why"), [

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bosun.conversation.session import Session, open_session
+from bosun.conversation.session import Session
 from bosun.planner.context import RunContext
 from bosun.planner.graph import build_graph
 from bosun.planner.run import run_turn, stream_turn
@@ -18,6 +18,7 @@ from bosun.workers.context import Context
 from bosun.workers.models import Deliverable, Goal, Slot, WorkerInput, WorkerResult
 from bosun.workers.registry import Registry, worker
 from bosun.workers.slots import AMBIGUITY, ANALYSIS_RESULT, ES_QUERY, ES_RESULTS, CompiledQuery, QueryResults
+from tests.conftest import sample_session
 
 ANSWER = Slot("answer", Deliverable)
 
@@ -65,10 +66,7 @@ def test_lists_of_models_are_checked_item_by_item() -> None:
 
 @pytest.fixture
 def session(dev_data_dir: Path, tmp_path: Path) -> Iterator[Session]:
-    (tmp_path / "bosun.duckdb").symlink_to(dev_data_dir / "bosun.duckdb")
-    opened = open_session(Settings(data_dir=tmp_path))
-    yield opened
-    opened.close()
+    yield from sample_session(dev_data_dir, tmp_path)
 
 
 def test_a_turn_carries_its_meaning_typed_from_the_goal_to_the_results(session: Session) -> None:
