@@ -331,7 +331,15 @@ def _field(column: Column, role: str, short: list[str]) -> dict[str, Any]:
         field["values"] = {"true": [words]}
     elif role == "dimension" and is_vocabulary(column):
         field["values"] = {str(v): [str(v).replace("_", " ")] for v, _ in column.values}
+    elif role == "dimension" and column.numeric and column.complete_values and not _has(column.name, "date_parts"):
+        field["values"] = _numbered_values(column)
     return field
+
+
+def _numbered_values(column: Column) -> dict[str, list[str]]:
+    """A code number is read with its name before it ("precinct 3", "flight 1545"), never a bare number."""
+    names = dict.fromkeys([phrase(column.name), spoken(column.name)])
+    return {str(v): [f"{name} {v}" for name in names] for v, _ in column.values}
 
 
 def _description(column: Column, role: str) -> str:
