@@ -90,6 +90,8 @@ def test_codes_and_coordinates_are_never_summed(drafted: dict[str, tuple[Path, d
     assert _aggs(drafted, "police_stops") == {"police_stops": ("count", None)}
     precinct = drafted["police_stops"][1]["objects"]["police_stops"]["fields"]["precinct"]
     assert precinct["values"]["3"] == ["precinct 3"]
+    fields = drafted["police_stops"][1]["objects"]["police_stops"]["fields"]
+    assert fields["long"]["synonyms"] == ["long", "longitude"] and fields["lat"]["synonyms"] == ["lat", "latitude"]
 
 
 def test_a_number_named_after_the_records_is_their_number(

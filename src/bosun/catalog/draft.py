@@ -150,12 +150,18 @@ def _is_few_codes(column: Column, rows: int) -> bool:
 
 
 def is_coordinate(column: Column) -> bool:
-    """Latitudes within ±90, longitudes within ±180, each by its name (draft_words.yaml)."""
+    return coordinate_of(column) is not None
+
+
+def coordinate_of(column: Column) -> str | None:
+    """"latitude" or "longitude": a coordinate's name (draft_words.yaml) and every value within its range."""
     if column.low is None or column.high is None:
-        return False
-    if _has(column.name, "latitude_words"):
-        return column.low >= -90 and column.high <= 90
-    return _has(column.name, "longitude_words") and column.low >= -180 and column.high <= 180
+        return None
+    for said, spec in _words()["coordinates"].items():
+        named = set(words_of(column.name)) & {str(w) for w in spec["names"]}
+        if named and -spec["within"] <= column.low and column.high <= spec["within"]:
+            return str(said)
+    return None
 
 
 def aggregation(column: Column) -> str:
@@ -317,7 +323,7 @@ def _short_names(name: str) -> list[str]:
 def _field(column: Column, role: str, short: list[str]) -> dict[str, Any]:
     words = phrase(column.name)
     said = spoken(column.name)
-    named = [words, *([said] if said != words else [])]
+    named = list(dict.fromkeys([words, said, *([coordinate_of(column) or words] if column.numeric else [])]))
     plurals = [plural(w) for w in named] if role == "dimension" else []
     synonyms = list(dict.fromkeys([*named, *plurals, *short]))
     field: dict[str, Any] = {"type": column.type, "role": role, "description": _description(column, role),
