@@ -27,9 +27,19 @@ _CLOCK_MIN_VALUES = 60  # an HHMM column takes many values: minutes of the day, 
 
 @cache
 def _words() -> dict[str, Any]:
-    text = resources.files("bosun.catalog").joinpath("draft_words.yaml").read_text(encoding="utf-8")
-    words: dict[str, Any] = yaml.safe_load(text)
-    return words
+    return _data("draft_words.yaml")
+
+
+@cache
+def _abbreviations() -> dict[str, str]:
+    found: dict[str, Any] = _data("abbreviations.yaml")["abbreviations"]
+    return {str(short): str(long) for short, long in found.items()}
+
+
+def _data(file: str) -> dict[str, Any]:
+    text = resources.files("bosun.catalog").joinpath(file).read_text(encoding="utf-8")
+    found: dict[str, Any] = yaml.safe_load(text)
+    return found
 
 
 def words_of(name: str) -> list[str]:
@@ -38,6 +48,11 @@ def words_of(name: str) -> list[str]:
 
 def phrase(name: str) -> str:
     return " ".join(words_of(name))
+
+
+def spoken(name: str) -> str:
+    """The name's words with abbreviations written out (abbreviations.yaml): "dep_delay" → "departure delay"."""
+    return " ".join(_abbreviations().get(word, word) for word in words_of(name))
 
 
 def plural(word: str) -> str:
@@ -71,23 +86,82 @@ def is_clock(column: Column) -> bool:
     return max(values) <= 2400 and min(values) >= 0 and max(values) >= 100 and all(v % 100 < 60 for v in values)
 
 
-def role_of(column: Column, rows: int) -> str:
-    if column.type == "date":
-        return "date"
-    if column.type == "text":
-        return "text"
+@dataclass(frozen=True)
+class Decision:
+    """A field's drafted role and the evidence that decided it, said to the user by `catalog init`."""
+
+    role: str
+    why: str
+    record_number: bool = False  # the row's own number ("flight" in flights): said "flight number"
+
+
+def role_of(column: Column, rows: int, record: str = "") -> str:
+    return decide(column, rows, record).role
+
+
+def decide(column: Column, rows: int, record: str = "") -> Decision:
+    """The role of a record column; `record` is the records' index name ("flights")."""
+    if column.type in {"date", "text"}:
+        return Decision(column.type, f"{column.type} values")
     if column.type == "boolean":
-        return "dimension"
+        return Decision("dimension", "yes/no values")
     if _has(column.name, "date_parts"):
-        return "dimension"
+        return Decision("dimension", "a date part by its name")
     if is_clock(column):
-        return "attribute"
+        return Decision("attribute", "integers 0000–2359 with minutes under 60: a clock time, not summed")
     if column.numeric:
-        return "identifier" if _has(column.name, "id_words") else "measure"
+        return _numeric_role(column, rows, record)
     unique = column.distinct >= 0.9 * max(rows, 1) and rows > 50
     if unique or (_has(column.name, "id_words") and column.distinct >= 0.5 * max(rows, 1)):
-        return "identifier"  # one value per record: a lookup key, not a grouping
-    return "dimension" if 0 < column.distinct <= MANY_VALUES else "attribute"
+        return Decision("identifier", "one value per record: a lookup key, not a grouping")
+    if 0 < column.distinct <= MANY_VALUES:
+        return Decision("dimension", f"{column.distinct:,} values: grouped and filtered")
+    return Decision("attribute", f"{column.distinct:,} values: too many to group by")
+
+
+def _numeric_role(column: Column, rows: int, record: str) -> Decision:
+    """Numbers that are codes or positions are never summed; the others are quantities (measures)."""
+    # evidence: an id word in the name ("order_id", "stop_no")
+    if _has(column.name, "id_words"):
+        return Decision("identifier", "a number with an id name: a key, never summed")
+    # evidence: a coordinate name and every value within the range of its coordinate
+    if is_coordinate(column):
+        return Decision("attribute", f"a coordinate name, values {column.low:g} to {column.high:g}: a position, "
+                                     "never summed")
+    # evidence: the column is named after what one row is ("flight" in flights): that row's number
+    if record and singular(phrase(column.name)) in {singular(w) for w in words_of(record)}:
+        return Decision(_code_role(column), f"a number named after the records ({phrase(record)}): "
+                                            "their number, never summed", record_number=True)
+    # evidence: a code name ("precinct", "store") and few whole values for the rows: a place or a unit
+    if _is_few_codes(column, rows):
+        return Decision("dimension", f"integers with {column.distinct:,} values and a code name: "
+                                     "a dimension, never summed")
+    return Decision("measure", "a number with no code evidence: a quantity")
+
+
+def _code_role(column: Column) -> str:
+    return "dimension" if column.complete_values else "identifier"
+
+
+def _is_few_codes(column: Column, rows: int) -> bool:
+    whole = column.type in {"integer", "long"}
+    few = 0 < column.distinct <= min(MANY_VALUES, max(rows, 1) // 10)
+    return whole and few and _has(column.name, "code_words") and not _has(column.name, "sum_words")
+
+
+def is_coordinate(column: Column) -> bool:
+    return coordinate_of(column) is not None
+
+
+def coordinate_of(column: Column) -> str | None:
+    """"latitude" or "longitude": a coordinate's name (draft_words.yaml) and every value within its range."""
+    if column.low is None or column.high is None:
+        return None
+    for said, spec in _words()["coordinates"].items():
+        named = set(words_of(column.name)) & {str(w) for w in spec["names"]}
+        if named and -spec["within"] <= column.low and column.high <= spec["within"]:
+            return str(said)
+    return None
 
 
 def aggregation(column: Column) -> str:
@@ -159,14 +233,29 @@ class Link:
     by: str  # the reference column it matches
 
 
+@dataclass(frozen=True)
+class Draft:
+    """The drafted catalog YAML and one line per record field saying what was decided and why."""
+
+    text: str
+    notes: list[str]
+
+
 def draft_catalog(engine: Engine, indices: list[str] | str) -> str:
     """A catalog YAML for `indices` (the first is the record) that loads, checks and answers as drafted."""
+    return draft(engine, indices).text
+
+
+def draft(engine: Engine, indices: list[str] | str) -> Draft:
+    """The catalog for `indices` and the evidence behind each record field's role and measures."""
     names = [indices] if isinstance(indices, str) else list(indices)
     if not names:
         raise CatalogError("catalog init needs at least one --index")
     profiles = [profile_index(engine, name) for name in names]
     record, references = profiles[0], profiles[1:]
-    fields = _record_fields(record)
+    decisions = {name: decide(column, record.rows, record.index) for name, column in record.columns.items()}
+    fields = _record_fields(record, decisions)
+    measures = _measures(record, fields)
     keys = {ref.index: _id_column(ref) for ref in references}
     links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]
     draft: dict[str, Any] = {
@@ -176,11 +265,25 @@ def draft_catalog(engine: Engine, indices: list[str] | str) -> str:
         "objects": {record.index: _record_object(record, fields),
                     **{ref.index: _reference_object(ref, keys[ref.index]) for ref in references}},
         "entities": _entities(record, references, links, keys, engine),
-        "measures": _measures(record, fields),
+        "measures": measures,
         "time": _time(record, fields),
         "defaults": {"measure": _noun(record.index).replace(" ", "_")},
     }
-    return yaml.safe_dump(draft, sort_keys=False, allow_unicode=True, width=120)
+    text = yaml.safe_dump(draft, sort_keys=False, allow_unicode=True, width=120)
+    return Draft(text, [_note(record, name, decisions[name], measures) for name in fields])
+
+
+_AGG_SAID = {"sum": "sum", "avg": "average", "count": "count", "min": "minimum", "max": "maximum"}
+
+
+def _note(record: IndexProfile, name: str, decision: Decision, measures: dict[str, Any]) -> str:
+    """"price: money on sale records → sum 'revenue' and average 'average price'"."""
+    made = [f"{_AGG_SAID.get(m['agg'], m['agg'])} '{m['label']}'" for m in measures.values() if m.get("field") == name]
+    why = decision.why
+    if made and _money_on_sales(record, record.columns[name]):
+        why = "money on sale records"
+    outcome = " and ".join(made) if made else decision.role
+    return f"{name}: {why} → {outcome}"
 
 
 def _noun(index: str) -> str:
@@ -189,16 +292,19 @@ def _noun(index: str) -> str:
     return " ".join([*words[:-1], plural(singular(words[-1]))])
 
 
-def _record_fields(record: IndexProfile) -> dict[str, dict[str, Any]]:
+def _record_fields(record: IndexProfile, decisions: dict[str, Decision]) -> dict[str, dict[str, Any]]:
     claims: dict[str, list[str]] = {}
     for column in record.columns.values():
         for word in _short_names(column.name):
             claims.setdefault(word, []).append(column.name)
     fields = {}
     for name, column in record.columns.items():
-        role = role_of(column, record.rows)
+        role = decisions[name].role
         short = [w for w in _short_names(name) if claims[w] == [name] or role == "dimension"]
         fields[name] = _field(column, role, short)
+        if decisions[name].record_number:  # "flight" and "flights" count the records; this is their number
+            number = f"{phrase(name)} number"
+            fields[name]["synonyms"] = [number, plural(number)]
     return fields
 
 
@@ -216,7 +322,10 @@ def _short_names(name: str) -> list[str]:
 
 def _field(column: Column, role: str, short: list[str]) -> dict[str, Any]:
     words = phrase(column.name)
-    synonyms = list(dict.fromkeys([words, *([plural(words)] if role == "dimension" else []), *short]))
+    said = spoken(column.name)
+    named = list(dict.fromkeys([words, said, *([coordinate_of(column) or words] if column.numeric else [])]))
+    plurals = [plural(w) for w in named] if role == "dimension" else []
+    synonyms = list(dict.fromkeys([*named, *plurals, *short]))
     field: dict[str, Any] = {"type": column.type, "role": role, "description": _description(column, role),
                              "synonyms": synonyms}
     unit = unit_of(column.name)
@@ -228,11 +337,19 @@ def _field(column: Column, role: str, short: list[str]) -> dict[str, Any]:
         field["values"] = {"true": [words]}
     elif role == "dimension" and is_vocabulary(column):
         field["values"] = {str(v): [str(v).replace("_", " ")] for v, _ in column.values}
+    elif role == "dimension" and column.numeric and column.complete_values and not _has(column.name, "date_parts"):
+        field["values"] = _numbered_values(column)
     return field
 
 
+def _numbered_values(column: Column) -> dict[str, list[str]]:
+    """A code number is read with its name before it ("precinct 3", "flight 1545"), never a bare number."""
+    names = dict.fromkeys([phrase(column.name), spoken(column.name)])
+    return {str(v): [f"{name} {v}" for name in names] for v, _ in column.values}
+
+
 def _description(column: Column, role: str) -> str:
-    what = phrase(column.name).capitalize()
+    what = spoken(column.name).capitalize()
     if role == "date" and column.low is not None:
         return f"{what}, from {str(column.low)[:10]} to {str(column.high)[:10]}."
     if role == "dimension" and column.distinct:
@@ -367,7 +484,7 @@ def _target(link: Link, value_from: str | None, several: bool) -> dict[str, Any]
 def _value_groups(record: IndexProfile, linked: set[str]) -> list[list[Column]]:
     """Name and code columns of the record, those sharing most of their values grouped as one entity."""
     columns = [c for c in record.columns.values() if c.type == "keyword" and c.name not in linked
-               and c.complete_values and role_of(c, record.rows) == "dimension" and not is_vocabulary(c)
+               and c.complete_values and role_of(c, record.rows, record.index) == "dimension" and not is_vocabulary(c)
                and (is_name_like(c) or is_code_like(c))]
     groups: list[list[Column]] = []
     for column in columns:
@@ -396,22 +513,72 @@ def _inline_entity(group: list[Column]) -> dict[str, Any]:
 
 
 def _measures(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    measures: dict[str, Any] = {}
+    for name, field in fields.items():
+        if field["role"] != "measure" or name == _noun(record.index).replace(" ", "_"):
+            continue
+        measures.update(_field_measures(record, name, field.get("unit")))
+    takings = {str(w) for w in _words()["takings_words"]}
+    claimed = takings & {w for m in measures.values() for w in m["words"]}
+    return {_noun(record.index).replace(" ", "_"): _count_measure(record, claimed), **measures}
+
+
+def _count_measure(record: IndexProfile, claimed: set[str]) -> dict[str, Any]:
+    """The record count; words a money measure claims ("sales" as takings) are left to it."""
     noun = _noun(record.index)
     head = noun.split()[-1]
-    counted = list(dict.fromkeys([noun, singular(noun), head, singular(head), "how many", "number of", "count",
-                                  "records", "rows"]))
-    measures: dict[str, Any] = {noun.replace(" ", "_"): {"agg": "count", "words": counted, "label": noun}}
-    for name, field in fields.items():
-        if field["role"] != "measure" or name == noun.replace(" ", "_"):
-            continue
-        agg = aggregation(record.columns[name])
-        label = f"{'average' if agg == 'avg' else 'total'} {phrase(name)}"
-        measure: dict[str, Any] = {"agg": agg, "field": name, "words": [phrase(name), plural(phrase(name))],
-                                   "label": label}
-        if field.get("unit"):
-            measure["unit"] = field["unit"]
-        measures[name] = measure
+    counted = [noun, singular(noun), head, singular(head), "how many", "number of", "count", "records", "rows"]
+    words = [w for w in dict.fromkeys(counted) if w not in claimed]
+    return {"agg": "count", "words": words, "label": noun}
+
+
+def _field_measures(record: IndexProfile, name: str, unit: str | None) -> dict[str, Any]:
+    """One measure for a quantity; money on sale records gets both its sum (takings) and its average."""
+    column = record.columns[name]
+    agg = aggregation(column)
+    said = spoken(name)
+    words = list(dict.fromkeys([phrase(name), plural(phrase(name)), said, plural(said)]))
+    label = f"{'average' if agg == 'avg' else 'total'} {said}"
+    measures = {name: {"agg": agg, "field": name, "words": words, "label": label}}
+    if _money_on_sales(record, column):
+        # evidence: money (name cue, non-negative decimals) on records that are sales: sum and average both
+        measures = _money_measures(record, name, words)
+    if unit:
+        for measure in measures.values():
+            measure["unit"] = unit
     return measures
+
+
+def _money_measures(record: IndexProfile, name: str, words: list[str]) -> dict[str, Any]:
+    """The sum (named with the takings words where this column is the takings) and the average."""
+    said = spoken(name)
+    total = f"total {said}"
+    takings = [str(w) for w in _words()["takings_words"]] if _takings_column(record) == name else []
+    # a price-like name alone means its average ("price by size"); an amount-like name alone its sum
+    averaged_by_name = _has(name, "avg_words") and not _has(name, "sum_words")
+    sum_words = [*takings, total, *([] if averaged_by_name else words)]
+    avg_words = [f"average {said}", *(words if averaged_by_name else [])]
+    sum_key, avg_key = (takings[0] if takings else f"total_{name}", name) if averaged_by_name \
+        else (name, f"average_{name}")
+    summed = {"agg": "sum", "field": name, "words": list(dict.fromkeys(sum_words)),
+              "label": takings[0] if takings else total}
+    averaged = {"agg": "avg", "field": name, "words": list(dict.fromkeys(avg_words)), "label": f"average {said}"}
+    return {sum_key: summed, avg_key: averaged}
+
+
+def _takings_column(record: IndexProfile) -> str | None:
+    """The money column the takings words name: the one named with one of them, else the first money column."""
+    money = [c.name for c in record.columns.values() if _money_on_sales(record, c)]
+    named = [name for name in money if _has(name, "takings_words")]
+    chosen = named or money
+    return chosen[0] if chosen else None
+
+
+def _money_on_sales(record: IndexProfile, column: Column) -> bool:
+    """Money: a money word in the name and non-negative decimals; sales: a sale word in the records' name."""
+    decimals = column.type in {"float", "double"} and column.low is not None and column.low >= 0
+    money = decimals and _has(column.name, "money_words") and not _has(column.name, "id_words")
+    return money and _has(record.index, "sale_words")
 
 
 def _time(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:

@@ -69,19 +69,21 @@ def init(
     out: Annotated[Path | None, typer.Option("--out", help="write here instead of standard output")] = None,
 ) -> None:
     """Draft a catalog from live indices: roles, measures, names and links drafted from their values."""
-    from bosun.catalog.draft import draft_catalog
+    from bosun.catalog.draft import draft
     from bosun.engines.factory import open_engine
     from bosun.settings import load_settings
 
     engine = open_engine(load_settings())
     try:
-        text = draft_catalog(engine, index)
+        drafted = draft(engine, index)
     finally:
         engine.close()
+    for note in drafted.notes:  # what was decided for each field and why, so a user can correct it
+        typer.echo(note, err=out is None)
     if out is None:
-        typer.echo(text)
+        typer.echo(drafted.text)
     else:
-        out.write_text(text, encoding="utf-8")
+        out.write_text(drafted.text, encoding="utf-8")
         typer.echo(f"wrote {out}; next: bosun catalog check {out}, then BOSUN_CATALOG={out} bosun ask …")
 
 
