@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,12 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from bosun.catalog import load_catalog
 from bosun.conversation.session import Session, open_session
 from bosun.interfaces.cli.app import app
 from bosun.settings import load_settings
+from bosun.understanding.readback import read_back
+from bosun.understanding.rules import RulesUnderstanding
 
 
 def _stops() -> str:
@@ -171,3 +175,6 @@ def test_questions_are_answered_as_sql_answers_them(drafted: dict[str, tuple[Pat
 def test_a_code_is_read_with_its_name(drafted: dict[str, tuple[Path, dict[str, Any], str]]) -> None:
     rows = _ask(drafted, "police_stops", "how many stops in precinct 3")
     assert rows == _sql(drafted, "police_stops", "select count(*) from police_stops where precinct = 3")
+    catalog = load_catalog(drafted["police_stops"][0].parent / "catalog.yaml")
+    meaning = RulesUnderstanding(catalog).analyze("how many stops in precinct 3", date(2026, 6, 15))
+    assert read_back(meaning, catalog).split(" · ")[1] == "precinct 3"  # said once, not "precinct precinct 3"

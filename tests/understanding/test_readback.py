@@ -42,6 +42,8 @@ def shop() -> Catalog:
     ("non-hazardous shipments to Miami this year",
      "shipments · port of unlading MIAMI · not hazardous · 2026-01-01 to 2026-06-15 (arrival date)"),
     ("shipments in transit to Seattle", "shipments · port of unlading SEATTLE · status in transit"),
+    ("shipments from Port Klang to Long Beach",  # a name beginning with a word of its field's name keeps the field
+     "shipments · port of lading PORT KLANG · port of unlading LONG BEACH"),
     ("the 3 heaviest shipments to Oakland", "3 shipments · highest weight first · port of unlading OAKLAND"),
     ("the latest 5 arrivals in Miami", "5 shipments · latest arrival date first · port of unlading MIAMI"),
     ("maximum transit time from Shanghai", "maximum transit days · port of lading SHANGHAI"),

@@ -90,9 +90,18 @@ def condition_words(condition: Condition, catalog: Catalog, names: dict[str, str
     unit = spec.unit if spec is not None and spec.unit != name else None  # "TEU above 500", not "… 500 TEU"
     said = [_values(condition, spec, names or {})] if condition.values else []
     said += _bounds(condition, unit)
-    if _named_state(condition, spec):  # "hazardous", "not refrigerated": the state's own word says the field
-        return said[0]
+    if _named_state(condition, spec) or _says_field(condition, spec, name):  # "hazardous", "precinct 3": the
+        return said[0]  # value's own words say the field
     return f"{name} {_words().both_bounds.join(said)}"
+
+
+def _says_field(condition: Condition, spec: FieldSpec | None, name: str) -> bool:
+    """Values the catalog words with the field's name first ("precinct 3", "flight 133" of flight number); a
+    value of the data that happens to begin so ("PORT KLANG" of port of lading) still gets the field's name."""
+    if spec is None or not condition.values or condition.negate:
+        return False
+    words = [spec.values.get(str(value)) for value in condition.values]
+    return all(w and w[0].split()[0].lower() in name.lower().split() for w in words)
 
 
 def _named_state(condition: Condition, spec: FieldSpec | None) -> bool:
