@@ -117,3 +117,68 @@ def test_an_existing_index_needs_replace_or_append(tmp_path: Path, data_dir: Pat
     assert _engine(data_dir).count("orders") == 400
     assert _load(str(tmp_path / "orders.csv"), "--replace").exit_code == 0
     assert _engine(data_dir).count("orders") == 200
+
+
+@pytest.mark.parametrize("token", ["NA", "N/A", "NULL", "null", "None", "-", "?", "", "NaN", "#N/A"])
+def test_a_numeric_column_with_missing_value_words_loads_as_numbers(tmp_path: Path, data_dir: Path,
+                                                                    token: str) -> None:
+    """R, pandas and spreadsheets write a missing number as a word: the column is still numbers."""
+    delays = [12.5, token, 3, token, 7, 40.25]
+    rows = "".join(f"{i},{d},{'NA' if i == 1 else 'US'}\n" for i, d in enumerate(delays))
+    (tmp_path / "flights.csv").write_text("flight,dep_delay,country\n" + rows)
+    result = _load(str(tmp_path / "flights.csv"))
+    assert result.exit_code == 0, result.output
+    engine = _engine(data_dir)
+    try:
+        mapping = engine.mapping("flights")["properties"]
+        assert mapping["dep_delay"]["type"] == "double"
+        assert mapping["country"]["type"] == "keyword"  # a label column keeps "NA" as written (a code)
+        body = {"size": 0, "aggs": {"avg": {"avg": {"field": "dep_delay"}},
+                                    "n": {"value_count": {"field": "dep_delay"}}}}
+        aggs = engine.search("flights", body)["aggregations"]
+        assert engine.count("flights", {"query": {"term": {"country": "NA"}}}) == 1
+    finally:
+        engine.close()
+    assert aggs["n"]["value"] == 4  # the two missing are missing, not zeros
+    assert aggs["avg"]["value"] == pytest.approx((12.5 + 3 + 7 + 40.25) / 4)
+    if token not in ("", "NaN"):  # DuckDB's own missing value and a double's NaN: read as missing unsaid
+        assert "dep_delay: 2 rows with a missing-value word" in result.output
+
+
+def test_a_whole_number_column_with_na_stays_whole_and_a_fraction_makes_it_double(tmp_path: Path,
+                                                                                 data_dir: Path) -> None:
+    (tmp_path / "m.csv").write_text("a,b\n1,1\nNA,NA\n3,7.5\n")
+    assert _load(str(tmp_path / "m.csv")).exit_code == 0
+    engine = _engine(data_dir)
+    try:
+        mapping = engine.mapping("m")["properties"]
+        total = engine.search("m", {"size": 0, "aggs": {"s": {"sum": {"field": "b"}}}})["aggregations"]["s"]["value"]
+    finally:
+        engine.close()
+    assert (mapping["a"]["type"], mapping["b"]["type"]) == ("integer", "double")
+    assert total == 8.5
+
+
+@pytest.mark.parametrize(("stamp", "zone_said"), [
+    ("2017-03-31T23:10:00Z", "in UTC (the file gives a zone or Z)"),
+    ("2017-03-31 23:10:00", "local time (the file gives no zone)"),
+])
+def test_utc_and_local_timestamps_load_as_dates_and_the_zone_is_said(tmp_path: Path, data_dir: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch,
+                                                                     stamp: str, zone_said: str) -> None:
+    monkeypatch.setenv("TZ", "America/New_York")  # the machine's zone must not move a UTC time
+    rows = f"1,{stamp}\n2,{stamp.replace('23:10', '10:00')}\n3,NA\n4,{stamp.replace('03-31', '04-01')}\n"
+    (tmp_path / "stops.csv").write_text("stop,stopped_at\n" + rows)
+    result = _load(str(tmp_path / "stops.csv"))
+    assert result.exit_code == 0, result.output
+    assert f"stopped_at: date and time {'as written, ' if 'local' in zone_said else ''}{zone_said}" in result.output
+    engine = _engine(data_dir)
+    try:
+        assert engine.mapping("stops")["properties"]["stopped_at"]["type"] == "date"
+        march = engine.count("stops", {"query": {"range": {"stopped_at": {"gte": "2017-03-01", "lte": "2017-03-31"}}}})
+        late = engine.search("stops", {"size": 1, "sort": [{"stopped_at": "desc"}], "query": {"range": {
+            "stopped_at": {"lte": "2017-03-31"}}}})["hits"]["hits"][0]["_source"]["stopped_at"]
+    finally:
+        engine.close()
+    assert march == 2  # 23:10 on the last day is in March
+    assert late.startswith("2017-03-31T23:10:00")

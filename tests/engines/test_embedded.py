@@ -198,3 +198,31 @@ def test_a_sum_of_dates_past_the_year_9999_is_refused_naming_it() -> None:
     engine.bulk_load("days", pa.table({"day": days}), {"properties": {"day": {"type": "date"}}}, None)
     with pytest.raises(UnsupportedQuery, match="outside the years 1 to 9999"):
         engine.search("days", {"size": 0, "aggs": {"s": {"sum": {"field": "day"}}}})
+
+
+def _stops() -> EmbeddedEngine:
+    """Stops at the edges of March 2017: the last day's late hours are where a range is cut."""
+    moments = [datetime(2017, 2, 28, 23, 59, 59), datetime(2017, 3, 1, 0, 0), datetime(2017, 3, 15, 12, 30),
+               datetime(2017, 3, 31, 0, 0), datetime(2017, 3, 31, 18, 45), datetime(2017, 3, 31, 23, 59, 59, 999000),
+               datetime(2017, 4, 1, 0, 0)]
+    engine = EmbeddedEngine(clock=lambda: datetime(2017, 4, 20, 9, tzinfo=UTC))
+    engine.bulk_load("stops", pa.table({"at": pa.array(moments, pa.timestamp("ms"))}),
+                     {"properties": {"at": {"type": "date"}}})
+    return engine
+
+
+@pytest.mark.parametrize(("bounds", "expected"), [
+    ({"gte": "2017-03-01", "lte": "2017-03-31"}, 5),  # lte a day keeps all of it (ES rounds up to 23:59:59.999)
+    ({"gte": "2017-03-01", "lt": "2017-03-31"}, 2),  # lt a day stops at its start
+    ({"gt": "2017-02-28", "lt": "2017-04-01"}, 5),  # gt a day excludes all of it
+    ({"gt": "2017-03-31"}, 1),
+    ({"gte": "2017-03", "lte": "2017-03"}, 5),  # a month given alone: its first and its last millisecond
+    ({"gte": "2017-03-31T18", "lte": "2017-03-31T18"}, 1),  # an hour: 18:00:00.000 to 18:59:59.999
+    ({"gte": "2017-03-31T00:00:00", "lte": "2017-03-31T00:00:00"}, 1),  # to the second: as written
+    ({"gte": "now-1M/M", "lte": "now-1M/M"}, 5),  # last month, in whole
+    ({"gte": "2017-03-31||/d", "lt": "2017-03-31||+1d/d"}, 3),
+    ({"gte": "31/03/2017", "lte": "31/03/2017", "format": "dd/MM/yyyy"}, 3),
+])
+def test_range_on_timestamps_rounds_date_only_bounds_as_elasticsearch(bounds: dict[str, Any], expected: int) -> None:
+    engine = _stops()
+    assert engine.count("stops", {"query": {"range": {"at": bounds}}}) == expected

@@ -32,6 +32,14 @@ PARQUET_SUFFIXES = {".parquet", ".pq"}
 _FREE_TEXT_LENGTH = 30  # average characters from which a mostly-distinct string column is prose
 _DATE_PARTS = {"year": ("year", "yr"), "month": ("month", "mon"), "day": ("day", "dayofmonth", "dom")}
 _INT32 = 2**31 - 1
+#: What R (NA), pandas (NaN, None, null), SQL exports (NULL) and spreadsheets (#N/A, N/A, -, ?) write for a
+#: missing value. A text column whose other values are all numbers (or all dates) is read as that type with
+#: these as missing; in a column of labels they stay as written ("NA" may be a code: Namibia, not applicable).
+NULL_TOKENS = ("NA", "N/A", "n/a", "NULL", "null", "None", "none", "NaN", "nan", "#N/A", "-", "?", "")
+#: the types a text column is tried as, in order (the first that holds every value but the null tokens), each
+#: with the form its text must have: a cast alone would round 7.5 to a BIGINT and cut a time off to a DATE
+_RETYPES = {"BIGINT": r"[+-]?\d+", "DOUBLE": r".*", "DATE": r"\d{4}-\d{1,2}-\d{1,2}",
+            "TIMESTAMP": r".*\d(\.\d+)?", "TIMESTAMP WITH TIME ZONE": r".*"}
 
 
 @dataclass(frozen=True)
@@ -42,6 +50,7 @@ class LoadedFile:
     table: pa.Table
     mapping: dict[str, Any]
     sources: tuple[Path, ...]
+    notes: tuple[str, ...] = ()  # what the reading decided that a user should hear (missing values, time zones)
 
 
 def default_index(path: Path) -> str:
@@ -73,19 +82,20 @@ def files_of(path: Path) -> list[Path]:
 def read_files(paths: list[Path], index: str) -> LoadedFile:
     """All `paths` (one format) as one typed table plus its inferred mapping."""
     con = duckdb.connect()
+    con.execute("SET TimeZone = 'UTC'")  # a zoned timestamp is kept in UTC, whatever the machine's zone
     try:
         with _unzipped(paths) as readable:
             kinds = {_kind(p) for p in readable}
             if len(kinds) != 1 or None in kinds:
                 raise LoadError(f"{paths[0]}: mixed or unknown formats; load CSV, Parquet or JSON Lines files")
             relation = _relation(con, readable, kinds.pop() or "")
-            table = _typed_table(con, relation, paths)
+            table, notes = _typed_table(con, relation, paths)
     finally:
         con.close()
     if table.num_rows == 0:
         raise LoadError(f"{paths[0]}: the file is empty (no rows)")
     table = _with_composed_date(table)
-    return LoadedFile(index, table, infer_mapping(table), tuple(paths))
+    return LoadedFile(index, table, infer_mapping(table), tuple(paths), tuple(notes))
 
 
 def _kind(path: Path) -> str | None:
@@ -175,18 +185,70 @@ def _problem(paths: list[Path], exc: duckdb.Error) -> str:
     return f"{path}: {row}{detail or first}".strip()
 
 
-def _typed_table(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation, paths: list[Path]) -> pa.Table:
-    """Columns renamed to field names and cast to types a mapping can hold."""
+def _typed_table(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation,
+                 paths: list[Path]) -> tuple[pa.Table, list[str]]:
+    """Columns renamed to field names and cast to types a mapping can hold, and notes on what was decided."""
     seen: set[str] = set()
-    select = []
-    for column, kind in zip(relation.columns, relation.types, strict=True):
-        name = _unique(field_name(column) or "column", seen)
-        select.append(f'{_cast(_quote(column), str(kind))} AS "{name}"')
+    select, notes = [], []
     try:
+        retyped = _retyped(relation)
+        for column, sniffed in zip(relation.columns, relation.types, strict=True):
+            name = _unique(field_name(column) or "column", seen)
+            expr, kind = _quote(column), str(sniffed)
+            said = []
+            if column in retyped:
+                kind, missing = retyped[column]
+                expr = f"TRY_CAST(CASE WHEN {_is_token(expr)} THEN NULL ELSE trim({expr}) END AS {kind})"
+                said.append(f"{missing:,} {'row' if missing == 1 else 'rows'} with a missing-value word "
+                            f"(NA, NULL, None, -, ? ...) read as missing among {_KIND_WORDS[kind]}")
+            if kind == "TIMESTAMP WITH TIME ZONE":
+                said.insert(0, "date and time in UTC (the file gives a zone or Z)")
+            elif kind.startswith("TIMESTAMP"):
+                said.insert(0, "date and time as written, local time (the file gives no zone)")
+            if said:
+                notes.append(f"{name}: " + "; ".join(said))
+            select.append(f'{_cast(expr, kind)} AS "{name}"')
         table: pa.Table = relation.select(", ".join(select)).to_arrow_table()
     except duckdb.Error as exc:
         raise LoadError(_problem(paths, exc)) from None
-    return table
+    return table, notes
+
+
+_KIND_WORDS = {"BIGINT": "whole numbers", "DOUBLE": "numbers", "DATE": "dates", "TIMESTAMP": "dates and times",
+               "TIMESTAMP WITH TIME ZONE": "dates and times"}
+
+
+def _is_token(expr: str) -> str:
+    return f"trim({expr}) IN ({', '.join(_sql_text(t) for t in NULL_TOKENS)})"
+
+
+def _sql_text(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _retyped(relation: duckdb.DuckDBPyRelation) -> dict[str, tuple[str, int]]:
+    """Text column → (type, rows holding a null token) when its values but the null tokens are all of that type.
+
+    Evidence: every value that is not a null token casts to the type, and at least one null token is there
+    (without one, DuckDB's own sniffing already decided, and a text column stays text).
+    """
+    texts = [c for c, t in zip(relation.columns, relation.types, strict=True) if str(t) == "VARCHAR"]
+    if not texts:
+        return {}
+    parts = []
+    for column in texts:
+        expr = _quote(column)
+        parts += [f"count(*) FILTER (WHERE {_is_token(expr)})", f"count({expr}) FILTER (WHERE NOT {_is_token(expr)})"]
+        parts += [f"count(TRY_CAST(trim({expr}) AS {kind})) FILTER (WHERE NOT {_is_token(expr)} "
+                  f"AND regexp_full_match(trim({expr}), {_sql_text(form)}))" for kind, form in _RETYPES.items()]
+    row = relation.aggregate(", ".join(parts)).fetchall()[0]  # duckdb 2 relations have no fetchone()
+    found, width = {}, 2 + len(_RETYPES)
+    for i, column in enumerate(texts):
+        tokens, present, *cast = row[i * width:(i + 1) * width]
+        kind = next((k for k, n in zip(_RETYPES, cast, strict=True) if n == present), None)
+        if tokens and present and kind:
+            found[column] = (kind, int(tokens))
+    return found
 
 
 def _unique(name: str, seen: set[str]) -> str:
@@ -202,9 +264,9 @@ def _quote(name: str) -> str:
 
 
 def _cast(column: str, kind: str) -> str:
-    """Decimals become doubles, zoned timestamps plain UTC ones, anything nested or unusual a string."""
-    if kind.startswith("DECIMAL") or kind in {"FLOAT", "REAL"}:
-        return f"CAST({column} AS DOUBLE)"
+    """Decimals become doubles (NaN missing), zoned timestamps plain UTC ones, anything nested or unusual a string."""
+    if kind.startswith("DECIMAL") or kind in {"FLOAT", "REAL", "DOUBLE"}:  # NaN is pandas' missing number
+        return f"CASE WHEN isnan(CAST({column} AS DOUBLE)) THEN NULL ELSE CAST({column} AS DOUBLE) END"
     if kind in {"UBIGINT", "HUGEINT", "UHUGEINT"}:
         return f"CAST({column} AS BIGINT)"
     if kind == "TIMESTAMP WITH TIME ZONE":

@@ -123,8 +123,10 @@ LoadMode = Literal["create", "replace", "append"]
 
 
 def load_files(engine: Engine, paths: list[Path], index: str | None = None, mode: LoadMode = "create",
-               progress: Progress = lambda _: None) -> list[tuple[str, int]]:
+               progress: Progress = lambda _: None) -> list[tuple[str, int, tuple[str, ...]]]:
     """Load data files: each path into the index named after it, or all of them into `index`.
+
+    Each index loaded comes back as (index, rows, notes): what reading decided that the user should hear.
 
     Every file is read and checked before anything is written, and each index is replaced in one
     step, so a failed load leaves what was loaded before as it was.
@@ -149,7 +151,7 @@ def load_files(engine: Engine, paths: list[Path], index: str | None = None, mode
         table, mapping = loaded.table, loaded.mapping
         if mode == "append" and loaded.index in existing:
             table, mapping = _appended(engine, loaded)
-        done.append((loaded.index, engine.bulk_load(loaded.index, table, mapping)))
+        done.append((loaded.index, engine.bulk_load(loaded.index, table, mapping), loaded.notes))
     return done
 
 

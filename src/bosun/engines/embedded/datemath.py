@@ -61,31 +61,68 @@ def format_millis(millis: float, fmt: str | None) -> str:
     return text.replace(f"{moment.microsecond:06d}", f"{moment.microsecond // 1000:03d}")
 
 
-def parse_date(text: Any, fmt: str | None = None) -> datetime:
-    """A date value as ES parses it: epoch millis numbers, ISO dates, or the given format."""
+#: an ISO date or date-time cut short, and the unit of its last part: what ES fills up when it rounds up
+_ISO_PARTS = re.compile(r"\d{4}(-\d{2}(-\d{2}([T ]\d{2}(:\d{2}(:\d{2}(\.\d+)?)?)?)?)?)?")
+_ISO_UNITS = ("y", "M", "d", "h", "m", "s")
+
+
+def _iso_unit(value: str) -> str | None:
+    """The finest unit an ISO value gives ("2017-03-31" → "d"), or None when it is given to the millisecond
+    or carries a zone (zoned values are read as written)."""
+    match = _ISO_PARTS.fullmatch(value)
+    if match is None:
+        return None
+    given = sum(group is not None for group in match.groups()[:5])
+    return _ISO_UNITS[given] if match.group(6) is None else None
+
+
+def _pattern_unit(pattern: str) -> str | None:
+    """The finest unit a Java date pattern gives ("dd/MM/yyyy" → "d")."""
+    letters = re.sub(r"'[^']*'", "", pattern)
+    for letter, unit in (("S", None), ("s", "s"), ("m", "m"), ("H", "h"), ("d", "d"), ("M", "M")):
+        if letter in letters:
+            return unit
+    return "y"
+
+
+def parse_date(text: Any, fmt: str | None = None, round_up: bool = False) -> datetime:
+    """A date value as ES parses it: epoch millis numbers, ISO dates, or the given format.
+
+    round_up (a `gt` or `lte` bound) fills the parts the value leaves out with their largest values, as ES
+    does: `lte 2017-03-31` keeps the whole of that day (…T23:59:59.999), `gt 2017-03` excludes all of March.
+    """
+    moment, unit = _parse(text, fmt)
+    return _round(moment, unit, up=True) if round_up and unit is not None else moment
+
+
+def _parse(text: Any, fmt: str | None) -> tuple[datetime, str | None]:
+    """The moment, and the unit of the value's finest part when it leaves later parts out (else None)."""
     if isinstance(text, int | float) and not isinstance(text, bool):
-        return from_millis(float(text))
+        return from_millis(float(text)), None
     if isinstance(text, datetime):
-        return text if text.tzinfo else text.replace(tzinfo=UTC)
+        return (text if text.tzinfo else text.replace(tzinfo=UTC)), None
     if isinstance(text, date):
-        return datetime(text.year, text.month, text.day, tzinfo=UTC)
+        return datetime(text.year, text.month, text.day, tzinfo=UTC), "d"
     value = str(text)
     for option in (fmt or "").split("||"):
         if option in ("", "strict_date_optional_time", "date_optional_time", "date", "strict_date"):
             continue
         if option == "epoch_millis":
             if re.fullmatch(r"-?\d+", value):
-                return from_millis(float(value))
+                return from_millis(float(value)), None
             continue
         try:
-            return datetime.strptime(value, java_to_strftime(option)).replace(tzinfo=UTC)
+            return datetime.strptime(value, java_to_strftime(option)).replace(tzinfo=UTC), _pattern_unit(option)
         except ValueError:
             continue
     try:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        raise UnsupportedQuery("range", f"cannot parse date {value!r}") from None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+        try:  # "2017" and "2017-03": a year or a month, as ES's date_optional_time reads them
+            parsed = datetime.strptime(value, {4: "%Y", 7: "%Y-%m"}[len(value)])
+        except (KeyError, ValueError):
+            raise UnsupportedQuery("range", f"cannot parse date {value!r}") from None
+    return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)), _iso_unit(value)
 
 
 def _round(moment: datetime, unit: str, up: bool) -> datetime:
@@ -114,7 +151,7 @@ def evaluate(expr: Any, now: datetime, fmt: str | None = None, round_up: bool = 
         head, ops = expr.split("||", 1)
         anchor = parse_date(head, fmt)
     else:
-        return parse_date(expr, fmt)
+        return parse_date(expr, fmt, round_up)
     for sign, amount, unit, rounding in re.findall(r"([+-])(\d*)([yMwdhHms])|/([yMwdhHms])", ops):
         if rounding:
             anchor = _round(anchor, rounding, round_up)

@@ -107,13 +107,16 @@ def load(
     finally:
         engine.close()
     seconds = time.perf_counter() - started
-    for name, rows in done:
+    for name, rows, notes in done:
         typer.echo(f"loaded {rows:,} rows into index {name!r} ({settings.engine} engine)")
-    typer.echo(f"{sum(rows for _, rows in done):,} rows in {seconds:.1f} s; next: bosun catalog init "
-               + " ".join(f"--index {name}" for name, _ in done) + " --out catalog.yaml")
+        for note in notes:
+            typer.echo(f"  {note}")
+    typer.echo(f"{sum(rows for _, rows, _ in done):,} rows in {seconds:.1f} s; next: bosun catalog init "
+               + " ".join(f"--index {name}" for name, _, _ in done) + " --out catalog.yaml")
 
 
-def _load_with_progress(engine: Engine, paths: list[Path], index: str | None, mode: LoadMode) -> list[tuple[str, int]]:
+def _load_with_progress(engine: Engine, paths: list[Path], index: str | None,
+                        mode: LoadMode) -> list[tuple[str, int, tuple[str, ...]]]:
     """load_files(), with a progress bar: reading and loading each index are its steps."""
     from bosun.datagen.load import load_files
 
