@@ -78,6 +78,18 @@ def _has(name: str, key: str) -> bool:
 
 
 # -- roles ----------------------------------------------------------------------------------------
+def is_date_part(column: Column) -> bool:
+    """A year, month, hour … column: its name holds a date-part word, and its values are no larger than that part
+    takes (the evidence that "delay_min" with values up to 90 is a delay, not a minute)."""
+    if not _has(column.name, "date_parts"):
+        return False
+    if not isinstance(column.high, int | float):
+        return True
+    most: dict[str, int] = _words()["date_part_most"]
+    named = [most[w] for w in [*words_of(column.name), column.name.replace("_", "")] if w in most]
+    return not named or column.high <= max(named)
+
+
 def is_clock(column: Column) -> bool:
     """HHMM clock times (1425 = 14:25): never a measure."""
     if column.type not in {"integer", "long"} or not column.complete_values or column.distinct < _CLOCK_MIN_VALUES:
@@ -105,8 +117,8 @@ def decide(column: Column, rows: int, record: str = "") -> Decision:
         return Decision(column.type, f"{column.type} values")
     if column.type == "boolean":
         return Decision("dimension", "yes/no values")
-    if _has(column.name, "date_parts"):
-        return Decision("dimension", "a date part by its name")
+    if is_date_part(column):
+        return Decision("dimension", "a date part by its name and values")
     if is_clock(column):
         return Decision("attribute", "integers 0000–2359 with minutes under 60: a clock time, not summed")
     if column.numeric:
@@ -337,7 +349,7 @@ def _field(column: Column, role: str, short: list[str]) -> dict[str, Any]:
         field["values"] = {"true": [words]}
     elif role == "dimension" and is_vocabulary(column):
         field["values"] = {str(v): [str(v).replace("_", " ")] for v, _ in column.values}
-    elif role == "dimension" and column.numeric and column.complete_values and not _has(column.name, "date_parts"):
+    elif role == "dimension" and column.numeric and column.complete_values and not is_date_part(column):
         field["values"] = _numbered_values(column)
     return field
 
