@@ -327,6 +327,8 @@ def _short_names(name: str) -> list[str]:
     if len(words) > 1 and words[-1] in {str(w) for w in _words()["name_words"]}:
         stem = " ".join(words[:-1])
         found += [stem, plural(stem)]
+    if len(words) > 1 and unit_of(name) is not None:  # "delay_min" → delay, "weight_kg" → weight: the unit is said
+        found.append(spoken("_".join(words[:-1])))  # by the field's unit, not by its name
     if len(words) > 1:
         found += [words[-1], plural(words[-1])]
     return [w for w in dict.fromkeys(found) if w != phrase(name)]
