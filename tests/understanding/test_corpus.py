@@ -31,13 +31,17 @@ import yaml
 from bosun.catalog import Catalog, load_catalog
 from bosun.ledger import Ledger, charged
 from bosun.understanding import Understanding
-from bosun.understanding.meaning import Meaning
+from pydantic import TypeAdapter
+
+from bosun.understanding.meaning import Link, Meaning, Measure, Step
 from bosun.understanding.names import normalize
 from bosun.understanding.reading import AskedBack, GoalReading, PastTurn, Reading
 from bosun.understanding.rules import RulesUnderstanding
 
 HERE = Path(__file__).parent
 CORPUS = yaml.safe_load((HERE / "corpus.yaml").read_text(encoding="utf-8"))
+for _part in sorted((HERE / "corpus").glob("*.yaml")):  # the corpus of each kind of analysis (issue 23)
+    CORPUS["items"] += yaml.safe_load(_part.read_text(encoding="utf-8"))["items"]
 CATALOGS = {"maritime": None, "shop": HERE.parent / "domains" / "shop" / "catalog.yaml"}
 BACKENDS = ["rules", "llm-plumbing"]  # llm-plumbing: a scripted model replays each item's expected reading, so
 # it tests the tool call → validated Meaning path, not understanding
@@ -158,7 +162,7 @@ def check(goal: GoalReading, expect: dict[str, Any], known: Catalog) -> None:
 def observed(meaning: Meaning) -> dict[str, Any]:
     lookup = meaning.lookup
     return {
-        "measures": [[m.agg, m.field] for m in meaning.measures],
+        "measures": [_measure(m) for m in meaning.measures],
         "filters": {c.field: c.values for c in meaning.conditions if c.values and not c.negate},
         "exclude": {c.field: c.values for c in meaning.conditions if c.values and c.negate},
         "ranges": {c.field: {op: float(getattr(c, op)) for op in ("gt", "gte", "lt", "lte")
@@ -171,7 +175,27 @@ def observed(meaning: Meaning) -> dict[str, Any]:
         "lookup": {"object": lookup.object, "key": lookup.key, "fields": sorted(lookup.fields)} if lookup else None,
         "unknown": meaning.unknown_terms,
         "reason": meaning.refusal.reason if meaning.refusal else None,
+        "steps": [s.model_dump(exclude_none=True) for s in meaning.steps],
+        "periods": [[p.field, _day(p.start), _day(p.end)] for p in meaning.periods],
+        "links": [_link(link) for link in meaning.links],
+        "index": meaning.index,
     }
+
+
+def _measure(measure: Measure) -> list[Any]:
+    """[agg, field], with {percent: 90} for a percentile and {share: {field: values}} for a share."""
+    extra: dict[str, Any] = {}
+    if measure.percent is not None:
+        extra["percent"] = float(measure.percent)
+    if measure.share is not None:
+        extra["share"] = {c.field: [v if isinstance(v, bool) else str(v) for v in c.values]
+                          for c in measure.share.part}
+    return [measure.agg, measure.field, *([extra] if extra else [])]
+
+
+def _link(link: Link) -> dict[str, Any]:
+    values = [v if isinstance(v, bool) else str(v) for v in link.condition.values]
+    return {"object": link.object, "field": link.field, "key": link.key, "condition": {link.condition.field: values}}
 
 
 def normal(key: str, wanted: Any) -> Any:
@@ -182,9 +206,31 @@ def normal(key: str, wanted: Any) -> Any:
         return {f: {op: float(v) for op, v in bounds.items()} for f, bounds in wanted.items()}
     if key == "filters" or key == "exclude":
         return {f: [v if isinstance(v, bool) else str(v) for v in values] for f, values in wanted.items()}
+    if key == "measures":
+        return [_wanted_measure(m) for m in wanted]
+    if key == "steps":
+        return [s.model_dump(exclude_none=True) for s in _STEPS.validate_python(wanted)]
+    if key == "periods":
+        return [[p[0], *(_day(d) for d in p[1:])] for p in wanted]
+    if key == "links":
+        return [{**link, "condition": normal("filters", link["condition"])} for link in wanted]
     if key == "lookup":
         return {**wanted, "key": str(wanted["key"]), "fields": sorted(wanted.get("fields", []))}
     return wanted
+
+
+_STEPS = TypeAdapter(list[Step])
+
+
+def _wanted_measure(measure: list[Any]) -> list[Any]:
+    if len(measure) == 2:
+        return measure
+    extra = dict(measure[2])
+    if "percent" in extra:
+        extra["percent"] = float(extra["percent"])
+    if "share" in extra:
+        extra["share"] = normal("filters", extra["share"] or {})
+    return [*measure[:2], extra]
 
 
 def assert_not_understood(reported: list[str], wanted: list[str]) -> None:

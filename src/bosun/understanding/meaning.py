@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
 IntentType = Literal["search", "aggregation"]
-Agg = Literal["count", "sum", "avg", "min", "max", "cardinality"]
+Agg = Literal["count", "sum", "avg", "min", "max", "cardinality", "percentile"]
+Interval = Literal["day", "week", "month", "quarter", "year"]
 Resolution = Literal["exact", "alias", "code", "partial", "fuzzy", "vector", "value"]
 
 
@@ -64,12 +65,105 @@ class TimeFilter(BaseModel):
     text: str
 
 
+class Share(BaseModel):
+    """A measure's part as a fraction of its whole.
+
+    "what share of reefer boxes went to Savannah": the boxes with port_of_unlading SAVANNAH (`part`) over every
+    reefer box (the whole: the Meaning's own filters). With no `part`, each group's share of all groups together:
+    "share of TEU by carrier". A catalog ratio measure ("held share") is a share whose part the catalog names.
+    """
+
+    part: list[Condition] = Field(default_factory=list)
+
+
 class Measure(BaseModel):
+    """One figure to compute: "average transit days" is Measure(agg=avg, field=transit_days)."""
+
     name: str
     agg: Agg
     field: str | None = None
     label: str
     unit: str | None = None
+    percent: float | None = Field(None, gt=0, lt=100, description="percentile: which one (50 for a median)")
+    share: Share | None = Field(None, description="the measure as a fraction of its whole, not a figure")
+
+
+class Threshold(BaseModel):
+    """Keep the groups whose measure passes a bound (SQL's HAVING): "ports with more than 2,000 shipments" is
+    Threshold(gt=2000) on the shipments measure of a grouping by port."""
+
+    kind: Literal["threshold"] = "threshold"
+    measure: int = Field(0, ge=0, description="which of the Meaning's measures (its position)")
+    gte: float | None = None
+    lte: float | None = None
+    gt: float | None = None
+    lt: float | None = None
+
+
+class TopEach(BaseModel):
+    """The top N of the inner grouping within each outer group: "top 3 shippers for each port" is
+    TopEach(n=3) with group_by [port_of_unlading, shipper_name]; "busiest month per carrier" is TopEach(n=1)
+    with group_by [carrier_name] and interval month."""
+
+    kind: Literal["top_each"] = "top_each"
+    n: int = Field(ge=1)
+    order: Literal["desc", "asc"] = "desc"
+
+
+class Running(BaseModel):
+    """A running total of the first measure over the periods: "running total of TEU by month"."""
+
+    kind: Literal["running"] = "running"
+
+
+class Change(BaseModel):
+    """The change of the first measure from each period to the next (with an interval: "month-over-month change
+    in shipments"), or from the first period compared to the last (with `Meaning.periods`: "which carrier grew
+    most from 2024 to 2025", ranked by the change when the Meaning ranks). `percent`: as a percentage."""
+
+    kind: Literal["change"] = "change"
+    percent: bool = False
+
+
+class PerPeriod(BaseModel):
+    """The average over the periods of the time filter, empty periods counted as zero: "average shipments per
+    day in May" is PerPeriod(interval=day) over the count, May 1–31 (31 days, whatever had records)."""
+
+    kind: Literal["per_period"] = "per_period"
+    interval: Interval
+
+
+class HasAll(BaseModel):
+    """Keep the groups that have records of every value: "vessels that called at both Busan and Shanghai" is
+    HasAll(field=port_of_lading, values=[BUSAN, SHANGHAI]) on a grouping by vessel_name."""
+
+    kind: Literal["has_all"] = "has_all"
+    field: str
+    values: list[str | int | float | bool] = Field(min_length=2)
+
+
+class HasNone(BaseModel):
+    """Keep the groups that have no record of any value: "shippers using MSC or CMA CGM but never Maersk" is a
+    filter on [MSC, CMA CGM] for the records and HasNone(field=carrier_name, values=[MAERSK]) on the shippers."""
+
+    kind: Literal["has_none"] = "has_none"
+    field: str
+    values: list[str | int | float | bool] = Field(min_length=1)
+
+
+Step = Annotated[Threshold | TopEach | Running | Change | PerPeriod | HasAll | HasNone, Field(discriminator="kind")]
+
+
+class Link(BaseModel):
+    """A filter on an attribute of a linked object, answered in two steps: "TEU carried by Ocean Alliance
+    members" reads the carriers whose alliance is OCEAN ALLIANCE (`object`, `condition`), then filters the records
+    whose carrier_name (`field`) is one of their carrier_name (`key`) values."""
+
+    object: str
+    condition: Condition
+    field: str
+    key: str
+    words: str = ""
 
 
 RefusalReason = Literal["future", "cause", "no_measure", "opinion"]
@@ -93,7 +187,7 @@ class Meaning(BaseModel):
     time: TimeFilter | None = None
     measures: list[Measure] = Field(default_factory=list)
     group_by: list[str] = Field(default_factory=list)
-    interval: Literal["day", "week", "month", "quarter", "year"] | None = None
+    interval: Interval | None = None
     top_n: int | None = None
     order: Literal["desc", "asc"] = "desc"
     sort: list[tuple[str, Literal["asc", "desc"]]] = Field(default_factory=list)
@@ -109,3 +203,9 @@ class Meaning(BaseModel):
     lookup: ObjectLookup | None = None
     page: int = Field(1, ge=1, description="which page of records a search asks for")
     refusal: Refusal | None = Field(None, description="the data cannot answer this: said, never a figure")
+    steps: list[Step] = Field(default_factory=list, description="what is done with the groups and periods once "
+                              "measured, in order: thresholds, top N of each group, running totals, changes, "
+                              "averages per period, set logic")
+    periods: list[TimeFilter] = Field(default_factory=list, description="periods compared side by side ('Q2 this "
+                                      "year vs Q2 last year'), each a column; `time` is then None")
+    links: list[Link] = Field(default_factory=list, description="filters on a linked object's attribute")
