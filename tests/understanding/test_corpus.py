@@ -27,12 +27,11 @@ from typing import Any
 
 import pytest
 import yaml
+from pydantic import TypeAdapter
 
 from bosun.catalog import Catalog, load_catalog
 from bosun.ledger import Ledger, charged
 from bosun.understanding import Understanding
-from pydantic import TypeAdapter
-
 from bosun.understanding.meaning import Link, Meaning, Measure, Step
 from bosun.understanding.names import normalize
 from bosun.understanding.reading import AskedBack, GoalReading, PastTurn, Reading
