@@ -17,6 +17,7 @@ import yaml
 from typer.testing import CliRunner
 
 from bosun.conversation.session import Session, open_session
+from bosun.conversation.start import start_screen
 from bosun.evaluation.judge import judge
 from bosun.interfaces.cli.app import app
 from bosun.settings import load_settings
@@ -87,3 +88,13 @@ def test_drafted_catalog_checks_clean(tpch_loaded: tuple[Path, Path], monkeypatc
     result = CliRunner().invoke(app, ["catalog", "check", str(catalog)])
     assert result.exit_code == 0, result.output
     assert "no problems" in result.output
+
+
+def test_the_start_screen_of_a_drafted_catalog_offers_six_questions_it_answers(session: Session) -> None:
+    context = session.context
+    start = start_screen(context.catalog, context.engine, context.today())
+    assert start.holds.count and start.holds.first and start.holds.last
+    assert len(start.questions) == 6
+    for i, question in enumerate(start.questions):
+        answer = session.ask(question, f"start-{i}")
+        assert answer.status == "done" and answer.results and not answer.not_understood, question

@@ -10,6 +10,7 @@ import pytest
 
 from bosun.catalog import load_catalog
 from bosun.conversation.session import Session, open_session
+from bosun.conversation.start import start_screen
 from bosun.datagen.load import build
 from bosun.engines.embedded import EmbeddedEngine
 from bosun.settings import Settings
@@ -71,3 +72,13 @@ def test_every_figure_is_read_back_in_the_shops_words(shop: Session) -> None:
         "orders · store ONLINE · amount above 500 USD"]
     (count,) = answers[1].results[0].rows[0]
     assert answers[1].answer == f"{count} orders with customer CONTOSO LTD and order date 2026-05-01 to 2026-05-31."
+
+
+def test_the_start_screen_offers_six_questions_of_this_domain_that_it_answers(shop: Session) -> None:
+    context = shop.context
+    start = start_screen(context.catalog, context.engine, context.today())
+    assert start.holds.records == "orders" and start.holds.count == 3000
+    assert len(start.questions) == 6
+    for i, question in enumerate(start.questions):
+        answer = shop.ask(question, f"start-{i}")
+        assert answer.status == "done" and answer.results and not answer.not_understood, question

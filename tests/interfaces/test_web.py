@@ -34,10 +34,15 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
-@pytest.fixture
-def page(browser: Any, data_dir: Path, tmp_path: Path) -> Iterator[Any]:
+@pytest.fixture(scope="module", autouse=True)
+def shots() -> None:
+    """The screenshots of this run only."""
     shutil.rmtree(SHOTS, ignore_errors=True)
     SHOTS.mkdir(parents=True)
+
+
+@pytest.fixture
+def page(browser: Any, data_dir: Path, tmp_path: Path) -> Iterator[Any]:
     with bosun_serve(data_copy(data_dir, tmp_path / "d")) as base:
         opened = browser.new_page(viewport={"width": 1280, "height": 900})
         opened.set_default_timeout(30_000)
@@ -95,3 +100,76 @@ def test_compare_trend_clarify_follow_up_and_reload(page: Any) -> None:
     page.locator(".chart[data-mark=line] svg .mark-line path").first.wait_for()  # charts drawn from history too
     assert page.locator("#threads li.current").inner_text().startswith("Compare Maersk")
     shot(page, "6-after-reload")
+
+
+@pytest.fixture
+def phone(browser: Any, data_dir: Path, tmp_path: Path) -> Iterator[Any]:
+    with bosun_serve(data_copy(data_dir, tmp_path / "d")) as base:
+        opened = browser.new_page(viewport={"width": 390, "height": 844})
+        opened.set_default_timeout(30_000)
+        opened.goto(base + "/")
+        yield opened
+        opened.close()
+
+
+def test_a_phone_sized_page_starts_with_suggestions_and_answers_without_sideways_scrolling(phone: Any) -> None:
+    suggestion = phone.locator("#suggestions button").first
+    suggestion.wait_for()
+    assert phone.locator("#suggestions button").count() == 6
+    assert "50,000 shipments from 2024-06-24 to 2026-06-15" in phone.locator("#holds").inner_text()
+    shot(phone, "phone-1-start")
+    asked = suggestion.inner_text()
+    suggestion.click()
+    phone.wait_for_function("document.querySelectorAll('.answer[data-status]').length >= 1")
+    answer = phone.locator(".answer[data-status]").first
+    assert answer.get_attribute("data-status") == "done"
+    assert phone.locator(".question").first.inner_text() == asked
+    assert phone.locator("#start").is_hidden()
+    chart = answer.locator(".chart svg").first
+    chart.wait_for()
+    assert chart.bounding_box()["width"] > 250  # drawn at the width of the screen, not squeezed
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # nothing scrolls sideways
+    ask_button = phone.locator("form#ask button").bounding_box()
+    assert ask_button["x"] + ask_button["width"] <= 390 and ask_button["y"] + ask_button["height"] <= 844
+    shot(phone, "phone-2-answer")
+
+    assert phone.locator("#sidebar").bounding_box()["x"] < 0  # the threads are in a closed drawer
+    phone.locator("#drawer").click()
+    phone.wait_for_function("document.querySelector('#sidebar').getBoundingClientRect().x >= 0")
+    assert phone.locator("#threads li.current").inner_text() == asked
+    shot(phone, "phone-3-drawer")
+
+
+def test_a_question_asked_while_the_server_is_unreachable_stays_in_the_box_with_a_retry(page: Any) -> None:
+    page.locator("#suggestions button").first.wait_for()
+    page.route("**/threads**", lambda route: route.abort())
+    page.fill("#question", "How many shipments arrived last month?")
+    page.press("#question", "Enter")
+    banner = page.locator("#banner")
+    banner.wait_for()
+    assert "cannot be reached" in banner.inner_text()
+    assert page.input_value("#question") == "How many shipments arrived last month?"
+    assert page.locator("#plan-status").inner_text().startswith("failed")
+    shot(page, "7-unreachable")
+    page.unroute("**/threads**")
+    page.locator("#retry").click()
+    page.wait_for_function("document.querySelectorAll('.answer[data-status]').length === 1")
+    assert page.locator(".answer[data-status]").first.get_attribute("data-status") == "done"
+    assert banner.is_hidden()
+
+
+def test_threads_follow_the_url_and_the_back_button(page: Any) -> None:
+    ask(page, "Monthly shipments in 2025", 1)
+    first = page.evaluate("location.hash")
+    page.locator("#new-thread").click()
+    assert page.locator("#start").is_visible() and page.locator(".turn").count() == 0
+    ask(page, "top 3 carriers by TEU", 1)
+    assert page.evaluate("location.hash") != first
+    page.go_back()  # the new conversation's empty start
+    page.go_back()  # the first thread
+    page.wait_for_function("document.querySelectorAll('.question').length === 1 && "
+                           "document.querySelector('.question').textContent === 'Monthly shipments in 2025'")
+    assert page.evaluate("location.hash") == first
+    assert page.locator("#threads li").count() == 2  # no empty thread was left behind
+    page.locator("#threads li button").first.focus()  # threads are reachable by keyboard
+    assert page.evaluate("document.activeElement.closest('#threads') !== null")

@@ -13,6 +13,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from bosun.conversation.session import Session
+from bosun.conversation.start import StartScreen, start_screen
 from bosun.engines.graphql.schema import build_schema
 from bosun.engines.graphql.server import graphql_endpoint
 from bosun.interfaces.api import errors
@@ -127,6 +128,12 @@ def _about(app: FastAPI, session: Session) -> None:
         return {"domain": spec.domain, "description": spec.description, "record": spec.record,
                 **spec.model_dump(mode="json", include={"objects", "measures"}),
                 "glossary": session.context.catalog.glossary}
+
+    @app.get("/start", tags=["catalog"], response_model=StartScreen)
+    def start() -> StartScreen:
+        """What the data holds and questions to begin with, for the page's start screen."""
+        context = session.context
+        return start_screen(context.catalog, context.engine, context.today())
 
     @app.get("/health", tags=["health"])
     def health() -> JSONResponse:

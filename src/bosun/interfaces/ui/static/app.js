@@ -39,50 +39,119 @@ async function api(path, options = {}) {
 async function listThreads() {
   const threads = await (await api("/threads")).json();
   const list = $("#threads");
-  list.replaceChildren(...threads.map((t) => el("li", {
+  list.replaceChildren(...threads.filter((t) => t.title || t.thread_id === state.thread).map((t) => el("li", {
     "data-thread": t.thread_id, class: t.thread_id === state.thread ? "current" : null,
-    title: t.title || t.thread_id, onclick: () => openThread(t.thread_id),
-  }, t.title || "(new conversation)")));
+  }, el("button", { type: "button", title: t.title || t.thread_id, onclick: () => openThread(t.thread_id) },
+        t.title || "(new conversation)"))));
+  hideBanner();
 }
 
+// A new conversation is created with its first question, so that no empty thread is left behind.
 async function newThread() {
   const created = await (await api("/threads", { method: "POST" })).json();
-  await openThread(created.thread_id);
+  state.thread = created.thread_id;
+  history.pushState(null, "", `#thread=${created.thread_id}`);
 }
 
-async function openThread(threadId) {
-  state.thread = threadId;
-  history.replaceState(null, "", `#thread=${threadId}`);
-  const response = await api(`/threads/${threadId}`).catch(() => null);
+function startFresh(push = true) {
+  state.thread = null;
+  if (push) history.pushState(null, "", location.pathname);
   $("#conversation").replaceChildren();
-  if (response) for (const turn of (await response.json()).turns) showTurn(turn.question).done(turn.answer);
-  await listThreads();
+  closeDrawer();
+  showStart();
+  listThreads().catch(unreachable);
+}
+
+async function openThread(threadId, push = true) {
+  state.thread = threadId;
+  if (push) history.pushState(null, "", `#thread=${threadId}`);
+  closeDrawer();
+  try {
+    const response = await api(`/threads/${threadId}`);
+    $("#conversation").replaceChildren();
+    for (const turn of (await response.json()).turns) showTurn(turn.question).done(turn.answer);
+    showStart();
+    await listThreads();
+  } catch (error) {
+    unreachable(error, () => openThread(threadId, false));
+  }
+}
+
+function threadFromUrl() {
+  return (location.hash.match(/thread=([\w-]+)/) || [])[1] || null;
+}
+
+// ---- the start screen and what is in view when something fails ---------------------------------------------
+
+let started = null;
+
+async function showStart() {
+  const empty = $("#conversation").children.length === 0;
+  $("#start").hidden = !empty;
+  if (!empty || started) return;
+  started = (await api("/start")).json().then((start) => {
+    const holds = start.holds;
+    const dates = holds.first ? ` from ${holds.first} to ${holds.last}` : "";
+    const count = holds.count === null ? "" : `${holds.count.toLocaleString()} `;
+    $("#holds").textContent = `${count}${holds.records}${dates}. ${holds.description} ` +
+      `Measures: ${holds.measures.join(", ")}.`;
+    $("#suggestions").replaceChildren(...start.questions.map((q) =>
+      el("button", { type: "button", onclick: () => ask(q) }, q)));
+  }).catch((error) => { started = null; throw error; });
+  await started;
+}
+
+function unreachable(error, retry) {
+  const offline = error instanceof TypeError;  // fetch itself failed: no server answered
+  $("#banner-text").textContent = offline
+    ? "The Bosun server cannot be reached. Nothing is lost: your conversations are kept on the server."
+    : `The server answered with an error: ${error.message}`;
+  $("#retry").hidden = !retry;
+  $("#retry").onclick = () => { hideBanner(); retry(); };
+  $("#banner").hidden = false;
+}
+
+function hideBanner() { $("#banner").hidden = true; }
+
+function toggleDrawer() {
+  const open = !$("#sidebar").classList.contains("open");
+  $("#sidebar").classList.toggle("open", open);
+  $("#drawer").setAttribute("aria-expanded", String(open));
+}
+
+function closeDrawer() {
+  $("#sidebar").classList.remove("open");
+  $("#drawer").setAttribute("aria-expanded", "false");
 }
 
 // ---- a turn: stream its events, draw the plan, then show the answer ---------------------------------------
 
 async function ask(question) {
   if (state.busy || !question.trim()) return;
-  if (!state.thread) await newThread();
   state.busy = true;
+  $("#start").hidden = true;
   const view = showTurn(question);
   const dag = startPlan();
   try {
+    if (!state.thread) await newThread();
     const response = await api(`/threads/${state.thread}/turns`, {
       method: "POST", headers: { Accept: "text/event-stream" }, body: JSON.stringify({ question }),
     });
     if (!response.ok) throw new Error((await response.json()).detail);
     await readEvents(response, (kind, data) => {
       if (kind === "answer") view.done(data);
-      else if (kind === "error") view.error(data.detail);
+      else if (kind === "error") { view.error(data.detail); dag.fail(data.detail); }
       else dag.event(kind, data);
     });
     dag.finish();
   } catch (error) {
-    view.error(error.message);
+    view.remove();
+    dag.fail(error.message);
+    $("#question").value = question;  // kept in the box, to ask again
+    unreachable(error, () => { $("#question").value = ""; ask(question); });
   } finally {
     state.busy = false;
-    await listThreads();
+    listThreads().catch(() => {});
   }
 }
 
@@ -113,7 +182,8 @@ function showTurn(question) {
   box.scrollIntoView({ block: "end" });
   return {
     done: (answer) => { pending.replaceWith(renderAnswer(answer)); box.scrollIntoView({ block: "end" }); },
-    error: (message) => pending.replaceWith(el("div", { class: "answer error" }, message)),
+    error: (message) => pending.replaceWith(el("div", { class: "answer error", role: "alert" }, message)),
+    remove: () => { box.remove(); showStart(); },
   };
 }
 
@@ -180,7 +250,8 @@ class ResultTable {
     const shown = this.rows.slice(this.page * PAGE_ROWS, (this.page + 1) * PAGE_ROWS);
     const head = el("tr", {}, ...this.result.columns.map((name, i) => el("th", {
       "aria-sort": i === this.sort.column ? (this.sort.ascending ? "ascending" : "descending") : null,
-      onclick: () => this.sortBy(i),
+      tabindex: 0, scope: "col", onclick: () => this.sortBy(i),
+      onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); this.sortBy(i); } },
     }, name)));
     const body = shown.map((row) => el("tr", {}, ...row.map((cell) =>
       el("td", { class: typeof cell === "number" ? "num" : null }, formatCell(cell)))));
@@ -256,6 +327,7 @@ function startPlan() {
       draw();
     },
     finish() { $("#plan-status").textContent += " · finished"; },
+    fail(reason) { $("#plan-status").textContent = `failed: ${reason}`; },
   };
 }
 
@@ -309,10 +381,19 @@ $("#ask").addEventListener("submit", (event) => {
   input.value = "";
   ask(question);
 });
-$("#new-thread").addEventListener("click", () => newThread());
+$("#new-thread").addEventListener("click", () => startFresh());
+$("#drawer").addEventListener("click", () => toggleDrawer());
+window.addEventListener("popstate", () => {
+  const fromUrl = threadFromUrl();
+  if (fromUrl) openThread(fromUrl, false);
+  else startFresh(false);
+});
 
 (async () => {
-  const fromUrl = (location.hash.match(/thread=([\w-]+)/) || [])[1];
-  if (fromUrl) await openThread(fromUrl);
-  else await listThreads();
+  const fromUrl = threadFromUrl();
+  if (fromUrl) await openThread(fromUrl, false);
+  else {
+    state.thread = null;
+    await Promise.all([listThreads(), showStart()]).catch((error) => unreachable(error, () => location.reload()));
+  }
 })();
