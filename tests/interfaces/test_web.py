@@ -5,6 +5,7 @@ Screenshots of each state are saved under test-output/browser/ for a person to l
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -80,6 +81,10 @@ def test_compare_trend_clarify_follow_up_and_reload(page: Any) -> None:
     trend = ask(page, "Monthly shipments in 2025", 3)
     trend.locator(".chart[data-mark=line] svg .mark-line path").first.wait_for()
     assert trend.locator("tbody tr").count() == 12
+    assert trend.locator("tbody tr td").first.inner_text() == "Jan 2025"  # periods as people write them
+    assert trend.locator("th").first.inner_text() == "period"
+    counts = trend.locator("tbody td.num").all_inner_texts()
+    assert all(re.fullmatch(r"\d{1,3}(,\d{3})*", c) for c in counts), counts  # thousands grouped, every row
     shot(page, "3-trend-line")
 
     asked = ask(page, "Show shipments from Acme Corp to Houston", 4)
@@ -89,8 +94,8 @@ def test_compare_trend_clarify_follow_up_and_reload(page: Any) -> None:
     picked = page.locator(".answer[data-status]").nth(4)
     picked.wait_for()
     assert picked.locator(".result h3").inner_text().startswith("Show shipments from ACME CORP LLC to Houston")
-    picked.locator("th", has_text="arrival_date").click()  # sort by a column
-    assert picked.locator("th[aria-sort=ascending]").inner_text().startswith("arrival_date")
+    picked.locator("th", has_text="arrival").first.click()  # sort by a column
+    assert picked.locator("th[aria-sort=ascending]").inner_text().startswith("arrival")
     shot(page, "5-option-picked")
 
     page.reload()
@@ -136,7 +141,7 @@ def test_a_phone_sized_page_starts_with_suggestions_and_answers_without_sideways
     assert phone.locator("#sidebar").bounding_box()["x"] < 0  # the threads are in a closed drawer
     phone.locator("#drawer").click()
     phone.wait_for_function("document.querySelector('#sidebar').getBoundingClientRect().x >= 0")
-    assert phone.locator("#threads li.current").inner_text() == asked
+    assert phone.locator("#threads li.current").inner_text().startswith(asked)
     shot(phone, "phone-3-drawer")
 
 

@@ -42,8 +42,16 @@ async function listThreads() {
   list.replaceChildren(...threads.filter((t) => t.title || t.thread_id === state.thread).map((t) => el("li", {
     "data-thread": t.thread_id, class: t.thread_id === state.thread ? "current" : null,
   }, el("button", { type: "button", title: t.title || t.thread_id, onclick: () => openThread(t.thread_id) },
-        t.title || "(new conversation)"))));
+        t.title || "(new conversation)", el("small", {}, whenCreated(t.created))))));
   hideBanner();
+}
+
+function whenCreated(iso) {
+  const created = new Date(iso);
+  if (Number.isNaN(created.getTime())) return "";
+  const today = new Date().toDateString() === created.toDateString();
+  return today ? created.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
+    : created.toLocaleDateString([], { day: "numeric", month: "short", year: "numeric" });
 }
 
 // A new conversation is created with its first question, so that no empty thread is left behind.
@@ -223,7 +231,7 @@ function renderText(markdown) {
 }
 
 function renderResult(result) {
-  const box = el("div", { class: "result" }, el("h3", {}, `${result.title} (${result.total.toLocaleString()} total)`));
+  const box = el("div", { class: "result" }, el("h3", {}, `${titleOf(result)} (${result.total.toLocaleString()} total)`));
   if (result.reading) box.append(el("p", { class: "reading" }, `Read as: ${result.reading}`));
   if (result.chart) {
     const chart = el("div", { class: "chart", "data-mark": result.chart.mark.type || result.chart.mark });
@@ -234,6 +242,40 @@ function renderResult(result) {
   return box;
 }
 
+// A result's title: its question, cut to a line (the reading under it says exactly what was computed).
+function titleOf(result) {
+  const title = result.title || "";
+  return title.length > 90 ? `${title.slice(0, 88).trimEnd()}…` : title;
+}
+
+// Column headings in the catalog's words ("carrier_name" → "carrier"); measures are already labelled.
+const catalogWords = { fields: {} };
+
+async function loadCatalogWords() {
+  const catalog = await (await api("/catalog")).json();
+  const record = catalog.objects[catalog.record];
+  for (const [name, field] of Object.entries(record.fields)) {
+    catalogWords.fields[name] = field.synonyms[0] || name.replace(/_/g, " ");
+  }
+}
+
+function heading(column) {
+  return catalogWords.fields[column] || column.replace(/_/g, " ");
+}
+
+// Periods as people write them: "Jan 2025", "Q1 2026", "week of 3 Mar 2025", from the interval the query used.
+function periodFormat(result) {
+  const interval = (JSON.stringify(result.query || {}).match(/"calendar_interval":"(\w+)"/) || [])[1];
+  const day = (iso) => new Date(`${iso}T00:00:00Z`);
+  const month = (iso, style) => day(iso).toLocaleDateString("en-GB", { month: style, year: "numeric", timeZone: "UTC" });
+  return {
+    month: (iso) => month(iso, "short"),
+    quarter: (iso) => `Q${Math.floor(day(iso).getUTCMonth() / 3) + 1} ${day(iso).getUTCFullYear()}`,
+    year: (iso) => String(day(iso).getUTCFullYear()),
+    week: (iso) => `week of ${day(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" })}`,
+  }[interval] || null;
+}
+
 // A table that sorts by a clicked column, pages long record lists and downloads as CSV.
 class ResultTable {
   constructor(result) {
@@ -241,6 +283,7 @@ class ResultTable {
     this.rows = result.rows.slice();
     this.page = 0;
     this.sort = { column: -1, ascending: true };
+    this.period = periodFormat(result);
     this.node = el("div", { class: "table" });
     this.draw();
   }
@@ -252,9 +295,9 @@ class ResultTable {
       "aria-sort": i === this.sort.column ? (this.sort.ascending ? "ascending" : "descending") : null,
       tabindex: 0, scope: "col", onclick: () => this.sortBy(i),
       onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); this.sortBy(i); } },
-    }, name)));
-    const body = shown.map((row) => el("tr", {}, ...row.map((cell) =>
-      el("td", { class: typeof cell === "number" ? "num" : null }, formatCell(cell)))));
+    }, heading(name))));
+    const body = shown.map((row) => el("tr", {}, ...row.map((cell, i) =>
+      el("td", { class: typeof cell === "number" ? "num" : null }, this.cell(cell, i)))));
     const pager = el("div", { class: "pager" });
     if (pages > 1) {
       pager.append(el("button", { type: "button", onclick: () => this.go(-1) }, "‹ previous"),
@@ -263,6 +306,11 @@ class ResultTable {
     }
     pager.append(el("a", { href: this.csvUrl(), download: `${slug(this.result.title)}.csv` }, "download CSV"));
     this.node.replaceChildren(el("table", {}, el("thead", {}, head), el("tbody", {}, ...body)), pager);
+  }
+
+  cell(value, column) {
+    const isPeriod = this.result.columns[column] === "period" && this.period && /^\d{4}-\d{2}-\d{2}/.test(value);
+    return isPeriod ? this.period(String(value).slice(0, 10)) : formatCell(value);
   }
 
   sortBy(column) {
@@ -294,10 +342,13 @@ function compare(a, b) {
   return typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b));
 }
 
+// Numbers one way everywhere, as the answer's text writes them: grouped thousands, at most two decimals
+// (four significant digits below one), whole numbers without decimals.
 function formatCell(value) {
   if (value === null || value === undefined) return "";
-  if (typeof value === "number" && Math.abs(value) >= 10000) return value.toLocaleString();
-  return String(value);
+  if (typeof value !== "number") return String(value);
+  if (Math.abs(value) < 1 && value !== 0) return String(Number(value.toPrecision(4)));
+  return value.toLocaleString("en-US", { maximumFractionDigits: 2 });
 }
 
 const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60) || "result";
@@ -391,6 +442,7 @@ window.addEventListener("popstate", () => {
 
 (async () => {
   const fromUrl = threadFromUrl();
+  await loadCatalogWords().catch(() => {});  // headings fall back to the field names
   if (fromUrl) await openThread(fromUrl, false);
   else {
     state.thread = null;
