@@ -220,3 +220,36 @@ def test_help_does_not_load_the_sdk() -> None:
     probe = "import sys; from bosun.interfaces.cli.app import app; print('mcp' in sys.modules)"
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert loaded.stdout.strip() == "False", loaded.stderr
+
+
+def test_bosun_serve_answers_mcp_at_slash_mcp_beside_the_page(folder: Path, gold: duckdb.DuckDBPyConnection) -> None:
+    from tests.interfaces.serving import bosun_serve
+
+    with bosun_serve(folder) as base:
+        assert httpx.get(base + "/").status_code == 200
+
+        async def run() -> None:
+            async with Client(base + "/mcp") as client:
+                assert {t.name for t in (await client.list_tools()).tools} == TOOLS
+                answer = await _call(client, "ask", question="How many shipments arrived in 2025?")
+                expected = gold.execute("select count(*) from shipments where year(arrival_date) = 2025").fetchone()
+                assert expected is not None and answer["status"] == "done"
+                assert answer["results"][0]["rows"][0][0] == expected[0]
+
+        anyio.run(run)
+
+
+def test_bosun_serve_off_loopback_asks_mcp_clients_for_the_token(folder: Path) -> None:
+    from tests.interfaces.serving import bosun_serve
+
+    with bosun_serve(folder, "--host", "0.0.0.0", BOSUN_API_TOKEN="s3cret-token") as base:
+        hello = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        headers = {"Accept": "application/json, text/event-stream"}
+        assert httpx.post(base + "/mcp", json=hello, headers=headers).status_code == 401
+
+        async def run() -> set[str]:
+            authorized = httpx2.AsyncClient(headers={"Authorization": "Bearer s3cret-token"})
+            async with authorized, Client(streamable_http_client(base + "/mcp", http_client=authorized)) as client:
+                return {t.name for t in (await client.list_tools()).tools}
+
+        assert anyio.run(run) == TOOLS

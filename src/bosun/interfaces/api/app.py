@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ from bosun.engines.graphql.server import graphql_endpoint
 from bosun.interfaces.api import errors
 from bosun.interfaces.api.errors import ApiError
 from bosun.interfaces.api.turns import answer_of, engine_problem, sse_of
+from bosun.interfaces.mcp.server import build_server
 from bosun.planner.answer import Answer
 
 STATIC = Path(__file__).resolve().parent.parent / "ui" / "static"
@@ -50,9 +53,23 @@ class ThreadTurns(BaseModel):
     turns: list[Turn]
 
 
-def create_app(session: Session) -> FastAPI:
-    """One ASGI app: the API, the web page at `/` and GraphQL at `/graphql`."""
-    app = FastAPI(title="Bosun", version="0.1.0", description="Ask your operational data in plain language.")
+def create_app(session: Session, host: str = "127.0.0.1") -> FastAPI:
+    """One ASGI app: the API, the web page at `/`, GraphQL at `/graphql` and MCP (streamable HTTP) at `/mcp`.
+
+    `host` is the interface served: MCP's own check of the Host header follows it. The bearer token, when one is
+    needed, is checked in front of the whole app (`interfaces.auth.protect`), MCP included.
+    """
+    mcp = build_server(session)
+    mcp_routes = mcp.streamable_http_app(streamable_http_path="/mcp", host=host).routes
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        async with mcp.session_manager.run():
+            yield
+
+    app = FastAPI(title="Bosun", version="0.1.0", description="Ask your operational data in plain language.",
+                  lifespan=lifespan)
+    app.router.routes.extend(mcp_routes)
     errors.install(app)
     _threads(app, session)
     _turns(app, session)

@@ -26,7 +26,7 @@ Port = Annotated[int, typer.Option(help="TCP port")]
 @app.callback(invoke_without_command=True)
 def serve(ctx: typer.Context, host: Host = "127.0.0.1", port: Port = 8000,
           as_of: Annotated[str | None, typer.Option("--as-of", help="today's date, YYYY-MM-DD")] = None) -> None:
-    """Serve the web page at http://HOST:PORT/, the API (docs at /docs) and GraphQL at /graphql."""
+    """Serve the web page at http://HOST:PORT/, the API (docs at /docs), GraphQL at /graphql and MCP at /mcp."""
     if ctx.invoked_subcommand is not None:
         return
     with starting():
@@ -37,9 +37,9 @@ def serve(ctx: typer.Context, host: Host = "127.0.0.1", port: Port = 8000,
         settings = load_settings()
         token = _token(settings, host)
         session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
-    typer.echo(f"Bosun at http://{host}:{port}/ (API docs at /docs; Ctrl-C to stop)")
+    typer.echo(f"Bosun at http://{host}:{port}/ (API docs at /docs, MCP at /mcp; Ctrl-C to stop)")
     try:
-        _run(create_app(session), token, PUBLIC_PATHS, host, port)
+        _run(create_app(session, host), token, PUBLIC_PATHS, host, port)
     finally:
         session.close()
 
