@@ -62,6 +62,7 @@ class Settings(BaseSettings):
     query_timeout_s: float = Field(10.0, gt=0)
     max_result_size: int = Field(10_000, gt=0, le=10_000)
     max_buckets: int = Field(10_000, gt=0)
+    max_export_rows: int = Field(100_000, gt=0, description="the most records one CSV export writes (said when cut)")
 
     max_rounds: int = Field(8, ge=1, le=50)
     worker_timeout_s: float = Field(30.0, gt=0)

@@ -178,3 +178,20 @@ def test_threads_follow_the_url_and_the_back_button(page: Any) -> None:
     assert page.locator("#threads li").count() == 2  # no empty thread was left behind
     page.locator("#threads li button").first.focus()  # threads are reachable by keyboard
     assert page.evaluate("document.activeElement.closest('#threads') !== null")
+
+
+def test_a_long_record_list_pages_through_the_server_and_downloads_whole(page: Any) -> None:
+    listing = ask(page, "Show shipments from Shanghai to Oakland in 2025", 1)
+    total = int(re.search(r"\(([\d,]+) total\)", listing.locator(".result h3").inner_text())[1].replace(",", ""))
+    assert total > 40 and listing.locator("tbody tr").count() == 20
+    first = listing.locator("tbody tr").first.inner_text()
+    listing.locator(".pager button", has_text="next").click()
+    page.wait_for_function("document.querySelector('.pager span').textContent.startsWith('page 2')")
+    listing.locator("tbody tr").first.wait_for()
+    assert listing.locator("tbody tr").count() == 20 and listing.locator("tbody tr").first.inner_text() != first
+    assert f"of {-(-total // 20)}" in listing.locator(".pager span").inner_text()
+    shot(page, "8-page-two")
+    with page.expect_download() as download:
+        listing.locator(".pager button.csv").click()
+    lines = Path(download.value.path()).read_text().strip().splitlines()
+    assert len(lines) == total + 1 and lines[0].startswith("bol_number")

@@ -14,6 +14,7 @@ from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
+from bosun.conversation import export
 from bosun.conversation.session import Session
 from bosun.conversation.start import StartScreen, start_screen
 from bosun.engines.graphql.schema import build_schema
@@ -48,6 +49,19 @@ class Turn(BaseModel):
     answer: dict[str, Any] = Field(description="the turn's answer JSON (DATA_CONTRACT §3)")
 
 
+class RecordsRequest(BaseModel):
+    query: dict[str, Any] = Field(description="a search an answer ran: its result's `query`")
+    index: str | None = Field(None, description="the index it ran on; default the catalog's records")
+    columns: list[str] = Field(default_factory=list, description="fields to give; default every field")
+    offset: int = Field(0, ge=0)
+    limit: int = Field(20, ge=1, le=1000)
+
+
+class Records(BaseModel):
+    columns: list[str]
+    rows: list[list[Any]]
+
+
 class ThreadTurns(BaseModel):
     thread_id: str
     turns: list[Turn]
@@ -74,6 +88,7 @@ def create_app(session: Session, host: str = "127.0.0.1") -> FastAPI:
     _threads(app, session)
     _turns(app, session)
     _about(app, session)
+    _records(app, session)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_route("/", lambda _: FileResponse(STATIC / "index.html"), include_in_schema=False)
     schema = build_schema(session.context.catalog.graph_objects())
@@ -135,6 +150,33 @@ def _turns(app: FastAPI, session: Session) -> None:
                                      media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
         answer = await answer_of(session, turn.question, thread_id, turn.as_of)
         return JSONResponse(answer.model_dump(mode="json"))
+
+
+def _records(app: FastAPI, session: Session) -> None:
+    catalog, engine = session.context.catalog, session.context.engine
+
+    def _columns(request: RecordsRequest) -> list[str]:
+        return request.columns or list(catalog.record.fields)
+
+    @app.post("/records", response_model=Records, tags=["results"])
+    def records(request: RecordsRequest) -> Records:
+        """One page of the records a search matches, in its order: the table's pager past the answer's rows."""
+        index = request.index or catalog.record.index
+        found = export.records(engine, index, request.query, request.limit, request.offset)
+        return Records(columns=_columns(request), rows=export.rows(found, _columns(request)))
+
+    @app.post("/records.csv", tags=["results"], response_class=StreamingResponse)
+    def records_csv(request: RecordsRequest) -> StreamingResponse:
+        """Every record a search matches as CSV, streamed; past `max_export_rows` it stops, and the
+        `X-Bosun-Capped` header says how many of how many were written."""
+        index = request.index or catalog.record.index
+        cap = session.context.settings.max_export_rows
+        found = export.records(engine, index, request.query, cap)
+        total = export.matching(engine, index, request.query)
+        headers = {"Content-Disposition": 'attachment; filename="records.csv"'}
+        if total > cap:
+            headers["X-Bosun-Capped"] = f"{cap} of {total}"
+        return StreamingResponse(export.csv_lines(found, _columns(request)), media_type="text/csv", headers=headers)
 
 
 def _about(app: FastAPI, session: Session) -> None:

@@ -276,11 +276,14 @@ function periodFormat(result) {
   }[interval] || null;
 }
 
-// A table that sorts by a clicked column, pages long record lists and downloads as CSV.
+// A table that sorts by a clicked column, pages long record lists and downloads as CSV. A record list with more
+// records than its answer shows pages through the server (POST /records) and downloads all of them.
 class ResultTable {
   constructor(result) {
     this.result = result;
     this.rows = result.rows.slice();
+    this.remote = isListing(result) && result.total > result.rows.length;
+    this.pageRows = null;  // the rows of the page read from the server, when remote and past the first
     this.page = 0;
     this.sort = { column: -1, ascending: true };
     this.period = periodFormat(result);
@@ -289,8 +292,9 @@ class ResultTable {
   }
 
   draw() {
-    const pages = Math.max(1, Math.ceil(this.rows.length / PAGE_ROWS));
-    const shown = this.rows.slice(this.page * PAGE_ROWS, (this.page + 1) * PAGE_ROWS);
+    const count = this.remote ? this.result.total : this.rows.length;
+    const pages = Math.max(1, Math.ceil(count / PAGE_ROWS));
+    const shown = this.pageRows || this.rows.slice(this.page * PAGE_ROWS, (this.page + 1) * PAGE_ROWS);
     const head = el("tr", {}, ...this.result.columns.map((name, i) => el("th", {
       "aria-sort": i === this.sort.column ? (this.sort.ascending ? "ascending" : "descending") : null,
       tabindex: 0, scope: "col", onclick: () => this.sortBy(i),
@@ -304,8 +308,18 @@ class ResultTable {
                    el("span", {}, `page ${this.page + 1} of ${pages} `),
                    el("button", { type: "button", onclick: () => this.go(1) }, "next ›"));
     }
-    pager.append(el("a", { href: this.csvUrl(), download: `${slug(this.result.title)}.csv` }, "download CSV"));
+    pager.append(el("button", { type: "button", class: "csv", onclick: () => this.download() },
+      this.remote ? `download all ${this.result.total.toLocaleString()} as CSV` : "download CSV"));
     this.node.replaceChildren(el("table", {}, el("thead", {}, head), el("tbody", {}, ...body)), pager);
+  }
+
+  async download() {
+    const name = `${slug(this.result.title)}.csv`;
+    if (!this.remote) return save(new Blob([this.csvText()], { type: "text/csv" }), name);
+    const response = await api("/records.csv", { method: "POST", body: JSON.stringify({ query: this.result.query }) });
+    const capped = response.headers.get("X-Bosun-Capped");
+    if (capped) this.node.append(el("p", { class: "pager" }, `The CSV holds the first ${capped} records (the export cap).`));
+    save(await response.blob(), name);
   }
 
   cell(value, column) {
@@ -318,21 +332,41 @@ class ResultTable {
     const sign = this.sort.ascending ? 1 : -1;
     this.rows.sort((a, b) => sign * compare(a[column], b[column]));
     this.page = 0;
+    this.pageRows = null;
     this.draw();
   }
 
-  go(step) {
-    const last = Math.ceil(this.rows.length / PAGE_ROWS) - 1;
+  async go(step) {
+    const count = this.remote ? this.result.total : this.rows.length;
+    const last = Math.ceil(count / PAGE_ROWS) - 1;
     this.page = Math.min(last, Math.max(0, this.page + step));
+    this.pageRows = null;
+    if (this.remote && this.page * PAGE_ROWS >= this.rows.length) {
+      const asked = { query: this.result.query, columns: this.result.columns, offset: this.page * PAGE_ROWS,
+                      limit: PAGE_ROWS };
+      this.pageRows = (await (await api("/records", { method: "POST", body: JSON.stringify(asked) })).json()).rows;
+    }
     this.draw();
   }
 
-  csvUrl() {
+  csvText() {
     const quote = (v) => (v === null || v === undefined ? "" : /[",\n]/.test(String(v))
       ? `"${String(v).replace(/"/g, '""')}"` : String(v));
     const lines = [this.result.columns, ...this.rows].map((row) => row.map(quote).join(","));
-    return URL.createObjectURL(new Blob([lines.join("\n") + "\n"], { type: "text/csv" }));
+    return lines.join("\n") + "\n";
   }
+}
+
+function isListing(result) {
+  const query = result.query || {};
+  return !query.aggs && !query.aggregations && Array.isArray(query.sort);
+}
+
+function save(blob, name) {
+  const link = el("a", { href: URL.createObjectURL(blob), download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
 }
 
 function compare(a, b) {

@@ -1,0 +1,67 @@
+"""Every record a search matches, page by page in its own order (search_after), for the page's pager and CSV export.
+
+The query is the one an answer ran (its `query`), so an export lists exactly what the answer counted. It runs
+through the guarded engine like every other query: read-only, the catalog's indices, the caps per request.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+from bosun.engines.base import Body, Engine
+from bosun.errors import UserError
+
+PAGE = 1000  # hits per request while exporting: well under any cluster's max_result_window
+
+
+def records(engine: Engine, index: str, query: Body, limit: int, offset: int = 0) -> Iterator[dict[str, Any]]:
+    """The `_source` of each matching record from `offset` on, at most `limit`, in the query's sort order.
+
+    A query that aggregates is refused here, before anything runs: its rows are all in its answer already.
+    """
+    if any(key in query for key in ("aggs", "aggregations")):
+        raise UserError("only a list of records can be paged or exported; an aggregation's rows are all in its "
+                        "answer")
+    body = {k: v for k, v in query.items() if k not in ("from", "size", "search_after", "track_total_hits")}
+    body["sort"] = body.get("sort") or [{"_doc": "asc"}]  # search_after needs an order to continue from
+    return _pages(engine, index, body, limit, offset)
+
+
+def matching(engine: Engine, index: str, query: Body) -> int:
+    """How many records the query matches."""
+    return engine.count(index, {"query": query["query"]} if "query" in query else None)
+
+
+def _pages(engine: Engine, index: str, body: Body, limit: int, offset: int) -> Iterator[dict[str, Any]]:
+    skipped = yielded = 0
+    while yielded < limit:
+        hits = engine.search(index, {**body, "size": PAGE, "track_total_hits": False})["hits"]["hits"]
+        for hit in hits:
+            if skipped < offset:
+                skipped += 1
+            elif yielded < limit:
+                yielded += 1
+                yield hit["_source"]
+        if len(hits) < PAGE:
+            return
+        body["search_after"] = hits[-1]["sort"]
+
+
+def rows(found: Iterator[dict[str, Any]], columns: list[str]) -> list[list[Any]]:
+    return [[record.get(c) for c in columns] for record in found]
+
+
+def csv_lines(found: Iterator[dict[str, Any]], columns: list[str]) -> Iterator[str]:
+    """The header, then one CSV line per record, written as they come (nothing held in memory)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    lines: Iterator[list[Any]] = itertools.chain([list(columns)], ([r.get(c) for c in columns] for r in found))
+    for line in lines:
+        writer.writerow(line)
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()

@@ -1,0 +1,90 @@
+"""Whole results through the API: every record an answer counted, a page at a time or as one CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pytest
+from fastapi.testclient import TestClient
+
+from bosun.conversation.session import open_session
+from bosun.interfaces.api.app import create_app
+from bosun.settings import Settings
+from tests.interfaces.serving import data_copy
+
+LISTING = "Show shipments from Shanghai to Oakland in 2025"
+GOLD = ("select bol_number from shipments where port_of_lading = 'SHANGHAI' and port_of_unlading = 'OAKLAND' "
+        "and year(arrival_date) = 2025")
+
+
+def _client(data_dir: Path, folder: Path, **settings: int) -> Iterator[TestClient]:
+    session = open_session(Settings(data_dir=data_copy(data_dir, folder), **settings))  # type: ignore[arg-type]
+    try:
+        yield TestClient(create_app(session), raise_server_exceptions=False)
+    finally:
+        session.close()
+
+
+@pytest.fixture
+def client(data_dir: Path, tmp_path: Path) -> Iterator[TestClient]:
+    yield from _client(data_dir, tmp_path / "d")
+
+
+@pytest.fixture(scope="module")
+def gold(data_dir: Path) -> set[str]:
+    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as connection:
+        return {row[0] for row in connection.execute(GOLD).fetchall()}
+
+
+def _listing(client: TestClient) -> dict[str, object]:
+    created = client.post("/threads")
+    assert created.status_code == 201, created.text
+    thread = created.json()["thread_id"]
+    answer = client.post(f"/threads/{thread}/turns", json={"question": LISTING}).json()
+    result: dict[str, object] = answer["results"][0]
+    assert result["total"] > len(result["rows"])  # type: ignore[operator]  # more records than the answer shows
+    return result
+
+
+def test_the_pager_reads_every_page_of_a_listing_in_its_order(client: TestClient, gold: set[str]) -> None:
+    result = _listing(client)
+    columns = result["columns"]
+    assert isinstance(columns, list)
+    seen: list[str] = []
+    for offset in range(0, len(gold), 20):
+        page = client.post("/records", json={"query": result["query"], "columns": columns, "offset": offset,
+                                             "limit": 20}).json()
+        seen += [row[columns.index("bol_number")] for row in page["rows"]]
+    assert seen[:20] == [row[columns.index("bol_number")] for row in result["rows"]]  # type: ignore[union-attr]
+    assert len(seen) == len(set(seen)) and set(seen) == gold
+
+
+def test_the_csv_holds_every_record_with_every_field(client: TestClient, gold: set[str]) -> None:
+    result = _listing(client)
+    response = client.post("/records.csv", json={"query": result["query"]})
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/csv")
+    assert "x-bosun-capped" not in response.headers
+    lines = list(csv.DictReader(io.StringIO(response.text)))
+    assert {line["bol_number"] for line in lines} == gold and len(lines) == len(gold)
+    assert {"carrier_name", "teu", "arrival_date"} <= set(lines[0])
+
+
+def test_a_capped_csv_says_how_many_of_how_many(data_dir: Path, tmp_path: Path, gold: set[str]) -> None:
+    for client in _client(data_dir, tmp_path / "d", max_export_rows=50):
+        response = client.post("/records.csv", json={"query": _listing(client)["query"]})
+        assert response.headers["x-bosun-capped"] == f"50 of {len(gold)}"
+        assert len(response.text.strip().splitlines()) == 51
+
+
+def test_an_aggregation_or_a_foreign_index_is_refused_in_one_line(client: TestClient) -> None:
+    aggregation = {"size": 0, "aggs": {"c": {"terms": {"field": "carrier_name"}}}}
+    refused = client.post("/records", json={"query": aggregation})
+    assert refused.status_code == 400 and "only a list of records" in refused.json()["detail"]
+    foreign = client.post("/records", json={"query": {"query": {"match_all": {}}}, "index": "bosun_meta"})
+    assert foreign.status_code in (400, 403) and "allowlist" in foreign.json()["detail"]
+    scripted = client.post("/records.csv", json={"query": {"query": {"script": {"script": "1"}}}})
+    assert scripted.status_code in (400, 403) and "not allowed" in scripted.json()["detail"]
