@@ -30,6 +30,9 @@ APT_PACKAGES = ROOT / ".ci" / "apt-packages.txt"  # Debian packages the tests us
 TPCH_GENERATOR = VENV / "tpch-generator"
 TPCH_PACKAGES = ["duckdb==1.5.5", "duckdb-extension-tpch==1.5.5"]
 SMOKE = ROOT / "tests" / "smoke" / "plain_install.py"
+# axe-core from the npm registry, for the browser tests' accessibility check (tests/interfaces/test_web.py)
+AXE = VENV / "axe-core"
+AXE_PACKAGE = "axe-core@4.14.1"
 
 
 def _run(*args: str | Path) -> None:
@@ -63,6 +66,18 @@ def ensure_tpch_generator() -> None:
     shutil.rmtree(TPCH_GENERATOR, ignore_errors=True)
     _run(PY, "-m", "pip", "install", "--quiet", "--target", TPCH_GENERATOR, *TPCH_PACKAGES)
     stamp.write_text(wanted)
+
+
+def ensure_axe() -> None:
+    stamp = AXE / ".bosun-installed"
+    if stamp.exists() and stamp.read_text() == AXE_PACKAGE:
+        return
+    if not shutil.which("npm"):
+        print("note: no npm, so no axe-core; the accessibility check skips", flush=True)
+        return
+    print(f"installing {AXE_PACKAGE} into {AXE.relative_to(ROOT)} ...", flush=True)
+    _run("npm", "install", "--silent", "--no-save", "--no-package-lock", "--prefix", AXE, AXE_PACKAGE)
+    stamp.write_text(AXE_PACKAGE)
 
 
 def demo() -> None:
@@ -110,6 +125,7 @@ def smoke() -> None:
 def test() -> None:
     ensure_system_packages()
     ensure_tpch_generator()
+    ensure_axe()
     _run(BIN / "ruff", "check", "src", "tests")
     _run(PY, "-m", "mypy")
     _run(PY, "-m", "pytest", *sys.argv[2:])

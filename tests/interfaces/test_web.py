@@ -19,6 +19,7 @@ CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "browser"
+AXE = Path(__file__).resolve().parents[2] / ".venv" / "axe-core" / "node_modules" / "axe-core" / "axe.min.js"
 
 pytestmark = pytest.mark.slow
 
@@ -195,3 +196,28 @@ def test_a_long_record_list_pages_through_the_server_and_downloads_whole(page: A
         listing.locator(".pager button.csv").click()
     lines = Path(download.value.path()).read_text().strip().splitlines()
     assert len(lines) == total + 1 and lines[0].startswith("bol_number")
+
+
+def serious_violations(page: Any) -> list[str]:
+    """What axe-core finds of serious or critical impact on the page as it is now."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("axe.run(document, {resultTypes: ['violations']}).then(r => r.violations"
+                          ".filter(v => ['serious', 'critical'].includes(v.impact))"
+                          ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', ')))")
+    return list(found)
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (390, 844)], ids=["desktop", "phone"])
+def test_axe_finds_no_serious_violation_on_the_start_screen_or_an_answer(browser: Any, data_dir: Path,
+                                                                         tmp_path: Path, size: tuple[int, int]) -> None:
+    if not AXE.exists():
+        pytest.skip("no axe-core: python3 dev.py test installs it with npm")
+    with bosun_serve(data_copy(data_dir, tmp_path / "d")) as base:
+        opened = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        opened.goto(base + "/")
+        opened.locator("#suggestions button").first.wait_for()
+        assert serious_violations(opened) == []
+        ask(opened, "Compare Maersk vs Evergreen shipping volumes to LA last quarter", 1)
+        opened.locator(".chart svg").first.wait_for()
+        assert serious_violations(opened) == []
+        opened.close()
