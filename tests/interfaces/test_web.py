@@ -53,6 +53,21 @@ def page(browser: Any, data_dir: Path, tmp_path: Path) -> Iterator[Any]:
         opened.close()
 
 
+EDGES_THROUGH_BOXES = """(() => {
+  const boxes = [...document.querySelectorAll('#dag .node rect')].map(r => r.getBBox());
+  let crossing = 0;
+  for (const edge of document.querySelectorAll('#dag .edge')) {
+    const length = edge.getTotalLength();
+    for (let at = 2; at < length - 2; at += 2) {
+      const p = edge.getPointAtLength(at);
+      crossing += boxes.some(b => p.x > b.x + 1 && p.x < b.x + b.width - 1 && p.y > b.y + 1 &&
+                             p.y < b.y + b.height - 1) ? 1 : 0;
+    }
+  }
+  return crossing;
+})()"""
+
+
 def ask(page: Any, question: str, answers: int) -> Any:
     """Type the question, wait for its answer (the page's `answers`-th); returns that answer's element."""
     page.fill("#question", question)
@@ -70,6 +85,9 @@ def test_compare_trend_clarify_follow_up_and_reload(page: Any) -> None:
     compared.locator(".chart[data-mark=bar] svg .mark-rect path").first.wait_for()
     assert compared.locator(".mark-rect path").count() == 2  # one bar per carrier
     assert page.locator("#dag .node.success").count() >= 4 and page.locator("#dag .edge").count() >= 3
+    assert page.locator("#dag").is_hidden()  # the plan is folded until someone opens it
+    page.locator("#plan-toggle").click()
+    assert page.locator("#dag").is_visible() and page.evaluate(EDGES_THROUGH_BOXES) == 0
     shot(page, "1-comparison-bars")
 
     followed = ask(page, "what about Long Beach?", 2)

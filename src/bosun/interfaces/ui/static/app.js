@@ -425,7 +425,8 @@ function drawDag(svg, nodes) {
     place.set(node.sub_goal_id, { x: 10 + (node.round - 1) * NODE.column, y: 10 + slot * NODE.row });
   }
   const width = 20 + Math.max(1, ...perRound.keys()) * NODE.column;
-  const height = 20 + Math.max(1, ...perRound.values()) * NODE.row;
+  const lane = 10 + Math.max(1, ...perRound.values()) * NODE.row;  // below every box: where long edges run
+  const height = lane + 14;
   svg.setAttribute("width", width);
   svg.setAttribute("height", height);
   svg.querySelectorAll(".node, .edge").forEach((n) => n.remove());
@@ -434,8 +435,7 @@ function drawDag(svg, nodes) {
     for (const [slot, from] of Object.entries(node.inputs || {})) {
       const start = place.get(from);
       if (!start) continue;
-      const edge = svgEl("path", { class: "edge", "data-slot": slot,
-        d: `M${start.x + NODE.width},${start.y + NODE.height / 2} L${to.x},${to.y + NODE.height / 2}` });
+      const edge = svgEl("path", { class: "edge", "data-slot": slot, d: edgePath(start, to, lane) });
       svg.append(edge);
     }
   }
@@ -448,6 +448,15 @@ function drawDag(svg, nodes) {
       svgEl("text", { x: x + 6, y: y + 14 }, label),
       svgEl("text", { x: x + 6, y: y + 28 }, `${node.status}${took}`)));
   }
+}
+
+// An edge to the next round is a straight line; one that skips rounds runs below the boxes it would cross.
+function edgePath(from, to, lane) {
+  const [x1, y1] = [from.x + NODE.width, from.y + NODE.height / 2];
+  const [x2, y2] = [to.x, to.y + NODE.height / 2];
+  if (x2 - x1 <= NODE.column) return `M${x1},${y1} L${x2},${y2}`;
+  const [out, back] = [x1 + (NODE.column - NODE.width) / 2, x2 - (NODE.column - NODE.width) / 2];
+  return `M${x1},${y1} L${out},${y1} L${out},${lane} L${back},${lane} L${back},${y2} L${x2},${y2}`;
 }
 
 function svgEl(tag, attrs = {}, ...children) {
@@ -468,6 +477,11 @@ $("#ask").addEventListener("submit", (event) => {
 });
 $("#new-thread").addEventListener("click", () => startFresh());
 $("#drawer").addEventListener("click", () => toggleDrawer());
+$("#plan-toggle").addEventListener("click", () => {
+  const open = $("#plan-toggle").getAttribute("aria-expanded") !== "true";
+  $("#plan-toggle").setAttribute("aria-expanded", String(open));
+  $("#dag").toggleAttribute("hidden", !open);
+});
 window.addEventListener("popstate", () => {
   const fromUrl = threadFromUrl();
   if (fromUrl) openThread(fromUrl, false);
