@@ -88,6 +88,7 @@ def test_compare_trend_clarify_follow_up_and_reload(page: Any) -> None:
     assert page.locator("#dag").is_hidden()  # the plan is folded until someone opens it
     page.locator("#plan-toggle").click()
     assert page.locator("#dag").is_visible() and page.evaluate(EDGES_THROUGH_BOXES) == 0
+    assert page.locator("#dag .node text").first.inner_html() == "read the question"
     shot(page, "1-comparison-bars")
 
     followed = ask(page, "what about Long Beach?", 2)

@@ -15,6 +15,7 @@ class TurnEvent(BaseModel):
     round: int = 0
     sub_goal_id: int | None = None
     worker: str | None = None
+    title: str = Field("", description="dispatched: what the worker does, in a few words")
     status: str | None = None
     duration_ms: float | None = None
     message: str = ""

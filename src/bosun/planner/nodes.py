@@ -116,7 +116,9 @@ def _hydrate(sub_goal: SubGoal, state: MainState) -> WorkerInput:
 def f03_worker_executor(worker_input: WorkerInput, runtime: Runtime[RunContext]) -> Update:
     """Run one worker by name, within its timeout; any exception becomes a failed result."""
     sub_goal, ctx = worker_input.sub_goal, runtime.context
+    registered = ctx.registry.get(sub_goal.worker)
     emit(TurnEvent(kind="dispatched", round=sub_goal.round or 0, sub_goal_id=sub_goal.id, worker=sub_goal.worker,
+                   title=registered.capability.title if registered else "",
                    inputs={name: ref.from_sub_goal for name, ref in sub_goal.inputs.items()}))
     started = time.perf_counter()
     result = _run_worker(worker_input, ctx)

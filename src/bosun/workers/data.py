@@ -45,7 +45,8 @@ from bosun.workers.slots import (
 
 
 @worker("common_helpdesk", "Answers what a term means from the catalog's glossary", consumes=[],
-        produces=[ANSWER], goal_type="deliverable", preconditions=["the goal asks what a term means"])
+        produces=[ANSWER], goal_type="deliverable", preconditions=["the goal asks what a term means"],
+        title="define the term")
 def common_helpdesk(wi: WorkerInput, ctx: Context) -> WorkerResult:
     glossary = ctx.catalog.glossary
     lines = [f"**{t}**: {glossary[t]}" for t in wi.sub_goal.params.terms if t in glossary]
@@ -57,7 +58,8 @@ def common_helpdesk(wi: WorkerInput, ctx: Context) -> WorkerResult:
 
 
 @worker("explain_metadata", "Explains the fields of the data and what they mean", consumes=[],
-        produces=[EXPLANATION], goal_type="deliverable", preconditions=["the goal asks about fields"])
+        produces=[EXPLANATION], goal_type="deliverable", preconditions=["the goal asks about fields"],
+        title="describe the fields")
 def explain_metadata(wi: WorkerInput, ctx: Context) -> WorkerResult:
     return WorkerResult.of(wi, EXPLANATION.of(explain_fields(ctx.catalog, wi.sub_goal.params.terms)))
 
@@ -75,7 +77,8 @@ def explain_fields(catalog: Catalog, names: list[str]) -> Deliverable:
 
 
 @worker("metadata_lookup", "Resolves names and reads the goal's meaning against the catalog", consumes=[],
-        produces=[ANALYSIS_RESULT, ENTITY_OPTIONS], goal_type="support", preconditions=["the goal asks about data"])
+        produces=[ANALYSIS_RESULT, ENTITY_OPTIONS], goal_type="support", preconditions=["the goal asks about data"],
+        title="read the question")
 def metadata_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
     params = wi.sub_goal.params
     text = params.text
@@ -159,7 +162,7 @@ def _examples(ctx: Context) -> list[str]:
 
 
 @worker("es_query_gen", "Builds the search or aggregation query from the meaning", consumes=[ANALYSIS_RESULT],
-        produces=[ES_QUERY, AMBIGUITY], goal_type="support")
+        produces=[ES_QUERY, AMBIGUITY], goal_type="support", title="build the query")
 def es_query_gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
     meaning = wi.get(ANALYSIS_RESULT)
     unsure = [a for a in meaning.ambiguities if a.kind in ("field", "measure")]
@@ -168,7 +171,7 @@ def es_query_gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
 
 
 @worker("es_query_exec", "Runs the query on the engine, within the guardrails", consumes=[ES_QUERY],
-        produces=[ES_RESULTS], goal_type="support")
+        produces=[ES_RESULTS], goal_type="support", title="run the query")
 def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
     query = wi.get(ES_QUERY)
     response = ctx.engine.search(query.index, query.body)
@@ -180,7 +183,7 @@ def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
 
 @worker("page_query", "Fetches one page of a search's records by offset and limit", consumes=[ES_QUERY],
         produces=[PAGE_RESULTS], goal_type="deliverable",
-        preconditions=["the goal asks for records beyond the first page"])
+        preconditions=["the goal asks for records beyond the first page"], title="fetch a page of records")
 def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
     query = wi.get(ES_QUERY)
     meaning = query.meaning
@@ -204,7 +207,7 @@ def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
 
 
 @worker("show_results", "Shows the results as a table (template, no model); states the fields it assumed",
-        consumes=[ES_RESULTS, AMBIGUITY], produces=[FORMATTED_RESULTS], goal_type="deliverable")
+        consumes=[ES_RESULTS, AMBIGUITY], produces=[FORMATTED_RESULTS], goal_type="deliverable", title="show the table")
 def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     results = wi.get(ES_RESULTS)
     meaning = querygen.counted(results.meaning, ctx.catalog)  # as the table was computed: a trend counts by default
@@ -372,7 +375,8 @@ def _figure(value: Any, unit: str | None = None) -> str:
 
 
 @worker("analyze_results", "States comparisons, rankings and trends computed from the results", consumes=[ES_RESULTS],
-        produces=[ANALYSIS], goal_type="deliverable", preconditions=["the goal compares, ranks or follows a trend"])
+        produces=[ANALYSIS], goal_type="deliverable", preconditions=["the goal compares, ranks or follows a trend"],
+        title="analyse the figures")
 def analyze_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     return WorkerResult.of(wi, ANALYSIS.of(Deliverable(text=_analysis(wi.get(ES_RESULTS)))))
 
@@ -457,7 +461,7 @@ def _trend_of(rows: list[list[Any]], label: str) -> str:
 
 
 @worker("clarify_question", "Asks which of several matching names was meant", consumes=[ENTITY_OPTIONS],
-        produces=[CLARIFICATION_MESSAGE], goal_type="deliverable")
+        produces=[CLARIFICATION_MESSAGE], goal_type="deliverable", title="ask which one was meant")
 def clarify_question(wi: WorkerInput, ctx: Context) -> WorkerResult:
     found = wi.get(ENTITY_OPTIONS)
     asked = Clarification.about(found.term, found.options, wi.sub_goal.params.preface)
@@ -465,7 +469,7 @@ def clarify_question(wi: WorkerInput, ctx: Context) -> WorkerResult:
 
 
 @worker("diagnose_query", "Finds which filter emptied a result", consumes=[ES_QUERY], produces=[DIAGNOSIS],
-        goal_type="deliverable", reviews_empty=True)
+        goal_type="deliverable", reviews_empty=True, title="find what emptied the result")
 def diagnose_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
     query = wi.get(ES_QUERY)
     return WorkerResult.of(wi, DIAGNOSIS.of(Deliverable(text=_diagnosis(query, ctx))))

@@ -192,6 +192,7 @@ class WorkerCapability(BaseModel):
 
     name: str
     description: str
+    title: str = Field("", description="what it does in a few words, for a person reading the plan")
     consumes: list[str] = Field(default_factory=list)
     produces: list[str]
     goal_type: GoalType

@@ -14,7 +14,8 @@ from bosun.workers.slots import ANALYSIS_RESULT, OBJECT_DETAILS
 
 @worker("graphql_lookup", "Looks up one business object and the attributes asked of it through GraphQL",
         consumes=[ANALYSIS_RESULT], produces=[OBJECT_DETAILS], goal_type="deliverable",
-        preconditions=["the goal asks about one business object, not about groups of records"])
+        preconditions=["the goal asks about one business object, not about groups of records"],
+        title="look up the object")
 def graphql_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
     lookup = wi.get(ANALYSIS_RESULT).lookup
     if lookup is None:

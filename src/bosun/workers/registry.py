@@ -64,10 +64,12 @@ REGISTRY = Registry()
 
 
 def worker(name: str, description: str, *, consumes: Sequence[Slot[Any]], produces: Sequence[Slot[Any]],
-           goal_type: GoalType, preconditions: list[str] | None = None, reviews_empty: bool = False,
+           goal_type: GoalType, title: str = "", preconditions: list[str] | None = None, reviews_empty: bool = False,
            registry: Registry = REGISTRY) -> Callable[[WorkerFn], WorkerFn]:
-    """Register a stateless `(WorkerInput, Context) -> WorkerResult` function with its typed slots."""
-    capability = WorkerCapability(name=name, description=description, consumes=[s.name for s in consumes],
+    """Register a stateless `(WorkerInput, Context) -> WorkerResult` function with its typed slots; `title` says
+    what it does in a few words, as the page's plan shows it."""
+    capability = WorkerCapability(name=name, description=description, title=title or name.replace("_", " "),
+                                  consumes=[s.name for s in consumes],
                                   produces=[s.name for s in produces], goal_type=goal_type,
                                   preconditions=preconditions or [], reviews_empty=reviews_empty)
 

@@ -390,7 +390,7 @@ const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^
 // ---- the live sub-goal DAG: rounds as columns, sub-goals as nodes coloured by status, InputRefs as edges ----
 
 const SVG = "http://www.w3.org/2000/svg";
-const NODE = { width: 150, height: 34, column: 190, row: 46 };
+const NODE = { width: 210, height: 34, column: 250, row: 46 };
 
 function startPlan() {
   const nodes = new Map();
@@ -442,8 +442,9 @@ function drawDag(svg, nodes) {
   for (const node of nodes.values()) {
     const { x, y } = place.get(node.sub_goal_id);
     const took = node.duration_ms === null || node.duration_ms === undefined ? "" : ` ${Math.round(node.duration_ms)} ms`;
-    const label = `sg${node.sub_goal_id} ${node.worker}`;
+    const label = node.title || node.worker;
     svg.append(svgEl("g", { class: `node ${node.status}`, "data-sub-goal": node.sub_goal_id, "data-round": node.round },
+      svgEl("title", {}, `sub-goal ${node.sub_goal_id}: ${node.worker}`),
       svgEl("rect", { x, y, width: NODE.width, height: NODE.height }),
       svgEl("text", { x: x + 6, y: y + 14 }, label),
       svgEl("text", { x: x + 6, y: y + 28 }, `${node.status}${took}`)));
