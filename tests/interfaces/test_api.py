@@ -168,3 +168,16 @@ def test_two_clients_on_one_thread_keep_both_turns_in_order(settings: Settings) 
     assert sorted(t["question"] for t in turns) == sorted(questions)
     assert [t["answer"] for t in turns] == [answers[t["question"]] for t in turns]
     assert all(a["status"] == "done" for a in answers.values())
+
+
+def test_a_thread_renamed_keeps_its_name_and_a_deleted_one_is_gone(client: TestClient) -> None:
+    thread = _thread(client)
+    client.post(f"/threads/{thread}/turns", json={"question": "Monthly shipments in 2025"})
+    assert client.patch(f"/threads/{thread}", json={"title": "2025 by month"}).status_code == 204
+    listed = {t["thread_id"]: t["title"] for t in client.get("/threads").json()}
+    assert listed[thread] == "2025 by month"
+    assert client.patch(f"/threads/{thread}", json={"title": ""}).status_code == 400
+    assert client.patch("/threads/nope", json={"title": "x"}).status_code == 404
+    assert client.delete(f"/threads/{thread}").status_code == 204
+    assert thread not in {t["thread_id"] for t in client.get("/threads").json()}
+    assert client.get(f"/threads/{thread}").status_code == 404

@@ -240,3 +240,30 @@ def test_axe_finds_no_serious_violation_on_the_start_screen_or_an_answer(browser
         opened.locator(".chart svg").first.wait_for()
         assert serious_violations(opened) == []
         opened.close()
+
+
+def test_threads_are_renamed_deleted_with_undo_and_a_deleted_link_says_so(page: Any) -> None:
+    ask(page, "Monthly shipments in 2025", 1)
+    link = page.url
+    page.once("dialog", lambda dialog: dialog.accept("2025 by month"))
+    page.locator("#threads li.current button.rename").click()
+    page.wait_for_function("document.querySelector('#threads li.current .open').textContent.startsWith('2025 by')")
+    page.reload()
+    page.wait_for_function("document.querySelector('#threads li .open')?.textContent.startsWith('2025 by month')")
+
+    page.locator("#threads li button.delete").first.click()
+    page.wait_for_function("document.querySelectorAll('#threads li').length === 0")
+    assert page.locator("#deleted").is_visible()
+    shot(page, "9-deleted-with-undo")
+    page.locator("#undo").click()
+    page.wait_for_function("document.querySelectorAll('#threads li').length === 1")
+
+    page.locator("#threads li button.delete").first.click()
+    page.wait_for_function("!document.querySelector('#deleted')", timeout=15_000)  # deleted on the server
+    page.goto(link)
+    page.locator("#banner").wait_for()
+    assert "does not exist" in page.locator("#banner").inner_text()
+    answer = ask(page, "How many shipments arrived last month?", 1)
+    assert answer.get_attribute("data-status") == "done"
+    assert page.url != link
+    page.wait_for_function("document.querySelectorAll('#threads li').length === 1")

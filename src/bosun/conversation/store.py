@@ -42,6 +42,7 @@ _ANSWERS = ("CREATE TABLE IF NOT EXISTS bosun_answers (thread_id TEXT NOT NULL, 
             "answer TEXT NOT NULL, PRIMARY KEY (thread_id, turn_id))")
 # The turn a thread has started and not yet stored: what a killed process leaves behind, run again on the next ask.
 _RUNNING = "CREATE TABLE IF NOT EXISTS bosun_running (thread_id TEXT PRIMARY KEY, question TEXT NOT NULL)"
+_TITLES = "CREATE TABLE IF NOT EXISTS bosun_titles (thread_id TEXT PRIMARY KEY, title TEXT NOT NULL)"  # renamed ones
 _OPEN = "INSERT INTO bosun_threads VALUES (?, ?) ON CONFLICT (thread_id) DO NOTHING"
 
 
@@ -59,7 +60,7 @@ class TurnStore:
         self.unwritable = unwritable  # why nothing can be saved (a read-only store), or None
         self._lock = threading.Lock()
         if conn is not None and unwritable is None:
-            self._run_all([(ddl, ()) for ddl in (_TABLE, _THREADS, _ANSWERS, _RUNNING)])
+            self._run_all([(ddl, ()) for ddl in (_TABLE, _THREADS, _ANSWERS, _RUNNING, _TITLES)])
 
     def recent(self, thread_id: str, n: int) -> list[TurnSummary]:
         """The thread's last `n` turns, oldest first; an unknown thread has none."""
@@ -118,11 +119,18 @@ class TurnStore:
         return bool(found)
 
     def threads(self, limit: int = 100) -> list[tuple[str, str, str]]:
-        """(thread id, created, first question or "") of the newest recorded threads."""
+        """(thread id, created, title) of the newest recorded threads: the name given, else the first question,
+        else ""."""
         rows = self._run("SELECT t.thread_id, t.created, (SELECT a.answer FROM bosun_answers a WHERE "
-                         "a.thread_id = t.thread_id ORDER BY a.turn_id LIMIT 1) FROM bosun_threads t "
+                         "a.thread_id = t.thread_id ORDER BY a.turn_id LIMIT 1), n.title FROM bosun_threads t "
+                         "LEFT JOIN bosun_titles n ON n.thread_id = t.thread_id "
                          "ORDER BY t.created DESC, t.thread_id LIMIT ?", (limit,))
-        return [(str(r[0]), str(r[1]), json.loads(str(r[2]))["question"] if r[2] else "") for r in rows]
+        return [(str(r[0]), str(r[1]), str(r[3]) if r[3] else json.loads(str(r[2]))["question"] if r[2] else "")
+                for r in rows]
+
+    def rename(self, thread_id: str, title: str) -> None:
+        self._run_all([("DELETE FROM bosun_titles WHERE thread_id = ?", (thread_id,)),
+                       ("INSERT INTO bosun_titles VALUES (?, ?)", (thread_id, scrub(title, self.secrets)))])
 
     def answers(self, thread_id: str) -> list[dict[str, Any]]:
         """The thread's recorded answers, oldest first."""
@@ -131,7 +139,8 @@ class TurnStore:
 
     def drop_thread(self, thread_id: str) -> None:
         self._run_all([(f"DELETE FROM {table} WHERE thread_id = ?", (thread_id,))
-                       for table in ("bosun_threads", "bosun_turns", "bosun_answers", "bosun_running")])
+                       for table in ("bosun_threads", "bosun_turns", "bosun_answers", "bosun_running",
+                                     "bosun_titles")])
 
     def _run(self, sql: str, args: tuple[object, ...]) -> list[tuple[object, ...]]:
         (rows,) = self._run_all([(sql, args)])

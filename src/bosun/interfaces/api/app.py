@@ -44,6 +44,10 @@ class ThreadInfo(BaseModel):
     title: str = Field(description="the thread's first question, or empty")
 
 
+class ThreadRename(BaseModel):
+    title: str = Field(min_length=1, max_length=200, description="the thread's new title")
+
+
 class Turn(BaseModel):
     question: str
     answer: dict[str, Any] = Field(description="the turn's answer JSON (DATA_CONTRACT §3)")
@@ -121,6 +125,12 @@ def _threads(app: FastAPI, session: Session) -> None:
         """The thread's turns, oldest first: each question and its answer JSON."""
         answers = session.store.answers(_known(session, thread_id))
         return ThreadTurns(thread_id=thread_id, turns=[Turn(question=a["question"], answer=a) for a in answers])
+
+    @app.patch("/threads/{thread_id}", status_code=204, tags=["threads"])
+    def rename_thread(thread_id: str, change: ThreadRename) -> Response:
+        """Give the thread a title of its own (instead of its first question)."""
+        session.store.rename(_known(session, thread_id), change.title)
+        return Response(status_code=204)
 
     @app.delete("/threads/{thread_id}", status_code=204, tags=["threads"])
     def delete_thread(thread_id: str) -> Response:

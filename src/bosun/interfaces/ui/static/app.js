@@ -3,7 +3,7 @@
 "use strict";
 
 const PAGE_ROWS = 20;
-const state = { thread: null, busy: false };
+const state = { thread: null, busy: false, deleting: null };
 const $ = (selector) => document.querySelector(selector);
 
 function el(tag, attrs = {}, ...children) {
@@ -29,7 +29,8 @@ async function api(path, options = {}) {
   }
   if (!response.ok && !(options.headers || {}).Accept) {
     const body = await response.json().catch(() => ({}));
-    throw new Error(body.detail || `${response.status} ${response.statusText}`);
+    throw Object.assign(new Error(body.detail || `${response.status} ${response.statusText}`),
+                        { status: response.status });
   }
   return response;
 }
@@ -39,11 +40,49 @@ async function api(path, options = {}) {
 async function listThreads() {
   const threads = await (await api("/threads")).json();
   const list = $("#threads");
-  list.replaceChildren(...threads.filter((t) => t.title || t.thread_id === state.thread).map((t) => el("li", {
+  const shown = threads.filter((t) => (t.title || t.thread_id === state.thread) && t.thread_id !== state.deleting);
+  list.replaceChildren(...shown.map((t) => el("li", {
     "data-thread": t.thread_id, class: t.thread_id === state.thread ? "current" : null,
-  }, el("button", { type: "button", title: t.title || t.thread_id, onclick: () => openThread(t.thread_id) },
-        t.title || "(new conversation)", el("small", {}, whenCreated(t.created))))));
+  }, el("button", { type: "button", class: "open", title: t.title || t.thread_id, onclick: () => openThread(t.thread_id) },
+        t.title || "(new conversation)", el("small", {}, whenCreated(t.created))),
+     el("span", { class: "thread-actions" },
+        el("button", { type: "button", class: "rename", "aria-label": `Rename “${t.title}”`,
+                       onclick: () => renameThread(t) }, "rename"),
+        el("button", { type: "button", class: "delete", "aria-label": `Delete “${t.title}”`,
+                       onclick: () => deleteThread(t) }, "delete")))));
   hideBanner();
+}
+
+async function renameThread(thread) {
+  const title = prompt("A new name for this conversation:", thread.title);
+  if (!title || !title.trim()) return;
+  await api(`/threads/${thread.thread_id}`, { method: "PATCH", body: JSON.stringify({ title: title.trim() }) })
+    .catch(unreachable);
+  await listThreads().catch(unreachable);
+}
+
+// A deleted thread leaves the list at once and is deleted on the server after a few seconds, unless undone.
+const UNDO_MS = 6000;
+
+function deleteThread(thread) {
+  state.deleting = thread.thread_id;
+  if (state.thread === thread.thread_id) startFresh();
+  listThreads().catch(unreachable);
+  const undo = el("button", { type: "button", id: "undo" }, "Undo");
+  const notice = el("div", { id: "deleted", role: "status" }, `Deleted “${thread.title}”. `, undo);
+  $("#deleted")?.remove();
+  $("main").prepend(notice);
+  const timer = setTimeout(async () => {
+    notice.remove();
+    state.deleting = null;
+    await api(`/threads/${thread.thread_id}`, { method: "DELETE" }).catch(unreachable);
+  }, UNDO_MS);
+  undo.addEventListener("click", () => {
+    clearTimeout(timer);
+    notice.remove();
+    state.deleting = null;
+    listThreads().catch(unreachable);
+  });
 }
 
 function whenCreated(iso) {
@@ -81,7 +120,14 @@ async function openThread(threadId, push = true) {
     showStart();
     await listThreads();
   } catch (error) {
-    unreachable(error, () => openThread(threadId, false));
+    if (error.status === 404) {
+      state.thread = null;  // the next question starts a new conversation
+      $("#conversation").replaceChildren();
+      showStart();
+      unreachable(new Error("this conversation does not exist (it may have been deleted)"));
+    } else {
+      unreachable(error, () => openThread(threadId, false));
+    }
   }
 }
 
