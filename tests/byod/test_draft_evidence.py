@@ -90,7 +90,8 @@ def _aggs(drafted: dict[str, tuple[Path, dict[str, Any], str]], name: str) -> di
 def test_codes_and_coordinates_are_never_summed(drafted: dict[str, tuple[Path, dict[str, Any], str]]) -> None:
     assert _roles(drafted, "police_stops") == {
         "stop_id": "identifier", "stop_time": "date", "precinct": "dimension", "lat": "attribute",
-        "long": "attribute", "problem": "dimension", "race": "dimension"}
+        "long": "attribute", "problem": "dimension", "race": "dimension", "stop_time_weekday": "dimension",
+        "stop_time_month": "dimension", "stop_time_hour": "dimension"}
     assert _aggs(drafted, "police_stops") == {"police_stops": ("count", None)}
     precinct = drafted["police_stops"][1]["objects"]["police_stops"]["fields"]["precinct"]
     assert precinct["values"]["3"] == ["precinct 3"]
