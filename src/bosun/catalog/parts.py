@@ -11,6 +11,8 @@ from bosun.catalog.schema import DatePartName
 
 #: parts of every date; the hour only where the dates have times of day
 DATE_PARTS: tuple[DatePartName, ...] = ("weekday", "month")
+#: the values each part takes
+PART_RANGE: dict[DatePartName, tuple[int, int]] = {"weekday": (1, 7), "month": (1, 12), "hour": (0, 23)}
 CLOCK_MIN_VALUES = 60  # an HHMM column takes many values: minutes of the day, not a small count of codes
 
 

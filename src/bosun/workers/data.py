@@ -68,7 +68,11 @@ def explain_fields(catalog: Catalog, names: list[str]) -> Deliverable:
     asked = [f for f in names if f in record.fields]
     chosen = asked or list(record.fields)
     rows = [[name, record.fields[name].type, record.fields[name].description] for name in chosen]
-    text = "\n".join(f"- **{name}** ({kind}): {description}" for name, kind, description in rows)
+    derived = [name for name in chosen if record.fields[name].derived is not None and not asked]
+    text = "\n".join(f"- **{name}** ({kind}): {description}" for name, kind, description in rows
+                     if name not in derived)
+    if derived:  # date parts, one line: the table lists each
+        text += f"\n- derived at load (date parts): {', '.join(derived)}"
     table = ResultTable(title=f"fields of {record.index}", columns=["field", "type", "description"], rows=rows,
                         total=len(rows))
     return Deliverable(text=text, tables=[] if asked else [table])
