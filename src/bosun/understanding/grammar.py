@@ -98,6 +98,8 @@ class DateParts(_Data):
     values: dict[DatePartName, dict[str, list[int]]]
     names: dict[DatePartName, dict[int, str]]
     said: dict[DatePartName, str]
+    listed: dict[DatePartName, str]
+    nouns: dict[DatePartName, tuple[str, str]]
     clock: Clock
 
 

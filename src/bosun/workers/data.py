@@ -118,6 +118,8 @@ _REFUSED = {
     "cause": "The data records what happened, not why: I cannot tell the cause ({words}).",
     "no_measure": "The data holds no {words}, so I cannot give a figure for it.",
     "opinion": "{words} is a judgement the data does not hold, so I cannot rank by it.",
+    "no_date_part": "The data has no field for {words} (no time of day, weekday or month derived from its dates), "
+                    "so I cannot give a figure for it.",
 }
 
 
@@ -261,6 +263,9 @@ def _noun(meaning: Meaning, ctx: Context, count: int) -> str:
     if not meaning.group_by:
         return f"{meaning.interval}{'' if count == 1 else 's'}" if meaning.interval else "periods"
     spec = ctx.catalog.record.fields.get(meaning.group_by[0])
+    if spec is not None and spec.derived is not None:  # "days of the week"
+        one, several = english().date_parts.nouns[spec.derived.part]
+        return one if count == 1 else several
     if spec is None or not spec.synonyms:
         return meaning.group_by[0].replace("_", " ")
     noun = spec.synonyms[0]
