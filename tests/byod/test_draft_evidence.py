@@ -162,11 +162,24 @@ def _same(rows: list[list[Any]], gold: list[list[Any]]) -> bool:
     return sorted(map(key, rows)) == sorted(map(key, gold))
 
 
+_HOUR = "hour(stop_time at time zone 'UTC')"  # the file's times are UTC ("Z"), as data load keeps them
+
+
 @pytest.mark.parametrize(("name", "question", "gold"), [
     ("pizza_sales", "total revenue by size", "select size, sum(price) from pizza_sales group by 1"),
     ("pizza_sales", "average price by size", "select size, avg(price) from pizza_sales group by 1"),
     ("flights", "average departure delay by destination", "select dest, avg(dep_delay) from flights group by 1"),
     ("police_stops", "stops by precinct", "select precinct, count(*) from police_stops group by 1"),
+    # date parts derived at load (issue 24 class 9): a timestamp's hour and weekday, an HHMM clock's hour
+    ("police_stops", "stops by hour", f"select {_HOUR}, count(*) from police_stops group by 1"),
+    ("police_stops", "how many stops after 10pm", f"select count(*) from police_stops where {_HOUR} >= 22"),
+    ("police_stops", "stops in the mornings by precinct",
+     f"select precinct, count(*) from police_stops where {_HOUR} between 6 and 11 group by 1"),
+    ("police_stops", "stops between 9am and 5pm", f"select count(*) from police_stops where {_HOUR} between 9 and 16"),
+    ("police_stops", "stops by day of the week",
+     "select dayname(stop_time at time zone 'UTC'), count(*) from police_stops group by 1"),
+    ("flights", "how many flights departing before 6am", "select count(*) from flights where dep_time // 100 < 6"),
+    ("pizza_sales", "revenue on weekends", "select sum(price) from pizza_sales where isodow(order_date) in (6, 7)"),
 ])
 def test_questions_are_answered_as_sql_answers_them(drafted: dict[str, tuple[Path, dict[str, Any], str]], name: str,
                                                    question: str, gold: str) -> None:

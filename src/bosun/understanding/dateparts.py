@@ -215,10 +215,13 @@ def _part_field(c: Composer, part: DatePartName, dated: str, spans: list[Span]) 
     if mine or part != "hour" or not fields:
         return mine[0] if mine else None
     words = {s.key[:_LOOSE] for s in spans if len(s.key) >= _LOOSE}
-    return max(fields, key=lambda name: _shared(words, c, fields[name].of))
+    chosen = max(fields, key=lambda name: len(words & _said(c, fields[name].of)))
+    for span in spans:  # the word that chose it ("departing") is read
+        span.used = span.used or (not span.tags and span.key[:_LOOSE] in _said(c, fields[chosen].of))
+    return chosen
 
 
-def _shared(words: set[str], c: Composer, name: str) -> int:
+def _said(c: Composer, name: str) -> set[str]:
+    """The beginnings of the words a field is called by: "dep_time", "departure time" → {"dep", "time", "depar"}."""
     spec = c.catalog.record.fields[name]
-    said = {w[:_LOOSE] for phrase in [name.replace("_", " "), *spec.synonyms] for w in phrase.split()}
-    return len(words & said)
+    return {w[:_LOOSE] for phrase in [name.replace("_", " "), *spec.synonyms] for w in phrase.split()}
