@@ -330,9 +330,13 @@ def with_date_parts(table: pa.Table) -> tuple[pa.Table, list[str]]:
     return derived, _part_notes(wanted)
 
 
+_PER_DAY = {"s": 86_400, "ms": 86_400_000, "us": 86_400_000_000, "ns": 86_400_000_000_000}
+
+
 def _has_times(column: pa.ChunkedArray) -> bool:
-    seconds = pc.cast(column, pa.timestamp("s")).cast(pa.int64())
-    return bool(pc.any(pc.not_equal(pc.remainder(seconds, 86400), 0)).as_py())
+    """Some timestamp is not at midnight (in its own unit, so milliseconds count too)."""
+    ticks = pc.cast(column, pa.int64())
+    return bool(pc.any(pc.not_equal(pc.remainder(ticks, _PER_DAY[column.type.unit]), 0)).as_py())
 
 
 def _is_clock(column: pa.ChunkedArray) -> bool:
