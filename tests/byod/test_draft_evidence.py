@@ -134,6 +134,8 @@ def test_catalog_init_says_what_it_decided_and_why(drafted: dict[str, tuple[Path
     assert any(line.startswith("lat: a coordinate name") for line in printed["police_stops"])
     assert ("flight: a number named after the records (flights): their number, never summed → dimension"
             in printed["flights"])
+    assert "stop_time_hour: the hour of stop_time, derived at load → dimension" in printed["police_stops"]
+    assert "dep_time_hour: the hour of dep_time, derived at load → dimension" in printed["flights"]
     assert all(len(lines) == len(drafted[name][1]["objects"][name]["fields"]) + 1 for name, lines in printed.items())
 
 
