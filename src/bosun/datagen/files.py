@@ -350,8 +350,9 @@ def _part_notes(wanted: list[tuple[str, DatePartName, bool]]) -> list[str]:
     for source in dict.fromkeys(name for name, _, _ in wanted):
         mine = [(part, clock) for name, part, clock in wanted if name == source]
         said = ", ".join(f"{part} in {part_name(source, part)}" for part, _ in mine)
-        what = "HHMM clock times" if any(clock for _, clock in mine) else "dates"
-        notes.append(f"{source}: {what} → {said} (derived, for questions by weekday, month or hour)")
+        what = "dates and times" if any(part == "hour" for part, _ in mine) else "dates"
+        what = "HHMM clock times" if any(clock for _, clock in mine) else what
+        notes.append(f"{source}: {what} → {said} (derived at load, for questions by {', '.join(p for p, _ in mine)})")
     return notes
 
 
