@@ -55,7 +55,11 @@ def test_roles_come_from_evidence(drafted: tuple[Path, dict[str, Any]]) -> None:
     roles = {name: spec["role"] for name, spec in fields.items()}
     assert roles == {"year": "dimension", "month": "dimension", "dayof_month": "dimension", "dep_time": "attribute",
                      "carrier": "dimension", "origin": "dimension", "arr_delay": "measure", "air_time": "measure",
-                     "distance": "measure", "tail_num": "identifier", "date": "date"}
+                     "distance": "measure", "tail_num": "identifier", "date": "date", "date_weekday": "dimension",
+                     "date_month": "dimension", "dep_time_hour": "dimension"}
+    parts = {name: spec["derived"] for name, spec in fields.items() if "derived" in spec}
+    assert parts == {"date_weekday": {"part": "weekday", "of": "date"}, "date_month": {"part": "month", "of": "date"},
+                     "dep_time_hour": {"part": "hour", "of": "dep_time"}}
 
 
 def test_measures_average_delays_and_durations_sum_distances_and_count_flights(

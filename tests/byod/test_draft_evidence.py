@@ -90,7 +90,8 @@ def _aggs(drafted: dict[str, tuple[Path, dict[str, Any], str]], name: str) -> di
 def test_codes_and_coordinates_are_never_summed(drafted: dict[str, tuple[Path, dict[str, Any], str]]) -> None:
     assert _roles(drafted, "police_stops") == {
         "stop_id": "identifier", "stop_time": "date", "precinct": "dimension", "lat": "attribute",
-        "long": "attribute", "problem": "dimension", "race": "dimension"}
+        "long": "attribute", "problem": "dimension", "race": "dimension", "stop_time_weekday": "dimension",
+        "stop_time_month": "dimension", "stop_time_hour": "dimension"}
     assert _aggs(drafted, "police_stops") == {"police_stops": ("count", None)}
     precinct = drafted["police_stops"][1]["objects"]["police_stops"]["fields"]["precinct"]
     assert precinct["values"]["3"] == ["precinct 3"]
@@ -133,6 +134,8 @@ def test_catalog_init_says_what_it_decided_and_why(drafted: dict[str, tuple[Path
     assert any(line.startswith("lat: a coordinate name") for line in printed["police_stops"])
     assert ("flight: a number named after the records (flights): their number, never summed → dimension"
             in printed["flights"])
+    assert "stop_time_hour: the hour of stop_time, derived at load → dimension" in printed["police_stops"]
+    assert "dep_time_hour: the hour of dep_time, derived at load → dimension" in printed["flights"]
     assert all(len(lines) == len(drafted[name][1]["objects"][name]["fields"]) + 1 for name, lines in printed.items())
 
 
@@ -161,11 +164,24 @@ def _same(rows: list[list[Any]], gold: list[list[Any]]) -> bool:
     return sorted(map(key, rows)) == sorted(map(key, gold))
 
 
+_HOUR = "hour(stop_time at time zone 'UTC')"  # the file's times are UTC ("Z"), as data load keeps them
+
+
 @pytest.mark.parametrize(("name", "question", "gold"), [
     ("pizza_sales", "total revenue by size", "select size, sum(price) from pizza_sales group by 1"),
     ("pizza_sales", "average price by size", "select size, avg(price) from pizza_sales group by 1"),
     ("flights", "average departure delay by destination", "select dest, avg(dep_delay) from flights group by 1"),
     ("police_stops", "stops by precinct", "select precinct, count(*) from police_stops group by 1"),
+    # date parts derived at load (issue 24 class 9): a timestamp's hour and weekday, an HHMM clock's hour
+    ("police_stops", "stops by hour", f"select {_HOUR}, count(*) from police_stops group by 1"),
+    ("police_stops", "how many stops after 10pm", f"select count(*) from police_stops where {_HOUR} >= 22"),
+    ("police_stops", "stops in the mornings by precinct",
+     f"select precinct, count(*) from police_stops where {_HOUR} between 6 and 11 group by 1"),
+    ("police_stops", "stops between 9am and 5pm", f"select count(*) from police_stops where {_HOUR} between 9 and 16"),
+    ("police_stops", "stops by day of the week",
+     "select dayname(stop_time at time zone 'UTC'), count(*) from police_stops group by 1"),
+    ("flights", "how many flights departing before 6am", "select count(*) from flights where dep_time // 100 < 6"),
+    ("pizza_sales", "revenue on weekends", "select sum(price) from pizza_sales where isodow(order_date) in (6, 7)"),
 ])
 def test_questions_are_answered_as_sql_answers_them(drafted: dict[str, tuple[Path, dict[str, Any], str]], name: str,
                                                    question: str, gold: str) -> None:

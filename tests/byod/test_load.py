@@ -44,7 +44,9 @@ def test_a_semicolon_csv_loads_with_an_inferred_mapping(tmp_path: Path, data_dir
     properties = engine.mapping("orders")["properties"]
     assert properties == {"order_id": {"type": "integer"}, "customer": {"type": "keyword"},
                           "placed": {"type": "date"}, "amount": {"type": "double"}, "express": {"type": "boolean"},
-                          "note": {"type": "text", "fields": {"keyword": {"type": "keyword"}}}}
+                          "note": {"type": "text", "fields": {"keyword": {"type": "keyword"}}},
+                          "placed_weekday": {"type": "integer"}, "placed_month": {"type": "integer"}}
+    assert "placed: dates → weekday in placed_weekday, month in placed_month" in result.output
     body = {"size": 0, "query": {"term": {"customer": "Acme 1"}}, "aggs": {"a": {"sum": {"field": "amount"}}}}
     expected = sum(i * 1.5 for i in range(1, 201) if i % 3 == 1)
     assert engine.search("orders", body)["aggregations"]["a"]["value"] == expected

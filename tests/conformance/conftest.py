@@ -10,6 +10,7 @@ import pytest
 from osmem_server import OsmemServer
 
 from bosun.catalog import load_catalog
+from bosun.datagen.files import with_date_parts
 from bosun.datagen.load import build
 from bosun.engines.base import Engine
 from bosun.engines.embedded import EmbeddedEngine
@@ -29,7 +30,9 @@ def load_stops(engine: Engine) -> None:
         moments += [last, last + timedelta(hours=23, minutes=59, seconds=59, milliseconds=999)]
     table = pa.table({"stopped_at": pa.array(moments, pa.timestamp("ms")),
                       "precinct": [str(1 + i % 5) for i in range(len(moments))]})
-    engine.bulk_load("stops", table, STOPS_MAPPING)
+    table, _ = with_date_parts(table)  # stopped_at_weekday, _month, _hour, as `data load` writes them
+    parts = {name: {"type": "integer"} for name in table.column_names if name not in STOPS_MAPPING["properties"]}
+    engine.bulk_load("stops", table, {"properties": {**STOPS_MAPPING["properties"], **parts}})
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ from typing import Any
 from bosun.catalog import Catalog
 from bosun.planner.answer import Answer
 from bosun.understanding import Meaning, english
+from bosun.understanding.readback import part_value_name
 from bosun.workers.models import ResultTable
 
 
@@ -70,6 +71,8 @@ def _says_value(reading: str, field: str, value: Any, catalog: Catalog) -> bool:
     spec = catalog.record.fields.get(field)
     key = str(value).lower() if isinstance(value, bool) else str(value)
     words = [key, *(spec.values.get(key, []) if spec else [])]
+    if spec is not None and spec.derived is not None:  # a date part: 6 is said "Saturday"
+        words.append(part_value_name(spec.derived.part, value))
     if isinstance(value, bool):
         words.append(english().read_back.truth[key])
     if isinstance(value, int | float) and not isinstance(value, bool):

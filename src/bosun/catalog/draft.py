@@ -17,12 +17,12 @@ from typing import Any
 import yaml
 
 from bosun.catalog.loader import index_rows
+from bosun.catalog.parts import is_clock_values, part_name
 from bosun.catalog.profile import MANY_VALUES, Column, IndexProfile, profile_index
 from bosun.engines.base import Engine
 from bosun.errors import CatalogError
 
 _FEW_WORDS = 30  # a vocabulary of values, not a list of names
-_CLOCK_MIN_VALUES = 60  # an HHMM column takes many values: minutes of the day, not a small count
 
 
 @cache
@@ -92,10 +92,9 @@ def is_date_part(column: Column) -> bool:
 
 def is_clock(column: Column) -> bool:
     """HHMM clock times (1425 = 14:25): never a measure."""
-    if column.type not in {"integer", "long"} or not column.complete_values or column.distinct < _CLOCK_MIN_VALUES:
+    if column.type not in {"integer", "long"} or not column.complete_values:
         return False
-    values = [int(v) for v, _ in column.values]
-    return max(values) <= 2400 and min(values) >= 0 and max(values) >= 100 and all(v % 100 < 60 for v in values)
+    return is_clock_values([int(v) for v, _ in column.values], column.distinct)
 
 
 @dataclass(frozen=True)
@@ -266,7 +265,10 @@ def draft(engine: Engine, indices: list[str] | str) -> Draft:
     profiles = [profile_index(engine, name) for name in names]
     record, references = profiles[0], profiles[1:]
     decisions = {name: decide(column, record.rows, record.index) for name, column in record.columns.items()}
-    fields = _record_fields(record, decisions)
+    parts = derived_parts(record)
+    decisions.update({name: Decision("dimension", f"the {part['part']} of {part['of']}, derived at load")
+                      for name, part in parts.items()})
+    fields = _record_fields(record, decisions, parts)
     measures = _measures(record, fields)
     keys = {ref.index: _id_column(ref) for ref in references}
     links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]
@@ -298,19 +300,47 @@ def _note(record: IndexProfile, name: str, decision: Decision, measures: dict[st
     return f"{name}: {why} → {outcome}"
 
 
+def derived_parts(record: IndexProfile) -> dict[str, dict[str, str]]:
+    """Columns that `data load` derived (`<source>_<part>`, catalog/parts.py) → {part, of}.
+
+    Evidence: the name is a source column's with a part after it, and the source can have that part (a date; for
+    the hour, a date with times or an HHMM clock column)."""
+    found = {}
+    for source in record.columns.values():
+        clock = is_clock(source)
+        if source.type != "date" and not clock:
+            continue
+        for part in ("weekday", "month", "hour"):
+            name = part_name(source.name, part)
+            if name in record.columns and (part == "hour" or not clock):
+                found[name] = {"part": part, "of": source.name}
+    return found
+
+
+def _part_field(column: Column, part: dict[str, str]) -> dict[str, Any]:
+    """A derived part: its words are the language's (en.yaml), so it has no synonyms of its own."""
+    said = spoken(part["of"])
+    return {"type": column.type, "role": "dimension", "derived": dict(part),
+            "description": f"The {part['part']} of {said}, derived at load.", "synonyms": []}
+
+
 def _noun(index: str) -> str:
     """The records' plural noun: "line_items" → "line items"."""
     words = words_of(index) or ["record"]
     return " ".join([*words[:-1], plural(singular(words[-1]))])
 
 
-def _record_fields(record: IndexProfile, decisions: dict[str, Decision]) -> dict[str, dict[str, Any]]:
+def _record_fields(record: IndexProfile, decisions: dict[str, Decision],
+                   parts: dict[str, dict[str, str]]) -> dict[str, dict[str, Any]]:
     claims: dict[str, list[str]] = {}
     for column in record.columns.values():
-        for word in _short_names(column.name):
+        for word in [] if column.name in parts else _short_names(column.name):
             claims.setdefault(word, []).append(column.name)
     fields = {}
     for name, column in record.columns.items():
+        if name in parts:
+            fields[name] = _part_field(column, parts[name])
+            continue
         role = decisions[name].role
         short = [w for w in _short_names(name) if claims[w] == [name] or role == "dimension"]
         fields[name] = _field(column, role, short)

@@ -27,6 +27,21 @@ class Adjectives(Strict):
     less: list[str] = Field(default_factory=list)
 
 
+DatePartName = Literal["weekday", "month", "hour"]
+
+
+class DerivedPart(Strict):
+    """A field the loader derives from another: `arrival_date_weekday` is {part: weekday, of: arrival_date}.
+
+    weekday: ISO day of the week (Monday 1 … Sunday 7); month: month of the year (1–12); hour: hour of the day
+    (0–23), of a timestamp or of an HHMM clock column. Plain values any engine filters and groups with terms
+    and range queries (Bosun runs no scripts).
+    """
+
+    part: DatePartName
+    of: str
+
+
 class FieldSpec(Strict):
     """One field of a business object."""
 
@@ -40,6 +55,7 @@ class FieldSpec(Strict):
         default_factory=dict, description="canonical value → words that name it (small vocabularies)")
     list_separator: str | None = Field(None, description="a column holding a list, e.g. '|'")
     adjectives: Adjectives = Field(default_factory=Adjectives)
+    derived: DerivedPart | None = Field(None, description="a date part the loader derives from another field")
 
     def line(self, name: str) -> str:
         """The field in one line, as a chat model is shown it: its values when they are a small vocabulary,
@@ -163,6 +179,7 @@ class CatalogSpec(Strict):
             raise ValueError(f"record {self.record!r} is not one of the objects")
         _check_fields(record, [self.time.default_field, *self.time.fields, *self.time.ahead], "time")
         _check_fields(record, [m.field for m in self.measures.values() if m.field], "measures")
+        _check_fields(record, [f.derived.of for f in record.fields.values() if f.derived], "derived")
         for name, entity in self.entities.items():
             _check_fields(record, [t.field for t in entity.targets], f"entities.{name}.targets")
             if entity.object and entity.object not in self.objects:

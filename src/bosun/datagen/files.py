@@ -24,6 +24,8 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from bosun.catalog.parts import DATE_PARTS, is_clock_values, part_name, part_sql
+from bosun.catalog.schema import DatePartName
 from bosun.errors import LoadError
 
 CSV_SUFFIXES = {".csv", ".tsv", ".txt", ".psv"}
@@ -95,7 +97,8 @@ def read_files(paths: list[Path], index: str) -> LoadedFile:
     if table.num_rows == 0:
         raise LoadError(f"{paths[0]}: the file is empty (no rows)")
     table = _with_composed_date(table)
-    return LoadedFile(index, table, infer_mapping(table), tuple(paths), tuple(notes))
+    table, derived = with_date_parts(table)
+    return LoadedFile(index, table, infer_mapping(table), tuple(paths), tuple([*notes, *derived]))
 
 
 def _kind(path: Path) -> str | None:
@@ -296,6 +299,61 @@ def _with_composed_date(table: pa.Table) -> pa.Table:
     finally:
         con.close()
     return composed
+
+
+def with_date_parts(table: pa.Table) -> tuple[pa.Table, list[str]]:
+    """The table with a field per date part (catalog/parts.py), and a note for each source said to the user.
+
+    Evidence: a date's weekday and month; an hour where some timestamp has a time of day other than midnight;
+    an hour of an integer column whose values are HHMM clock times (many, 0–2400, minutes under 60).
+    """
+    types = {f.name: f.type for f in table.schema}
+    wanted: list[tuple[str, DatePartName, bool]] = []
+    for name, kind in types.items():
+        if pa.types.is_date(kind) or pa.types.is_timestamp(kind):
+            wanted += [(name, part, False) for part in DATE_PARTS]
+        if pa.types.is_timestamp(kind) and _has_times(table.column(name)):
+            wanted.append((name, "hour", False))
+        elif pa.types.is_integer(kind) and _is_clock(table.column(name)):
+            wanted.append((name, "hour", True))
+    wanted = [(name, part, clock) for name, part, clock in wanted if part_name(name, part) not in types]
+    if not wanted:
+        return table, []
+    parts = ", ".join(f'{part_sql(_quote(name), part, clock)} AS "{part_name(name, part)}"'
+                      for name, part, clock in wanted)
+    con = duckdb.connect()
+    try:
+        con.register("__dated", table)
+        derived: pa.Table = con.sql(f"SELECT *, {parts} FROM __dated").to_arrow_table()
+    finally:
+        con.close()
+    return derived, _part_notes(wanted)
+
+
+_PER_DAY = {"s": 86_400, "ms": 86_400_000, "us": 86_400_000_000, "ns": 86_400_000_000_000}
+
+
+def _has_times(column: pa.ChunkedArray) -> bool:
+    """Some timestamp is not at midnight (in its own unit, so milliseconds count too)."""
+    ticks = pc.cast(column, pa.int64())
+    return bool(pc.any(pc.not_equal(pc.remainder(ticks, _PER_DAY[column.type.unit]), 0)).as_py())
+
+
+def _is_clock(column: pa.ChunkedArray) -> bool:
+    distinct = pc.unique(column.drop_null())
+    return is_clock_values([int(v) for v in distinct.to_pylist()], len(distinct))
+
+
+def _part_notes(wanted: list[tuple[str, DatePartName, bool]]) -> list[str]:
+    """"dep_time: HHMM clock times → hour of the day in dep_time_hour", one line per source."""
+    notes = []
+    for source in dict.fromkeys(name for name, _, _ in wanted):
+        mine = [(part, clock) for name, part, clock in wanted if name == source]
+        said = ", ".join(f"{part} in {part_name(source, part)}" for part, _ in mine)
+        what = "dates and times" if any(part == "hour" for part, _ in mine) else "dates"
+        what = "HHMM clock times" if any(clock for _, clock in mine) else what
+        notes.append(f"{source}: {what} → {said} (derived at load, for questions by {', '.join(p for p, _ in mine)})")
+    return notes
 
 
 def infer_mapping(table: pa.Table) -> dict[str, Any]:

@@ -16,6 +16,8 @@ import pyarrow as pa
 from dateutil.relativedelta import relativedelta
 
 from bosun.catalog import Catalog
+from bosun.catalog.parts import part_sql
+from bosun.catalog.schema import ObjectSpec
 from bosun.datagen.spec import Factor, GeneratorSpec, Pick
 from bosun.errors import CatalogError
 
@@ -150,13 +152,22 @@ def generate_records(spec: GeneratorSpec, catalog: Catalog, rows: int, seed: int
     return _derive(spec, catalog, pa.table(columns), seed, as_of)
 
 
+def _expression(record: ObjectSpec, name: str) -> str:
+    """The column itself, or the date part the catalog derives it from (the same as `data load` writes)."""
+    derived = record.fields[name].derived
+    if derived is None:
+        return name
+    return part_sql(derived.of, derived.part, clock=record.fields[derived.of].type != "date")
+
+
 def _derive(spec: GeneratorSpec, catalog: Catalog, drawn: pa.Table, seed: int, as_of: date) -> pa.Table:
     record = catalog.object(spec.record)
-    missing = [f for f in record.fields if f not in spec.columns]
+    missing = [f for f, field in record.fields.items() if f not in spec.columns and field.derived is None]
     if missing:
         raise CatalogError(f"generator.yaml: columns: no expression for {', '.join(missing)}")
     inner = ", ".join(f"{expr} AS {name}" for name, expr in spec.columns.items())
-    outer = ", ".join(f"CAST({name} AS {_SQL_TYPES[f.type]}) AS {name}" for name, f in record.fields.items())
+    outer = ", ".join(f"CAST({_expression(record, name)} AS {_SQL_TYPES[f.type]}) AS {name}"
+                      for name, f in record.fields.items())
     start = period_start(as_of, spec.span_months)
     params = {"as_of": as_of, "start": start, "span_days": (as_of - start).days + 1, "seed": seed}
     used = {k: v for k, v in params.items() if f"${k}" in inner}

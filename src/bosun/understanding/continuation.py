@@ -230,7 +230,8 @@ class Continuation:
             return Continued("follow_up", title, listed)  # "show them": the records behind the count
         if (own.group_by or own.interval) and not own.measures:
             dates = self.understanding.catalog.spec.time.default_field
-            return Continued("follow_up", title, _breakdown(previous, own, title, last, row, dates))
+            parts = {n for n, f in self.understanding.catalog.record.fields.items() if f.derived is not None}
+            return Continued("follow_up", title, _breakdown(previous, own, title, last, row, dates, parts))
         if said(reply, self.words.more) and not (own.conditions or own.time):
             if previous.intent_type != "search":
                 return Continued("new", reply, note="The last answer showed all its rows; it has no next page. ")
@@ -462,8 +463,9 @@ def _period(previous: Meaning, start: str, dates: str) -> TimeFilter:
 
 
 def _breakdown(previous: Meaning, own: Meaning, title: str, last: PastTurn, row: Value | None,
-               dates: str) -> Meaning:
-    """ "break that down by carrier (for the top one)": the same question grouped anew."""
+               dates: str, parts: set[str]) -> Meaning:
+    """ "break that down by carrier (for the top one)": the same question grouped anew; a period ("weekly")
+    replaces a grouping by a date part (`parts`), which it would only split."""
     conditions, time = list(previous.conditions), previous.time
     if row is not None and previous.group_by:
         field = previous.group_by[0]
@@ -472,7 +474,8 @@ def _breakdown(previous: Meaning, own: Meaning, title: str, last: PastTurn, row:
     elif row is not None:  # one of the periods: its dates, and no longer by period
         time = _period(previous, str(row), dates)
     measures = previous.measures or own.measures
-    group_by = own.group_by or ([] if previous.interval else previous.group_by)  # "… by month": the same groups
+    kept = [g for g in previous.group_by if not (own.interval and g in parts)]  # "weekly" after "by weekday"
+    group_by = own.group_by or ([] if previous.interval else kept)  # "… by month": the same groups
     assumptions = list(dict.fromkeys([*previous.assumptions, *own.assumptions]))
     ranked_on = measures[0].field if measures and group_by else None  # a series alone stays in time order
     return previous.model_copy(update={"group_by": group_by, "conditions": conditions, "compare": [], "time": time,

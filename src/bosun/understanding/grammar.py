@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from bosun.catalog import Catalog
-from bosun.catalog.schema import Adjectives
+from bosun.catalog.schema import Adjectives, DatePartName
 from bosun.understanding.meaning import RefusalReason
 from bosun.understanding.names import normalize
 from bosun.yamltext import load_yaml
@@ -80,6 +80,29 @@ class ReadBack(_Data):
     page: str
 
 
+class Clock(_Data):
+    """Clock times of a question: "10pm", "10 am", "noon"; the words that bound or span hours by them."""
+
+    suffixes: dict[str, int]
+    named: dict[str, int]
+    after: list[str]
+    before: list[str]
+    between: list[str]
+    joins: list[str]
+
+
+class DateParts(_Data):
+    """Words of the parts of a date (en.yaml `date_parts`): what groups by a part, what filters on its values."""
+
+    units: dict[str, DatePartName]
+    values: dict[DatePartName, dict[str, list[int]]]
+    names: dict[DatePartName, dict[int, str]]
+    said: dict[DatePartName, str]
+    listed: dict[DatePartName, str]
+    nouns: dict[DatePartName, tuple[str, str]]
+    clock: Clock
+
+
 class Grammar(_Data):
     """en.yaml, typed."""
 
@@ -104,6 +127,7 @@ class Grammar(_Data):
     interval_units: dict[str, str]
     interval_words: dict[str, str]
     unsupported_groupings: list[str]
+    date_parts: DateParts
     compare: list[str]
     negation: list[str]
     thresholds: dict[str, str]
@@ -220,6 +244,11 @@ def _english(lexicon: Lexicon, g: Grammar) -> None:
     for phrase, unit in g.interval_words.items():
         lexicon.add(phrase, Tag("interval", unit))
     lexicon.add_all(g.unsupported_groupings, "unsupported")
+    for phrase, part in g.date_parts.units.items():
+        lexicon.add(phrase, Tag("part_unit", part))
+    for part, named in g.date_parts.values.items():
+        for phrase, numbers in named.items():
+            lexicon.add(phrase, Tag("part_value", (part, tuple(numbers))))
     lexicon.add_all(g.compare, "compare")
     lexicon.add_all(g.negation, "negation")
     for phrase, op in g.thresholds.items():

@@ -166,14 +166,15 @@ class Link(BaseModel):
     words: str = ""
 
 
-RefusalReason = Literal["future", "cause", "no_measure", "opinion"]
+RefusalReason = Literal["future", "cause", "no_measure", "opinion", "no_date_part"]
 
 
 class Refusal(BaseModel):
     """Why the data cannot answer a question (it is refused with the reason, never answered with a figure)."""
 
     reason: RefusalReason  # future: forecasts; cause: why something happened; no_measure: a measure the catalog
-    # lacks (a price, a rate, satisfaction); opinion: a judgement (best, most reliable) the data does not hold
+    # lacks (a price, a rate, satisfaction); opinion: a judgement (best, most reliable) the data does not hold;
+    # no_date_part: a weekday, month or hour of a date field the data does not derive ("by hour" over dates alone)
     words: list[str] = Field(default_factory=list, description="the question's words that ask it")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bosun.catalog import Catalog, FieldSpec
+from bosun.catalog.schema import DatePartName
 from bosun.understanding.grammar import ReadBack, english
 from bosun.understanding.meaning import Condition, Meaning, Measure, TimeFilter
 
@@ -37,7 +38,7 @@ def computed(meaning: Meaning, catalog: Catalog) -> list[str]:
     parts += [words.grouping.format(field=field_name(name, catalog)) for name in meaning.group_by]
     if meaning.interval is not None:
         parts.append(words.interval.format(interval=meaning.interval))
-    parts += _order(meaning, catalog)
+    parts += _order(meaning, catalog) or _part_order(meaning, catalog)
     return [part for part in parts if part]
 
 
@@ -78,6 +79,8 @@ def field_name(name: str, catalog: Catalog) -> str:
     readable = name.replace("_", " ")
     if spec is None:
         return readable
+    if spec.derived is not None:  # "day of the week of arrival date"
+        return english().date_parts.said[spec.derived.part].format(field=field_name(spec.derived.of, catalog))
     said = readable if not spec.synonyms or readable in (s.lower() for s in spec.synonyms) else spec.synonyms[0]
     return spec.unit if spec.unit is not None and said.lower() == spec.unit.lower() else said  # "TEU", not "teu"
 
@@ -153,6 +156,21 @@ def _order(meaning: Meaning, catalog: Catalog) -> list[str]:
     return [words.ranked[meaning.order].format(n=meaning.top_n, measure=measure_words(meaning.measures[0]))]
 
 
+def _part_order(meaning: Meaning, catalog: Catalog) -> list[str]:
+    """Groups of a date part that nothing ranks are listed in the part's order: "Monday first"."""
+    spec = catalog.record.fields.get(meaning.group_by[0]) if meaning.group_by else None
+    if spec is None or spec.derived is None or meaning.top_n is not None:
+        return []
+    return [english().date_parts.listed[spec.derived.part]]
+
+
+def part_value_name(part: DatePartName, value: object) -> str:
+    """A part's value as people say it: 5 → "Friday", 12 → "December"; an hour stays its number."""
+    number = int(str(value)) if str(value).lstrip("-").isdigit() else None
+    names = english().date_parts.names.get(part, {})
+    return names.get(number, str(value)) if number is not None else str(value)
+
+
 def _sorted(name: str, direction: str, catalog: Catalog) -> str:
     spec = catalog.record.fields.get(name)
     dated = spec is not None and spec.type == "date"
@@ -179,6 +197,8 @@ def _value_name(value: str | int | float | bool, spec: FieldSpec | None) -> str:
     """A value as people say it: the first word of a small vocabulary ("in transit" for in_transit), "yes" or
     "no" for a flag, a number with its thousands separated, else the value as the data holds it."""
     said = str(value).lower() if isinstance(value, bool) else str(value)
+    if spec is not None and spec.derived is not None:
+        return part_value_name(spec.derived.part, value)
     if spec is not None and spec.values.get(said):
         return spec.values[said][0]
     if isinstance(value, bool) or (spec is not None and spec.type == "boolean"):

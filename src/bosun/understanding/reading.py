@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from pydantic import BaseModel, Field
 
 from bosun.catalog import Catalog
+from bosun.catalog.parts import PART_RANGE
 from bosun.understanding.meaning import Meaning
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ def validate_meaning(meaning: Meaning, catalog: Catalog) -> list[str]:
     problems = [f"unknown field {c.field!r}" for c in meaning.conditions if c.field not in record.fields]
     problems += [f"unknown field {f!r} to group by" for f in meaning.group_by if f not in record.fields]
     problems += [f"unknown field {f!r} to sort by" for f, _ in meaning.sort if f not in record.fields]
-    problems += _values(meaning, catalog) + _measures(meaning, catalog)
+    problems += _values(meaning, catalog) + _measures(meaning, catalog) + _parts(meaning, catalog)
     if meaning.time is not None and record.fields.get(meaning.time.field, None) is None:
         problems.append(f"unknown date field {meaning.time.field!r}")
     elif meaning.time is not None and record.fields[meaning.time.field].type != "date":
@@ -127,6 +128,25 @@ def _values(meaning: Meaning, catalog: Catalog) -> list[str]:
         unknown = [v for v in condition.values if str(v) not in spec.values]
         problems += [f"{condition.field!r} has no value {v!r}" for v in unknown]
     return problems
+
+
+def _parts(meaning: Meaning, catalog: Catalog) -> list[str]:
+    """A date part holds only the values of its part (a weekday 1–7), and is never a measure (no sum of weekdays)."""
+    problems = []
+    for condition in meaning.conditions:
+        spec = catalog.record.fields.get(condition.field)
+        if spec is None or spec.derived is None:
+            continue
+        low, high = PART_RANGE[spec.derived.part]
+        wrong = [v for v in condition.values if not str(v).isdigit() or not low <= int(str(v)) <= high]
+        problems += [f"{condition.field!r} ({spec.derived.part}) has no value {v!r}: {low}–{high}" for v in wrong]
+    derived = {m.field for m in meaning.measures if m.field and _derived(catalog, m.field)}
+    return problems + [f"{name!r} is a date part, not a figure to measure" for name in sorted(derived)]
+
+
+def _derived(catalog: Catalog, name: str) -> bool:
+    spec = catalog.record.fields.get(name)
+    return spec is not None and spec.derived is not None
 
 
 def _measures(meaning: Meaning, catalog: Catalog) -> list[str]:

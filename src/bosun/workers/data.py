@@ -70,7 +70,11 @@ def explain_fields(catalog: Catalog, names: list[str]) -> Deliverable:
     asked = [f for f in names if f in record.fields]
     chosen = asked or list(record.fields)
     rows = [[name, record.fields[name].type, record.fields[name].description] for name in chosen]
-    text = "\n".join(f"- **{name}** ({kind}): {description}" for name, kind, description in rows)
+    derived = [name for name in chosen if record.fields[name].derived is not None and not asked]
+    text = "\n".join(f"- **{name}** ({kind}): {description}" for name, kind, description in rows
+                     if name not in derived)
+    if derived:  # date parts, one line: the table lists each
+        text += f"\n- derived at load (date parts): {', '.join(derived)}"
     table = ResultTable(title=f"fields of {record.index}", columns=["field", "type", "description"], rows=rows,
                         total=len(rows))
     return Deliverable(text=text, tables=[] if asked else [table])
@@ -117,6 +121,8 @@ _REFUSED = {
     "cause": "The data records what happened, not why: I cannot tell the cause ({words}).",
     "no_measure": "The data holds no {words}, so I cannot give a figure for it.",
     "opinion": "{words} is a judgement the data does not hold, so I cannot rank by it.",
+    "no_date_part": "The data has no field for {words} (no time of day, weekday or month derived from its dates), "
+                    "so I cannot give a figure for it.",
 }
 
 
@@ -260,6 +266,9 @@ def _noun(meaning: Meaning, ctx: Context, count: int) -> str:
     if not meaning.group_by:
         return f"{meaning.interval}{'' if count == 1 else 's'}" if meaning.interval else "periods"
     spec = ctx.catalog.record.fields.get(meaning.group_by[0])
+    if spec is not None and spec.derived is not None:  # "days of the week"
+        one, several = english().date_parts.nouns[spec.derived.part]
+        return one if count == 1 else several
     if spec is None or not spec.synonyms:
         return meaning.group_by[0].replace("_", " ")
     noun = spec.synonyms[0]

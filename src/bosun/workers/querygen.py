@@ -7,6 +7,7 @@ from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.understanding import Meaning, Measure
+from bosun.workers.dateparts import named_parts, part_order
 
 MAX_GROUPS = 1000
 FORMATS = {"day": "yyyy-MM-dd", "week": "yyyy-MM-dd", "month": "yyyy-MM-dd", "quarter": "yyyy-MM-dd",
@@ -71,7 +72,7 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
                       "last": {"max": {"field": field, "format": "yyyy-MM-dd"}}}
     if meaning.group_by:
         size = meaning.top_n or MAX_GROUPS
-        order = _order(meaning)
+        order = part_order(meaning, catalog) or _order(meaning)
         terms = {"field": meaning.group_by[0], "size": size, **({"order": order} if order else {})}
         body["aggs"] = {"g": {"terms": terms, **({"aggs": inner} if inner else {})}}
     elif inner:
@@ -104,7 +105,7 @@ def table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> tuple
             else:
                 rows.append([*prefix, *_values(meaning, bucket)])
         time_col = ["period"] if meaning.interval else []
-        return [meaning.group_by[0], *time_col, *labels], rows, len(rows)
+        return [meaning.group_by[0], *time_col, *labels], named_parts(meaning, catalog, rows), len(rows)
     if meaning.interval:
         rows = [[b["key_as_string"], *_values(meaning, b)] for b in aggs["t"]["buckets"]]
         if meaning.top_n:
