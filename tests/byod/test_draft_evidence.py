@@ -110,7 +110,8 @@ def test_money_on_sale_records_is_summed_as_revenue_and_averaged(
         drafted: dict[str, tuple[Path, dict[str, Any], str]]) -> None:
     measures = drafted["pizza_sales"][1]["measures"]
     assert _aggs(drafted, "pizza_sales") == {"pizza_sales": ("count", None), "qty": ("sum", "qty"),
-                                             "revenue": ("sum", "price"), "price": ("avg", "price")}
+                                             "revenue": ("sum", "price"), "price": ("avg", "price"),
+                                             "orders": ("cardinality", "order_id")}
     assert measures["revenue"]["words"] == ["revenue", "sales", "takings", "turnover", "total price"]
     assert measures["price"]["label"] == "average price" and "price" in measures["price"]["words"]
     assert "sales" not in measures["pizza_sales"]["words"]  # the takings have it

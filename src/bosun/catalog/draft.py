@@ -10,71 +10,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from typing import Any
 
 import yaml
 
 from bosun.catalog.loader import index_rows
 from bosun.catalog.profile import MANY_VALUES, Column, IndexProfile, profile_index
+from bosun.catalog.things import thing_measure, thing_of, thing_why
+from bosun.catalog.words import _has, _words, phrase, plural, singular, spoken, words_of
 from bosun.engines.base import Engine
 from bosun.errors import CatalogError
 
 _FEW_WORDS = 30  # a vocabulary of values, not a list of names
 _CLOCK_MIN_VALUES = 60  # an HHMM column takes many values: minutes of the day, not a small count
-
-
-@cache
-def _words() -> dict[str, Any]:
-    return _data("draft_words.yaml")
-
-
-@cache
-def _abbreviations() -> dict[str, str]:
-    found: dict[str, Any] = _data("abbreviations.yaml")["abbreviations"]
-    return {str(short): str(long) for short, long in found.items()}
-
-
-def _data(file: str) -> dict[str, Any]:
-    text = resources.files("bosun.catalog").joinpath(file).read_text(encoding="utf-8")
-    found: dict[str, Any] = yaml.safe_load(text)
-    return found
-
-
-def words_of(name: str) -> list[str]:
-    return [w for w in name.lower().split("_") if w]
-
-
-def phrase(name: str) -> str:
-    return " ".join(words_of(name))
-
-
-def spoken(name: str) -> str:
-    """The name's words with abbreviations written out (abbreviations.yaml): "dep_delay" → "departure delay"."""
-    return " ".join(_abbreviations().get(word, word) for word in words_of(name))
-
-
-def plural(word: str) -> str:
-    if word.endswith("s"):
-        return word
-    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
-        return word[:-1] + "ies"
-    return word + ("es" if word.endswith(("x", "ch", "sh")) else "s")
-
-
-def singular(word: str) -> str:
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        return word[:-1]
-    return word
-
-
-def _has(name: str, key: str) -> bool:
-    """The column's name holds one of the words of list `key` (as a word, or the whole squeezed name)."""
-    listed = {str(w) for w in _words()[key]}
-    return bool(listed & set(words_of(name))) or name.replace("_", "") in listed
 
 
 # -- roles ----------------------------------------------------------------------------------------
@@ -268,6 +216,10 @@ def draft(engine: Engine, indices: list[str] | str) -> Draft:
     decisions = {name: decide(column, record.rows, record.index) for name, column in record.columns.items()}
     fields = _record_fields(record, decisions)
     measures = _measures(record, fields)
+    said = {w for field in fields.values() for w in field["synonyms"]} | {_noun(ref.index) for ref in profiles[1:]}
+    things = _things(record, measures, said)
+    measures.update({thing: thing_measure(record.columns[name], thing) for name, thing in things.items()})
+    decisions.update({name: Decision(decisions[name].role, thing_why(record.columns[name], record)) for name in things})
     keys = {ref.index: _id_column(ref) for ref in references}
     links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]
     draft: dict[str, Any] = {
@@ -285,7 +237,16 @@ def draft(engine: Engine, indices: list[str] | str) -> Draft:
     return Draft(text, [_note(record, name, decisions[name], measures) for name in fields])
 
 
-_AGG_SAID = {"sum": "sum", "avg": "average", "count": "count", "min": "minimum", "max": "maximum"}
+_AGG_SAID = {"sum": "sum", "avg": "average", "count": "count", "min": "minimum", "max": "maximum",
+             "cardinality": "distinct count"}
+
+
+def _things(record: IndexProfile, measures: dict[str, Any], said: set[str]) -> dict[str, str]:
+    """Repeated ids (things.py) and the noun each counts, where no field, reference or measure has that word yet:
+    "customers" that a name column or a reference object answers is counted through them."""
+    taken = said | {w for m in measures.values() for w in m["words"]}
+    found = {name: thing_of(column, record) for name, column in record.columns.items()}
+    return {name: thing for name, thing in found.items() if thing and thing not in taken and thing not in measures}
 
 
 def _note(record: IndexProfile, name: str, decision: Decision, measures: dict[str, Any]) -> str:
