@@ -14,8 +14,10 @@ from typing import Any
 
 import yaml
 
+from bosun.catalog.codes import code_outcome, code_set_of, code_values, code_why
 from bosun.catalog.loader import index_rows
 from bosun.catalog.profile import MANY_VALUES, Column, IndexProfile, profile_index
+from bosun.catalog.rows import row_noun, row_why
 from bosun.catalog.things import thing_measure, thing_of, thing_why
 from bosun.catalog.words import _has, _words, phrase, plural, singular, spoken, words_of
 from bosun.engines.base import Engine
@@ -53,6 +55,7 @@ class Decision:
     role: str
     why: str
     record_number: bool = False  # the row's own number ("flight" in flights): said "flight number"
+    outcome: str = ""  # what `catalog init` says was made of it, where no measure or role says it
 
 
 def role_of(column: Column, rows: int, record: str = "") -> str:
@@ -220,6 +223,7 @@ def draft(engine: Engine, indices: list[str] | str) -> Draft:
     things = _things(record, measures, said)
     measures.update({thing: thing_measure(record.columns[name], thing) for name, thing in things.items()})
     decisions.update({name: Decision(decisions[name].role, thing_why(record.columns[name], record)) for name in things})
+    decisions.update(_coded(record, decisions))
     keys = {ref.index: _id_column(ref) for ref in references}
     links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]
     draft: dict[str, Any] = {
@@ -234,11 +238,24 @@ def draft(engine: Engine, indices: list[str] | str) -> Draft:
         "defaults": {"measure": _noun(record.index).replace(" ", "_")},
     }
     text = yaml.safe_dump(draft, sort_keys=False, allow_unicode=True, width=120)
-    return Draft(text, [_note(record, name, decisions[name], measures) for name in fields])
+    row = row_noun(record.index)
+    said = [row_why(record.index, row)] if row else []
+    return Draft(text, [*said, *(_note(record, name, decisions[name], measures) for name in fields)])
 
 
 _AGG_SAID = {"sum": "sum", "avg": "average", "count": "count", "min": "minimum", "max": "maximum",
              "cardinality": "distinct count"}
+
+
+def _coded(record: IndexProfile, decisions: dict[str, Decision]) -> dict[str, Decision]:
+    """Dimensions whose values are a common code set (codes.py), with the set that decided."""
+    found: dict[str, Decision] = {}
+    for name, decision in decisions.items():
+        code_set = code_set_of(record.columns[name]) if decision.role == "dimension" else None
+        if code_set is not None:
+            why = code_why(record.columns[name], code_set)
+            found[name] = Decision(decision.role, why, outcome=code_outcome(code_set, decision.role))
+    return found
 
 
 def _things(record: IndexProfile, measures: dict[str, Any], said: set[str]) -> dict[str, str]:
@@ -255,7 +272,7 @@ def _note(record: IndexProfile, name: str, decision: Decision, measures: dict[st
     why = decision.why
     if made and _money_on_sales(record, record.columns[name]):
         why = "money on sale records"
-    outcome = " and ".join(made) if made else decision.role
+    outcome = " and ".join(made) if made else decision.outcome or decision.role
     return f"{name}: {why} → {outcome}"
 
 
@@ -308,8 +325,11 @@ def _field(column: Column, role: str, short: list[str]) -> dict[str, Any]:
         field["unit"] = unit
     if column.subfields:
         field["subfields"] = column.subfields
+    code_set = code_set_of(column) if role == "dimension" else None
     if column.type == "boolean":
         field["values"] = {"true": [words]}
+    elif code_set is not None:
+        field["values"] = code_values(column, code_set)
     elif role == "dimension" and is_vocabulary(column):
         field["values"] = {str(v): [str(v).replace("_", " ")] for v, _ in column.values}
     elif role == "dimension" and column.numeric and column.complete_values and not is_date_part(column):
@@ -337,8 +357,10 @@ def _description(column: Column, role: str) -> str:
 
 def _record_object(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:
     noun = singular(phrase(record.index))
+    row = row_noun(record.index)  # "pizza_sales": a row is a pizza sold, named "pizza", "pizzas", "sold"
+    said = row.words if row else []
     return {"kind": "record", "index": record.index, "description": f"One {noun} record.",
-            "synonyms": list(dict.fromkeys([noun, plural(noun), "record", "records", "rows"])),
+            "synonyms": list(dict.fromkeys([noun, plural(noun), *said, "record", "records", "rows"])),
             "id_field": _id_column(record), "title_field": _id_column(record), "fields": fields}
 
 
@@ -495,16 +517,20 @@ def _measures(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[s
         measures.update(_field_measures(record, name, field.get("unit")))
     takings = {str(w) for w in _words()["takings_words"]}
     claimed = takings & {w for m in measures.values() for w in m["words"]}
-    return {_noun(record.index).replace(" ", "_"): _count_measure(record, claimed), **measures}
+    named = {w for field in fields.values() for w in field["synonyms"]}
+    return {_noun(record.index).replace(" ", "_"): _count_measure(record, claimed | named), **measures}
 
 
 def _count_measure(record: IndexProfile, claimed: set[str]) -> dict[str, Any]:
-    """The record count; words a money measure claims ("sales" as takings) are left to it."""
+    """The record count; words a money measure claims ("sales" as takings) or a field's name are left to them: with
+    "pizzas" a record noun, "how many pizzas" still counts rows, and "top 5 pizzas" ranks the pizza names."""
     noun = _noun(record.index)
     head = noun.split()[-1]
-    counted = [noun, singular(noun), head, singular(head), "how many", "number of", "count", "records", "rows"]
-    words = [w for w in dict.fromkeys(counted) if w not in claimed]
-    return {"agg": "count", "words": words, "label": noun}
+    row = row_noun(record.index)
+    said = row.words if row else []
+    counted = [noun, singular(noun), head, singular(head), *said, "how many", "number of", "count", "records", "rows"]
+    words = [w for w in dict.fromkeys(counted) if w not in claimed or w in {"how many", "number of", "count"}]
+    return {"agg": "count", "words": words, "label": row.label if row else noun}
 
 
 def _field_measures(record: IndexProfile, name: str, unit: str | None) -> dict[str, Any]:
