@@ -239,8 +239,8 @@ def draft(engine: Engine, indices: list[str] | str) -> Draft:
     }
     text = yaml.safe_dump(draft, sort_keys=False, allow_unicode=True, width=120)
     row = row_noun(record.index)
-    said = [row_why(record.index, row)] if row else []
-    return Draft(text, [*said, *(_note(record, name, decisions[name], measures) for name in fields)])
+    what_a_row_is = [row_why(record.index, row)] if row else []
+    return Draft(text, [*what_a_row_is, *(_note(record, name, decisions[name], measures) for name in fields)])
 
 
 _AGG_SAID = {"sum": "sum", "avg": "average", "count": "count", "min": "minimum", "max": "maximum",
