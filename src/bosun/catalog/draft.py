@@ -17,7 +17,7 @@ import yaml
 from bosun.catalog.codes import code_outcome, code_set_of, code_values, code_why
 from bosun.catalog.loader import index_rows
 from bosun.catalog.profile import MANY_VALUES, Column, IndexProfile, profile_index
-from bosun.catalog.rows import row_noun, row_why
+from bosun.catalog.rows import event_verbs, row_noun, row_why
 from bosun.catalog.things import thing_measure, thing_of, thing_why
 from bosun.catalog.words import _has, _words, phrase, plural, singular, spoken, words_of
 from bosun.engines.base import Engine
@@ -226,6 +226,7 @@ def draft(engine: Engine, indices: list[str] | str) -> Draft:
     decisions.update(_coded(record, decisions))
     keys = {ref.index: _id_column(ref) for ref in references}
     links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]
+    decisions.update(_named_codes(references, links, keys, fields))
     draft: dict[str, Any] = {
         "domain": record.index,
         "description": f"Drafted by `bosun catalog init` from {', '.join(names)}; review the descriptions.",
@@ -358,7 +359,7 @@ def _description(column: Column, role: str) -> str:
 def _record_object(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:
     noun = singular(phrase(record.index))
     row = row_noun(record.index)  # "pizza_sales": a row is a pizza sold, named "pizza", "pizzas", "sold"
-    said = row.words if row else []
+    said = [*(row.words if row else []), *event_verbs(record.index)]
     return {"kind": "record", "index": record.index, "description": f"One {noun} record.",
             "synonyms": list(dict.fromkeys([noun, plural(noun), *said, "record", "records", "rows"])),
             "id_field": _id_column(record), "title_field": _id_column(record), "fields": fields}
@@ -393,6 +394,23 @@ def _reference_object(ref: IndexProfile, key: str) -> dict[str, Any]:
     return {"kind": "reference", "index": ref.index, "description": f"One {noun} (reference).",
             "synonyms": [noun, plural(noun)], "id_field": key, "title_field": _name_column(ref, key),
             "fields": fields}
+
+
+def _named_codes(references: list[IndexProfile], links: list[Link], keys: dict[str, str],
+                 fields: dict[str, dict[str, Any]]) -> dict[str, Decision]:
+    """A record column that alone holds a reference's codes, which the reference names ("UA" → "United Air Lines
+    Inc."): the reference's noun is a word of the column ("by airline"); its names read as the codes (entities)."""
+    found: dict[str, Decision] = {}
+    for ref in references:
+        key, name = keys[ref.index], _name_column(ref, keys[ref.index])
+        mine = [link.column for link in links if link.reference == ref.index and link.by == key]
+        if len(mine) != 1 or name == key or fields[mine[0]]["role"] != "dimension":
+            continue  # evidence: one dimension of codes, and a reference with a name column beside its key
+        noun = singular(phrase(ref.index))
+        fields[mine[0]]["synonyms"] = list(dict.fromkeys([*fields[mine[0]]["synonyms"], noun, plural(noun)]))
+        found[mine[0]] = Decision("dimension", f"codes named in {ref.index} ({name})",
+                                  outcome=f"dimension read by its names, said '{noun}'")
+    return found
 
 
 def _links(record: IndexProfile, ref: IndexProfile, key: str, engine: Engine) -> list[Link]:

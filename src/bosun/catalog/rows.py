@@ -37,5 +37,12 @@ def row_noun(index: str) -> RowNoun | None:
     return RowNoun(singular(" ".join(words[:-1])), [str(v) for v in verbs])
 
 
+def event_verbs(index: str) -> list[str]:
+    """The verbs of records named by an act ("flights": flew, flown): they name the records, as the noun does."""
+    events: dict[str, list[str]] = _data("row_words.yaml")["events"]
+    words = words_of(index)
+    return [str(v) for v in events.get(words[-1], [])] if words else []
+
+
 def row_why(index: str, noun: RowNoun) -> str:
     return f"{index}: one row is a {noun.thing} {noun.verbs[0]} (its name) → count '{noun.label}'"

@@ -437,8 +437,8 @@ def _measure_at(spans: list[Span], i: int, c: Composer, agg: str | None, meaning
         span.used = True  # "shipments": the records, counted only when a grouping or ranking asks
         c.records_named = True
         return None
-    if span.has("record") and not names and c.dimension(span) is not None:
-        c.records_named = True  # "pizzas by size" counts rows; "top 2 pizzas" may still rank the pizza names
+    if span.has("record") and not names:
+        c.records_named = True  # "pizzas by size", "flew": the records; "top 2 pizzas" may still rank pizza names
         return None
     if names:
         if c.counting(span) and _names_measure_next(spans, i, c):
