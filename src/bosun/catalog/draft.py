@@ -18,6 +18,7 @@ from bosun.catalog.codes import code_outcome, code_set_of, code_values, code_why
 from bosun.catalog.loader import index_rows
 from bosun.catalog.profile import MANY_VALUES, Column, IndexProfile, profile_index
 from bosun.catalog.rows import event_verbs, row_noun, row_why
+from bosun.catalog.summaries import per_row_statistics, summarise, summary_of, summary_why
 from bosun.catalog.things import thing_measure, thing_of, thing_why
 from bosun.catalog.words import _has, _words, phrase, plural, singular, spoken, words_of
 from bosun.engines.base import Engine
@@ -224,6 +225,11 @@ def draft(engine: Engine, indices: list[str] | str) -> Draft:
     measures.update({thing: thing_measure(record.columns[name], thing) for name, thing in things.items()})
     decisions.update({name: Decision(decisions[name].role, thing_why(record.columns[name], record)) for name in things})
     decisions.update(_coded(record, decisions))
+    per_row_statistics(measures)
+    parts = {name for name, column in record.columns.items() if is_date_part(column)}
+    summary = summary_of(record, {name: d.role for name, d in decisions.items()}, parts)
+    count = _noun(record.index).replace(" ", "_")
+    figure = summarise(record, summary, measures, count) if summary else None
     keys = {ref.index: _id_column(ref) for ref in references}
     links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]
     decisions.update(_named_codes(references, links, keys, fields))
@@ -236,11 +242,12 @@ def draft(engine: Engine, indices: list[str] | str) -> Draft:
         "entities": _entities(record, references, links, keys, engine),
         "measures": measures,
         "time": _time(record, fields),
-        "defaults": {"measure": _noun(record.index).replace(" ", "_")},
+        "defaults": {"measure": count, **({"figure": figure} if figure else {})},
     }
     text = yaml.safe_dump(draft, sort_keys=False, allow_unicode=True, width=120)
     row = row_noun(record.index)
     what_a_row_is = [row_why(record.index, row)] if row else []
+    what_a_row_is += [summary_why(record, summary, figure)] if summary else []
     return Draft(text, [*what_a_row_is, *(_note(record, name, decisions[name], measures) for name in fields)])
 
 

@@ -104,7 +104,9 @@ class Composer:
         return self.measure(adjective[1]) if adjective[0] == "measure" else self.field_measure(adjective[1])
 
     def default_measure(self) -> Measure:
-        return self.measure(self.catalog.spec.defaults.measure)
+        """The count, or on rows that are already summaries the main figure unless the rows were named."""
+        figure = self.catalog.spec.defaults.figure
+        return self.measure(figure if figure and not self.records_named else self.catalog.spec.defaults.measure)
 
     def counting(self, span: Span) -> bool:
         """A word of the default (count) measure that is not a record noun: "how many", "number of"."""
