@@ -227,7 +227,8 @@ def draft(engine: Engine, indices: list[str] | str) -> Draft:
     decisions.update(_coded(record, decisions))
     per_row_statistics(measures)
     parts = {name for name, column in record.columns.items() if is_date_part(column)}
-    summary = summary_of(record, {name: d.role for name, d in decisions.items()}, parts)
+    numbers = {name for name, d in decisions.items() if d.record_number}
+    summary = summary_of(engine, record, {name: d.role for name, d in decisions.items()}, parts, numbers)
     count = _noun(record.index).replace(" ", "_")
     figure = summarise(record, summary, measures, count) if summary else None
     keys = {ref.index: _id_column(ref) for ref in references}

@@ -5,7 +5,7 @@ its main summed figure, "how many units" sums the column named "units_sold", and
 (a median basket) is averaged and said so, never summed.
 
 Evidence: no identifier, a period (a date or a date part) and places (dimensions) whose distinct values multiply
-to about the number of rows: every row is one period of one place.
+to about the number of rows, and no two rows of the same period and places: every row is one period of one place.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 
 from bosun.catalog.profile import Column, IndexProfile
 from bosun.catalog.words import _data, phrase, plural, singular, spoken, words_of
+from bosun.engines.base import Engine
 
 _DENSE = 0.8  # at least this share of the period × place grid is present
 _PERIODS = [(360, "year"), (85, "quarter"), (28, "month"), (7, "week"), (0, "day")]  # days between dates
@@ -34,19 +35,37 @@ class Summary:
         return "-".join([*(spoken(p) for p in self.places), plural(self.period)])
 
 
-def summary_of(record: IndexProfile, roles: dict[str, str], parts: set[str]) -> Summary | None:
-    """The period and places that a row is one of; None for records of events. `parts`: date-part columns."""
+def summary_of(engine: Engine, record: IndexProfile, roles: dict[str, str], parts: set[str],
+               numbers: set[str]) -> Summary | None:
+    """The period and places that a row is one of; None for records of events. `parts`: date-part columns;
+    `numbers`: the records' own numbers ("flight" in flights), never a place."""
     if "identifier" in roles.values() or "measure" not in roles.values():
         return None
-    periods = [c for c in record.columns.values() if roles[c.name] == "date" or c.name in parts]
-    places = [c for c in record.columns.values() if roles[c.name] == "dimension" and c.name not in parts]
+    periods = [c for c in record.columns.values() if (roles[c.name] == "date" or c.name in parts) and c.distinct > 1]
+    places = [c for c in record.columns.values()
+              if roles[c.name] == "dimension" and c.name not in parts | numbers and c.distinct > 1]
     for period in periods:
         for size in range(1, min(len(places), 3) + 1):
             for chosen in combinations(places, size):
                 sizes = [c.distinct for c in [period, *chosen]]
-                if _DENSE * prod(sizes) <= record.rows <= prod(sizes):
+                dense = _DENSE * prod(sizes) <= record.rows <= prod(sizes)
+                if dense and _one_row_each(engine, record.index, [period, *chosen]):
                     return Summary(_period_word(period, parts), [c.name for c in chosen], sizes)
     return None
+
+
+def _one_row_each(engine: Engine, index: str, columns: list[Column]) -> bool:
+    """No two rows share their period and places: nested terms, the innermost keeping its fullest bucket."""
+    aggs: dict[str, Any] = {"v": {"terms": {"field": columns[-1].name, "size": 1}}}
+    for column in reversed(columns[:-1]):
+        aggs = {"v": {"terms": {"field": column.name, "size": column.distinct}, "aggs": aggs}}
+    found = engine.search(index, {"size": 0, "aggs": aggs}).get("aggregations", {})
+    return _most(found) <= 1
+
+
+def _most(level: dict[str, Any]) -> int:
+    buckets = level.get("v", {}).get("buckets", [])
+    return max((_most(b) if "v" in b else int(b["doc_count"]) for b in buckets), default=0)
 
 
 def _period_word(column: Column, parts: set[str]) -> str:
