@@ -483,7 +483,7 @@ def _reference_entity(ref: IndexProfile, key: str, links: list[Link], engine: En
         entity["targets"] = [_target(link, None, len(by_name) > 1) for link in by_name or links]
         drafted = {row[name]: aliases(row[name]) for row in rows}
     elif ref.columns[key].type == "keyword":
-        entity.update(name_field=key, extra_names=[name])
+        entity.update(name_field=key, extra_names=[name], say_names=True)
         entity["targets"] = [_target(link, None, len(links) > 1) for link in links]
         drafted = {row[key]: aliases(row[name]) for row in rows}
     else:

@@ -92,6 +92,8 @@ class EntitySpec(Strict):
     words: list[str] = Field(default_factory=list, description="nouns for the kind: 'carrier', 'shipping line'")
     aliases: dict[str, list[str]] = Field(
         default_factory=dict, description="name → more words people use for it ('notebooks' for the laptops heading)")
+    say_names: bool = Field(False, description="the record holds codes: answers say each with its name, the first of "
+                                               "extra_names ('UA (United Air Lines Inc.)')")
     targets: list[Target]
 
     @model_validator(mode="after")

@@ -10,10 +10,10 @@ from bosun.catalog import Catalog
 
 
 def code_names(catalog: Catalog, field: str) -> dict[str, str]:
-    """code → name for a field whose entity reads a reference's names as its codes; empty for any other field."""
+    """code → name for a field whose entity says its codes' names (say_names); empty for any other field."""
     for entity in catalog.spec.entities.values():
         targets = [t for t in entity.targets if t.field == field and t.value_from is None]
-        if entity.object and entity.name_field and entity.extra_names and targets:
+        if entity.say_names and entity.object and entity.name_field and entity.extra_names and targets:
             rows = catalog.reference_rows(entity.object)
             return {row[entity.name_field]: row[entity.extra_names[0]] for row in rows
                     if row.get(entity.name_field) and row.get(entity.extra_names[0])}
