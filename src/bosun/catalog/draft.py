@@ -10,71 +10,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from typing import Any
 
 import yaml
 
+from bosun.catalog.codes import code_outcome, code_set_of, code_values, code_why
 from bosun.catalog.loader import index_rows
 from bosun.catalog.parts import is_clock_values, part_name
 from bosun.catalog.profile import MANY_VALUES, Column, IndexProfile, profile_index
+from bosun.catalog.rows import event_verbs, row_noun, row_why
+from bosun.catalog.summaries import per_row_statistics, summarise, summary_of, summary_why
+from bosun.catalog.things import thing_measure, thing_of, thing_why
+from bosun.catalog.words import _has, _words, phrase, plural, singular, spoken, words_of
 from bosun.engines.base import Engine
 from bosun.errors import CatalogError
 
 _FEW_WORDS = 30  # a vocabulary of values, not a list of names
-
-
-@cache
-def _words() -> dict[str, Any]:
-    return _data("draft_words.yaml")
-
-
-@cache
-def _abbreviations() -> dict[str, str]:
-    found: dict[str, Any] = _data("abbreviations.yaml")["abbreviations"]
-    return {str(short): str(long) for short, long in found.items()}
-
-
-def _data(file: str) -> dict[str, Any]:
-    text = resources.files("bosun.catalog").joinpath(file).read_text(encoding="utf-8")
-    found: dict[str, Any] = yaml.safe_load(text)
-    return found
-
-
-def words_of(name: str) -> list[str]:
-    return [w for w in name.lower().split("_") if w]
-
-
-def phrase(name: str) -> str:
-    return " ".join(words_of(name))
-
-
-def spoken(name: str) -> str:
-    """The name's words with abbreviations written out (abbreviations.yaml): "dep_delay" → "departure delay"."""
-    return " ".join(_abbreviations().get(word, word) for word in words_of(name))
-
-
-def plural(word: str) -> str:
-    if word.endswith("s"):
-        return word
-    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
-        return word[:-1] + "ies"
-    return word + ("es" if word.endswith(("x", "ch", "sh")) else "s")
-
-
-def singular(word: str) -> str:
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        return word[:-1]
-    return word
-
-
-def _has(name: str, key: str) -> bool:
-    """The column's name holds one of the words of list `key` (as a word, or the whole squeezed name)."""
-    listed = {str(w) for w in _words()[key]}
-    return bool(listed & set(words_of(name))) or name.replace("_", "") in listed
 
 
 # -- roles ----------------------------------------------------------------------------------------
@@ -104,6 +55,7 @@ class Decision:
     role: str
     why: str
     record_number: bool = False  # the row's own number ("flight" in flights): said "flight number"
+    outcome: str = ""  # what `catalog init` says was made of it, where no measure or role says it
 
 
 def role_of(column: Column, rows: int, record: str = "") -> str:
@@ -270,8 +222,20 @@ def draft(engine: Engine, indices: list[str] | str) -> Draft:
                       for name, part in parts.items()})
     fields = _record_fields(record, decisions, parts)
     measures = _measures(record, fields)
+    said = {w for field in fields.values() for w in field["synonyms"]} | {_noun(ref.index) for ref in profiles[1:]}
+    things = _things(record, measures, said)
+    measures.update({thing: thing_measure(record.columns[name], thing) for name, thing in things.items()})
+    decisions.update({name: Decision(decisions[name].role, thing_why(record.columns[name], record)) for name in things})
+    decisions.update(_coded(record, decisions))
+    per_row_statistics(measures)
+    periodic = {name for name, column in record.columns.items() if is_date_part(column)}
+    numbers = {name for name, d in decisions.items() if d.record_number}
+    summary = summary_of(engine, record, {name: d.role for name, d in decisions.items()}, periodic, numbers)
+    count = _noun(record.index).replace(" ", "_")
+    figure = summarise(record, summary, measures, count) if summary else None
     keys = {ref.index: _id_column(ref) for ref in references}
     links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]
+    decisions.update(_named_codes(references, links, keys, fields))
     draft: dict[str, Any] = {
         "domain": record.index,
         "description": f"Drafted by `bosun catalog init` from {', '.join(names)}; review the descriptions.",
@@ -281,13 +245,36 @@ def draft(engine: Engine, indices: list[str] | str) -> Draft:
         "entities": _entities(record, references, links, keys, engine),
         "measures": measures,
         "time": _time(record, fields),
-        "defaults": {"measure": _noun(record.index).replace(" ", "_")},
+        "defaults": {"measure": count, **({"figure": figure} if figure else {})},
     }
     text = yaml.safe_dump(draft, sort_keys=False, allow_unicode=True, width=120)
-    return Draft(text, [_note(record, name, decisions[name], measures) for name in fields])
+    row = row_noun(record.index)
+    what_a_row_is = [row_why(record.index, row)] if row else []
+    what_a_row_is += [summary_why(record, summary, figure)] if summary else []
+    return Draft(text, [*what_a_row_is, *(_note(record, name, decisions[name], measures) for name in fields)])
 
 
-_AGG_SAID = {"sum": "sum", "avg": "average", "count": "count", "min": "minimum", "max": "maximum"}
+_AGG_SAID = {"sum": "sum", "avg": "average", "count": "count", "min": "minimum", "max": "maximum",
+             "cardinality": "distinct count"}
+
+
+def _coded(record: IndexProfile, decisions: dict[str, Decision]) -> dict[str, Decision]:
+    """Dimensions whose values are a common code set (codes.py), with the set that decided."""
+    found: dict[str, Decision] = {}
+    for name, decision in decisions.items():
+        code_set = code_set_of(record.columns[name]) if decision.role == "dimension" else None
+        if code_set is not None:
+            why = code_why(record.columns[name], code_set)
+            found[name] = Decision(decision.role, why, outcome=code_outcome(code_set, decision.role))
+    return found
+
+
+def _things(record: IndexProfile, measures: dict[str, Any], said: set[str]) -> dict[str, str]:
+    """Repeated ids (things.py) and the noun each counts, where no field, reference or measure has that word yet:
+    "customers" that a name column or a reference object answers is counted through them."""
+    taken = said | {w for m in measures.values() for w in m["words"]}
+    found = {name: thing_of(column, record) for name, column in record.columns.items()}
+    return {name: thing for name, thing in found.items() if thing and thing not in taken and thing not in measures}
 
 
 def _note(record: IndexProfile, name: str, decision: Decision, measures: dict[str, Any]) -> str:
@@ -296,7 +283,7 @@ def _note(record: IndexProfile, name: str, decision: Decision, measures: dict[st
     why = decision.why
     if made and _money_on_sales(record, record.columns[name]):
         why = "money on sale records"
-    outcome = " and ".join(made) if made else decision.role
+    outcome = " and ".join(made) if made else decision.outcome or decision.role
     return f"{name}: {why} → {outcome}"
 
 
@@ -377,8 +364,11 @@ def _field(column: Column, role: str, short: list[str]) -> dict[str, Any]:
         field["unit"] = unit
     if column.subfields:
         field["subfields"] = column.subfields
+    code_set = code_set_of(column) if role == "dimension" else None
     if column.type == "boolean":
         field["values"] = {"true": [words]}
+    elif code_set is not None:
+        field["values"] = code_values(column, code_set)
     elif role == "dimension" and is_vocabulary(column):
         field["values"] = {str(v): [str(v).replace("_", " ")] for v, _ in column.values}
     elif role == "dimension" and column.numeric and column.complete_values and not is_date_part(column):
@@ -406,8 +396,10 @@ def _description(column: Column, role: str) -> str:
 
 def _record_object(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:
     noun = singular(phrase(record.index))
+    row = row_noun(record.index)  # "pizza_sales": a row is a pizza sold, named "pizza", "pizzas", "sold"
+    said = [*(row.words if row else []), *event_verbs(record.index)]
     return {"kind": "record", "index": record.index, "description": f"One {noun} record.",
-            "synonyms": list(dict.fromkeys([noun, plural(noun), "record", "records", "rows"])),
+            "synonyms": list(dict.fromkeys([noun, plural(noun), *said, "record", "records", "rows"])),
             "id_field": _id_column(record), "title_field": _id_column(record), "fields": fields}
 
 
@@ -440,6 +432,23 @@ def _reference_object(ref: IndexProfile, key: str) -> dict[str, Any]:
     return {"kind": "reference", "index": ref.index, "description": f"One {noun} (reference).",
             "synonyms": [noun, plural(noun)], "id_field": key, "title_field": _name_column(ref, key),
             "fields": fields}
+
+
+def _named_codes(references: list[IndexProfile], links: list[Link], keys: dict[str, str],
+                 fields: dict[str, dict[str, Any]]) -> dict[str, Decision]:
+    """A record column that alone holds a reference's codes, which the reference names ("UA" → "United Air Lines
+    Inc."): the reference's noun is a word of the column ("by airline"); its names read as the codes (entities)."""
+    found: dict[str, Decision] = {}
+    for ref in references:
+        key, name = keys[ref.index], _name_column(ref, keys[ref.index])
+        mine = [link.column for link in links if link.reference == ref.index and link.by == key]
+        if len(mine) != 1 or name == key or fields[mine[0]]["role"] != "dimension":
+            continue  # evidence: one dimension of codes, and a reference with a name column beside its key
+        noun = singular(phrase(ref.index))
+        fields[mine[0]]["synonyms"] = list(dict.fromkeys([*fields[mine[0]]["synonyms"], noun, plural(noun)]))
+        found[mine[0]] = Decision("dimension", f"codes named in {ref.index} ({name})",
+                                  outcome=f"dimension read by its names, said '{noun}'")
+    return found
 
 
 def _links(record: IndexProfile, ref: IndexProfile, key: str, engine: Engine) -> list[Link]:
@@ -504,7 +513,7 @@ def _reference_entity(ref: IndexProfile, key: str, links: list[Link], engine: En
         entity["targets"] = [_target(link, None, len(by_name) > 1) for link in by_name or links]
         drafted = {row[name]: aliases(row[name]) for row in rows}
     elif ref.columns[key].type == "keyword":
-        entity.update(name_field=key, extra_names=[name])
+        entity.update(name_field=key, extra_names=[name], say_names=True)
         entity["targets"] = [_target(link, None, len(links) > 1) for link in links]
         drafted = {row[key]: aliases(row[name]) for row in rows}
     else:
@@ -564,16 +573,20 @@ def _measures(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[s
         measures.update(_field_measures(record, name, field.get("unit")))
     takings = {str(w) for w in _words()["takings_words"]}
     claimed = takings & {w for m in measures.values() for w in m["words"]}
-    return {_noun(record.index).replace(" ", "_"): _count_measure(record, claimed), **measures}
+    named = {w for field in fields.values() for w in field["synonyms"]}
+    return {_noun(record.index).replace(" ", "_"): _count_measure(record, claimed | named), **measures}
 
 
 def _count_measure(record: IndexProfile, claimed: set[str]) -> dict[str, Any]:
-    """The record count; words a money measure claims ("sales" as takings) are left to it."""
+    """The record count; words a money measure claims ("sales" as takings) or a field's name are left to them: with
+    "pizzas" a record noun, "how many pizzas" still counts rows, and "top 5 pizzas" ranks the pizza names."""
     noun = _noun(record.index)
     head = noun.split()[-1]
-    counted = [noun, singular(noun), head, singular(head), "how many", "number of", "count", "records", "rows"]
-    words = [w for w in dict.fromkeys(counted) if w not in claimed]
-    return {"agg": "count", "words": words, "label": noun}
+    row = row_noun(record.index)
+    said = row.words if row else []
+    counted = [noun, singular(noun), head, singular(head), *said, "how many", "number of", "count", "records", "rows"]
+    words = [w for w in dict.fromkeys(counted) if w not in claimed or w in {"how many", "number of", "count"}]
+    return {"agg": "count", "words": words, "label": row.label if row else noun}
 
 
 def _field_measures(record: IndexProfile, name: str, unit: str | None) -> dict[str, Any]:

@@ -108,6 +108,8 @@ class EntitySpec(Strict):
     words: list[str] = Field(default_factory=list, description="nouns for the kind: 'carrier', 'shipping line'")
     aliases: dict[str, list[str]] = Field(
         default_factory=dict, description="name → more words people use for it ('notebooks' for the laptops heading)")
+    say_names: bool = Field(False, description="the record holds codes: answers say each with its name, the first of "
+                                               "extra_names ('UA (United Air Lines Inc.)')")
     targets: list[Target]
 
     @model_validator(mode="after")
@@ -140,6 +142,8 @@ class Defaults(Strict):
     top_n: int = 10
     page_size: int = 20
     measure: str
+    figure: str | None = Field(None, description="the measure that a ranking or grouping naming none uses, where "
+                               "rows are already summaries ('which store sold the most'); default: measure")
     fuzzy_min_score: float = 85.0
     ambiguity_margin: float = 3.0
     today: str | None = Field(
@@ -184,8 +188,9 @@ class CatalogSpec(Strict):
             _check_fields(record, [t.field for t in entity.targets], f"entities.{name}.targets")
             if entity.object and entity.object not in self.objects:
                 raise ValueError(f"entities.{name}.object: {entity.object!r} is not one of the objects")
-        if self.defaults.measure not in self.measures:
-            raise ValueError(f"defaults.measure: {self.defaults.measure!r} is not one of the measures")
+        for key, named in (("measure", self.defaults.measure), ("figure", self.defaults.figure)):
+            if named is not None and named not in self.measures:
+                raise ValueError(f"defaults.{key}: {named!r} is not one of the measures")
         return self
 
 

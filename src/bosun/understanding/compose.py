@@ -105,7 +105,9 @@ class Composer:
         return self.measure(adjective[1]) if adjective[0] == "measure" else self.field_measure(adjective[1])
 
     def default_measure(self) -> Measure:
-        return self.measure(self.catalog.spec.defaults.measure)
+        """The count, or on rows that are already summaries the main figure unless the rows were named."""
+        figure = self.catalog.spec.defaults.figure
+        return self.measure(figure if figure and not self.records_named else self.catalog.spec.defaults.measure)
 
     def counting(self, span: Span) -> bool:
         """A word of the default (count) measure that is not a record noun: "how many", "number of"."""
@@ -335,8 +337,8 @@ def distinct(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             spans[j].used = True
             j = c.after(spans, j)
         name = c.dimension(spans[j]) if j is not None else None
-        if name is None or j is None or spans[j].used:
-            continue
+        if name is None or j is None or spans[j].used or spans[j].has("record"):
+            continue  # "how many pizzas" where a row is a pizza sold counts rows, not the pizza names
         spec = c.catalog.record.fields[name]
         label = f"distinct {next((s for s in spec.synonyms if s.endswith('s')), name)}"
         meaning.measures.append(Measure(name=f"distinct_{name}", agg="cardinality", field=name, label=label))
@@ -437,6 +439,9 @@ def _measure_at(spans: list[Span], i: int, c: Composer, agg: str | None, meaning
     if span.has("record") and c.catalog.spec.defaults.measure in names:
         span.used = True  # "shipments": the records, counted only when a grouping or ranking asks
         c.records_named = True
+        return None
+    if span.has("record") and not names:
+        c.records_named = True  # "pizzas by size", "flew": the records; "top 2 pizzas" may still rank pizza names
         return None
     if names:
         if c.counting(span) and _names_measure_next(spans, i, c):
@@ -720,6 +725,8 @@ def records_or_count(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         meaning.measures = [c.default_measure()]  # "shipments by carrier"; "which carriers serve X" lists them
     elif meaning.top_n and meaning.measures and all(m.name in c.extra for m in meaning.measures):
         meaning.measures.insert(0, c.default_measure())
+    for span in spans:  # a record noun that also names a field and was not read as that field: the records
+        span.used = span.used or (c.records_named and span.has("record"))
     main = [m for m in meaning.measures if m.name not in c.extra]
     if c.extra and not (grouped or meaning.top_n) and (main or c.records_named):
         meaning.beside = [m.name for m in meaning.measures if m.name in c.extra]  # "… and their total weight"

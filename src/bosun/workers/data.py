@@ -25,6 +25,7 @@ from bosun.understanding import (
 from bosun.workers import querygen
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Deliverable, ResultTable, WorkerInput, WorkerResult
+from bosun.workers.names import code_names, with_names
 from bosun.workers.registry import worker
 from bosun.workers.slots import (
     AMBIGUITY,
@@ -220,7 +221,9 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     table = ResultTable(title=meaning.text, reading=read_back(meaning, ctx.catalog), columns=results.columns,
                         rows=results.rows, total=results.total, query=results.query, sub_goal_id=wi.sub_goal.id)
     groups = {r[0] for r in results.rows} if meaning.group_by else results.rows
-    text = _summary(meaning, results, _noun(meaning, ctx, len(groups)), _Over.of(meaning, ctx.catalog))
+    names = code_names(ctx.catalog, meaning.group_by[0]) if meaning.group_by else {}
+    said = results.model_copy(update={"rows": with_names(results.rows, names)}) if names else results
+    text = _summary(meaning, said, _noun(meaning, ctx, len(groups)), _Over.of(meaning, ctx.catalog))
     unsure = wi.get(AMBIGUITY)
     assumed = [_assumed(a, meaning) for a in unsure]
     if not any(a.kind == "field" and meaning.time and a.term == meaning.time.text for a in unsure):

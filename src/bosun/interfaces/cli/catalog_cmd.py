@@ -93,6 +93,7 @@ def check(
 ) -> None:
     """List every problem of a catalog with its key path; exit 1 when there is one."""
     from bosun.catalog.check import check_file
+    from bosun.catalog.mistakes import file_mistakes
     from bosun.engines.factory import open_engine
     from bosun.settings import load_settings
 
@@ -102,6 +103,7 @@ def check(
         engine = open_engine(settings)
     try:
         problems = check_file(path or settings.catalog, engine)
+        warnings = [] if problems else file_mistakes(path or settings.catalog, engine)
     finally:
         if engine is not None:
             engine.close()
@@ -109,4 +111,7 @@ def check(
         typer.echo(problem)
     if problems:
         raise typer.Exit(1)
-    typer.echo(f"{path or settings.catalog or 'the bundled catalog'}: no problems")
+    for warning in warnings:  # likely mistakes: the catalog works, but probably not as meant
+        typer.echo(f"warning: {warning}")
+    said = f" ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})" if warnings else ""
+    typer.echo(f"{path or settings.catalog or 'the bundled catalog'}: no problems{said}")

@@ -1,0 +1,62 @@
+"""The words `catalog init` reads in column and index names: data files beside this module, and the small
+helpers that split, write out and inflect names ("dep_delay" → "departure delay", "order" → "orders")."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+
+@cache
+def _words() -> dict[str, Any]:
+    return _data("draft_words.yaml")
+
+
+@cache
+def _abbreviations() -> dict[str, str]:
+    found: dict[str, Any] = _data("abbreviations.yaml")["abbreviations"]
+    return {str(short): str(long) for short, long in found.items()}
+
+
+def _data(file: str) -> dict[str, Any]:
+    text = resources.files("bosun.catalog").joinpath(file).read_text(encoding="utf-8")
+    found: dict[str, Any] = yaml.safe_load(text)
+    return found
+
+
+def words_of(name: str) -> list[str]:
+    return [w for w in name.lower().split("_") if w]
+
+
+def phrase(name: str) -> str:
+    return " ".join(words_of(name))
+
+
+def spoken(name: str) -> str:
+    """The name's words with abbreviations written out (abbreviations.yaml): "dep_delay" → "departure delay"."""
+    return " ".join(_abbreviations().get(word, word) for word in words_of(name))
+
+
+def plural(word: str) -> str:
+    if word.endswith("s"):
+        return word
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + ("es" if word.endswith(("x", "ch", "sh")) else "s")
+
+
+def singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def _has(name: str, key: str) -> bool:
+    """The column's name holds one of the words of list `key` (as a word, or the whole squeezed name)."""
+    listed = {str(w) for w in _words()[key]}
+    return bool(listed & set(words_of(name))) or name.replace("_", "") in listed

