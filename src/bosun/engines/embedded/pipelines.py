@@ -236,13 +236,13 @@ def _selector(name: str, body: dict[str, Any], rows: list[Row]) -> list[Row]:
 
 
 def _script(name: str, body: dict[str, Any], rows: list[Row]) -> list[Row]:
-    """A bucket_script's number in each bucket; a bucket with a gap under `skip` gets none."""
+    """A bucket_script's number in each bucket; a bucket with a gap under `skip` or `keep_values` gets none."""
     template = vetted("bucket_script", body)
     gap = _gap(body, "bucket_script")
     paths = an_object(body["buckets_path"], "bucket_script.buckets_path")
     for label, bucket in rows:
         params = {var: resolve(bucket, label, p, gap, "bucket_script") for var, p in paths.items()}
-        if gap == "skip" and any(v is None or math.isnan(v) for v in params.values()):
+        if gap != "insert_zeros" and any(v is None or math.isnan(v) for v in params.values()):
             continue
         bucket[name] = _value(float(template.evaluate({k: _or_nan(v) for k, v in params.items()})), body)
     return rows
