@@ -29,7 +29,7 @@ AGGS = {"terms", "order", "min_doc_count", "date_histogram", "calendar_interval"
         "cardinality", "value_count", "avg", "sum", "min", "max", "stats", "percentiles", "top_hits"}
 PIPELINES = {"bucket_selector", "bucket_sort", "bucket_script", "cumulative_sum", "derivative", "serial_diff",
              "avg_bucket", "sum_bucket", "max_bucket", "min_bucket", "buckets_path", "gap_policy", "script", "lag",
-             "extended_bounds"}
+             "extended_bounds", "hard_bounds"}
 
 
 def _keys(node: Any) -> set[str]:

@@ -76,6 +76,10 @@ def test_keep_values_still_skips_a_metric_without_value(sample: EmbeddedEngine) 
           "x": {"avg_bucket": {"buckets_path": "m>_count", "gap_policy": "ignore"}}}, BadQuery, "gap_policy"),
         ({"m": {"histogram": {"field": "teu", "interval": 5}},
           "x": {"avg_bucket": {"buckets_path": "m>_count", "format": "0.0%"}}}, UnsupportedQuery, "format"),
+        ({"m": {"date_histogram": {"field": "arrival_date", "calendar_interval": "month",
+                                   "hard_bounds": {"min": "2025-01-01", "max": "2025-12-01"},
+                                   "extended_bounds": {"min": "2024-12-01", "max": "2025-10-31"}}}},
+         BadQuery, "extended bounds have to be inside hard bounds"),
     ],
 )
 def test_what_cannot_be_answered_exactly_is_refused_by_name(sample: EmbeddedEngine, aggs: dict[str, Any],
