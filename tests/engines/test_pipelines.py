@@ -102,3 +102,11 @@ def test_what_cannot_be_answered_exactly_is_refused_by_name(sample: EmbeddedEngi
 )
 def test_value_as_string_follows_java_decimal_format(value: float, pattern: str, text: str) -> None:
     assert decimal_format(value, pattern) == text
+
+
+def test_a_misplaced_pipeline_is_refused_even_where_no_bucket_is_found(sample: EmbeddedEngine) -> None:
+    inner = {"m": {"terms": {"field": "carrier_name"}, "aggs": {"run": {"cumulative_sum": {"buckets_path": "_count"}}}}}
+    body = {"size": 0, "query": {"term": {"carrier_name": "NOBODY"}},
+            "aggs": {"c": {"terms": {"field": "port_of_unlading"}, "aggs": inner}}}
+    with pytest.raises(BadQuery, match="must have a histogram or date_histogram as parent"):
+        sample.search("shipments", body)

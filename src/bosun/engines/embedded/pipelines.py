@@ -45,14 +45,22 @@ Item = tuple[str, str, dict[str, Any], dict[str, Any]]  # name, kind, body, chil
 
 def run_pipelines(aggs: dict[str, Any], results: dict[str, Any]) -> None:
     """Add every pipeline's result to `results` (the response's aggregations), in place."""
+    _check_parents(aggs, None)
     items = _items(aggs)
     for name, kind, _, children in items:
         if kind not in PIPELINES:
             _inside(kind, children, results[name])
     for name, kind, body, _ in _in_order(items):
-        if kind in PARENT:
-            raise BadQuery(kind, f"{name!r} must be declared inside a multi-bucket aggregation")
         results[name] = _sibling(kind, body, results, items)
+
+
+def _check_parents(aggs: dict[str, Any], parent: str | None) -> None:
+    """Refuse a parent pipeline whose parent cannot hold it, whether or not any bucket was found."""
+    for name, kind, _, children in _items(aggs):
+        if kind in PARENT:
+            _check_parent(kind, name, parent)
+        elif kind not in PIPELINES:
+            _check_parents(children, kind)
 
 
 def _inside(kind: str, children: dict[str, Any], result: dict[str, Any]) -> None:
@@ -70,12 +78,13 @@ def _inside(kind: str, children: dict[str, Any], result: dict[str, Any]) -> None
             for _, bucket in rows:
                 bucket[name] = _sibling(pipe, body, bucket, items)
             continue
-        _check_parent(pipe, name, kind)
         rows = _PARENTS[pipe](name, body, rows)
         _store(result, rows)
 
 
-def _check_parent(pipe: str, name: str, parent: str) -> None:
+def _check_parent(pipe: str, name: str, parent: str | None) -> None:
+    if parent is None:
+        raise BadQuery(pipe, f"{name!r} must be declared inside a multi-bucket aggregation")
     if parent == "composite":
         raise UnsupportedQuery(f"composite > {pipe}", "pipelines under a composite aggregation")
     if parent in _SINGLE_BUCKET:
