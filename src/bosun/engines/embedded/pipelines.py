@@ -206,7 +206,7 @@ def resolve(bucket: dict[str, Any], label: Any, path: str, gap: str, kind: str) 
 
 def _gap(body: dict[str, Any], kind: str) -> str:
     gap = body.get("gap_policy", "skip")
-    if gap not in _GAP_POLICIES:
+    if not isinstance(gap, str) or gap not in _GAP_POLICIES:
         raise BadQuery(kind, f"gap_policy must be one of {sorted(_GAP_POLICIES)}, got {gap!r:.40}")
     return str(gap)
 
