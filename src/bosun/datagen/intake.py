@@ -19,13 +19,17 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO, cast
 
+import numpy as np
+
 from bosun.errors import LoadError
 from bosun.settings import Settings
 
 _CHUNK = 1 << 20
-_ESCAPE = re.compile(rb"\\.", re.S)
 _NOT_STRUCTURE = bytes(sorted(set(range(256)) - set(b'[]{}"')))
-_OPEN = b"[{"
+_QUOTE = ord('"')
+_STEPS = np.zeros(256, dtype=np.int8)  # what each bracket adds to the depth
+_STEPS[list(b"[{")] = 1
+_STEPS[list(b"]}")] = -1
 _PLAIN_SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,10}")
 
 
@@ -145,23 +149,25 @@ def _opened(path: Path) -> IO[bytes]:
 def _deepest(handle: IO[bytes], limit: int) -> int:
     """The nesting depth of the JSON in `handle`, or the first depth past `limit` (the scan stops there).
 
-    Escapes are removed first (so no quote inside a string counts), then everything but brackets and quotes;
-    brackets between an odd and an even quote are inside a string and do not count.
+    Per chunk, at C speed: escaped backslashes and quotes are removed (so no quote inside a string counts), then
+    every byte but brackets and quotes; a bracket after an odd number of quotes is inside a string.
     """
     depth = deepest = 0
     inside = False
     carry = b""
     for chunk in _chunks(handle):
         chunk, carry = _split_escape(carry + chunk)
-        for k, part in enumerate(_ESCAPE.sub(b"", chunk).translate(None, _NOT_STRUCTURE).split(b'"')):
-            inside = inside != (k > 0)
-            if inside:
-                continue
-            for byte in part:
-                depth += 1 if byte in _OPEN else -1
-                deepest = max(deepest, depth)
-                if deepest > limit:
-                    return deepest
+        plain = chunk.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _NOT_STRUCTURE)
+        codes = np.frombuffer(plain, dtype=np.uint8)
+        quotes = codes == _QUOTE
+        in_string = (np.cumsum(quotes) + inside) % 2 == 1
+        steps = np.cumsum(_STEPS[codes[~quotes & ~in_string]], dtype=np.int64)
+        if steps.size:
+            deepest = max(deepest, depth + int(steps.max()))
+            depth += int(steps[-1])
+        inside = bool((int(quotes.sum()) + inside) % 2)
+        if deepest > limit:
+            break
     return deepest
 
 
