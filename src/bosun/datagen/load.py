@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from bosun.catalog import Catalog
-from bosun.datagen.intake import FileLimits, checked_index
 from bosun.datagen.spec import GeneratorSpec, load_generator_spec
 from bosun.engines.base import Engine
 from bosun.errors import BosunError, CatalogError, LoadError
@@ -18,6 +17,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from bosun.datagen.files import LoadedFile
+    from bosun.datagen.intake import FileLimits
 
 # pyarrow, the file readers and the generator are imported by the functions that load or build:
 # every question reads the sample info, and none needs them.
@@ -134,6 +134,7 @@ def load_files(engine: Engine, paths: list[Path], index: str | None = None, mode
     step, so a failed load leaves what was loaded before as it was.
     """
     from bosun.datagen.files import default_index, files_of, read_files
+    from bosun.datagen.intake import checked_index
 
     groups = [(index, [f for p in paths for f in files_of(p)])] if index else [
         (default_index(p), files_of(p)) for p in paths]
