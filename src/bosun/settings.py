@@ -80,6 +80,10 @@ class Settings(BaseSettings):
     graphql_url: str | None = Field(None, description="remote GraphQL API; default: the in-process schema")
     api_token: SecretStr | None = Field(None, description="bearer token `bosun serve` requires; needed off loopback")
     max_question_chars: int = Field(4000, gt=0, description="the longest question Bosun reads (longer: said, not run)")
+    load_max_json_depth: int = Field(100, gt=0, description="`data load`: the deepest nesting of a JSON file")
+    load_max_archive_bytes: int = Field(1_000_000_000, gt=0,
+                                        description="`data load`: the most a zip archive may expand to, in bytes")
+    load_max_archive_members: int = Field(1000, gt=0, description="`data load`: the most files in a zip archive")
 
     llm_model: str | None = Field(None, description="provider:model for init_chat_model, e.g. openai:gpt-4o-mini")
     llm_base_url: str | None = Field(None, description="an OpenAI-compatible server (or Ollama) instead of the "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -46,6 +47,8 @@ from bosun.understanding.llm import LLMUnderstanding
 from bosun.workers import querygen
 from bosun.workers.models import Goal
 from bosun.workers.slots import ANALYSIS_RESULT
+
+log = logging.getLogger("bosun.conversation")
 
 
 def prepared(question: str) -> str:
@@ -114,6 +117,26 @@ class Session:
                 yield item
         except sqlite3.Error as exc:
             raise problem(self.context.settings.checkpoint_path, "checkpoint store", exc) from None
+        except StoreError:
+            raise  # the store itself failed: the turn cannot be recorded (`stream` answers unsaved when unwritable)
+        except Exception as exc:  # any other failure ends the turn as failed, so that the thread goes on
+            yield self._failed(thread_id, question, exc, context)
+
+    def _failed(self, thread_id: str, question: str, exc: Exception, context: RunContext) -> Answer:
+        """The answer of a turn that raised, stored as the thread's next turn with status failed.
+
+        Stored, and not left running, because running it again would raise again: only a turn whose process
+        died is run again (`_resumed`). An error that is not Bosun's own is a bug: logged with its traceback.
+        """
+        if isinstance(exc, BosunError):
+            reason = str(exc)
+        else:
+            log.error("a turn on thread %r raised", thread_id, exc_info=exc)
+            reason = f"an unexpected {type(exc).__name__} ({exc}) stopped it"
+        answer = Answer(question=question, thread_id=thread_id, status="failed",
+                        answer=f"I could not complete “{question}”: {reason}", trace=Trace(rounds=0, sub_goals=[]))
+        self.graph.checkpointer.delete_thread(thread_id)  # whatever the failed run checkpointed
+        return self._kept(thread_id, question, answer, MainState(question=question), {}, context)
 
     def _resumed(self, thread_id: str, context: RunContext) -> Iterator[TurnEvent | Answer]:
         """Run again, and store, the turn a killed process left unfinished on this thread, and say so.

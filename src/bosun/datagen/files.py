@@ -13,7 +13,6 @@ import gzip
 import io
 import re
 import tempfile
-import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ import pyarrow.compute as pc
 
 from bosun.catalog.parts import DATE_PARTS, is_clock_values, part_name, part_sql
 from bosun.catalog.schema import DatePartName
+from bosun.datagen.intake import FileLimits, check_json_depth, checked_path, directory_files, extracted, linked
 from bosun.errors import LoadError
 
 CSV_SUFFIXES = {".csv", ".tsv", ".txt", ".psv"}
@@ -70,28 +70,31 @@ def field_name(text: str) -> str:
 
 
 def files_of(path: Path) -> list[Path]:
-    """The data files at `path`: the file itself, or every readable file of a directory, sorted."""
-    if not path.exists():
-        raise LoadError(f"{path}: no such file or directory")
-    if path.is_file():
+    """The data files at `path`: the file itself, or every readable file of a directory, sorted; a device, a
+    pipe or an unreadable file is refused."""
+    if not checked_path(path):
         return [path]
-    found = sorted(p for p in path.iterdir() if p.is_file() and _kind(p) is not None)
+    found = [p for p in directory_files(path) if _kind(p) is not None]
     if not found:
         raise LoadError(f"{path}: the directory holds no CSV, Parquet or JSON Lines file")
     return found
 
 
-def read_files(paths: list[Path], index: str) -> LoadedFile:
+def read_files(paths: list[Path], index: str, limits: FileLimits | None = None) -> LoadedFile:
     """All `paths` (one format) as one typed table plus its inferred mapping."""
+    limits = limits or FileLimits.default()
     con = duckdb.connect()
     con.execute("SET TimeZone = 'UTC'")  # a zoned timestamp is kept in UTC, whatever the machine's zone
     try:
-        with _unzipped(paths) as readable:
+        with _readable(paths, limits) as readable:
             kinds = {_kind(p) for p in readable}
             if len(kinds) != 1 or None in kinds:
-                raise LoadError(f"{paths[0]}: mixed or unknown formats; load CSV, Parquet or JSON Lines files")
-            relation = _relation(con, readable, kinds.pop() or "")
-            table, notes = _typed_table(con, relation, paths)
+                raise LoadError(f"{paths[0]}: mixed or unknown formats; load CSV, Parquet, JSON or JSON Lines files")
+            kind = kinds.pop() or ""
+            if kind == "json":
+                for path, shown in readable.items():
+                    check_json_depth(path, shown, limits.json_depth)
+            table, notes = _read(con, readable, kind)
     finally:
         con.close()
     if table.num_rows == 0:
@@ -115,22 +118,32 @@ def _kind(path: Path) -> str | None:
 
 
 @contextmanager
-def _unzipped(paths: list[Path]) -> Iterator[list[Path]]:
-    """`.zip` archives extracted to a temporary folder (DuckDB reads .gz itself, not .zip)."""
-    with tempfile.TemporaryDirectory(prefix="bosun-load-") as folder:
-        readable: list[Path] = []
+def _readable(paths: list[Path], limits: FileLimits) -> Iterator[dict[Path, Path]]:
+    """The files DuckDB reads (→ the path a message names), in a temporary folder under names it reads
+    literally: links to the files, and the checked members of `.zip` archives (DuckDB reads .gz, not .zip)."""
+    with tempfile.TemporaryDirectory(prefix="bosun-load-") as name:
+        folder = Path(name)
+        readable: dict[Path, Path] = {}
         for path in paths:
             if path.suffix.lower() != ".zip":
-                readable.append(path)
+                readable[linked(path, folder, len(readable))] = path
                 continue
-            try:
-                with zipfile.ZipFile(path) as archive:
-                    members = [m for m in archive.namelist() if not m.endswith("/")]
-                    archive.extractall(folder, members)
-            except zipfile.BadZipFile:
-                raise LoadError(f"{path}: not a readable zip archive") from None
-            readable += [Path(folder) / m for m in members if _kind(Path(m)) is not None]
+            for written, member in extracted(path, folder, len(readable), limits):
+                if _kind(Path(member)) is not None:
+                    readable[written] = path / member
         yield readable
+
+
+def _read(con: duckdb.DuckDBPyConnection, readable: dict[Path, Path], kind: str) -> tuple[pa.Table, list[str]]:
+    """The typed table and its notes; a problem names the user's file, never the link read in its stead."""
+    paths = list(readable)
+    try:
+        return _typed_table(con, _relation(con, paths, kind), paths)
+    except LoadError as exc:
+        message = str(exc)
+        for link, shown in readable.items():
+            message = message.replace(str(link), str(shown))
+        raise LoadError(message) from None
 
 
 def _relation(con: duckdb.DuckDBPyConnection, paths: list[Path], kind: str) -> duckdb.DuckDBPyRelation:
@@ -138,8 +151,8 @@ def _relation(con: duckdb.DuckDBPyConnection, paths: list[Path], kind: str) -> d
     try:
         if kind == "parquet":
             return con.read_parquet(names, union_by_name=True)
-        if kind == "json":
-            return con.read_json(names, format="newline_delimited")
+        if kind == "json":  # an array of records, or JSON Lines: DuckDB tells them apart
+            return con.read_json(names, format="auto")
         return _read_csv(con, paths)
     except duckdb.Error as exc:
         raise LoadError(_problem(paths, exc)) from None

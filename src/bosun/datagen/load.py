@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from bosun.datagen.files import LoadedFile
+    from bosun.datagen.intake import FileLimits
 
 # pyarrow, the file readers and the generator are imported by the functions that load or build:
 # every question reads the sample info, and none needs them.
@@ -123,7 +124,8 @@ LoadMode = Literal["create", "replace", "append"]
 
 
 def load_files(engine: Engine, paths: list[Path], index: str | None = None, mode: LoadMode = "create",
-               progress: Progress = lambda _: None) -> list[tuple[str, int, tuple[str, ...]]]:
+               progress: Progress = lambda _: None,
+               limits: FileLimits | None = None) -> list[tuple[str, int, tuple[str, ...]]]:
     """Load data files: each path into the index named after it, or all of them into `index`.
 
     Each index loaded comes back as (index, rows, notes): what reading decided that the user should hear.
@@ -132,14 +134,17 @@ def load_files(engine: Engine, paths: list[Path], index: str | None = None, mode
     step, so a failed load leaves what was loaded before as it was.
     """
     from bosun.datagen.files import default_index, files_of, read_files
+    from bosun.datagen.intake import checked_index
 
     groups = [(index, [f for p in paths for f in files_of(p)])] if index else [
         (default_index(p), files_of(p)) for p in paths]
+    for name, _ in groups:
+        checked_index(name or "", {META_INDEX})
     loaded_files = []
     for name, files in groups:
         assert name is not None
         progress(f"reading {files[0].name}" + (f" (+{len(files) - 1})" if len(files) > 1 else ""))
-        loaded_files.append(read_files(files, name))
+        loaded_files.append(read_files(files, name, limits))
     existing = set(engine.indices())
     for loaded in loaded_files:
         if loaded.index in existing and mode == "create":

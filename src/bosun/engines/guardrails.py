@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 FORBIDDEN_KEYS = {"script", "scripts", "script_fields", "runtime_mappings", "scripted_metric", "script_score",
                   "stored_fields", "docvalue_fields", "_update", "_delete"}
 BUCKET_SIZES = {"terms": 10, "composite": 10, "significant_terms": 10, "multi_terms": 10, "rare_terms": 10}
+RANGE_KINDS = ("range", "date_range", "ip_range", "geo_distance")
 MAX_JSON_DEPTH = 100  # far above any real query (20 nested bools are about 60 levels); checked before any walk
 
 
@@ -115,6 +116,19 @@ def _own_buckets(spec: dict[str, Any]) -> int:
     for kind, default in BUCKET_SIZES.items():
         if isinstance(spec.get(kind), dict):
             return integer(spec[kind], kind, "size", default, minimum=1)
+    return _listed_buckets(spec)
+
+
+def _listed_buckets(spec: dict[str, Any]) -> int:
+    """The buckets a request lists: a filters aggregation's filters (and its other bucket), a range's ranges."""
+    body = spec.get("filters")
+    if isinstance(body, dict) and isinstance(body.get("filters"), dict | list):
+        other = bool(body.get("other_bucket") or body.get("other_bucket_key"))
+        return max(1, len(body["filters"]) + int(other))
+    for kind in RANGE_KINDS:
+        body = spec.get(kind)
+        if isinstance(body, dict) and isinstance(body.get("ranges"), list):
+            return max(1, len(body["ranges"]))
     return 1
 
 

@@ -14,7 +14,16 @@ from typing import Any
 from bosun.catalog import Catalog
 from bosun.understanding.dateparts import date_parts
 from bosun.understanding.grammar import Grammar
-from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, Refusal, RefusalReason, TimeFilter
+from bosun.understanding.meaning import (
+    TOP_N_MOST,
+    Ambiguity,
+    Condition,
+    Meaning,
+    Measure,
+    Refusal,
+    RefusalReason,
+    TimeFilter,
+)
 from bosun.understanding.tagger import Span, is_plural, time_of
 
 _GLUE = frozenset({"function", "filler", "neutral", "structure", "meaning", "quantifier"})
@@ -514,7 +523,9 @@ def recency(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             continue
         dated = noun.values("date_word") or [c.catalog.spec.time.default_field]
         meaning.sort.append((dated[0], "desc" if span.value("recency") == "desc" else "asc"))
-        meaning.top_n = int(count[1]) if count is not None and count[1] >= 1 else c.catalog.spec.defaults.top_n
+        meaning.top_n = c.catalog.spec.defaults.top_n
+        if count is not None and count[1] >= 1:
+            meaning.top_n = _bounded(count[1], spans[count[0]].text, meaning)
         meaning.measures = []
         for s in (span, noun, *([spans[count[0]]] if count is not None else [])):
             s.used = True
@@ -694,7 +705,15 @@ def _set_count(spans: list[Span], count: tuple[int, float], c: Composer, meaning
         c.said.append(f"{' '.join(s.text for s in ranker)} {spans[at].text}".strip())
         meaning.top_n = c.catalog.spec.defaults.top_n
         return
-    meaning.top_n = int(value)
+    meaning.top_n = _bounded(value, spans[at].text, meaning)
+
+
+def _bounded(value: float, written: str, meaning: Meaning) -> int:
+    """A ranking's count, at most TOP_N_MOST; a count past it is bounded, and said."""
+    if value <= TOP_N_MOST:
+        return int(value)
+    meaning.assumptions.append(f"the top {TOP_N_MOST:,} at most, the most one answer lists (not {written})")
+    return TOP_N_MOST
 
 
 def _unnumbered(c: Composer, meaning: Meaning) -> int:

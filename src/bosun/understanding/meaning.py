@@ -11,6 +11,9 @@ IntentType = Literal["search", "aggregation"]
 Agg = Literal["count", "sum", "avg", "min", "max", "cardinality", "percentile"]
 Interval = Literal["day", "week", "month", "quarter", "year"]
 Resolution = Literal["exact", "alias", "code", "partial", "fuzzy", "vector", "value"]
+# The most groups or records a ranking asks for: "top 10^23 carriers" is read as the top 10,000 and said so.
+# The same as the default bucket cap of the guardrails, so a bounded ranking still runs.
+TOP_N_MOST = 10_000
 
 
 class ResolvedEntity(BaseModel):

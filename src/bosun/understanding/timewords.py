@@ -15,6 +15,8 @@ from datetime import date, timedelta
 
 from dateutil.relativedelta import relativedelta
 
+from bosun.errors import UserError
+
 MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
 MONTHS["sept"] = 9
@@ -219,6 +221,19 @@ def _plausible(match: re.Match[str]) -> bool:
     return word not in _FALSE_MONTHS or match.group(0).lower().startswith(("in ", "during ", "for "))
 
 
+def _built(build: Callable[[re.Match[str], date], tuple[date | None, date | None]], match: re.Match[str],
+           today: date) -> tuple[date | None, date | None]:
+    """The range the words give; words that name no day of the calendar ("2025-02-30", "the last 10**12
+    days") are the question's fault, said as such."""
+    written = match.group(0).strip()
+    try:
+        return build(match, today)
+    except OverflowError:
+        raise UserError(f"“{written}” reaches past the calendar (years 1 to 9999)") from None
+    except ValueError as exc:
+        raise UserError(f"“{written}” is not a date ({exc})") from None
+
+
 def find_time_range(text: str, today: date) -> TimeRange | None:
     """The first time expression in `text`, as an inclusive range; None when there is none."""
     best: tuple[int, TimeRange] | None = None
@@ -226,7 +241,7 @@ def find_time_range(text: str, today: date) -> TimeRange | None:
         for match in pattern.finditer(text):
             if not _plausible(match):
                 continue
-            start, end = build(match, today)
+            start, end = _built(build, match, today)
             written = match.group(0)
             found = TimeRange(start, end, written.strip(), match.start() + len(written) - len(written.lstrip()))
             if best is None or match.start() < best[0]:

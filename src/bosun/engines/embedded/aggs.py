@@ -40,7 +40,8 @@ class Metric:
 
 @dataclass(frozen=True)
 class Limits:
-    """The most buckets an aggregation may build and documents top_hits may return, per search."""
+    """The most buckets the aggregations of one search may build, and documents its top_hits may return, all
+    together (as a cluster's `search.max_buckets` and `index.max_result_window` count)."""
 
     max_buckets: int = 10_000
     max_hits: int = 10_000
@@ -53,6 +54,8 @@ class Aggregator:
         self.compiler, self.run, self.table = compiler, run, table
         self.limits = limits or Limits()
         self._depth = 0
+        self._buckets = 0  # built so far by this search's aggregations
+        self._documents = 0  # returned so far by this search's top_hits
 
     def evaluate(self, aggs: dict[str, Any], scope: Scope,
                  ready: dict[str, dict[Key, Any]] | None = None) -> dict[Key, dict[str, Any]]:
@@ -85,6 +88,7 @@ class Aggregator:
         handler = getattr(self, f"_a_{kind}")
         found: dict[Key, Any] = _guarded(kind, handler, an_object(body, kind), an_object(children, f"{kind}.aggs"),
                                          scope)
+        self._count_buckets(found)
         return found
 
     # -- plain metrics, computed in a statement they share -------------------------------------------
@@ -138,6 +142,14 @@ class Aggregator:
         if count > self.limits.max_buckets:
             raise GuardrailViolation(f"the {kind} aggregation would produce {count:,} buckets; the cap is "
                                      f"{self.limits.max_buckets:,} (use a wider interval or a narrower range)")
+
+    def _count_buckets(self, found: dict[Key, Any]) -> None:
+        """Add an aggregation's buckets (under every parent) to the search's; refuse past the cap."""
+        built = [v["buckets"] for v in found.values() if isinstance(v, dict) and "buckets" in v]
+        self._buckets += sum(len(b) for b in built)
+        if self._buckets > self.limits.max_buckets:
+            raise GuardrailViolation(f"the aggregations would produce {self._buckets:,} buckets in all; the cap is "
+                                     f"{self.limits.max_buckets:,}")
 
     def empty(self, aggs: dict[str, Any]) -> dict[str, Any]:
         """Results for a bucket with no documents."""
@@ -195,9 +207,10 @@ class Aggregator:
         sql = (f"SELECT {key_list}_id, _seq, __total, {sort_list}1 FROM ({inner}) "
                f"WHERE __rank > {offset} AND __rank <= {offset + size} ORDER BY {key_list}__rank")
         rows = self.run(sql, [*scope.key_params, *where.params])
-        if len(rows) > self.limits.max_hits:
-            raise GuardrailViolation(f"top_hits would return {len(rows):,} documents across its buckets; the cap "
-                                     f"is {self.limits.max_hits:,}")
+        self._documents += len(rows)  # every top_hits of the search counts: 20 filters × 10,000 is 200,000
+        if self._documents > self.limits.max_hits:
+            raise GuardrailViolation(f"top_hits would return {self._documents:,} documents across the search's "
+                                     f"buckets; the cap is {self.limits.max_hits:,}")
         grouped: dict[Key, dict[str, Any]] = {}
         for row in rows:
             key = tuple(row[:n])

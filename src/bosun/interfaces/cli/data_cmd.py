@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
     from bosun.catalog import Catalog
+    from bosun.datagen.intake import FileLimits
     from bosun.datagen.load import LoadMode, SampleInfo
     from bosun.engines.base import Engine
 
@@ -83,7 +84,7 @@ def _bar(width: int) -> Progress:
 
 @app.command("load")
 def load(
-    paths: Annotated[list[Path], typer.Argument(help="CSV (.gz/.zip), Parquet or JSON Lines files, or directories")],
+    paths: Annotated[list[Path], typer.Argument(help="CSV (.gz/.zip), Parquet, JSON or JSON Lines files, or folders")],
     index: Annotated[str | None, typer.Option("--index", help="load every path into this index")] = None,
     replace: Annotated[bool, typer.Option("--replace", help="replace an index that exists")] = False,
     append: Annotated[bool, typer.Option("--append", help="add the rows to an index that exists")] = False,
@@ -91,19 +92,21 @@ def load(
     """Load your own data files into the configured engine; each file's index is named after it."""
     if replace and append:
         raise typer.BadParameter("--replace and --append exclude each other")
+    from bosun.datagen.intake import FileLimits
     from bosun.datagen.load import load_files
     from bosun.engines.factory import open_engine
     from bosun.settings import load_settings
 
     mode: LoadMode = "replace" if replace else "append" if append else "create"
     settings = load_settings()
+    limits = FileLimits.of(settings)
     engine = open_engine(settings, read_only=False)
     started = time.perf_counter()
     try:
         if sys.stderr.isatty():
-            done = _load_with_progress(engine, paths, index, mode)
+            done = _load_with_progress(engine, paths, index, mode, limits)
         else:
-            done = load_files(engine, paths, index, mode)
+            done = load_files(engine, paths, index, mode, limits=limits)
     finally:
         engine.close()
     seconds = time.perf_counter() - started
@@ -115,8 +118,8 @@ def load(
                + " ".join(f"--index {name}" for name, _, _ in done) + " --out catalog.yaml")
 
 
-def _load_with_progress(engine: Engine, paths: list[Path], index: str | None,
-                        mode: LoadMode) -> list[tuple[str, int, tuple[str, ...]]]:
+def _load_with_progress(engine: Engine, paths: list[Path], index: str | None, mode: LoadMode,
+                        limits: FileLimits) -> list[tuple[str, int, tuple[str, ...]]]:
     """load_files(), with a progress bar: reading and loading each index are its steps."""
     from bosun.datagen.load import load_files
 
@@ -129,7 +132,7 @@ def _load_with_progress(engine: Engine, paths: list[Path], index: str | None,
             bar.update(task, description=message, completed=finished[0])
             finished[0] += 1
 
-        done = load_files(engine, paths, index, mode, step)
+        done = load_files(engine, paths, index, mode, step, limits)
         bar.update(task, description="done", completed=steps)
     return done
 

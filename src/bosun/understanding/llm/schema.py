@@ -18,6 +18,7 @@ from bosun.catalog import Catalog
 from bosun.understanding.compose import Composer
 from bosun.understanding.grammar import english
 from bosun.understanding.meaning import (
+    TOP_N_MOST,
     Agg,
     Ambiguity,
     Condition,
@@ -91,7 +92,7 @@ class ModelGoal(BaseModel):
     time: ModelTime | None = None
     group_by: list[str] = Field(default_factory=list)
     interval: Literal["day", "week", "month", "quarter", "year"] | None = None
-    top_n: int | None = Field(None, ge=1)
+    top_n: int | None = Field(None, ge=1, le=TOP_N_MOST)
     order: Literal["desc", "asc"] = "desc"
     sort: list[ModelSort] = Field(default_factory=list)
     page: int = Field(1, ge=1, description="which page of records (a follow-up asking for more)")
