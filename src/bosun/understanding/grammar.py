@@ -49,6 +49,16 @@ class FollowUp(_Data):
     compare: list[str]
 
 
+class StepWords(_Data):
+    """Words of the steps after grouping (en.yaml `steps`)."""
+
+    running: list[str]
+    change: list[str]
+    percent: list[str]
+    previous: list[str]
+    within: list[str]
+
+
 class Replies(_Data):
     option_words: list[str]
     attribute_cues: list[str]
@@ -131,6 +141,7 @@ class Grammar(_Data):
     range_joins: list[str]
     recency: dict[str, list[str]]
     share_words: list[str]
+    steps: StepWords
 
     def singular(self, phrase: str) -> str:
         """The phrase with its last word made singular by the first plural ending it has ("countries" → country)."""
@@ -220,6 +231,8 @@ def _english(lexicon: Lexicon, g: Grammar) -> None:
     for phrase, unit in g.interval_words.items():
         lexicon.add(phrase, Tag("interval", unit))
     lexicon.add_all(g.unsupported_groupings, "unsupported")
+    lexicon.add_all(g.steps.running, "step", "running")
+    lexicon.add_all(g.steps.change, "step", "change")
     lexicon.add_all(g.compare, "compare")
     lexicon.add_all(g.negation, "negation")
     for phrase, op in g.thresholds.items():
