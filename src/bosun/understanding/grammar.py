@@ -88,6 +88,7 @@ class ReadBack(_Data):
     dated: str
     dated_in_text: str
     page: str
+    steps: dict[str, str]
 
 
 class Grammar(_Data):
