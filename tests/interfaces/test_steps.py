@@ -67,6 +67,7 @@ def test_top_n_within_each_group(session: Session, sql: duckdb.DuckDBPyConnectio
     assert sorted([r[0], -r[2]] for r in table.rows) == sorted([p, -n] for p, n in gold)  # ties may swap names
     assert table.columns == ["port_of_unlading", "shipper_name", "shipments"]
     assert "top 3" in text and "within each" in text
+    assert table.chart is not None and table.chart["encoding"]["xOffset"]["field"] == "shipper_name"  # grouped bars
 
 
 def test_the_busiest_period_of_each_group(session: Session, sql: duckdb.DuckDBPyConnection) -> None:
@@ -84,6 +85,7 @@ def test_a_running_total_ends_at_the_whole_and_is_drawn_as_a_line(session: Sessi
     assert table.rows == gold
     assert f"{gold[-1][2]:,}" in text and "running total" in table.reading
     assert table.chart is not None and table.chart["mark"]["type"] == "line"
+    assert table.chart["encoding"]["y"]["field"] == "running total"
 
 
 def test_a_change_states_both_periods(session: Session, sql: duckdb.DuckDBPyConnection) -> None:
@@ -94,6 +96,7 @@ def test_a_change_states_both_periods(session: Session, sql: duckdb.DuckDBPyConn
     assert table.rows == [[m, n, c] for (m, n), c in zip(monthly, changes, strict=True)]
     april, may = monthly[3], monthly[4]  # June is cut short on 2026-06-15: the last whole change is May's
     assert f"from {april[0]} to {may[0]}" in text and f"{april[1]:,} → {may[1]:,}" in text, text
+    assert table.chart is not None and table.chart["encoding"]["y"]["field"] == "change"
 
 
 def test_an_average_per_day_counts_every_day_of_the_range(session: Session, sql: duckdb.DuckDBPyConnection) -> None:
