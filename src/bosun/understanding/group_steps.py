@@ -136,27 +136,47 @@ def _head(spans: list[Span], start: int, c: Composer) -> int | None:
 
 def _passable(span: Span, c: Composer) -> bool:
     """Words between a grouping noun and its bound: "that handled", "whose average transit time is", "in May"."""
-    kinds = ("who", "wh", "time", "agg", "quantifier", "meaning", "measure")
+    kinds = ("who", "wh", "time", "agg", "quantifier", "meaning", "measure", "date_word")
     return span.quiet or c.glue(span) or any(span.has(k) for k in kinds) or measure_field(span, c) is not None
 
 
 def _bound_measure(spans: list[Span], head: int, i: int, at: int, c: Composer) -> tuple[Measure, list[Span]] | None:
     """The measure the bound is on: named between the head and the bound ("a total weight above"), after the number
     ("over 2,000 shipments", "at least 50 reefer boxes"), or by the number's unit ("over $1,000")."""
-    for j in range(head + 1, min(i, at)):
+    aggs = [s for s in spans[head + 1:min(i, at)] if s.has("agg") and not s.has("rank")]  # "an average of"
+    agg = aggs[0].value("agg")[0] if aggs else None
+    found = _named_before(spans, head, min(i, at), c) or _named_after(spans, at, c)
+    if found is None:
+        field_ = field_of_unit(written_unit(spans, at)[0], c)
+        found = (c.field_measure(field_), []) if field_ else None
+    if found is None:
+        return None
+    return _with_agg(found[0], agg, c), [*found[1], *aggs]
+
+
+def _named_before(spans: list[Span], head: int, end: int, c: Composer) -> tuple[Measure, list[Span]] | None:
+    """ "carriers whose transit time is over 20 days", "commodities with a total weight above 10,000 tons"."""
+    for j in range(head + 1, end):
         named = _named(spans[j], c)
         if named is not None:
-            agg_at = j - 1 if spans[j - 1].has("agg") and not spans[j - 1].has("rank") else None
-            agg = spans[agg_at].value("agg")[0] if agg_at is not None else None
-            words = [spans[j], *([spans[agg_at]] if agg_at is not None else [])]
-            return _with_agg(named, agg, c), words
+            return named, [spans[j]]
+    return None
+
+
+def _named_after(spans: list[Span], at: int, c: Composer) -> tuple[Measure, list[Span]] | None:
+    """ "over 2,000 shipments", "at least 50 reefer boxes", "at least 30 voyages" (distinct voyages)."""
     for j in range(at + 1, min(len(spans), at + 4)):
         if spans[j].has("value") or spans[j].has("currency") or spans[j].has("scale") or c.glue(spans[j]):
             continue
-        named = _named(spans[j], c)
+        named = _named(spans[j], c) or _distinct(spans[j], c)
         return (named, [spans[j]]) if named is not None else None
-    field_ = field_of_unit(written_unit(spans, at)[0], c)
-    return (c.field_measure(field_), []) if field_ else None
+    return None
+
+
+def _distinct(span: Span, c: Composer) -> Measure | None:
+    """A field of values counted: "at least 30 voyages" is a count of distinct voyages."""
+    counted = next((f for f in span.values("field") if c.role(f) in ("dimension", "identifier", "attribute")), None)
+    return c.field_measure(counted, "cardinality") if counted else None
 
 
 def _named(span: Span, c: Composer) -> Measure | None:

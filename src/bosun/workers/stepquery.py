@@ -94,6 +94,8 @@ def selector(step: Threshold, bucket_path: str) -> dict[str, Any]:
 
 def _threshold(meaning: Meaning, catalog: Catalog, metrics: dict[str, Any], step: Threshold) -> dict[str, Any]:
     having = {"having": selector(step, path(meaning, step.measure))}
+    if meaning.group_by and meaning.interval:  # "stores with revenue of at least $5,000 per month": each month
+        return _grouped(meaning, metrics, {"t": _histogram(meaning, catalog, {**metrics, **having})})
     if meaning.group_by:
         terms = {"field": meaning.group_by[0], "size": GROUP_CAP, "order": _order(meaning, index=step.measure)}
         return {"g": {"terms": terms, "aggs": {**metrics, **having}}, "groups": _groups(meaning.group_by[0])}
@@ -150,6 +152,9 @@ def table(meaning: Meaning, response: dict[str, Any], values: Values) -> tuple[l
 
 def _threshold_rows(meaning: Meaning, result: dict[str, Any], values: Values,
                     labels: list[str]) -> tuple[list[str], list[list[Any]]]:
+    if meaning.group_by and meaning.interval:
+        rows = [[g["key"], b["key_as_string"], *values(b)] for g in result["g"]["buckets"] for b in g["t"]["buckets"]]
+        return [meaning.group_by[0], "period", *labels], rows
     if meaning.group_by:
         rows = [[b["key"], *values(b)] for b in result["g"]["buckets"]]
         return [meaning.group_by[0], *labels], rows

@@ -61,6 +61,8 @@ def _whole(value: float) -> float | int:
 
 def _threshold(results: QueryResults, step: Threshold, noun: Noun, over: str) -> str:
     meaning = results.meaning
+    if meaning.group_by and meaning.interval:
+        return _threshold_by_period(results, step, noun, over)
     passed = len(results.rows)
     among = _among(results)
     what = noun(among if among is not None else passed)
@@ -70,6 +72,18 @@ def _threshold(results: QueryResults, step: Threshold, noun: Noun, over: str) ->
         cut = f" (only the {GROUP_CAP:,} largest were tested)"
     listed = _listed(results.rows, meaning.measures[step.measure].unit, 1 + step.measure)
     return f"{counted} {what} had {_bound(meaning, step)} {over}{cut}" + (f": {listed}." if listed else ".")
+
+
+def _threshold_by_period(results: QueryResults, step: Threshold, noun: Noun, over: str) -> str:
+    """ "85 months of 8 carriers (of 12) had total TEU above 1,000": each group's periods past the bound."""
+    meaning = results.meaning
+    groups = len({row[0] for row in results.rows})
+    among = f" (of {results.groups:,})" if results.groups is not None else ""
+    unit = meaning.measures[step.measure].unit
+    shown = "; ".join(f"{r[0]} {r[1]} {figure(r[2 + step.measure], unit)}" for r in results.rows[:_LISTED])
+    more = f"; and {len(results.rows) - _LISTED} more in the table" if len(results.rows) > _LISTED else ""
+    periods = f"{len(results.rows):,} {meaning.interval}s of {groups:,} {noun(groups)}{among}"
+    return f"{periods} had {_bound(meaning, step)} {over}" + (f": {shown}{more}." if shown else ".")
 
 
 def _among(results: QueryResults) -> int | None:
