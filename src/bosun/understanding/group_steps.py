@@ -146,9 +146,9 @@ def _bound_measure(spans: list[Span], head: int, i: int, at: int, c: Composer) -
     aggs = [s for s in spans[head + 1:min(i, at)] if s.has("agg") and not s.has("rank")]  # "an average of"
     agg = aggs[0].value("agg")[0] if aggs else None
     found = _named_before(spans, head, min(i, at), c) or _named_after(spans, at, c)
-    if found is None:
-        field_ = field_of_unit(written_unit(spans, at)[0], c)
-        found = (c.field_measure(field_), []) if field_ else None
+    field_ = field_of_unit(written_unit(spans, at)[0], c)
+    if field_ and (found is None or found[0].field is None):  # "$500 in purchases": dollars, not a count
+        found = (c.field_measure(field_), found[1] if found else [])
     if found is None:
         return None
     return _with_agg(found[0], agg, c), [*found[1], *aggs]
@@ -215,10 +215,14 @@ def per_period(spans: list[Span], c: Composer, meaning: Meaning) -> None:
 
 
 def _period_near(spans: list[Span], i: int, c: Composer) -> tuple[Interval, list[Span]] | None:
-    """A period word beside the average ("average daily", "weekly average"), or "per <period>" anywhere."""
+    """A period word beside the average ("average daily", "weekly average", "an average day"), or "per <period>"
+    anywhere."""
     for j in (c.before(spans, i, limit=1), c.after(spans, i)):
         if j is not None and j - i in (-1, 1) and spans[j].has("interval") and not spans[j].used:
             return spans[j].value("interval"), [spans[j]]
+    following = spans[i + 1] if i + 1 < len(spans) else None
+    if following is not None and following.has("interval_unit") and not following.used:
+        return following.value("interval_unit"), [following]
     for j, cue in enumerate(spans[:-1]):
         unit = spans[j + 1]
         if cue.key in c.grammar.steps.within and unit.has("interval_unit") and not (cue.used or unit.used):
@@ -242,16 +246,18 @@ def period_steps(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     running total, or the change from each period to the next; both need periods (an interval)."""
     if meaning.interval is None:
         return
-    for i, span in enumerate(spans):
-        claim = _running(span) or _change(spans, i, c) or _change_to_previous(spans, i, c, meaning)
+    for i in range(len(spans)):
+        claim = _running(spans, i) or _change(spans, i, c) or _change_to_previous(spans, i, c, meaning)
         if claim is not None and not any(s.kind == claim.step.kind for s in meaning.steps):
             settle(meaning, [claim])
 
 
-def _running(span: Span) -> Claim | None:
-    if span.used or span.value("step") != "running":
+def _running(spans: list[Span], i: int) -> Claim | None:
+    """ "running total of TEU", "cumulative shipments", "running TEU total" (its total a word of the running)."""
+    if spans[i].used or spans[i].value("step") != "running":
         return None
-    return Claim(Running(), [span])
+    total = [s for s in spans[i + 1:i + 3] if not s.used and ("sum", "desc") in s.values("agg")][:1]
+    return Claim(Running(), [spans[i]], extra=total)
 
 
 def _change(spans: list[Span], i: int, c: Composer) -> Claim | None:
