@@ -177,7 +177,26 @@ def _per_period(results: QueryResults, step: PerPeriod, noun: Noun, over: str) -
     average, periods, total = results.rows[0]
     dates = over if span else f"from the first {step.interval} with records to the last, {over}"
     return (f"{label}: {figure(average, unit)} over the {periods} {step.interval}s {dates} "
-            f"({figure(total, unit)} in all; {step.interval}s without any count as zero).")
+            f"({figure(total, unit)} in all; {step.interval}s without any count as zero){_partial(meaning, step)}.")
+
+
+def _partial(meaning: Meaning, step: PerPeriod) -> str:
+    """ "; the first and last weeks are partial": periods the dates cut, which pull an average down."""
+    time = meaning.time
+    if time is None or time.start is None or time.end is None or step.interval == "day":
+        return ""
+    cut = [word for word, at, whole in (("first", time.start, _period_start(time.start, step.interval)),
+                                        ("last", time.end, period_end(_period_start(time.end, step.interval),
+                                                                      step.interval)))
+           if at != whole]
+    return f"; the {' and '.join(cut)} {step.interval}{'s are' if len(cut) > 1 else ' is'} partial" if cut else ""
+
+
+def _period_start(day: date, interval: str) -> date:
+    if interval == "week":
+        return date.fromordinal(day.toordinal() - day.weekday())
+    months = {"month": 1, "quarter": 3, "year": 12}[interval]
+    return date(day.year, (day.month - 1) // months * months + 1, 1)
 
 
 def _span(meaning: Meaning) -> str:
