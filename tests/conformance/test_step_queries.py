@@ -18,6 +18,7 @@ from tests.conformance.test_conformance import assert_same
 QUESTIONS = {
     "threshold-count": "ports with more than 300 shipments",  # terms + bucket_selector on _count + cardinality
     "threshold-sum": "carriers with at least 400 TEU in 2025",  # bucket_selector on a metric
+    "threshold-between": "ports with between 100 and 500 shipments",  # a selector script with && of two bounds
     "threshold-periods": "days in May with fewer than 5 shipments",  # date_histogram, extended bounds, selector
     "top-each-terms": "top 3 shippers for each port",  # nested terms, inner size n ordered by the measure
     "top-each-periods": "busiest month per carrier",  # date_histogram in terms, bucket_sort size n

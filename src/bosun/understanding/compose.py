@@ -118,7 +118,7 @@ class Composer:
 
 def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     """Every rule, in order, over the spans of one data goal (names are already filters in `meaning`)."""
-    for rule in (values, quantifiers, ranges, group_steps.group_thresholds, thresholds, time_filter, distinct,
+    for rule in (values, quantifiers, group_steps.group_thresholds, ranges, thresholds, time_filter, distinct,
                  group_steps.per_period, grouping, group_steps.period_steps, measures, recency, ranking, ordering,
                  records_or_count, group_steps.step_measures, comparison, page):
         rule(spans, composer, meaning)

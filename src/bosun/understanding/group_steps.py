@@ -86,8 +86,27 @@ def group_thresholds(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     The evidence is the head the bound follows: a grouping noun (a dimension or a period) with nothing between but
     small words, the measure and its aggregation. After a record noun ("shipments over 25 tons") it is a record's.
     """
-    claims = [claim for i in range(len(spans)) if (claim := _threshold_claim(spans, i, c)) is not None]
+    claims = [claim for i in range(len(spans))
+              if (claim := _threshold_claim(spans, i, c) or _range_claim(spans, i, c)) is not None]
     settle(meaning, claims)
+
+
+def _range_claim(spans: list[Span], i: int, c: Composer) -> Claim | None:
+    """ "ports with between 100 and 500 shipments": both bounds on each group's measure."""
+    if i + 3 >= len(spans) or spans[i].used or spans[i].key not in c.grammar.range_words:
+        return None
+    low, join, high = spans[i + 1], spans[i + 2], spans[i + 3]
+    if not (low.has("number") and join.key in c.grammar.range_joins and high.has("number")):
+        return None
+    head = _head(spans, i, c)
+    measured = _bound_measure(spans, head, i, i + 3, c) if head is not None else None
+    if head is None or measured is None:
+        return None
+    measure, words = measured
+    factor, units = _unit(spans, i + 3, measure, c)
+    bounds = {"gte": float(low.value("number")) * factor, "lte": float(high.value("number")) * factor}
+    return Claim(Threshold(**bounds), [spans[i], low, join, high, spans[head], *words, *units], measure=measure,
+                 group=c.dimension(spans[head]), interval=spans[head].value("interval_unit"))
 
 
 def _threshold_claim(spans: list[Span], i: int, c: Composer) -> Claim | None:
@@ -105,14 +124,21 @@ def _threshold_claim(spans: list[Span], i: int, c: Composer) -> Claim | None:
     if measured is None:
         return None
     measure, words = measured
-    written, unit_at = written_unit(spans, at)
-    unit, factor = c.grammar.units.get(written, ("", 1.0))
-    if unit and measure.field and unit == c.catalog.record.fields[measure.field].unit:
-        value *= factor
-    units = [spans[unit_at]] if unit_at is not None else []
+    factor, units = _unit(spans, at, measure, c)
+    value *= factor
     words += [s for s in spans[head:i] if s.has("who")]  # "customers who spent", "carriers whose average …"
     return Claim(Threshold(**_bounds(span.value("threshold"), value)), [span, spans[at], spans[head], *words, *units],
                  measure=measure, group=c.dimension(spans[head]), interval=spans[head].value("interval_unit"))
+
+
+def _unit(spans: list[Span], at: int, measure: Measure, c: Composer) -> tuple[float, list[Span]]:
+    """The factor of the unit written with the number at `at` ("10,000 tons" → kg), and its span."""
+    written, unit_at = written_unit(spans, at)
+    unit, factor = c.grammar.units.get(written, ("", 1.0))
+    units = [spans[unit_at]] if unit_at is not None else []
+    if unit and measure.field and unit == c.catalog.record.fields[measure.field].unit:
+        return factor, units
+    return 1.0, units
 
 
 def _bounds(op: str, value: float) -> dict[str, float]:
