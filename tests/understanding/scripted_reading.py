@@ -46,6 +46,7 @@ def _goal(expect: dict[str, Any], question: str, rules: RulesUnderstanding) -> d
     if expect.get("options"):
         goal["ambiguous"] = [{"phrase": _phrase(question, expect["options"], rules), "options": expect["options"]}]
     goal["unknown_names"] = expect.get("unknown", [])
+    goal["steps"] = expect.get("steps", [])
     return goal
 
 

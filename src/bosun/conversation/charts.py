@@ -8,6 +8,8 @@ The shape is read from the executed query and the rows, never from the question'
     2              yes           → line, one colour per group
     1              no            → bars (in the rows' order: a ranking stays ranked)
     2              no            → stacked bars (each group's share of the first dimension)
+    2, the inner ranked (top N within each group) → grouped bars
+    a running total or a change (cumulative_sum, derivative) → its line, not the figure it runs over
     1, a measure named as a share (share, percent, %) → one stacked bar of the shares
 
 A spec is validated against the vendored Vega-Lite JSON schema before it is returned.
@@ -42,19 +44,23 @@ def chart_for(table: ResultTable) -> dict[str, Any] | None:
     levels = _bucket_levels((table.query or {}).get("aggs") or (table.query or {}).get("aggregations"))
     if levels == 0 or levels >= len(table.columns) or len(table.rows) < 2:
         return None
-    dims, measure = table.columns[:levels], table.columns[levels]
-    if not all(_is_number(row[levels]) for row in table.rows):
+    aggs = (table.query or {}).get("aggs") or {}
+    at = len(table.columns) - 1 if _pipelined(aggs) else levels
+    dims, measure = table.columns[:levels], table.columns[at]
+    if not all(_is_number(row[at]) or (at > levels and row[at] is None) for row in table.rows):
         return None
     time = next((d for i, d in enumerate(dims) if _all_dates(table.rows, i)), None)
-    spec = _spec(table, dims, measure, time)
+    spec = _spec(table, dims, measure, time, _ranked_within(aggs))
     validate(spec)
     return spec
 
 
-def _spec(table: ResultTable, dims: list[str], measure: str, time: str | None) -> dict[str, Any]:
+def _spec(table: ResultTable, dims: list[str], measure: str, time: str | None, ranked: bool) -> dict[str, Any]:
     others = [d for d in dims if d != time]
     if time:
         mark, encoding = "line", _line(time, measure, others)
+    elif len(dims) == 2 and ranked:
+        mark, encoding = "bar", _grouped(dims[0], measure, dims[1])
     elif len(dims) == 2:
         mark, encoding = "bar", _stacked(dims[0], measure, dims[1])
     elif _is_share(measure):
@@ -86,6 +92,26 @@ def _stacked(dim: str, measure: str, part: str) -> dict[str, Any]:
     return {"x": {"field": dim, "type": "nominal", "sort": None, "title": dim},
             "y": {"field": measure, "type": "quantitative", "stack": "zero", "title": measure},
             "color": {"field": part, "type": "nominal", "title": part}}
+
+
+def _grouped(dim: str, measure: str, part: str) -> dict[str, Any]:
+    return {"x": {"field": dim, "type": "nominal", "sort": None, "title": dim},
+            "y": {"field": measure, "type": "quantitative", "title": measure},
+            "xOffset": {"field": part, "type": "nominal", "sort": None},
+            "color": {"field": part, "type": "nominal", "title": part}}
+
+
+def _pipelined(aggs: dict[str, Any]) -> bool:
+    """A running total or a change beside the periods: the table's last column is what to draw."""
+    text = json.dumps(aggs)
+    return '"cumulative_sum"' in text or '"derivative"' in text
+
+
+def _ranked_within(aggs: dict[str, Any]) -> bool:
+    """Two levels of terms whose inner one is ordered by a measure: the top N within each group."""
+    outer = next((a for a in aggs.values() if isinstance(a, dict) and "terms" in a), None)
+    inner = (outer or {}).get("aggs") or {}
+    return any(isinstance(a, dict) and "order" in a.get("terms", {}) for a in inner.values())
 
 
 def _share(dim: str, measure: str) -> dict[str, Any]:

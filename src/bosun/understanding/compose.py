@@ -12,6 +12,11 @@ from datetime import date
 from typing import Any
 
 from bosun.catalog import Catalog
+from bosun.understanding import group_steps
+from bosun.understanding.bounds import field_of_unit as _field_of_unit
+from bosun.understanding.bounds import measure_field as _measure_field
+from bosun.understanding.bounds import threshold_number as _threshold_number
+from bosun.understanding.bounds import written_unit as _written_unit
 from bosun.understanding.dateparts import date_parts
 from bosun.understanding.grammar import Grammar
 from bosun.understanding.meaning import (
@@ -125,8 +130,9 @@ class Composer:
 
 def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     """Every rule, in order, over the spans of one data goal (names are already filters in `meaning`)."""
-    for rule in (values, quantifiers, ranges, thresholds, time_filter, date_parts, distinct, grouping, measures,
-                 recency, ranking, ordering, records_or_count, comparison, page):
+    for rule in (values, quantifiers, group_steps.group_thresholds, ranges, thresholds, time_filter, date_parts,
+                 distinct, group_steps.per_period, grouping, group_steps.period_steps, measures, recency, ranking,
+                 ordering, records_or_count, group_steps.step_measures, comparison, page):
         rule(spans, composer, meaning)
     meaning.intent_type = "aggregation" if (meaning.measures or meaning.group_by or meaning.interval) else "search"
     return meaning
@@ -242,41 +248,10 @@ def _operator(spans: list[Span], i: int, c: Composer) -> tuple[str, str | None, 
     return ("gt" if adjective[2] > 0 else "lt"), name, width + 1
 
 
-def _threshold_number(spans: list[Span], i: int, width: int, c: Composer) -> tuple[int, float] | None:
-    """The number after the operator ("over $ 1.5 M"), or just before it ("10 days or more"); scaled."""
-    j = i + width
-    while j < len(spans) and (spans[j].has("currency") or c.glue(spans[j])) and not spans[j].has("number"):
-        j += 1
-    if j >= len(spans) or not spans[j].has("number"):
-        j = next((k for k in range(i - 1, max(-1, i - 3), -1) if spans[k].has("number")), -1)
-        if j < 0:
-            return None
-    value = float(spans[j].value("number"))
-    if j + 1 < len(spans) and spans[j + 1].has("scale"):
-        value *= spans[j + 1].value("scale")
-        spans[j + 1].used = True
-    return j, value
 
 
-def _written_unit(spans: list[Span], at: int) -> tuple[str, int | None]:
-    """The unit written with the number: "$" before it, or "tons", "days" after it (and its place)."""
-    if at > 0 and spans[at - 1].has("currency"):
-        spans[at - 1].used = True
-        return "$", None
-    for j in range(at + 1, min(len(spans), at + 3)):
-        if spans[j].has("unit"):
-            return spans[j].key, j
-        if spans[j].has("currency"):
-            return "$", j
-    return "", None
 
 
-def _measure_field(span: Span, c: Composer) -> str | None:
-    for name in span.values("measure"):
-        measured = c.catalog.spec.measures[name].field
-        if measured:
-            return measured
-    return next((f for f in span.values("field") if c.role(f) == "measure"), None)
 
 
 def _field_after(spans: list[Span], at: int, c: Composer, wanted: str | None = None) -> str | None:
@@ -300,14 +275,6 @@ def _field_before(spans: list[Span], i: int, c: Composer, wanted: str | None = N
     return None
 
 
-def _field_of_unit(written: str, c: Composer) -> str | None:
-    """The one measure field whose unit is the written one ("8 TEU") or converts from it ("20 tons" → kg)."""
-    if not written:
-        return None
-    unit = c.grammar.units.get(written, ("", 1.0))[0]
-    fields = [n for n, s in c.catalog.record.fields.items() if s.role == "measure" and s.unit
-              and (s.unit == unit or s.unit.lower() in (written, written.removesuffix("s")))]
-    return fields[0] if len(fields) == 1 else None
 
 
 # -- time ------------------------------------------------------------------------------------------
@@ -565,24 +532,13 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             _set_count(spans, count, c, meaning, spans[i:i + width])
         elif meaning.top_n is None:
             meaning.top_n = _unnumbered(c, meaning)
-        _top_per_group(c, meaning)
+        group_steps.top_each(spans, c, meaning)  # "the busiest port for each carrier": a ranking in each group
         return
-
-
-def _top_per_group(c: Composer, meaning: Meaning) -> None:
-    """ "the busiest port for each carrier": a ranking inside each group, which the Meaning cannot say yet. The
-    grouping is left out and its cue left unread, so the answer ranks over all and says it did not use "for each"."""
-    if c.per_group is None:
-        return
-    name, cue = c.per_group
-    if name in meaning.group_by and len(meaning.group_by) > 1:
-        meaning.group_by.remove(name)
-        cue.used = False
 
 
 def _ranked_periods(target: Span | None, c: Composer, meaning: Meaning) -> None:
-    """ "the busiest day", "the 3 slowest months": the periods are what is ranked."""
-    if target is None or target.used or not target.has("interval_unit") or meaning.group_by:
+    """ "the busiest day", "the 3 slowest months", "the busiest month per carrier": the periods are what is ranked."""
+    if target is None or target.used or not target.has("interval_unit") or (meaning.group_by and c.per_group is None):
         return
     meaning.interval = target.value("interval_unit")
     target.used = True

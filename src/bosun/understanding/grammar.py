@@ -49,6 +49,16 @@ class FollowUp(_Data):
     compare: list[str]
 
 
+class StepWords(_Data):
+    """Words of the steps after grouping (en.yaml `steps`)."""
+
+    running: list[str]
+    change: list[str]
+    percent: list[str]
+    previous: list[str]
+    within: list[str]
+
+
 class Replies(_Data):
     option_words: list[str]
     attribute_cues: list[str]
@@ -78,6 +88,7 @@ class ReadBack(_Data):
     dated: str
     dated_in_text: str
     page: str
+    steps: dict[str, str]
 
 
 class Clock(_Data):
@@ -155,6 +166,7 @@ class Grammar(_Data):
     range_joins: list[str]
     recency: dict[str, list[str]]
     share_words: list[str]
+    steps: StepWords
 
     def singular(self, phrase: str) -> str:
         """The phrase with its last word made singular by the first plural ending it has ("countries" → country)."""
@@ -249,6 +261,8 @@ def _english(lexicon: Lexicon, g: Grammar) -> None:
     for part, named in g.date_parts.values.items():
         for phrase, numbers in named.items():
             lexicon.add(phrase, Tag("part_value", (part, tuple(numbers))))
+    lexicon.add_all(g.steps.running, "step", "running")
+    lexicon.add_all(g.steps.change, "step", "change")
     lexicon.add_all(g.compare, "compare")
     lexicon.add_all(g.negation, "negation")
     for phrase, op in g.thresholds.items():

@@ -106,11 +106,14 @@ class Threshold(BaseModel):
 class TopEach(BaseModel):
     """The top N of the inner grouping within each outer group: "top 3 shippers for each port" is
     TopEach(n=3) with group_by [port_of_unlading, shipper_name]; "busiest month per carrier" is TopEach(n=1)
-    with group_by [carrier_name] and interval month."""
+    with group_by [carrier_name] and interval month. `outer` says which grouping holds the groups ranked within:
+    "top carrier each month" is TopEach(n=1, outer="period") with group_by [carrier_name] and interval month."""
 
     kind: Literal["top_each"] = "top_each"
     n: int = Field(ge=1)
     order: Literal["desc", "asc"] = "desc"
+    outer: Literal["group", "period"] = Field("group", description="the first group_by (group) or the interval "
+                                              "(period) holds the groups whose top n are kept")
 
 
 class Running(BaseModel):

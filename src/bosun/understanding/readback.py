@@ -13,7 +13,17 @@ from typing import TYPE_CHECKING
 from bosun.catalog import Catalog, FieldSpec
 from bosun.catalog.schema import DatePartName
 from bosun.understanding.grammar import ReadBack, english
-from bosun.understanding.meaning import Condition, Meaning, Measure, TimeFilter
+from bosun.understanding.meaning import (
+    Change,
+    Condition,
+    Meaning,
+    Measure,
+    PerPeriod,
+    Step,
+    Threshold,
+    TimeFilter,
+    TopEach,
+)
 
 if TYPE_CHECKING:
     from datetime import date
@@ -39,7 +49,37 @@ def computed(meaning: Meaning, catalog: Catalog) -> list[str]:
     if meaning.interval is not None:
         parts.append(words.interval.format(interval=meaning.interval))
     parts += _order(meaning, catalog) or _part_order(meaning, catalog)
+    parts += [step_words(step, meaning, catalog) for step in meaning.steps]
     return [part for part in parts if part]
+
+
+def step_words(step: Step, meaning: Meaning, catalog: Catalog) -> str:
+    """ "only those with number of shipments above 2,000", "the top 3 shipper within each port", "running total"."""
+    words = _words().steps
+    if isinstance(step, Threshold):
+        ops = [op for op in ("gt", "gte", "lt", "lte") if getattr(step, op) is not None]
+        bounds = [_words().bounds[op].format(value=_bound_number(getattr(step, op))) for op in ops]
+        measured = measure_words(meaning.measures[step.measure]) if step.measure < len(meaning.measures) else ""
+        return words["threshold"].format(bounds=f"{measured} {_words().both_bounds.join(bounds)}".strip())
+    if isinstance(step, TopEach):
+        return _top_each_words(step, meaning, catalog)
+    if isinstance(step, Change):
+        return words["change_percent" if step.percent else "change"].format(interval=meaning.interval or "period")
+    if isinstance(step, PerPeriod):
+        return words["per_period"].format(interval=step.interval)
+    return words.get(step.kind, "")
+
+
+def _top_each_words(step: TopEach, meaning: Meaning, catalog: Catalog) -> str:
+    names = [field_name(name, catalog) for name in meaning.group_by]
+    periods = [meaning.interval or "period"]
+    inner, outer = (names[0], periods[0]) if step.outer == "period" else ([*names[1:], *periods][0], names[0])
+    side = "top" if step.order == "desc" else "bottom"
+    return _words().steps["top_each"].format(side=side, n=step.n, inner=inner, outer=outer)
+
+
+def _bound_number(value: float) -> str:
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:,}"
 
 
 def constraints(meaning: Meaning, catalog: Catalog) -> list[str]:

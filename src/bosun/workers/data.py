@@ -22,7 +22,7 @@ from bosun.understanding import (
     replace_term,
     validate_meaning,
 )
-from bosun.workers import querygen
+from bosun.workers import querygen, stepquery, steptext
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Deliverable, ResultTable, WorkerInput, WorkerResult
 from bosun.workers.names import code_names, with_names
@@ -184,8 +184,9 @@ def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
     response = ctx.engine.search(query.index, query.body)
     columns, rows, total = querygen.table(query.meaning, response, ctx.catalog)
     results = QueryResults(columns=columns, rows=rows, total=total, query=query.body, meaning=query.meaning,
-                           dates=querygen.record_dates(response))
-    return WorkerResult.of(wi, ES_RESULTS.of(results), empty=not rows)
+                           dates=querygen.record_dates(response), groups=stepquery.group_count(response))
+    passed = bool(query.meaning.steps)  # no group passing a threshold is an answer, not records missing
+    return WorkerResult.of(wi, ES_RESULTS.of(results), empty=not (rows or passed))
 
 
 @worker("page_query", "Fetches one page of a search's records by offset and limit", consumes=[ES_QUERY],
@@ -223,7 +224,11 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     groups = {r[0] for r in results.rows} if meaning.group_by else results.rows
     names = code_names(ctx.catalog, meaning.group_by[0]) if meaning.group_by else {}
     said = results.model_copy(update={"rows": with_names(results.rows, names)}) if names else results
-    text = _summary(meaning, said, _noun(meaning, ctx, len(groups)), _Over.of(meaning, ctx.catalog))
+    over = _Over.of(meaning, ctx.catalog)
+    if meaning.steps:  # thresholds, top N within groups, running totals, changes, averages per period
+        text = steptext.summary(said, lambda count: _noun(meaning, ctx, count), over.which)
+    else:
+        text = _summary(meaning, said, _noun(meaning, ctx, len(groups)), over)
     unsure = wi.get(AMBIGUITY)
     assumed = [_assumed(a, meaning) for a in unsure]
     if not any(a.kind == "field" and meaning.time and a.term == meaning.time.text for a in unsure):
@@ -396,7 +401,7 @@ def analyze_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
 def _analysis(results: QueryResults) -> str:
     """The comparison, ranking or trend the results show, in words ("" when there is nothing to compare)."""
     meaning = results.meaning
-    if not meaning.measures:
+    if not meaning.measures or meaning.steps:  # a step's figures are stated with the results (steptext.py)
         return ""
     at = len(results.columns) - len(meaning.measures)  # the first measure: what was ranked or followed
     rows = [[r[0], r[at]] for r in results.rows if isinstance(r[at], int | float)]

@@ -7,6 +7,7 @@ from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.understanding import Meaning, Measure
+from bosun.workers import stepquery
 from bosun.workers.dateparts import named_parts, part_order
 
 MAX_GROUPS = 1000
@@ -61,6 +62,8 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
         return body
     body["size"] = 0
     metrics = {f"m{i}": _metric(m) for i, m in enumerate(meaning.measures) if m.field}
+    if meaning.steps:  # thresholds, top N within groups, running totals, changes, averages per period
+        return body | {"aggs": stepquery.aggs(meaning, catalog, metrics)}
     inner: dict[str, Any] = dict(metrics)
     if meaning.interval:
         field = meaning.time.field if meaning.time else catalog.spec.time.default_field
@@ -94,6 +97,8 @@ def table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> tuple
     if meaning.intent_type == "search":
         return _hits_table(meaning, response, catalog)
     meaning = counted(meaning, catalog)
+    if meaning.steps:
+        return stepquery.table(meaning, response, lambda bucket: _values(meaning, bucket))
     labels = [m.label for m in meaning.measures]
     aggs = response.get("aggregations", {})
     if meaning.group_by:

@@ -34,6 +34,8 @@ class QueryResults(BaseModel):
     meaning: Meaning
     dates: tuple[date | None, date | None] = Field((None, None), description="the records' first and last dates, "
                                                    "for a query of periods")
+    groups: int | None = Field(None, description="how many groups a step after grouping chose among (a "
+                               "threshold's 'of 62 ports')")
 
 
 # Support slots: what one worker hands the next.

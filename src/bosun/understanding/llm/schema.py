@@ -27,6 +27,7 @@ from bosun.understanding.meaning import (
     ObjectLookup,
     Refusal,
     RefusalReason,
+    Step,
     TimeFilter,
 )
 from bosun.understanding.names import Candidate, normalize
@@ -102,6 +103,10 @@ class ModelGoal(BaseModel):
     not_understood: list[str] = Field(default_factory=list)
     refused: RefusalReason | None = Field(None, description="why the data cannot answer this goal, if it cannot")
     refused_words: list[str] = Field(default_factory=list, description="the words that ask what it cannot answer")
+    steps: list[Step] = Field(default_factory=list, description="what is done with the groups and periods once "
+                              "measured, in order: a threshold on a group's measure (by its position in measures), "
+                              "the top n within each group, a running total or a change over the periods, an "
+                              "average per period")
 
 
 class ModelReading(BaseModel):
@@ -203,7 +208,7 @@ def to_meaning(goal: ModelGoal, catalog: Catalog) -> Meaning:
                    interval=goal.interval, top_n=goal.top_n, order=goal.order, compare=_compared(goal),
                    sort=[(s.field, s.direction) for s in goal.sort], lookup=lookup, ambiguities=ambiguities,
                    unknown_terms=goal.unknown_names, not_understood=goal.not_understood, page=goal.page,
-                   refusal=refusal)
+                   refusal=refusal, steps=goal.steps)
 
 
 def _compared(goal: ModelGoal) -> list[str]:

@@ -1,0 +1,244 @@
+"""Steps after grouping → Elasticsearch DSL pipelines, and their responses → the rows an analyst reads (issue 23).
+
+    Threshold  → `bucket_selector` in the grouping (a vetted script built from numbers only)
+    TopEach    → nested `terms` whose inner size is n, ordered by the measure; periods ranked by `bucket_sort`
+    Running    → `cumulative_sum` in the date_histogram
+    Change     → `derivative` in the date_histogram (a percentage is the change over the period before)
+    PerPeriod  → a date_histogram (empty periods kept, bounded by the time range) and `avg_bucket` beside it
+
+querygen calls `aggs` and `table` with the metrics and the value reader it builds; this module imports none of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date, timedelta
+from typing import Any
+
+from bosun.catalog import Catalog
+from bosun.understanding import Meaning
+from bosun.understanding.meaning import Change, PerPeriod, Running, Step, Threshold, TopEach
+
+GROUP_CAP = 1000  # every group of a threshold or a top N within groups is seen: terms size, said when exceeded
+_FORMAT = "yyyy-MM-dd"
+_SCRIPT_OPS = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+Values = Callable[[dict[str, Any]], list[Any]]
+
+
+def aggs(meaning: Meaning, catalog: Catalog, metrics: dict[str, Any]) -> dict[str, Any]:
+    """The aggregations of a meaning with one step after grouping (its first)."""
+    step = meaning.steps[0]
+    if isinstance(step, Threshold):
+        return _threshold(meaning, catalog, metrics, step)
+    if isinstance(step, TopEach):
+        return _top_each(meaning, catalog, metrics, step)
+    if isinstance(step, PerPeriod):
+        return _per_period(meaning, catalog, metrics, step)
+    pipeline = _running_or_change(meaning, step)
+    periods = {"t": _histogram(meaning, catalog, {**metrics, **pipeline})}
+    return _grouped(meaning, metrics, periods) if meaning.group_by else periods | _record_dates(meaning, catalog)
+
+
+def _record_dates(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
+    """Where the records' dates begin and end: a period cut short by them is said, not compared."""
+    field = meaning.time.field if meaning.time else catalog.spec.time.default_field
+    return {"first": {"min": {"field": field, "format": _FORMAT}}, "last": {"max": {"field": field, "format": _FORMAT}}}
+
+
+def group_count(response: dict[str, Any]) -> int | None:
+    """How many groups a step chose among (the `groups` cardinality beside its grouping), if it asked."""
+    groups = response.get("aggregations", {}).get("groups")
+    return int(groups["value"]) if groups else None
+
+
+def path(meaning: Meaning, index: int = 0) -> str:
+    """The buckets_path of a measure: the bucket's count, or its metric."""
+    return "_count" if meaning.measures[index].field is None else f"m{index}"
+
+
+def _order(meaning: Meaning, direction: str = "desc", index: int = 0) -> dict[str, str]:
+    return {path(meaning, index): direction}
+
+
+def _histogram(meaning: Meaning, catalog: Catalog, inner: dict[str, Any],
+               interval: str | None = None) -> dict[str, Any]:
+    """Every period of the time range, empty ones too (a zero day counts in an average, a running total, a change)."""
+    field = meaning.time.field if meaning.time else catalog.spec.time.default_field
+    body: dict[str, Any] = {"field": field, "calendar_interval": interval or meaning.interval, "format": _FORMAT,
+                            "min_doc_count": 0}
+    if meaning.time is not None and meaning.time.start and meaning.time.end:
+        body["extended_bounds"] = {"min": meaning.time.start.isoformat(), "max": meaning.time.end.isoformat()}
+    return {"date_histogram": body, **({"aggs": inner} if inner else {})}
+
+
+def _grouped(meaning: Meaning, metrics: dict[str, Any], inner: dict[str, Any]) -> dict[str, Any]:
+    """`inner` within each group of the first grouping (largest first), or as it stands without one."""
+    if not meaning.group_by:
+        return inner
+    terms = {"field": meaning.group_by[0], "size": GROUP_CAP, "order": _order(meaning)}
+    return {"g": {"terms": terms, "aggs": {**metrics, **inner}}, "groups": _groups(meaning.group_by[0])}
+
+
+def _groups(field: str) -> dict[str, Any]:
+    """How many groups there are (exact to 40,000 on Elasticsearch), to say how many passed or were cut."""
+    return {"cardinality": {"field": field, "precision_threshold": 40000}}
+
+
+# -- threshold -------------------------------------------------------------------------------------
+def selector(step: Threshold, bucket_path: str) -> dict[str, Any]:
+    """A bucket_selector whose script is made of the step's numbers and operators only."""
+    tests = [f"params.v {_SCRIPT_OPS[op]} {float(getattr(step, op))!r}" for op in _SCRIPT_OPS
+             if getattr(step, op) is not None]
+    return {"bucket_selector": {"buckets_path": {"v": bucket_path}, "script": " && ".join(tests)}}
+
+
+def _threshold(meaning: Meaning, catalog: Catalog, metrics: dict[str, Any], step: Threshold) -> dict[str, Any]:
+    having = {"having": selector(step, path(meaning, step.measure))}
+    if meaning.group_by and meaning.interval:  # "stores with revenue of at least $5,000 per month": each month
+        return _grouped(meaning, metrics, {"t": _histogram(meaning, catalog, {**metrics, **having})})
+    if meaning.group_by:
+        terms = {"field": meaning.group_by[0], "size": GROUP_CAP, "order": _order(meaning, index=step.measure)}
+        return {"g": {"terms": terms, "aggs": {**metrics, **having}}, "groups": _groups(meaning.group_by[0])}
+    return {"t": _histogram(meaning, catalog, {**metrics, **having})}
+
+
+# -- top N within each group -----------------------------------------------------------------------
+def _top_each(meaning: Meaning, catalog: Catalog, metrics: dict[str, Any], step: TopEach) -> dict[str, Any]:
+    ranked = _order(meaning, step.order)
+    if step.outer == "period":
+        inner_terms = {"field": meaning.group_by[0], "size": step.n, "order": ranked}
+        inner = {"g": {"terms": inner_terms, **({"aggs": metrics} if metrics else {})}}
+        return {"t": _histogram(meaning, catalog, inner)}
+    if len(meaning.group_by) > 1:
+        inner_terms = {"field": meaning.group_by[1], "size": step.n, "order": ranked}
+        inner = {"i": {"terms": inner_terms, **({"aggs": metrics} if metrics else {})}}
+    else:  # the busiest periods of each group: every period measured, the top n kept by bucket_sort
+        top = {"top": {"bucket_sort": {"sort": [{path(meaning): {"order": step.order}}], "size": step.n}}}
+        inner = {"t": _histogram(meaning, catalog, {**metrics, **top})}
+    return _grouped(meaning, metrics, inner)
+
+
+# -- running totals and changes ----------------------------------------------------------------------
+def _running_or_change(meaning: Meaning, step: Step) -> dict[str, Any]:
+    if isinstance(step, Running):
+        return {"run": {"cumulative_sum": {"buckets_path": path(meaning)}}}
+    return {"change": {"derivative": {"buckets_path": path(meaning)}}}
+
+
+# -- averages per period ---------------------------------------------------------------------------
+def _per_period(meaning: Meaning, catalog: Catalog, metrics: dict[str, Any], step: PerPeriod) -> dict[str, Any]:
+    measured = path(meaning)
+    average = {"per": {"avg_bucket": {"buckets_path": f"t>{measured}", "gap_policy": "insert_zeros"}}}
+    inner = {"t": _histogram(meaning, catalog, metrics, step.interval), **average}
+    return _grouped(meaning, metrics, inner)
+
+
+# -- tables ----------------------------------------------------------------------------------------
+def table(meaning: Meaning, response: dict[str, Any], values: Values) -> tuple[list[str], list[list[Any]], int]:
+    """(columns, rows, total) of a step's answer: groups or periods with their figures, in the order computed."""
+    step = meaning.steps[0]
+    result = response.get("aggregations", {})
+    labels = [m.label for m in meaning.measures]
+    if isinstance(step, PerPeriod):
+        columns, rows = _per_period_rows(meaning, result, step, labels)
+    elif isinstance(step, TopEach):
+        columns, rows = _top_each_rows(meaning, result, step, values, labels)
+    elif isinstance(step, Threshold):
+        columns, rows = _threshold_rows(meaning, result, values, labels)
+    else:
+        columns, rows = _period_rows(meaning, result, step, values, labels)
+    return columns, rows, len(rows)
+
+
+def _threshold_rows(meaning: Meaning, result: dict[str, Any], values: Values,
+                    labels: list[str]) -> tuple[list[str], list[list[Any]]]:
+    if meaning.group_by and meaning.interval:
+        rows = [[g["key"], b["key_as_string"], *values(b)] for g in result["g"]["buckets"] for b in g["t"]["buckets"]]
+        return [meaning.group_by[0], "period", *labels], rows
+    if meaning.group_by:
+        rows = [[b["key"], *values(b)] for b in result["g"]["buckets"]]
+        return [meaning.group_by[0], *labels], rows
+    return ["period", *labels], [[b["key_as_string"], *values(b)] for b in result["t"]["buckets"]]
+
+
+def _top_each_rows(meaning: Meaning, result: dict[str, Any], step: TopEach, values: Values,
+                   labels: list[str]) -> tuple[list[str], list[list[Any]]]:
+    if step.outer == "period":
+        rows = [[t["key_as_string"], g["key"], *values(g)] for t in result["t"]["buckets"] for g in t["g"]["buckets"]]
+        return ["period", meaning.group_by[0], *labels], rows
+    inner, column = ("i", meaning.group_by[1]) if len(meaning.group_by) > 1 else ("t", "period")
+    key = "key" if inner == "i" else "key_as_string"
+    rows = [[g["key"], b[key], *values(b)] for g in result["g"]["buckets"] for b in g[inner]["buckets"]]
+    return [meaning.group_by[0], column, *labels], rows
+
+
+def _period_rows(meaning: Meaning, result: dict[str, Any], step: Step, values: Values,
+                 labels: list[str]) -> tuple[list[str], list[list[Any]]]:
+    """Each period with its figure and the running total, or the change from the period before."""
+    added = ["running total"] if isinstance(step, Running) else ["change"]
+    if isinstance(step, Change) and step.percent:
+        added.append("change %")
+    groups = result["g"]["buckets"] if meaning.group_by else [{"key": None, "t": result["t"]}]
+    rows = []
+    for group in groups:
+        prefix = [group["key"]] if meaning.group_by else []
+        rows += [[*prefix, b["key_as_string"], *values(b)[:1], *_pipelined(b, step)] for b in group["t"]["buckets"]]
+    return [*meaning.group_by[:1], "period", labels[0], *added], rows
+
+
+def _pipelined(bucket: dict[str, Any], step: Step) -> list[Any]:
+    if isinstance(step, Running):
+        return [_number(bucket["run"]["value"])]
+    change = _number(bucket["change"]["value"]) if "change" in bucket else None
+    if not (isinstance(step, Change) and step.percent):
+        return [change]
+    return [change, _percent(bucket, change)]
+
+
+def _percent(bucket: dict[str, Any], change: float | int | None) -> float | None:
+    """The change over the period before (its value is this one's less the change), in percent."""
+    if change is None:
+        return None
+    value = bucket.get("m0", {}).get("value", bucket["doc_count"])
+    before = (value or 0) - change
+    return round(100 * change / before, 1) if before else None
+
+
+def _per_period_rows(meaning: Meaning, result: dict[str, Any], step: PerPeriod,
+                     labels: list[str]) -> tuple[list[str], list[list[Any]]]:
+    """Each group's (or the whole's) average per period, the number of periods and the total over them."""
+    columns = [*meaning.group_by[:1], f"{labels[0]} per {step.interval} (average)", f"{step.interval}s", labels[0]]
+    groups = result["g"]["buckets"] if meaning.group_by else [result]
+    rows = []
+    for group in groups:
+        prefix = [group["key"]] if meaning.group_by else []
+        periods = group["t"]["buckets"]
+        total = sum(_bucket_value(meaning, b) for b in periods)
+        rows.append([*prefix, _number(group["per"]["value"]), len(periods), _number(total)])
+    return columns, rows
+
+
+def _bucket_value(meaning: Meaning, bucket: dict[str, Any]) -> float:
+    if meaning.measures[0].field is None:
+        return float(bucket["doc_count"])
+    return float(bucket["m0"]["value"] or 0)
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else round(value, 2)
+    return value
+
+
+def periods_between(start: date, end: date, interval: str) -> int:
+    """How many calendar periods the days start…end touch (31 days in May; 24 weeks touched by Jan 1 – Jun 15)."""
+    return _period_index(end, interval) - _period_index(start, interval) + 1
+
+
+def _period_index(day: date, interval: str) -> int:
+    if interval == "day":
+        return day.toordinal()
+    if interval == "week":
+        return (day - timedelta(days=day.weekday())).toordinal() // 7
+    months = {"month": 1, "quarter": 3, "year": 12}[interval]
+    return (day.year * 12 + day.month - 1) // months

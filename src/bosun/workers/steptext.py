@@ -1,0 +1,218 @@
+"""The answer's words for a step after grouping (issue 23): each figure with what it was computed over.
+
+    "7 of 48 ports of unlading had number of shipments above 2,000 (arrival date in all): LOS ANGELES 13,219; …"
+    "Running total of total TEU per month: 79,745 by 2026-05 (from 2026-01)."
+    "Change in number of shipments from 2026-04 to 2026-05: 2,105 → 2,095 (-10, -0.5 %)."
+    "Average number of shipments per day: 68.48 over the 31 days 2026-05-01 to 2026-05-31 (2,123 in all)."
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from bosun.understanding import Meaning, english, measure_words
+from bosun.understanding.meaning import Change, PerPeriod, Running, Threshold, TopEach
+from bosun.workers.querygen import period_end
+from bosun.workers.slots import QueryResults
+from bosun.workers.stepquery import GROUP_CAP, periods_between
+
+_LISTED = 5
+Noun = Callable[[int], str]  # what the groups are called, agreeing with a count
+
+
+def summary(results: QueryResults, noun: Noun, over: str) -> str:
+    """The step's figures in words; `over` says which records ("with port of unlading SAVANNAH", "in all")."""
+    meaning = results.meaning
+    step = meaning.steps[0]
+    if not results.rows and not isinstance(step, Threshold):
+        return "No rows match."
+    if isinstance(step, Threshold):
+        return _threshold(results, step, noun, over)
+    if isinstance(step, TopEach):
+        return _top_each(results, step, noun, over)
+    if isinstance(step, PerPeriod):
+        return _per_period(results, step, noun, over)
+    if isinstance(step, Running):
+        return _running(results, over)
+    assert isinstance(step, Change)
+    return _change(results, step, over)
+
+
+def figure(value: Any, unit: str | None = None) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    number = f"{value:,}" if isinstance(value, int) else f"{value:,.2f}"
+    return f"{number} {unit}" if unit else number
+
+
+def _bound(meaning: Meaning, step: Threshold) -> str:
+    """ "number of shipments above 2,000", "total TEU at least 500 and at most 900"."""
+    words = english().read_back.bounds
+    said = [words[op].format(value=figure(_whole(getattr(step, op)))) for op in ("gt", "gte", "lt", "lte")
+            if getattr(step, op) is not None]
+    return f"{measure_words(meaning.measures[step.measure])} {' and '.join(said)}"
+
+
+def _whole(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else value
+
+
+def _threshold(results: QueryResults, step: Threshold, noun: Noun, over: str) -> str:
+    meaning = results.meaning
+    if meaning.group_by and meaning.interval:
+        return _threshold_by_period(results, step, noun, over)
+    passed = len(results.rows)
+    among = _among(results)
+    what = noun(among if among is not None else passed)
+    counted = f"{passed:,} of {among:,}" if among is not None else f"{passed:,}"
+    cut = ""
+    if meaning.group_by and among is not None and among > GROUP_CAP:
+        cut = f" (only the {GROUP_CAP:,} largest were tested)"
+    listed = _listed(results.rows, meaning.measures[step.measure].unit, 1 + step.measure)
+    return f"{counted} {what} had {_bound(meaning, step)} {over}{cut}" + (f": {listed}." if listed else ".")
+
+
+def _threshold_by_period(results: QueryResults, step: Threshold, noun: Noun, over: str) -> str:
+    """ "85 months of 8 carriers (of 12) had total TEU above 1,000": each group's periods past the bound."""
+    meaning = results.meaning
+    groups = len({row[0] for row in results.rows})
+    among = f" (of {results.groups:,})" if results.groups is not None else ""
+    unit = meaning.measures[step.measure].unit
+    shown = "; ".join(f"{r[0]} {r[1]} {figure(r[2 + step.measure], unit)}" for r in results.rows[:_LISTED])
+    more = f"; and {len(results.rows) - _LISTED} more in the table" if len(results.rows) > _LISTED else ""
+    periods = f"{len(results.rows):,} {meaning.interval}s of {groups:,} {noun(groups)}{among}"
+    return f"{periods} had {_bound(meaning, step)} {over}" + (f": {shown}{more}." if shown else ".")
+
+
+def _among(results: QueryResults) -> int | None:
+    """How many groups the threshold tested: the groups there are, or the periods of the time range."""
+    meaning = results.meaning
+    if meaning.group_by:
+        return results.groups
+    time = meaning.time
+    if time is None or time.start is None or time.end is None or meaning.interval is None:
+        return None
+    return periods_between(time.start, time.end, meaning.interval)
+
+
+def _listed(rows: list[list[Any]], unit: str | None, at: int) -> str:
+    more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
+    return "; ".join(f"{row[0]} {figure(row[at], unit)}" for row in rows[:_LISTED]) + more
+
+
+def _top_each(results: QueryResults, step: TopEach, noun: Noun, over: str) -> str:
+    meaning = results.meaning
+    outer: dict[Any, list[list[Any]]] = {}
+    for row in results.rows:
+        outer.setdefault(row[0], []).append(row)
+    side = "top" if step.order == "desc" else "bottom"
+    inner = results.columns[1].replace("_", " ")
+    within = results.columns[0].replace("_", " ") if step.outer == "group" else meaning.interval or "period"
+    unit = meaning.measures[0].unit
+    shown = "; ".join(f"{key}: " + ", ".join(f"{r[1]} {figure(r[2], unit)}" for r in rows)
+                      for key, rows in list(outer.items())[:_LISTED])
+    more = f"; and {len(outer) - _LISTED} more in the table" if len(outer) > _LISTED else ""
+    heading = f"The {side} {step.n} {inner} by {measure_words(meaning.measures[0])} within each {within}"
+    return f"{heading} ({len(outer):,} in all, {over}): {shown}{more}."
+
+
+def _running(results: QueryResults, over: str) -> str:
+    meaning = results.meaning
+    unit = meaning.measures[0].unit
+    label = f"Running total of {measure_words(meaning.measures[0])} per {meaning.interval} {over}"
+    if meaning.group_by:
+        ends = _last_by_group(results.rows)
+        shown = "; ".join(f"{key} {figure(row[-1], unit)} by {row[1]}" for key, row in list(ends.items())[:_LISTED])
+        return f"{label}: {shown}."
+    first, last = results.rows[0], results.rows[-1]
+    return f"{label}: {figure(last[-1], unit)} by {last[0]} (from {first[0]}){_cut(meaning, results, last[0])}."
+
+
+def _last_by_group(rows: list[list[Any]]) -> dict[Any, list[Any]]:
+    ends: dict[Any, list[Any]] = {}
+    for row in rows:
+        ends[row[0]] = row
+    return ends
+
+
+def _change(results: QueryResults, step: Change, over: str) -> str:
+    meaning = results.meaning
+    at = 1 if meaning.group_by else 0
+    rows = [r for r in results.rows if r[at + 2] is not None]
+    if meaning.group_by or not rows:
+        return _changes_by_group(results, over) if rows else "There is no period before the first to change from."
+    whole = [r for r in rows if not _cut_short(meaning, results, r[0])] or rows
+    last = whole[-1]
+    before = results.rows[results.rows.index(last) - 1]
+    percent = f", {figure(last[3])} %" if step.percent and last[3] is not None else ""
+    unit = meaning.measures[0].unit
+    moved = f"{figure(before[1], unit)} → {figure(last[1], unit)} ({_signed(last[2])}{percent})"
+    skipped = f"; {rows[-1][0]} is cut short by the dates, so not compared" if last is not rows[-1] else ""
+    return (f"Change in {measure_words(meaning.measures[0])} {over} from {before[0]} to {last[0]}: {moved}{skipped}. "
+            f"Each {meaning.interval}'s change from the one before is in the table.")
+
+
+def _changes_by_group(results: QueryResults, over: str) -> str:
+    meaning = results.meaning
+    ends = _last_by_group([r for r in results.rows if r[3] is not None])
+    shown = "; ".join(f"{key} {_signed(row[3])} in {row[1]}" for key, row in list(ends.items())[:_LISTED])
+    return f"Change in {measure_words(meaning.measures[0])} per {meaning.interval} {over}, the latest: {shown}."
+
+
+def _signed(value: Any) -> str:
+    return f"+{figure(value)}" if isinstance(value, int | float) and value > 0 else figure(value)
+
+
+def _per_period(results: QueryResults, step: PerPeriod, noun: Noun, over: str) -> str:
+    meaning = results.meaning
+    unit = meaning.measures[0].unit
+    label = f"Average {measure_words(meaning.measures[0])} per {step.interval}"
+    span = _span(meaning)
+    if meaning.group_by:
+        shown = "; ".join(f"{r[0]} {figure(r[1], unit)} (over {r[2]} {step.interval}s)" for r in results.rows[:_LISTED])
+        more = f"; and {len(results.rows) - _LISTED} more in the table" if len(results.rows) > _LISTED else ""
+        return f"{label} for {len(results.rows):,} {noun(len(results.rows))} {over}{span}: {shown}{more}."
+    average, periods, total = results.rows[0]
+    dates = over if span else f"from the first {step.interval} with records to the last, {over}"
+    return (f"{label}: {figure(average, unit)} over the {periods} {step.interval}s {dates} "
+            f"({figure(total, unit)} in all; {step.interval}s without any count as zero){_partial(meaning, step)}.")
+
+
+def _partial(meaning: Meaning, step: PerPeriod) -> str:
+    """ "; the first and last weeks are partial": periods the dates cut, which pull an average down."""
+    time = meaning.time
+    if time is None or time.start is None or time.end is None or step.interval == "day":
+        return ""
+    cut = [word for word, at, whole in (("first", time.start, _period_start(time.start, step.interval)),
+                                        ("last", time.end, period_end(_period_start(time.end, step.interval),
+                                                                      step.interval)))
+           if at != whole]
+    return f"; the {' and '.join(cut)} {step.interval}{'s are' if len(cut) > 1 else ' is'} partial" if cut else ""
+
+
+def _period_start(day: date, interval: str) -> date:
+    if interval == "week":
+        return date.fromordinal(day.toordinal() - day.weekday())
+    months = {"month": 1, "quarter": 3, "year": 12}[interval]
+    return date(day.year, (day.month - 1) // months * months + 1, 1)
+
+
+def _span(meaning: Meaning) -> str:
+    time = meaning.time
+    if time is None or time.start is None or time.end is None:
+        return ""
+    return f" {time.start.isoformat()} to {time.end.isoformat()}"
+
+
+def _cut(meaning: Meaning, results: QueryResults, period: str) -> str:
+    return f", {period} cut short by the dates" if _cut_short(meaning, results, period) else ""
+
+
+def _cut_short(meaning: Meaning, results: QueryResults, period: str) -> bool:
+    """A period that ends after the dates asked, or after the records' last date."""
+    assert meaning.interval is not None
+    end = period_end(date.fromisoformat(str(period)[:10]), meaning.interval)
+    limits = [d for d in (meaning.time.end if meaning.time else None, results.dates[1]) if d is not None]
+    return any(end > limit for limit in limits)

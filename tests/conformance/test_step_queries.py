@@ -1,0 +1,54 @@
+"""The DSL the compiler writes for each step after grouping (issue 23), run on both engines: the embedded engine and
+osmem-server give the same response, and so the same answer table. One question per shape the compiler writes."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+from bosun.catalog import load_catalog
+from bosun.engines.base import Engine
+from bosun.understanding.meaning import Meaning
+from bosun.understanding.rules import RulesUnderstanding
+from bosun.workers import querygen
+from tests.conformance.test_conformance import assert_same
+
+QUESTIONS = {
+    "threshold-count": "ports with more than 300 shipments",  # terms + bucket_selector on _count + cardinality
+    "threshold-sum": "carriers with at least 400 TEU in 2025",  # bucket_selector on a metric
+    "threshold-between": "ports with between 100 and 500 shipments",  # a selector script with && of two bounds
+    "threshold-periods": "days in May with fewer than 5 shipments",  # date_histogram, extended bounds, selector
+    "top-each-terms": "top 3 shippers for each port",  # nested terms, inner size n ordered by the measure
+    "top-each-periods": "busiest month per carrier",  # date_histogram in terms, bucket_sort size n
+    "top-each-outer-period": "top 2 carriers each month this year",  # terms inside each period
+    "running": "running total of TEU by month in 2025",  # cumulative_sum on a metric
+    "running-grouped": "cumulative shipments by carrier by quarter",  # cumulative_sum on _count, per group
+    "change-percent": "month-over-month % change in TEU in 2025",  # derivative
+    "per-period": "average shipments per day in May",  # avg_bucket over days with empty ones
+    "per-period-grouped": "average monthly TEU by carrier in 2025",  # avg_bucket per group
+}
+
+
+def meaning_of(question: str) -> Meaning:
+    reading = RulesUnderstanding(load_catalog()).read(question, [], date(2026, 6, 15))
+    meaning = reading.goals[0].meaning
+    assert meaning is not None and meaning.steps and meaning.not_understood == [], question
+    return meaning
+
+
+def _shape(response: dict[str, Any]) -> dict[str, Any]:
+    return {"total": response["hits"]["total"], "aggs": response["aggregations"]}
+
+
+@pytest.mark.parametrize("shape", QUESTIONS)
+def test_a_step_query_is_answered_alike(shape: str, embedded: Engine, osmem: Engine) -> None:
+    meaning = meaning_of(QUESTIONS[shape])
+    catalog = load_catalog()
+    body = querygen.build_query(meaning, catalog)
+    reference, ours = osmem.search("shipments", body), embedded.search("shipments", body)
+    assert_same(_shape(reference), _shape(ours), 1e-9)
+    table = querygen.table(meaning, ours, catalog)
+    assert table == querygen.table(meaning, reference, catalog)
+    assert table[1], f"{shape}: no rows to compare"
