@@ -71,3 +71,21 @@ def test_every_figure_is_read_back_in_the_shops_words(shop: Session) -> None:
         "orders · store ONLINE · amount above 500 USD"]
     (count,) = answers[1].results[0].rows[0]
     assert answers[1].answer == f"{count} orders with customer CONTOSO LTD and order date 2026-05-01 to 2026-05-31."
+
+
+def test_a_link_to_a_customer_attribute_and_a_listing_of_customers(shop: Session) -> None:
+    """Issue 23: the shop's own linkable attributes (a customer's segment) filter the orders through a lookup of
+    the customers; and a listing of the customers themselves reads their index."""
+    con = duckdb.connect()
+    for index in ("orders", "customers"):
+        con.register(index, shop.context.engine.inner.to_arrow(index))
+    answer = shop.ask("revenue by store from business customers", "links-1")
+    (result,) = answer.results
+    expected = con.execute("select o.store_name, sum(o.amount) from orders o join customers c using (customer_name) "
+                           "where c.segment = 'business' group by 1").fetchall()
+    assert sorted(tuple(r) for r in result.rows) == sorted((s, pytest.approx(v)) for s, v in expected)
+    assert [s.worker for s in answer.trace.sub_goals][:3] == ["metadata_lookup", "reference_lookup", "es_query_gen"]
+    listing = shop.ask("which customers are business customers", "links-2")
+    (table,) = listing.results
+    names = con.execute("select customer_name from customers where segment = 'business' order by 1").fetchall()
+    assert [r[0] for r in table.rows] == [n for (n,) in names]
