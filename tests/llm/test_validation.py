@@ -129,7 +129,8 @@ PHENOMENA = {
         "“ZIM Kingston” was named in the question but the reading does not use it"),
     "a-link-on-an-attribute-the-object-lacks": Wrong(
         "TEU carried by Ocean Alliance members", {"measures": [TEU], "links": [OCEAN_ALLIANCE]},
-        {"links": [{**OCEAN_ALLIANCE, "attribute": "consortium"}]}, "'carriers' has no linkable attribute 'consortium'"),
+        {"links": [{**OCEAN_ALLIANCE, "attribute": "consortium"}]},
+        "'carriers' has no linkable attribute 'consortium'"),
     "a-link-through-a-field-that-does-not-hold-it": Wrong(
         "TEU carried by Ocean Alliance members", {"measures": [TEU], "links": [OCEAN_ALLIANCE]},
         {"links": [{**OCEAN_ALLIANCE, "field": "vessel_name"}]}, "'vessel_name' does not hold 'carriers'"),
