@@ -222,8 +222,8 @@ def _evidence(spans: list[Span], i: int, value: LinkValue, c: Composer, words: L
     near = _near(spans, i, c)
     cues = words.cues(value.object, value.attribute)
     cued = [j for j in near if spans[j].key in cues and not spans[j].used]
-    objects = [j for j in near if words.names_object(value.object, spans[j].key)
-               and not _grouped(spans, j, [i, *cued])]
+    objects = [j for j in near if words.names_object(value.object, spans[j].key) and not spans[j].used
+               and not _grouped(spans, j, [i, *cued])]  # used: another link's ("Chinese ports to the East Coast")
     nearest = min(objects, key=lambda j: abs(j - i), default=None)
     return Evidence([j for j in cued if not c.glue(spans[j])], [j for j in cued if c.glue(spans[j])], nearest)
 
