@@ -82,3 +82,21 @@ def test_the_start_screen_offers_six_questions_of_this_domain_that_it_answers(sh
     for i, question in enumerate(start.questions):
         answer = shop.ask(question, f"start-{i}")
         assert answer.status == "done" and answer.results and not answer.not_understood, question
+
+
+def test_a_link_to_a_customer_attribute_and_a_listing_of_customers(shop: Session) -> None:
+    """Issue 23: the shop's own linkable attributes (a customer's segment) filter the orders through a lookup of
+    the customers; and a listing of the customers themselves reads their index."""
+    con = duckdb.connect()
+    for index in ("orders", "customers"):
+        con.register(index, shop.context.engine.inner.to_arrow(index))
+    answer = shop.ask("revenue by store from business customers", "links-1")
+    (result,) = answer.results
+    expected = con.execute("select o.store_name, sum(o.amount) from orders o join customers c using (customer_name) "
+                           "where c.segment = 'business' group by 1").fetchall()
+    assert sorted(tuple(r) for r in result.rows) == sorted((s, pytest.approx(v)) for s, v in expected)
+    assert [s.worker for s in answer.trace.sub_goals][:3] == ["metadata_lookup", "reference_lookup", "es_query_gen"]
+    listing = shop.ask("which customers are business customers", "links-2")
+    (table,) = listing.results
+    names = con.execute("select customer_name from customers where segment = 'business' order by 1").fetchall()
+    assert [r[0] for r in table.rows] == [n for (n,) in names]

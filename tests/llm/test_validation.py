@@ -36,6 +36,8 @@ SAVANNAH = {"field": "port_of_unlading", "values": ["SAVANNAH"]}
 MAERSK = {"field": "carrier_name", "values": ["MAERSK"]}
 LAST_MONTH = {"field": "arrival_date", "start": "2026-05-01", "end": "2026-05-31", "words": "last month"}
 ACME = ["ACME CO", "ACME CORP LLC", "ACME CORPORATION"]
+TEU = {"agg": "sum", "field": "teu"}
+OCEAN_ALLIANCE = {"object": "carriers", "attribute": "alliance", "field": "carrier_name", "values": ["Ocean Alliance"]}
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,22 @@ PHENOMENA = {
                                                             "fields": ["flag"]}},
         {"lookup": {"object": "vessels", "key": "EVER GIVEN", "fields": ["flag"]}},
         "“ZIM Kingston” was named in the question but the reading does not use it"),
+    "a-link-on-an-attribute-the-object-lacks": Wrong(
+        "TEU carried by Ocean Alliance members", {"measures": [TEU], "links": [OCEAN_ALLIANCE]},
+        {"links": [{**OCEAN_ALLIANCE, "attribute": "consortium"}]},
+        "'carriers' has no linkable attribute 'consortium'"),
+    "a-link-through-a-field-that-does-not-hold-it": Wrong(
+        "TEU carried by Ocean Alliance members", {"measures": [TEU], "links": [OCEAN_ALLIANCE]},
+        {"links": [{**OCEAN_ALLIANCE, "field": "vessel_name"}]}, "'vessel_name' does not hold 'carriers'"),
+    "a-link-value-the-attribute-lacks": Wrong(
+        "TEU carried by Ocean Alliance members", {"measures": [TEU], "links": [OCEAN_ALLIANCE]},
+        {"links": [{**OCEAN_ALLIANCE, "values": ["OCEAN ALLIANCE"]}]},
+        "carriers alliance has no value 'OCEAN ALLIANCE'"),
+    "a-listing-on-a-field-the-object-lacks": Wrong(
+        "which carriers belong to the Gemini Cooperation",
+        {"listing": "carriers", "filters": [{"field": "alliance", "values": ["Gemini Cooperation"]}]},
+        {"filters": [{"field": "carrier_alliance", "values": ["Gemini Cooperation"]}]},
+        "'carriers' has no field 'carrier_alliance'"),
 }
 
 

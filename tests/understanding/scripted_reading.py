@@ -47,7 +47,17 @@ def _goal(expect: dict[str, Any], question: str, rules: RulesUnderstanding) -> d
         goal["ambiguous"] = [{"phrase": _phrase(question, expect["options"], rules), "options": expect["options"]}]
     goal["unknown_names"] = expect.get("unknown", [])
     goal["steps"] = expect.get("steps", [])
+    goal["links"] = [_link(link) for link in expect.get("links", [])]
+    if expect.get("index") not in (None, rules.catalog.record.index):
+        goal["listing"] = next(n for n, o in rules.catalog.spec.objects.items() if o.index == expect["index"])
     return goal
+
+
+def _link(link: dict[str, Any]) -> dict[str, Any]:
+    """A link as the model's form says it: the attribute, and its values or its bounds."""
+    ((attribute, wanted),) = link["condition"].items()
+    said = dict(wanted) if isinstance(wanted, dict) else {"values": _values(wanted)}
+    return {"object": link["object"], "attribute": attribute, "field": link["field"], **said}
 
 
 def _values(values: list[Any]) -> list[Any]:

@@ -193,8 +193,13 @@ def _measure(measure: Measure) -> list[Any]:
 
 
 def _link(link: Link) -> dict[str, Any]:
-    values = [v if isinstance(v, bool) else str(v) for v in link.condition.values]
-    return {"object": link.object, "field": link.field, "key": link.key, "condition": {link.condition.field: values}}
+    """The link with its condition as {field: values}, or {field: {op: bound}} for a range."""
+    condition = link.condition
+    bounds = {op: float(getattr(condition, op)) for op in ("gt", "gte", "lt", "lte")
+              if getattr(condition, op) is not None}
+    values = [v if isinstance(v, bool) else str(v) for v in condition.values]
+    return {"object": link.object, "field": link.field, "key": link.key,
+            "condition": {condition.field: bounds if bounds and not values else values}}
 
 
 def normal(key: str, wanted: Any) -> Any:
@@ -212,13 +217,20 @@ def normal(key: str, wanted: Any) -> Any:
     if key == "periods":
         return [[p[0], *(_day(d) for d in p[1:])] for p in wanted]
     if key == "links":
-        return [{**link, "condition": normal("filters", link["condition"])} for link in wanted]
+        return [{**link, "condition": _wanted_condition(link["condition"])} for link in wanted]
     if key == "lookup":
         return {**wanted, "key": str(wanted["key"]), "fields": sorted(wanted.get("fields", []))}
     return wanted
 
 
 _STEPS = TypeAdapter(list[Step])
+
+
+def _wanted_condition(condition: dict[str, Any]) -> dict[str, Any]:
+    """A link's condition: {field: [values]}, or {field: {op: bound}} for a range."""
+    if isinstance(next(iter(condition.values())), dict):
+        return normal("ranges", condition)
+    return normal("filters", condition)
 
 
 def _wanted_measure(measure: list[Any]) -> list[Any]:

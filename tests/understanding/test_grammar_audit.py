@@ -73,7 +73,8 @@ def _reading(index: int, question: str) -> Any:
     for goal in reading.goals:
         meaning = None
         if goal.meaning is not None:
-            text_aside = {"text": True, "time": {"text"}, "conditions": {"__all__": {"source"}}}
+            text_aside = {"text": True, "time": {"text"}, "conditions": {"__all__": {"source"}},
+                          "links": {"__all__": {"words": True, "condition": {"source"}}}}
             meaning = goal.meaning.model_dump(exclude=text_aside)
             meaning["not_understood"] = sorted({w for p in goal.meaning.not_understood for w in normalize(p).split()})
         goals.append((goal.kind, [normalize(t) for t in goal.terms], meaning))

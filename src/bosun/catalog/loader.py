@@ -126,6 +126,18 @@ class Catalog:
             raise CatalogError(f"{self.path.name}: objects.{name} has no source file and no engine to read it from")
         return [{k: _text(v) for k, v in row.items()} for row in index_rows(self.engine, obj.index, obj.id_field)]
 
+    def link_values(self, name: str, attribute: str) -> dict[str, list[str]]:
+        """The values of a linked object's attribute that the catalog has words for → those words: its own, and
+        each value the reference data holds when the attribute reads them from the data ("Ocean Alliance")."""
+        spec = self.spec.links[name].attributes[attribute]
+        values = {value: list(words) for value, words in spec.values.items()}
+        if spec.from_data:
+            for row in self.reference_rows(name):
+                held = row.get(attribute) or ""
+                words = values.setdefault(held, []) if held else []
+                words += [held.replace("_", " ")] if held and held.replace("_", " ") not in words else []
+        return values
+
     def reference_table(self, name: str) -> pa.Table:
         """A reference object's rows typed by its fields (empty strings become nulls)."""
         import pyarrow as pa

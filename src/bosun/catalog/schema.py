@@ -119,6 +119,32 @@ class EntitySpec(Strict):
         return self
 
 
+class LinkAttribute(Strict):
+    """An attribute of a linked object that questions filter the records by ("Ocean Alliance members", "vessels
+    flagged in Panama"): the words that ask for it and the words that name its values."""
+
+    words: list[str] = Field(default_factory=list, description="words that ask for it: 'flagged', 'based in'")
+    values: dict[str, list[str]] = Field(
+        default_factory=dict, description="value as the reference data holds it → words that name it")
+    names_from: str | None = Field(None, description="an entity whose names also name its values (country codes, "
+                                   "carriers)")
+    from_data: bool = Field(False, description="each value the reference data holds names itself ('Ocean Alliance')")
+
+
+class LinkSpec(Strict):
+    """Record fields that hold a reference object's key, and the object's attributes questions filter on.
+
+    `carriers: {key: carrier_name, fields: [{field: carrier_name}], attributes: {alliance: …}}`: the record's
+    carrier_name holds carriers.carrier_name. Several fields (port of lading, of unlading) are picked by their
+    cues and their `when` on the reference row, as an entity's targets are.
+    """
+
+    key: str
+    fields: list[Target] = Field(min_length=1)
+    words: list[str] = Field(default_factory=list, description="more words for the objects ('members')")
+    attributes: dict[str, LinkAttribute]
+
+
 class MeasureSpec(Strict):
     """A named measure: 'volume' → sum of teu."""
 
@@ -175,6 +201,7 @@ class CatalogSpec(Strict):
     time: TimeSpec
     defaults: Defaults
     glossary: Glossary | None = None
+    links: dict[str, LinkSpec] = Field(default_factory=dict, description="reference object → how records link it")
 
     @model_validator(mode="after")
     def _references(self) -> CatalogSpec:
@@ -188,10 +215,24 @@ class CatalogSpec(Strict):
             _check_fields(record, [t.field for t in entity.targets], f"entities.{name}.targets")
             if entity.object and entity.object not in self.objects:
                 raise ValueError(f"entities.{name}.object: {entity.object!r} is not one of the objects")
+        for name, link in self.links.items():
+            _check_link(self, name, link)
         for key, named in (("measure", self.defaults.measure), ("figure", self.defaults.figure)):
             if named is not None and named not in self.measures:
                 raise ValueError(f"defaults.{key}: {named!r} is not one of the measures")
         return self
+
+
+def _check_link(spec: CatalogSpec, name: str, link: LinkSpec) -> None:
+    obj = spec.objects.get(name)
+    if obj is None or obj.kind != "reference":
+        raise ValueError(f"links.{name}: {name!r} is not one of the reference objects")
+    _check_fields(obj, [link.key, *link.attributes, *(k for t in link.fields for k in t.when)], f"links.{name}")
+    _check_fields(spec.objects[spec.record], [t.field for t in link.fields], f"links.{name}.fields")
+    for attribute, words in link.attributes.items():
+        if words.names_from is not None and words.names_from not in spec.entities:
+            raise ValueError(f"links.{name}.attributes.{attribute}.names_from: {words.names_from!r} is not one of "
+                             "the entities")
 
 
 def _check_fields(obj: ObjectSpec, names: list[str], where: str) -> None:

@@ -60,7 +60,7 @@ class _Plan:
             raise Blocked(f"no worker produces {slot!r}")
         inputs: dict[str, InputRef] = {}
         ready = True
-        for consumed in producer.capability.consumes:
+        for consumed in producer.consumed(goal.params):
             refs = self.need(consumed, goal)
             ready = ready and refs is not None
             inputs.update(refs or {})

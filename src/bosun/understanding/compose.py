@@ -283,7 +283,7 @@ def time_filter(spans: list[Span], c: Composer, meaning: Meaning) -> None:
 
     With no date word, or several, the choice is an ambiguity that the answer states.
     """
-    span = next((s for s in spans if s.has("time")), None)
+    span = next((s for s in spans if s.has("time") and not s.used), None)  # used: a year of a link ("built in 2015")
     time = time_of(span) if span else None
     if span is None or time is None:
         return

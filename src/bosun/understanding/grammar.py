@@ -310,6 +310,9 @@ def _catalog(lexicon: Lexicon, catalog: Catalog, g: Grammar) -> None:
         lexicon.add_all(words, "date_word", date_field)
     for name, entity in spec.entities.items():
         lexicon.add_all(entity.words, "entity_word", name)
+    for link in spec.links.values():  # "flagged in", "based in": a cue no other word list holds
+        cues = [w for attribute in link.attributes.values() for w in attribute.words]
+        lexicon.add_all([w for w in cues if not lexicon.get(normalize(w))], "link_cue")
     synonyms = spec.glossary.synonyms if spec.glossary else {}
     for term in catalog.glossary:
         lexicon.add_all([term, *synonyms.get(term, [])], "term", term)

@@ -176,7 +176,7 @@ def _what(meaning: Meaning, catalog: Catalog) -> str:
     """The measures computed, or the records a search lists ("5 shipments")."""
     if meaning.intent_type == "aggregation":
         return ", ".join(measure_words(m) for m in meaning.measures)
-    noun = records_noun(catalog)
+    noun = meaning.index.replace("_", " ")  # the records, or the reference objects a listing lists
     if meaning.top_n is None:
         return noun
     counted = english().singular(noun) if meaning.top_n == 1 else noun

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from bosun.catalog import Catalog
 from bosun.catalog.parts import PART_RANGE
+from bosun.understanding.links import link_problems, listing_problems
 from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning, Running, Step, Threshold, TopEach
 
 if TYPE_CHECKING:
@@ -103,6 +104,8 @@ _AGGREGABLE = {"sum": _NUMERIC, "avg": _NUMERIC, "min": _NUMERIC | {"date"}, "ma
 def validate_meaning(meaning: Meaning, catalog: Catalog) -> list[str]:
     """Every field, measure, value and aggregation of a meaning checked against the catalog; [] = valid."""
     record = catalog.record
+    if meaning.index != record.index:  # a listing of reference objects
+        return listing_problems(meaning, catalog)
     problems = [f"unknown field {c.field!r}" for c in meaning.conditions if c.field not in record.fields]
     problems += [f"unknown field {f!r} to group by" for f in meaning.group_by if f not in record.fields]
     problems += [f"unknown field {f!r} to sort by" for f, _ in meaning.sort if f not in record.fields]
@@ -111,8 +114,7 @@ def validate_meaning(meaning: Meaning, catalog: Catalog) -> list[str]:
         problems.append(f"unknown date field {meaning.time.field!r}")
     elif meaning.time is not None and record.fields[meaning.time.field].type != "date":
         problems.append(f"{meaning.time.field!r} is not a date field")
-    if meaning.index != record.index:
-        problems.append(f"unknown index {meaning.index!r}")
+    problems += link_problems(meaning, catalog)
     if meaning.lookup is not None:
         problems += _lookup(meaning, catalog)
     return problems + [problem for step in meaning.steps if (problem := _step_problem(step, meaning))]

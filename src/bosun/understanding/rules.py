@@ -18,6 +18,7 @@ from bosun.understanding.compose import Composer, add_value, compose, unanswerab
 from bosun.understanding.continuation import Continuation
 from bosun.understanding.goals import definition, fields_asked, split
 from bosun.understanding.grammar import QUIET, Grammar, Lexicon, build_lexicon, english
+from bosun.understanding.links import LinkWords, as_listing, marks, read_links
 from bosun.understanding.meaning import Ambiguity, Meaning, ObjectLookup, ResolvedEntity
 from bosun.understanding.names import Candidate, Found, NameIndex, build_index, find_names, normalize
 from bosun.understanding.picks import pick
@@ -106,17 +107,24 @@ class RulesUnderstanding:
             self._seen[key] = self._analyze(text, today)
         return self._seen[key].model_copy(deep=True)
 
+    @cached_property
+    def link_words(self) -> LinkWords:
+        return LinkWords(self.catalog)
+
     def spans(self, text: str, today: date) -> list[Span]:
         found = find_names(text, self.index, skip=self.vocabulary, vectors=self.vectors, common=self.common_words,
                            plurals=tuple(self.grammar.plural_suffixes))
-        return tag(text, today, self.lexicon, found, tuple(self.grammar.plural_suffixes))
+        linked = marks(text, self.link_words, found)
+        return tag(text, today, self.lexicon, found, tuple(self.grammar.plural_suffixes), linked)
 
     def _analyze(self, text: str, today: date) -> Meaning:
         meaning = Meaning(text=text, index=self.catalog.record.index)
         spans = self.spans(text, today)
         composer = Composer(self.catalog, self.grammar, today)
+        read_links(spans, composer, meaning, self.link_words)
         self._names(spans, composer, meaning)
         compose(spans, meaning, composer)
+        as_listing(spans, meaning, self.link_words)
         self._lookup(spans, meaning)
         unanswerable(spans, composer, meaning)
         meaning.unknown_terms = self._unknown(spans)
@@ -129,7 +137,7 @@ class RulesUnderstanding:
         """ "Maersk shipments to LA": each name filters the field its entity targets (chosen by the cue)."""
         for i, span in enumerate(spans):
             found: Found | None = span.value("name")
-            if found is None:
+            if found is None or span.used:  # used: read as a linked object's attribute ("ports in Korea")
                 continue
             span.used = True
             if found.ambiguous and self._same_objects(found.candidates):

@@ -10,10 +10,11 @@ lexicon at each place; a word nothing covers is a span without tags, reported un
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 from bosun.understanding.grammar import QUIET, Lexicon, Tag
 from bosun.understanding.names import Found
@@ -75,25 +76,42 @@ def tokens(text: str, scales: tuple[str, ...] = ()) -> list[Token]:
 
 
 def tag(text: str, today: date, lexicon: Lexicon, names: list[Found],
-        plural_suffixes: tuple[str, ...] = ("s",)) -> list[Span]:
+        plural_suffixes: tuple[str, ...] = ("s",), marks: Sequence[Marked] = ()) -> list[Span]:
+    """`marks`: phrases already known to be something (values of linked objects), placed before names."""
     toks = tokens(text, lexicon.scales)
     spans: dict[int, Span] = {}
     time = find_time_range(text, today)
     if time is not None:
         _place(spans, toks, time.at, time.at + len(time.text), text, Tag("time", time))
+    for mark in marks:
+        _place(spans, toks, mark.start, mark.end, text, *mark.tags)
     for found in names:
         _place(spans, toks, found.start, found.end, text, Tag("name", found))
     _phrases(spans, toks, text, lexicon, plural_suffixes)
     return [spans[i] for i in sorted(spans)]
 
 
-def _place(spans: dict[int, Span], toks: list[Token], start: int, end: int, text: str, tag_: Tag) -> None:
+class Marked(Protocol):
+    """A phrase known before tagging: where it stands and its tags."""
+
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def end(self) -> int: ...
+
+    @property
+    def tags(self) -> tuple[Tag, ...]: ...
+
+
+def _place(spans: dict[int, Span], toks: list[Token], start: int, end: int, text: str, *tags_: Tag) -> None:
     inside = [i for i, t in enumerate(toks) if t.start >= start and t.end <= end]
     if not inside or any(_covered(spans, i) for i in inside):
         return
     first, last = inside[0], inside[-1] + 1
     start, end = toks[first].start, toks[last - 1].end
-    spans[first] = Span(first, last, text[start:end], " ".join(t.norm for t in toks[first:last]), start, end, [tag_])
+    spans[first] = Span(first, last, text[start:end], " ".join(t.norm for t in toks[first:last]), start, end,
+                        list(tags_))
 
 
 def _covered(spans: dict[int, Span], index: int) -> bool:

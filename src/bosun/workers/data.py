@@ -18,12 +18,12 @@ from bosun.understanding import (
     measure_words,
     normalize,
     read_back,
-    records_noun,
     replace_term,
     validate_meaning,
 )
 from bosun.workers import querygen, stepquery, steptext
 from bosun.workers.context import Context
+from bosun.workers.links import has_links, wired, with_keys
 from bosun.workers.models import Clarification, Deliverable, ResultTable, WorkerInput, WorkerResult
 from bosun.workers.names import code_names, with_names
 from bosun.workers.registry import worker
@@ -39,6 +39,7 @@ from bosun.workers.slots import (
     ES_RESULTS,
     EXPLANATION,
     FORMATTED_RESULTS,
+    LINKED_KEYS,
     PAGE_RESULTS,
     CompiledQuery,
     QueryResults,
@@ -169,9 +170,10 @@ def _examples(ctx: Context) -> list[str]:
 
 
 @worker("es_query_gen", "Builds the search or aggregation query from the meaning", consumes=[ANALYSIS_RESULT],
-        produces=[ES_QUERY, AMBIGUITY], goal_type="support", title="build the query")
+        produces=[ES_QUERY, AMBIGUITY], goal_type="support", consumes_if=[(LINKED_KEYS, has_links)],
+        title="build the query")
 def es_query_gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    meaning = wi.get(ANALYSIS_RESULT)
+    meaning = with_keys(wi.get(ANALYSIS_RESULT), wired(wi), ctx.catalog)  # a link: the keys looked up before
     unsure = [a for a in meaning.ambiguities if a.kind in ("field", "measure")]
     query = CompiledQuery(index=meaning.index, body=querygen.build_query(meaning, ctx.catalog), meaning=meaning)
     return WorkerResult.of(wi, ES_QUERY.of(query), AMBIGUITY.of(unsure))
@@ -293,7 +295,7 @@ class _Over:
 
     @classmethod
     def of(cls, meaning: Meaning, catalog: Catalog) -> _Over:
-        return cls(records_noun(catalog), constraints_in_text(meaning, catalog))
+        return cls(meaning.index.replace("_", " "), constraints_in_text(meaning, catalog))  # a listing: carriers
 
     @property
     def which(self) -> str:

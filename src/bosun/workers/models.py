@@ -198,6 +198,7 @@ class WorkerCapability(BaseModel):
     goal_type: GoalType
     preconditions: list[str] = Field(default_factory=list)
     reviews_empty: bool = Field(False, description="the diagnostic step the review gate adds for empty results")
+    consumes_if: list[str] = Field(default_factory=list, description="slots consumed only for some goals")
 
 
 class ResultTable(BaseModel):

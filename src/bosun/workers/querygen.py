@@ -9,6 +9,7 @@ from bosun.catalog import Catalog
 from bosun.understanding import Meaning, Measure
 from bosun.workers import stepquery
 from bosun.workers.dateparts import named_parts, part_order
+from bosun.workers.listing import listed_object, listing_query, listing_table
 
 MAX_GROUPS = 1000
 FORMATS = {"day": "yyyy-MM-dd", "week": "yyyy-MM-dd", "month": "yyyy-MM-dd", "quarter": "yyyy-MM-dd",
@@ -51,6 +52,9 @@ def counted(meaning: Meaning, catalog: Catalog) -> Meaning:
 
 
 def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
+    listed = listed_object(meaning, catalog)
+    if listed is not None:  # "which carriers belong to the Gemini Cooperation"
+        return listing_query(listed, filters(meaning), meaning.top_n or catalog.spec.defaults.page_size)
     meaning = counted(meaning, catalog)
     body: dict[str, Any] = {"query": {"bool": {"filter": filters(meaning)}}, "track_total_hits": True}
     if meaning.intent_type == "search":
@@ -94,6 +98,9 @@ def _order(meaning: Meaning) -> dict[str, str] | None:
 
 def table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> tuple[list[str], list[list[Any]], int]:
     """(columns, rows, total) of an answer table from an ES response."""
+    listed = listed_object(meaning, catalog)
+    if listed is not None:
+        return listing_table(meaning, listed, response)
     if meaning.intent_type == "search":
         return _hits_table(meaning, response, catalog)
     meaning = counted(meaning, catalog)

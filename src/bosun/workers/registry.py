@@ -8,9 +8,10 @@ from typing import Any
 
 from bosun.errors import ConfigError
 from bosun.workers.context import Context
-from bosun.workers.models import GoalType, Slot, WorkerCapability, WorkerInput, WorkerResult
+from bosun.workers.models import GoalParams, GoalType, Slot, WorkerCapability, WorkerInput, WorkerResult
 
 WorkerFn = Callable[[WorkerInput, Context], WorkerResult]
+Applies = Callable[[GoalParams], bool]
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,12 @@ class RegisteredWorker:
     capability: WorkerCapability
     fn: WorkerFn
     produces: tuple[Slot[Any], ...] = ()
+    consumes_if: tuple[tuple[Slot[Any], Applies], ...] = ()  # inputs needed only by some goals
+
+    def consumed(self, params: GoalParams) -> list[str]:
+        """The slots this worker needs for a goal: those it always consumes, then those the goal calls for
+        (es_query_gen needs the keys of a linked object only when the goal filters on one)."""
+        return [*self.capability.consumes, *(slot.name for slot, applies in self.consumes_if if applies(params))]
 
     def problems(self, result: WorkerResult) -> list[str]:
         """What of a result does not fill the slots this worker declares, with their types."""
@@ -65,16 +72,19 @@ REGISTRY = Registry()
 
 def worker(name: str, description: str, *, consumes: Sequence[Slot[Any]], produces: Sequence[Slot[Any]],
            goal_type: GoalType, title: str = "", preconditions: list[str] | None = None, reviews_empty: bool = False,
+           consumes_if: Sequence[tuple[Slot[Any], Applies]] = (),
            registry: Registry = REGISTRY) -> Callable[[WorkerFn], WorkerFn]:
-    """Register a stateless `(WorkerInput, Context) -> WorkerResult` function with its typed slots; `title` says
-    what it does in a few words, as the page's plan shows it."""
+    """Register a stateless `(WorkerInput, Context) -> WorkerResult` function with its typed slots; `consumes_if`:
+    slots it consumes only for the goals a test on the goal's parameters accepts; `title` says what it does in a
+    few words, as the page's plan shows it."""
     capability = WorkerCapability(name=name, description=description, title=title or name.replace("_", " "),
                                   consumes=[s.name for s in consumes],
                                   produces=[s.name for s in produces], goal_type=goal_type,
-                                  preconditions=preconditions or [], reviews_empty=reviews_empty)
+                                  preconditions=preconditions or [], reviews_empty=reviews_empty,
+                                  consumes_if=[s.name for s, _ in consumes_if])
 
     def decorate(fn: WorkerFn) -> WorkerFn:
-        registry.register(RegisteredWorker(capability, fn, tuple(produces)))
+        registry.register(RegisteredWorker(capability, fn, tuple(produces), tuple(consumes_if)))
         return fn
 
     return decorate

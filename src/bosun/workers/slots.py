@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from bosun.understanding import Ambiguity, Meaning
+from bosun.understanding.meaning import Link
 from bosun.workers.models import Deliverable, Slot
 
 
@@ -38,12 +39,27 @@ class QueryResults(BaseModel):
                                "threshold's 'of 62 ports')")
 
 
+class FoundKeys(BaseModel):
+    """What one link read on its reference index: the keys of the objects that have the attribute asked."""
+
+    link: Link
+    keys: list[str]
+    query: dict[str, Any]
+
+
+class LinkedKeys(BaseModel):
+    """The keys of every link of a meaning, in the order of its links."""
+
+    found: list[FoundKeys]
+
+
 # Support slots: what one worker hands the next.
 ANALYSIS_RESULT = Slot("analysis_result", Meaning)
 ENTITY_OPTIONS = Slot("entity_options", Ambiguity)
 ES_QUERY = Slot("es_query", CompiledQuery)
 AMBIGUITY = Slot("ambiguity", list[Ambiguity])
 ES_RESULTS = Slot("es_results", QueryResults)
+LINKED_KEYS = Slot("linked_keys", LinkedKeys)
 
 # Deliverable slots: what F14 puts in the answer.
 ANSWER = Slot("answer", Deliverable)

@@ -184,7 +184,7 @@ class LLMUnderstanding:
                    if o.kind == "reference" and o.id_field]
         return {"today": today.isoformat(), "index": self.catalog.record.index, "fields": "\n".join(fields),
                 "measures": "; ".join(f"{n} = {m.agg} of {m.field or 'records'}" for n, m in spec.measures.items()),
-                "objects": "; ".join(objects) or "(none)",
+                "objects": "; ".join(objects + _links(self.catalog)) or "(none)",
                 "entities": "; ".join(f"{n} ({', '.join(e.words[:3])})" for n, e in spec.entities.items()),
                 "glossary": ", ".join(self.catalog.glossary)}
 
@@ -215,3 +215,10 @@ def _history(history: list[PastTurn]) -> str:
             entry["first_column"] = past.first_column[:MAX_ROWS_SHOWN]
         lines.append(json.dumps(entry, ensure_ascii=False))
     return "\n".join(lines) or "(none)"
+
+
+def _links(catalog: Catalog) -> list[str]:
+    """The linked objects, as `links` and `listing` name them: which record field holds each, and its attributes."""
+    return [f"linked {name} (record field {', '.join(t.field for t in spec.fields)} holds its {spec.key}; filter on "
+            f"its {', '.join(spec.attributes)} with links, or list them with listing)"
+            for name, spec in catalog.spec.links.items()]

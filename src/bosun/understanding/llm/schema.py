@@ -22,6 +22,7 @@ from bosun.understanding.meaning import (
     Agg,
     Ambiguity,
     Condition,
+    Link,
     Meaning,
     Measure,
     ObjectLookup,
@@ -75,6 +76,20 @@ class ModelLookup(BaseModel):
     fields: list[str] = Field(default_factory=list)
 
 
+class ModelLink(BaseModel):
+    """A filter on a linked object's attribute: "TEU carried by Ocean Alliance members" is object carriers,
+    attribute alliance, values [Ocean Alliance], field carrier_name (the record field holding the carrier)."""
+
+    object: str
+    attribute: str
+    field: str = Field(description="the record field that holds the object")
+    values: list[Scalar] = Field(default_factory=list, description="values as the object's data holds them")
+    gt: float | None = None
+    gte: float | None = None
+    lt: float | None = None
+    lte: float | None = None
+
+
 class ModelAmbiguity(BaseModel):
     phrase: str
     options: list[str]
@@ -98,6 +113,9 @@ class ModelGoal(BaseModel):
     sort: list[ModelSort] = Field(default_factory=list)
     page: int = Field(1, ge=1, description="which page of records (a follow-up asking for more)")
     lookup: ModelLookup | None = None
+    links: list[ModelLink] = Field(default_factory=list, description="filters on a linked object's attributes")
+    listing: str | None = Field(None, description="a linked object whose objects are listed ('which carriers are in "
+                                "the Ocean Alliance'): filters and ranges are then on its own fields")
     ambiguous: list[ModelAmbiguity] = Field(default_factory=list)
     unknown_names: list[str] = Field(default_factory=list)
     not_understood: list[str] = Field(default_factory=list)
@@ -152,9 +170,10 @@ def dropped(reading: ModelReading, offered: Offered) -> list[str]:
 
 
 def _names_used(goal: ModelGoal) -> list[Scalar]:
-    """The values a goal's filters, lookup and questions back hold."""
+    """The values a goal's filters, links, lookup and questions back hold."""
     values = [value for condition in goal.filters for value in condition.values]
     values += [option for ambiguity in goal.ambiguous for option in ambiguity.options]
+    values += [value for link in goal.links for value in link.values]  # "carriers based in Taiwan": TW
     if goal.lookup is not None:
         values.append(goal.lookup.key)
     return values
@@ -166,7 +185,10 @@ def _goal_problems(goal: ModelGoal, catalog: Catalog, offered: Offered) -> list[
         return [f"{t!r} is not a field" for t in goal.terms if t not in fields]
     if goal.kind == "definition":
         return []
+    if goal.listing is not None:
+        return _listing_problems(goal, catalog)
     found = [f"unknown field {m.field!r} to measure" for m in goal.measures if m.field and m.field not in fields]
+    found += _link_problems(goal, catalog)
     found += [f"{m.agg} needs a field" for m in goal.measures if m.field is None and m.agg != "count"]
     found += [f"unknown field {r.field!r} for a range" for r in goal.ranges if r.field not in fields]
     for condition in goal.filters:
@@ -176,6 +198,27 @@ def _goal_problems(goal: ModelGoal, catalog: Catalog, offered: Offered) -> list[
         found += [f"option {o!r} is not among the candidates offered" for o in ambiguity.options
                   if o not in offered.values]
     return found
+
+
+def _link_problems(goal: ModelGoal, catalog: Catalog) -> list[str]:
+    found = []
+    for link in goal.links:
+        spec = catalog.spec.links.get(link.object)
+        if spec is None:
+            found.append(f"{link.object!r} is not a linked object")
+        elif link.attribute not in spec.attributes:
+            found.append(f"{link.object!r} has no linkable attribute {link.attribute!r}")
+        elif link.field not in {t.field for t in spec.fields}:
+            found.append(f"{link.field!r} does not hold {link.object!r}")
+    return found
+
+
+def _listing_problems(goal: ModelGoal, catalog: Catalog) -> list[str]:
+    if goal.listing not in catalog.spec.links:
+        return [f"{goal.listing!r} is not an object that can be listed"]
+    fields = catalog.object(goal.listing).fields
+    named = [f.field for f in goal.filters] + [r.field for r in goal.ranges]
+    return [f"{goal.listing!r} has no field {name!r}" for name in named if name not in fields]
 
 
 def to_reading(reading: ModelReading, catalog: Catalog) -> Reading:
@@ -203,12 +246,19 @@ def to_meaning(goal: ModelGoal, catalog: Catalog) -> Meaning:
     ambiguities = [Ambiguity(term=a.phrase, kind="entity", options=a.options) for a in goal.ambiguous]
     ambiguities += _date_field_choice(goal.time, catalog)
     refusal = Refusal(reason=goal.refused, words=goal.refused_words) if goal.refused else None
-    return Meaning(text=goal.text, index=catalog.record.index, intent_type="aggregation" if aggregated else "search",
+    index = catalog.object(goal.listing).index if goal.listing else catalog.record.index
+    return Meaning(text=goal.text, index=index, intent_type="aggregation" if aggregated else "search",
                    conditions=conditions, time=time, measures=measures, group_by=goal.group_by,
                    interval=goal.interval, top_n=goal.top_n, order=goal.order, compare=_compared(goal),
                    sort=[(s.field, s.direction) for s in goal.sort], lookup=lookup, ambiguities=ambiguities,
                    unknown_terms=goal.unknown_names, not_understood=goal.not_understood, page=goal.page,
-                   refusal=refusal, steps=goal.steps)
+                   refusal=refusal, steps=goal.steps, links=[_link(link, catalog) for link in goal.links])
+
+
+def _link(link: ModelLink, catalog: Catalog) -> Link:
+    condition = Condition(field=link.attribute, values=link.values, gt=link.gt, gte=link.gte, lt=link.lt,
+                          lte=link.lte, source="model")
+    return Link(object=link.object, condition=condition, field=link.field, key=catalog.spec.links[link.object].key)
 
 
 def _compared(goal: ModelGoal) -> list[str]:
