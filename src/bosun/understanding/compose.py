@@ -13,7 +13,17 @@ from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.understanding.grammar import Grammar
-from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, Refusal, RefusalReason, TimeFilter
+from bosun.understanding.meaning import (
+    Ambiguity,
+    Condition,
+    Meaning,
+    Measure,
+    Refusal,
+    RefusalReason,
+    Share,
+    TimeFilter,
+)
+from bosun.understanding.measure_kinds import first_last, percentiles, shares
 from bosun.understanding.tagger import Span, is_plural, time_of
 
 _GLUE = frozenset({"function", "filler", "neutral", "structure", "meaning", "quantifier"})
@@ -88,7 +98,8 @@ class Composer:
         label = spec.label
         if chosen != spec.agg:  # "the longest transit": the maximum of the field, not of its average
             label = f"{self.grammar.aggregation_labels.get(chosen, chosen)} {(spec.field or name).replace('_', ' ')}"
-        return Measure(name=name, agg=chosen, field=spec.field, label=label, unit=spec.unit)
+        share = catalog_share(self.catalog, spec.share) if spec.share else None
+        return Measure(name=name, agg=chosen, field=spec.field, label=label, unit=spec.unit, share=share)
 
     def field_measure(self, name: str, agg: str | None = None) -> Measure:
         """The catalog's measure over a field, or a plain one ("earliest departure": min of departure_date)."""
@@ -111,10 +122,20 @@ class Composer:
         return self.catalog.spec.defaults.measure in span.values("measure") and not span.has("record")
 
 
+def catalog_share(catalog: Catalog, part: dict[str, list[str]]) -> Share:
+    """A ratio measure's part as conditions, its values typed as the field is (a boolean's "true" is True)."""
+    conditions = []
+    for name, values_ in part.items():
+        boolean = catalog.record.fields[name].type == "boolean"
+        typed: list[str | int | float | bool] = [v == "true" for v in values_] if boolean else list(values_)
+        conditions.append(Condition(field=name, values=typed, source=name))
+    return Share(part=conditions)
+
+
 def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     """Every rule, in order, over the spans of one data goal (names are already filters in `meaning`)."""
-    for rule in (values, quantifiers, ranges, thresholds, time_filter, distinct, grouping, measures, recency, ranking,
-                 ordering, records_or_count, comparison, page):
+    for rule in (values, quantifiers, ranges, thresholds, time_filter, first_last, distinct, grouping, percentiles,
+                 measures, recency, ranking, ordering, records_or_count, comparison, shares, page):
         rule(spans, composer, meaning)
     meaning.intent_type = "aggregation" if (meaning.measures or meaning.group_by or meaning.interval) else "search"
     return meaning
