@@ -92,6 +92,9 @@ class MeasureKindWords(_Data):
     median_label: str
     percentile_label: str
     share_label: str
+    share_part: str
+    share_of_all: str
+    percentile_note: dict[str, str]
 
 
 class Grammar(_Data):

@@ -97,7 +97,7 @@ def percentiles(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             continue
         field = _measure_field(spans[at], c)
         assert field is not None
-        meaning.measures.append(_percentile_measure(c, field, percent))
+        meaning.measures.append(percentile_measure(c, field, percent))
         for s in (*taken, spans[at]):
             s.used = True
 
@@ -145,9 +145,11 @@ def _measure_after(spans: list[Span], i: int, c: Composer) -> int | None:
     return None
 
 
-def _percentile_measure(c: Composer, field: str, percent: float) -> Measure:
+def percentile_measure(c: Composer, field: str, percent: float) -> Measure:
     named = next((n for n, m in c.catalog.spec.measures.items() if m.field == field and not m.share), None)
     label = c.catalog.spec.measures[named].label if named else field.replace("_", " ")
+    for word in c.grammar.aggregation_labels.values():  # "average transit days" → "transit days"
+        label = label.removeprefix(f"{word} ")
     words = c.grammar.measure_kinds
     template = words.median_label if percent == 50 else words.percentile_label
     shown = f"{percent:g}"
@@ -162,6 +164,39 @@ def _measure_field(span: Span, c: Composer) -> str | None:
         if measured:
             return measured
     return next((f for f in span.values("field") if c.role(f) == "measure"), None)
+
+
+# -- several measures side by side ---------------------------------------------------------------
+def side_by_side(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "shipments, TEU and average transit time for each port", "Maersk and MSC side by side on boxes, weight and
+    declared value": measures of one grouping are one table, a column each, in the order named; the record noun
+    in such a list is their count."""
+    if not (meaning.group_by or meaning.interval):
+        return
+    meaning.beside = []  # a grouping made after `records_or_count` (a comparison): one table, not goals apart
+    for i, span in enumerate(spans):
+        counted = c.catalog.spec.defaults.measure in span.values("measure") and span.has("record")
+        if counted and _listed(spans, i, c) and all(m.agg != "count" or m.field for m in meaning.measures):
+            first = all(_measure_field(s, c) is None for s in spans[:i])
+            meaning.measures.insert(0 if first else len(meaning.measures), c.default_measure())
+            span.used = True
+            return
+
+
+def _listed(spans: list[Span], i: int, c: Composer) -> bool:
+    """A noun in a list of measures: a measure next to it past a conjunction or a comma ("shipments, TEU and …",
+    "weight and shipments"), not one it qualifies ("average shipment weight")."""
+    for step in (1, -1):
+        j, joined = i + step, False
+        while 0 <= j < len(spans) and (c.glue(spans[j]) or spans[j].has("conj")):
+            joined = joined or spans[j].has("conj")
+            j += step
+        if not 0 <= j < len(spans) or _measure_field(spans[j], c) is None or spans[j].has("record"):
+            continue
+        left, right = sorted((spans[i], spans[j]), key=lambda s: s.start)
+        if joined or right.start - left.end > 1:  # a comma or a semicolon between
+            return True
+    return False
 
 
 # -- shares --------------------------------------------------------------------------------------
