@@ -71,3 +71,22 @@ def test_every_figure_is_read_back_in_the_shops_words(shop: Session) -> None:
         "orders · store ONLINE · amount above 500 USD"]
     (count,) = answers[1].results[0].rows[0]
     assert answers[1].answer == f"{count} orders with customer CONTOSO LTD and order date 2026-05-01 to 2026-05-31."
+
+
+def test_shares_and_a_median_in_the_shop(shop: Session) -> None:
+    """Issue 23's measure kinds on the second domain: each store's share of all revenue, the catalog's online share,
+    and a median, against SQL over the orders."""
+    shares = shop.ask("share of revenue by store", "share").results[0]
+    [(whole,)] = gold(shop, "select sum(amount) from orders")
+    expected = {s: [round(100 * v / whole, 2), round(v, 2), round(whole, 2)]
+                for s, v in gold(shop, "select store_name, sum(amount) from orders group by 1")}
+    got = {r[0]: r[1:] for r in shares.rows}
+    assert set(got) == set(expected)
+    for store, cells in expected.items():
+        assert got[store] == pytest.approx(cells), store
+    online = shop.ask("online share of orders", "online").results[0]
+    [(part, count)] = gold(shop, "select count(*) filter (where store_name = 'ONLINE'), count(*) from orders")
+    assert online.rows == [[round(100 * part / count, 2), part, count]]
+    median = shop.ask("median order amount", "median").results[0]
+    [(value, n)] = gold(shop, "select quantile_cont(amount, 0.5), count(amount) from orders")
+    assert median.rows == [[round(value, 2), n]]

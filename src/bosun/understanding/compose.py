@@ -23,7 +23,13 @@ from bosun.understanding.meaning import (
     Share,
     TimeFilter,
 )
-from bosun.understanding.measure_kinds import first_last, percentiles, shares, side_by_side
+from bosun.understanding.measure_kinds import (
+    distinct_attributes,
+    first_last,
+    percentiles,
+    shares,
+    side_by_side,
+)
 from bosun.understanding.tagger import Span, is_plural, time_of
 
 _GLUE = frozenset({"function", "filler", "neutral", "structure", "meaning", "quantifier"})
@@ -134,8 +140,9 @@ def catalog_share(catalog: Catalog, part: dict[str, list[str]]) -> Share:
 
 def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     """Every rule, in order, over the spans of one data goal (names are already filters in `meaning`)."""
-    for rule in (values, quantifiers, ranges, thresholds, time_filter, first_last, distinct, grouping, percentiles,
-                 measures, recency, ranking, ordering, records_or_count, comparison, side_by_side, shares, page):
+    for rule in (values, quantifiers, ranges, thresholds, time_filter, first_last, distinct, distinct_attributes,
+                 grouping, percentiles, measures, recency, ranking, ordering, records_or_count, comparison,
+                 side_by_side, shares, page):
         rule(spans, composer, meaning)
     meaning.intent_type = "aggregation" if (meaning.measures or meaning.group_by or meaning.interval) else "search"
     return meaning

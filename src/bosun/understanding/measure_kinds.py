@@ -25,6 +25,7 @@ class Composer(Protocol):
     def field_measure(self, name: str, agg: str | None = None) -> Measure: ...
     def default_measure(self) -> Measure: ...
 
+_POSSESSIVE = re.compile(r"['’]s$", re.I)
 _NEAR = 6  # how far a measure or date may follow the word that asks for it, in spans
 
 
@@ -81,6 +82,22 @@ def _date_after(spans: list[Span], i: int, c: Composer) -> tuple[int, str, bool]
         if not (spans[j].has("name") or spans[j].has("value") or spans[j].has("record") or c.glue(spans[j])):
             break
     return (-1, c.catalog.spec.time.default_field, False) if record else None
+
+
+# -- distinct counts of attributes ---------------------------------------------------------------
+def distinct_attributes(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "number of different voyages per vessel", "how many unique voyages": a count of the values of a field
+    nobody groups by (an attribute), after `distinct` has read those of the dimensions."""
+    for i, span in enumerate(spans):
+        if span.used or "cardinality" not in [a[0] for a in span.values("agg")]:
+            continue
+        j = next((k for k in range(i + 1, len(spans)) if not c.glue(spans[k])), None)
+        fields = [f for f in spans[j].values("field") if c.role(f) in ("attribute", "identifier")] if j else []
+        if j is None or spans[j].used or not fields:
+            continue
+        label = f"{c.grammar.aggregation_labels['cardinality']} {spans[j].key}"
+        meaning.measures.append(Measure(name=f"distinct_{fields[0]}", agg="cardinality", field=fields[0], label=label))
+        span.used = spans[j].used = True
 
 
 # -- medians and percentiles -----------------------------------------------------------------------
@@ -237,8 +254,9 @@ def _share_word(spans: list[Span], i: int) -> bool:
 def _part(spans: list[Span], at: int, c: Composer, meaning: Meaning) -> Condition | None:
     placed = _placed(spans, meaning)
     owner = c.before(spans, at, limit=1)
-    if owner is not None and owner in placed:
-        return placed[owner]
+    measured_before = any(s.has("record") or _measure_field(s, c) is not None for s in spans[:at])
+    if owner is not None and owner in placed and not measured_before:  # "Maersk's share of TEU", not "the TEU
+        return placed[owner]  # from Shanghai, as a percentage, …"
     after = sorted(j for j in placed if j > at)
     if not after:
         return None
@@ -257,7 +275,8 @@ def _placed(spans: list[Span], meaning: Meaning) -> dict[int, Condition]:
     for condition in meaning.conditions:
         if condition.negate or not condition.values:
             continue
-        j = next((j for j, s in enumerate(spans) if condition.source in (s.text, s.key) and j not in placed), None)
+        source = _POSSESSIVE.sub("", condition.source)  # "Maersk's" names the span "Maersk"
+        j = next((j for j, s in enumerate(spans) if source in (s.text, s.key) and j not in placed), None)
         if j is not None:
             placed[j] = condition
     return placed
