@@ -60,6 +60,7 @@ def test_a_catalog_ratio_measure_by_group(session: Session, sql: duckdb.DuckDBPy
     assert sorted(result.rows, key=lambda r: (-r[1], r[0])) == sorted(expected, key=lambda r: (-r[1], r[0]))
     assert [r[1] for r in result.rows] == sorted((r[1] for r in result.rows), reverse=True)  # highest share first
     assert result.chart is not None and result.chart["mark"]["type"] == "bar"
+    assert result.chart["encoding"]["y"]["field"] == "carrier_name"  # a bar each: the shares make no one whole
 
 
 def test_the_lowest_ratio_is_ranked_over_every_group(session: Session, sql: duckdb.DuckDBPyConnection) -> None:
@@ -80,6 +81,7 @@ def test_each_groups_share_is_over_the_whole_not_the_rows_shown(session: Session
     gold = dict(_rows(sql, f"select carrier_name, sum(teu) from shipments where {where} group by 1"))
     assert {r[0]: r[1:] for r in result.rows} == {c: [_percent(t, whole), t, whole] for c, t in gold.items()}
     assert "share of TEU of all carrier" in result.reading
+    assert result.chart is not None and result.chart["encoding"]["x"]["stack"] == "normalize"  # one whole
 
 
 def test_a_median_is_exact_here_and_says_what_it_is_over(session: Session, sql: duckdb.DuckDBPyConnection) -> None:
