@@ -368,6 +368,9 @@ def distinct(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         label = f"distinct {next((s for s in spec.synonyms if s.endswith('s')), name)}"
         meaning.measures.append(Measure(name=f"distinct_{name}", agg="cardinality", field=name, label=label))
         span.used = spans[j].used = True
+        k = c.after(spans, j)
+        if k is not None and c.counting(spans[k]) and span.value("agg"):  # "distinct vessel count": one count
+            spans[k].used = True
 
 
 def grouping(spans: list[Span], c: Composer, meaning: Meaning) -> None:
