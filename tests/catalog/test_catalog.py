@@ -32,6 +32,10 @@ def _broken(tmp_path: Path, change: str, value: object) -> Path:
         ("time.default_field", "landed_on", r"'landed_on' is not a field of shipments"),
         ("defaults.measure", "speed", r"defaults\.measure: 'speed' is not one of the measures"),
         ("objects.shipments.colour", "blue", r"objects\.shipments\.colour: Extra inputs are not permitted"),
+        ("measures.held_share.share", {"state_of_box": ["held"]},
+         r"measures\.held_share\.share: 'state_of_box' is not a field of shipments"),
+        ("measures.held_share.share", {"status": ["lost"]},
+         r"measures\.held_share\.share\.status: \['lost'\] not among"),
     ],
 )
 def test_validation_errors_name_the_key(tmp_path: Path, change: str, value: object, message: str) -> None:

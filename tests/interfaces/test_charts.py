@@ -43,6 +43,8 @@ def test_two_dimensions_stack_and_a_share_is_one_normalized_bar() -> None:
     assert stacked["encoding"]["color"]["field"] == "status"
     share = chart_for(table(["carrier_name", "share of TEU"], [["MSC", 60.0], ["ONE", 40.0]], TERMS))
     assert share is not None and share["encoding"]["x"]["stack"] == "normalize"
+    each_own = chart_for(table(["carrier_name", "share held (%)"], [["MSC", 2.2], ["ONE", 3.9]], TERMS))
+    assert each_own is not None and each_own["encoding"]["y"]["field"] == "carrier_name"  # bars, not one whole
 
 
 @pytest.mark.parametrize(("columns", "rows", "query"), [

@@ -100,3 +100,22 @@ def test_a_link_to_a_customer_attribute_and_a_listing_of_customers(shop: Session
     (table,) = listing.results
     names = con.execute("select customer_name from customers where segment = 'business' order by 1").fetchall()
     assert [r[0] for r in table.rows] == [n for (n,) in names]
+
+
+def test_shares_and_a_median_in_the_shop(shop: Session) -> None:
+    """Issue 23's measure kinds on the second domain: each store's share of all revenue, the catalog's online share,
+    and a median, against SQL over the orders."""
+    shares = shop.ask("share of revenue by store", "share").results[0]
+    [(whole,)] = gold(shop, "select sum(amount) from orders")
+    expected = {s: [round(100 * v / whole, 2), round(v, 2), round(whole, 2)]
+                for s, v in gold(shop, "select store_name, sum(amount) from orders group by 1")}
+    got = {r[0]: r[1:] for r in shares.rows}
+    assert set(got) == set(expected)
+    for store, cells in expected.items():
+        assert got[store] == pytest.approx(cells), store
+    online = shop.ask("online share of orders", "online").results[0]
+    [(part, count)] = gold(shop, "select count(*) filter (where store_name = 'ONLINE'), count(*) from orders")
+    assert online.rows == [[round(100 * part / count, 2), part, count]]
+    median = shop.ask("median order amount", "median").results[0]
+    [(value, n)] = gold(shop, "select quantile_cont(amount, 0.5), count(amount) from orders")
+    assert median.rows == [[round(value, 2), n]]

@@ -28,7 +28,7 @@ def _goal(expect: dict[str, Any], question: str, rules: RulesUnderstanding) -> d
     goal: dict[str, Any] = {"kind": "data", "text": question}
     if kind == "refused":
         return {**goal, "refused": expect["reason"], "refused_words": expect.get("words", [])}
-    goal["measures"] = [{"agg": agg, "field": field} for agg, field in expect.get("measures", [])]
+    goal["measures"] = [_measure(m) for m in expect.get("measures", [])]
     goal["filters"] = [{"field": f, "values": _values(v)} for f, v in expect.get("filters", {}).items()]
     excluded = expect.get("exclude", {})
     goal["filters"] += [{"field": f, "values": _values(v), "negate": True} for f, v in excluded.items()]
@@ -58,6 +58,17 @@ def _link(link: dict[str, Any]) -> dict[str, Any]:
     ((attribute, wanted),) = link["condition"].items()
     said = dict(wanted) if isinstance(wanted, dict) else {"values": _values(wanted)}
     return {"object": link["object"], "attribute": attribute, "field": link["field"], **said}
+
+
+def _measure(measure: list[Any]) -> dict[str, Any]:
+    """[agg, field] or [agg, field, {percent: 90} | {share: {field: values}}] as the model's form says it."""
+    said: dict[str, Any] = {"agg": measure[0], "field": measure[1]}
+    extra = measure[2] if len(measure) > 2 else {}
+    if "percent" in extra:
+        said["percent"] = extra["percent"]
+    if "share" in extra:
+        said["share"] = [{"field": f, "values": _values(v)} for f, v in (extra["share"] or {}).items()]
+    return said
 
 
 def _values(values: list[Any]) -> list[Any]:

@@ -146,7 +146,8 @@ class LinkSpec(Strict):
 
 
 class MeasureSpec(Strict):
-    """A named measure: 'volume' → sum of teu."""
+    """A named measure: 'volume' → sum of teu. With `share`, a ratio measure: the measure over the records of
+    those values as a fraction of it over all ('held share': {agg: count, share: {status: [held]}})."""
 
     agg: Agg
     field: str | None = None
@@ -155,6 +156,8 @@ class MeasureSpec(Strict):
     unit: str | None = None
     assumption: str | None = None
     adjectives: Adjectives = Field(default_factory=Adjectives)
+    share: dict[str, list[str]] | None = Field(
+        None, description="the part of a ratio measure: record field → values (a condition on the record)")
 
 
 class TimeSpec(Strict):
@@ -211,6 +214,8 @@ class CatalogSpec(Strict):
         _check_fields(record, [self.time.default_field, *self.time.fields, *self.time.ahead], "time")
         _check_fields(record, [m.field for m in self.measures.values() if m.field], "measures")
         _check_fields(record, [f.derived.of for f in record.fields.values() if f.derived], "derived")
+        for name, measure in self.measures.items():
+            _check_share(record, measure.share or {}, f"measures.{name}.share")
         for name, entity in self.entities.items():
             _check_fields(record, [t.field for t in entity.targets], f"entities.{name}.targets")
             if entity.object and entity.object not in self.objects:
@@ -239,6 +244,16 @@ def _check_fields(obj: ObjectSpec, names: list[str], where: str) -> None:
     for name in names:
         if name not in obj.fields:
             raise ValueError(f"{where}: {name!r} is not a field of {obj.index}")
+
+
+def _check_share(obj: ObjectSpec, part: dict[str, list[str]], where: str) -> None:
+    """A ratio measure's part names record fields, and values of their vocabulary where they have one."""
+    _check_fields(obj, list(part), where)
+    for name, values in part.items():
+        vocabulary = obj.fields[name].values
+        unknown = [v for v in values if vocabulary and v not in vocabulary]
+        if not values or unknown:
+            raise ValueError(f"{where}.{name}: {unknown or 'no values'} not among the field's values")
 
 
 def source_path(catalog_file: Path, source: str) -> Path:

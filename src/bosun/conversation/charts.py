@@ -33,6 +33,9 @@ _BUCKET_AGGS = ("terms", "date_histogram", "histogram", "composite", "range", "d
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}(-\d{2})?([T ][\d:.]+Z?)?$")
 
 
+SHARE_SLACK = 0.5  # percentage points that rounding each share may lose
+
+
 def with_charts(answer: Answer) -> Answer:
     """The answer with a chart on each result that has a chart-shaped table."""
     results = [r.model_copy(update={"chart": chart_for(r)}) for r in answer.results]
@@ -63,7 +66,7 @@ def _spec(table: ResultTable, dims: list[str], measure: str, time: str | None, r
         mark, encoding = "bar", _grouped(dims[0], measure, dims[1])
     elif len(dims) == 2:
         mark, encoding = "bar", _stacked(dims[0], measure, dims[1])
-    elif _is_share(measure):
+    elif _is_share(measure) and _whole(table, measure):
         mark, encoding = "bar", _share(dims[0], measure)
     else:
         mark, encoding = "bar", _bars(dims[0], measure)
@@ -131,6 +134,13 @@ def _is_share(label: str) -> bool:
     """A label naming a share of a whole ("share of TEU", "% of value"), by the grammar's share words."""
     words = set(label.lower().replace("%", " % ").split())
     return bool(words & set(english().share_words))
+
+
+def _whole(table: ResultTable, measure: str) -> bool:
+    """Shares that make up one whole (they add up to 100): one bar cut in parts. Shares of each group's own whole
+    ("held share by carrier"), or of a whole some groups were cut from, are bars side by side."""
+    at = table.columns.index(measure)
+    return abs(sum(float(row[at]) for row in table.rows) - 100.0) <= SHARE_SLACK
 
 
 def _is_number(value: Any) -> bool:

@@ -27,7 +27,15 @@ from bosun.understanding.meaning import (
     Measure,
     Refusal,
     RefusalReason,
+    Share,
     TimeFilter,
+)
+from bosun.understanding.measure_kinds import (
+    distinct_attributes,
+    first_last,
+    percentiles,
+    shares,
+    side_by_side,
 )
 from bosun.understanding.tagger import Span, is_plural, time_of
 
@@ -103,7 +111,8 @@ class Composer:
         label = spec.label
         if chosen != spec.agg:  # "the longest transit": the maximum of the field, not of its average
             label = f"{self.grammar.aggregation_labels.get(chosen, chosen)} {(spec.field or name).replace('_', ' ')}"
-        return Measure(name=name, agg=chosen, field=spec.field, label=label, unit=spec.unit)
+        share = catalog_share(self.catalog, spec.share) if spec.share else None
+        return Measure(name=name, agg=chosen, field=spec.field, label=label, unit=spec.unit, share=share)
 
     def field_measure(self, name: str, agg: str | None = None) -> Measure:
         """The catalog's measure over a field, or a plain one ("earliest departure": min of departure_date)."""
@@ -128,11 +137,22 @@ class Composer:
         return self.catalog.spec.defaults.measure in span.values("measure") and not span.has("record")
 
 
+def catalog_share(catalog: Catalog, part: dict[str, list[str]]) -> Share:
+    """A ratio measure's part as conditions, its values typed as the field is (a boolean's "true" is True)."""
+    conditions = []
+    for name, values_ in part.items():
+        boolean = catalog.record.fields[name].type == "boolean"
+        typed: list[str | int | float | bool] = [v == "true" for v in values_] if boolean else list(values_)
+        conditions.append(Condition(field=name, values=typed, source=name))
+    return Share(part=conditions)
+
+
 def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     """Every rule, in order, over the spans of one data goal (names are already filters in `meaning`)."""
-    for rule in (values, quantifiers, group_steps.group_thresholds, ranges, thresholds, time_filter, date_parts,
-                 distinct, group_steps.per_period, grouping, group_steps.period_steps, measures, recency, ranking,
-                 ordering, records_or_count, group_steps.step_measures, comparison, page):
+    for rule in (values, quantifiers, group_steps.group_thresholds, ranges, thresholds, time_filter, first_last,
+                 date_parts, distinct, distinct_attributes, group_steps.per_period, grouping, percentiles,
+                 group_steps.period_steps, measures, recency, ranking, ordering, records_or_count,
+                 group_steps.step_measures, comparison, side_by_side, shares, page):
         rule(spans, composer, meaning)
     meaning.intent_type = "aggregation" if (meaning.measures or meaning.group_by or meaning.interval) else "search"
     return meaning
@@ -319,6 +339,9 @@ def distinct(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         label = f"distinct {next((s for s in spec.synonyms if s.endswith('s')), name)}"
         meaning.measures.append(Measure(name=f"distinct_{name}", agg="cardinality", field=name, label=label))
         span.used = spans[j].used = True
+        k = c.after(spans, j)
+        if k is not None and c.counting(spans[k]) and span.value("agg"):  # "distinct vessel count": one count
+            spans[k].used = True
 
 
 def grouping(spans: list[Span], c: Composer, meaning: Meaning) -> None:

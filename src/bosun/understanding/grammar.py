@@ -114,6 +114,23 @@ class DateParts(_Data):
     clock: Clock
 
 
+class MeasureKindWords(_Data):
+    """Words of the measure kinds (en.yaml `measure_kinds`): percentiles, shares, first/last dates."""
+
+    median: list[str]
+    percentile: list[str]
+    percentile_prefixes: list[str]
+    ordinal_suffixes: list[str]
+    share: list[str]
+    dated: list[str]
+    median_label: str
+    percentile_label: str
+    share_label: str
+    share_part: str
+    share_of_all: str
+    percentile_note: dict[str, str]
+
+
 class Grammar(_Data):
     """en.yaml, typed."""
 
@@ -167,6 +184,7 @@ class Grammar(_Data):
     recency: dict[str, list[str]]
     share_words: list[str]
     steps: StepWords
+    measure_kinds: MeasureKindWords
 
     def singular(self, phrase: str) -> str:
         """The phrase with its last word made singular by the first plural ending it has ("countries" → country)."""
@@ -204,7 +222,7 @@ class Lexicon:
     scales: tuple[str, ...] = ()  # written right after a number: "1.5M", "20k"
 
     def add(self, phrase: str, tag: Tag) -> None:
-        key = normalize(phrase) if phrase.strip() not in ("$", "#", ";") else phrase.strip()
+        key = normalize(phrase) if phrase.strip() not in ("$", "#", ";", "%") else phrase.strip()
         if not key:
             return
         tags = self.phrases.setdefault(key, [])
@@ -282,6 +300,14 @@ def _english(lexicon: Lexicon, g: Grammar) -> None:
     lexicon.add_all(g.sort_cues, "sort_cue")
     for direction, words in g.recency.items():
         lexicon.add_all(words, "recency", direction)
+    _measure_kind_words(lexicon, g.measure_kinds)
+
+
+def _measure_kind_words(lexicon: Lexicon, words: MeasureKindWords) -> None:
+    lexicon.add_all(words.median, "median", 50.0)
+    lexicon.add_all(words.percentile, "percentile")
+    lexicon.add_all(words.share, "share")
+    lexicon.add_all(words.dated, "dated")
 
 
 def _degree_words(lexicon: Lexicon, degree: Degree) -> None:

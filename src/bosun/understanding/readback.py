@@ -101,6 +101,8 @@ def measure_words(measure: Measure) -> str:
     """ "total TEU", "number of shipments", "average transit days": the label, with how it is aggregated
     unless the label says so already."""
     labels = english().aggregation_labels
+    if measure.percent is not None or measure.share is not None:  # "median TEU", "share of TEU": said by the label
+        return measure.label
     if any(measure.label.lower().startswith(f"{word} ") for word in labels.values()):
         return measure.label
     return f"{labels.get(measure.agg, measure.agg)} {measure.label}"
@@ -175,12 +177,25 @@ def date_span(start: date | None, end: date | None) -> str:
 def _what(meaning: Meaning, catalog: Catalog) -> str:
     """The measures computed, or the records a search lists ("5 shipments")."""
     if meaning.intent_type == "aggregation":
-        return ", ".join(measure_words(m) for m in meaning.measures)
+        return ", ".join(_measure_said(m, meaning, catalog) for m in meaning.measures)
     noun = meaning.index.replace("_", " ")  # the records, or the reference objects a listing lists
     if meaning.top_n is None:
         return noun
     counted = english().singular(noun) if meaning.top_n == 1 else noun
     return f"{meaning.top_n} {counted}"
+
+
+def _measure_said(measure: Measure, meaning: Meaning, catalog: Catalog) -> str:
+    """A measure in words; a share with its part ("share of TEU with carrier MAERSK") or of all the groups."""
+    said = measure_words(measure)
+    if measure.share is None:
+        return said
+    kinds = english().measure_kinds
+    if not measure.share.part:
+        groups = " and ".join(field_name(name, catalog) for name in meaning.group_by) or meaning.interval or ""
+        return f"{said} {kinds.share_of_all.format(groups=groups)}"
+    part = " and ".join(condition_words(c, catalog, value_names(meaning)) for c in measure.share.part)
+    return f"{said} {kinds.share_part.format(part=part)}"
 
 
 def _order(meaning: Meaning, catalog: Catalog) -> list[str]:

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from bosun.catalog import Catalog
 from bosun.catalog.parts import PART_RANGE
 from bosun.understanding.links import link_problems, listing_problems
-from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning, Running, Step, Threshold, TopEach
+from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning, Measure, Running, Step, Threshold, TopEach
 
 if TYPE_CHECKING:
     from bosun.understanding.grammar import Grammar
@@ -170,6 +170,7 @@ def _derived(catalog: Catalog, name: str) -> bool:
 def _measures(meaning: Meaning, catalog: Catalog) -> list[str]:
     problems = []
     for measure in meaning.measures:
+        problems += _measure_kind(measure, meaning, catalog)
         if measure.field is None:
             if measure.agg != "count":
                 problems.append(f"{measure.agg} of nothing ({measure.name})")
@@ -179,6 +180,21 @@ def _measures(meaning: Meaning, catalog: Catalog) -> list[str]:
             problems.append(f"unknown field {measure.field!r} to measure")
         elif spec.type not in _AGGREGABLE.get(measure.agg, {spec.type}):
             problems.append(f"cannot take the {measure.agg} of {measure.field!r} ({spec.type})")
+    return problems
+
+
+def _measure_kind(measure: Measure, meaning: Meaning, catalog: Catalog) -> list[str]:
+    """A percentile says which; a share's part filters known fields on known values."""
+    problems = []
+    if measure.agg == "percentile" and measure.percent is None:
+        problems.append(f"a percentile of {measure.field!r} needs its percent")
+    if measure.share is not None and measure.agg not in ("count", "sum"):
+        problems.append(f"a share of a {measure.agg} is no share of a whole ({measure.name})")
+    if measure.share is not None:
+        part = meaning.model_copy(update={"conditions": measure.share.part})
+        problems += [f"unknown field {c.field!r} in a share" for c in measure.share.part
+                     if c.field not in catalog.record.fields]
+        problems += _values(part, catalog)
     return problems
 
 

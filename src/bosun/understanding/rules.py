@@ -266,8 +266,10 @@ class RulesUnderstanding:
                 span.used = span.used or span.key in said or bool(set(span.key.split()) & said)
 
     def _field_measure(self, span: Span) -> bool:
-        """A span naming a measure over a field ("TEU", "weight"), not the count ("how many")."""
-        return any(self.catalog.spec.measures[m].field for m in span.values("measure"))
+        """A span naming a measure over a field ("TEU", "weight") or a ratio measure ("hold rate"), not the count
+        ("how many")."""
+        measures = [self.catalog.spec.measures[m] for m in span.values("measure")]
+        return any(m.field or m.share for m in measures)
 
     def _grouped_by_attribute(self, meaning: Meaning, spans: list[Span], said: set[str]) -> bool:
         """Every grouping was named by a word that asks one of the object's attributes ("what state is X in")."""

@@ -21,7 +21,7 @@ from bosun.understanding import (
     replace_term,
     validate_meaning,
 )
-from bosun.workers import querygen, stepquery, steptext
+from bosun.workers import measure_text, querygen, stepquery, steptext
 from bosun.workers.context import Context
 from bosun.workers.links import has_links, wired, with_keys
 from bosun.workers.models import Clarification, Deliverable, ResultTable, WorkerInput, WorkerResult
@@ -235,6 +235,7 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     assumed = [_assumed(a, meaning) for a in unsure]
     if not any(a.kind == "field" and meaning.time and a.term == meaning.time.text for a in unsure):
         assumed += _dates(meaning)
+    assumed += measure_text.notes(meaning, ctx.engine.kind)
     if meaning.interval not in (None, "day") and meaning.top_n and not meaning.group_by:
         assumed.append(f"only whole {meaning.interval}s are ranked: one cut short by the dates asked or by the "
                        "first or last day in the data is left out")
@@ -292,10 +293,11 @@ class _Over:
 
     records: str
     said: list[str]
+    catalog: Catalog
 
     @classmethod
     def of(cls, meaning: Meaning, catalog: Catalog) -> _Over:
-        return cls(meaning.index.replace("_", " "), constraints_in_text(meaning, catalog))  # a listing: carriers
+        return cls(meaning.index.replace("_", " "), constraints_in_text(meaning, catalog), catalog)  # listings too
 
     @property
     def which(self) -> str:
@@ -313,6 +315,9 @@ def _summary(meaning: Meaning, results: QueryResults, noun: str, over: _Over) ->
         shown = f" (showing the first {len(rows)}{more})" if total > len(rows) else ""
         return f"{total:,} {over.records} {over.which}{shown}.{_first_by_sort(meaning, results)}"
     lead = int(bool(meaning.group_by)) + int(meaning.interval is not None)  # columns before the figures
+    if measure_text.special(meaning):
+        records = f"the {over.records} {over.which}" if over.said else f"all {over.records}"
+        return measure_text.summary(meaning, rows, lead, noun, records, over.catalog)
     if not rows:
         return "No rows match."
     figures = list(zip(meaning.measures, rows[0][lead:], strict=True))
@@ -405,7 +410,7 @@ def _analysis(results: QueryResults) -> str:
     meaning = results.meaning
     if not meaning.measures or meaning.steps:  # a step's figures are stated with the results (steptext.py)
         return ""
-    at = len(results.columns) - len(meaning.measures)  # the first measure: what was ranked or followed
+    at = int(bool(meaning.group_by)) + int(meaning.interval is not None)  # the first measure: ranked or followed
     rows = [[r[0], r[at]] for r in results.rows if isinstance(r[at], int | float)]
     if len(rows) < 2:
         return ""
@@ -413,7 +418,8 @@ def _analysis(results: QueryResults) -> str:
     if meaning.interval and not meaning.group_by and not meaning.top_n:
         whole = querygen.whole_periods(rows, meaning, results.dates)
         return _trend(whole, label, rows, meaning.interval)
-    additive = meaning.measures[0].agg in ("count", "sum")  # a share of a sum means something; of averages not
+    first = meaning.measures[0]  # a share of a sum means something; of averages, percentiles or shares not
+    additive = first.agg in ("count", "sum") and first.share is None
     if meaning.interval:  # groups by period: the groups' totals over the periods, if totals mean something
         rows, label = (_totals(rows), f"{label} over the {meaning.interval}s shown") if additive else ([], label)
         if len(rows) < 2:

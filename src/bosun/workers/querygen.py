@@ -7,7 +7,7 @@ from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.understanding import Meaning, Measure
-from bosun.workers import stepquery
+from bosun.workers import measure_dsl, stepquery
 from bosun.workers.dateparts import named_parts, part_order
 from bosun.workers.listing import listed_object, listing_query, listing_table
 
@@ -17,14 +17,7 @@ FORMATS = {"day": "yyyy-MM-dd", "week": "yyyy-MM-dd", "month": "yyyy-MM-dd", "qu
 
 
 def filters(meaning: Meaning) -> list[dict[str, Any]]:
-    clauses: list[dict[str, Any]] = []
-    for c in meaning.conditions:
-        if c.values:
-            clause = {"term": {c.field: c.values[0]}} if len(c.values) == 1 else {"terms": {c.field: c.values}}
-            clauses.append({"bool": {"must_not": [clause]}} if c.negate else clause)
-        bounds = {op: getattr(c, op) for op in ("gte", "lte", "gt", "lt") if getattr(c, op) is not None}
-        if bounds:
-            clauses.append({"range": {c.field: bounds}})
+    clauses = [clause for c in meaning.conditions for clause in measure_dsl.condition_clauses(c)]
     if meaning.time:
         bounds = {}
         if meaning.time.start:
@@ -33,12 +26,6 @@ def filters(meaning: Meaning) -> list[dict[str, Any]]:
             bounds["lte"] = meaning.time.end.isoformat()
         clauses.append({"range": {meaning.time.field: bounds}})
     return clauses
-
-
-def _metric(measure: Measure) -> dict[str, Any]:
-    if measure.agg == "cardinality":  # exact up to 40,000 values on Elasticsearch (its cap); always on DuckDB
-        return {"cardinality": {"field": measure.field, "precision_threshold": 40000}}
-    return {measure.agg if measure.agg != "count" else "value_count": {"field": measure.field}}
 
 
 def counted(meaning: Meaning, catalog: Catalog) -> Meaning:
@@ -65,7 +52,7 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
                     sort=[*sort, {record.id_field or "_doc": "asc"}])
         return body
     body["size"] = 0
-    metrics = {f"m{i}": _metric(m) for i, m in enumerate(meaning.measures) if m.field}
+    metrics = {k: v for i, m in enumerate(meaning.measures) for k, v in measure_dsl.metric_aggs(i, m).items()}
     if meaning.steps:  # thresholds, top N within groups, running totals, changes, averages per period
         return body | {"aggs": stepquery.aggs(meaning, catalog, metrics)}
     inner: dict[str, Any] = dict(metrics)
@@ -78,11 +65,13 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
             inner |= {"first": {"min": {"field": field, "format": "yyyy-MM-dd"}},
                       "last": {"max": {"field": field, "format": "yyyy-MM-dd"}}}
     if meaning.group_by:
-        size = meaning.top_n or MAX_GROUPS
-        order = part_order(meaning, catalog) or _order(meaning)
+        ranked_here = measure_dsl.ranked_here(meaning.measures)
+        size = MAX_GROUPS if ranked_here else meaning.top_n or MAX_GROUPS
+        order = None if ranked_here else part_order(meaning, catalog) or _order(meaning)
         terms = {"field": meaning.group_by[0], "size": size, **({"order": order} if order else {})}
-        body["aggs"] = {"g": {"terms": terms, **({"aggs": inner} if inner else {})}}
-    elif inner:
+        inner = {"g": {"terms": terms, **({"aggs": inner} if inner else {})}}
+    inner |= measure_dsl.whole_aggs(meaning.measures) if (meaning.group_by or meaning.interval) else {}
+    if inner:
         body["aggs"] = inner
     return body
 
@@ -104,38 +93,43 @@ def table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> tuple
     if meaning.intent_type == "search":
         return _hits_table(meaning, response, catalog)
     meaning = counted(meaning, catalog)
-    if meaning.steps:
-        return stepquery.table(meaning, response, lambda bucket: _values(meaning, bucket))
-    labels = [m.label for m in meaning.measures]
+    labels = measure_dsl.columns(meaning.measures)
     aggs = response.get("aggregations", {})
+    total = response["hits"]["total"]["value"]
+    wholes = measure_dsl.whole_values(meaning.measures, aggs, total)
+    if meaning.steps:
+        return stepquery.table(meaning, response, lambda bucket: measure_dsl.cells(meaning.measures, bucket, wholes))
     if meaning.group_by:
         rows = []
         for bucket in aggs["g"]["buckets"]:
             prefix = [bucket["key"]]
             if meaning.interval:
-                rows += [[*prefix, b["key_as_string"], *_values(meaning, b)] for b in bucket["t"]["buckets"]]
+                rows += [[*prefix, b["key_as_string"], *measure_dsl.cells(meaning.measures, b, wholes)]
+                         for b in bucket["t"]["buckets"]]
             else:
-                rows.append([*prefix, *_values(meaning, bucket)])
+                rows.append([*prefix, *measure_dsl.cells(meaning.measures, bucket, wholes)])
+        if measure_dsl.ranked_here(meaning.measures) and not meaning.interval:
+            rows = _ranked(rows, meaning)
         time_col = ["period"] if meaning.interval else []
         return [meaning.group_by[0], *time_col, *labels], named_parts(meaning, catalog, rows), len(rows)
     if meaning.interval:
-        rows = [[b["key_as_string"], *_values(meaning, b)] for b in aggs["t"]["buckets"]]
+        rows = [[b["key_as_string"], *measure_dsl.cells(meaning.measures, b, wholes)] for b in aggs["t"]["buckets"]]
         if meaning.top_n:
             rows = _ranked(whole_periods(rows, meaning, record_dates(response)), meaning)
         return ["period", *labels], rows, len(rows)
-    total = response["hits"]["total"]["value"]
-    return labels, [_values(meaning, {"doc_count": total, **aggs})], 1
+    return labels, [measure_dsl.cells(meaning.measures, {"doc_count": total, **aggs}, wholes)], 1
 
 
 def _ranked(rows: list[list[Any]], meaning: Meaning) -> list[list[Any]]:
-    """ "the busiest day": periods ranked by the first measure (the earlier first in a tie), the top N kept.
+    """ "the busiest day", "the lowest hold rate": periods, or groups by a share or a percentile, ranked by the
+    first measure (the earlier first in a tie), the top N kept.
 
-    A date histogram cannot be ordered by a metric in the DSL both engines speak, so its buckets (one per
-    period of the range) are ranked here.
+    A date histogram cannot be ordered by a metric in the DSL both engines speak, nor groups by a ratio or a
+    percentile, so their buckets (all of them) are ranked here.
     """
     present = [r for r in rows if r[1] is not None]
     ordered = sorted(present, key=lambda r: r[1], reverse=meaning.order == "desc")
-    return ordered[:meaning.top_n]
+    return ordered[:meaning.top_n] if meaning.top_n else ordered
 
 
 def whole_periods(rows: list[list[Any]], meaning: Meaning, dates: tuple[date | None, date | None]) -> list[list[Any]]:
@@ -172,24 +166,6 @@ def period_end(start: date, interval: str) -> date:
         return start + timedelta(days=6 if interval == "week" else 0)
     month = start.month - 1 + months
     return date(start.year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
-
-
-def _values(meaning: Meaning, bucket: dict[str, Any]) -> list[Any]:
-    values = []
-    for i, m in enumerate(meaning.measures):
-        metric = bucket.get(f"m{i}", {}) if m.field else {}
-        value = bucket["doc_count"] if not m.field else metric["value"]
-        if "value_as_string" in metric and value is not None:  # the earliest or latest date: a date, not epoch ms
-            value = str(metric["value_as_string"])[:10]
-        elif isinstance(value, float):
-            value = int(value) if value.is_integer() and m.agg in ("sum", "min", "max") else _rounded(value)
-        values.append(value)
-    return values
-
-
-def _rounded(value: float) -> float:
-    """Cents for amounts, four significant digits below one (an average discount of 0.0499 stays 0.0499)."""
-    return round(value, 2) if abs(value) >= 1 else float(f"{value:.4g}")
 
 
 def _hits_table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> tuple[list[str], list[list[Any]], int]:

@@ -28,24 +28,31 @@ from bosun.understanding.meaning import (
     ObjectLookup,
     Refusal,
     RefusalReason,
+    Share,
     Step,
     TimeFilter,
 )
+from bosun.understanding.measure_kinds import percentile_measure
 from bosun.understanding.names import Candidate, normalize
 from bosun.understanding.reading import Continuation, GoalReading, Reading
 
 Scalar = str | int | float | bool
 
 
-class ModelMeasure(BaseModel):
-    agg: Agg
-    field: str | None = Field(None, description="the field aggregated; none for a count of records")
-
-
 class ModelFilter(BaseModel):
     field: str
     values: list[Scalar]
     negate: bool = False
+
+
+class ModelMeasure(BaseModel):
+    agg: Agg
+    field: str | None = Field(None, description="the field aggregated; none for a count of records")
+    percent: float | None = Field(None, gt=0, lt=100, description="agg percentile only: which percentile (50 for "
+                                  "a median, 90 for 'p90')")
+    share: list[ModelFilter] | None = Field(
+        None, description="the measure as a percentage of its whole (the goal's filters): the part's filters ('% of "
+        "shipments held': status held); [] for each group's share of all groups ('share of TEU by carrier')")
 
 
 class ModelRange(BaseModel):
@@ -170,8 +177,8 @@ def dropped(reading: ModelReading, offered: Offered) -> list[str]:
 
 
 def _names_used(goal: ModelGoal) -> list[Scalar]:
-    """The values a goal's filters, links, lookup and questions back hold."""
-    values = [value for condition in goal.filters for value in condition.values]
+    """The values a goal's filters, shares' parts, links, lookup and questions back hold."""
+    values = [value for condition in _filters(goal) for value in condition.values]
     values += [option for ambiguity in goal.ambiguous for option in ambiguity.options]
     values += [value for link in goal.links for value in link.values]  # "carriers based in Taiwan": TW
     if goal.lookup is not None:
@@ -190,8 +197,12 @@ def _goal_problems(goal: ModelGoal, catalog: Catalog, offered: Offered) -> list[
     found = [f"unknown field {m.field!r} to measure" for m in goal.measures if m.field and m.field not in fields]
     found += _link_problems(goal, catalog)
     found += [f"{m.agg} needs a field" for m in goal.measures if m.field is None and m.agg != "count"]
+    found += [f"percentile of {m.field!r} needs a percent" for m in goal.measures
+              if m.agg == "percentile" and m.percent is None]
+    found += [f"unknown field {f.field!r} in a share" for m in goal.measures for f in m.share or []
+              if f.field not in fields]
     found += [f"unknown field {r.field!r} for a range" for r in goal.ranges if r.field not in fields]
-    for condition in goal.filters:
+    for condition in _filters(goal):
         invented = [v for v in condition.values if not offered.allows(condition.field, v)]
         found += [f"{condition.field!r} value {v!r} is not among the candidates offered" for v in invented]
     for ambiguity in goal.ambiguous:
@@ -219,6 +230,11 @@ def _listing_problems(goal: ModelGoal, catalog: Catalog) -> list[str]:
     fields = catalog.object(goal.listing).fields
     named = [f.field for f in goal.filters] + [r.field for r in goal.ranges]
     return [f"{goal.listing!r} has no field {name!r}" for name in named if name not in fields]
+
+
+def _filters(goal: ModelGoal) -> list[ModelFilter]:
+    """The goal's filters and its shares' parts: each value checked against the candidates, each name used."""
+    return [*goal.filters, *(f for m in goal.measures for f in m.share or [])]
 
 
 def to_reading(reading: ModelReading, catalog: Catalog) -> Reading:
@@ -275,8 +291,20 @@ def _date_field_choice(time: ModelTime | None, catalog: Catalog) -> list[Ambigui
 
 
 def _measure(measure: ModelMeasure, catalog: Catalog) -> Measure:
-    """The catalog's own measure and label where one fits ("count" → shipments; avg of teu → average TEU)."""
+    """The catalog's own measure and label where one fits ("count" → shipments; avg of teu → average TEU); a
+    percentile and a share as the rules make them."""
+    plain = _plain_measure(measure, catalog)
+    if measure.share is None:
+        return plain
+    part = [Condition(field=f.field, values=f.values, negate=f.negate, source="model") for f in measure.share]
+    label = english().measure_kinds.share_label.format(measure=plain.label)
+    return plain.model_copy(update={"share": Share(part=part), "label": label, "name": f"share_{plain.name}"})
+
+
+def _plain_measure(measure: ModelMeasure, catalog: Catalog) -> Measure:
     composer = Composer(catalog, english())
+    if measure.agg == "percentile" and measure.field is not None:
+        return percentile_measure(composer, measure.field, measure.percent or 50.0)
     if measure.field is not None:
         return composer.field_measure(measure.field, measure.agg)
     counted = next((n for n, m in catalog.spec.measures.items() if m.agg == "count" and m.field is None), None)
