@@ -14,6 +14,8 @@ from typing import Any
 from bosun.catalog import Catalog
 from bosun.understanding.grammar import Grammar
 from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, Refusal, RefusalReason, TimeFilter
+from bosun.understanding.periods import periods, periods_measured
+from bosun.understanding.sets import sets
 from bosun.understanding.tagger import Span, is_plural, time_of
 
 _GLUE = frozenset({"function", "filler", "neutral", "structure", "meaning", "quantifier"})
@@ -113,8 +115,8 @@ class Composer:
 
 def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     """Every rule, in order, over the spans of one data goal (names are already filters in `meaning`)."""
-    for rule in (values, quantifiers, ranges, thresholds, time_filter, distinct, grouping, measures, recency, ranking,
-                 ordering, records_or_count, comparison, page):
+    for rule in (values, quantifiers, ranges, thresholds, time_filter, periods, distinct, grouping, measures, recency,
+                 ranking, ordering, records_or_count, periods_measured, sets, comparison, page):
         rule(spans, composer, meaning)
     meaning.intent_type = "aggregation" if (meaning.measures or meaning.group_by or meaning.interval) else "search"
     return meaning

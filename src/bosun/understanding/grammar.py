@@ -49,6 +49,23 @@ class FollowUp(_Data):
     compare: list[str]
 
 
+class PeriodWords(_Data):
+    """en.yaml `periods`: relative periods, change words with their direction, percent words."""
+
+    shifts: dict[str, str]
+    change: dict[str, int]
+    percent: list[str]
+
+
+class SetWords(_Data):
+    """en.yaml `sets`: words of set logic over the values a question names."""
+
+    every: list[str]
+    every_joins: list[str]
+    none: list[str]
+    union: list[str]
+
+
 class Replies(_Data):
     option_words: list[str]
     attribute_cues: list[str]
@@ -131,6 +148,8 @@ class Grammar(_Data):
     range_joins: list[str]
     recency: dict[str, list[str]]
     share_words: list[str]
+    periods: PeriodWords
+    sets: SetWords
 
     def singular(self, phrase: str) -> str:
         """The phrase with its last word made singular by the first plural ending it has ("countries" → country)."""
@@ -239,6 +258,19 @@ def _english(lexicon: Lexicon, g: Grammar) -> None:
     lexicon.add_all(g.sort_cues, "sort_cue")
     for direction, words in g.recency.items():
         lexicon.add_all(words, "recency", direction)
+    _analysis_words(lexicon, g)
+
+
+def _analysis_words(lexicon: Lexicon, g: Grammar) -> None:
+    """Words of periods compared and of set logic (issue 23)."""
+    for phrase, unit in g.periods.shifts.items():
+        lexicon.add(phrase, Tag("period_shift", unit))
+    for phrase, direction in g.periods.change.items():
+        lexicon.add(phrase, Tag("change", direction))
+    lexicon.add_all(g.periods.percent, "change_percent")
+    for kind, words in (("every", g.sets.every), ("every_join", g.sets.every_joins), ("none", g.sets.none),
+                        ("union", g.sets.union)):
+        lexicon.add_all(words, "set", kind)
 
 
 def _degree_words(lexicon: Lexicon, degree: Degree) -> None:

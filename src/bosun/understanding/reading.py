@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from pydantic import BaseModel, Field
 
 from bosun.catalog import Catalog
+from bosun.understanding.compared import compared_problems
 from bosun.understanding.meaning import Meaning
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ def validate_meaning(meaning: Meaning, catalog: Catalog) -> list[str]:
         problems.append(f"unknown index {meaning.index!r}")
     if meaning.lookup is not None:
         problems += _lookup(meaning, catalog)
-    return problems
+    return problems + compared_problems(meaning, catalog)
 
 
 def _values(meaning: Meaning, catalog: Catalog) -> list[str]:

@@ -17,9 +17,9 @@ from typing import Any
 
 from bosun.understanding.grammar import QUIET, Lexicon, Tag
 from bosun.understanding.names import Found
-from bosun.understanding.timewords import TimeRange, find_time_range
+from bosun.understanding.timewords import TimeRange, find_time_ranges
 
-_NUMBER = r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?"
+_NUMBER = r"(?<![\w.])-?\d(?:[\d,]*\d)?(?:\.\d+)?"
 _POSSESSIVE = re.compile(r"['’]s\b", re.I)
 
 
@@ -78,13 +78,25 @@ def tag(text: str, today: date, lexicon: Lexicon, names: list[Found],
         plural_suffixes: tuple[str, ...] = ("s",)) -> list[Span]:
     toks = tokens(text, lexicon.scales)
     spans: dict[int, Span] = {}
-    time = find_time_range(text, today)
-    if time is not None:
+    for time in find_time_ranges(_without_shifts(text, toks, lexicon), today):
         _place(spans, toks, time.at, time.at + len(time.text), text, Tag("time", time))
     for found in names:
         _place(spans, toks, found.start, found.end, text, Tag("name", found))
     _phrases(spans, toks, text, lexicon, plural_suffixes)
     return [spans[i] for i in sorted(spans)]
+
+
+def _without_shifts(text: str, toks: list[Token], lexicon: Lexicon) -> str:
+    """The text with each period said relative to another ("the same month last year") blanked: it is not a date
+    of its own, so the date grammar must not read its "last year"."""
+    blanked = list(text)
+    for i in range(len(toks)):
+        for size in range(min(lexicon.longest, len(toks) - i), 1, -1):
+            key = " ".join(t.norm for t in toks[i:i + size])
+            if any(t.kind == "period_shift" for t in lexicon.get(key)):
+                blanked[toks[i].start:toks[i + size - 1].end] = " " * (toks[i + size - 1].end - toks[i].start)
+                break
+    return "".join(blanked)
 
 
 def _place(spans: dict[int, Span], toks: list[Token], start: int, end: int, text: str, tag_: Tag) -> None:

@@ -26,6 +26,7 @@ from bosun.understanding.meaning import (
     ObjectLookup,
     Refusal,
     RefusalReason,
+    Step,
     TimeFilter,
 )
 from bosun.understanding.names import Candidate, normalize
@@ -89,6 +90,11 @@ class ModelGoal(BaseModel):
     filters: list[ModelFilter] = Field(default_factory=list)
     ranges: list[ModelRange] = Field(default_factory=list)
     time: ModelTime | None = None
+    periods: list[ModelTime] = Field(default_factory=list, description="periods compared side by side ('Q2 this "
+                                     "year vs Q2 last year'), earliest first; `time` is then empty")
+    steps: list[Step] = Field(default_factory=list, description="done with the groups once measured: change (from "
+                              "the first period to the last), has_all / has_none (groups having every / none of "
+                              "some values: 'vessels that called at both A and B')")
     group_by: list[str] = Field(default_factory=list)
     interval: Literal["day", "week", "month", "quarter", "year"] | None = None
     top_n: int | None = Field(None, ge=1)
@@ -151,6 +157,7 @@ def _names_used(goal: ModelGoal) -> list[Scalar]:
     values += [option for ambiguity in goal.ambiguous for option in ambiguity.options]
     if goal.lookup is not None:
         values.append(goal.lookup.key)
+    values += [value for step in goal.steps if step.kind in ("has_all", "has_none") for value in step.values]
     return values
 
 
@@ -169,6 +176,10 @@ def _goal_problems(goal: ModelGoal, catalog: Catalog, offered: Offered) -> list[
     for ambiguity in goal.ambiguous:
         found += [f"option {o!r} is not among the candidates offered" for o in ambiguity.options
                   if o not in offered.values]
+    for step in goal.steps:
+        if step.kind in ("has_all", "has_none"):
+            found += [f"{step.field!r} value {v!r} is not among the candidates offered" for v in step.values
+                      if not offered.allows(step.field, v)]
     return found
 
 
@@ -190,8 +201,9 @@ def to_meaning(goal: ModelGoal, catalog: Catalog) -> Meaning:
                    for r in goal.ranges]
     time = TimeFilter(field=goal.time.field, start=goal.time.start, end=goal.time.end,
                       text=goal.time.words) if goal.time else None
+    periods = [TimeFilter(field=p.field, start=p.start, end=p.end, text=p.words) for p in goal.periods]
     measures = [_measure(m, catalog) for m in goal.measures]
-    aggregated = bool(measures or goal.group_by or goal.interval) and not goal.records
+    aggregated = bool(measures or goal.group_by or goal.interval or periods) and not goal.records
     lookup = ObjectLookup(object=goal.lookup.object, key=goal.lookup.key, term=goal.lookup.key,
                           fields=goal.lookup.fields) if goal.lookup else None
     ambiguities = [Ambiguity(term=a.phrase, kind="entity", options=a.options) for a in goal.ambiguous]
@@ -202,7 +214,7 @@ def to_meaning(goal: ModelGoal, catalog: Catalog) -> Meaning:
                    interval=goal.interval, top_n=goal.top_n, order=goal.order, compare=_compared(goal),
                    sort=[(s.field, s.direction) for s in goal.sort], lookup=lookup, ambiguities=ambiguities,
                    unknown_terms=goal.unknown_names, not_understood=goal.not_understood, page=goal.page,
-                   refusal=refusal)
+                   refusal=refusal, periods=periods, steps=list(goal.steps))
 
 
 def _compared(goal: ModelGoal) -> list[str]:
