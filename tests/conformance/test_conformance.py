@@ -27,6 +27,9 @@ BODY_KEYS = {"size", "from", "sort", "missing", "_source", "includes", "excludes
 AGGS = {"terms", "order", "min_doc_count", "date_histogram", "calendar_interval", "fixed_interval",
         "extended_bounds", "histogram", "range", "date_range", "filter", "filters", "composite", "after",
         "cardinality", "value_count", "avg", "sum", "min", "max", "stats", "percentiles", "top_hits"}
+PIPELINES = {"bucket_selector", "bucket_sort", "bucket_script", "cumulative_sum", "derivative", "serial_diff",
+             "avg_bucket", "sum_bucket", "max_bucket", "min_bucket", "buckets_path", "gap_policy", "script", "lag",
+             "extended_bounds", "hard_bounds"}
 
 
 def _keys(node: Any) -> set[str]:
@@ -40,7 +43,7 @@ def _keys(node: Any) -> set[str]:
 def test_corpus_covers_every_supported_clause() -> None:
     used = {k for entry in CORPUS for k in _keys(entry["body"])}
     used |= {"after"} if any(entry.get("pages") == "composite" for entry in CORPUS) else set()
-    required = QUERY_CLAUSES | BODY_KEYS | AGGS
+    required = QUERY_CLAUSES | BODY_KEYS | AGGS | PIPELINES
     assert len(CORPUS) >= 60
     assert used >= required, sorted(required - used)
 

@@ -6,6 +6,7 @@ conformance corpus there, then loads the same rows into osmem-server (an in-memo
 OpenSearch-compatible server) and runs the corpus through the opensearch engine, so the
 ratio is measured in one run. The headline ratio is the whole corpus's time (the sum of each
 query's median) on osmem-server over the embedded engine's; the per-query p50 ratio is printed too.
+The corpus's pipeline aggregations are timed apart, with and without their pipelines (what they add).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import argparse
 import statistics
 import tempfile
 import time
-from datetime import date
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +28,24 @@ from bosun.catalog import load_catalog
 from bosun.datagen.load import build, load_files
 from bosun.engines.base import Engine
 from bosun.engines.embedded import EmbeddedEngine
+from bosun.engines.embedded.pipelines import PIPELINES
 
 AS_OF = date(2026, 6, 15)
 CORPUS = Path(__file__).parents[3] / "tests" / "conformance" / "corpus.yaml"
+STOPS_MAPPING = {"properties": {"stopped_at": {"type": "date"}, "precinct": {"type": "keyword"}}}
+
+
+def load_stops(engine: Engine) -> None:
+    """Index `stops` of the corpus's timestamp queries: timestamps every 7 h 13 min through 2026, plus the
+    edges of each month's last day (00:00:00.000, 23:59:59.999) where a date-only bound is cut or kept."""
+    start = datetime(2026, 1, 1, 0, 0)
+    moments = [start + timedelta(minutes=433 * i) for i in range(1300)]
+    for month in range(1, 13):
+        last = (datetime(2026 + month // 12, month % 12 + 1, 1) - timedelta(days=1))
+        moments += [last, last + timedelta(hours=23, minutes=59, seconds=59, milliseconds=999)]
+    table = pa.table({"stopped_at": pa.array(moments, pa.timestamp("ms")),
+                      "precinct": [str(1 + i % 5) for i in range(len(moments))]})
+    engine.bulk_load("stops", table, STOPS_MAPPING)
 
 
 def _corpus(path: Path) -> list[dict[str, Any]]:
@@ -65,20 +81,52 @@ class Timings:
               f"aggregations p50 {agg50:8.2f} ms")
 
 
+def _has_pipeline(node: Any) -> bool:
+    if isinstance(node, dict):
+        return bool(PIPELINES & set(node)) or any(_has_pipeline(v) for v in node.values())
+    return isinstance(node, list) and any(_has_pipeline(v) for v in node)
+
+
+def _without_pipelines(aggs: dict[str, Any]) -> dict[str, Any]:
+    """The same aggregations with every pipeline taken out: the buckets alone."""
+    kept = {}
+    for name, spec in aggs.items():
+        if PIPELINES & set(spec):
+            continue
+        children = spec.get("aggs", spec.get("aggregations"))
+        own = {k: v for k, v in spec.items() if k not in ("aggs", "aggregations")}
+        kept[name] = {**own, "aggs": _without_pipelines(children)} if children else own
+    return kept
+
+
+def _median_ms(engine: Engine, index: str, body: dict[str, Any], repeats: int) -> float:
+    engine.search(index, body)  # warm
+    runs = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        engine.search(index, body)
+        runs.append((time.perf_counter() - started) * 1000)
+    return statistics.median(runs)
+
+
 def _latencies(label: str, engine: Engine, corpus: list[dict[str, Any]], repeats: int) -> Timings:
-    medians: dict[str, float] = {}
-    for entry in corpus:
-        index, body = entry.get("index", "shipments"), entry["body"]
-        engine.search(index, body)  # warm
-        runs = []
-        for _ in range(repeats):
-            started = time.perf_counter()
-            engine.search(index, body)
-            runs.append((time.perf_counter() - started) * 1000)
-        medians[entry["id"]] = statistics.median(runs)
+    medians = {e["id"]: _median_ms(engine, e.get("index", "shipments"), e["body"], repeats) for e in corpus}
     timings = Timings(label, medians, [e["id"] for e in corpus if "aggs" in e["body"]])
     timings.report()
+    _pipelines(engine, corpus, medians, repeats)
     return timings
+
+
+def _pipelines(engine: Engine, corpus: list[dict[str, Any]], medians: dict[str, float], repeats: int) -> None:
+    """The pipeline queries' p50 and total, and the same queries' total with their pipelines taken out."""
+    entries = [e for e in corpus if _has_pipeline(e["body"].get("aggs"))]
+    if not entries:
+        return
+    bare = sum(_median_ms(engine, e.get("index", "shipments"),
+                          {**e["body"], "aggs": _without_pipelines(e["body"]["aggs"])}, repeats) for e in entries)
+    timed = [medians[e["id"]] for e in entries]
+    print(f"  {'':<28} pipelines: {len(entries)} queries, p50 {_percentile(timed, 0.5):8.2f} ms, total "
+          f"{sum(timed):9.1f} ms; without their pipelines {bare:9.1f} ms")
 
 
 def _embedded(rows: int, folder: Path, corpus: list[dict[str, Any]], repeats: int) -> Timings:
@@ -86,6 +134,7 @@ def _embedded(rows: int, folder: Path, corpus: list[dict[str, Any]], repeats: in
     started = time.perf_counter()
     build(engine, load_catalog(), rows, 42, AS_OF)
     seconds = time.perf_counter() - started
+    load_stops(engine)
     print(f"  embedded: generate + load {rows:>9,} rows in {seconds:6.2f} s = {rows / seconds:>10,.0f} rows/s")
     timings = _latencies(f"embedded @ {rows:,}", engine, corpus, repeats)
     engine.close()
@@ -102,6 +151,7 @@ def _osmem(rows: int, corpus: list[dict[str, Any]], repeats: int) -> Timings:
         started = time.perf_counter()
         build(engine, load_catalog(), rows, 42, AS_OF)
         seconds = time.perf_counter() - started
+        load_stops(engine)
         print(f"  osmem-server: load {rows:>9,} rows in {seconds:6.1f} s = {rows / seconds:>8,.0f} rows/s")
         return _latencies(f"osmem-server @ {rows:,}", engine, corpus, repeats)
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from bosun.engines.base import Body, Engine, Response
 from bosun.engines.params import an_object, integer, json_depth
+from bosun.engines.scripts import FORBIDDEN, SCRIPTED, vetted
 from bosun.errors import BadQuery, GuardrailViolation, QueryTimeout
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ class GuardedEngine(Engine):
             raise GuardrailViolation(f"the query nests {depth} levels deep; the cap is {MAX_JSON_DEPTH}")
         bad = _forbidden(body)
         if bad:
-            raise GuardrailViolation(f"{bad!r} is not allowed: Bosun's queries are read-only and run no scripts")
+            raise GuardrailViolation(f"{bad!r} {FORBIDDEN}")
         size, offset = integer(body, "search", "size", 10), integer(body, "search", "from", 0)
         if size + offset > self.rails.max_size:
             raise GuardrailViolation(f"from + size = {size + offset} is over the cap of {self.rails.max_size} hits")
@@ -91,9 +92,13 @@ class GuardedEngine(Engine):
 
 
 def _forbidden(node: Any) -> str | None:
+    """The first forbidden key in `node`; a pipeline's script is checked against the vetted template instead."""
     if isinstance(node, dict):
         for key, value in node.items():
-            if key in FORBIDDEN_KEYS:
+            if key in SCRIPTED and isinstance(value, dict) and "script" in value:
+                vetted(key, value)  # raises the forbidden-script error unless it is the vetted form
+                value = {k: v for k, v in value.items() if k != "script"}
+            elif key in FORBIDDEN_KEYS:
                 return str(key)
             found = _forbidden(value)
             if found:

@@ -15,6 +15,7 @@ from bosun.engines.embedded.composite import composite
 from bosun.engines.embedded.datemath import evaluate, format_millis, from_millis, to_millis
 from bosun.engines.embedded.fields import Field
 from bosun.engines.embedded.histograms import date_histogram, histogram
+from bosun.engines.embedded.pipelines import PIPELINES, check_pipeline
 from bosun.engines.embedded.query import Compiler, Sql
 from bosun.engines.embedded.scope import Key, Run, Scope
 from bosun.engines.embedded.terms import terms
@@ -64,6 +65,7 @@ class Aggregator:
             if self._depth > MAX_DEPTH:
                 raise BadQuery("aggs", f"aggregations nest more than {MAX_DEPTH} levels deep")
             items = [(name, *_split(name, spec)) for name, spec in an_object(aggs, "aggs").items()]
+            items = [item for item in items if item[1] not in PIPELINES]  # run on the response (pipelines.py)
             found = dict(ready or {})
             metrics = {name: (kind, body, children) for name, kind, body, children in items
                        if kind in FUSED and name not in found}
@@ -142,7 +144,8 @@ class Aggregator:
         results: dict[str, Any] = {}
         for name, spec in aggs.items():
             kind, body, children = _split(name, spec)
-            results[name] = _empty(kind, body, children, self)
+            if kind not in PIPELINES:
+                results[name] = _empty(kind, body, children, self)
         return results
 
     def fill(self, aggs: dict[str, Any], found: dict[Key, dict[str, Any]], key: Key) -> dict[str, Any]:
@@ -313,8 +316,10 @@ def _split(name: str, spec: Any) -> tuple[str, dict[str, Any], dict[str, Any]]:
     if len(kinds) != 1:
         raise UnsupportedQuery("aggregation", f"{name!r} must have exactly one type")
     kind = kinds[0]
-    if kind not in METRICS | BUCKETS:
+    if kind not in METRICS | BUCKETS | PIPELINES:
         raise UnsupportedQuery(f"aggregation {kind}")
+    if kind in PIPELINES:
+        check_pipeline(name, kind, spec[kind], children)
     return kind, spec[kind], children
 
 

@@ -23,6 +23,7 @@ from bosun.engines.embedded.hits import (
     source_columns,
     source_filter,
 )
+from bosun.engines.embedded.pipelines import run_pipelines
 from bosun.engines.embedded.query import TRUE, Compiler, Sql
 from bosun.engines.embedded.scope import Scope
 from bosun.engines.params import integer
@@ -213,7 +214,9 @@ class EmbeddedEngine(Engine):
         if aggs:
             aggregator = Aggregator(compiler, self._run, quote(index), self.limits)
             found = aggregator.evaluate(aggs, Scope(quote(index), where))
-            response["aggregations"] = self._finish(index, aggregator.fill(aggs, found, ()))
+            results = aggregator.fill(aggs, found, ())
+            run_pipelines(aggs, results)
+            response["aggregations"] = self._finish(index, results)
         response["took"] = int((time.perf_counter() - started) * 1000)
         return response
 

@@ -27,7 +27,7 @@ STEP = {"minute": relativedelta(minutes=1), "hour": relativedelta(hours=1), "day
         "year": relativedelta(years=1)}
 
 _DATE_KEYS = {"field", "calendar_interval", "fixed_interval", "interval", "format", "min_doc_count",
-              "extended_bounds", "order", "offset", "time_zone", "keyed", "missing"}
+              "extended_bounds", "hard_bounds", "order", "offset", "time_zone", "keyed", "missing"}
 
 
 def date_interval(body: dict[str, Any]) -> tuple[str | None, int | None]:
@@ -105,6 +105,9 @@ def date_histogram(agg: Aggregations, body: dict[str, Any], children: dict[str, 
     def floor(millis: float) -> int:
         return _calendar_floor(millis, unit) if unit else int(math.floor((millis - offset) / fixed) * fixed + offset)  # type: ignore[operator]
 
+    def unshifted(millis: int) -> int:  # hard bounds round as keys do, without the offset
+        return _calendar_floor(millis, unit) if unit else millis // fixed * fixed  # type: ignore[operator]
+
     def step(key: int) -> int:
         return to_millis(from_millis(key) + STEP[unit]) if unit else key + fixed  # type: ignore[operator]
 
@@ -120,13 +123,17 @@ def date_histogram(agg: Aggregations, body: dict[str, Any], children: dict[str, 
                     floor(to_millis(evaluate(required(bounds, "date_histogram.extended_bounds", "max"), now,
                                              body.get("format"), round_up=False))))
     walk = _Walk("date_histogram", step, span, extended)
-    return _histogram(agg, body, children, scope, expr, Sql(f"{f.sql} IS NOT NULL"), walk,
+    hard = _hard_bounds(body, "date_histogram",
+                        lambda raw: unshifted(to_millis(evaluate(raw, now, body.get("format")))))
+    _inside_hard("date_histogram", hard, extended)
+    present = _within(f, expr.text, hard, upper="<")
+    return _histogram(agg, body, children, scope, expr, present, walk,
                       lambda k: {"key_as_string": format_millis(k, body.get("format")), "key": int(k)})
 
 
 def histogram(agg: Aggregations, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-    check_keys("histogram", body, {"field", "interval", "offset", "min_doc_count", "extended_bounds", "order",
-                                   "keyed", "missing"})
+    check_keys("histogram", body, {"field", "interval", "offset", "min_doc_count", "extended_bounds", "hard_bounds",
+                                   "order", "keyed", "missing"})
     f = agg.field(body, "histogram")
     if f is None:
         return {k: {"buckets": []} for k in agg.parent_keys(scope)}
@@ -143,8 +150,50 @@ def histogram(agg: Aggregations, body: dict[str, Any], children: dict[str, Any],
         extended = (floor(number(required(bounds, "histogram.extended_bounds", "min"), "histogram", "extended_bounds")),
                     floor(number(required(bounds, "histogram.extended_bounds", "max"), "histogram", "extended_bounds")))
     walk = _Walk("histogram", lambda k: k + interval, lambda low, high: int((high - low) // interval) + 1, extended)
-    return _histogram(agg, body, children, scope, expr, Sql(f"{f.sql} IS NOT NULL"), walk,
-                      lambda k: {"key": float(k)})
+    hard = _hard_bounds(body, "histogram", lambda raw: number(raw, "histogram", "hard_bounds"))
+    _inside_hard("histogram", hard, bounds and (number(bounds["min"], "histogram", "extended_bounds"),
+                                                number(bounds["max"], "histogram", "extended_bounds")))
+    present = _within(f, f"({expr.text} - {offset!r})", hard, upper="<=")
+    return _histogram(agg, body, children, scope, expr, present, walk, lambda k: {"key": float(k)})
+
+
+Bounds = tuple[float | None, float | None]
+
+
+def _hard_bounds(body: dict[str, Any], kind: str, parse: Callable[[Any], float]) -> Bounds | None:
+    """`hard_bounds` {min, max}, either optional (dates rounded down to their bucket, as Elasticsearch does)."""
+    raw = body.get("hard_bounds")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or not set(raw) <= {"min", "max"}:
+        raise BadQuery(kind, f"hard_bounds must be an object of min and max, got {raw!r:.80}")
+    low, high = (None if raw.get(end) is None else parse(raw[end]) for end in ("min", "max"))
+    if low is not None and high is not None and low > high:
+        raise BadQuery(kind, "hard_bounds.min cannot be greater than hard_bounds.max")
+    return low, high
+
+
+def _inside_hard(kind: str, hard: Bounds | None, extended: tuple[Any, Any] | None) -> None:
+    """Elasticsearch refuses extended bounds that reach outside the hard bounds."""
+    if hard is None or not extended:
+        return
+    low, high = extended
+    if (hard[0] is not None and low < hard[0]) or (hard[1] is not None and high > hard[1]):
+        raise BadQuery(kind, "extended bounds have to be inside hard bounds")
+
+
+def _within(f: Field, key: str, hard: Bounds | None, upper: str) -> Sql:
+    """The rows a histogram counts: a value, and with hard bounds a bucket key from min to max.
+
+    As in Elasticsearch the key is compared, not the value: a date bucket is kept when min <= key < max,
+    a numeric one when min <= key - offset <= max.
+    """
+    parts, params = [f"{f.sql} IS NOT NULL"], []
+    for bound, op in zip(hard or (None, None), (">=", upper), strict=True):
+        if bound is not None:
+            parts.append(f"{key} {op} ?")
+            params.append(bound)
+    return Sql(" AND ".join(parts), params)
 
 
 def _histogram_key(f: Field, interval: float, offset: float) -> Sql:
