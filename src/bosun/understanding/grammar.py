@@ -55,6 +55,7 @@ class PeriodWords(_Data):
     shifts: dict[str, str]
     change: dict[str, int]
     percent: list[str]
+    read_back: dict[str, Any]
 
 
 class SetWords(_Data):
@@ -64,6 +65,7 @@ class SetWords(_Data):
     every_joins: list[str]
     none: list[str]
     union: list[str]
+    read_back: dict[str, str]
 
 
 class Replies(_Data):

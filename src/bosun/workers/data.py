@@ -22,7 +22,7 @@ from bosun.understanding import (
     replace_term,
     validate_meaning,
 )
-from bosun.workers import querygen
+from bosun.workers import compared, compared_words, querygen
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Deliverable, ResultTable, WorkerInput, WorkerResult
 from bosun.workers.registry import worker
@@ -173,9 +173,10 @@ def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
     query = wi.get(ES_QUERY)
     response = ctx.engine.search(query.index, query.body)
     columns, rows, total = querygen.table(query.meaning, response, ctx.catalog)
+    considered = compared.considered(query.meaning, response)
     results = QueryResults(columns=columns, rows=rows, total=total, query=query.body, meaning=query.meaning,
-                           dates=querygen.record_dates(response))
-    return WorkerResult.of(wi, ES_RESULTS.of(results), empty=not rows)
+                           dates=querygen.record_dates(response), considered=considered)
+    return WorkerResult.of(wi, ES_RESULTS.of(results), empty=not rows and not considered)
 
 
 @worker("page_query", "Fetches one page of a search's records by offset and limit", consumes=[ES_QUERY],
@@ -211,7 +212,12 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     table = ResultTable(title=meaning.text, reading=read_back(meaning, ctx.catalog), columns=results.columns,
                         rows=results.rows, total=results.total, query=results.query, sub_goal_id=wi.sub_goal.id)
     groups = {r[0] for r in results.rows} if meaning.group_by else results.rows
-    text = _summary(meaning, results, _noun(meaning, ctx, len(groups)), _Over.of(meaning, ctx.catalog))
+    over, noun = _Over.of(meaning, ctx.catalog), _noun(meaning, ctx, len(groups))
+    if compared.applies(meaning):  # periods side by side, set logic over groups
+        which = over.which if over.said else ""
+        text = compared_words.summary(meaning, results, noun, which, _figure)
+    else:
+        text = _summary(meaning, results, noun, over)
     unsure = wi.get(AMBIGUITY)
     assumed = [_assumed(a, meaning) for a in unsure]
     if not any(a.kind == "field" and meaning.time and a.term == meaning.time.text for a in unsure):

@@ -7,6 +7,7 @@ from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.understanding import Meaning, Measure
+from bosun.workers import compared
 
 MAX_GROUPS = 1000
 FORMATS = {"day": "yyyy-MM-dd", "week": "yyyy-MM-dd", "month": "yyyy-MM-dd", "quarter": "yyyy-MM-dd",
@@ -50,6 +51,8 @@ def counted(meaning: Meaning, catalog: Catalog) -> Meaning:
 
 def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
     meaning = counted(meaning, catalog)
+    if compared.applies(meaning):  # periods side by side, set logic over groups
+        return compared.build(meaning, filters, _metrics(meaning), MAX_GROUPS)
     body: dict[str, Any] = {"query": {"bool": {"filter": filters(meaning)}}, "track_total_hits": True}
     if meaning.intent_type == "search":
         record = catalog.record
@@ -59,7 +62,7 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
                     sort=[*sort, {record.id_field or "_doc": "asc"}])
         return body
     body["size"] = 0
-    metrics = {f"m{i}": _metric(m) for i, m in enumerate(meaning.measures) if m.field}
+    metrics = _metrics(meaning)
     inner: dict[str, Any] = dict(metrics)
     if meaning.interval:
         field = meaning.time.field if meaning.time else catalog.spec.time.default_field
@@ -79,6 +82,10 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
     return body
 
 
+def _metrics(meaning: Meaning) -> dict[str, Any]:
+    return {f"m{i}": _metric(m) for i, m in enumerate(meaning.measures) if m.field}
+
+
 def _order(meaning: Meaning) -> dict[str, str] | None:
     """Groups in the order of their first measure (a ranking's, or highest first), so that the rows read in
     the order the answer's words list them; groups of periods keep the engine's order."""
@@ -93,6 +100,8 @@ def table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> tuple
     if meaning.intent_type == "search":
         return _hits_table(meaning, response, catalog)
     meaning = counted(meaning, catalog)
+    if compared.applies(meaning):
+        return compared.table(meaning, response, _values)
     labels = [m.label for m in meaning.measures]
     aggs = response.get("aggregations", {})
     if meaning.group_by:

@@ -34,6 +34,7 @@ class QueryResults(BaseModel):
     meaning: Meaning
     dates: tuple[date | None, date | None] = Field((None, None), description="the records' first and last dates, "
                                                    "for a query of periods")
+    considered: int | None = Field(None, description="how many groups set logic tested (of which `rows` passed)")
 
 
 # Support slots: what one worker hands the next.
