@@ -8,6 +8,7 @@ The shape is read from the executed query and the rows, never from the question'
     2              yes           → line, one colour per group
     1              no            → bars (in the rows' order: a ranking stays ranked)
     2              no            → stacked bars (each group's share of the first dimension)
+    a filter agg per period      → grouped bars, one per period (period_charts.py)
     1, a measure named as a share (share, percent, %) → one stacked bar of the shares
 
 A spec is validated against the vendored Vega-Lite JSON schema before it is returned.
@@ -21,6 +22,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from bosun.conversation.period_charts import compares_periods, period_bars
 from bosun.planner.answer import Answer
 from bosun.understanding import english
 from bosun.workers.models import ResultTable
@@ -39,6 +41,11 @@ def with_charts(answer: Answer) -> Answer:
 
 def chart_for(table: ResultTable) -> dict[str, Any] | None:
     """The Vega-Lite spec that fits the table's shape, or None (records, one value, no numbers)."""
+    if compares_periods(table):  # period against period: grouped bars
+        compared = period_bars(table, SCHEMA_URL)
+        if compared is not None:
+            validate(compared)
+        return compared
     levels = _bucket_levels((table.query or {}).get("aggs") or (table.query or {}).get("aggregations"))
     if levels == 0 or levels >= len(table.columns) or len(table.rows) < 2:
         return None

@@ -35,7 +35,7 @@ def build(meaning: Meaning, clauses_of: Clauses, metrics: dict[str, Any], cap: i
     widened = [c for c in meaning.conditions if c.field not in {s.field for s in _nones(meaning)}]
     clauses = clauses_of(meaning.model_copy(update={"conditions": widened}))
     clauses += [_either(meaning.periods)] if meaning.periods else []
-    clauses += [_records_of_sets(meaning, s) for s in _nones(meaning)]
+    clauses += [clause for s in _nones(meaning) if (clause := _records_of_sets(meaning, s)) is not None]
     inner = _inner(meaning, metrics)
     body: dict[str, Any] = {"query": {"bool": {"filter": clauses}}, "track_total_hits": True, "size": 0}
     dates = _record_dates(meaning.periods[0].field) if meaning.periods else {}
@@ -105,12 +105,11 @@ def _kept(meaning: Meaning) -> dict[str, Any] | None:
     return None
 
 
-def _records_of_sets(meaning: Meaning, step: HasNone) -> dict[str, Any]:
-    """The records a has-none test reads: the values measured and the values excluded, of that field."""
+def _records_of_sets(meaning: Meaning, step: HasNone) -> dict[str, Any] | None:
+    """The records a has-none test reads: the values measured and the values excluded, of that field (all of its
+    records when none is measured: "carriers that never called at Honolulu")."""
     wanted = [v for c in meaning.conditions if c.field == step.field and not c.negate for v in c.values]
-    if not wanted:
-        return {"match_all": {}}
-    return {"terms": {step.field: [*wanted, *step.values]}}
+    return {"terms": {step.field: [*wanted, *step.values]}} if wanted else None
 
 
 def _record_dates(field: str) -> dict[str, Any]:

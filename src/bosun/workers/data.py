@@ -212,7 +212,7 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     table = ResultTable(title=meaning.text, reading=read_back(meaning, ctx.catalog), columns=results.columns,
                         rows=results.rows, total=results.total, query=results.query, sub_goal_id=wi.sub_goal.id)
     groups = {r[0] for r in results.rows} if meaning.group_by else results.rows
-    over, noun = _Over.of(meaning, ctx.catalog), _noun(meaning, ctx, len(groups))
+    over, noun = _Over.of(meaning, ctx.catalog), _noun(meaning, ctx, max(len(groups), results.considered or 0))
     if compared.applies(meaning):  # periods side by side, set logic over groups
         which = over.which if over.said else ""
         text = compared_words.summary(meaning, results, noun, which, _figure)
