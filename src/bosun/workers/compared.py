@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning, TimeFilter
+from bosun.understanding.readback import date_span
 
 Clauses = Callable[[Meaning], list[dict[str, Any]]]
 Values = Callable[[Meaning, dict[str, Any]], list[Any]]
@@ -174,9 +175,11 @@ def _ranked(meaning: Meaning, rows: list[list[Any]]) -> list[list[Any]]:
     of the two periods would need the script to divide by a period's figure, which may be zero, and a group
     missing a period has no change to rank (it goes last, never first)."""
     steps = [s for s in meaning.steps if isinstance(s, Change)]
-    column = (-1 if steps[0].percent else -2) if steps else 1 + len(meaning.periods) - 1
     if not (steps or meaning.top_n):
         return rows
+    column = len(meaning.periods)  # the later period's first figure (after the group's key)
+    if steps:
+        column = -1 if steps[0].percent else -2
     present = [r for r in rows if r[column] is not None]
     ordered = sorted(present, key=lambda r: r[column], reverse=meaning.order == "desc")
     ordered += [r for r in rows if r[column] is None]
@@ -190,7 +193,5 @@ def considered(meaning: Meaning, response: dict[str, Any]) -> int | None:
 
 
 def period_words(period: TimeFilter) -> str:
-    start, end = period.start, period.end
-    if start is not None and end is not None:
-        return start.isoformat() if start == end else f"{start.isoformat()} to {end.isoformat()}"
-    return f"from {start.isoformat()}" if start is not None else f"until {end.isoformat() if end else 'now'}"
+    """ "2025-01-01 to 2025-03-31", as the reading says dates."""
+    return date_span(period.start, period.end) or "all dates"

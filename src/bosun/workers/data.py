@@ -386,7 +386,7 @@ def analyze_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
 def _analysis(results: QueryResults) -> str:
     """The comparison, ranking or trend the results show, in words ("" when there is nothing to compare)."""
     meaning = results.meaning
-    if not meaning.measures:
+    if not meaning.measures or meaning.periods:  # periods side by side: each group's change is said already
         return ""
     at = len(results.columns) - len(meaning.measures)  # the first measure: what was ranked or followed
     rows = [[r[0], r[at]] for r in results.rows if isinstance(r[at], int | float)]
