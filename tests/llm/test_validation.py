@@ -36,6 +36,10 @@ SAVANNAH = {"field": "port_of_unlading", "values": ["SAVANNAH"]}
 MAERSK = {"field": "carrier_name", "values": ["MAERSK"]}
 LAST_MONTH = {"field": "arrival_date", "start": "2026-05-01", "end": "2026-05-31", "words": "last month"}
 ACME = ["ACME CO", "ACME CORP LLC", "ACME CORPORATION"]
+TEU = {"agg": "sum", "field": "teu"}
+BUSAN_SHANGHAI = {"field": "port_of_lading", "values": ["BUSAN", "SHANGHAI"]}
+YEAR_2024 = {"field": "arrival_date", "start": "2024-01-01", "end": "2024-12-31", "words": "2024"}
+YEAR_2025 = {"field": "arrival_date", "start": "2025-01-01", "end": "2025-12-31", "words": "2025"}
 
 
 @dataclass(frozen=True)
@@ -125,6 +129,27 @@ PHENOMENA = {
                                                             "fields": ["flag"]}},
         {"lookup": {"object": "vessels", "key": "EVER GIVEN", "fields": ["flag"]}},
         "“ZIM Kingston” was named in the question but the reading does not use it"),
+    # issue 23: periods compared and set logic are checked as the rest of a reading is
+    "a-set-test-on-a-value-not-offered": Wrong(
+        "vessels that called at both Busan and Shanghai",
+        {"measures": [COUNT], "group_by": ["vessel_name"], "filters": [BUSAN_SHANGHAI],
+         "steps": [{"kind": "has_all", **BUSAN_SHANGHAI}]},
+        {"steps": [{"kind": "has_all", "field": "port_of_lading", "values": ["BUSAN", "HAMBURG"]}]},
+        "'port_of_lading' value 'HAMBURG' is not among the candidates offered"),
+    "a-set-test-with-nothing-grouped": Wrong(
+        "carriers that never called at Savannah",
+        {"measures": [COUNT], "group_by": ["carrier_name"], "steps": [{"kind": "has_none", **SAVANNAH}]},
+        {"group_by": []}, "has_none keeps groups, and nothing is grouped"),
+    "a-period-on-a-field-that-is-no-date": Wrong(
+        "TEU in 2025 vs 2024", {"measures": [TEU], "periods": [YEAR_2024, YEAR_2025]},
+        {"periods": [{**YEAR_2024, "field": "teu"}, YEAR_2025]}, "'teu' is not a date field"),
+    "periods-and-a-time-filter": Wrong(
+        "TEU in 2025 vs 2024", {"measures": [TEU], "periods": [YEAR_2024, YEAR_2025]},
+        {"time": YEAR_2025}, "periods compared and a time filter: the periods are the dates"),
+    "a-change-over-one-period": Wrong(
+        "how did TEU change from 2024 to 2025", {"measures": [TEU], "periods": [YEAR_2024, YEAR_2025],
+                                                 "steps": [{"kind": "change"}]},
+        {"periods": [], "time": YEAR_2025}, "a change with neither two periods nor an interval"),
 }
 
 
