@@ -87,7 +87,15 @@ def assert_same(expected: Any, got: Any, tolerance: float, path: str = "") -> No
         assert expected == got, f"{path}: {expected!r} != {got!r}"
 
 
-@pytest.mark.parametrize("entry", CORPUS, ids=[e["id"] for e in CORPUS])
+def _marked(entry: dict[str, Any]) -> Any:
+    """An entry where osmem-server departs from Elasticsearch's documented behaviour (`osmem_differs`: why) is a
+    strict xfail: the embedded engine follows Elasticsearch, and a fixed osmem-server makes the mark fail."""
+    reason = entry.get("osmem_differs")
+    marks = [pytest.mark.xfail(strict=True, reason=f"osmem-server: {reason}")] if reason else []
+    return pytest.param(entry, marks=marks, id=entry["id"])
+
+
+@pytest.mark.parametrize("entry", [_marked(e) for e in CORPUS])
 def test_embedded_matches_opensearch(entry: dict[str, Any], embedded: Engine, osmem: Engine) -> None:
     reference = [_shape(r, entry) for r in _run(osmem, entry)]
     ours = [_shape(r, entry) for r in _run(embedded, entry)]

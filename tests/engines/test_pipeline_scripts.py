@@ -82,6 +82,10 @@ def test_a_vetted_bucket_script_runs_on_every_engine(engine: Engine) -> None:
         ("bucket_script", {"id": "stored"}),
         ("bucket_script", {"source": "params.total * params.k", "params": {"k": 2}}),
         ("bucket_script", {"source": "total * 2", "lang": "expression"}),
+        ("bucket_script", "(" * 40 + "params.total" + ")" * 40),
+        ("bucket_script", "-" * 40 + "params.total"),
+        ("bucket_script", " + ".join(["params.total"] * 60)),
+        ("bucket_selector", "!" * 2000 + "params.total > 1"),
     ],
 )
 def test_any_other_script_is_refused_before_any_engine(engine: Engine, kind: str, script: Any) -> None:

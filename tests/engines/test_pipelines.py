@@ -71,7 +71,7 @@ def test_keep_values_still_skips_a_metric_without_value(sample: EmbeddedEngine) 
                 "aggs": {"a": {"derivative": {"buckets_path": "b"}}, "b": {"derivative": {"buckets_path": "a"}}}}},
          BadQuery, "read each other in a loop"),
         ({"m": {"histogram": {"field": "teu", "interval": 5}}, "x": {"max_bucket": {"buckets_path": "nope>_count"}}},
-         BadQuery, "must start with a multi-bucket aggregation"),
+         BadQuery, "no aggregation named 'nope'"),
         ({"m": {"histogram": {"field": "teu", "interval": 5}},
           "x": {"avg_bucket": {"buckets_path": "m>_count", "gap_policy": "ignore"}}}, BadQuery, "gap_policy"),
         ({"m": {"histogram": {"field": "teu", "interval": 5}},
@@ -102,3 +102,34 @@ def test_what_cannot_be_answered_exactly_is_refused_by_name(sample: EmbeddedEngi
 )
 def test_value_as_string_follows_java_decimal_format(value: float, pattern: str, text: str) -> None:
     assert decimal_format(value, pattern) == text
+
+
+def test_a_misplaced_pipeline_is_refused_even_where_no_bucket_is_found(sample: EmbeddedEngine) -> None:
+    inner = {"m": {"terms": {"field": "carrier_name"}, "aggs": {"run": {"cumulative_sum": {"buckets_path": "_count"}}}}}
+    body = {"size": 0, "query": {"term": {"carrier_name": "NOBODY"}},
+            "aggs": {"c": {"terms": {"field": "port_of_unlading"}, "aggs": inner}}}
+    with pytest.raises(BadQuery, match="must have a histogram or date_histogram as parent"):
+        sample.search("shipments", body)
+
+
+@pytest.mark.parametrize("path", ["tue", "tue>x", "t>x>y"])
+def test_a_path_naming_no_aggregation_is_refused_not_read_as_gaps(sample: EmbeddedEngine, path: str) -> None:
+    body = _months({"d": {"derivative": {"buckets_path": path}}})
+    if path == "t>x>y":  # a sibling's path must lead to a multi-bucket aggregation
+        body["aggs"]["x"] = {"max_bucket": {"buckets_path": path}}
+        body["aggs"]["m"]["aggs"].pop("d")
+    with pytest.raises(BadQuery, match="buckets_path"):
+        sample.search("shipments", body)
+
+
+def test_a_path_step_can_name_one_bucket_as_elasticsearch_documents(sample: EmbeddedEngine) -> None:
+    kinds = {"filters": {"filters": {"reefer": {"terms": {"container_type": ["20RF", "40RF"]}},
+                                     "dry": {"terms": {"container_type": ["20GP", "40GP"]}}}},
+             "aggs": {"t": {"sum": {"field": "teu"}}}}
+    share = {"bucket_script": {"buckets_path": {"r": "f['reefer']>t", "d": "f[dry]>t", "n": "f['reefer']>_count"},
+                               "script": "params.r / (params.r + params.d) + params.n * 0"}}
+    body = {"size": 0, "aggs": {"c": {"terms": {"field": "carrier_name", "size": 3},
+                                      "aggs": {"f": kinds, "share": share}}}}
+    for bucket in sample.search("shipments", body)["aggregations"]["c"]["buckets"]:
+        reefer, dry = (bucket["f"]["buckets"][k]["t"]["value"] for k in ("reefer", "dry"))
+        assert bucket["share"]["value"] == pytest.approx(reefer / (reefer + dry))

@@ -26,6 +26,8 @@ SCRIPTED = {"bucket_selector": "bool", "bucket_script": "num"}  # pipeline kind 
 FORBIDDEN = "is not allowed: Bosun's queries are read-only and run no scripts"
 _TOKEN = re.compile(r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|params\.(?P<param>[A-Za-z_]\w*)"
                     r"|(?P<op>&&|\|\||[<>=!]=|[<>!()+\-*/]))")
+# far above any real template (about 20 tokens); a longer or deeper one would exhaust the parser's stack
+MAX_LENGTH, MAX_TOKENS, MAX_NESTING = 1000, 100, 32
 _LEVELS = [("||",), ("&&",), ("==", "!="), ("<", "<=", ">", ">="), ("+", "-"), ("*", "/")]
 Value = float | int | bool
 
@@ -96,7 +98,11 @@ class _Parser:
     """Precedence climbing over the tokens, Java's precedence: || < && < equality < relation < + - < * /."""
 
     def __init__(self, source: str, names: set[str]) -> None:
-        self.tokens, self.names, self.at = _tokens(source), names, 0
+        if len(source) > MAX_LENGTH:
+            raise refuse(f"the expression is longer than {MAX_LENGTH} characters")
+        self.tokens, self.names, self.at, self.depth = _tokens(source), names, 0, 0
+        if len(self.tokens) > MAX_TOKENS:
+            raise refuse(f"the expression has more than {MAX_TOKENS} tokens")
 
     def parse(self) -> Node:
         node = self.binary(0)
@@ -113,6 +119,11 @@ class _Parser:
         self.at += 1
         return self.tokens[self.at - 1]
 
+    def deeper(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise refuse(f"parentheses and prefix operators nest more than {MAX_NESTING} deep")
+
     def binary(self, level: int) -> Node:
         if level == len(_LEVELS):
             return self.unary()
@@ -125,7 +136,9 @@ class _Parser:
     def unary(self) -> Node:
         if self.peek() in ("!", "-", "+") and self.tokens[self.at][0] == "op":
             op = self.take()[1]
+            self.deeper()
             operand = self.unary()
+            self.depth -= 1
             want = "bool" if op == "!" else "num"
             if operand.kind != want:
                 raise refuse(f"{op!r} needs {'a condition' if want == 'bool' else 'a number'}")
@@ -143,9 +156,11 @@ class _Parser:
                 raise refuse(f"params.{text} is not a name of its buckets_path")
             return Node("num", param=text)
         if text == "(":
+            self.deeper()
             node = self.binary(0)
             if self.take()[1] != ")":
                 raise refuse("a parenthesis is not closed")
+            self.depth -= 1
             return node
         raise refuse(f"unexpected {text!r}")
 

@@ -15,6 +15,7 @@ finite metric of an empty bucket (`keep_values`).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from functools import cmp_to_key
 from typing import Any
@@ -45,14 +46,23 @@ Item = tuple[str, str, dict[str, Any], dict[str, Any]]  # name, kind, body, chil
 
 def run_pipelines(aggs: dict[str, Any], results: dict[str, Any]) -> None:
     """Add every pipeline's result to `results` (the response's aggregations), in place."""
+    _check_parents(aggs, None)
+    _check_paths(aggs)
     items = _items(aggs)
     for name, kind, _, children in items:
         if kind not in PIPELINES:
             _inside(kind, children, results[name])
     for name, kind, body, _ in _in_order(items):
-        if kind in PARENT:
-            raise BadQuery(kind, f"{name!r} must be declared inside a multi-bucket aggregation")
         results[name] = _sibling(kind, body, results, items)
+
+
+def _check_parents(aggs: dict[str, Any], parent: str | None) -> None:
+    """Refuse a parent pipeline whose parent cannot hold it, whether or not any bucket was found."""
+    for name, kind, _, children in _items(aggs):
+        if kind in PARENT:
+            _check_parent(kind, name, parent)
+        elif kind not in PIPELINES:
+            _check_parents(children, kind)
 
 
 def _inside(kind: str, children: dict[str, Any], result: dict[str, Any]) -> None:
@@ -70,12 +80,56 @@ def _inside(kind: str, children: dict[str, Any], result: dict[str, Any]) -> None
             for _, bucket in rows:
                 bucket[name] = _sibling(pipe, body, bucket, items)
             continue
-        _check_parent(pipe, name, kind)
         rows = _PARENTS[pipe](name, body, rows)
         _store(result, rows)
 
 
-def _check_parent(pipe: str, name: str, parent: str) -> None:
+def _check_paths(aggs: dict[str, Any]) -> None:
+    """Refuse a buckets_path that names no aggregation: a typo must not read as a gap in every bucket."""
+    items = _items(aggs)
+    for _, kind, body, children in items:
+        if kind in SIBLING:
+            _check_sibling_path(kind, _path(body, kind), items)
+        elif kind in PARENT:
+            for path in _paths(kind, body):
+                _declared(kind, path, items)
+        else:
+            _check_paths(children)
+
+
+def _paths(kind: str, body: dict[str, Any]) -> list[str]:
+    if kind == "bucket_sort":
+        return [p for p, _ in _sorts(body.get("sort", [])) if p != "_key"]
+    raw = body.get("buckets_path")
+    return [str(p) for p in raw.values()] if isinstance(raw, dict) else [_path(body, kind)]
+
+
+def _declared(kind: str, path: str, items: list[Item]) -> Item | None:
+    """The aggregation the first step of `path` names among `items` (None for _count, _key)."""
+    first = re.split(r"[>.\[]", path, maxsplit=1)[0]
+    if first in ("_count", "_key"):
+        return None
+    for item in items:
+        if item[0] == first:
+            return item
+    raise BadQuery(kind, f"buckets_path {path!r}: no aggregation named {first!r} beside the pipeline")
+
+
+def _check_sibling_path(kind: str, path: str, items: list[Item]) -> None:
+    """A sibling's path: through single-bucket aggregations to a multi-bucket one, then a path in its buckets."""
+    step, _, rest = path.partition(">")
+    target = _declared(kind, step, items) if rest else None
+    while target is not None and target[1] in _SINGLE_BUCKET:
+        step, _, rest = rest.partition(">")
+        target = _declared(kind, step, _items(target[3])) if rest else None
+    if target is None or target[1] in PIPELINES:
+        raise BadQuery(kind, f"buckets_path {path!r} must lead to a multi-bucket aggregation beside {kind}")
+    _declared(kind, rest, _items(target[3]))
+
+
+def _check_parent(pipe: str, name: str, parent: str | None) -> None:
+    if parent is None:
+        raise BadQuery(pipe, f"{name!r} must be declared inside a multi-bucket aggregation")
     if parent == "composite":
         raise UnsupportedQuery(f"composite > {pipe}", "pipelines under a composite aggregation")
     if parent in _SINGLE_BUCKET:
@@ -125,13 +179,11 @@ def raw_value(bucket: dict[str, Any], label: Any, path: str, kind: str) -> float
     """The number at `path` in `bucket` (NaN for a metric without a value, None when nothing is there)."""
     node: dict[str, Any] = bucket
     steps = _steps(path, kind)
-    for name, _ in steps[:-1]:
-        child = node.get(name)
-        if not isinstance(child, dict):
+    for step, _ in steps[:-1]:
+        inner = _step(node, step, path, kind)
+        if inner is None:
             return None
-        if "buckets" in child:
-            raise BadQuery(kind, f"buckets_path {path!r} goes through the multi-bucket aggregation {name!r}")
-        node = child
+        node = inner
     name, metric = steps[-1]
     if name == "_count":
         return float(node["doc_count"])
@@ -140,6 +192,23 @@ def raw_value(bucket: dict[str, Any], label: Any, path: str, kind: str) -> float
     if name not in node:
         return None
     return _metric(node[name], metric, path, kind)
+
+
+def _step(node: dict[str, Any], step: str, path: str, kind: str) -> dict[str, Any] | None:
+    """Into a single-bucket aggregation (`f`), or one bucket of a multi-bucket one by its key (`by_type['hat']`)."""
+    name, _, key = step.partition("[")
+    child = node.get(name)
+    if not isinstance(child, dict):
+        return None
+    if "buckets" not in child:
+        return child
+    if not key.endswith("]"):
+        raise BadQuery(kind, f"buckets_path {path!r} goes through the multi-bucket aggregation {name!r}: name a bucket")
+    wanted = key[:-1].strip("'\"")
+    for label, bucket in _rows("", child):
+        if str(label if label is not None else bucket.get("key_as_string", bucket.get("key"))) == wanted:
+            return bucket
+    return None
 
 
 def _metric(result: Any, metric: str | None, path: str, kind: str) -> float:
@@ -197,7 +266,7 @@ def resolve(bucket: dict[str, Any], label: Any, path: str, gap: str, kind: str) 
 
 def _gap(body: dict[str, Any], kind: str) -> str:
     gap = body.get("gap_policy", "skip")
-    if gap not in _GAP_POLICIES:
+    if not isinstance(gap, str) or gap not in _GAP_POLICIES:
         raise BadQuery(kind, f"gap_policy must be one of {sorted(_GAP_POLICIES)}, got {gap!r:.40}")
     return str(gap)
 
