@@ -119,3 +119,26 @@ def test_shares_and_a_median_in_the_shop(shop: Session) -> None:
     median = shop.ask("median order amount", "median").results[0]
     [(value, n)] = gold(shop, "select quantile_cont(amount, 0.5), count(amount) from orders")
     assert median.rows == [[round(value, 2), n]]
+
+
+def test_periods_side_by_side_per_store(shop: Session) -> None:
+    """Issue 23: "which store grew most" ranks the stores by the change between the two periods."""
+    answer = shop.ask("which store grew most in revenue from Q4 2025 to Q1 2026", "t-periods")
+    expected = gold(shop, "select store_name, round(sum(amount) filter (where order_date between '2025-10-01' and "
+                          "'2025-12-31'), 2) a, round(sum(amount) filter (where order_date between '2026-01-01' "
+                          "and '2026-03-31'), 2) b from orders group by 1 order by b - a desc limit 1")
+    ((store, before, after),) = expected
+    (row,) = answer.results[0].rows
+    assert row[:3] == [store, pytest.approx(before), pytest.approx(after)]
+    assert row[3] == pytest.approx(after - before, abs=0.02)
+
+
+def test_products_of_one_store_never_of_another(shop: Session) -> None:
+    """Issue 23: "but never" keeps the products with no order at the other store, not their other orders."""
+    answer = shop.ask("products sold downtown but never at the mall last week", "t-never")
+    expected = gold(shop, "select product_name, count(*) filter (where store_name = 'DOWNTOWN') from orders where "
+                          "order_date between '2026-06-08' and '2026-06-14' group by 1 having "
+                          "count(*) filter (where store_name = 'DOWNTOWN') > 0 and "
+                          "count(*) filter (where store_name = 'MALL') = 0")
+    assert expected
+    assert sorted(map(tuple, answer.results[0].rows)) == sorted(expected)

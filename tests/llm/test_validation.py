@@ -38,6 +38,9 @@ LAST_MONTH = {"field": "arrival_date", "start": "2026-05-01", "end": "2026-05-31
 ACME = ["ACME CO", "ACME CORP LLC", "ACME CORPORATION"]
 TEU = {"agg": "sum", "field": "teu"}
 OCEAN_ALLIANCE = {"object": "carriers", "attribute": "alliance", "field": "carrier_name", "values": ["Ocean Alliance"]}
+BUSAN_SHANGHAI = {"field": "port_of_lading", "values": ["BUSAN", "SHANGHAI"]}
+YEAR_2024 = {"field": "arrival_date", "start": "2024-01-01", "end": "2024-12-31", "words": "2024"}
+YEAR_2025 = {"field": "arrival_date", "start": "2025-01-01", "end": "2025-12-31", "words": "2025"}
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,27 @@ PHENOMENA = {
         {"listing": "carriers", "filters": [{"field": "alliance", "values": ["Gemini Cooperation"]}]},
         {"filters": [{"field": "carrier_alliance", "values": ["Gemini Cooperation"]}]},
         "'carriers' has no field 'carrier_alliance'"),
+    # issue 23: periods compared and set logic are checked as the rest of a reading is
+    "a-set-test-on-a-value-not-offered": Wrong(
+        "vessels that called at both Busan and Shanghai",
+        {"measures": [COUNT], "group_by": ["vessel_name"], "filters": [BUSAN_SHANGHAI],
+         "steps": [{"kind": "has_all", **BUSAN_SHANGHAI}]},
+        {"steps": [{"kind": "has_all", "field": "port_of_lading", "values": ["BUSAN", "HAMBURG"]}]},
+        "'port_of_lading' value 'HAMBURG' is not among the candidates offered"),
+    "a-set-test-with-nothing-grouped": Wrong(
+        "carriers that never called at Savannah",
+        {"measures": [COUNT], "group_by": ["carrier_name"], "steps": [{"kind": "has_none", **SAVANNAH}]},
+        {"group_by": []}, "has_none keeps groups, and nothing is grouped"),
+    "a-period-on-a-field-that-is-no-date": Wrong(
+        "TEU in 2025 vs 2024", {"measures": [TEU], "periods": [YEAR_2024, YEAR_2025]},
+        {"periods": [{**YEAR_2024, "field": "teu"}, YEAR_2025]}, "'teu' is not a date field"),
+    "periods-and-a-time-filter": Wrong(
+        "TEU in 2025 vs 2024", {"measures": [TEU], "periods": [YEAR_2024, YEAR_2025]},
+        {"time": YEAR_2025}, "periods compared and a time filter: the periods are the dates"),
+    "a-change-over-one-period": Wrong(
+        "how did TEU change from 2024 to 2025", {"measures": [TEU], "periods": [YEAR_2024, YEAR_2025],
+                                                 "steps": [{"kind": "change"}]},
+        {"periods": [], "time": YEAR_2025}, "a change step needs periods (an interval)"),
 }
 
 

@@ -36,6 +36,8 @@ def _goal(expect: dict[str, Any], question: str, rules: RulesUnderstanding) -> d
     if expect.get("time"):
         field, start, end = expect["time"]
         goal["time"] = {"field": field, "start": _day(start), "end": _day(end)}
+    goal["periods"] = [{"field": f, "start": _day(a), "end": _day(b)} for f, a, b in expect.get("periods", [])]
+    goal["steps"] = expect.get("steps", [])
     for key in ("group_by", "interval", "top_n", "order", "records", "not_understood"):
         if expect.get(key) is not None:
             goal[key] = expect[key]

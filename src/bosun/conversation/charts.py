@@ -10,6 +10,7 @@ The shape is read from the executed query and the rows, never from the question'
     2              no            → stacked bars (each group's share of the first dimension)
     2, the inner ranked (top N within each group) → grouped bars
     a running total or a change (cumulative_sum, derivative) → its line, not the figure it runs over
+    a filter agg per period      → grouped bars, one per period (period_charts.py)
     1, a measure named as a share (share, percent, %) → one stacked bar of the shares
 
 A spec is validated against the vendored Vega-Lite JSON schema before it is returned.
@@ -23,6 +24,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from bosun.conversation.period_charts import compares_periods, period_bars
 from bosun.planner.answer import Answer
 from bosun.understanding import english
 from bosun.workers.models import ResultTable
@@ -44,6 +46,11 @@ def with_charts(answer: Answer) -> Answer:
 
 def chart_for(table: ResultTable) -> dict[str, Any] | None:
     """The Vega-Lite spec that fits the table's shape, or None (records, one value, no numbers)."""
+    if compares_periods(table):  # period against period: grouped bars
+        compared = period_bars(table, SCHEMA_URL)
+        if compared is not None:
+            validate(compared)
+        return compared
     levels = _bucket_levels((table.query or {}).get("aggs") or (table.query or {}).get("aggregations"))
     if levels == 0 or levels >= len(table.columns) or len(table.rows) < 2:
         return None

@@ -37,6 +37,8 @@ from bosun.understanding.measure_kinds import (
     shares,
     side_by_side,
 )
+from bosun.understanding.periods import periods, periods_measured
+from bosun.understanding.sets import sets
 from bosun.understanding.tagger import Span, is_plural, time_of
 
 _GLUE = frozenset({"function", "filler", "neutral", "structure", "meaning", "quantifier"})
@@ -149,10 +151,10 @@ def catalog_share(catalog: Catalog, part: dict[str, list[str]]) -> Share:
 
 def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     """Every rule, in order, over the spans of one data goal (names are already filters in `meaning`)."""
-    for rule in (values, quantifiers, group_steps.group_thresholds, ranges, thresholds, time_filter, first_last,
-                 date_parts, distinct, distinct_attributes, group_steps.per_period, grouping, percentiles,
+    for rule in (values, quantifiers, group_steps.group_thresholds, ranges, thresholds, time_filter, periods,
+                 first_last, date_parts, distinct, distinct_attributes, group_steps.per_period, grouping, percentiles,
                  group_steps.period_steps, measures, recency, ranking, ordering, records_or_count,
-                 group_steps.step_measures, comparison, side_by_side, shares, page):
+                 group_steps.step_measures, periods_measured, sets, comparison, side_by_side, shares, page):
         rule(spans, composer, meaning)
     meaning.intent_type = "aggregation" if (meaning.measures or meaning.group_by or meaning.interval) else "search"
     return meaning

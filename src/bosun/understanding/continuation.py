@@ -22,6 +22,7 @@ from bosun.understanding.goals import Part, definition, fields_asked
 from bosun.understanding.grammar import FollowUp, english
 from bosun.understanding.meaning import Condition, Meaning, Measure, TimeFilter
 from bosun.understanding.names import normalize
+from bosun.understanding.periods import period_before
 from bosun.understanding.picks import replace_term
 from bosun.understanding.readback import condition_words, dates_words, measure_words, value_names
 from bosun.understanding.reading import Continuation as Kind
@@ -110,6 +111,9 @@ class Continuation:
         compared = self._compared(reply, previous, today)
         if compared is not None:  # "how does Tacoma stack up?" after Seattle's TEU: both, side by side
             return Continued("follow_up", title, compared.model_copy(update={"text": title}))
+        periods = self._periods(reply, previous, today)
+        if periods is not None:  # "how does that compare to last year?": the last period and the one before
+            return Continued("follow_up", title, periods.model_copy(update={"text": title}))
         row, phrase = self._pointed(reply, previous, last, today)
         own = self.understanding.analyze(_without(reply, phrase), today)  # "the second one" points back
         cued = self._cued(reply) or row is not None
@@ -155,6 +159,31 @@ class Continuation:
             "entities": [*previous.entities, *own.entities], "sort": [], "page": 1, "lookup": None,
             "not_understood": own.not_understood,
             "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions]))})
+
+    def _periods(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
+        """ "how does that compare to last year?", "and year over year?" after a question with one period: that
+        period beside the one the reply names, everything else kept."""
+        spans = self.understanding.spans(reply, today)
+        shift = next((s for s in spans if s.has("period_shift")), None)
+        compared = _longest_said(reply, self.words.compare) is not None
+        if previous.time is None or not (shift or compared):
+            return None
+        if not compared and said(reply, list(self.words.shift)):
+            return None  # "and the month before?": the last question moved to another period, not compared
+        own = self.understanding.analyze(reply, today)
+        if own.conditions or own.measures or own.group_by or own.periods or not (own.time or shift):
+            return None
+        other = period_before(previous.time, own.time, shift)
+        if other is None:
+            return None
+        measures = previous.measures or [Composer(self.understanding.catalog, self.understanding.grammar)
+                                         .default_measure()]
+        shifted = set(normalize(shift.text).split()) if shift else set()
+        unread = [w for w in own.not_understood if not set(normalize(w).split()) <= shifted]
+        return previous.model_copy(update={
+            "periods": sorted([previous.time, other], key=lambda p: p.start or date.min), "time": None,
+            "measures": measures, "intent_type": "aggregation", "interval": None, "sort": [], "page": 1,
+            "lookup": None, "not_understood": unread})
 
     def _pointed(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> tuple[Value | None, str | None]:
         """ "the top one", "the second one", "the busiest one": the row of the last grouped answer pointed at (its

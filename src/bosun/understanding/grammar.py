@@ -59,6 +59,25 @@ class StepWords(_Data):
     within: list[str]
 
 
+class PeriodWords(_Data):
+    """en.yaml `periods`: relative periods, change words with their direction, percent words."""
+
+    shifts: dict[str, str]
+    change: dict[str, int]
+    percent: list[str]
+    read_back: dict[str, Any]
+
+
+class SetWords(_Data):
+    """en.yaml `sets`: words of set logic over the values a question names."""
+
+    every: list[str]
+    every_joins: list[str]
+    none: list[str]
+    union: list[str]
+    read_back: dict[str, str]
+
+
 class Replies(_Data):
     option_words: list[str]
     attribute_cues: list[str]
@@ -185,6 +204,8 @@ class Grammar(_Data):
     share_words: list[str]
     steps: StepWords
     measure_kinds: MeasureKindWords
+    periods: PeriodWords
+    sets: SetWords
 
     def singular(self, phrase: str) -> str:
         """The phrase with its last word made singular by the first plural ending it has ("countries" → country)."""
@@ -301,6 +322,7 @@ def _english(lexicon: Lexicon, g: Grammar) -> None:
     for direction, words in g.recency.items():
         lexicon.add_all(words, "recency", direction)
     _measure_kind_words(lexicon, g.measure_kinds)
+    _analysis_words(lexicon, g)
 
 
 def _measure_kind_words(lexicon: Lexicon, words: MeasureKindWords) -> None:
@@ -308,6 +330,18 @@ def _measure_kind_words(lexicon: Lexicon, words: MeasureKindWords) -> None:
     lexicon.add_all(words.percentile, "percentile")
     lexicon.add_all(words.share, "share")
     lexicon.add_all(words.dated, "dated")
+
+
+def _analysis_words(lexicon: Lexicon, g: Grammar) -> None:
+    """Words of periods compared and of set logic (issue 23)."""
+    for phrase, unit in g.periods.shifts.items():
+        lexicon.add(phrase, Tag("period_shift", unit))
+    for phrase, direction in g.periods.change.items():
+        lexicon.add(phrase, Tag("change", direction))
+    lexicon.add_all(g.periods.percent, "change_percent")
+    for kind, words in (("every", g.sets.every), ("every_join", g.sets.every_joins), ("none", g.sets.none),
+                        ("union", g.sets.union)):
+        lexicon.add_all(words, "set", kind)
 
 
 def _degree_words(lexicon: Lexicon, degree: Degree) -> None:

@@ -16,6 +16,8 @@ from bosun.understanding.grammar import ReadBack, english
 from bosun.understanding.meaning import (
     Change,
     Condition,
+    HasAll,
+    HasNone,
     Meaning,
     Measure,
     PerPeriod,
@@ -48,8 +50,9 @@ def computed(meaning: Meaning, catalog: Catalog) -> list[str]:
     parts += [words.grouping.format(field=field_name(name, catalog)) for name in meaning.group_by]
     if meaning.interval is not None:
         parts.append(words.interval.format(interval=meaning.interval))
-    parts += _order(meaning, catalog) or _part_order(meaning, catalog)
-    parts += [step_words(step, meaning, catalog) for step in meaning.steps]
+    parts += _changes(meaning) or _order(meaning, catalog) or _part_order(meaning, catalog)
+    parts += [_set_words(step, catalog) if isinstance(step, HasAll | HasNone) else step_words(step, meaning, catalog)
+              for step in meaning.steps if not (isinstance(step, Change) and meaning.periods)]
     return [part for part in parts if part]
 
 
@@ -86,6 +89,7 @@ def constraints(meaning: Meaning, catalog: Catalog) -> list[str]:
     """What it was computed over: each filter, then the dates and the date field they are on."""
     said = [condition_words(condition, catalog, value_names(meaning)) for condition in meaning.conditions]
     dates = dates_words(meaning.time, catalog, _words().dated) if meaning.time is not None else ""
+    said += [_periods_words(meaning, catalog)] if meaning.periods else []
     return [*said, dates] if dates else said
 
 
@@ -283,3 +287,31 @@ def _page(meaning: Meaning) -> list[str]:
 
 def _words() -> ReadBack:
     return english().read_back
+
+
+# -- periods compared, set logic (issue 23) ---------------------------------------------------------------
+def _periods_words(meaning: Meaning, catalog: Catalog) -> str:
+    """ "2024-01-01 to 2024-12-31 vs 2025-01-01 to 2025-12-31 compared (arrival date)"."""
+    words = english().periods.read_back
+    spans = str(words["joiner"]).join(date_span(p.start, p.end) for p in meaning.periods)
+    return str(words["compared"]).format(periods=spans, field=field_name(meaning.periods[0].field, catalog))
+
+
+def _changes(meaning: Meaning) -> list[str]:
+    """ "change from the first period to the last", and "top 1 by change" when the groups are ranked by it."""
+    words = english().periods.read_back
+    steps = [s for s in meaning.steps if isinstance(s, Change)]
+    if not steps or not meaning.periods:
+        return []
+    said = [str(words["change_percent" if steps[0].percent else "change"])]
+    if meaning.top_n is not None:
+        said.append(str(words["ranked"][meaning.order]).format(n=meaning.top_n))
+    return said
+
+
+def _set_words(step: HasAll | HasNone, catalog: Catalog) -> str:
+    """ "having each of port of lading BUSAN and SHANGHAI", "having no carrier MAERSK"."""
+    words = english().sets.read_back
+    joiner = words["both"] if isinstance(step, HasAll) else words["either"]
+    values = joiner.join(str(v) for v in step.values)
+    return words[step.kind].format(field=field_name(step.field, catalog), values=values)

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from bosun.catalog import Catalog
 from bosun.catalog.parts import PART_RANGE
+from bosun.understanding.compared import compared_problems
 from bosun.understanding.links import link_problems, listing_problems
 from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning, Measure, Running, Step, Threshold, TopEach
 
@@ -117,21 +118,22 @@ def validate_meaning(meaning: Meaning, catalog: Catalog) -> list[str]:
     problems += link_problems(meaning, catalog)
     if meaning.lookup is not None:
         problems += _lookup(meaning, catalog)
+    problems += compared_problems(meaning, catalog)  # periods, set logic
     return problems + [problem for step in meaning.steps if (problem := _step_problem(step, meaning))]
 
 
 def _step_problem(step: Step, meaning: Meaning) -> str | None:
-    """What a step needs of the meaning: its measure, an inner grouping to rank within, periods to run over."""
-    periods = meaning.interval is not None or len(meaning.periods) > 1
+    """What a step needs of the meaning: its measure, an inner grouping to rank within, periods to run over (set
+    logic's needs are in compared_problems)."""
     if isinstance(step, Threshold) and step.measure >= len(meaning.measures):
         return f"a threshold on measure {step.measure}, which the meaning does not have"
     if isinstance(step, TopEach) and len(meaning.group_by) + (meaning.interval is not None) < 2:
         return "a top N within each group needs two groupings (fields, or a field and an interval)"
     if isinstance(step, TopEach) and step.outer == "period" and meaning.interval is None:
         return "a top N within each period needs an interval"
-    if isinstance(step, Running | Change) and not periods:
+    if isinstance(step, Running | Change) and meaning.interval is None and len(meaning.periods) < 2:
         return f"a {step.kind} step needs periods (an interval)"
-    if not isinstance(step, Threshold | HasAll | HasNone) and not meaning.measures:
+    if not isinstance(step, Threshold | HasAll | HasNone) and not (meaning.measures or meaning.periods):
         return f"a {step.kind} step needs a measure"
     return None
 

@@ -241,7 +241,7 @@ class RulesUnderstanding:
     # -- one business object -----------------------------------------------------------------------
     def _lookup(self, spans: list[Span], meaning: Meaning) -> None:
         """A question about one object's attributes ("what flag does X fly?"), not about the records."""
-        if (any(a.kind == "entity" for a in meaning.ambiguities) or meaning.time or meaning.top_n
+        if (any(a.kind == "entity" for a in meaning.ambiguities) or meaning.time or meaning.periods or meaning.top_n
                 or meaning.interval or meaning.sort or meaning.compare or len(meaning.conditions) > 1):
             return
         found = self._named_object(meaning) if meaning.entities else self._id_lookup(spans)

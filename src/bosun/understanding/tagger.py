@@ -18,9 +18,9 @@ from typing import Any, Protocol
 
 from bosun.understanding.grammar import QUIET, Lexicon, Tag
 from bosun.understanding.names import Found
-from bosun.understanding.timewords import TimeRange, find_time_range
+from bosun.understanding.timewords import TimeRange, find_time_ranges
 
-_NUMBER = r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?"
+_NUMBER = r"(?<![\w.])-?\d(?:[\d,]*\d)?(?:\.\d+)?"
 _POSSESSIVE = re.compile(r"['’]s\b", re.I)
 
 
@@ -80,8 +80,7 @@ def tag(text: str, today: date, lexicon: Lexicon, names: list[Found],
     """`marks`: phrases already known to be something (values of linked objects), placed before names."""
     toks = tokens(text, lexicon.scales)
     spans: dict[int, Span] = {}
-    time = find_time_range(text, today)
-    if time is not None:
+    for time in find_time_ranges(_without_shifts(text, toks, lexicon), today):
         _place(spans, toks, time.at, time.at + len(time.text), text, Tag("time", time))
     for mark in marks:
         _place(spans, toks, mark.start, mark.end, text, *mark.tags)
@@ -102,6 +101,19 @@ class Marked(Protocol):
 
     @property
     def tags(self) -> tuple[Tag, ...]: ...
+
+
+def _without_shifts(text: str, toks: list[Token], lexicon: Lexicon) -> str:
+    """The text with each period said relative to another ("the same month last year") blanked: it is not a date
+    of its own, so the date grammar must not read its "last year"."""
+    blanked = list(text)
+    for i in range(len(toks)):
+        for size in range(min(lexicon.longest, len(toks) - i), 1, -1):
+            key = " ".join(t.norm for t in toks[i:i + size])
+            if any(t.kind == "period_shift" for t in lexicon.get(key)):
+                blanked[toks[i].start:toks[i + size - 1].end] = " " * (toks[i + size - 1].end - toks[i].start)
+                break
+    return "".join(blanked)
 
 
 def _place(spans: dict[int, Span], toks: list[Token], start: int, end: int, text: str, *tags_: Tag) -> None:

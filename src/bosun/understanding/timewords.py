@@ -153,6 +153,10 @@ RULES: list[Rule] = [
      lambda m, t: (period_bounds(t, m["unit"])[0], t)),
     (rf"\b(?:in\s+|during\s+)?(?:q(?P<q>[1-4])\s*(?:of\s+)?{_YEAR}|{_YEAR.replace('year', 'y2')}\s*q(?P<q2>[1-4]))\b",
      lambda m, t: _quarter(int(m["q"] or m["q2"]), int(m["year"] or m["y2"]))),
+    (r"\b(?:in\s+|during\s+)?q(?P<q>[1-4])\s+(?:of\s+)?(?P<rel>this|last|previous)\s+year\b",
+     lambda m, t: _quarter(int(m["q"]), _relative_year(m["rel"], t))),
+    (rf"\b(?:in\s+|during\s+)?{_MONTH}\s+(?:of\s+)?(?P<rel>this|last|previous)\s+year\b",
+     lambda m, t: _month_of(m["month"], str(_relative_year(m["rel"], t)), t)),
     (rf"\b(?:in\s+|during\s+)?h(?P<h>[12])\s*(?:of\s+)?{_YEAR}\b",
      lambda m, t: _half(int(m["h"]), int(m["year"]))),
     (rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_ORDINAL}\s+quarter\s+(?:of\s+)?{_YEAR}\b",
@@ -185,6 +189,11 @@ _COMPILED = [(re.compile(pattern, re.I), build) for pattern, build in RULES]
 _FALSE_MONTHS = {"may", "mar", "jun", "jan", "dec", "oct", "sept", "sep", "aug", "apr", "nov", "feb", "jul"}
 
 
+def _relative_year(word: str, today: date) -> int:
+    """ "Q2 this year", "June last year": the year the word names."""
+    return today.year if word.lower() == "this" else today.year - 1
+
+
 def _rolling_start(today: date, unit: str, n: int) -> date:
     delta = {"day": relativedelta(days=n), "week": relativedelta(weeks=n), "month": relativedelta(months=n),
              "quarter": relativedelta(months=3 * n), "year": relativedelta(years=n)}[unit]
@@ -215,7 +224,7 @@ def _since(text: str, today: date) -> date:
 def _plausible(match: re.Match[str]) -> bool:
     """Reject a bare month abbreviation that is an ordinary word ("may", "mar") without a year."""
     month = match.groupdict().get("month")
-    if not month or match.groupdict().get("year"):
+    if not month or match.groupdict().get("year") or match.groupdict().get("rel"):
         return True
     word = month.lower()
     return word not in _FALSE_MONTHS or match.group(0).lower().startswith(("in ", "during ", "for "))
@@ -232,6 +241,17 @@ def _built(build: Callable[[re.Match[str], date], tuple[date | None, date | None
         raise UserError(f"“{written}” reaches past the calendar (years 1 to 9999)") from None
     except ValueError as exc:
         raise UserError(f"“{written}” is not a date ({exc})") from None
+
+
+def find_time_ranges(text: str, today: date) -> list[TimeRange]:
+    """Every time expression in `text`, left to right, none overlapping: "Q2 2026 vs Q2 2025" has two."""
+    found: list[TimeRange] = []
+    rest = text
+    while (first := find_time_range(rest, today)) is not None:
+        found.append(first)
+        end = first.at + len(first.text)
+        rest = " " * end + rest[end:]  # blanked, so the positions stay the question's
+    return found
 
 
 def find_time_range(text: str, today: date) -> TimeRange | None:

@@ -21,7 +21,7 @@ from bosun.understanding import (
     replace_term,
     validate_meaning,
 )
-from bosun.workers import measure_text, querygen, stepquery, steptext
+from bosun.workers import compared, compared_words, measure_text, querygen, stepquery, steptext
 from bosun.workers.context import Context
 from bosun.workers.links import has_links, wired, with_keys
 from bosun.workers.models import Clarification, Deliverable, ResultTable, WorkerInput, WorkerResult
@@ -185,10 +185,12 @@ def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
     query = wi.get(ES_QUERY)
     response = ctx.engine.search(query.index, query.body)
     columns, rows, total = querygen.table(query.meaning, response, ctx.catalog)
+    considered = compared.considered(query.meaning, response)
     results = QueryResults(columns=columns, rows=rows, total=total, query=query.body, meaning=query.meaning,
-                           dates=querygen.record_dates(response), groups=stepquery.group_count(response))
+                           dates=querygen.record_dates(response), groups=stepquery.group_count(response),
+                           considered=considered)
     passed = bool(query.meaning.steps)  # no group passing a threshold is an answer, not records missing
-    return WorkerResult.of(wi, ES_RESULTS.of(results), empty=not (rows or passed))
+    return WorkerResult.of(wi, ES_RESULTS.of(results), empty=not (rows or passed or considered))
 
 
 @worker("page_query", "Fetches one page of a search's records by offset and limit", consumes=[ES_QUERY],
@@ -226,11 +228,13 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     groups = {r[0] for r in results.rows} if meaning.group_by else results.rows
     names = code_names(ctx.catalog, meaning.group_by[0]) if meaning.group_by else {}
     said = results.model_copy(update={"rows": with_names(results.rows, names)}) if names else results
-    over = _Over.of(meaning, ctx.catalog)
-    if meaning.steps:  # thresholds, top N within groups, running totals, changes, averages per period
+    over, noun = _Over.of(meaning, ctx.catalog), _noun(meaning, ctx, max(len(groups), results.considered or 0))
+    if compared.applies(meaning):  # periods side by side, set logic over groups
+        text = compared_words.summary(meaning, said, noun, over.which if over.said else "", _figure)
+    elif meaning.steps:  # thresholds, top N within groups, running totals, changes, averages per period
         text = steptext.summary(said, lambda count: _noun(meaning, ctx, count), over.which)
     else:
-        text = _summary(meaning, said, _noun(meaning, ctx, len(groups)), over)
+        text = _summary(meaning, said, noun, over)
     unsure = wi.get(AMBIGUITY)
     assumed = [_assumed(a, meaning) for a in unsure]
     if not any(a.kind == "field" and meaning.time and a.term == meaning.time.text for a in unsure):
@@ -408,7 +412,7 @@ def analyze_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
 def _analysis(results: QueryResults) -> str:
     """The comparison, ranking or trend the results show, in words ("" when there is nothing to compare)."""
     meaning = results.meaning
-    if not meaning.measures or meaning.steps:  # a step's figures are stated with the results (steptext.py)
+    if not meaning.measures or meaning.steps or meaning.periods:  # their figures are said with the results
         return ""
     at = int(bool(meaning.group_by)) + int(meaning.interval is not None)  # the first measure: ranked or followed
     rows = [[r[0], r[at]] for r in results.rows if isinstance(r[at], int | float)]

@@ -7,7 +7,7 @@ from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.understanding import Meaning, Measure
-from bosun.workers import measure_dsl, stepquery
+from bosun.workers import compared, measure_dsl, stepquery
 from bosun.workers.dateparts import named_parts, part_order
 from bosun.workers.listing import listed_object, listing_query, listing_table
 
@@ -43,6 +43,8 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
     if listed is not None:  # "which carriers belong to the Gemini Cooperation"
         return listing_query(listed, filters(meaning), meaning.top_n or catalog.spec.defaults.page_size)
     meaning = counted(meaning, catalog)
+    if compared.applies(meaning):  # periods side by side, set logic over groups
+        return compared.build(meaning, filters, _metrics(meaning), MAX_GROUPS)
     body: dict[str, Any] = {"query": {"bool": {"filter": filters(meaning)}}, "track_total_hits": True}
     if meaning.intent_type == "search":
         record = catalog.record
@@ -52,7 +54,7 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
                     sort=[*sort, {record.id_field or "_doc": "asc"}])
         return body
     body["size"] = 0
-    metrics = {k: v for i, m in enumerate(meaning.measures) for k, v in measure_dsl.metric_aggs(i, m).items()}
+    metrics = _metrics(meaning)
     if meaning.steps:  # thresholds, top N within groups, running totals, changes, averages per period
         return body | {"aggs": stepquery.aggs(meaning, catalog, metrics)}
     inner: dict[str, Any] = dict(metrics)
@@ -76,6 +78,10 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
     return body
 
 
+def _metrics(meaning: Meaning) -> dict[str, Any]:
+    return {k: v for i, m in enumerate(meaning.measures) for k, v in measure_dsl.metric_aggs(i, m).items()}
+
+
 def _order(meaning: Meaning) -> dict[str, str] | None:
     """Groups in the order of their first measure (a ranking's, or highest first), so that the rows read in
     the order the answer's words list them; groups of periods keep the engine's order."""
@@ -93,6 +99,8 @@ def table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> tuple
     if meaning.intent_type == "search":
         return _hits_table(meaning, response, catalog)
     meaning = counted(meaning, catalog)
+    if compared.applies(meaning):
+        return compared.table(meaning, response, lambda m, bucket: measure_dsl.cells(m.measures, bucket, {}))
     labels = measure_dsl.columns(meaning.measures)
     aggs = response.get("aggregations", {})
     total = response["hits"]["total"]["value"]

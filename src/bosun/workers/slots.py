@@ -37,6 +37,7 @@ class QueryResults(BaseModel):
                                                    "for a query of periods")
     groups: int | None = Field(None, description="how many groups a step after grouping chose among (a "
                                "threshold's 'of 62 ports')")
+    considered: int | None = Field(None, description="how many groups set logic tested (of which `rows` passed)")
 
 
 class FoundKeys(BaseModel):

@@ -50,7 +50,7 @@ def run_pipelines(aggs: dict[str, Any], results: dict[str, Any]) -> None:
     _check_paths(aggs)
     items = _items(aggs)
     for name, kind, _, children in items:
-        if kind not in PIPELINES:
+        if kind not in PIPELINES and name in results:  # a metric on an unmapped field has no result to walk
             _inside(kind, children, results[name])
     for name, kind, body, _ in _in_order(items):
         results[name] = _sibling(kind, body, results, items)

@@ -113,6 +113,8 @@ class ModelGoal(BaseModel):
     filters: list[ModelFilter] = Field(default_factory=list)
     ranges: list[ModelRange] = Field(default_factory=list)
     time: ModelTime | None = None
+    periods: list[ModelTime] = Field(default_factory=list, description="periods compared side by side ('Q2 this "
+                                     "year vs Q2 last year'), earliest first; `time` is then empty")
     group_by: list[str] = Field(default_factory=list)
     interval: Literal["day", "week", "month", "quarter", "year"] | None = None
     top_n: int | None = Field(None, ge=1, le=TOP_N_MOST)
@@ -130,8 +132,10 @@ class ModelGoal(BaseModel):
     refused_words: list[str] = Field(default_factory=list, description="the words that ask what it cannot answer")
     steps: list[Step] = Field(default_factory=list, description="what is done with the groups and periods once "
                               "measured, in order: a threshold on a group's measure (by its position in measures), "
-                              "the top n within each group, a running total or a change over the periods, an "
-                              "average per period")
+                              "the top n within each group, a running total, a change over the periods (from each "
+                              "interval to the next, or from the first period compared to the last), an average "
+                              "per period, has_all / has_none (groups having every / none of some values: 'vessels "
+                              "that called at both A and B')")
 
 
 class ModelReading(BaseModel):
@@ -183,6 +187,7 @@ def _names_used(goal: ModelGoal) -> list[Scalar]:
     values += [value for link in goal.links for value in link.values]  # "carriers based in Taiwan": TW
     if goal.lookup is not None:
         values.append(goal.lookup.key)
+    values += [value for step in goal.steps if step.kind in ("has_all", "has_none") for value in step.values]
     return values
 
 
@@ -208,6 +213,10 @@ def _goal_problems(goal: ModelGoal, catalog: Catalog, offered: Offered) -> list[
     for ambiguity in goal.ambiguous:
         found += [f"option {o!r} is not among the candidates offered" for o in ambiguity.options
                   if o not in offered.values]
+    for step in goal.steps:
+        if step.kind in ("has_all", "has_none"):
+            found += [f"{step.field!r} value {v!r} is not among the candidates offered" for v in step.values
+                      if not offered.allows(step.field, v)]
     return found
 
 
@@ -255,8 +264,9 @@ def to_meaning(goal: ModelGoal, catalog: Catalog) -> Meaning:
                    for r in goal.ranges]
     time = TimeFilter(field=goal.time.field, start=goal.time.start, end=goal.time.end,
                       text=goal.time.words) if goal.time else None
+    periods = [TimeFilter(field=p.field, start=p.start, end=p.end, text=p.words) for p in goal.periods]
     measures = [_measure(m, catalog) for m in goal.measures]
-    aggregated = bool(measures or goal.group_by or goal.interval) and not goal.records
+    aggregated = bool(measures or goal.group_by or goal.interval or periods) and not goal.records
     lookup = ObjectLookup(object=goal.lookup.object, key=goal.lookup.key, term=goal.lookup.key,
                           fields=goal.lookup.fields) if goal.lookup else None
     ambiguities = [Ambiguity(term=a.phrase, kind="entity", options=a.options) for a in goal.ambiguous]
@@ -268,7 +278,8 @@ def to_meaning(goal: ModelGoal, catalog: Catalog) -> Meaning:
                    interval=goal.interval, top_n=goal.top_n, order=goal.order, compare=_compared(goal),
                    sort=[(s.field, s.direction) for s in goal.sort], lookup=lookup, ambiguities=ambiguities,
                    unknown_terms=goal.unknown_names, not_understood=goal.not_understood, page=goal.page,
-                   refusal=refusal, steps=goal.steps, links=[_link(link, catalog) for link in goal.links])
+                   refusal=refusal, periods=periods, steps=list(goal.steps),
+                   links=[_link(link, catalog) for link in goal.links])
 
 
 def _link(link: ModelLink, catalog: Catalog) -> Link:

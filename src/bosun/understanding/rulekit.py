@@ -1,0 +1,27 @@
+"""What a composition rule in a module of its own reads of `compose.Composer` (which imports those modules, so
+they name it by this protocol rather than import it)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Protocol
+
+from bosun.understanding.grammar import Grammar
+from bosun.understanding.meaning import Meaning, Measure
+from bosun.understanding.tagger import Span
+
+
+class ComposerView(Protocol):
+    """The catalog's and grammar's helpers a rule uses, and the turn's day."""
+
+    @property
+    def grammar(self) -> Grammar: ...
+
+    @property
+    def today(self) -> date | None: ...
+
+    def after(self, spans: list[Span], i: int) -> int | None: ...
+
+    def dimension(self, span: Span, meaning: Meaning | None = None) -> str | None: ...
+
+    def default_measure(self) -> Measure: ...

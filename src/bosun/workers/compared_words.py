@@ -1,0 +1,102 @@
+"""The answer's words for periods side by side and for set logic over groups (issue 23).
+
+    "Total TEU: 12,345 in 2024-01-01 to 2024-12-31, 13,000 in 2025-01-01 to 2025-12-31: +655 (+5.3 %) …"
+    "12 of 60 vessels have records of both BUSAN and SHANGHAI: MSC GULSUN 348 shipments; …"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning
+from bosun.understanding.readback import measure_words
+from bosun.workers.compared import period_words
+from bosun.workers.slots import QueryResults
+
+Figure = Callable[[Any, str | None], str]
+_LISTED = 5
+
+
+def summary(meaning: Meaning, results: QueryResults, noun: str, which: str, figure: Figure) -> str:
+    if meaning.periods:
+        said = _periods(meaning, results.rows, noun, which, figure)
+        return " ".join([said, *_coverage(meaning, results.dates)])
+    return _sets(meaning, results.rows, noun, results.considered, figure)
+
+
+def _coverage(meaning: Meaning, dates: tuple[date | None, date | None]) -> list[str]:
+    """A period the records cover only in part, said: 2024 against 2025 when the data begins in June 2024 is
+    half a year against a whole one."""
+    first, last = dates
+    said = []
+    for period in meaning.periods:
+        if first is not None and period.start is not None and first > period.start:
+            said.append(f"The records begin {first.isoformat()}: {period_words(period)} is only partly covered.")
+        if last is not None and period.end is not None and last < period.end:
+            said.append(f"The records end {last.isoformat()}: {period_words(period)} is only partly covered.")
+    return said
+
+
+def _periods(meaning: Meaning, rows: list[list[Any]], noun: str, which: str, figure: Figure) -> str:
+    """Both periods with their dates, each figure, and the change (absolute and in percent)."""
+    measure = meaning.measures[0]
+    first, last = period_words(meaning.periods[0]), period_words(meaning.periods[-1])
+    what = f"{measure_words(measure)} of the records {which}" if which else measure_words(measure)
+    if not meaning.group_by:
+        if not rows:
+            return "No rows match."
+        row = rows[0]
+        return (f"{what[0].upper()}{what[1:]}: {figure(row[0], measure.unit)} in {first}, "
+                f"{figure(row[len(meaning.periods) - 1], measure.unit)} in {last}; change {_change(row, figure)}.")
+    if not rows:
+        return f"No {noun} have records in {first} or {last}."
+    listed = "; ".join(_group_row(row, meaning, figure) for row in rows[:_LISTED])
+    more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
+    ranked = _ranked_by(meaning)
+    return f"{what[0].upper()}{what[1:]}, {first} → {last}, {len(rows)} {noun}{ranked}: {listed}{more}."
+
+
+def _group_row(row: list[Any], meaning: Meaning, figure: Figure) -> str:
+    unit = meaning.measures[0].unit
+    before, after = row[1], row[len(meaning.periods)]
+    return f"{row[0]} {figure(before, unit)} → {figure(after, unit)}, {_change(row, figure)}"
+
+
+def _change(row: list[Any], figure: Figure) -> str:
+    difference, percent = row[-2], row[-1]
+    if difference is None:
+        return "no change (a period has no figure)"
+    signed = f"+{figure(difference, None)}" if difference > 0 else figure(difference, None)
+    if percent is None:
+        return f"{signed} (no percentage: the first period is zero)"
+    return f"{signed} ({'+' if percent > 0 else ''}{percent:.1f} %)"
+
+
+def _ranked_by(meaning: Meaning) -> str:
+    changes = [s for s in meaning.steps if isinstance(s, Change)]
+    if not changes:
+        return ""
+    how = "change in percent" if changes[0].percent else "change"
+    order = "highest first" if meaning.order == "desc" else "lowest first: the largest fall, else the smallest rise"
+    return f", by {how} ({order})"
+
+
+def _sets(meaning: Meaning, rows: list[list[Any]], noun: str, considered: int | None, figure: Figure) -> str:
+    """How many groups passed of how many, and the first of them."""
+    test = "; ".join(_test(step) for step in meaning.steps if isinstance(step, HasAll | HasNone))
+    of = f" of {considered:,}" if considered is not None else ""
+    if not rows:
+        return f"None{of} {noun} pass ({test})."
+    measure = meaning.measures[0]
+    listed = "; ".join(f"{row[0]} {figure(row[1], measure.unit)}" for row in rows[:_LISTED])
+    more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
+    return f"{len(rows):,}{of} {noun} pass ({test}) — {measure.label}: {listed}{more}."
+
+
+def _test(step: HasAll | HasNone) -> str:
+    field = step.field.replace("_", " ")
+    if isinstance(step, HasAll):
+        return f"records of each {field} {' and '.join(str(v) for v in step.values)}"
+    return f"no record of {field} {' or '.join(str(v) for v in step.values)}"
