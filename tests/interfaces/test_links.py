@@ -87,6 +87,8 @@ def test_a_listing_of_reference_objects_is_a_table_of_them(data_dir: Path, quest
     assert result["total"] == len(result["rows"])
     assert [w for w, _ in sub_goals(answer)] == ["metadata_lookup", "es_query_gen", "es_query_exec", "show_results"]
     assert answer["not_understood"] == []
+    named = ", ".join(str(row[0]) for row in result["rows"][:10])
+    assert f": {named}" in answer["answer"]  # the answer names the objects it lists, not only their number
 
 
 def test_a_listing_on_a_range_counts_every_object_and_pages_them(data_dir: Path) -> None:

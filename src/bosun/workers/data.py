@@ -312,12 +312,26 @@ class _Over:
         return f"with {listed} and {self.said[-1]}" if listed else f"with {self.said[0]}"
 
 
+_NAMED = 10  # the objects a listing names in its text; the rest are in its table
+
+
+def _objects_named(meaning: Meaning, rows: list[list[Any]], total: int, catalog: Catalog) -> str:
+    """A listing of reference objects names them ("3 carriers with alliance Premier Alliance: HMM, ONE, YANG
+    MING"); records are too many to name and are only counted."""
+    if meaning.index == catalog.record.index or not rows:
+        return ""
+    names = ", ".join(str(row[0]) for row in rows[:_NAMED])
+    rest = total - min(len(rows), _NAMED)
+    return f": {names}" + (f" and {rest:,} more" if rest > 0 else "")
+
+
 def _summary(meaning: Meaning, results: QueryResults, noun: str, over: _Over) -> str:
     rows, total = results.rows, results.total
     if meaning.intent_type == "search":
         more = "" if meaning.top_n else "; ask for page 2 for more"
         shown = f" (showing the first {len(rows)}{more})" if total > len(rows) else ""
-        return f"{total:,} {over.records} {over.which}{shown}.{_first_by_sort(meaning, results)}"
+        named = _objects_named(meaning, rows, total, over.catalog)
+        return f"{total:,} {over.records} {over.which}{named}{shown}.{_first_by_sort(meaning, results)}"
     lead = int(bool(meaning.group_by)) + int(meaning.interval is not None)  # columns before the figures
     if measure_text.special(meaning):
         records = f"the {over.records} {over.which}" if over.said else f"all {over.records}"
