@@ -88,3 +88,20 @@ def test_an_aggregation_or_a_foreign_index_is_refused_in_one_line(client: TestCl
     assert foreign.status_code in (400, 403) and "allowlist" in foreign.json()["detail"]
     scripted = client.post("/records.csv", json={"query": {"query": {"script": {"script": "1"}}}})
     assert scripted.status_code in (400, 403) and "not allowed" in scripted.json()["detail"]
+
+
+def test_page_two_and_show_all_continue_the_listing_an_answer_offered_to_page(client: TestClient,
+                                                                           gold: set[str]) -> None:
+    thread = client.post("/threads").json()["thread_id"]
+    first = client.post(f"/threads/{thread}/turns", json={"question": LISTING}).json()
+    assert "ask for page 2 for more" in first["answer"]
+    second = client.post(f"/threads/{thread}/turns", json={"question": "page 2"}).json()
+    assert second["status"] == "done"
+    (listed,) = second["results"]
+    at = listed["columns"].index("bol_number")
+    page_two = [row[at] for row in listed["rows"]]
+    assert len(page_two) == 20 and set(page_two) <= gold
+    assert not set(page_two) & {row[at] for row in first["results"][0]["rows"]}
+    everything = client.post(f"/threads/{thread}/turns", json={"question": "show all"}).json()
+    (whole,) = everything["results"]
+    assert {row[at] for row in whole["rows"]} == gold and everything["not_understood"] == []

@@ -38,7 +38,7 @@ def _goal(expect: dict[str, Any], question: str, rules: RulesUnderstanding) -> d
         goal["time"] = {"field": field, "start": _day(start), "end": _day(end)}
     goal["periods"] = [{"field": f, "start": _day(a), "end": _day(b)} for f, a, b in expect.get("periods", [])]
     goal["steps"] = expect.get("steps", [])
-    for key in ("group_by", "interval", "top_n", "order", "records", "not_understood"):
+    for key in ("group_by", "interval", "top_n", "order", "records", "not_understood", "page"):
         if expect.get(key) is not None:
             goal[key] = expect[key]
     goal["sort"] = [{"field": f, "direction": d} for f, d in expect.get("sort", [])]
@@ -48,7 +48,6 @@ def _goal(expect: dict[str, Any], question: str, rules: RulesUnderstanding) -> d
     if expect.get("options"):
         goal["ambiguous"] = [{"phrase": _phrase(question, expect["options"], rules), "options": expect["options"]}]
     goal["unknown_names"] = expect.get("unknown", [])
-    goal["steps"] = expect.get("steps", [])
     goal["links"] = [_link(link) for link in expect.get("links", [])]
     if expect.get("index") not in (None, rules.catalog.record.index):
         goal["listing"] = next(n for n, o in rules.catalog.spec.objects.items() if o.index == expect["index"])

@@ -178,6 +178,7 @@ def observed(meaning: Meaning) -> dict[str, Any]:
         "periods": [[p.field, _day(p.start), _day(p.end)] for p in meaning.periods],
         "links": [_link(link) for link in meaning.links],
         "index": meaning.index,
+        "page": meaning.page,
     }
 
 

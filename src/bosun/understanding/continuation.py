@@ -20,7 +20,7 @@ from bosun.catalog import Catalog
 from bosun.understanding.compose import Composer
 from bosun.understanding.goals import Part, definition, fields_asked
 from bosun.understanding.grammar import FollowUp, english
-from bosun.understanding.meaning import Condition, Meaning, Measure, TimeFilter
+from bosun.understanding.meaning import TOP_N_MOST, Condition, Meaning, Measure, TimeFilter
 from bosun.understanding.names import normalize
 from bosun.understanding.periods import period_before
 from bosun.understanding.picks import replace_term
@@ -114,6 +114,9 @@ class Continuation:
         periods = self._periods(reply, previous, today)
         if periods is not None:  # "how does that compare to last year?": the last period and the one before
             return Continued("follow_up", title, periods.model_copy(update={"text": title}))
+        paged = self._paged(reply, previous, title, today)
+        if paged is not None:  # "page 2", "show all": more of the last list of records
+            return paged
         row, phrase = self._pointed(reply, previous, last, today)
         own = self.understanding.analyze(_without(reply, phrase), today)  # "the second one" points back
         cued = self._cued(reply) or row is not None
@@ -126,6 +129,21 @@ class Continuation:
             dates = self.understanding.catalog.spec.time.default_field
             return Continued("follow_up", title, _pointed_at(previous, own, row, title, dates))
         return self._built_on(reply, own, previous, last, title, row)
+
+    def _paged(self, reply: str, previous: Meaning, title: str, today: date) -> Continued | None:
+        """ "page 3" or "show all" after a list of records: the same records, that page or all of them (up to the
+        most one answer shows); after an aggregation, whose rows were all shown, said so."""
+        own = self.understanding.analyze(reply, today)
+        if own.conditions or own.time or own.measures or own.group_by or own.lookup is not None:
+            return None
+        every = said(reply, self.words.all) is not None
+        if not every and own.page == 1:
+            return None
+        if previous.intent_type != "search":
+            return Continued("new", reply, note="The last answer showed all its rows; it has no other page. ")
+        update = {"page": 1, "top_n": TOP_N_MOST} if every else {"page": own.page}
+        return Continued("follow_up", title, previous.model_copy(update={**update, "text": title,
+                                                                           "not_understood": []}))
 
     def _asks_terms(self, reply: str, today: date) -> bool:
         """The reply asks what glossary terms mean, or which fields the data has: not about the last answer."""

@@ -39,6 +39,7 @@ class Degree(_Data):
 
 class FollowUp(_Data):
     more: list[str]
+    all: list[str]
     show: list[str]
     sort: list[str]
     ascending: list[str]
