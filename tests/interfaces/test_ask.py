@@ -315,3 +315,11 @@ def test_groups_by_period_are_counted_as_groups_and_compared_on_their_totals(dat
     (first, first_total), (second, second_total) = totals
     assert f"{first} leads on TEU over the months shown with {first_total:,}, {first_total - second_total:,} more " \
            f"than {second}" in answer["answer"]
+
+
+def test_an_average_compared_is_highest_not_leading(data_dir: Path) -> None:
+    """A longer average transit time is no lead: the answer says which is highest, with the gap (issue #26)."""
+    answer = ask(data_dir, "Compare Maersk vs Evergreen average transit time to LA")
+    rows = sorted(answer["results"][0]["rows"], key=lambda r: -r[1])
+    assert "leads" not in answer["answer"]
+    assert f"{rows[0][0]} has the highest average transit days with {rows[0][1]:,.2f}" in answer["answer"]

@@ -474,10 +474,11 @@ def _ranking(rows: list[list[Any]], label: str, additive: bool, lowest: bool = F
         side = "least" if lowest else "most"
         text = f"{', '.join(map(str, tied[:-1]))} and {tied[-1]} tie for the {side} {label}, {_num(first[-1])} each"
     elif lowest:
-        text = (f"{first[0]} has the least {label} with {_num(first[-1])}, {_num(gap)} less than {second[0]} "
-                f"({_pct(gap, second[-1])} lower)")
-    else:
-        text = (f"{first[0]} leads on {label} with {_num(first[-1])}, {_num(gap)} more than {second[0]} "
+        text = (f"{first[0]} has the {'least' if additive else 'lowest'} {label} with {_num(first[-1])}, "
+                f"{_num(gap)} less than {second[0]} ({_pct(gap, second[-1])} lower)")
+    else:  # an average is highest, not "leading": a longer transit time is no lead
+        lead = f"leads on {label}" if additive else f"has the highest {label}"
+        text = (f"{first[0]} {lead} with {_num(first[-1])}, {_num(gap)} more than {second[0]} "
                 f"({_pct(gap, second[-1])} higher)")
     shown = additive and len(ordered) > 2
     return text + (f"; it is {_pct(first[-1], total)} of the {len(ordered)} shown." if shown else ".")
