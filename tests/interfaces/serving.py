@@ -23,9 +23,9 @@ def data_copy(data_dir: Path, folder: Path) -> Path:
 
 
 @contextmanager
-def bosun_serve(data_dir: Path, *args: str, **env: str) -> Iterator[str]:
+def bosun_serve(data_dir: Path, *args: str, port: int | None = None, **env: str) -> Iterator[str]:
     """Yields the server's base URL; the server is stopped (and its output shown on failure) afterwards."""
-    port = free_port()
+    port = port or free_port()
     environ = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), **env}
     command = [sys.executable, "-m", "bosun.interfaces.cli", "serve", "--port", str(port), *args]
     server = subprocess.Popen(command, env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

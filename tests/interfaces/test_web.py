@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.engines.graphql_server import free_port
 from tests.interfaces.serving import bosun_serve, data_copy
 
 CHROMIUM = "/usr/bin/chromium"
@@ -267,3 +268,44 @@ def test_threads_are_renamed_deleted_with_undo_and_a_deleted_link_says_so(page: 
     assert answer.get_attribute("data-status") == "done"
     assert page.url != link
     page.wait_for_function("document.querySelectorAll('#threads li').length === 1")
+
+
+def test_an_analysts_session_on_a_phone_survives_a_server_restart(browser: Any, data_dir: Path,
+                                                                  tmp_path: Path) -> None:
+    """Ask and read a chart, export every record, follow up, rename the thread; the server stops and comes back
+    on the same address, and the thread and its answers are all there (issue #26)."""
+    folder, port = data_copy(data_dir, tmp_path / "d"), free_port()
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.set_default_timeout(30_000)
+    with bosun_serve(folder, port=port) as base:
+        phone.goto(base + "/")
+        trend = ask(phone, "Monthly TEU into Savannah in 2025", 1)
+        trend.locator(".chart[data-mark=line] svg .mark-line path").first.wait_for()
+        listing = ask(phone, "Show shipments from Shanghai to Oakland in 2025", 2)
+        total = int(re.search(r"\(([\d,]+) total\)", listing.locator(".result h3").inner_text())[1].replace(",", ""))
+        with phone.expect_download() as download:
+            listing.locator(".pager button.csv").click()
+        assert len(Path(download.value.path()).read_text().strip().splitlines()) == total + 1
+        followed = ask(phone, "what about Seattle?", 3)
+        assert followed.get_attribute("data-status") == "done"
+        phone.locator("#drawer").click()
+        phone.once("dialog", lambda dialog: dialog.accept("Savannah and Oakland"))
+        phone.locator("#threads li.current button.rename").click()
+        phone.wait_for_function("document.querySelector('#threads li.current .open').textContent"
+                                ".startsWith('Savannah and Oakland')")
+        phone.locator("#drawer-close").click()
+        shot(phone, "phone-4-session")
+    phone.fill("#question", "How many shipments arrived last month?")
+    phone.press("#question", "Enter")
+    phone.locator("#banner").wait_for()  # the server is down: said at the top, the question kept
+    assert phone.input_value("#question") == "How many shipments arrived last month?"
+    shot(phone, "phone-5-server-down")
+    with bosun_serve(folder, port=port):
+        phone.locator("#retry").click()
+        phone.wait_for_function("document.querySelectorAll('.answer[data-status]').length === 4")
+        assert phone.locator(".answer[data-status]").nth(3).get_attribute("data-status") == "done"
+        phone.reload()
+        phone.wait_for_function("document.querySelectorAll('.answer[data-status]').length === 4")
+        assert phone.locator("#threads li.current").inner_text().startswith("Savannah and Oakland")
+        shot(phone, "phone-6-after-restart")
+    phone.close()

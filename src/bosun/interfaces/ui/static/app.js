@@ -524,6 +524,8 @@ $("#ask").addEventListener("submit", (event) => {
 });
 $("#new-thread").addEventListener("click", () => startFresh());
 $("#drawer").addEventListener("click", () => toggleDrawer());
+$("#drawer-close").addEventListener("click", () => { closeDrawer(); $("#drawer").focus(); });
+document.addEventListener("keydown", (event) => { if (event.key === "Escape") closeDrawer(); });
 $("#plan-toggle").addEventListener("click", () => {
   const open = $("#plan-toggle").getAttribute("aria-expanded") !== "true";
   $("#plan-toggle").setAttribute("aria-expanded", String(open));
