@@ -125,3 +125,10 @@ def test_the_date_of_the_latest_arrival(session: Session, sql: duckdb.DuckDBPyCo
                              "and port_of_unlading = 'SAVANNAH'")
     assert result.rows == [[latest.isoformat()]]
     assert answer.not_understood == []
+
+
+def test_a_share_of_records_says_them_once(session: Session, sql: duckdb.DuckDBPyConnection) -> None:
+    answer = session.ask("what proportion of shipments into Miami were held?", "held-miami")
+    (part, whole), = sql.execute("select count(*) filter (where status = 'held'), count(*) from shipments "
+                                 "where port_of_unlading = 'MIAMI'").fetchall()
+    assert f"% of the shipments with port of unlading MIAMI ({part:,} of {whole:,}) with status held" in answer.answer

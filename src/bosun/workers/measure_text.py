@@ -61,8 +61,8 @@ def _split(meaning: Meaning, row: list[Any], lead: int) -> list[tuple[Measure, l
 def _figure(measure: Measure, cells: list[Any], meaning: Meaning, over: str, catalog: Catalog) -> str:
     if measure.share is not None:
         percent, part, whole = cells
-        base = measure.label.removeprefix("share of ")
-        return (f"{_percent(percent)} of the {base} of {over} ({_number(part)} of {_number(whole)}) "
+        base = "" if measure.agg == "count" else f"the {measure.label.removeprefix('share of ')} of "  # records
+        return (f"{_percent(percent)} of {base}{over} ({_number(part)} of {_number(whole)}) "
                 f"{_of_part(measure, meaning, catalog).strip()}").strip()
     if measure.agg == "percentile":
         value, counted = cells

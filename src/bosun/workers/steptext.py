@@ -115,7 +115,8 @@ def _top_each(results: QueryResults, step: TopEach, noun: Noun, over: str) -> st
                       for key, rows in list(outer.items())[:_LISTED])
     more = f"; and {len(outer) - _LISTED} more in the table" if len(outer) > _LISTED else ""
     heading = f"The {side} {step.n} {inner} by {measure_words(meaning.measures[0])} within each {within}"
-    return f"{heading} ({len(outer):,} in all, {over}): {shown}{more}."
+    among = f"{len(outer):,} in all" + ("" if over == "in all" else f", {over}")
+    return f"{heading} ({among}): {shown}{more}."
 
 
 def _running(results: QueryResults, over: str) -> str:
