@@ -7,6 +7,7 @@ They run after `compose.time_filter` has read the first period and its date fiel
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from dateutil.relativedelta import relativedelta
@@ -22,6 +23,9 @@ _UNITS = {"day": relativedelta(days=1), "week": relativedelta(weeks=1), "month":
 _JOINS = frozenset({"compare", "conj", "structure", "function", "filler", "neutral"})
 
 
+_YEAR = re.compile(r"\b\d{4}\b")
+
+
 def periods(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
     """ "2024 vs 2025", "May against May a year earlier": two periods, earliest first, instead of one time filter."""
     if meaning.time is None:
@@ -30,9 +34,24 @@ def periods(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
     found = _second_period(spans, c, meaning.time) or _shifted_period(spans, meaning.time)
     if both is None and found is None:
         return
-    meaning.periods = both or sorted([meaning.time, *([found] if found else [])], key=_start)
+    meaning.periods = both or sorted(_year_shared([meaning.time, *([found] if found else [])]), key=_start)
     meaning.time = None
     _change(spans, meaning)
+
+
+def _year_shared(said: list[TimeFilter]) -> list[TimeFilter]:
+    """ "between Q1 and Q2 2025": a year written once, after the last period, is the first's too, when the first
+    read without it would come after the last (Q1 2026 after Q2 2025) and with it comes before."""
+    if len(said) != 2 or not _YEAR.search(said[1].text) or _YEAR.search(said[0].text):
+        return said
+    first, last = said
+    if not (first.start and first.end and last.start and last.end) or first.start.year != first.end.year:
+        return said
+    shift = relativedelta(years=last.start.year - first.start.year)
+    moved = first.model_copy(update={"start": first.start + shift, "end": first.end + shift})
+    if first.start > last.end and moved.end is not None and moved.end < last.start:
+        return [moved, last]
+    return said
 
 
 def periods_measured(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:

@@ -39,12 +39,11 @@ def build(meaning: Meaning, clauses_of: Clauses, metrics: dict[str, Any], cap: i
     clauses += [clause for s in _nones(meaning) if (clause := _records_of_sets(meaning, s)) is not None]
     inner = _inner(meaning, metrics)
     body: dict[str, Any] = {"query": {"bool": {"filter": clauses}}, "track_total_hits": True, "size": 0}
-    dates = _record_dates(meaning.periods[0].field) if meaning.periods else {}
     if not meaning.group_by:
-        body["aggs"] = inner | dates
+        body["aggs"] = inner
         return body
     group = meaning.group_by[0]
-    body["aggs"] = {"g": {"terms": {"field": group, "size": cap}, "aggs": inner}} | dates
+    body["aggs"] = {"g": {"terms": {"field": group, "size": cap}, "aggs": inner}}
     if _sets(meaning):
         kept = _kept(meaning)
         counted = {"n": {"cardinality": {"field": group, "precision_threshold": PRECISION}}}
@@ -113,10 +112,13 @@ def _records_of_sets(meaning: Meaning, step: HasNone) -> dict[str, Any] | None:
     return {"terms": {step.field: [*wanted, *step.values]}} if wanted else None
 
 
-def _record_dates(field: str) -> dict[str, Any]:
-    """The first and last date the records of the periods have: a period the data covers only in part is said."""
-    return {"first": {"min": {"field": field, "format": "yyyy-MM-dd"}},
-            "last": {"max": {"field": field, "format": "yyyy-MM-dd"}}}
+def coverage_query(meaning: Meaning) -> dict[str, Any]:
+    """The first and last date the data has on the periods' date field, whatever else the question filters: a
+    period is partly covered when the data begins or ends inside it, not when the records asked for happen to
+    (reefer boxes into Savannah whose first arrival in Q2 is on the 2nd)."""
+    field = meaning.periods[0].field
+    return {"size": 0, "aggs": {"first": {"min": {"field": field, "format": "yyyy-MM-dd"}},
+                                "last": {"max": {"field": field, "format": "yyyy-MM-dd"}}}}
 
 
 def _either(periods: list[TimeFilter]) -> dict[str, Any]:

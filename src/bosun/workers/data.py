@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from bosun.catalog import Catalog
@@ -187,10 +188,17 @@ def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
     columns, rows, total = querygen.table(query.meaning, response, ctx.catalog)
     considered = compared.considered(query.meaning, response)
     results = QueryResults(columns=columns, rows=rows, total=total, query=query.body, meaning=query.meaning,
-                           dates=querygen.record_dates(response), groups=stepquery.group_count(response),
+                           dates=_record_span(query, response, ctx), groups=stepquery.group_count(response),
                            considered=considered)
     passed = bool(query.meaning.steps)  # no group passing a threshold is an answer, not records missing
     return WorkerResult.of(wi, ES_RESULTS.of(results), empty=not (rows or passed or considered))
+
+
+def _record_span(query: CompiledQuery, response: dict[str, Any], ctx: Context) -> tuple[date | None, date | None]:
+    """The first and last date of the records a query of periods read; for periods compared, of the whole data."""
+    if query.meaning.periods:
+        response = ctx.engine.search(query.index, compared.coverage_query(query.meaning))
+    return querygen.record_dates(response)
 
 
 @worker("page_query", "Fetches one page of a search's records by offset and limit", consumes=[ES_QUERY],
