@@ -123,6 +123,8 @@ class Continuation:
         alone = self._stands_alone(own) and not self._bare(own, previous)  # "top 3", "weekly": of the last one
         if (own.lookup is not None and (own.lookup.fields or not cued)) or (alone and not cued):
             return None  # its own question: an attribute of one object, or records, measures, a ranking
+        if own.index != previous.index:
+            return None  # a listing of other objects ("which vessels are flagged in Liberia"): its own question
         if row is not None:  # said, as the rows' order or a superlative picked it
             own = own.model_copy(update={"assumptions": [*own.assumptions, f"“{phrase}” read as {row}"]})
         if row is not None and not ((own.group_by or own.interval) and not own.measures):
