@@ -142,3 +142,12 @@ def test_products_of_one_store_never_of_another(shop: Session) -> None:
                           "count(*) filter (where store_name = 'MALL') = 0")
     assert expected
     assert sorted(map(tuple, answer.results[0].rows)) == sorted(expected)
+
+
+def test_a_period_before_the_records_begin_gives_no_change(shop: Session) -> None:
+    """Issue 23: April a year before the data begins has no records: its zero is no figure to change from."""
+    [(first,)] = gold(shop, "select min(order_date) from orders")
+    answer = shop.ask("revenue in April vs April last year", "t-before")
+    assert first > date(2025, 4, 30)
+    assert f"The records begin {first.isoformat()}: 2025-04-01 to 2025-04-30 is before them." in answer.answer
+    assert "change +" not in answer.answer and "no change is given" in answer.answer

@@ -21,9 +21,23 @@ _LISTED = 5
 
 def summary(meaning: Meaning, results: QueryResults, noun: str, which: str, figure: Figure) -> str:
     if meaning.periods:
+        outside = _outside(meaning, results.dates)
+        if outside:  # a period the data does not reach: its zero is no figure, and a change from it is none
+            return f"{outside} There is nothing to compare, so no change is given; the table has what there is."
         said = _periods(meaning, results.rows, noun, which, figure)
         return " ".join([said, *_coverage(meaning, results.dates)])
     return _sets(meaning, results.rows, noun, results.considered, figure)
+
+
+def _outside(meaning: Meaning, dates: tuple[date | None, date | None]) -> str:
+    """A period wholly before the records begin or after they end, said; "" when every period has records."""
+    first, last = dates
+    for period in meaning.periods:
+        if first is not None and period.end is not None and period.end < first:
+            return f"The records begin {first.isoformat()}: {period_words(period)} is before them."
+        if last is not None and period.start is not None and period.start > last:
+            return f"The records end {last.isoformat()}: {period_words(period)} is after them."
+    return ""
 
 
 def _coverage(meaning: Meaning, dates: tuple[date | None, date | None]) -> list[str]:
