@@ -50,6 +50,10 @@ def said(text: str, phrases: list[str]) -> str | None:
     return next((p for p in phrases if f" {normalize(p)} " in padded), None)
 
 
+_CONTENT = ("measure", "record", "field", "value", "name", "entity_word", "object", "adjective")  # kinds of a
+# word of the question a relative "that" can follow
+
+
 @dataclass
 class Continuation:
     understanding: TaggingUnderstanding
@@ -119,7 +123,7 @@ class Continuation:
             return paged
         row, phrase = self._pointed(reply, previous, last, today)
         own = self.understanding.analyze(_without(reply, phrase), today)  # "the second one" points back
-        cued = self._cued(reply) or row is not None
+        cued = self._cued(reply, today) or row is not None
         alone = self._stands_alone(own) and not self._bare(own, previous)  # "top 3", "weekly": of the last one
         if (own.lookup is not None and (own.lookup.fields or not cued)) or (alone and not cued):
             return None  # its own question: an attribute of one object, or records, measures, a ranking
@@ -130,7 +134,7 @@ class Continuation:
         if row is not None and not ((own.group_by or own.interval) and not own.measures):
             dates = self.understanding.catalog.spec.time.default_field
             return Continued("follow_up", title, _pointed_at(previous, own, row, title, dates))
-        return self._built_on(reply, own, previous, last, title, row)
+        return self._built_on(reply, own, previous, last, title, row, self._cued(reply, today))
 
     def _paged(self, reply: str, previous: Meaning, title: str, today: date) -> Continued | None:
         """ "page 3" or "show all" after a list of records: the same records, that page or all of them (up to the
@@ -262,7 +266,7 @@ class Continuation:
         return 1 if "max" in aggs else -1 if "min" in aggs else None
 
     def _built_on(self, reply: str, own: Meaning, previous: Meaning, last: PastTurn, title: str,
-                  row: Value | None) -> Continued | None:
+                  row: Value | None, cued: bool) -> Continued | None:
         if own.top_n and not (own.group_by or own.conditions or own.time) and previous.group_by:
             ranked = previous.model_copy(update={"top_n": own.top_n, "order": own.order, "text": title,
                                                  "not_understood": own.not_understood})
@@ -289,16 +293,26 @@ class Continuation:
         shifted = self._shift(previous.time, reply)
         if own.conditions or own.time or shifted:
             return Continued("refinement", title, _refine(previous, own, shifted, title))
-        if own.not_understood and self._cued(reply):  # "break that down by colour": the last question again,
+        if own.not_understood and cued:  # "break that down by colour": the last question again,
             again = previous.model_copy(update={"text": title, "page": 1, "not_understood": own.not_understood})
             return Continued("follow_up", title, again)  # saying the words it could not read
         return None
 
-    def _cued(self, reply: str) -> bool:
+    def _cued(self, reply: str, today: date) -> bool:
         """A reply that starts like a refinement ("and in …", "what about …") or points back ("them")."""
         words = f"{normalize(reply)} "
         starts = any(words.startswith(f"{normalize(p)} ") for p in self.words.refine)
-        return starts or said(reply, self.understanding.grammar.pointing) is not None
+        return starts or self._points_back(reply, today)
+
+    def _points_back(self, reply: str, today: date) -> bool:
+        """ "break that down", "show me those": a pointing word, but not one that only joins a clause to the word
+        of the question just before it ("the TEU that was reefer", "shipments that arrived late")."""
+        pointing = {normalize(p) for p in self.understanding.grammar.pointing}
+        spans = self.understanding.spans(reply, today)
+        for i, span in enumerate(spans):
+            if span.key in pointing and not (i > 0 and any(spans[i - 1].has(k) for k in _CONTENT)):
+                return True
+        return False
 
     def _bare(self, own: Meaning, previous: Meaning) -> bool:
         """A reply that names only a ranking ("top 3", after groups) or only a grouping ("weekly"), nothing to
