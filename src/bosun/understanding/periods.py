@@ -36,7 +36,26 @@ def periods(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
         return
     meaning.periods = both or sorted(_year_shared([meaning.time, *([found] if found else [])]), key=_start)
     meaning.time = None
+    _to_date(meaning, c.today)
     _change(spans, meaning)
+
+
+def _to_date(meaning: Meaning, today: date | None) -> None:
+    """ "this year vs last year" on 2026-06-15: this year so far is set beside the same part of last year
+    (2025-01-01 to 2025-06-15), not the whole of it, and that is said; half a year against a whole one would
+    show a fall that is only the calendar's."""
+    if today is None or len(meaning.periods) != 2:
+        return
+    earlier, later = meaning.periods
+    if not (earlier.start and earlier.end and later.start and later.end) or later.end != today:
+        return
+    so_far = relativedelta(later.end, later.start)
+    cut = earlier.start + so_far
+    if cut >= earlier.end:
+        return
+    meaning.periods = [earlier.model_copy(update={"end": cut}), later]
+    meaning.assumptions.append(f"“{earlier.text}” cut to {earlier.start.isoformat()} to {cut.isoformat()}: as far "
+                               f"into it as “{later.text}” has gone by today")
 
 
 def _year_shared(said: list[TimeFilter]) -> list[TimeFilter]:
