@@ -79,6 +79,8 @@ class Settings(BaseSettings):
         "hashing", description="name vectors: hashing (character n-grams, no model) | minilm (semantic extra)")
     graphql_url: str | None = Field(None, description="remote GraphQL API; default: the in-process schema")
     api_token: SecretStr | None = Field(None, description="bearer token `bosun serve` requires; needed off loopback")
+    max_request_bytes: int = Field(1_000_000, gt=0, description="the largest HTTP request body a server reads; "
+                                                                "larger: 413 before it is read")
     max_question_chars: int = Field(4000, gt=0, description="the longest question Bosun reads (longer: said, not run)")
     load_max_json_depth: int = Field(100, gt=0, description="`data load`: the deepest nesting of a JSON file")
     load_max_archive_bytes: int = Field(1_000_000_000, gt=0,
