@@ -85,6 +85,7 @@ def read_files(paths: list[Path], index: str, limits: FileLimits | None = None) 
     limits = limits or FileLimits.default()
     con = duckdb.connect()
     con.execute("SET TimeZone = 'UTC'")  # a zoned timestamp is kept in UTC, whatever the machine's zone
+    limits.memory.apply(con)
     try:
         with _readable(paths, limits) as readable:
             kinds = {_kind(p) for p in readable}
@@ -95,6 +96,8 @@ def read_files(paths: list[Path], index: str, limits: FileLimits | None = None) 
                 for path, shown in readable.items():
                     check_json_depth(path, shown, limits.json_depth)
             table, notes = _read(con, readable, kind)
+    except duckdb.OutOfMemoryException:
+        raise limits.memory.exceeded(f"reading {paths[0]}") from None
     finally:
         con.close()
     if table.num_rows == 0:
@@ -154,6 +157,8 @@ def _relation(con: duckdb.DuckDBPyConnection, paths: list[Path], kind: str) -> d
         if kind == "json":  # an array of records, or JSON Lines: DuckDB tells them apart
             return con.read_json(names, format="auto")
         return _read_csv(con, paths)
+    except duckdb.OutOfMemoryException:
+        raise
     except duckdb.Error as exc:
         raise LoadError(_problem(paths, exc)) from None
 
@@ -225,6 +230,8 @@ def _typed_table(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelati
                 notes.append(f"{name}: " + "; ".join(said))
             select.append(f'{_cast(expr, kind)} AS "{name}"')
         table: pa.Table = relation.select(", ".join(select)).to_arrow_table()
+    except duckdb.OutOfMemoryException:
+        raise
     except duckdb.Error as exc:
         raise LoadError(_problem(paths, exc)) from None
     return table, notes
