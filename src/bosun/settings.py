@@ -88,6 +88,8 @@ class Settings(BaseSettings):
     max_request_bytes: int = Field(1_000_000, gt=0, description="the largest HTTP request body a server reads; "
                                                                 "larger: 413 before it is read")
     max_question_chars: int = Field(4000, gt=0, description="the longest question Bosun reads (longer: said, not run)")
+    max_columns: int = Field(1000, gt=0, description="`data load` and `catalog init`: the most columns a file or an "
+                                                     "index may have (more: refused before reading the rows)")
     load_max_json_depth: int = Field(100, gt=0, description="`data load`: the deepest nesting of a JSON file")
     load_max_archive_bytes: int = Field(1_000_000_000, gt=0,
                                         description="`data load`: the most a zip archive may expand to, in bytes")

@@ -10,9 +10,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bosun.engines.base import Engine
+from bosun.errors import CatalogError
 
 TYPES = {"keyword", "text", "date", "integer", "long", "float", "double", "boolean"}
 MANY_VALUES = 5000  # up to this many distinct values a column is a dimension, and its values are read
+MOST_COLUMNS = 1000  # the default of BOSUN_MAX_COLUMNS
+_PER_REQUEST = 50  # columns profiled by one aggregation request: a wide index is read in many small requests
 
 
 @dataclass(frozen=True)
@@ -45,18 +48,31 @@ class IndexProfile:
     columns: dict[str, Column]
 
 
-def profile_index(engine: Engine, index: str) -> IndexProfile:
-    """Mapping plus one aggregation request: counts, distinct values, ranges and the few values."""
+def profile_index(engine: Engine, index: str, most_columns: int = MOST_COLUMNS) -> IndexProfile:
+    """Mapping plus aggregation requests, a few columns each: counts, distinct values, ranges and the few values.
+
+    An index with more than `most_columns` fields is refused before any is profiled.
+    """
     properties = engine.mapping(index).get("properties", {})
+    if len(properties) > most_columns:
+        raise CatalogError(f"index {index!r} has {len(properties):,} fields, over the limit of {most_columns:,} "
+                           "(BOSUN_MAX_COLUMNS): draft a catalog for fewer columns, or raise the limit")
     kinds = {n: s.get("type", "object") for n, s in properties.items() if s.get("type", "object") in TYPES}
+    found: dict[str, Any] = {}
+    names = list(kinds)
+    for start in range(0, len(names), _PER_REQUEST):
+        found.update(_profiled(engine, index, {n: kinds[n] for n in names[start:start + _PER_REQUEST]}))
+    columns = {name: _column(name, kind, found, properties[name]) for name, kind in kinds.items()}
+    return IndexProfile(index, engine.count(index), columns)
+
+
+def _profiled(engine: Engine, index: str, kinds: dict[str, str]) -> dict[str, Any]:
+    """The aggregations of one request, for the columns `kinds` names."""
     aggs: dict[str, Any] = {}
     for name, kind in kinds.items():
         aggs.update(_aggs_for(name, kind))
-    response = engine.search(index, {"size": 0, "track_total_hits": True, "aggs": aggs}) if aggs else {}
-    found = response.get("aggregations", {})
-    rows = int(response.get("hits", {}).get("total", {}).get("value", 0)) if aggs else engine.count(index)
-    columns = {name: _column(name, kind, found, properties[name]) for name, kind in kinds.items()}
-    return IndexProfile(index, rows, columns)
+    found: dict[str, Any] = engine.search(index, {"size": 0, "aggs": aggs}).get("aggregations", {})
+    return found
 
 
 def _aggs_for(name: str, kind: str) -> dict[str, Any]:

@@ -95,7 +95,7 @@ def read_files(paths: list[Path], index: str, limits: FileLimits | None = None) 
             if kind == "json":
                 for path, shown in readable.items():
                     check_json_depth(path, shown, limits.json_depth)
-            table, notes = _read(con, readable, kind)
+            table, notes = _read(con, readable, kind, limits.columns)
     except duckdb.OutOfMemoryException:
         raise limits.memory.exceeded(f"reading {paths[0]}") from None
     finally:
@@ -137,11 +137,16 @@ def _readable(paths: list[Path], limits: FileLimits) -> Iterator[dict[Path, Path
         yield readable
 
 
-def _read(con: duckdb.DuckDBPyConnection, readable: dict[Path, Path], kind: str) -> tuple[pa.Table, list[str]]:
+def _read(con: duckdb.DuckDBPyConnection, readable: dict[Path, Path], kind: str,
+          most_columns: int) -> tuple[pa.Table, list[str]]:
     """The typed table and its notes; a problem names the user's file, never the link read in its stead."""
     paths = list(readable)
     try:
-        return _typed_table(con, _relation(con, paths, kind), paths)
+        relation = _relation(con, paths, kind)
+        if len(relation.columns) > most_columns:  # known from the header: no row is read yet
+            raise LoadError(f"{paths[0]}: {len(relation.columns):,} columns, over the limit of {most_columns:,} "
+                            "(BOSUN_MAX_COLUMNS)")
+        return _typed_table(con, relation, paths)
     except LoadError as exc:
         message = str(exc)
         for link, shown in readable.items():

@@ -41,18 +41,19 @@ class FileLimits:
     json_depth: int
     archive_bytes: int
     archive_members: int
+    columns: int
     memory: Memory
 
     @classmethod
     def of(cls, settings: Settings) -> FileLimits:
         return cls(settings.load_max_json_depth, settings.load_max_archive_bytes, settings.load_max_archive_members,
-                   Memory(settings.engine_memory_bytes, settings.engine_spill_dir))
+                   settings.max_columns, Memory(settings.engine_memory_bytes, settings.engine_spill_dir))
 
     @classmethod
     def default(cls) -> FileLimits:
         defaults = Settings.model_construct()  # the settings' defaults, no environment read
         return cls(defaults.load_max_json_depth, defaults.load_max_archive_bytes, defaults.load_max_archive_members,
-                   Memory())  # DuckDB's own memory default: no data directory is known
+                   defaults.max_columns, Memory())  # DuckDB's own memory default: no data directory is known
 
 
 def checked_path(path: Path) -> bool:
