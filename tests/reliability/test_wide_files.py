@@ -62,4 +62,15 @@ def test_a_wide_index_is_profiled_a_few_columns_a_request(tmp_path: Path) -> Non
     assert profile.rows == 5
     assert len(profile.columns) == 120
     assert profile.columns["c119"].low == 119 and profile.columns["c119"].high == 4 * 120 + 119
-    assert [len({name.split(":")[0] for name in r["aggs"]}) for r in recording.requests] == [50, 50, 20]
+    assert [len({name.split(":")[0] for name in r["aggs"]}) for r in recording.requests] == [50, 50, 20] * 2
+
+
+def test_the_values_of_many_columns_are_read_within_the_bucket_cap(tmp_path: Path) -> None:
+    """12 columns of 1,000 values each: 12,000 buckets in one request would pass the cap of 10,000."""
+    data = tmp_path / "data"
+    assert bosun(data, "data", "load", str(_wide_csv(tmp_path / "wide.csv", 12, rows=1_000))).returncode == 0
+    engine = EmbeddedEngine(data / "bosun.duckdb", read_only=True)
+    profile = profile_index(engine, "wide")
+    engine.close()
+    assert [profile.columns[f"c{n}"].distinct for n in range(12)] == [1_000] * 12
+    assert profile.columns["c3"].values[:2] == [(3, 1), (15, 1)]
