@@ -16,6 +16,7 @@
     └── RunFailure                something outside went wrong while running
         ├── EngineUnavailable     the engine cannot be reached (names the URL)
         ├── QueryTimeout          a query or a worker took longer than allowed
+        ├── MemoryLimitExceeded   a query or a load needs more memory than the embedded engine may use
         ├── StoreError            the conversation store is corrupt or locked
         │   └── StoreUnwritable   its disk is full or read-only (a turn can still be answered, unsaved)
         └── ModelFailure          the chat model could not be reached or gave no usable answer
@@ -116,6 +117,10 @@ class EngineUnavailable(RunFailure):
 
 class QueryTimeout(RunFailure):
     """A query or a worker ran out of time."""
+
+
+class MemoryLimitExceeded(RunFailure):
+    """A query or a load needs more memory than the embedded engine may use (names the limit and its setting)."""
 
 
 class StoreError(RunFailure):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -62,6 +63,11 @@ class Settings(BaseSettings):
     query_timeout_s: float = Field(10.0, gt=0)
     max_result_size: int = Field(10_000, gt=0, le=10_000)
     max_buckets: int = Field(10_000, gt=0)
+    engine_memory_limit: str = Field("50%", description="embedded engine: the most memory DuckDB may use for a "
+                                                        "query or a load, as a share of the machine's (50%) or a "
+                                                        "size (2GB, 512MB)")
+    engine_temp_dir: Path | None = Field(None, description="embedded engine: where DuckDB spills past its memory "
+                                                           "limit; default data_dir/tmp")
     max_export_rows: int = Field(100_000, gt=0, description="the most records one CSV export writes (said when cut)")
 
     max_rounds: int = Field(8, ge=1, le=50)
@@ -79,7 +85,11 @@ class Settings(BaseSettings):
         "hashing", description="name vectors: hashing (character n-grams, no model) | minilm (semantic extra)")
     graphql_url: str | None = Field(None, description="remote GraphQL API; default: the in-process schema")
     api_token: SecretStr | None = Field(None, description="bearer token `bosun serve` requires; needed off loopback")
+    max_request_bytes: int = Field(1_000_000, gt=0, description="the largest HTTP request body a server reads; "
+                                                                "larger: 413 before it is read")
     max_question_chars: int = Field(4000, gt=0, description="the longest question Bosun reads (longer: said, not run)")
+    max_columns: int = Field(1000, gt=0, description="`data load` and `catalog init`: the most columns a file or an "
+                                                     "index may have (more: refused before reading the rows)")
     load_max_json_depth: int = Field(100, gt=0, description="`data load`: the deepest nesting of a JSON file")
     load_max_archive_bytes: int = Field(1_000_000_000, gt=0,
                                         description="`data load`: the most a zip archive may expand to, in bytes")
@@ -100,6 +110,12 @@ class Settings(BaseSettings):
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         return _check_url(value, ("http", "https"))
+
+    @field_validator("engine_memory_limit")
+    @classmethod
+    def _memory(cls, value: str) -> str:
+        memory_bytes(value)
+        return value
 
     @field_validator("llm_base_url")
     @classmethod
@@ -126,12 +142,40 @@ class Settings(BaseSettings):
         return self.data_dir / "bosun.duckdb"
 
     @property
+    def engine_memory_bytes(self) -> int:
+        return memory_bytes(self.engine_memory_limit)
+
+    @property
+    def engine_spill_dir(self) -> Path:
+        return self.engine_temp_dir or self.data_dir / "tmp"
+
+    @property
     def checkpoint_path(self) -> Path:
         return self.data_dir / "checkpoints.sqlite"
 
     @property
     def turns_path(self) -> Path:
         return self.data_dir / "conversations.sqlite"
+
+
+_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(%|B|KB|MB|GB|TB)?\s*", re.IGNORECASE)
+_UNITS = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12}
+
+
+def machine_memory() -> int:
+    """The machine's physical memory in bytes."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def memory_bytes(text: str) -> int:
+    """`50%` of the machine's memory, or a size (`2GB`, `512MB`, bytes without a unit), in bytes."""
+    found = _SIZE.fullmatch(text)
+    if not found or float(found.group(1)) <= 0:
+        raise ValueError(f"expected a share of memory (50%) or a size (2GB, 512MB), got {text!r}")
+    number, unit = float(found.group(1)), (found.group(2) or "b").lower()
+    if unit == "%":
+        return int(machine_memory() * min(number, 100) / 100)
+    return int(number * _UNITS[unit])
 
 
 def _url_secrets(url: str) -> list[str]:

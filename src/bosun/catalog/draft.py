@@ -17,7 +17,7 @@ import yaml
 from bosun.catalog.codes import code_outcome, code_set_of, code_values, code_why
 from bosun.catalog.loader import index_rows
 from bosun.catalog.parts import is_clock_values, part_name
-from bosun.catalog.profile import MANY_VALUES, Column, IndexProfile, profile_index
+from bosun.catalog.profile import MANY_VALUES, MOST_COLUMNS, Column, IndexProfile, profile_index
 from bosun.catalog.rows import event_verbs, row_noun, row_why
 from bosun.catalog.summaries import per_row_statistics, summarise, summary_of, summary_why
 from bosun.catalog.things import thing_measure, thing_of, thing_why
@@ -209,12 +209,12 @@ def draft_catalog(engine: Engine, indices: list[str] | str) -> str:
     return draft(engine, indices).text
 
 
-def draft(engine: Engine, indices: list[str] | str) -> Draft:
+def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COLUMNS) -> Draft:
     """The catalog for `indices` and the evidence behind each record field's role and measures."""
     names = [indices] if isinstance(indices, str) else list(indices)
     if not names:
         raise CatalogError("catalog init needs at least one --index")
-    profiles = [profile_index(engine, name) for name in names]
+    profiles = [profile_index(engine, name, most_columns) for name in names]
     record, references = profiles[0], profiles[1:]
     decisions = {name: decide(column, record.rows, record.index) for name, column in record.columns.items()}
     parts = derived_parts(record)

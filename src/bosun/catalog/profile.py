@@ -10,9 +10,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bosun.engines.base import Engine
+from bosun.errors import CatalogError
 
 TYPES = {"keyword", "text", "date", "integer", "long", "float", "double", "boolean"}
 MANY_VALUES = 5000  # up to this many distinct values a column is a dimension, and its values are read
+MOST_COLUMNS = 1000  # the default of BOSUN_MAX_COLUMNS
+VALUE_KINDS = {"keyword", "integer", "long", "boolean"}  # their values are listed when few
+_PER_REQUEST = 50  # columns profiled by one aggregation request: a wide index is read in many small requests
 
 
 @dataclass(frozen=True)
@@ -45,30 +49,58 @@ class IndexProfile:
     columns: dict[str, Column]
 
 
-def profile_index(engine: Engine, index: str) -> IndexProfile:
-    """Mapping plus one aggregation request: counts, distinct values, ranges and the few values."""
+def profile_index(engine: Engine, index: str, most_columns: int = MOST_COLUMNS) -> IndexProfile:
+    """Mapping plus aggregation requests, a few columns each: counts, distinct values, ranges and the few values.
+
+    An index with more than `most_columns` fields is refused before any is profiled.
+    """
     properties = engine.mapping(index).get("properties", {})
+    if len(properties) > most_columns:
+        raise CatalogError(f"index {index!r} has {len(properties):,} fields, over the limit of {most_columns:,} "
+                           "(BOSUN_MAX_COLUMNS): draft a catalog for fewer columns, or raise the limit")
     kinds = {n: s.get("type", "object") for n, s in properties.items() if s.get("type", "object") in TYPES}
-    aggs: dict[str, Any] = {}
-    for name, kind in kinds.items():
-        aggs.update(_aggs_for(name, kind))
-    response = engine.search(index, {"size": 0, "track_total_hits": True, "aggs": aggs}) if aggs else {}
-    found = response.get("aggregations", {})
-    rows = int(response.get("hits", {}).get("total", {}).get("value", 0)) if aggs else engine.count(index)
+    found: dict[str, Any] = {}
+    names = list(kinds)
+    for start in range(0, len(names), _PER_REQUEST):
+        found.update(_searched(engine, index, {a: spec for n in names[start:start + _PER_REQUEST]
+                                                for a, spec in _summary_aggs(n, kinds[n]).items()}))
+    for group in _value_groups([n for n in names if kinds[n] in VALUE_KINDS], found):
+        found.update(_searched(engine, index, {f"{n}:values": {"terms": {"field": n, "size": MANY_VALUES + 1}}
+                                                for n in group}))
     columns = {name: _column(name, kind, found, properties[name]) for name, kind in kinds.items()}
-    return IndexProfile(index, rows, columns)
+    return IndexProfile(index, engine.count(index), columns)
 
 
-def _aggs_for(name: str, kind: str) -> dict[str, Any]:
+def _searched(engine: Engine, index: str, aggs: dict[str, Any]) -> dict[str, Any]:
+    found: dict[str, Any] = engine.search(index, {"size": 0, "aggs": aggs}).get("aggregations", {})
+    return found
+
+
+def _summary_aggs(name: str, kind: str) -> dict[str, Any]:
+    """How many values, how many distinct, and the range: no buckets."""
     if kind == "text":
         return {f"{name}:count": {"value_count": {"field": f"{name}.keyword"}}}
     aggs: dict[str, Any] = {f"{name}:count": {"value_count": {"field": name}},
                             f"{name}:distinct": {"cardinality": {"field": name}}}
     if kind in {"integer", "long", "float", "double", "date"}:
         aggs[f"{name}:stats"] = {"stats": {"field": name}}
-    if kind in {"keyword", "integer", "long", "boolean"}:
-        aggs[f"{name}:values"] = {"terms": {"field": name, "size": MANY_VALUES + 1}}
     return aggs
+
+
+def _value_groups(names: list[str], found: dict[str, Any]) -> list[list[str]]:
+    """Columns whose values are listed together: about MANY_VALUES buckets a request (a cluster's
+    search.max_buckets is counted per request), by their distinct counts with a margin for the estimate."""
+    groups: list[list[str]] = []
+    room = 0
+    for name in names:
+        distinct = int(found.get(f"{name}:distinct", {}).get("value", 0) or 0)
+        needed = min(distinct + distinct // 10 + 1, MANY_VALUES + 1)
+        if not groups or needed > room or len(groups[-1]) >= _PER_REQUEST:
+            groups.append([])
+            room = MANY_VALUES + 1
+        groups[-1].append(name)
+        room -= needed
+    return groups
 
 
 def _column(name: str, kind: str, found: dict[str, Any], spec: dict[str, Any]) -> Column:

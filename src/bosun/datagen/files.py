@@ -85,6 +85,7 @@ def read_files(paths: list[Path], index: str, limits: FileLimits | None = None) 
     limits = limits or FileLimits.default()
     con = duckdb.connect()
     con.execute("SET TimeZone = 'UTC'")  # a zoned timestamp is kept in UTC, whatever the machine's zone
+    limits.memory.apply(con)
     try:
         with _readable(paths, limits) as readable:
             kinds = {_kind(p) for p in readable}
@@ -94,7 +95,9 @@ def read_files(paths: list[Path], index: str, limits: FileLimits | None = None) 
             if kind == "json":
                 for path, shown in readable.items():
                     check_json_depth(path, shown, limits.json_depth)
-            table, notes = _read(con, readable, kind)
+            table, notes = _read(con, readable, kind, limits.columns)
+    except duckdb.OutOfMemoryException:
+        raise limits.memory.exceeded(f"reading {paths[0]}") from None
     finally:
         con.close()
     if table.num_rows == 0:
@@ -134,11 +137,18 @@ def _readable(paths: list[Path], limits: FileLimits) -> Iterator[dict[Path, Path
         yield readable
 
 
-def _read(con: duckdb.DuckDBPyConnection, readable: dict[Path, Path], kind: str) -> tuple[pa.Table, list[str]]:
+def _read(con: duckdb.DuckDBPyConnection, readable: dict[Path, Path], kind: str,
+          most_columns: int) -> tuple[pa.Table, list[str]]:
     """The typed table and its notes; a problem names the user's file, never the link read in its stead."""
     paths = list(readable)
     try:
-        return _typed_table(con, _relation(con, paths, kind), paths)
+        for path in paths if kind == "csv" else []:
+            _check_header(path, most_columns)
+        relation = _relation(con, paths, kind)
+        if len(relation.columns) > most_columns:  # known from the header: no row is read yet
+            raise LoadError(f"{paths[0]}: {len(relation.columns):,} columns, over the limit of {most_columns:,} "
+                            "(BOSUN_MAX_COLUMNS)")
+        return _typed_table(con, relation, paths)
     except LoadError as exc:
         message = str(exc)
         for link, shown in readable.items():
@@ -154,6 +164,8 @@ def _relation(con: duckdb.DuckDBPyConnection, paths: list[Path], kind: str) -> d
         if kind == "json":  # an array of records, or JSON Lines: DuckDB tells them apart
             return con.read_json(names, format="auto")
         return _read_csv(con, paths)
+    except duckdb.OutOfMemoryException:
+        raise
     except duckdb.Error as exc:
         raise LoadError(_problem(paths, exc)) from None
 
@@ -166,6 +178,17 @@ def _read_csv(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> duckdb.DuckD
         for path in paths:
             _check_ragged(path)
     return relation
+
+
+def _check_header(path: Path, most_columns: int) -> None:
+    """A header wider than the column limit is refused before DuckDB's sniffer reads it (which takes long on
+    10,000 columns): its width is counted on the delimiter it holds most of, in its first 4 MB at most."""
+    opener = gzip.open if path.suffix.lower() == ".gz" else open
+    with opener(path, "rt", encoding="utf-8", errors="replace", newline="") as handle:
+        header = handle.readline(4_000_000)
+    width = max(header.count(d) for d in ",;\t|") + 1
+    if width > most_columns:
+        raise LoadError(f"{path}: {width:,} columns, over the limit of {most_columns:,} (BOSUN_MAX_COLUMNS)")
 
 
 def _check_ragged(path: Path) -> None:
@@ -225,6 +248,8 @@ def _typed_table(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelati
                 notes.append(f"{name}: " + "; ".join(said))
             select.append(f'{_cast(expr, kind)} AS "{name}"')
         table: pa.Table = relation.select(", ".join(select)).to_arrow_table()
+    except duckdb.OutOfMemoryException:
+        raise
     except duckdb.Error as exc:
         raise LoadError(_problem(paths, exc)) from None
     return table, notes

@@ -21,6 +21,7 @@ from typing import IO, cast
 
 import numpy as np
 
+from bosun.engines.embedded.memory import Memory
 from bosun.errors import LoadError
 from bosun.settings import Settings
 
@@ -40,14 +41,19 @@ class FileLimits:
     json_depth: int
     archive_bytes: int
     archive_members: int
+    columns: int
+    memory: Memory
 
     @classmethod
     def of(cls, settings: Settings) -> FileLimits:
-        return cls(settings.load_max_json_depth, settings.load_max_archive_bytes, settings.load_max_archive_members)
+        return cls(settings.load_max_json_depth, settings.load_max_archive_bytes, settings.load_max_archive_members,
+                   settings.max_columns, Memory(settings.engine_memory_bytes, settings.engine_spill_dir))
 
     @classmethod
     def default(cls) -> FileLimits:
-        return cls.of(Settings.model_construct())  # the settings' defaults, no environment read
+        defaults = Settings.model_construct()  # the settings' defaults, no environment read
+        return cls(defaults.load_max_json_depth, defaults.load_max_archive_bytes, defaults.load_max_archive_members,
+                   defaults.max_columns, Memory())  # DuckDB's own memory default: no data directory is known
 
 
 def checked_path(path: Path) -> bool:

@@ -13,6 +13,7 @@ def open_engine(settings: Settings, *, read_only: bool = True) -> Engine:
     if settings.engine == "embedded":
         from bosun.engines.embedded import EmbeddedEngine
         from bosun.engines.embedded.aggs import Limits
+        from bosun.engines.embedded.memory import Memory
 
         path = settings.duckdb_path
         if read_only and not path.exists():
@@ -20,7 +21,8 @@ def open_engine(settings: Settings, *, read_only: bool = True) -> Engine:
 
             raise MissingIndex(f"no data in {path}: load your data with `bosun data load FILE`, or build the sample "
                                "with `bosun data generate`")
-        return EmbeddedEngine(path, read_only=read_only, limits=Limits(settings.max_buckets, settings.max_result_size))
+        return EmbeddedEngine(path, read_only=read_only, limits=Limits(settings.max_buckets, settings.max_result_size),
+                              memory=Memory(settings.engine_memory_bytes, settings.engine_spill_dir))
     from bosun.engines.remote import open_remote
 
     return open_remote(settings)

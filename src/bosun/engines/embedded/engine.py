@@ -23,6 +23,7 @@ from bosun.engines.embedded.hits import (
     source_columns,
     source_filter,
 )
+from bosun.engines.embedded.memory import Memory
 from bosun.engines.embedded.pipelines import run_pipelines
 from bosun.engines.embedded.query import TRUE, Compiler, Sql
 from bosun.engines.embedded.scope import Scope
@@ -56,11 +57,12 @@ def _first_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:200]
 
 
-def _connect(path: Path | None, read_only: bool) -> duckdb.DuckDBPyConnection:
-    """Open the DuckDB file; a damaged one is moved aside and named, with what to do."""
+def _connect(path: Path | None, read_only: bool, memory: Memory) -> duckdb.DuckDBPyConnection:
+    """Open the DuckDB file within its memory; a damaged one is moved aside and named, with what to do."""
     try:
         con = duckdb.connect(str(path) if path else ":memory:", read_only=read_only)
         con.execute("SET enable_progress_bar = false")
+        memory.apply(con)
         con.execute(f"SELECT count(*) FROM duckdb_tables() WHERE table_name = '{_META}'").fetchall()
         return con
     except duckdb.Error as exc:
@@ -77,12 +79,14 @@ class EmbeddedEngine(Engine):
     kind = "embedded"
 
     def __init__(self, path: Path | None = None, *, read_only: bool = False,
-                 clock: Callable[[], datetime] | None = None, limits: Limits | None = None) -> None:
+                 clock: Callable[[], datetime] | None = None, limits: Limits | None = None,
+                 memory: Memory | None = None) -> None:
         self.path = path
         self.limits = limits or Limits()  # like a cluster's search.max_buckets and max_result_window
+        self.memory = memory or Memory()
         if path is not None and not read_only:
             path.parent.mkdir(parents=True, exist_ok=True)
-        self._con = _connect(path, read_only)
+        self._con = _connect(path, read_only, self.memory)
         self._clock = clock or (lambda: datetime.now(UTC))
         self._local = threading.local()
         self._write = threading.Lock()
@@ -107,6 +111,8 @@ class EmbeddedEngine(Engine):
             return self._cursor().execute(sql, params).fetchall()
         except duckdb.InterruptException:
             raise QueryTimeout("the query was interrupted") from None
+        except duckdb.OutOfMemoryException:
+            raise self.memory.exceeded("the query") from None
         except duckdb.Error as exc:
             if not _damaged(exc):
                 raise UnsupportedQuery("query", f"the embedded engine could not run it: {_first_line(exc)}") from None
@@ -168,6 +174,9 @@ class EmbeddedEngine(Engine):
             try:
                 self._replace(index, mapping)
                 self._con.commit()
+            except duckdb.OutOfMemoryException:
+                self._con.rollback()
+                raise self.memory.exceeded(f"loading {index!r}") from None
             except BaseException:
                 self._con.rollback()
                 raise

@@ -73,9 +73,10 @@ def init(
     from bosun.engines.factory import open_engine
     from bosun.settings import load_settings
 
-    engine = open_engine(load_settings())
+    settings = load_settings()
+    engine = open_engine(settings)
     try:
-        drafted = draft(engine, index)
+        drafted = draft(engine, index, settings.max_columns)
     finally:
         engine.close()
     for note in drafted.notes:  # what was decided for each field and why, so a user can correct it

@@ -35,11 +35,11 @@ def serve(ctx: typer.Context, host: Host = "127.0.0.1", port: Port = 8000,
         from bosun.settings import load_settings
 
         settings = load_settings()
-        token = _token(settings, host)
+        _token(settings, host)  # off loopback without a token: refused before the session opens
         session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
     typer.echo(f"Bosun at http://{host}:{port}/ (API docs at /docs, MCP at /mcp; Ctrl-C to stop)")
     try:
-        _run(create_app(session, host), token, PUBLIC_PATHS, host, port)
+        _run(create_app(session, host), settings, PUBLIC_PATHS, host, port)
     finally:
         session.close()
 
@@ -54,12 +54,12 @@ def graphql(host: Host = "127.0.0.1", port: Port = 8765) -> None:
     from bosun.settings import load_settings
 
     settings = load_settings()
-    token = _token(settings, host)
+    _token(settings, host)
     catalog = load_catalog(settings.catalog)
     engine = open_guarded_engine(settings, catalog)
     typer.echo(f"GraphQL for {catalog.spec.domain} at http://{host}:{port}/graphql (Ctrl-C to stop)")
     try:
-        _run(graphql_app(build_schema(catalog.graph_objects()), engine), token, (), host, port)
+        _run(graphql_app(build_schema(catalog.graph_objects()), engine), settings, (), host, port)
     finally:
         engine.close()
 
@@ -71,9 +71,12 @@ def _token(settings: Settings, host: str) -> str | None:
     return required_token(host, secret)
 
 
-def _run(asgi: Any, token: str | None, public: tuple[str, ...], host: str, port: int) -> None:
+def _run(asgi: Any, settings: Settings, public: tuple[str, ...], host: str, port: int) -> None:
+    """Serve `asgi` behind the body limit and, when one is needed, the token."""
     import uvicorn
 
     from bosun.interfaces.auth import protect
+    from bosun.interfaces.bodylimit import BodyLimit
 
-    uvicorn.run(protect(asgi, token, public), host=host, port=port, log_level="warning")
+    guarded = protect(asgi, _token(settings, host), public)
+    uvicorn.run(BodyLimit(guarded, settings.max_request_bytes), host=host, port=port, log_level="warning")
