@@ -38,6 +38,23 @@ def test_a_usage_error_is_one_line_and_exit_2(tmp_path: Path, args: list[str], s
         assert as_json.returncode == 2 and error["status"] == "failed" and said in error["error"]
 
 
+@pytest.mark.parametrize(("args", "said"), [
+    (["eval", "{tmp}/missing.jsonl"], "does not exist"),
+    (["eval", "{tmp}/notjson.jsonl"], "is not JSON Lines"),
+    (["data", "load", "/dev/null"], "not a regular file"),
+    (["serve", "--port", "99999"], "Invalid value for '--port'"),
+    (["serve", "graphql", "--port", "0"], "Invalid value for '--port'"),
+    (["data", "export", "--out", "{tmp}/notjson.jsonl"], "is a file"),
+    (["ask", "How many shipments?", "--thread", "t\udcff\udcfe"], "--thread is not valid UTF-8 text"),
+    (["chat", "--thread", "\udcff"], "--thread is not valid UTF-8 text"),
+])
+def test_a_bad_argument_is_one_line_not_a_traceback(tmp_path: Path, args: list[str], said: str) -> None:
+    (tmp_path / "notjson.jsonl").write_bytes(b"{not json\n")
+    done = bosun(tmp_path, *(arg.format(tmp=tmp_path) for arg in args), timeout=60)
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("bosun: ") and said in done.stderr, done.stderr
+
+
 def test_json_on_a_bosun_error_is_an_object_too(tmp_path: Path) -> None:
     done = bosun(tmp_path, "ask", "How many shipments?", "--json")  # no data in this directory
     assert done.returncode == 2

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from bosun.interfaces.cli.process import starting
-from bosun.interfaces.cli.terminal import day, printable
+from bosun.interfaces.cli.terminal import day, printable, thread_name
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 def ask(
     question: Annotated[str, typer.Argument(help="the question, in plain language")],
-    thread: Annotated[str | None, typer.Option("--thread", help="conversation id; turns with one id form one")] = None,
+    thread: Annotated[str | None, typer.Option("--thread", callback=thread_name,
+                                                    help="conversation id; turns with one id form one")] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="today's date, YYYY-MM-DD")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the answer object (DATA_CONTRACT §3)")] = False,
     trace: Annotated[bool, typer.Option("--trace", help="print the sub-goal DAG as Mermaid")] = False,
