@@ -115,6 +115,17 @@ def test_bosun_ask_on_a_poisoned_thread(data_dir: Path) -> None:
     assert _stored(data_dir, "cli") == [(question, "failed"), (NORMAL, "done")]
 
 
+def test_ask_json_prints_the_answer_alone_when_a_turn_is_resumed(data_dir: Path) -> None:
+    """The note that an interrupted turn was run again goes to stderr: stdout is one JSON object."""
+    session = open_session(Settings(data_dir=data_dir))
+    session.store.begin("killed", NORMAL)  # what a process that died mid-turn leaves
+    session.close()
+    done = bosun(data_dir, "ask", NORMAL, "--thread", "killed", "--json")
+    assert done.returncode == 0 and _counted(json.loads(done.stdout)) == _gold(data_dir)
+    assert "running the interrupted turn" in done.stderr and "Traceback" not in done.stderr
+    assert _stored(data_dir, "killed") == [(NORMAL, "done"), (NORMAL, "done")]
+
+
 def test_the_api_on_a_poisoned_thread(session: Session, data_dir: Path) -> None:
     client = TestClient(create_app(session), raise_server_exceptions=False)
     thread = client.post("/threads").json()["thread_id"]

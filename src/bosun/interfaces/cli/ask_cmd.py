@@ -39,7 +39,8 @@ def ask(
 
         session = open_session(load_settings(), day(as_of))
     try:
-        answer = _answer(session.stream(question, thread or uuid.uuid4().hex[:12], progress=verbose), verbose)
+        turn = session.stream(question, thread or uuid.uuid4().hex[:12], progress=verbose)
+        answer = _answer(turn, verbose, _console(stderr=as_json))
     finally:
         session.close()
     if as_json:
@@ -54,8 +55,8 @@ def ask(
         raise typer.Exit(1)
 
 
-def _answer(items: Iterable[TurnEvent | Answer], verbose: bool) -> Answer:
-    """The turn's answer; its events printed as they come with `verbose` (a resumed turn's always)."""
+def _answer(items: Iterable[TurnEvent | Answer], verbose: bool, console: Console) -> Answer:
+    """The turn's answer; its events printed on `console` as they come with `verbose` (a resumed turn's always)."""
     from bosun.planner.answer import Answer
 
     answer = None
@@ -63,15 +64,16 @@ def _answer(items: Iterable[TurnEvent | Answer], verbose: bool) -> Answer:
         if isinstance(item, Answer):
             answer = item
         elif verbose or item.kind == "resumed":
-            _console().print(describe(item), style="dim", highlight=False, markup=False)
+            console.print(describe(item), style="dim", highlight=False, markup=False)
     assert answer is not None
     return answer
 
 
-def _console() -> Console:
+def _console(stderr: bool = False) -> Console:
+    """The terminal; stderr with `--json`, whose stdout is the answer object alone."""
     from rich.console import Console
 
-    return Console()
+    return Console(stderr=stderr)
 
 
 def describe(event: TurnEvent) -> str:
