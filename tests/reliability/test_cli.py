@@ -80,6 +80,16 @@ def test_invalid_utf8_in_a_question_is_answered_and_stored(data_dir: Path) -> No
     assert b"Traceback" not in done.stderr
 
 
+def test_a_surrogate_written_as_bytes_in_a_question_is_answered(data_dir: Path) -> None:
+    env = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), "PYTHONPATH": python_path(), "LC_ALL": "C.UTF-8"}
+    question = b"How many shipments arrived in Houston in 2025\xed\xa0\x80?"  # U+D800 as if it were UTF-8
+    done = subprocess.run([sys.executable.encode(), b"-m", b"bosun.interfaces.cli", b"ask", question, b"--json"],
+                          capture_output=True, env=env, cwd=ROOT, timeout=120)
+    answer = json.loads(done.stdout)
+    assert done.returncode == 0 and answer["status"] == "done" and "\ufffd" in answer["question"]
+    assert b"Traceback" not in done.stderr
+
+
 def test_chat_reads_a_line_that_is_not_utf8_and_goes_on(data_dir: Path) -> None:
     env = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), "PYTHONPATH": python_path(), "LC_ALL": "C.UTF-8",
            "PYTHONIOENCODING": "utf-8"}
