@@ -142,6 +142,14 @@ def test_a_lone_surrogate_in_a_question(session: Session, data_dir: Path, questi
     assert _stored(data_dir, thread) == [(answer.question, answer.status)]
 
 
+@pytest.mark.parametrize("name", ["_", "__"])
+def test_an_underscore_for_a_name_is_said_not_understood(session: Session, data_dir: Path, name: str) -> None:
+    """ "_" is a word character, not punctuation: read silently, the answer was the count of every shipment."""
+    answer = session.ask(f"How many shipments arrived in Houston in 2025 for {name}?", "u")
+    assert answer.status == "done" and answer.answer.startswith(f"I did not understand “{name}”")
+    assert _counted(answer.model_dump(mode="json")) == _gold(data_dir)  # the rest of the question, answered
+
+
 def test_the_api_on_a_poisoned_thread(session: Session, data_dir: Path) -> None:
     client = TestClient(create_app(session), raise_server_exceptions=False)
     thread = client.post("/threads").json()["thread_id"]
