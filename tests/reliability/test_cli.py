@@ -44,7 +44,9 @@ def test_a_usage_error_is_one_line_and_exit_2(tmp_path: Path, args: list[str], s
     (["data", "load", "/dev/null"], "not a regular file"),
     (["serve", "--port", "99999"], "Invalid value for '--port'"),
     (["serve", "graphql", "--port", "0"], "Invalid value for '--port'"),
+    (["serve", "mcp", "--http", "--port", "99999"], "Invalid value for '--port'"),
     (["data", "export", "--out", "{tmp}/notjson.jsonl"], "is a file"),
+    (["catalog", "init", "--index", "shipments", "--out", "{tmp}"], "is a directory"),
     (["ask", "How many shipments?", "--thread", "t\udcff\udcfe"], "--thread is not valid UTF-8 text"),
     (["chat", "--thread", "\udcff"], "--thread is not valid UTF-8 text"),
 ])
