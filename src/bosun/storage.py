@@ -7,8 +7,11 @@ is named as such instead of SQLite's "disk I/O error".
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
+import threading
+from contextlib import closing
 from pathlib import Path
 
 from bosun.errors import StoreError, StoreUnwritable
@@ -23,6 +26,9 @@ def open_sqlite(path: Path, what: str, timeout_s: float = 5.0) -> sqlite3.Connec
     """A connection to `path` in WAL mode, after PRAGMA quick_check; damage moves the file aside (StoreError)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        _create(path)
+        if path.stat().st_size == 0:  # SQLite would take it for a new database and its turns would be lost unsaid
+            raise sqlite3.DatabaseError("the file is empty (0 bytes): not a database")
         conn = sqlite3.connect(str(path), check_same_thread=False, timeout=timeout_s)
         verdict = conn.execute("PRAGMA quick_check").fetchone()
         if verdict is None or verdict[0] != "ok":
@@ -34,6 +40,26 @@ def open_sqlite(path: Path, what: str, timeout_s: float = 5.0) -> sqlite3.Connec
         raise problem(path, what, sqlite3.DatabaseError("database disk image is malformed")) from None
     except (sqlite3.Error, OSError) as exc:
         raise problem(path, what, exc) from None
+
+
+def _create(path: Path) -> None:
+    """A new store is put in place whole, with its header written (WAL mode), so that an empty file there is
+    always damage, never a store another process has only begun to create."""
+    if path.exists():
+        return
+    draft = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.new")
+    try:
+        with closing(sqlite3.connect(str(draft))) as conn:
+            conn.execute("PRAGMA journal_mode=WAL")
+        try:
+            os.link(draft, path)  # never over a store another process put in place meanwhile
+        except FileExistsError:
+            pass
+        except OSError:  # a file system without hard links
+            if not path.exists():
+                os.replace(draft, path)
+    finally:
+        draft.unlink(missing_ok=True)
 
 
 def _nearly_full(folder: Path) -> bool:

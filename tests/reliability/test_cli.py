@@ -38,6 +38,25 @@ def test_a_usage_error_is_one_line_and_exit_2(tmp_path: Path, args: list[str], s
         assert as_json.returncode == 2 and error["status"] == "failed" and said in error["error"]
 
 
+@pytest.mark.parametrize(("args", "said"), [
+    (["eval", "{tmp}/missing.jsonl"], "does not exist"),
+    (["eval", "{tmp}/notjson.jsonl"], "is not JSON Lines"),
+    (["data", "load", "/dev/null"], "not a regular file"),
+    (["serve", "--port", "99999"], "Invalid value for '--port'"),
+    (["serve", "graphql", "--port", "0"], "Invalid value for '--port'"),
+    (["serve", "mcp", "--http", "--port", "99999"], "Invalid value for '--port'"),
+    (["data", "export", "--out", "{tmp}/notjson.jsonl"], "is a file"),
+    (["catalog", "init", "--index", "shipments", "--out", "{tmp}"], "is a directory"),
+    (["ask", "How many shipments?", "--thread", "t\udcff\udcfe"], "--thread is not valid UTF-8 text"),
+    (["chat", "--thread", "\udcff"], "--thread is not valid UTF-8 text"),
+])
+def test_a_bad_argument_is_one_line_not_a_traceback(tmp_path: Path, args: list[str], said: str) -> None:
+    (tmp_path / "notjson.jsonl").write_bytes(b"{not json\n")
+    done = bosun(tmp_path, *(arg.format(tmp=tmp_path) for arg in args), timeout=60)
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("bosun: ") and said in done.stderr, done.stderr
+
+
 def test_json_on_a_bosun_error_is_an_object_too(tmp_path: Path) -> None:
     done = bosun(tmp_path, "ask", "How many shipments?", "--json")  # no data in this directory
     assert done.returncode == 2
@@ -60,6 +79,16 @@ def test_invalid_utf8_in_a_question_is_answered_and_stored(data_dir: Path) -> No
                            b"u", b"--json"], capture_output=True, env=env, cwd=ROOT, timeout=120)
     answer = json.loads(done.stdout)
     assert done.returncode == 0 and answer["question"] == "How many shipments arrived in Houston in 2025\ufffd\ufffd?"
+    assert b"Traceback" not in done.stderr
+
+
+def test_a_surrogate_written_as_bytes_in_a_question_is_answered(data_dir: Path) -> None:
+    env = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), "PYTHONPATH": python_path(), "LC_ALL": "C.UTF-8"}
+    question = b"How many shipments arrived in Houston in 2025\xed\xa0\x80?"  # U+D800 as if it were UTF-8
+    done = subprocess.run([sys.executable.encode(), b"-m", b"bosun.interfaces.cli", b"ask", question, b"--json"],
+                          capture_output=True, env=env, cwd=ROOT, timeout=120)
+    answer = json.loads(done.stdout)
+    assert done.returncode == 0 and answer["status"] == "done" and "\ufffd" in answer["question"]
     assert b"Traceback" not in done.stderr
 
 

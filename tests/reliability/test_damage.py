@@ -28,7 +28,8 @@ def _one_line(stderr: str) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize(("name", "damage"), [("conversations.sqlite", "truncate"), ("checkpoints.sqlite", "scramble")])
+@pytest.mark.parametrize(("name", "damage"), [("conversations.sqlite", "truncate"), ("checkpoints.sqlite", "scramble"),
+                                              ("conversations.sqlite", "empty"), ("checkpoints.sqlite", "empty")])
 def test_a_damaged_store_is_named_moved_aside_and_the_next_run_starts_afresh(data_dir: Path, name: str,
                                                                              damage: str) -> None:
     assert bosun(data_dir, "ask", QUESTION, "--thread", "a").returncode == 0
@@ -36,6 +37,8 @@ def test_a_damaged_store_is_named_moved_aside_and_the_next_run_starts_afresh(dat
     original = path.read_bytes()
     if damage == "truncate":
         path.write_bytes(original[: len(original) // 2 + 100])
+    elif damage == "empty":  # SQLite reads a zero-byte file as a new database: the turns would be lost unsaid
+        path.write_bytes(b"")
     else:
         _scramble(path, within=4096)  # the first page, which holds the schema: damage a store cannot ignore
     damaged = path.read_bytes()

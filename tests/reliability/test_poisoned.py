@@ -115,6 +115,41 @@ def test_bosun_ask_on_a_poisoned_thread(data_dir: Path) -> None:
     assert _stored(data_dir, "cli") == [(question, "failed"), (NORMAL, "done")]
 
 
+def test_ask_json_prints_the_answer_alone_when_a_turn_is_resumed(data_dir: Path) -> None:
+    """The note that an interrupted turn was run again goes to stderr: stdout is one JSON object."""
+    session = open_session(Settings(data_dir=data_dir))
+    session.store.begin("killed", NORMAL)  # what a process that died mid-turn leaves
+    session.close()
+    done = bosun(data_dir, "ask", NORMAL, "--thread", "killed", "--json")
+    assert done.returncode == 0 and _counted(json.loads(done.stdout)) == _gold(data_dir)
+    assert "running the interrupted turn" in done.stderr and "Traceback" not in done.stderr
+    assert _stored(data_dir, "killed") == [(NORMAL, "done"), (NORMAL, "done")]
+
+
+@pytest.mark.parametrize("question", ["\ud800", "How many shipments arrived in Houston in 2025\udfff?",
+                                      "\udc00\ud800 carriers?"])
+def test_a_lone_surrogate_in_a_question(session: Session, data_dir: Path, question: str) -> None:
+    """JSON may carry lone surrogates, which are not text: the API refuses the body in one line; a caller of
+    the session (MCP, Python) has each read as U+FFFD, and the turn answered or said not understood, and stored."""
+    client = TestClient(create_app(session), raise_server_exceptions=False)
+    thread = client.post("/threads").json()["thread_id"]
+    body = json.dumps({"question": question})  # the escapes as a client sends them: "\ud800"
+    turn = client.post(f"/threads/{thread}/turns", content=body, headers={"content-type": "application/json"})
+    assert turn.status_code == 400 and turn.json()["detail"].startswith("question: ")
+    answer = session.ask(question, thread)
+    assert answer.status in ("done", "failed") and answer.answer
+    assert answer.question == "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in question)
+    assert _stored(data_dir, thread) == [(answer.question, answer.status)]
+
+
+@pytest.mark.parametrize("name", ["_", "__"])
+def test_an_underscore_for_a_name_is_said_not_understood(session: Session, data_dir: Path, name: str) -> None:
+    """ "_" is a word character, not punctuation: read silently, the answer was the count of every shipment."""
+    answer = session.ask(f"How many shipments arrived in Houston in 2025 for {name}?", "u")
+    assert answer.status == "done" and answer.answer.startswith(f"I did not understand “{name}”")
+    assert _counted(answer.model_dump(mode="json")) == _gold(data_dir)  # the rest of the question, answered
+
+
 def test_the_api_on_a_poisoned_thread(session: Session, data_dir: Path) -> None:
     client = TestClient(create_app(session), raise_server_exceptions=False)
     thread = client.post("/threads").json()["thread_id"]

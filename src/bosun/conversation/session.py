@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -51,10 +52,15 @@ from bosun.workers.slots import ANALYSIS_RESULT
 log = logging.getLogger("bosun.conversation")
 
 
+# lone surrogates other than the U+DC80..U+DCFF that stand for bytes that were not UTF-8 (JSON's "\ud800")
+_LONE_SURROGATE = re.compile("[\ud800-\udc7f\udd00-\udfff]")
+
+
 def prepared(question: str) -> str:
     """The question as valid UTF-8: bytes that were not (command-line arguments arrive as lone surrogates)
-    become U+FFFD, so the turn can be stored."""
-    return question.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    and lone surrogates (JSON may carry them) become U+FFFD, so the turn can be read and stored."""
+    text = _LONE_SURROGATE.sub("\ufffd", question)
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _too_long(question: str, thread_id: str, limit: int) -> Answer:

@@ -7,6 +7,7 @@ knows an English word or a domain: the words are in en.yaml (the grammar) and th
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -49,6 +50,7 @@ _STRUCTURE = frozenset({"wh", "conj", "backref", "about", "page", "compare", "re
 # Kinds of the catalog's own words: a refusal word the catalog reads as one of these is the catalog's.
 _CATALOG = frozenset({"field", "measure", "adjective", "value", "record", "object", "entity_word", "date_word", "term",
                       "name"})
+_WORDLIKE = re.compile(r"\w")  # a letter, a digit or "_": a symbol that stands for something
 Adjective = tuple[str, str, int, str]  # (field|measure, its name, +1 more / -1 less, base|comparative|superlative)
 
 
@@ -831,7 +833,7 @@ def unused(spans: list[Span]) -> list[str]:
 
 
 def _quiet(span: Span) -> bool:
-    if not span.tags:  # a word nothing reads; of symbols, only wildcards ("Acme%", "*") are said
-        return not any(ch.isalnum() for ch in span.text) and span.text not in ("%", "*")
+    if not span.tags:  # a word nothing reads; of symbols, only wildcards ("Acme%", "*", "_") are said
+        return not _WORDLIKE.search(span.text) and span.text not in ("%", "*")
     return any(t.kind in ("function", "filler", "neutral", "structure") for t in span.tags) or all(
         t.kind in _STRUCTURE for t in span.tags)

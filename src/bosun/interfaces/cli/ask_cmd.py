@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from bosun.interfaces.cli.process import starting
-from bosun.interfaces.cli.terminal import day, printable
+from bosun.interfaces.cli.terminal import day, printable, thread_name
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 def ask(
     question: Annotated[str, typer.Argument(help="the question, in plain language")],
-    thread: Annotated[str | None, typer.Option("--thread", help="conversation id; turns with one id form one")] = None,
+    thread: Annotated[str | None, typer.Option("--thread", callback=thread_name,
+                                                    help="conversation id; turns with one id form one")] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="today's date, YYYY-MM-DD")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the answer object (DATA_CONTRACT §3)")] = False,
     trace: Annotated[bool, typer.Option("--trace", help="print the sub-goal DAG as Mermaid")] = False,
@@ -38,7 +39,8 @@ def ask(
 
         session = open_session(load_settings(), day(as_of))
     try:
-        answer = _answer(session.stream(question, thread or uuid.uuid4().hex[:12], progress=verbose), verbose)
+        turn = session.stream(question, thread or uuid.uuid4().hex[:12], progress=verbose)
+        answer = _answer(turn, verbose, _console(stderr=as_json))
     finally:
         session.close()
     if as_json:
@@ -53,8 +55,8 @@ def ask(
         raise typer.Exit(1)
 
 
-def _answer(items: Iterable[TurnEvent | Answer], verbose: bool) -> Answer:
-    """The turn's answer; its events printed as they come with `verbose` (a resumed turn's always)."""
+def _answer(items: Iterable[TurnEvent | Answer], verbose: bool, console: Console) -> Answer:
+    """The turn's answer; its events printed on `console` as they come with `verbose` (a resumed turn's always)."""
     from bosun.planner.answer import Answer
 
     answer = None
@@ -62,15 +64,16 @@ def _answer(items: Iterable[TurnEvent | Answer], verbose: bool) -> Answer:
         if isinstance(item, Answer):
             answer = item
         elif verbose or item.kind == "resumed":
-            _console().print(describe(item), style="dim", highlight=False, markup=False)
+            console.print(describe(item), style="dim", highlight=False, markup=False)
     assert answer is not None
     return answer
 
 
-def _console() -> Console:
+def _console(stderr: bool = False) -> Console:
+    """The terminal; stderr with `--json`, whose stdout is the answer object alone."""
     from rich.console import Console
 
-    return Console()
+    return Console(stderr=stderr)
 
 
 def describe(event: TurnEvent) -> str:

@@ -66,7 +66,8 @@ def _summary(console: Console, catalog: Catalog) -> None:
 def init(
     index: Annotated[list[str], typer.Option("--index", help="live index; repeat it: the first is the record, "
                                                              "the others reference objects")],
-    out: Annotated[Path | None, typer.Option("--out", help="write here instead of standard output")] = None,
+    out: Annotated[Path | None, typer.Option("--out", dir_okay=False,
+                                             help="write here instead of standard output")] = None,
 ) -> None:
     """Draft a catalog from live indices: roles, measures, names and links drafted from their values."""
     from bosun.catalog.draft import draft

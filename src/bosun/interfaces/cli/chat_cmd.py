@@ -16,7 +16,7 @@ import typer
 from bosun.errors import BosunError
 from bosun.interfaces.cli.ask_cmd import describe, show
 from bosun.interfaces.cli.process import starting
-from bosun.interfaces.cli.terminal import day, printable
+from bosun.interfaces.cli.terminal import day, printable, thread_name
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -28,7 +28,8 @@ HELP = "/new starts a new conversation · /trace shows the last turn's plan · /
 
 
 def chat(
-    thread: Annotated[str | None, typer.Option("--thread", help="continue this conversation")] = None,
+    thread: Annotated[str | None, typer.Option("--thread", callback=thread_name,
+                                                    help="continue this conversation")] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="today's date, YYYY-MM-DD")] = None,
 ) -> None:
     """Talk with your data: follow-ups, refinements and replies to questions build on the last turns."""

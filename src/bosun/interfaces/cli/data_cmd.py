@@ -137,8 +137,11 @@ def _load_with_progress(engine: Engine, paths: list[Path], index: str | None, mo
     return done
 
 
+OutDir = Annotated[Path, typer.Option("--out", file_okay=False, help="directory for the Parquet files")]
+
+
 @app.command("export")
-def export_cmd(out: Annotated[Path, typer.Option("--out", help="directory for the Parquet files")]) -> None:
+def export_cmd(out: OutDir) -> None:
     """Write every table of the domain as Parquet: OUT/<table>.parquet."""
     from bosun.catalog import load_catalog
     from bosun.datagen.load import export

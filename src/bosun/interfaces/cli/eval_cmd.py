@@ -23,12 +23,14 @@ if TYPE_CHECKING:
 
 
 def evaluate(
-    file: Annotated[Path, typer.Argument(help="evaluation file, JSON Lines")],
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True,
+                                         help="evaluation file, JSON Lines")],
     as_of: Annotated[str | None, typer.Option("--as-of", help="today's date, YYYY-MM-DD")] = None,
     failures: Annotated[bool, typer.Option("--failures", help="show why each failed item failed")] = False,
     jobs: Annotated[int, typer.Option("--jobs", min=1, help="items asked at once, each in its own thread")] = 1,
 ) -> None:
     """Score the agent on an evaluation file: every item asked in this one process."""
+    items = _items(file)
     with starting():
         from bosun.conversation.session import open_session
         from bosun.evaluation.judge import judge
@@ -36,7 +38,6 @@ def evaluate(
 
         settings = load_settings()
         session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
-    items = [json.loads(line) for line in file.read_text().splitlines() if line.strip()]
     scores: dict[str, list[bool]] = defaultdict(list)
     why: list[tuple[str, str, str]] = []
     try:
@@ -52,6 +53,17 @@ def evaluate(
     finally:
         session.close()
     _report(scores, why if failures else [])
+
+
+def _items(file: Path) -> list[dict[str, Any]]:
+    """The file's items, one JSON object a line (a usage error when it is not JSON Lines text)."""
+    try:
+        items = [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise typer.BadParameter(f"{file} is not JSON Lines: {exc}") from None
+    if not all(isinstance(item, dict) and "turns" in item and "expect" in item for item in items):
+        raise typer.BadParameter(f"{file}: every line must be an object with 'turns' and 'expect'")
+    return items
 
 
 def _last_answer(session: Session, item: dict[str, Any]) -> Answer:

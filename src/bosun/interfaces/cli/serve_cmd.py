@@ -20,7 +20,7 @@ app = typer.Typer()
 app.command("mcp")(mcp_cmd.mcp)
 
 Host = Annotated[str, typer.Option(help="interface to listen on; off loopback needs BOSUN_API_TOKEN")]
-Port = Annotated[int, typer.Option(help="TCP port")]
+Port = Annotated[int, typer.Option(min=1, max=65535, help="TCP port")]
 
 
 @app.callback(invoke_without_command=True)

@@ -11,6 +11,9 @@ import typer
 _CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")  # how argv carries bytes that were not UTF-8
+
+
 def printable(text: str) -> str:
     """`text` as safe to print: no escape sequences or control characters from data or questions."""
     return _CONTROL.sub("", text)
@@ -24,3 +27,10 @@ def day(text: str | None) -> date | None:
         return date.fromisoformat(text)
     except ValueError:
         raise typer.BadParameter(f"{text!r} is not a date (YYYY-MM-DD)") from None
+
+
+def thread_name(text: str | None) -> str | None:
+    """A --thread value: text, not bytes that are not UTF-8 (a usage error: it names a conversation)."""
+    if text is not None and _SURROGATE.search(text):
+        raise typer.BadParameter("--thread is not valid UTF-8 text")
+    return text
