@@ -79,6 +79,8 @@ class Settings(BaseSettings):
         "hashing", description="name vectors: hashing (character n-grams, no model) | minilm (semantic extra)")
     graphql_url: str | None = Field(None, description="remote GraphQL API; default: the in-process schema")
     api_token: SecretStr | None = Field(None, description="bearer token `bosun serve` requires; needed off loopback")
+    allowed_hosts: str = Field("", description="host names the servers answer to besides the loopback names, "
+                                              "comma-separated (`*.example.org` allowed); off loopback, unset = any")
     max_question_chars: int = Field(4000, gt=0, description="the longest question Bosun reads (longer: said, not run)")
     load_max_json_depth: int = Field(100, gt=0, description="`data load`: the deepest nesting of a JSON file")
     load_max_archive_bytes: int = Field(1_000_000_000, gt=0,

