@@ -3,6 +3,10 @@ deep or send dates at the calendar's ends — each gets a clear 400 and the serv
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from typing import Any
+
 import pytest
 from starlette.testclient import TestClient
 
@@ -10,6 +14,7 @@ from bosun.catalog import Catalog
 from bosun.engines.embedded import EmbeddedEngine
 from bosun.engines.graphql.schema import build_schema
 from bosun.engines.graphql.server import graphql_app
+from bosun.engines.guardrails import GuardedEngine, Guardrails
 from bosun.interfaces.cli.serve_cmd import guarded
 from bosun.settings import Settings
 
@@ -28,3 +33,31 @@ def test_serve_graphql_answers_only_to_the_host_names_it_serves(graphql: object)
                          ("localhost", 200), ("[::1]:8765", 200), ("bi.example.org:443", 200)):
         client = TestClient(graphql, base_url=f"http://{host}")  # type: ignore[arg-type]
         assert client.post("/graphql", json=QUERY).status_code == status, host
+
+
+class _Watched(GuardedEngine):
+    """The guarded sample, noting the thread each search runs in."""
+
+    def __init__(self, engine: EmbeddedEngine, guardrails: Guardrails) -> None:
+        super().__init__(engine, guardrails)
+        self.threads: list[str] = []
+
+    def search(self, index: str, body: dict[str, Any]) -> dict[str, Any]:
+        self.threads.append(threading.current_thread().name if not _on_a_loop() else "event loop")
+        return super().search(index, body)
+
+
+def _on_a_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def test_graphql_resolvers_run_off_the_event_loop(catalog: Catalog, raw: EmbeddedEngine) -> None:
+    """On the loop, 100 small queries at once held /health for seconds; in a worker thread the loop stays free."""
+    engine = _Watched(raw, Guardrails(tuple(catalog.allowed_indices()), timeout_s=10.0))
+    client = TestClient(graphql_app(build_schema(catalog.graph_objects()), engine))
+    assert client.post("/graphql", json=QUERY).json()["data"]["vessels"]["flag"]
+    assert engine.threads and all(name.startswith("graphql") for name in engine.threads), engine.threads
