@@ -61,3 +61,11 @@ def test_graphql_resolvers_run_off_the_event_loop(catalog: Catalog, raw: Embedde
     client = TestClient(graphql_app(build_schema(catalog.graph_objects()), engine))
     assert client.post("/graphql", json=QUERY).json()["data"]["vessels"]["flag"]
     assert engine.threads and all(name.startswith("graphql") for name in engine.threads), engine.threads
+
+
+@pytest.mark.parametrize("depth", [100_000, 2_000])
+def test_graphql_variables_nested_deep_are_a_400_in_one_line(graphql: object, depth: int) -> None:
+    body = '{"query": "{ __typename }", "variables": {"a": ' + "[" * depth + "]" * depth + "}}"
+    client = TestClient(graphql, base_url="http://localhost", raise_server_exceptions=False)  # type: ignore[arg-type]
+    refused = client.post("/graphql", content=body, headers={"content-type": "application/json"})
+    assert refused.status_code == 400 and refused.text == "Unable to parse request body as JSON: nested too deep"

@@ -30,9 +30,14 @@ STATIC = Path(__file__).resolve().parent.parent / "ui" / "static"
 PUBLIC_PATHS = ("/", "/static/*", "/docs", "/openapi.json")  # the page and the API's description: no data
 
 
+# Periods are counted from as_of ("the last 10 years"); at the calendar's ends they leave it (year 0 or 10000).
+EARLIEST_AS_OF, LATEST_AS_OF = date(1000, 1, 1), date(8999, 12, 31)
+
+
 class TurnRequest(BaseModel):
     question: str = Field(min_length=1, description="the question or reply, in plain language")
-    as_of: date | None = Field(None, description="today's date for this turn; default the data's as-of date")
+    as_of: date | None = Field(None, ge=EARLIEST_AS_OF, le=LATEST_AS_OF,
+                               description="today's date for this turn; default the data's as-of date")
 
 
 class ThreadCreated(BaseModel):
