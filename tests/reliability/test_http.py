@@ -5,18 +5,26 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
+from mcp import Client
+from mcp.shared.exceptions import MCPError
 from starlette.testclient import TestClient
 
 from bosun.catalog import Catalog
+from bosun.conversation.session import Session
 from bosun.engines.embedded import EmbeddedEngine
 from bosun.engines.graphql.schema import build_schema
 from bosun.engines.graphql.server import graphql_app
 from bosun.engines.guardrails import GuardedEngine, Guardrails
 from bosun.interfaces.cli.serve_cmd import guarded
+from bosun.interfaces.mcp.server import build_server
 from bosun.settings import Settings
+from tests.conftest import sample_session
 
 QUERY = {"query": '{ vessels(id: "EVER GIVEN") { flag } }'}
 
@@ -69,3 +77,35 @@ def test_graphql_variables_nested_deep_are_a_400_in_one_line(graphql: object, de
     client = TestClient(graphql, base_url="http://localhost", raise_server_exceptions=False)  # type: ignore[arg-type]
     refused = client.post("/graphql", content=body, headers={"content-type": "application/json"})
     assert refused.status_code == 400 and refused.text == "Unable to parse request body as JSON: nested too deep"
+
+
+@pytest.fixture(scope="module")
+def mcp_session(sample_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
+    yield from sample_session(sample_dir, tmp_path_factory.mktemp("mcp"))
+
+
+async def _mcp_errors(session: Session) -> list[str]:
+    record = session.context.catalog.record
+    keyword = next(name for name, spec in record.fields.items() if spec.type == "keyword")
+    calls = [("ask", {}), ("ask", {"question": 5}), ("search", {"index": "nowhere", "query_dsl": {}}),
+             ("aggregate", {"index": record.index, "query_dsl": {"aggs": {"m": {"min": {"field": keyword}}}}})]
+    async with Client(build_server(session)) as client:
+        messages = []
+        for tool, arguments in calls:
+            result = await client.call_tool(tool, arguments)
+            assert result.is_error, (tool, arguments)
+            messages.append(result.content[0].text)  # type: ignore[union-attr]
+        prompt = (await client.list_prompts()).prompts[0]
+        with pytest.raises(MCPError) as refused:
+            await client.get_prompt(prompt.name, {})
+        return [*messages, refused.value.error.message]
+
+
+def test_mcp_errors_come_back_as_one_line_that_says_what_went_wrong(mcp_session: Session) -> None:
+    """A bad argument was pydantic's multi-line report, a prompt without its arguments "Internal server error"."""
+    messages = anyio.run(_mcp_errors, mcp_session)
+    assert all(m.strip() and "\n" not in m and "Internal server error" not in m for m in messages), messages
+    assert messages[0] == "Error executing tool ask: question: Field required"
+    assert messages[1] == "Error executing tool ask: question: Input should be a valid string"
+    assert messages[3] != "Error executing tool aggregate"  # a crash (min over a keyword) says what it was
+    assert messages[-1].startswith("Missing required arguments")
