@@ -87,6 +87,8 @@ class Settings(BaseSettings):
     api_token: SecretStr | None = Field(None, description="bearer token `bosun serve` requires; needed off loopback")
     max_request_bytes: int = Field(1_000_000, gt=0, description="the largest HTTP request body a server reads; "
                                                                 "larger: 413 before it is read")
+    allowed_hosts: str = Field("", description="host names the servers answer to besides the loopback names, "
+                                              "comma-separated (`*.example.org` allowed); off loopback, unset = any")
     max_question_chars: int = Field(4000, gt=0, description="the longest question Bosun reads (longer: said, not run)")
     max_columns: int = Field(1000, gt=0, description="`data load` and `catalog init`: the most columns a file or an "
                                                      "index may have (more: refused before reading the rows)")

@@ -181,3 +181,13 @@ def test_a_thread_renamed_keeps_its_name_and_a_deleted_one_is_gone(client: TestC
     assert client.delete(f"/threads/{thread}").status_code == 204
     assert thread not in {t["thread_id"] for t in client.get("/threads").json()}
     assert client.get(f"/threads/{thread}").status_code == 404
+
+
+def test_an_as_of_at_the_calendars_ends_is_refused_in_one_line(client: TestClient) -> None:
+    """Year 1 or 9999 as today once gave a 500 (a period counted from it leaves the calendar)."""
+    thread = _thread(client)
+    for day in ("0001-01-01", "9999-12-31"):
+        refused = client.post(f"/threads/{thread}/turns", json={"question": "How many shipments arrived last month?",
+                                                                 "as_of": day})
+        detail = refused.json()["detail"]
+        assert refused.status_code == 400 and detail.startswith("as_of: ") and "\n" not in detail, detail

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from bosun.errors import SettingsError
-from bosun.interfaces.auth import bears, is_loopback, required_token
+from bosun.interfaces.auth import bears, is_loopback, required_token, served_hosts
 from tests.interfaces.serving import bosun_serve, data_copy
 
 
@@ -43,3 +43,29 @@ def test_with_a_token_every_data_request_bears_it(data_dir: Path, tmp_path: Path
         assert httpx.post(f"{base}/graphql", json={"query": "{__typename}"}).status_code == 401
         assert httpx.post(f"{base}/graphql", json={"query": "{__typename}"}, headers=good).status_code == 200
         assert httpx.get(base + "/").status_code == 200  # the page itself holds no data; it asks for the token
+
+
+def test_on_loopback_only_the_served_host_names_are_answered(data_dir: Path, tmp_path: Path) -> None:
+    """DNS rebinding: a page at evil.example whose name comes to point at 127.0.0.1 gets a 400, not the threads."""
+    with bosun_serve(data_copy(data_dir, tmp_path / "d"), BOSUN_ALLOWED_HOSTS="bosun.internal, *.corp.example") as base:
+        port = base.rsplit(":", 1)[1]
+        for host in ("evil.example", f"evil.example:{port}", "127.0.0.1.evil.example", "corp.example"):
+            for path in ("/threads", "/graphql", "/mcp"):
+                refused = httpx.get(base + path, headers={"Host": host})
+                assert refused.status_code == 400, (host, path)
+        for host in ("localhost", f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}", "bosun.internal",
+                     f"bosun.internal:{port}", f"a.corp.example:{port}"):
+            assert httpx.get(base + "/threads", headers={"Host": host}).status_code == 200, host
+        mcp = httpx.post(base + "/mcp", headers={"Host": f"bosun.internal:{port}", "Accept": "application/json, "
+                                                 "text/event-stream"},
+                         json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                             "protocolVersion": "2025-06-18", "capabilities": {},
+                             "clientInfo": {"name": "t", "version": "1"}}})
+        assert mcp.status_code == 200  # MCP's own Host check answers to the same names
+
+
+def test_the_host_names_served() -> None:
+    assert served_hosts("127.0.0.1", "") == ["127.0.0.1", "localhost", "[::1]"]
+    assert served_hosts("::1", "Bosun.Internal") == ["127.0.0.1", "localhost", "[::1]", "bosun.internal"]
+    assert served_hosts("0.0.0.0", "") == ["*"]  # off loopback, unset: the token guards
+    assert served_hosts("0.0.0.0", "bi.example.org") == ["bi.example.org"]

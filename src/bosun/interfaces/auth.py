@@ -8,6 +8,10 @@ One rule for every server (`bosun serve`, `bosun serve graphql`, the MCP server)
   constant time; paths a server declares public (a page's static files, which hold no data) are exempt:
   exact paths, or prefixes written with a trailing `*`.
 
+and which `Host` a request may name (against DNS rebinding, where a web page's own name comes to point at
+127.0.0.1): bound to loopback, the loopback names (with any port) and those of `BOSUN_ALLOWED_HOSTS`; bound
+elsewhere, the setting's names, or any when it is unset (the token then guards). Other hosts get a 400.
+
 `BearerAuth` is plain ASGI middleware, so it wraps Starlette, FastAPI and the MCP SDK's apps alike.
 """
 
@@ -18,6 +22,8 @@ import ipaddress
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from bosun.errors import SettingsError
 
@@ -34,6 +40,23 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:  # a host name: only "localhost" is known to stay on this machine
         return False
+
+
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+
+
+def served_hosts(host: str, setting: str) -> list[str]:
+    """The Host names a server bound to `host` answers to (ports aside); ["*"] for any."""
+    named = [name.strip().lower() for name in setting.split(",") if name.strip()]
+    if not is_loopback(host):
+        return named or ["*"]
+    bound = f"[{host.strip('[]')}]" if ":" in host else host.lower()
+    return list(dict.fromkeys([*LOOPBACK_NAMES, bound, *named]))
+
+
+def guard_hosts(app: ASGIApp, hosts: list[str]) -> ASGIApp:
+    """The app behind a Host check: requests naming another host get a 400."""
+    return TrustedHostMiddleware(app, allowed_hosts=hosts, www_redirect=False)
 
 
 def required_token(host: str, token: str | None) -> str | None:

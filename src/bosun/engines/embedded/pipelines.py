@@ -73,7 +73,7 @@ def _inside(kind: str, children: dict[str, Any], result: dict[str, Any]) -> None
     rows = _rows(kind, result)
     for _, bucket in rows:
         for name, child_kind, _, grandchildren in items:
-            if child_kind not in PIPELINES:
+            if child_kind not in PIPELINES and name in bucket:  # as at the top: no result, nothing to walk
                 _inside(child_kind, grandchildren, bucket[name])
     for name, pipe, body, _ in _in_order(items):
         if pipe in SIBLING:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import strawberry
+from cross_web import HTTPException
 from starlette.applications import Starlette
 from starlette.routing import Route
 from strawberry.asgi import GraphQL
@@ -18,6 +19,12 @@ class _EngineGraphQL(GraphQL[dict[str, Any], None]):
     def __init__(self, schema: strawberry.Schema, engine: Engine) -> None:
         super().__init__(schema, graphql_ide=None)
         self.engine = engine
+
+    def decode_json(self, data: str | bytes) -> object:
+        try:
+            return super().decode_json(data)
+        except RecursionError:
+            raise HTTPException(400, "Unable to parse request body as JSON: nested too deep") from None
 
     async def get_context(self, request: Any, response: Any) -> dict[str, Any]:
         return {"request": request, "response": response, "engine": self.engine}

@@ -22,16 +22,22 @@ from bosun.engines.graphql.server import graphql_endpoint
 from bosun.interfaces.api import errors
 from bosun.interfaces.api.errors import ApiError
 from bosun.interfaces.api.turns import answer_of, engine_problem, sse_of
-from bosun.interfaces.mcp.server import build_server
+from bosun.interfaces.auth import served_hosts
+from bosun.interfaces.mcp.server import build_server, transport_security
 from bosun.planner.answer import Answer
 
 STATIC = Path(__file__).resolve().parent.parent / "ui" / "static"
 PUBLIC_PATHS = ("/", "/static/*", "/docs", "/openapi.json")  # the page and the API's description: no data
 
 
+# Periods are counted from as_of ("the last 10 years"); at the calendar's ends they leave it (year 0 or 10000).
+EARLIEST_AS_OF, LATEST_AS_OF = date(1000, 1, 1), date(8999, 12, 31)
+
+
 class TurnRequest(BaseModel):
     question: str = Field(min_length=1, description="the question or reply, in plain language")
-    as_of: date | None = Field(None, description="today's date for this turn; default the data's as-of date")
+    as_of: date | None = Field(None, ge=EARLIEST_AS_OF, le=LATEST_AS_OF,
+                               description="today's date for this turn; default the data's as-of date")
 
 
 class ThreadCreated(BaseModel):
@@ -74,11 +80,13 @@ class ThreadTurns(BaseModel):
 def create_app(session: Session, host: str = "127.0.0.1") -> FastAPI:
     """One ASGI app: the API, the web page at `/`, GraphQL at `/graphql` and MCP (streamable HTTP) at `/mcp`.
 
-    `host` is the interface served: MCP's own check of the Host header follows it. The bearer token, when one is
-    needed, is checked in front of the whole app (`interfaces.auth.protect`), MCP included.
+    `host` is the interface served: MCP's own check of the Host and Origin headers answers to the same names as
+    the Host check `bosun serve` puts in front of the whole app (`interfaces.auth.guard_hosts`). The bearer token,
+    when one is needed, is checked in front of the whole app (`interfaces.auth.protect`), MCP included.
     """
     mcp = build_server(session)
-    mcp_routes = mcp.streamable_http_app(streamable_http_path="/mcp", host=host).routes
+    security = transport_security(served_hosts(host, session.context.settings.allowed_hosts))
+    mcp_routes = mcp.streamable_http_app(streamable_http_path="/mcp", transport_security=security).routes
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

@@ -71,12 +71,17 @@ def _token(settings: Settings, host: str) -> str | None:
     return required_token(host, secret)
 
 
-def _run(asgi: Any, settings: Settings, public: tuple[str, ...], host: str, port: int) -> None:
-    """Serve `asgi` behind the body limit and, when one is needed, the token."""
-    import uvicorn
-
-    from bosun.interfaces.auth import protect
+def guarded(asgi: Any, token: str | None, public: tuple[str, ...], settings: Settings, host: str) -> Any:
+    """The app as served: the body limit first, then the Host check, then the token (when one is required)."""
+    from bosun.interfaces.auth import guard_hosts, protect, served_hosts
     from bosun.interfaces.bodylimit import BodyLimit
 
-    guarded = protect(asgi, _token(settings, host), public)
-    uvicorn.run(BodyLimit(guarded, settings.max_request_bytes), host=host, port=port, log_level="warning")
+    checked = guard_hosts(protect(asgi, token, public), served_hosts(host, settings.allowed_hosts))
+    return BodyLimit(checked, settings.max_request_bytes)
+
+
+def _run(asgi: Any, settings: Settings, public: tuple[str, ...], host: str, port: int) -> None:
+    import uvicorn
+
+    served = guarded(asgi, _token(settings, host), public, settings, host)
+    uvicorn.run(served, host=host, port=port, log_level="warning")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
@@ -11,16 +12,20 @@ import yaml
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
 from mcp.server.mcpserver.prompts.base import Prompt, PromptArgument
-from mcp.types import ToolAnnotations
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS, ToolAnnotations
+from pydantic import ValidationError
 
 from bosun.catalog import Catalog
 from bosun.conversation.session import Session
 from bosun.errors import BosunError, CatalogError
-from bosun.interfaces.auth import same_token
+from bosun.interfaces.auth import same_token, served_hosts
 from bosun.interfaces.mcp.tools import Tools
 
+log = logging.getLogger("bosun.mcp")
 P = ParamSpec("P")
 R = TypeVar("R")
 PROMPTS_FILE = "mcp_prompts.yaml"  # beside the catalog: a domain's starting prompts are domain knowledge
@@ -41,10 +46,51 @@ class StaticToken:
         return None
 
 
+class BosunMCP(MCPServer):
+    """The SDK's server, with every error a client sees one line that says what went wrong.
+
+    The SDK gives a tool's crash as a bare "Error executing tool X", a bad argument as pydantic's
+    multi-line report, and a prompt's missing arguments as "Internal server error".
+    """
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError as exc:
+            log.error("tool %r crashed", name, exc_info=exc.__cause__)
+            cause = type(exc.__cause__).__name__
+            raise ToolError(f"Error executing tool {name}: an unexpected {cause}; the server log has the details") \
+                from None
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(f"Error executing tool {name}: {first_problem(exc.__cause__)}") from None
+            raise ToolError(one_line(str(exc), name)) from None
+
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Any = None) -> Any:
+        try:
+            result: Any = await super().get_prompt(name, arguments, context)
+        except ValueError as exc:
+            raise MCPError(INVALID_PARAMS, one_line(str(exc), name)) from None
+        return result
+
+
+def first_problem(exc: ValidationError) -> str:
+    """Pydantic's first complaint, on one line: `where: what` (the rejected value is the caller's own)."""
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first.get("loc", ()))
+    return f"{where}: {first.get('msg', 'invalid')}".lstrip(": ")
+
+
+def one_line(text: str, name: str) -> str:
+    """The message's first line, or a plain statement of what failed when it has none."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[0] if lines else f"{name} failed without a message"
+
+
 def build_server(session: Session, token: str | None = None, url: str = "http://127.0.0.1") -> MCPServer:
     """The MCP server over `session`; with a token, HTTP clients must send it as `Authorization: Bearer …`."""
     auth = AuthSettings(issuer_url=url, resource_server_url=None) if token else None
-    server = MCPServer("bosun", instructions=INSTRUCTIONS, log_level="WARNING", auth=auth,
+    server = BosunMCP("bosun", instructions=INSTRUCTIONS, log_level="WARNING", auth=auth,
                        token_verifier=StaticToken(token) if token else None)
     tools = Tools(session)
     for tool in (tools.describe_catalog, tools.resolve_name, tools.search, tools.aggregate, tools.lookup_object,
@@ -58,6 +104,17 @@ def build_server(session: Session, token: str | None = None, url: str = "http://
     for prompt in domain_prompts(tools.catalog):
         server.add_prompt(prompt)
     return server
+
+
+def transport_security(hosts: list[str]) -> TransportSecuritySettings:
+    """The SDK's Host and Origin check answering to `hosts` (any port); off when any host (or a `*.` name,
+    which the SDK cannot match) is allowed, leaving the Host check to `interfaces.auth.guard_hosts`."""
+    if any(name.startswith("*") for name in hosts):
+        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    with_ports = [f"{name}{port}" for name in hosts for port in ("", ":*")]
+    return TransportSecuritySettings(allowed_hosts=with_ports,
+                                     allowed_origins=[f"{scheme}://{h}" for scheme in ("http", "https")
+                                                      for h in with_ports])
 
 
 def _one_line(call: Callable[P, R], error: type[Exception]) -> Callable[P, R]:
@@ -124,4 +181,5 @@ def serve(session: Session, http: bool, host: str, port: int, token: str | None)
         build_server(session).run("stdio")
         return
     server = build_server(session, token, f"http://{host}:{port}")
-    server.run("streamable-http", host=host, port=port)
+    hosts = served_hosts(host, session.context.settings.allowed_hosts)
+    server.run("streamable-http", host=host, port=port, transport_security=transport_security(hosts))
