@@ -93,10 +93,10 @@ def test_compare_trend_clarify_follow_up_and_reload(page: Any) -> None:
     shot(page, "1-comparison-bars")
 
     followed = ask(page, "what about Long Beach?", 2)
-    assert "Long Beach" in followed.locator(".result h3").inner_text()
-    reading = followed.locator(".result h3 + p.reading")  # how it was read: under the title, above chart and table
-    assert reading.inner_text() == ("Read as: total volume (TEU) · by carrier · carrier MAERSK or EVERGREEN · "
-                                    "port of unlading LONG BEACH · 2026-01-01 to 2026-03-31 (arrival date)")
+    reading = followed.locator(".result h3.reading")  # titled by how it was read, above chart and table
+    assert reading.inner_text() == ("Total volume (TEU) · by carrier · carrier MAERSK or EVERGREEN · port of unlading "
+                                    "LONG BEACH · 2026-01-01 to 2026-03-31 (arrival date) (2 total)")
+    assert followed.locator(".chart svg .role-title").count() == 0  # the question is said once, in its bubble
     shot(page, "2-follow-up")
 
     trend = ask(page, "Monthly shipments in 2025", 3)
@@ -114,7 +114,7 @@ def test_compare_trend_clarify_follow_up_and_reload(page: Any) -> None:
     asked.locator(".options button", has_text="ACME CORP LLC").click()
     picked = page.locator(".answer[data-status]").nth(4)
     picked.wait_for()
-    assert picked.locator(".result h3").inner_text().startswith("Show shipments from ACME CORP LLC to Houston")
+    assert "shipper ACME CORP LLC" in picked.locator(".result h3").inner_text()
     picked.locator("th", has_text="arrival").first.click()  # sort by a column
     assert picked.locator("th[aria-sort=ascending]").inner_text().startswith("arrival")
     shot(page, "5-option-picked")

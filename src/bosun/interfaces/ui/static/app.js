@@ -277,19 +277,23 @@ function renderText(markdown) {
 }
 
 function renderResult(result) {
-  const box = el("div", { class: "result" }, el("h3", {}, `${titleOf(result)} (${result.total.toLocaleString()} total)`));
-  if (result.reading) box.append(el("p", { class: "reading" }, `Read as: ${result.reading}`));
+  // Titled by what was computed (its reading), not by the question, which stands once, just above.
+  const box = el("div", { class: "result" }, el("h3", { class: "reading", title: `Read as: ${result.reading || ""}` },
+    `${titleOf(result)} (${result.total.toLocaleString()} total)`));
   if (result.chart) {
     const chart = el("div", { class: "chart", "data-mark": result.chart.mark.type || result.chart.mark });
     box.append(chart);
-    vegaEmbed(chart, result.chart, { actions: false, renderer: "svg" }).catch((e) => chart.append(e.message));
+    const spec = { ...result.chart, title: undefined };  // the heading above says what it shows
+    vegaEmbed(chart, spec, { actions: false, renderer: "svg" }).catch((e) => chart.append(e.message));
   }
   box.append(new ResultTable(result).node);
   return box;
 }
 
-// A result's title: its question, cut to a line (the reading under it says exactly what was computed).
+// A result's title: its reading, with a capital ("Total volume (TEU) · by carrier · …"); without one, its question
+// cut to a line.
 function titleOf(result) {
+  if (result.reading) return result.reading[0].toUpperCase() + result.reading.slice(1);
   const title = result.title || "";
   return title.length > 90 ? `${title.slice(0, 88).trimEnd()}…` : title;
 }
