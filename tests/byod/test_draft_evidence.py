@@ -15,15 +15,13 @@ from typing import Any
 
 import duckdb
 import pytest
-import yaml
-from typer.testing import CliRunner
 
 from bosun.catalog import load_catalog
 from bosun.conversation.session import Session, open_session
-from bosun.interfaces.cli.app import app
 from bosun.settings import load_settings
 from bosun.understanding.readback import read_back
 from bosun.understanding.rules import RulesUnderstanding
+from tests.byod.drafting import load_and_draft
 
 
 def _stops() -> str:
@@ -69,13 +67,7 @@ def drafted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tupl
     for name, make in FILES.items():
         folder = tmp_path_factory.mktemp(name)
         (folder / f"{name}.csv").write_text(make())
-        env = {"BOSUN_DATA_DIR": str(folder / "data"), "BOSUN_CATALOG": None}
-        loaded = CliRunner().invoke(app, ["data", "load", str(folder / f"{name}.csv")], env=env)  # type: ignore[arg-type]
-        assert loaded.exit_code == 0, loaded.output
-        out = folder / "catalog.yaml"
-        result = CliRunner().invoke(app, ["catalog", "init", "--index", name, "--out", str(out)], env=env)  # type: ignore[arg-type]
-        assert result.exit_code == 0, result.output
-        found[name] = (folder / "data", yaml.safe_load(out.read_text()), result.output)
+        found[name] = load_and_draft(folder, name)
     yield found
 
 

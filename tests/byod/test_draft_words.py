@@ -15,12 +15,10 @@ from typing import Any
 
 import duckdb
 import pytest
-import yaml
-from typer.testing import CliRunner
 
 from bosun.conversation.session import Session, open_session
-from bosun.interfaces.cli.app import app
 from bosun.settings import load_settings
+from tests.byod.drafting import load_and_draft
 
 NAME = "pizza_sales"
 
@@ -42,13 +40,7 @@ def drafted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, di
     """(data dir, catalog, what `catalog init` printed) for the file loaded and drafted as a user would."""
     folder = tmp_path_factory.mktemp(NAME)
     (folder / f"{NAME}.csv").write_text(_sales())
-    env = {"BOSUN_DATA_DIR": str(folder / "data"), "BOSUN_CATALOG": None}
-    loaded = CliRunner().invoke(app, ["data", "load", str(folder / f"{NAME}.csv")], env=env)  # type: ignore[arg-type]
-    assert loaded.exit_code == 0, loaded.output
-    out = folder / "catalog.yaml"
-    result = CliRunner().invoke(app, ["catalog", "init", "--index", NAME, "--out", str(out)], env=env)  # type: ignore[arg-type]
-    assert result.exit_code == 0, result.output
-    yield folder / "data", yaml.safe_load(out.read_text()), result.output
+    yield load_and_draft(folder, NAME)
 
 
 @pytest.fixture(scope="module")

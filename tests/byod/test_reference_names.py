@@ -14,12 +14,10 @@ from typing import Any
 
 import duckdb
 import pytest
-import yaml
-from typer.testing import CliRunner
 
 from bosun.conversation.session import Session, open_session
-from bosun.interfaces.cli.app import app
 from bosun.settings import load_settings
+from tests.byod.drafting import load_and_draft
 
 AIRLINES = {"UA": "United Air Lines Inc.", "DL": "Delta Air Lines Inc.", "AA": "American Airlines Inc.",
             "B6": "JetBlue Airways", "WN": "Southwest Airlines Co."}
@@ -40,14 +38,7 @@ def drafted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, di
     folder = tmp_path_factory.mktemp("flights")
     (folder / "flights.csv").write_text(_flights())
     (folder / "airlines.csv").write_text("carrier,name\n" + "".join(f"{k},{v}\n" for k, v in AIRLINES.items()))
-    env = {"BOSUN_DATA_DIR": str(folder / "data"), "BOSUN_CATALOG": None}
-    files = [str(folder / "flights.csv"), str(folder / "airlines.csv")]
-    assert CliRunner().invoke(app, ["data", "load", *files], env=env).exit_code == 0  # type: ignore[arg-type]
-    out = folder / "catalog.yaml"
-    result = CliRunner().invoke(app, ["catalog", "init", "--index", "flights", "--index", "airlines",  # type: ignore[arg-type]
-                                      "--out", str(out)], env=env)
-    assert result.exit_code == 0, result.output
-    yield folder / "data", yaml.safe_load(out.read_text()), result.output
+    yield load_and_draft(folder, "flights", "airlines")
 
 
 @pytest.fixture(scope="module")

@@ -17,12 +17,10 @@ from typing import Any
 
 import duckdb
 import pytest
-import yaml
-from typer.testing import CliRunner
 
 from bosun.conversation.session import Session, open_session
-from bosun.interfaces.cli.app import app
 from bosun.settings import load_settings
+from tests.byod.drafting import load_and_draft
 from tests.byod.public import vega_file
 
 
@@ -37,23 +35,14 @@ def _store_weeks() -> str:
     return "\n".join(lines) + "\n"
 
 
-def _draft(folder: Path, name: str) -> tuple[Path, dict[str, Any], str]:
-    env = {"BOSUN_DATA_DIR": str(folder / "data"), "BOSUN_CATALOG": None}
-    loaded = CliRunner().invoke(app, ["data", "load", str(folder / f"{name}.csv")], env=env)  # type: ignore[arg-type]
-    assert loaded.exit_code == 0, loaded.output
-    out = folder / "catalog.yaml"
-    result = CliRunner().invoke(app, ["catalog", "init", "--index", name, "--out", str(out)], env=env)  # type: ignore[arg-type]
-    assert result.exit_code == 0, result.output
-    return folder / "data", yaml.safe_load(out.read_text()), result.output
-
-
 @pytest.fixture(scope="module")
 def drafted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[Path, dict[str, Any], str]]]:
     iowa = tmp_path_factory.mktemp("iowa")
     shutil.copy(vega_file("iowa-electricity.csv"), iowa / "iowa_electricity.csv")
     stores = tmp_path_factory.mktemp("stores")
     (stores / "store_weeks.csv").write_text(_store_weeks())
-    yield {"iowa_electricity": _draft(iowa, "iowa_electricity"), "store_weeks": _draft(stores, "store_weeks")}
+    yield {"iowa_electricity": load_and_draft(iowa, "iowa_electricity"),
+           "store_weeks": load_and_draft(stores, "store_weeks")}
 
 
 @pytest.fixture(scope="module")
