@@ -10,7 +10,7 @@ from typing import Protocol
 from bosun.catalog import Catalog
 from bosun.understanding.grammar import Grammar
 from bosun.understanding.meaning import Condition, Meaning, Measure, Share
-from bosun.understanding.tagger import Span
+from bosun.understanding.tagger import Span, without_possessive
 
 
 class Composer(Protocol):
@@ -25,7 +25,6 @@ class Composer(Protocol):
     def field_measure(self, name: str, agg: str | None = None) -> Measure: ...
     def default_measure(self) -> Measure: ...
 
-_POSSESSIVE = re.compile(r"['’]s$", re.I)
 _NEAR = 6  # how far a measure or date may follow the word that asks for it, in spans
 
 
@@ -275,7 +274,7 @@ def _placed(spans: list[Span], meaning: Meaning) -> dict[int, Condition]:
     for condition in meaning.conditions:
         if condition.negate or not condition.values:
             continue
-        source = _POSSESSIVE.sub("", condition.source)  # "Maersk's" names the span "Maersk"
+        source = without_possessive(condition.source)  # "Maersk's" names the span "Maersk"
         j = next((j for j, s in enumerate(spans) if source in (s.text, s.key) and j not in placed), None)
         if j is not None:
             placed[j] = condition

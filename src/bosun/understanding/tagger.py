@@ -69,6 +69,11 @@ def _token_pattern(scales: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"{_NUMBER}(?=(?:{glued})?(?!\w))|[\w&]+|[$#;%*]", re.I)
 
 
+def without_possessive(text: str) -> str:
+    """ "Maersk's" → "Maersk": the name a possessive names, as the tokens read it."""
+    return _POSSESSIVE.sub("", text)
+
+
 def tokens(text: str, scales: tuple[str, ...] = ()) -> list[Token]:
     masked = _POSSESSIVE.sub(lambda m: " " * len(m.group(0)), text)
     pattern = _token_pattern(scales)
