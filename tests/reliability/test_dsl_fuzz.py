@@ -6,12 +6,13 @@ under a memory ceiling; never a Python error, never a hang, never memory run out
 
 from __future__ import annotations
 
+import os
 import resource
 import time
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bosun.engines.guardrails import GuardedEngine
@@ -128,9 +129,17 @@ def peak_before() -> float:
     return _rss_mb()
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.function_scoped_fixture])
+# CI runs the same 400 bodies every time (derandomized); `BOSUN_FUZZ_EXAMPLES=20000` explores new ones.
+LONG_RUN = int(os.environ.get("BOSUN_FUZZ_EXAMPLES", "0"))
+
+
+@settings(max_examples=LONG_RUN or 400, derandomize=not LONG_RUN, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(body=bodies)
+@example(body={"aggs": {"a": {"min": {"field": "carrier_name"}}}})  # arithmetic over a keyword
+@example(body={"aggs": {"a": {"percentiles": {"field": "status"}}}})
+@example(body={"aggs": {"a": {"max": {"field": "arrival_date", "format": {"x": 1}}}}})  # a format that is not text
+@example(body={"sort": [{"teu": {"missing": 1e20}}]})
 def test_any_body_gives_a_result_or_a_clear_bosun_error(guarded: GuardedEngine, body: dict[str, Any],
                                                         peak_before: float) -> None:
     started = time.monotonic()

@@ -103,6 +103,7 @@ class Aggregator:
         percents = _percents(body) if kind == "percentiles" else []
         if f is None:
             return None
+        _numeric_only(kind, f, body)
         column = f"epoch_ms(CAST({f.sql} AS TIMESTAMP))" if f.is_date else f.sql
         if f.type == "boolean":
             column = f"CAST({f.sql} AS INTEGER)"
@@ -339,6 +340,14 @@ def _split(name: str, spec: Any) -> tuple[str, dict[str, Any], dict[str, Any]]:
 def _no_children(kind: str, children: dict[str, Any]) -> None:
     if children:
         raise UnsupportedQuery(f"{kind} sub-aggregations", "a metric aggregation cannot have children")
+
+
+def _numeric_only(kind: str, f: Field, body: dict[str, Any]) -> None:
+    """Refuse, as Elasticsearch does, arithmetic over a keyword and a date format that is not text."""
+    if kind not in ("value_count", "cardinality") and not (f.is_numeric or f.is_date or f.type == "boolean"):
+        raise BadQuery(kind, f"field {f.name!r} of type {f.type} is not supported for aggregation [{kind}]")
+    if "format" in body and not isinstance(body["format"], str):
+        raise BadQuery(kind, f"format must be text, got {body['format']!r:.60}")
 
 
 def _metric_value(kind: str, value: Any, f: Field | None, body: dict[str, Any]) -> dict[str, Any]:
