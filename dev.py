@@ -4,6 +4,7 @@
     python3 dev.py demo    # build the sample data and answer the seed's scenarios
     python3 dev.py test    # lint, type-check, run the test suite, then the plain-install smoke
     python3 dev.py smoke   # only the smoke: a fresh venv with no extras, used as a new user would
+    python3 dev.py fuzz    # the long fuzzers (DSL bodies, API and CLI questions), not run in CI
 
 All create ./.venv on first use and install the project into it (again whenever
 pyproject.toml changes). `test` with pytest arguments (a subset, -x ...) leaves the smoke out.
@@ -151,7 +152,15 @@ def test() -> None:
     smoke()
 
 
-COMMANDS = {"demo": demo, "test": test, "smoke": smoke}
+def fuzz() -> None:
+    """The long fuzzers that do not fit CI: 20,000 DSL bodies, 2,000 API and 200 CLI questions (an hour or so)."""
+    os.environ.setdefault("BOSUN_FUZZ_EXAMPLES", "20000")
+    os.environ.setdefault("BOSUN_FUZZ_QUESTIONS", "2000")
+    _run(PY, "-m", "pytest", "-p", "no:cacheprovider", "tests/reliability/test_dsl_fuzz.py",
+         "tests/reliability/test_question_fuzz.py", *sys.argv[2:])
+
+
+COMMANDS = {"demo": demo, "test": test, "smoke": smoke, "fuzz": fuzz}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

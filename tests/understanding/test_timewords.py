@@ -15,6 +15,8 @@ AS_OF = date(2026, 6, 15)  # a Monday
         ("volumes to LA last quarter", "2026-01-01", "2026-03-31"),
         ("by port last year", "2025-01-01", "2025-12-31"),
         ("to LA that arrived last week", "2026-06-08", "2026-06-14"),
+        ("ARRIVED LAST MONTH", "2026-05-01", "2026-05-31"),  # a question in capitals once raised a KeyError
+        ("In The Past Two Weeks", "2026-06-02", "2026-06-15"),
         ("into Savannah this year", "2026-01-01", "2026-06-15"),
         ("this month", "2026-06-01", "2026-06-15"),
         ("YTD", "2026-01-01", "2026-06-15"),

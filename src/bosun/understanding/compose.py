@@ -755,7 +755,7 @@ def page(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         for other in near:
             number = other.value("number") if other.has("number") else other.value("ordinal")
             if number is not None:
-                meaning.page = max(1, int(number)) if number else 2  # "next page"
+                meaning.page = min(max(1, int(number)), TOP_N_MOST) if number else 2  # "next page"
                 span.used = other.used = True
                 return
 

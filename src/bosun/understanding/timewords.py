@@ -97,6 +97,11 @@ def _day(month: str, day: str, year: str | None, today: date) -> date:
     return guess if guess <= today else guess.replace(year=today.year - 1)
 
 
+def _unit(match: re.Match[str]) -> str:
+    """The period's unit as the tables name it, however the question was cased ("LAST MONTH")."""
+    return match["unit"].lower()
+
+
 def _number(text: str) -> int:
     return int(text) if text.isdigit() else _NUMBER_WORDS[text.lower()]
 
@@ -139,18 +144,18 @@ RULES: list[Rule] = [
     (r"\btoday\b", lambda m, t: (t, t)),
     (r"\btomorrow\b", lambda m, t: (t + timedelta(days=1), t + timedelta(days=1))),
     (rf"\b(?:in\s+|over\s+|during\s+|within\s+)?(?:the\s+)?(?:next|coming|upcoming)\s+{_NUM}\s+{_UNIT}\b",
-     lambda m, t: (t + timedelta(days=1), _ahead(t, m["unit"], _number(m["n"])))),
+     lambda m, t: (t + timedelta(days=1), _ahead(t, _unit(m), _number(m["n"])))),
     (rf"\b(?:in\s+|during\s+)?(?:the\s+)?(?:next|coming|upcoming)\s+{_UNIT}\b",
-     lambda m, t: shift_period(period_bounds(t, m["unit"])[0], m["unit"], 1)),
+     lambda m, t: shift_period(period_bounds(t, _unit(m))[0], _unit(m), 1)),
     (r"\b(?:ytd|year[- ]to[- ]date)\b", lambda m, t: (period_bounds(t, "year")[0], t)),
     (r"\b(?:mtd|month[- ]to[- ]date)\b", lambda m, t: (period_bounds(t, "month")[0], t)),
     (r"\b(?:qtd|quarter[- ]to[- ]date)\b", lambda m, t: (period_bounds(t, "quarter")[0], t)),
     (rf"\b(?:in\s+|over\s+|during\s+)?(?:the\s+)?(?:last|past|previous|trailing)\s+{_NUM}\s+{_UNIT}\b",
-     lambda m, t: (_rolling_start(t, m["unit"], _number(m["n"])), t)),
+     lambda m, t: (_rolling_start(t, _unit(m), _number(m["n"])), t)),
     (rf"\b(?:in\s+|during\s+)?(?:the\s+)?(?:last|previous|past|prior)\s+{_UNIT}\b",
-     lambda m, t: shift_period(period_bounds(t, m["unit"])[0], m["unit"], -1)),
+     lambda m, t: shift_period(period_bounds(t, _unit(m))[0], _unit(m), -1)),
     (rf"\b(?:in\s+|during\s+)?this\s+{_UNIT}\b",
-     lambda m, t: (period_bounds(t, m["unit"])[0], t)),
+     lambda m, t: (period_bounds(t, _unit(m))[0], t)),
     (rf"\b(?:in\s+|during\s+)?(?:q(?P<q>[1-4])\s*(?:of\s+)?{_YEAR}|{_YEAR.replace('year', 'y2')}\s*q(?P<q2>[1-4]))\b",
      lambda m, t: _quarter(int(m["q"] or m["q2"]), int(m["year"] or m["y2"]))),
     (r"\b(?:in\s+|during\s+)?q(?P<q>[1-4])\s+(?:of\s+)?(?P<rel>this|last|previous)\s+year\b",
@@ -172,7 +177,7 @@ RULES: list[Rule] = [
     (r"\b(?:in\s+|during\s+)?h(?P<h>[12])\b(?!\s*(?:of\s+)?(?:19|20)\d\d)",
      lambda m, t: _latest(lambda y: _half(int(m["h"]), y), t)),
     (rf"\b(?:since|from)\s+the\s+(?:start|beginning)\s+of\s+(?:the|this)\s+{_UNIT}\b",
-     lambda m, t: (period_bounds(t, m["unit"])[0], None)),
+     lambda m, t: (period_bounds(t, _unit(m))[0], None)),
     (rf"\bsince\s+(?P<a>{_POINT})\b", lambda m, t: (_since(m["a"], t), None)),
     (rf"\bbefore\s+(?P<a>{_POINT})\b", lambda m, t: (None, _point(m["a"], t, end=False) - timedelta(days=1))),
     (rf"\bafter\s+(?P<a>{_POINT})\b", lambda m, t: (_point(m["a"], t, end=True) + timedelta(days=1), None)),
