@@ -153,11 +153,12 @@ def test() -> None:
 
 
 def fuzz() -> None:
-    """The long fuzzers that do not fit CI: 20,000 DSL bodies, 2,000 API and 200 CLI questions (an hour or so)."""
+    """The long fuzzers that do not fit CI: 20,000 DSL bodies (alone and against osmem-server), 2,000 API and
+    200 CLI questions (a few hours)."""
     os.environ.setdefault("BOSUN_FUZZ_EXAMPLES", "20000")
     os.environ.setdefault("BOSUN_FUZZ_QUESTIONS", "2000")
     _run(PY, "-m", "pytest", "-p", "no:cacheprovider", "tests/reliability/test_dsl_fuzz.py",
-         "tests/reliability/test_question_fuzz.py", *sys.argv[2:])
+         "tests/reliability/test_question_fuzz.py", "tests/conformance/test_differential_fuzz.py", *sys.argv[2:])
 
 
 COMMANDS = {"demo": demo, "test": test, "smoke": smoke, "fuzz": fuzz}

@@ -16,14 +16,18 @@ from bosun.engines.embedded.datemath import evaluate, format_millis, from_millis
 from bosun.engines.embedded.fields import Field
 from bosun.engines.embedded.histograms import date_histogram, histogram
 from bosun.engines.embedded.pipelines import PIPELINES, check_pipeline
-from bosun.engines.embedded.query import Compiler, Sql
+from bosun.engines.embedded.query import Compiler, Sql, check_keys
 from bosun.engines.embedded.scope import Key, Run, Scope
 from bosun.engines.embedded.terms import terms
-from bosun.engines.params import MAX_DEPTH, an_object, field_name, integer, number
+from bosun.engines.params import MAX_DEPTH, an_object, field_name, integer, number, required
 from bosun.errors import BadQuery, GuardrailViolation, UnsupportedQuery
 
 METRICS = {"avg", "sum", "min", "max", "value_count", "cardinality", "stats", "percentiles", "top_hits"}
 FUSED = METRICS - {"top_hits"}  # plain metrics: SQL aggregates that can share their parent's GROUP BY
+_METRIC_KEYS = {kind: {"field", "missing", "format", "script", "value_type", *more} for kind, more in {
+    "avg": (), "sum": (), "min": (), "max": (), "stats": (), "value_count": (),
+    "cardinality": ("precision_threshold", "execution_hint"),
+    "percentiles": ("percents", "keyed", "tdigest", "hdr")}.items()}
 _SINGLE = {"avg": "avg({c})", "sum": "sum({c})", "min": "min({c})", "max": "max({c})", "value_count": "count({raw})",
            "cardinality": "count(DISTINCT {raw})"}
 BUCKETS = {"terms", "date_histogram", "histogram", "range", "date_range", "filter", "filters", "composite",
@@ -99,6 +103,7 @@ class Aggregator:
 
     def _plan(self, kind: str, body: dict[str, Any], children: dict[str, Any]) -> Metric | None:
         _no_children(kind, children)
+        check_keys(kind, body, _METRIC_KEYS[kind])
         f = self.field(body, kind)
         percents = _percents(body) if kind == "percentiles" else []
         if f is None:
@@ -242,9 +247,11 @@ class Aggregator:
         return [tuple(r) for r in self.grouped(scope, [])]
 
     def _a_filters(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-        filters = body.get("filters", {})
+        filters = required(body, "filters", "filters")
+        if not filters or not isinstance(filters, dict | list):
+            raise BadQuery("filters", f"filters must be a non-empty object or list, got {filters!r:.80}")
         named = isinstance(filters, dict)
-        items = list(filters.items()) if named else [(None, q) for q in filters]
+        items = list(filters.items()) if isinstance(filters, dict) else [(None, q) for q in filters]
         conds = [(name, self.compiler.compile(q)) for name, q in items]
         if body.get("other_bucket") or body.get("other_bucket_key"):
             others = " AND ".join(f"NOT COALESCE({c.text}, FALSE)" for _, c in conds) or "TRUE"
@@ -343,11 +350,14 @@ def _no_children(kind: str, children: dict[str, Any]) -> None:
 
 
 def _numeric_only(kind: str, f: Field, body: dict[str, Any]) -> None:
-    """Refuse, as Elasticsearch does, arithmetic over a keyword and a date format that is not text."""
+    """Refuse, as Elasticsearch does, arithmetic over a keyword and a format that is not text; a number format
+    (Java's DecimalFormat, only dates are formatted here) is refused by name rather than ignored."""
     if kind not in ("value_count", "cardinality") and not (f.is_numeric or f.is_date or f.type == "boolean"):
         raise BadQuery(kind, f"field {f.name!r} of type {f.type} is not supported for aggregation [{kind}]")
     if "format" in body and not isinstance(body["format"], str):
         raise BadQuery(kind, f"format must be text, got {body['format']!r:.60}")
+    if "format" in body and not f.is_date:
+        raise UnsupportedQuery(f"{kind}.format", "number formats (only dates are formatted)")
 
 
 def _metric_value(kind: str, value: Any, f: Field | None, body: dict[str, Any]) -> dict[str, Any]:

@@ -109,9 +109,14 @@ def _after_values(sources: list[Source], after: Any) -> list[Any]:
 
 
 def _after(sources: list[Source], values: list[Any]) -> Sql:
-    clauses, params = [], []
+    """The keys that sort after `values`; a null (the missing bucket) sorts first, so every value follows it."""
+    clauses: list[str] = []
+    params: list[Any] = []
     for i, source in enumerate(sources):
-        equal = [f"{s.expr.text} = ?" for s in sources[:i]]
-        clauses.append("(" + " AND ".join([*equal, f"{source.expr.text} {'<' if source.desc else '>'} ?"]) + ")")
-        params += [*values[:i], values[i]]
+        equal = [f"{s.expr.text} {'IS NULL' if v is None else '= ?'}"
+                 for s, v in zip(sources[:i], values[:i], strict=True)]
+        beyond = (f"{source.expr.text} IS NOT NULL" if values[i] is None
+                  else f"{source.expr.text} {'<' if source.desc else '>'} ?")
+        clauses.append("(" + " AND ".join([*equal, beyond]) + ")")
+        params += [v for v in values[:i + 1] if v is not None]
     return Sql("(" + " OR ".join(clauses) + ")", params)

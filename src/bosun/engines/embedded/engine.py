@@ -41,6 +41,22 @@ _SKIP = {"_id", "_seq"}
 _FEW = 32  # up to this many documents are fetched one equality each (see fetch_sources)
 
 
+def _check_shapes(body: Body) -> None:
+    """What a cluster refuses before it runs anything: an empty or null query, a null or malformed `_source`, an
+    empty `search_after`, aggregations that are not an object."""
+    if "query" in body and not body["query"]:
+        raise BadQuery("query", f"an empty query ({body['query']!r}): leave it out to match every record")
+    if "_source" in body:
+        if body["_source"] is None:
+            raise BadQuery("_source", "expected true, false, a pattern, a list or an object, got null")
+        source_filter(body["_source"])
+    if "search_after" in body and (not isinstance(body["search_after"], list) or not body["search_after"]):
+        raise BadQuery("search_after", f"expected the sort values of the last hit, got {body['search_after']!r:.80}")
+    for key in ("aggs", "aggregations"):
+        if key in body and not isinstance(body[key], dict):
+            raise BadQuery(key, f"expected an object of named aggregations, got {body[key]!r:.80}")
+
+
 _SPLIT = "list_filter(regexp_split_to_array(lower(v), '[^\\p{L}\\p{N}]+'), lambda t: t <> '')"
 
 
@@ -214,6 +230,7 @@ class EmbeddedEngine(Engine):
         unknown = set(body) - _BODY_KEYS
         if unknown:
             raise UnsupportedQuery(sorted(unknown)[0])
+        _check_shapes(body)
         compiler = self._compiler(index)
         where = compiler.compile(body.get("query"))
         response: Response = {"took": 0, "timed_out": False,

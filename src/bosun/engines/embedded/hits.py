@@ -9,7 +9,7 @@ from typing import Any
 
 from bosun.engines.embedded.datemath import parse_date, to_millis
 from bosun.engines.embedded.fields import Field
-from bosun.engines.embedded.query import Compiler, Sql
+from bosun.engines.embedded.query import Compiler, Sql, check_keys
 from bosun.engines.params import an_object, descending, number
 from bosun.errors import BadQuery, UnsupportedQuery
 
@@ -120,9 +120,10 @@ def source_filter(spec: Any) -> tuple[list[str] | None, list[str]] | None:
     if isinstance(spec, str):
         return [spec], []
     if isinstance(spec, list):
-        return [str(p) for p in spec], []
+        return _as_list(spec), []
     if not isinstance(spec, dict):
         raise BadQuery("_source", f"expected true, false, a pattern, a list or an object, got {spec!r:.80}")
+    check_keys("_source", spec, {"includes", "excludes", "include", "exclude"})
     includes = spec.get("includes", spec.get("include"))
     excludes = spec.get("excludes", spec.get("exclude", []))
     return (_as_list(includes) or None), _as_list(excludes)
@@ -133,9 +134,9 @@ def _as_list(value: Any) -> list[str]:
         return []
     if isinstance(value, str):
         return [value]
-    if not isinstance(value, list):
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise BadQuery("_source", f"expected a pattern or a list of patterns, got {value!r:.80}")
-    return [str(v) for v in value]
+    return value
 
 
 def _kept(name: str, rule: tuple[list[str] | None, list[str]]) -> bool:

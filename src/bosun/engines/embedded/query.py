@@ -103,9 +103,11 @@ class Compiler:
 
     # -- compound ------------------------------------------------------------------------------
     def _q_match_all(self, spec: dict[str, Any]) -> Sql:
+        check_keys("match_all", spec, _SCORED)
         return Sql(TRUE)
 
     def _q_match_none(self, spec: dict[str, Any]) -> Sql:
+        check_keys("match_none", spec, _SCORED)
         return Sql(FALSE)
 
     def _q_bool(self, spec: dict[str, Any]) -> Sql:
@@ -120,12 +122,14 @@ class Compiler:
         return _and(parts)
 
     def _q_constant_score(self, spec: dict[str, Any]) -> Sql:
-        return self.compile(spec.get("filter"))
+        check_keys("constant_score", spec, {"filter", *_SCORED})
+        return self.compile(required(spec, "constant_score", "filter"))
 
     # -- term level ----------------------------------------------------------------------------
     def _q_term(self, spec: dict[str, Any]) -> Sql:
         name, raw = self._single(spec, "term")
         options = raw if isinstance(raw, dict) else {"value": raw}
+        check_keys("term", options, {"value", "case_insensitive", *_SCORED})
         f = self.field(name)
         if f is None:
             return Sql(FALSE)
@@ -148,18 +152,24 @@ class Compiler:
         return self._among(f, [self.value(f, v) for v in values])
 
     def _q_ids(self, spec: dict[str, Any]) -> Sql:
-        values = [str(v) for v in spec.get("values", [])]
+        check_keys("ids", spec, {"values", *_SCORED})
+        raw = spec.get("values", [])
+        if not isinstance(raw, list) or any(isinstance(v, dict | list) or v is None for v in raw):
+            raise BadQuery("ids", f"values must be a list of ids, got {raw!r:.80}")
+        values = [str(v) for v in raw]
         if not values:
             return Sql(FALSE)
         return Sql(f"_id IN ({', '.join('?' for _ in values)})", values)
 
     def _q_exists(self, spec: dict[str, Any]) -> Sql:
+        check_keys("exists", spec, {"field", *_SCORED})
         f = self.field(required(spec, "exists", "field"))
         return Sql(f"{f.sql} IS NOT NULL") if f else Sql(FALSE)
 
     def _q_prefix(self, spec: dict[str, Any]) -> Sql:
         name, raw = self._single(spec, "prefix")
-        value = str(raw.get("value") if isinstance(raw, dict) else raw)
+        check_keys("prefix", raw if isinstance(raw, dict) else {}, {"value", "case_insensitive", "rewrite", *_SCORED})
+        value = str(_scalar("prefix", raw.get("value") if isinstance(raw, dict) else raw))
         f = self.field(name)
         if f is None:
             return Sql(FALSE)
@@ -170,7 +180,8 @@ class Compiler:
     def _q_wildcard(self, spec: dict[str, Any]) -> Sql:
         name, raw = self._single(spec, "wildcard")
         options = raw if isinstance(raw, dict) else {"value": raw}
-        pattern = str(options.get("value", options.get("wildcard", "")))
+        check_keys("wildcard", options, {"value", "wildcard", "case_insensitive", "rewrite", *_SCORED})
+        pattern = str(_scalar("wildcard", options.get("value", options.get("wildcard", ""))))
         like = pattern.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_").replace("*", "%")
         like = like.replace("?", "_")
         f = self.field(name)
@@ -239,6 +250,15 @@ class Compiler:
         if kind == "phrase":
             return _or([self._full_text(n, spec["query"], phrase=True) for n in names])
         return _or([self._full_text(n, spec["query"], operator=operator) for n in names])
+
+
+_SCORED = {"boost", "_name"}  # parameters every clause takes that change no match
+
+
+def _scalar(clause: str, value: Any) -> Any:
+    if value is None or isinstance(value, dict | list):
+        raise BadQuery(clause, f"expected a single value, got {value!r:.80}")
+    return value
 
 
 def clause_errors(clause: str, handler: Callable[[Any], Sql], spec: Any) -> Sql:
