@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 import yaml
@@ -31,14 +32,21 @@ _FEW_WORDS = 30  # a vocabulary of values, not a list of names
 # -- roles ----------------------------------------------------------------------------------------
 def is_date_part(column: Column) -> bool:
     """A year, month, hour … column: its name holds a date-part word, and its values are no larger than that part
-    takes (the evidence that "delay_min" with values up to 90 is a delay, not a minute)."""
-    if not _has(column.name, "date_parts"):
+    takes (the evidence that "delay_min" with values up to 90 is a delay, not a minute), all whole ("temp_min"
+    of 5.6 is a temperature)."""
+    if not _has(column.name, "date_parts") or _fractional(column):
         return False
     if not isinstance(column.high, int | float):
         return True
     most: dict[str, int] = _words()["date_part_most"]
     named = [most[w] for w in [*words_of(column.name), column.name.replace("_", "")] if w in most]
     return not named or column.high <= max(named)
+
+
+def _fractional(column: Column) -> bool:
+    """Some value seen is not a whole number."""
+    seen = [column.low, column.high, *(v for v, _ in column.values)]
+    return any(isinstance(v, float) and not v.is_integer() for v in seen)
 
 
 def is_clock(column: Column) -> bool:
@@ -395,12 +403,30 @@ def _description(column: Column, role: str) -> str:
 
 
 def _record_object(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    noun = singular(phrase(record.index))
+    named = singular(phrase(record.index))
+    noun = period_rows(record) or named  # one row per day of a daily series: its rows are "days"
     row = row_noun(record.index)  # "pizza_sales": a row is a pizza sold, named "pizza", "pizzas", "sold"
-    said = [*(row.words if row else []), *event_verbs(record.index)]
+    said = [named, plural(named), *(row.words if row else []), *event_verbs(record.index)]
     return {"kind": "record", "index": record.index, "description": f"One {noun} record.",
             "synonyms": list(dict.fromkeys([noun, plural(noun), *said, "record", "records", "rows"])),
             "id_field": _id_column(record), "title_field": _id_column(record), "fields": fields}
+
+
+_PERIOD_DAYS = {"day": 1, "week": 7, "month": 30.44, "year": 365.25}
+
+
+def period_rows(record: IndexProfile) -> str | None:
+    """ "day" when one row is one day: a date column with a value per row, as many rows as days it spans (90 % at
+    least, so a few missing days still count); the same for weeks, months and years."""
+    for column in record.columns.values():
+        if column.type != "date" or column.distinct != record.rows or record.rows < 3 or column.low is None:
+            continue
+        span = (date.fromisoformat(str(column.high)[:10]) - date.fromisoformat(str(column.low)[:10])).days
+        for period, days in _PERIOD_DAYS.items():
+            periods = span / days + 1
+            if 0.9 * periods <= record.rows <= periods + 1:
+                return period
+    return None
 
 
 def _id_column(profile: IndexProfile) -> str:
@@ -582,11 +608,11 @@ def _count_measure(record: IndexProfile, claimed: set[str]) -> dict[str, Any]:
     "pizzas" a record noun, "how many pizzas" still counts rows, and "top 5 pizzas" ranks the pizza names."""
     noun = _noun(record.index)
     head = noun.split()[-1]
-    row = row_noun(record.index)
-    said = row.words if row else []
+    row, period = row_noun(record.index), period_rows(record)
+    said = [*(row.words if row else []), *([plural(period), period] if period else [])]
     counted = [noun, singular(noun), head, singular(head), *said, "how many", "number of", "count", "records", "rows"]
     words = [w for w in dict.fromkeys(counted) if w not in claimed or w in {"how many", "number of", "count"}]
-    return {"agg": "count", "words": words, "label": row.label if row else noun}
+    return {"agg": "count", "words": words, "label": row.label if row else plural(period) if period else noun}
 
 
 def _field_measures(record: IndexProfile, name: str, unit: str | None) -> dict[str, Any]:

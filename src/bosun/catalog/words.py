@@ -21,6 +21,11 @@ def _abbreviations() -> dict[str, str]:
     return {str(short): str(long) for short, long in found.items()}
 
 
+@cache
+def _qualifiers() -> frozenset[str]:
+    return frozenset(_data("abbreviations.yaml")["leading_qualifiers"])
+
+
 def _data(file: str) -> dict[str, Any]:
     text = resources.files("bosun.catalog").joinpath(file).read_text(encoding="utf-8")
     found: dict[str, Any] = yaml.safe_load(text)
@@ -36,8 +41,12 @@ def phrase(name: str) -> str:
 
 
 def spoken(name: str) -> str:
-    """The name's words with abbreviations written out (abbreviations.yaml): "dep_delay" → "departure delay"."""
-    return " ".join(_abbreviations().get(word, word) for word in words_of(name))
+    """The name's words with abbreviations written out (abbreviations.yaml), a trailing qualifier said first as
+    English does: "dep_delay" → "departure delay", "temp_max" → "maximum temperature"."""
+    words = [_abbreviations().get(word, word) for word in words_of(name)]
+    if len(words) > 1 and words[-1] in _qualifiers():
+        words = [words[-1], *words[:-1]]
+    return " ".join(words)
 
 
 def plural(word: str) -> str:

@@ -1,0 +1,69 @@
+"""A daily series drafted with no edits: Seattle's weather, one row per day (vega_datasets, the Vega project's
+example data). Three classes it showed: a row that is a day is counted as "days"; "temp_min" with values such as
+5.6 is a temperature, not a minute of the hour; a qualifier that ends a column name is said first ("temp_max" →
+"maximum temperature"). Each answer is judged against SQL over the file.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import duckdb
+import pytest
+
+from bosun.conversation.session import Session, open_session
+from bosun.settings import load_settings
+from tests.byod.drafting import Drafted, load_and_draft
+from tests.byod.public import vega_file
+
+
+@pytest.fixture(scope="module")
+def drafted(tmp_path_factory: pytest.TempPathFactory) -> Drafted:
+    folder = tmp_path_factory.mktemp("weather")
+    shutil.copy(vega_file("seattle-weather.csv"), folder / "seattle_weather.csv")
+    return load_and_draft(folder, "seattle_weather")
+
+
+@pytest.fixture(scope="module")
+def session(drafted: Drafted) -> Iterator[Session]:
+    data_dir = drafted[0]
+    opened = open_session(load_settings(data_dir=data_dir, catalog=data_dir.parent / "catalog.yaml"))
+    yield opened
+    opened.close()
+
+
+def _sql(drafted: Drafted, query: str) -> list[tuple[Any, ...]]:
+    with duckdb.connect() as con:
+        con.execute(f"create view w as from read_csv_auto('{drafted[0].parent / 'seattle_weather.csv'}')")
+        return con.execute(query).fetchall()
+
+
+def _figure(session: Session, question: str) -> tuple[str, Any]:
+    answer = session.ask(question, question)
+    assert answer.status == "done" and not answer.not_understood, answer.answer
+    (result,) = answer.results
+    return answer.answer, result.rows[0][-1]
+
+
+def test_the_rows_of_a_daily_series_are_days(drafted: Drafted, session: Session) -> None:
+    _, catalog, _ = drafted
+    assert catalog["objects"]["seattle_weather"]["description"] == "One day record."
+    said, counted = _figure(session, "How many days had snow?")
+    assert counted == _sql(drafted, "select count(*) from w where weather = 'snow'")[0][0] == 23
+    assert said.startswith("23 days with weather snow")
+
+
+def test_a_minimum_with_fractions_is_a_measure_not_a_minute(drafted: Drafted, session: Session) -> None:
+    _, catalog, printed = drafted
+    assert "temp_min: a date part" not in printed
+    assert catalog["objects"]["seattle_weather"]["fields"]["temp_min"]["role"] == "measure"
+
+
+def test_a_trailing_qualifier_is_said_first(drafted: Drafted, session: Session) -> None:
+    _, catalog, _ = drafted
+    assert "maximum temperature" in catalog["objects"]["seattle_weather"]["fields"]["temp_max"]["synonyms"]
+    _, average = _figure(session, "average maximum temperature in July 2014")
+    expected = _sql(drafted, "select avg(temp_max) from w where date between '2014-07-01' and '2014-07-31'")[0][0]
+    assert average == pytest.approx(expected)
