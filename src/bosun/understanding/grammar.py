@@ -69,6 +69,14 @@ class PeriodWords(_Data):
     read_back: dict[str, Any]
 
 
+class PeriodNames(_Data):
+    """en.yaml `period_names`: how a period is written ("January 2025", "Q1 2026", "week of 6 Jan 2025")."""
+
+    formats: dict[str, str]
+    dense: dict[str, str]
+    short_months: dict[int, str]
+
+
 class SetWords(_Data):
     """en.yaml `sets`: words of set logic over the values a question names."""
 
@@ -206,6 +214,7 @@ class Grammar(_Data):
     steps: StepWords
     measure_kinds: MeasureKindWords
     periods: PeriodWords
+    period_names: PeriodNames
     sets: SetWords
 
     def singular(self, phrase: str) -> str:

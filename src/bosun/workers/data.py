@@ -15,9 +15,12 @@ from bosun.understanding import (
     Measure,
     Refusal,
     constraints_in_text,
+    date_span,
     english,
     measure_words,
     normalize,
+    period_cell,
+    period_names,
     read_back,
     replace_term,
     validate_meaning,
@@ -232,7 +235,8 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     results = wi.get(ES_RESULTS)
     meaning = querygen.counted(results.meaning, ctx.catalog)  # as the table was computed: a trend counts by default
     table = ResultTable(title=meaning.text, reading=read_back(meaning, ctx.catalog), columns=results.columns,
-                        rows=results.rows, total=results.total, query=results.query, sub_goal_id=wi.sub_goal.id)
+                        rows=results.rows, total=results.total, query=results.query, sub_goal_id=wi.sub_goal.id,
+                        period_names=period_names(results.columns, results.rows, meaning.interval))
     groups = {r[0] for r in results.rows} if meaning.group_by else results.rows
     names = code_names(ctx.catalog, meaning.group_by[0]) if meaning.group_by else {}
     said = results.model_copy(update={"rows": with_names(results.rows, names)}) if names else results
@@ -277,10 +281,7 @@ def _dates(meaning: Meaning) -> list[str]:
 
 def _span(meaning: Meaning) -> str:
     assert meaning.time is not None
-    start, end = meaning.time.start, meaning.time.end
-    if start is not None and end is not None:
-        return start.isoformat() if start == end else f"{start.isoformat()} to {end.isoformat()}"
-    return f"from {start.isoformat()}" if start is not None else f"until {end.isoformat() if end else 'now'}"
+    return date_span(meaning.time.start, meaning.time.end) or "until now"
 
 
 def _noun(meaning: Meaning, ctx: Context, count: int) -> str:
@@ -394,12 +395,17 @@ def _listing(meaning: Meaning, columns: list[str], rows: list[list[Any]], lead: 
     if lead >= len(columns):  # "which carriers serve X": the values alone
         return f"{len(rows)} {noun}: {', '.join(str(r[0]) for r in rows[:_LISTED])}{more}."
     unit = meaning.measures[0].unit if meaning.measures else None
-    shown = "; ".join(f"{' '.join(str(v) for v in row[:lead])} {_figure(row[lead], unit)}" for row in rows[:_LISTED])
+    shown = "; ".join(f"{_key(row[:lead], meaning)} {_figure(row[lead], unit)}" for row in rows[:_LISTED])
     groups = len({r[0] for r in rows}) if meaning.group_by and meaning.interval else len(rows)
     return f"{_heading(meaning, groups, columns[lead], noun)}: {shown}{more}."
 
 
 _LISTED = 5
+
+
+def _key(cells: list[Any], meaning: Meaning) -> str:
+    """What a row is, in words: its group and its period ("MAERSK January 2025")."""
+    return " ".join(str(period_cell(v, meaning.interval)) for v in cells)
 
 
 def _heading(meaning: Meaning, count: int, label: str, what: str) -> str:
@@ -443,7 +449,8 @@ def _analysis(results: QueryResults) -> str:
     label = results.columns[at]
     if meaning.interval and not meaning.group_by and not meaning.top_n:
         whole = querygen.whole_periods(rows, meaning, results.dates)
-        return _trend(whole, label, rows, meaning.interval)
+        named = [[period_cell(r[0], meaning.interval), r[1]] for r in rows]
+        return _trend([named[rows.index(r)] for r in whole], label, named, meaning.interval)
     first = meaning.measures[0]  # a share of a sum means something; of averages, percentiles or shares not
     additive = first.agg in ("count", "sum") and first.share is None
     if meaning.interval:  # groups by period: the groups' totals over the periods, if totals mean something
