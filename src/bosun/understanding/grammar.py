@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -215,6 +215,7 @@ class Grammar(_Data):
     measure_kinds: MeasureKindWords
     periods: PeriodWords
     period_names: PeriodNames
+    judged: dict[Literal["best", "worst"], str]
     sets: SetWords
 
     def singular(self, phrase: str) -> str:

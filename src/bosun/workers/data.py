@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from bosun.catalog import Catalog
+from bosun.catalog.schema import Better
 from bosun.errors import InvalidReading, UnknownEntity, UserError
 from bosun.understanding import (
     Ambiguity,
@@ -27,6 +28,7 @@ from bosun.understanding import (
 )
 from bosun.workers import compared, compared_words, measure_text, querygen, stepquery, steptext
 from bosun.workers.context import Context
+from bosun.workers.judged import better_way, verdict
 from bosun.workers.links import has_links, wired, with_keys
 from bosun.workers.models import Clarification, Deliverable, ResultTable, WorkerInput, WorkerResult
 from bosun.workers.names import code_names, with_names
@@ -349,7 +351,7 @@ def _summary(meaning: Meaning, results: QueryResults, noun: str, over: _Over) ->
         return "No rows match."
     figures = list(zip(meaning.measures, rows[0][lead:], strict=True))
     if len(rows) == 1 and figures and not (meaning.interval and not meaning.top_n):  # one number, or the one asked
-        return f"{rows[0][0]} — {_stated(figures)}." if lead else f"{_one_figure(figures, over)}."
+        return f"{_key(rows[0][:1], meaning)} — {_stated(figures)}." if lead else f"{_one_figure(figures, over)}."
     return _listing(meaning, results.columns, rows, lead, noun)
 
 
@@ -434,10 +436,13 @@ def _figure(value: Any, unit: str | None = None) -> str:
         produces=[ANALYSIS], goal_type="deliverable", preconditions=["the goal compares, ranks or follows a trend"],
         title="analyse the figures")
 def analyze_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    return WorkerResult.of(wi, ANALYSIS.of(Deliverable(text=_analysis(wi.get(ES_RESULTS)))))
+    results = wi.get(ES_RESULTS)
+    measures = results.meaning.measures
+    better = better_way(ctx.catalog, measures[0]) if measures else None
+    return WorkerResult.of(wi, ANALYSIS.of(Deliverable(text=_analysis(results, better))))
 
 
-def _analysis(results: QueryResults) -> str:
+def _analysis(results: QueryResults, better: Better | None = None) -> str:
     """The comparison, ranking or trend the results show, in words ("" when there is nothing to compare)."""
     meaning = results.meaning
     if not meaning.measures or meaning.steps or meaning.periods:  # their figures are said with the results
@@ -457,7 +462,7 @@ def _analysis(results: QueryResults) -> str:
         rows, label = (_totals(rows), f"{label} over the {meaning.interval}s shown") if additive else ([], label)
         if len(rows) < 2:
             return ""
-    return _ranking(rows, label, additive, lowest=meaning.order == "asc")
+    return _ranking(rows, label, additive, lowest=meaning.order == "asc", better=better)
 
 
 def _totals(rows: list[list[Any]]) -> list[list[Any]]:
@@ -479,7 +484,8 @@ def _pct(part: float, whole: float) -> str:
     return f"{share:.1f} %" if abs(share) < 10 else f"{share:.0f} %"
 
 
-def _ranking(rows: list[list[Any]], label: str, additive: bool, lowest: bool = False) -> str:
+def _ranking(rows: list[list[Any]], label: str, additive: bool, lowest: bool = False,
+             better: Better | None = None) -> str:
     ordered = sorted(rows, key=lambda r: r[-1], reverse=not lowest)
     total = sum(r[-1] for r in ordered)
     first, second = ordered[0], ordered[1]
@@ -489,14 +495,24 @@ def _ranking(rows: list[list[Any]], label: str, additive: bool, lowest: bool = F
         side = "least" if lowest else "most"
         text = f"{', '.join(map(str, tied[:-1]))} and {tied[-1]} tie for the {side} {label}, {_num(first[-1])} each"
     elif lowest:
-        text = (f"{first[0]} has the {'least' if additive else 'lowest'} {label} with {_num(first[-1])}, "
+        side = "least" if additive else "lowest"
+        said = verdict(label, better, side, highest=False) or f"has the {side} {label}"
+        text = (f"{first[0]} {said} with {_num(first[-1])}, "
                 f"{_num(gap)} less than {second[0]} ({_pct(gap, second[-1])} lower)")
-    else:  # an average is highest, not "leading": a longer transit time is no lead
-        lead = f"leads on {label}" if additive else f"has the highest {label}"
-        text = (f"{first[0]} {lead} with {_num(first[-1])}, {_num(gap)} more than {second[0]} "
-                f"({_pct(gap, second[-1])} higher)")
+    else:
+        text = (f"{first[0]} {_top(label, additive, better)} with {_num(first[-1])}, {_num(gap)} more than "
+                f"{second[0]} ({_pct(gap, second[-1])} higher)")
     shown = additive and len(ordered) > 2
     return text + (f"; it is {_pct(first[-1], total)} of the {len(ordered)} shown." if shown else ".")
+
+
+def _top(label: str, additive: bool, better: Better | None) -> str:
+    """The group with the highest figure: a sum's lead, unless the catalog says more is worse; an average's
+    highest, or its best or worst where the catalog says which way is better (a longer transit is no lead)."""
+    if additive and better != "lower":
+        return f"leads on {label}"
+    side = "most" if additive else "highest"
+    return verdict(label, better, side, highest=True) or f"has the {side} {label}"
 
 
 def _trend(rows: list[list[Any]], label: str, shown: list[list[Any]], interval: str) -> str:
