@@ -69,6 +69,9 @@ def test_measures_average_delays_and_durations_sum_distances_and_count_flights(
         "flights": ("count", None), "arr_delay": ("avg", "arr_delay"), "air_time": ("avg", "air_time"),
         "distance": ("sum", "distance")}
     assert drafted[1]["defaults"]["measure"] == "flights" and "flights" in measures["flights"]["words"]
+    # which way is better (a delay lower) is the owner's call, never guessed: answers then say highest/lowest
+    fields = drafted[1]["objects"][drafted[1]["record"]]["fields"]
+    assert not [name for name, spec in [*measures.items(), *fields.items()] if "better" in spec]
 
 
 def test_reference_objects_link_by_code_with_aliases_from_names(drafted: tuple[Path, dict[str, Any]]) -> None:

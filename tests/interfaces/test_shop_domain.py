@@ -151,3 +151,13 @@ def test_a_period_before_the_records_begin_gives_no_change(shop: Session) -> Non
     assert first > date(2025, 4, 30)
     assert f"The records begin {first.day} {first:%b %Y}: April 2025 is before them." in answer.answer
     assert "change +" not in answer.answer and "no change is given" in answer.answer
+
+
+def test_the_shops_revenue_is_judged_by_its_own_catalog(shop: Session) -> None:
+    """The shop's catalog says more revenue is better: the store with the least is the worst, in its words."""
+    answer = shop.ask("bottom 2 stores by revenue", "t-worst")
+    rows = gold(shop, "select store_name, sum(amount) r from orders group by 1 order by r limit 2")
+    (last, least), (other, _) = rows
+    assert [r[0] for r in answer.results[0].rows] == [last, other]
+    figure = f"{least:,.0f}" if float(least).is_integer() else f"{least:,.2f}"  # type: ignore[arg-type]
+    assert f"{last} has the worst revenue (USD), the least, with {figure}, " in answer.answer
