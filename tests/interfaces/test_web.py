@@ -107,6 +107,7 @@ def test_compare_trend_clarify_follow_up_and_reload(page: Any) -> None:
     assert "2025-01-01" not in trend.inner_text()
     axis = trend.locator(".chart svg .role-axis-label text").evaluate_all("all => all.map(t => t.textContent)")
     assert "Jan 2025" in axis and not any(re.search(r"\d{4}-\d{2}", label) for label in axis), axis
+    assert trend.locator(".pager button").all_inner_texts()[-2:] == ["download CSV", "download XLSX"]
     assert trend.locator("th").first.inner_text() == "period"
     counts = trend.locator("tbody td.num").all_inner_texts()
     assert all(re.fullmatch(r"\d{1,3}(,\d{3})*", c) for c in counts), counts  # thousands grouped, every row

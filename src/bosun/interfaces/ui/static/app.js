@@ -345,7 +345,8 @@ class ResultTable {
                    el("button", { type: "button", onclick: () => this.go(1) }, "next ›"));
     }
     pager.append(el("button", { type: "button", class: "csv", onclick: () => this.download() },
-      this.remote ? `download all ${this.result.total.toLocaleString()} as CSV` : "download CSV"));
+      this.remote ? `download all ${this.result.total.toLocaleString()} as CSV` : "download CSV"),
+    el("button", { type: "button", class: "xlsx", onclick: () => this.downloadBook() }, "download XLSX"));
     this.node.replaceChildren(el("table", {}, el("thead", {}, head), el("tbody", {}, ...body)), pager);
   }
 
@@ -359,6 +360,21 @@ class ResultTable {
   }
 
   // A period in words as the server names it ("January 2025"); the row keeps its ISO day for sorting and the CSV.
+  // The same rows as the CSV in one XLSX sheet, written by the server: every record of a long listing (capped as
+  // the CSV is), else the table's own rows. A server without the writer says how to add it, under the table.
+  async downloadBook() {
+    const [path, body] = this.remote ? ["/records.xlsx", { query: this.result.query }]
+      : ["/table.xlsx", { columns: this.result.columns, rows: this.rows }];
+    try {
+      const response = await api(path, { method: "POST", body: JSON.stringify(body) });
+      const capped = response.headers.get("X-Bosun-Capped");
+      if (capped) this.node.append(el("p", { class: "pager" }, `The XLSX holds the first ${capped} records (the export cap).`));
+      save(await response.blob(), `${slug(this.result.title)}.xlsx`);
+    } catch (error) {
+      this.node.append(el("p", { class: "pager", role: "alert" }, error.message));
+    }
+  }
+
   cell(value) {
     const named = typeof value === "string" ? (this.result.period_names || {})[value] : undefined;
     return named === undefined ? formatCell(value) : named;
