@@ -104,7 +104,7 @@ def test_a_name_without_its_suffix_filters_on_the_code_and_july_is_the_datas_jul
     rows = [ln for ln in _flights().splitlines()[1:] if ln.split(",")[1] == "7" and ln.split(",")[4] == "DL"]
     assert answer.status == "done", answer.answer
     assert answer.results[0].rows == [[len(rows)]] or answer.results[0].total == len(rows)
-    assert "today is taken as 2013-12-28, the last day in the data" in answer.assumptions
+    assert "today is taken as 28 Dec 2013, the last day in the data" in answer.assumptions
 
 
 def test_a_two_letter_code_is_not_read_in_ordinary_words(session: Session) -> None:

@@ -17,6 +17,7 @@ from bosun.understanding import (
     Refusal,
     constraints_in_text,
     date_span,
+    day_name,
     english,
     measure_words,
     normalize,
@@ -137,7 +138,7 @@ _REFUSED = {
 def refused(refusal: Refusal, ctx: Context) -> str:
     """Why the data cannot answer, and what it can tell instead (the catalog's measures)."""
     words = " ".join(f"“{w}”" for w in refusal.words) or "this"
-    said = _REFUSED[refusal.reason].format(today=ctx.today().isoformat(), words=words)
+    said = _REFUSED[refusal.reason].format(today=day_name(ctx.today()), words=words)
     measures = [spec.label for spec in ctx.catalog.spec.measures.values()][:6]
     return f"{said} I can tell what happened in {ctx.catalog.record.index}: {', '.join(measures)}, by any of its " \
            f"fields and dates."
