@@ -79,7 +79,7 @@ def test_ask_on_the_command_line_says_today_is_the_last_day_of_the_data(
     assert result.exit_code == 0, result.output
     answer = json.loads(result.output)
     assert answer["status"] == "done"
-    assert "today is taken as 1998-08-02, the last day in the data" in answer["assumptions"]
+    assert "today is taken as 2 Aug 1998, the last day in the data" in answer["assumptions"]
 
 
 def test_drafted_catalog_checks_clean(tpch_loaded: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,11 +8,12 @@ for them from the catalog.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.planner.answer import Answer
-from bosun.understanding import Meaning, english
+from bosun.understanding import Meaning, date_span, english
 from bosun.understanding.readback import part_value_name
 from bosun.workers.models import ResultTable
 
@@ -35,9 +36,9 @@ def _against_meaning(reading: str, meaning: Meaning, catalog: Catalog) -> list[s
     """Each filter value, both date bounds and each measure of the Meaning is named."""
     missing = [f"value {v!r} of {c.field}" for c in meaning.conditions for v in c.values
                if not _says_value(reading, c.field, v, catalog)]
-    if meaning.time is not None:
+    if meaning.time is not None and not _says_dates(reading, meaning.time.start, meaning.time.end):
         bounds = [d.isoformat() for d in (meaning.time.start, meaning.time.end) if d is not None]
-        missing += [f"date {d}" for d in bounds if d not in reading]
+        missing += [f"date {d}" for d in bounds]
     missing += [f"measure {m.label!r}" for m in meaning.measures if m.label not in reading]
     return [f"reading {reading!r} does not name the {what}" for what in missing]
 
@@ -50,11 +51,28 @@ def _against_query(result: ResultTable, catalog: Catalog) -> list[str]:
         kind, body = next(iter(clause.items()))
         field, value = next(iter(body.items()))
         values = value if kind == "terms" else [value] if kind == "term" else list(value.values())
+        if kind == "range" and _dated(field, catalog):
+            values = [] if _says_dates(result.reading, _day(value.get("gte")), _day(value.get("lte"))) else values
         missing += [f"{field} {v!r}" for v in values if not _says_value(result.reading, field, v, catalog)]
     if "aggs" in result.query or result.query.get("size") == 0:
         leading = {"period", *catalog.record.fields}
         missing += [f"measure {c!r}" for c in result.columns if c not in leading and c not in result.reading]
     return [f"reading {result.reading!r} does not name the query's {what}" for what in missing]
+
+
+def _dated(field: str, catalog: Catalog) -> bool:
+    spec = catalog.record.fields.get(field)
+    return spec is not None and spec.type == "date"
+
+
+def _day(value: Any) -> date | None:
+    return date.fromisoformat(str(value)[:10]) if value is not None else None
+
+
+def _says_dates(reading: str, start: date | None, end: date | None) -> bool:
+    """The dates as people read them: "May 2026" for the whole month, "6 Jan 2025 to 3 Mar 2025", "from 6 Jan 2025"."""
+    said = date_span(start, end)
+    return bool(said) and said in reading
 
 
 def _clauses(filters: list[dict[str, Any]]) -> list[dict[str, Any]]:

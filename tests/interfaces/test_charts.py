@@ -29,11 +29,23 @@ def test_a_ranking_is_bars_in_the_rows_order() -> None:
 
 def test_a_time_series_is_a_line_and_one_per_group() -> None:
     line = chart_for(table(["period", "shipments"], [["2025-01-01", 3], ["2025-02-01", 5]], MONTHS))
-    assert line is not None and line["mark"]["type"] == "line" and line["encoding"]["x"]["type"] == "temporal"
-    rows = [["MSC", "2025-01", 3], ["MSC", "2025-02", 4], ["ONE", "2025-01", 1]]
+    assert line is not None and line["mark"]["type"] == "line"
+    assert line["encoding"]["x"] == {"field": "period", "type": "ordinal", "sort": ["Jan 2025", "Feb 2025"],
+                                     "title": "period"}
+    assert line["data"]["values"] == [{"period": "Jan 2025", "shipments": 3}, {"period": "Feb 2025", "shipments": 5}]
+    rows = [["MSC", "2025-02-01", 4], ["ONE", "2024-12-01", 1], ["MSC", "2025-01-01", 3]]
     per_group = chart_for(table(["carrier_name", "period", "shipments"], rows, BY_MONTH))
     assert per_group is not None and per_group["mark"]["type"] == "line"
     assert per_group["encoding"]["color"]["field"] == "carrier_name"
+    assert per_group["encoding"]["x"]["sort"] == ["Dec 2024", "Jan 2025", "Feb 2025"]  # in time, not as first met
+
+
+def test_a_chart_names_each_interval_as_people_write_it() -> None:
+    for interval, first, second in (("quarter", "Q1 2025", "Q2 2025"), ("week", "6 Jan 2025", "7 Apr 2025"),
+                                    ("day", "6 Jan", "7 Apr")):
+        query = {"aggs": {"t": {"date_histogram": {"field": "arrival_date", "calendar_interval": interval}}}}
+        spec = chart_for(table(["period", "shipments"], [["2025-01-06", 3], ["2025-04-07", 5]], query))
+        assert spec is not None and [v["period"] for v in spec["data"]["values"]] == [first, second]
 
 
 def test_two_dimensions_stack_and_a_share_is_one_normalized_bar() -> None:

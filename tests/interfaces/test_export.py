@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+import sys
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -78,6 +81,51 @@ def test_a_capped_csv_says_how_many_of_how_many(data_dir: Path, tmp_path: Path, 
         response = client.post("/records.csv", json={"query": _listing(client)["query"]})
         assert response.headers["x-bosun-capped"] == f"50 of {len(gold)}"
         assert len(response.text.strip().splitlines()) == 51
+
+
+def _sheet(book: bytes) -> list[list[str]]:
+    """The first sheet's rows, each cell's text (a shared string looked up), from the workbook's own XML."""
+    with zipfile.ZipFile(io.BytesIO(book)) as parts:
+        names = parts.namelist()
+        shared = parts.read("xl/sharedStrings.xml").decode() if "xl/sharedStrings.xml" in names else ""
+        sheet = parts.read("xl/worksheets/sheet1.xml").decode()
+    strings = re.findall(r"<si><t[^>]*>(.*?)</t></si>", shared)
+    cells = r'<c r="[A-Z]+\d+"(?: s="\d+")?(?: t="(\w+)")?>(?:<v>(.*?)</v>|<is><t>(.*?)</t></is>)</c>'
+    return [[strings[int(v)] if kind == "s" else v or inline for kind, v, inline in re.findall(cells, row)]
+            for row in re.findall(r"<row [^>]*>(.*?)</row>", sheet)]
+
+
+def test_the_xlsx_holds_what_the_csv_holds(client: TestClient, gold: set[str]) -> None:
+    pytest.importorskip("xlsxwriter")  # the `xlsx` extra, which `python3 dev.py test` installs
+    result = _listing(client)
+    response = client.post("/records.xlsx", json={"query": result["query"]})
+    assert response.status_code == 200 and "spreadsheetml" in response.headers["content-type"]
+    header, *rows = _sheet(response.content)
+    lines = list(csv.reader(io.StringIO(client.post("/records.csv", json={"query": result["query"]}).text)))
+    assert header == lines[0] and len(rows) == len(gold)
+    assert {row[header.index("bol_number")] for row in rows} == gold
+    at = header.index("teu")
+    assert [row[at] for row in rows] == [line[at] for line in lines[1:]]  # numbers as numbers, in the same order
+    table = client.post("/table.xlsx", json={"columns": ["carrier_name", "TEU"], "rows": [["MSC", 12], ["ONE", 7]]})
+    assert _sheet(table.content) == [["carrier_name", "TEU"], ["MSC", "12"], ["ONE", "7"]]
+
+
+def test_a_capped_xlsx_says_so_and_without_its_writer_says_what_to_install(
+        data_dir: Path, tmp_path: Path, gold: set[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    for client in _client(data_dir, tmp_path / "d", max_export_rows=50):
+        query = _listing(client)["query"]
+        if "xlsxwriter" in sys.modules or _installed("xlsxwriter"):
+            capped = client.post("/records.xlsx", json={"query": query})
+            assert capped.headers["x-bosun-capped"] == f"50 of {len(gold)}" and len(_sheet(capped.content)) == 51
+        monkeypatch.setitem(sys.modules, "xlsxwriter", None)  # as on an install without the extra
+        missing = client.post("/records.xlsx", json={"query": query})
+        assert missing.status_code == 500 and "pip install 'bosun-bi[xlsx]'" in missing.json()["detail"]
+
+
+def _installed(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
 
 
 def test_an_aggregation_or_a_foreign_index_is_refused_in_one_line(client: TestClient) -> None:

@@ -95,14 +95,19 @@ def test_compare_trend_clarify_follow_up_and_reload(page: Any) -> None:
     followed = ask(page, "what about Long Beach?", 2)
     reading = followed.locator(".result h3.reading")  # titled by how it was read, above chart and table
     assert reading.inner_text() == ("Total volume (TEU) · by carrier · carrier MAERSK or EVERGREEN · port of unlading "
-                                    "LONG BEACH · 2026-01-01 to 2026-03-31 (arrival date) (2 total)")
+                                    "LONG BEACH · Q1 2026 (arrival date) (2 total)")
     assert followed.locator(".chart svg .role-title").count() == 0  # the question is said once, in its bubble
     shot(page, "2-follow-up")
 
     trend = ask(page, "Monthly shipments in 2025", 3)
     trend.locator(".chart[data-mark=line] svg .mark-line path").first.wait_for()
     assert trend.locator("tbody tr").count() == 12
-    assert trend.locator("tbody tr td").first.inner_text() == "Jan 2025"  # periods as people write them
+    assert trend.locator("tbody tr td").first.inner_text() == "January 2025"  # periods as people write them
+    assert "January 2025" in trend.locator(".text").first.inner_text()  # and so does the answer, never 2025-01-01
+    assert "2025-01-01" not in trend.inner_text()
+    axis = trend.locator(".chart svg .role-axis-label text").evaluate_all("all => all.map(t => t.textContent)")
+    assert "Jan 2025" in axis and not any(re.search(r"\d{4}-\d{2}", label) for label in axis), axis
+    assert trend.locator(".pager button").all_inner_texts()[-2:] == ["download CSV", "download XLSX"]
     assert trend.locator("th").first.inner_text() == "period"
     counts = trend.locator("tbody td.num").all_inner_texts()
     assert all(re.fullmatch(r"\d{1,3}(,\d{3})*", c) for c in counts), counts  # thousands grouped, every row
@@ -142,7 +147,7 @@ def test_a_phone_sized_page_starts_with_suggestions_and_answers_without_sideways
     suggestion = phone.locator("#suggestions button").first
     suggestion.wait_for()
     assert phone.locator("#suggestions button").count() == 6
-    assert "50,000 shipments from 2024-06-24 to 2026-06-15" in phone.locator("#holds").inner_text()
+    assert "50,000 shipments from 24 Jun 2024 to 15 Jun 2026" in phone.locator("#holds").inner_text()
     shot(phone, "phone-1-start")
     asked = suggestion.inner_text()
     suggestion.click()

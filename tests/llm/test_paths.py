@@ -126,7 +126,7 @@ def test_a_follow_up_the_model_reads_keeps_the_last_turns_doubt(rules: RulesUnde
     past = PastTurn(question="How many bicycles came into Baltimore last month?", meaning=flagged)
     meaning = understanding.read("and in Norfolk?", [past], TODAY).goals[0].meaning
     assert meaning is not None and meaning.not_understood == ["bicycles"]
-    assert meaning.assumptions == ["kept from the last question: number of shipments; 2026-05-01 to 2026-05-31 "
+    assert meaning.assumptions == ["kept from the last question: number of shipments; May 2026 "
                                  "(arrival date)"]
 
 

@@ -28,6 +28,9 @@ class Adjectives(Strict):
 
 
 DatePartName = Literal["weekday", "month", "hour"]
+Better = Literal["higher", "lower"]
+BETTER_HELP = ("which way the figure is better: 'lower' for a transit time, 'higher' for an on-time rate; unset, "
+               "answers call a figure highest or lowest and never best or worst (`catalog init` never guesses it)")
 
 
 class DerivedPart(Strict):
@@ -55,6 +58,7 @@ class FieldSpec(Strict):
         default_factory=dict, description="canonical value → words that name it (small vocabularies)")
     list_separator: str | None = Field(None, description="a column holding a list, e.g. '|'")
     adjectives: Adjectives = Field(default_factory=Adjectives)
+    better: Better | None = Field(None, description=BETTER_HELP)
     derived: DerivedPart | None = Field(None, description="a date part the loader derives from another field")
 
     def line(self, name: str) -> str:
@@ -156,6 +160,7 @@ class MeasureSpec(Strict):
     unit: str | None = None
     assumption: str | None = None
     adjectives: Adjectives = Field(default_factory=Adjectives)
+    better: Better | None = Field(None, description=BETTER_HELP)
     share: dict[str, list[str]] | None = Field(
         None, description="the part of a ratio measure: record field → values (a condition on the record)")
 

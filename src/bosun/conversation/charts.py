@@ -26,7 +26,7 @@ from typing import Any
 
 from bosun.conversation.period_charts import compares_periods, period_bars
 from bosun.planner.answer import Answer
-from bosun.understanding import english
+from bosun.understanding import english, period_cell
 from bosun.workers.models import ResultTable
 
 SCHEMA_URL = "https://vega.github.io/schema/vega-lite/v5.json"
@@ -67,8 +67,10 @@ def chart_for(table: ResultTable) -> dict[str, Any] | None:
 
 def _spec(table: ResultTable, dims: list[str], measure: str, time: str | None, ranked: bool) -> dict[str, Any]:
     others = [d for d in dims if d != time]
+    values = [dict(zip(table.columns, row, strict=False)) for row in table.rows]
     if time:
-        mark, encoding = "line", _line(time, measure, others)
+        values, order = _named_periods(table, time, values)
+        mark, encoding = "line", _line(time, measure, others, order)
     elif len(dims) == 2 and ranked:
         mark, encoding = "bar", _grouped(dims[0], measure, dims[1])
     elif len(dims) == 2:
@@ -77,15 +79,38 @@ def _spec(table: ResultTable, dims: list[str], measure: str, time: str | None, r
         mark, encoding = "bar", _share(dims[0], measure)
     else:
         mark, encoding = "bar", _bars(dims[0], measure)
-    values = [dict(zip(table.columns, row, strict=False)) for row in table.rows]
     return {"$schema": SCHEMA_URL, "title": table.title, "width": "container", "autosize": {"type": "fit-x"},
             "data": {"values": values},
             "mark": {"type": mark, "tooltip": True, **({"point": True} if mark == "line" else {})},
             "encoding": encoding}
 
 
-def _line(time: str, measure: str, others: list[str]) -> dict[str, Any]:
-    encoding = {"x": {"field": time, "type": "temporal", "title": time},
+def _named_periods(table: ResultTable, time: str, values: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
+                                                                                          list[str]]:
+    """The chart's periods in words as a dense axis writes them ("Jan 2025"), and those words in time order."""
+    interval = _interval((table.query or {}).get("aggs") or {})
+    days = sorted({str(value[time]) for value in values})
+    names = {day: str(period_cell(day, interval, dense=True)) for day in days}
+    return [{**value, time: names[str(value[time])]} for value in values], [names[day] for day in days]
+
+
+def _interval(aggs: dict[str, Any]) -> str | None:
+    """The calendar interval of the query's date histogram, at any depth."""
+    for agg in aggs.values():
+        if not isinstance(agg, dict):
+            continue
+        histogram = agg.get("date_histogram")
+        if isinstance(histogram, dict) and "calendar_interval" in histogram:
+            return str(histogram["calendar_interval"])
+        inner = _interval(agg.get("aggs") or agg.get("aggregations") or {})
+        if inner is not None:
+            return inner
+    return None
+
+
+def _line(time: str, measure: str, others: list[str], order: list[str]) -> dict[str, Any]:
+    # the periods are named, so the axis is ordinal, in time order; a temporal axis would write dates its own way
+    encoding = {"x": {"field": time, "type": "ordinal", "sort": order, "title": time},
                 "y": {"field": measure, "type": "quantitative", "title": measure}}
     if others:
         encoding["color"] = {"field": others[0], "type": "nominal", "title": others[0]}

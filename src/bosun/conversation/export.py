@@ -1,4 +1,5 @@
-"""Every record a search matches, page by page in its own order (search_after), for the page's pager and CSV export.
+"""Every record a search matches, page by page in its own order (search_after), for the page's pager and its CSV
+and XLSX exports.
 
 The query is the one an answer ran (its `query`), so an export lists exactly what the answer counted. It runs
 through the guarded engine like every other query: read-only, the catalog's indices, the caps per request.
@@ -9,13 +10,14 @@ from __future__ import annotations
 import csv
 import io
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from bosun.engines.base import Body, Engine
-from bosun.errors import UserError
+from bosun.errors import ConfigError, UserError
 
 PAGE = 1000  # hits per request while exporting: well under any cluster's max_result_window
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def records(engine: Engine, index: str, query: Body, limit: int, offset: int = 0) -> Iterator[dict[str, Any]]:
@@ -65,3 +67,24 @@ def csv_lines(found: Iterator[dict[str, Any]], columns: list[str]) -> Iterator[s
         yield buffer.getvalue()
         buffer.seek(0)
         buffer.truncate()
+
+
+def xlsx_book(lines: Iterable[list[Any]], columns: list[str]) -> bytes:
+    """One sheet: the header, then each line, written a row at a time (XlsxWriter's constant-memory mode keeps
+    one row in memory, the rest in a temporary file). Values are written as the CSV writes them: numbers as
+    numbers, dates as their ISO text, lists and objects as their text."""
+    try:
+        import xlsxwriter
+    except ImportError:
+        raise ConfigError("an XLSX export needs its writer: pip install 'bosun-bi[xlsx]'") from None
+    out = io.BytesIO()
+    book = xlsxwriter.Workbook(out, {"constant_memory": True})
+    sheet = book.add_worksheet()
+    for at, line in enumerate(itertools.chain([list(columns)], lines)):
+        sheet.write_row(at, 0, [_cell(value) for value in line])
+    book.close()
+    return out.getvalue()
+
+
+def _cell(value: Any) -> Any:
+    return value if value is None or isinstance(value, bool | int | float | str) else str(value)

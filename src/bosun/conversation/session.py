@@ -42,7 +42,7 @@ from bosun.planner.run import (
 from bosun.planner.state import MainState
 from bosun.settings import Settings, scrub
 from bosun.storage import problem
-from bosun.understanding import AskedBack, Meaning
+from bosun.understanding import AskedBack, Meaning, day_name
 from bosun.understanding.backends import open_understanding
 from bosun.understanding.llm import LLMUnderstanding
 from bosun.workers import querygen
@@ -348,7 +348,7 @@ def todays_date(catalog: Catalog, engine: Engine, as_of: date | None = None) -> 
         return info.as_of, None
     last = None if setting == "real" else last_date(engine, catalog)
     if last is not None and (last < date.today() or setting == "data"):
-        return last, f"today is taken as {last.isoformat()}, the last day in the data"
+        return last, f"today is taken as {day_name(last)}, the last day in the data"
     return date.today(), None
 
 

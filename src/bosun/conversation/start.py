@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from bosun.catalog import Catalog
 from bosun.engines.base import Engine
 from bosun.errors import BosunError
+from bosun.understanding import day_name, english
 from bosun.understanding.reading import Reading
 from bosun.understanding.rules import RulesUnderstanding
 
@@ -30,6 +31,7 @@ class Holding(BaseModel):
     count: int | None
     first: date | None
     last: date | None
+    dates: str = Field("", description="first to last in words, as a person reads them: 24 Jun 2024 to 15 Jun 2026")
     measures: list[str]
     objects: list[str]
 
@@ -54,7 +56,15 @@ def holding(catalog: Catalog, engine: Engine) -> Holding:
     first, last = _date_range(catalog, engine)
     others = [o.description for name, o in spec.objects.items() if o.kind == "reference"]
     return Holding(records=spec.record, description=record.description, count=_count(catalog, engine), first=first,
-                   last=last, measures=[m.label for m in spec.measures.values()], objects=others)
+                   last=last, dates=_dates(first, last), measures=[m.label for m in spec.measures.values()],
+                   objects=others)
+
+
+def _dates(first: date | None, last: date | None) -> str:
+    """The records' first and last days in words; "" unless both are known."""
+    if first is None or last is None:
+        return ""
+    return english().read_back.span.format(start=day_name(first), end=day_name(last))
 
 
 def suggestions(catalog: Catalog, engine: Engine, today: date) -> list[str]:

@@ -7,8 +7,9 @@ The layers above use understanding through what this module hands on: the contra
 from bosun.understanding.grammar import english
 from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, Refusal, TimeFilter
 from bosun.understanding.names import normalize
+from bosun.understanding.periodnames import day_name, period_cell, period_name, period_names
 from bosun.understanding.picks import replace_term
-from bosun.understanding.readback import constraints_in_text, measure_words, read_back, records_noun
+from bosun.understanding.readback import constraints_in_text, date_span, measure_words, read_back, records_noun
 from bosun.understanding.reading import (
     AskedBack,
     Continuation,
@@ -33,9 +34,14 @@ __all__ = [
     "TimeFilter",
     "Understanding",
     "constraints_in_text",
+    "date_span",
+    "day_name",
     "english",
     "measure_words",
     "normalize",
+    "period_cell",
+    "period_name",
+    "period_names",
     "read_back",
     "records_noun",
     "replace_term",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -67,6 +67,14 @@ class PeriodWords(_Data):
     change: dict[str, int]
     percent: list[str]
     read_back: dict[str, Any]
+
+
+class PeriodNames(_Data):
+    """en.yaml `period_names`: how a period is written ("January 2025", "Q1 2026", "week of 6 Jan 2025")."""
+
+    formats: dict[str, str]
+    dense: dict[str, str]
+    short_months: dict[int, str]
 
 
 class SetWords(_Data):
@@ -206,6 +214,8 @@ class Grammar(_Data):
     steps: StepWords
     measure_kinds: MeasureKindWords
     periods: PeriodWords
+    period_names: PeriodNames
+    judged: dict[Literal["best", "worst"], str]
     sets: SetWords
 
     def singular(self, phrase: str) -> str:

@@ -14,6 +14,7 @@ from dateutil.relativedelta import relativedelta
 
 from bosun.understanding.grammar import Tag
 from bosun.understanding.meaning import Change, Meaning, TimeFilter
+from bosun.understanding.readback import date_span
 from bosun.understanding.rulekit import ComposerView
 from bosun.understanding.tagger import Span, time_of
 from bosun.understanding.timewords import TimeRange, find_time_ranges
@@ -54,7 +55,7 @@ def _to_date(meaning: Meaning, today: date | None) -> None:
     if cut >= earlier.end:
         return
     meaning.periods = [earlier.model_copy(update={"end": cut}), later]
-    meaning.assumptions.append(f"“{earlier.text}” cut to {earlier.start.isoformat()} to {cut.isoformat()}: as far "
+    meaning.assumptions.append(f"“{earlier.text}” cut to {date_span(earlier.start, cut)}: as far "
                                f"into it as “{later.text}” has gone by today")
 
 

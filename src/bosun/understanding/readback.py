@@ -26,6 +26,7 @@ from bosun.understanding.meaning import (
     TimeFilter,
     TopEach,
 )
+from bosun.understanding.periodnames import day_name, span_name
 
 if TYPE_CHECKING:
     from datetime import date
@@ -161,21 +162,22 @@ def _named_state(condition: Condition, spec: FieldSpec | None) -> bool:
 
 
 def dates_words(time: TimeFilter, catalog: Catalog, template: str) -> str:
-    """ "2025-01-01 to 2025-12-31 (arrival date)" by `template`; "" when the filter bounds neither end."""
+    """ "2025 (arrival date)" by `template`; "" when the filter bounds neither end."""
     span = date_span(time.start, time.end)
     return template.format(span=span, field=field_name(time.field, catalog)) if span else ""
 
 
 def date_span(start: date | None, end: date | None) -> str:
-    """ "2025-01-01 to 2025-12-31", one day alone, "from 2025-01-01", "until 2025-12-31", or ""."""
+    """ "2025" (a whole year, quarter or month by its name), "6 Jan 2025 to 3 Mar 2025", one day alone,
+    "from 6 Jan 2025", "until 3 Mar 2025", or ""."""
     words = _words()
     if start is not None and end is not None and start == end:
-        return start.isoformat()
+        return day_name(start)
     if start is not None and end is not None:
-        return words.span.format(start=start.isoformat(), end=end.isoformat())
+        return span_name(start, end) or words.span.format(start=day_name(start), end=day_name(end))
     if start is not None:
-        return words.since.format(start=start.isoformat())
-    return words.until.format(end=end.isoformat()) if end is not None else ""
+        return words.since.format(start=day_name(start))
+    return words.until.format(end=day_name(end)) if end is not None else ""
 
 
 def _what(meaning: Meaning, catalog: Catalog) -> str:

@@ -195,5 +195,5 @@ def considered(meaning: Meaning, response: dict[str, Any]) -> int | None:
 
 
 def period_words(period: TimeFilter) -> str:
-    """ "2025-01-01 to 2025-03-31", as the reading says dates."""
+    """ "Q1 2025", "6 Jan 2025 to 3 Mar 2025": as the reading says dates."""
     return date_span(period.start, period.end) or "all dates"

@@ -1,6 +1,6 @@
 """The answer's words for periods side by side and for set logic over groups (issue 23).
 
-    "Total TEU: 12,345 in 2024-01-01 to 2024-12-31, 13,000 in 2025-01-01 to 2025-12-31: +655 (+5.3 %) …"
+    "Total TEU: 12,345 in 2024, 13,000 in 2025: +655 (+5.3 %) …"
     "12 of 60 vessels have records of both BUSAN and SHANGHAI: MSC GULSUN 348 shipments; …"
 """
 
@@ -10,6 +10,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
+from bosun.understanding import day_name
 from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning
 from bosun.understanding.readback import measure_words
 from bosun.workers.compared import period_words
@@ -34,9 +35,9 @@ def _outside(meaning: Meaning, dates: tuple[date | None, date | None]) -> str:
     first, last = dates
     for period in meaning.periods:
         if first is not None and period.end is not None and period.end < first:
-            return f"The records begin {first.isoformat()}: {period_words(period)} is before them."
+            return f"The records begin {day_name(first)}: {period_words(period)} is before them."
         if last is not None and period.start is not None and period.start > last:
-            return f"The records end {last.isoformat()}: {period_words(period)} is after them."
+            return f"The records end {day_name(last)}: {period_words(period)} is after them."
     return ""
 
 
@@ -47,9 +48,9 @@ def _coverage(meaning: Meaning, dates: tuple[date | None, date | None]) -> list[
     said = []
     for period in meaning.periods:
         if first is not None and period.start is not None and first > period.start:
-            said.append(f"The records begin {first.isoformat()}: {period_words(period)} is only partly covered.")
+            said.append(f"The records begin {day_name(first)}: {period_words(period)} is only partly covered.")
         if last is not None and period.end is not None and last < period.end:
-            said.append(f"The records end {last.isoformat()}: {period_words(period)} is only partly covered.")
+            said.append(f"The records end {day_name(last)}: {period_words(period)} is only partly covered.")
     return said
 
 

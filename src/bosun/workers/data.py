@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from bosun.catalog import Catalog
+from bosun.catalog.schema import Better
 from bosun.errors import InvalidReading, UnknownEntity, UserError
 from bosun.understanding import (
     Ambiguity,
@@ -15,15 +16,20 @@ from bosun.understanding import (
     Measure,
     Refusal,
     constraints_in_text,
+    date_span,
+    day_name,
     english,
     measure_words,
     normalize,
+    period_cell,
+    period_names,
     read_back,
     replace_term,
     validate_meaning,
 )
 from bosun.workers import compared, compared_words, measure_text, querygen, stepquery, steptext
 from bosun.workers.context import Context
+from bosun.workers.judged import better_way, verdict
 from bosun.workers.links import has_links, wired, with_keys
 from bosun.workers.models import Clarification, Deliverable, ResultTable, WorkerInput, WorkerResult
 from bosun.workers.names import code_names, with_names
@@ -132,7 +138,7 @@ _REFUSED = {
 def refused(refusal: Refusal, ctx: Context) -> str:
     """Why the data cannot answer, and what it can tell instead (the catalog's measures)."""
     words = " ".join(f"“{w}”" for w in refusal.words) or "this"
-    said = _REFUSED[refusal.reason].format(today=ctx.today().isoformat(), words=words)
+    said = _REFUSED[refusal.reason].format(today=day_name(ctx.today()), words=words)
     measures = [spec.label for spec in ctx.catalog.spec.measures.values()][:6]
     return f"{said} I can tell what happened in {ctx.catalog.record.index}: {', '.join(measures)}, by any of its " \
            f"fields and dates."
@@ -232,7 +238,8 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     results = wi.get(ES_RESULTS)
     meaning = querygen.counted(results.meaning, ctx.catalog)  # as the table was computed: a trend counts by default
     table = ResultTable(title=meaning.text, reading=read_back(meaning, ctx.catalog), columns=results.columns,
-                        rows=results.rows, total=results.total, query=results.query, sub_goal_id=wi.sub_goal.id)
+                        rows=results.rows, total=results.total, query=results.query, sub_goal_id=wi.sub_goal.id,
+                        period_names=period_names(results.columns, results.rows, meaning.interval))
     groups = {r[0] for r in results.rows} if meaning.group_by else results.rows
     names = code_names(ctx.catalog, meaning.group_by[0]) if meaning.group_by else {}
     said = results.model_copy(update={"rows": with_names(results.rows, names)}) if names else results
@@ -277,10 +284,7 @@ def _dates(meaning: Meaning) -> list[str]:
 
 def _span(meaning: Meaning) -> str:
     assert meaning.time is not None
-    start, end = meaning.time.start, meaning.time.end
-    if start is not None and end is not None:
-        return start.isoformat() if start == end else f"{start.isoformat()} to {end.isoformat()}"
-    return f"from {start.isoformat()}" if start is not None else f"until {end.isoformat() if end else 'now'}"
+    return date_span(meaning.time.start, meaning.time.end) or "until now"
 
 
 def _noun(meaning: Meaning, ctx: Context, count: int) -> str:
@@ -348,7 +352,7 @@ def _summary(meaning: Meaning, results: QueryResults, noun: str, over: _Over) ->
         return "No rows match."
     figures = list(zip(meaning.measures, rows[0][lead:], strict=True))
     if len(rows) == 1 and figures and not (meaning.interval and not meaning.top_n):  # one number, or the one asked
-        return f"{rows[0][0]} — {_stated(figures)}." if lead else f"{_one_figure(figures, over)}."
+        return f"{_key(rows[0][:1], meaning)} — {_stated(figures)}." if lead else f"{_one_figure(figures, over)}."
     return _listing(meaning, results.columns, rows, lead, noun)
 
 
@@ -394,12 +398,17 @@ def _listing(meaning: Meaning, columns: list[str], rows: list[list[Any]], lead: 
     if lead >= len(columns):  # "which carriers serve X": the values alone
         return f"{len(rows)} {noun}: {', '.join(str(r[0]) for r in rows[:_LISTED])}{more}."
     unit = meaning.measures[0].unit if meaning.measures else None
-    shown = "; ".join(f"{' '.join(str(v) for v in row[:lead])} {_figure(row[lead], unit)}" for row in rows[:_LISTED])
+    shown = "; ".join(f"{_key(row[:lead], meaning)} {_figure(row[lead], unit)}" for row in rows[:_LISTED])
     groups = len({r[0] for r in rows}) if meaning.group_by and meaning.interval else len(rows)
     return f"{_heading(meaning, groups, columns[lead], noun)}: {shown}{more}."
 
 
 _LISTED = 5
+
+
+def _key(cells: list[Any], meaning: Meaning) -> str:
+    """What a row is, in words: its group and its period ("MAERSK January 2025")."""
+    return " ".join(str(period_cell(v, meaning.interval)) for v in cells)
 
 
 def _heading(meaning: Meaning, count: int, label: str, what: str) -> str:
@@ -428,10 +437,13 @@ def _figure(value: Any, unit: str | None = None) -> str:
         produces=[ANALYSIS], goal_type="deliverable", preconditions=["the goal compares, ranks or follows a trend"],
         title="analyse the figures")
 def analyze_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    return WorkerResult.of(wi, ANALYSIS.of(Deliverable(text=_analysis(wi.get(ES_RESULTS)))))
+    results = wi.get(ES_RESULTS)
+    measures = results.meaning.measures
+    better = better_way(ctx.catalog, measures[0]) if measures else None
+    return WorkerResult.of(wi, ANALYSIS.of(Deliverable(text=_analysis(results, better))))
 
 
-def _analysis(results: QueryResults) -> str:
+def _analysis(results: QueryResults, better: Better | None = None) -> str:
     """The comparison, ranking or trend the results show, in words ("" when there is nothing to compare)."""
     meaning = results.meaning
     if not meaning.measures or meaning.steps or meaning.periods:  # their figures are said with the results
@@ -443,14 +455,15 @@ def _analysis(results: QueryResults) -> str:
     label = results.columns[at]
     if meaning.interval and not meaning.group_by and not meaning.top_n:
         whole = querygen.whole_periods(rows, meaning, results.dates)
-        return _trend(whole, label, rows, meaning.interval)
+        named = [[period_cell(r[0], meaning.interval), r[1]] for r in rows]
+        return _trend([named[rows.index(r)] for r in whole], label, named, meaning.interval)
     first = meaning.measures[0]  # a share of a sum means something; of averages, percentiles or shares not
     additive = first.agg in ("count", "sum") and first.share is None
     if meaning.interval:  # groups by period: the groups' totals over the periods, if totals mean something
         rows, label = (_totals(rows), f"{label} over the {meaning.interval}s shown") if additive else ([], label)
         if len(rows) < 2:
             return ""
-    return _ranking(rows, label, additive, lowest=meaning.order == "asc")
+    return _ranking(rows, label, additive, lowest=meaning.order == "asc", better=better)
 
 
 def _totals(rows: list[list[Any]]) -> list[list[Any]]:
@@ -472,7 +485,8 @@ def _pct(part: float, whole: float) -> str:
     return f"{share:.1f} %" if abs(share) < 10 else f"{share:.0f} %"
 
 
-def _ranking(rows: list[list[Any]], label: str, additive: bool, lowest: bool = False) -> str:
+def _ranking(rows: list[list[Any]], label: str, additive: bool, lowest: bool = False,
+             better: Better | None = None) -> str:
     ordered = sorted(rows, key=lambda r: r[-1], reverse=not lowest)
     total = sum(r[-1] for r in ordered)
     first, second = ordered[0], ordered[1]
@@ -482,14 +496,24 @@ def _ranking(rows: list[list[Any]], label: str, additive: bool, lowest: bool = F
         side = "least" if lowest else "most"
         text = f"{', '.join(map(str, tied[:-1]))} and {tied[-1]} tie for the {side} {label}, {_num(first[-1])} each"
     elif lowest:
-        text = (f"{first[0]} has the {'least' if additive else 'lowest'} {label} with {_num(first[-1])}, "
+        side = "least" if additive else "lowest"
+        said = verdict(label, better, side, highest=False) or f"has the {side} {label}"
+        text = (f"{first[0]} {said} with {_num(first[-1])}, "
                 f"{_num(gap)} less than {second[0]} ({_pct(gap, second[-1])} lower)")
-    else:  # an average is highest, not "leading": a longer transit time is no lead
-        lead = f"leads on {label}" if additive else f"has the highest {label}"
-        text = (f"{first[0]} {lead} with {_num(first[-1])}, {_num(gap)} more than {second[0]} "
-                f"({_pct(gap, second[-1])} higher)")
+    else:
+        text = (f"{first[0]} {_top(label, additive, better)} with {_num(first[-1])}, {_num(gap)} more than "
+                f"{second[0]} ({_pct(gap, second[-1])} higher)")
     shown = additive and len(ordered) > 2
     return text + (f"; it is {_pct(first[-1], total)} of the {len(ordered)} shown." if shown else ".")
+
+
+def _top(label: str, additive: bool, better: Better | None) -> str:
+    """The group with the highest figure: a sum's lead, unless the catalog says more is worse; an average's
+    highest, or its best or worst where the catalog says which way is better (a longer transit is no lead)."""
+    if additive and better != "lower":
+        return f"leads on {label}"
+    side = "most" if additive else "highest"
+    return verdict(label, better, side, highest=True) or f"has the {side} {label}"
 
 
 def _trend(rows: list[list[Any]], label: str, shown: list[list[Any]], interval: str) -> str:

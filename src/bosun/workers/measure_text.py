@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bosun.catalog import Catalog
-from bosun.understanding import Meaning, Measure
+from bosun.understanding import Meaning, Measure, period_cell
 from bosun.understanding.grammar import english
 from bosun.understanding.readback import condition_words, value_names
 
@@ -72,7 +72,7 @@ def _figure(measure: Measure, cells: list[Any], meaning: Meaning, over: str, cat
 
 
 def _row(meaning: Meaning, row: list[Any], lead: int) -> str:
-    key = " ".join(str(v) for v in row[:lead])
+    key = " ".join(str(period_cell(v, meaning.interval)) for v in row[:lead])
     said = []
     for measure, cells in _split(meaning, row, lead):
         if measure.share is not None:

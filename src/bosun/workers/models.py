@@ -213,6 +213,8 @@ class ResultTable(BaseModel):
     query: dict[str, Any] | None = None
     sub_goal_id: int | None = None
     chart: dict[str, Any] | None = Field(None, description="a Vega-Lite v5 spec where one fits the table's shape")
+    period_names: dict[str, str] = Field(default_factory=dict, description="each period of the rows (its first "
+                                         "day, as the rows hold it) in words: 2025-01-01 by month is January 2025")
 
 
 class Clarification(BaseModel):

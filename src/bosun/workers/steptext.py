@@ -1,9 +1,9 @@
 """The answer's words for a step after grouping (issue 23): each figure with what it was computed over.
 
     "7 of 48 ports of unlading had number of shipments above 2,000 (arrival date in all): LOS ANGELES 13,219; …"
-    "Running total of total TEU per month: 79,745 by 2026-05 (from 2026-01)."
-    "Change in number of shipments from 2026-04 to 2026-05: 2,105 → 2,095 (-10, -0.5 %)."
-    "Average number of shipments per day: 68.48 over the 31 days 2026-05-01 to 2026-05-31 (2,123 in all)."
+    "Running total of total TEU per month: 79,745 by May 2026 (from January 2026)."
+    "Change in number of shipments from April 2026 to May 2026: 2,105 → 2,095 (-10, -0.5 %)."
+    "Average number of shipments per day: 68.48 over the 31 days May 2026 (2,123 in all)."
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from bosun.understanding import Meaning, english, measure_words
+from bosun.understanding import Meaning, date_span, english, measure_words, period_cell
 from bosun.understanding.meaning import Change, PerPeriod, Running, Threshold, TopEach
 from bosun.workers.querygen import period_end
 from bosun.workers.slots import QueryResults
@@ -70,7 +70,7 @@ def _threshold(results: QueryResults, step: Threshold, noun: Noun, over: str) ->
     cut = ""
     if meaning.group_by and among is not None and among > GROUP_CAP:
         cut = f" (only the {GROUP_CAP:,} largest were tested)"
-    listed = _listed(results.rows, meaning.measures[step.measure].unit, 1 + step.measure)
+    listed = _listed(results.rows, meaning, 1 + step.measure)
     return f"{counted} {what} had {_bound(meaning, step)} {over}{cut}" + (f": {listed}." if listed else ".")
 
 
@@ -80,7 +80,8 @@ def _threshold_by_period(results: QueryResults, step: Threshold, noun: Noun, ove
     groups = len({row[0] for row in results.rows})
     among = f" (of {results.groups:,})" if results.groups is not None else ""
     unit = meaning.measures[step.measure].unit
-    shown = "; ".join(f"{r[0]} {r[1]} {figure(r[2 + step.measure], unit)}" for r in results.rows[:_LISTED])
+    shown = "; ".join(f"{_named(r[0], meaning)} {_named(r[1], meaning)} {figure(r[2 + step.measure], unit)}"
+                      for r in results.rows[:_LISTED])
     more = f"; and {len(results.rows) - _LISTED} more in the table" if len(results.rows) > _LISTED else ""
     periods = f"{len(results.rows):,} {meaning.interval}s of {groups:,} {noun(groups)}{among}"
     return f"{periods} had {_bound(meaning, step)} {over}" + (f": {shown}{more}." if shown else ".")
@@ -97,9 +98,15 @@ def _among(results: QueryResults) -> int | None:
     return periods_between(time.start, time.end, meaning.interval)
 
 
-def _listed(rows: list[list[Any]], unit: str | None, at: int) -> str:
+def _listed(rows: list[list[Any]], meaning: Meaning, at: int) -> str:
     more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
-    return "; ".join(f"{row[0]} {figure(row[at], unit)}" for row in rows[:_LISTED]) + more
+    unit = meaning.measures[at - 1].unit
+    return "; ".join(f"{_named(row[0], meaning)} {figure(row[at], unit)}" for row in rows[:_LISTED]) + more
+
+
+def _named(value: Any, meaning: Meaning) -> Any:
+    """A period's first day in words ("January 2026"); a group's name as it is."""
+    return period_cell(value, meaning.interval)
 
 
 def _top_each(results: QueryResults, step: TopEach, noun: Noun, over: str) -> str:
@@ -111,7 +118,8 @@ def _top_each(results: QueryResults, step: TopEach, noun: Noun, over: str) -> st
     inner = results.columns[1].replace("_", " ")
     within = results.columns[0].replace("_", " ") if step.outer == "group" else meaning.interval or "period"
     unit = meaning.measures[0].unit
-    shown = "; ".join(f"{key}: " + ", ".join(f"{r[1]} {figure(r[2], unit)}" for r in rows)
+    shown = "; ".join(f"{_named(key, meaning)}: " + ", ".join(f"{_named(r[1], meaning)} {figure(r[2], unit)}"
+                                                             for r in rows)
                       for key, rows in list(outer.items())[:_LISTED])
     more = f"; and {len(outer) - _LISTED} more in the table" if len(outer) > _LISTED else ""
     heading = f"The {side} {step.n} {inner} by {measure_words(meaning.measures[0])} within each {within}"
@@ -125,10 +133,12 @@ def _running(results: QueryResults, over: str) -> str:
     label = f"Running total of {measure_words(meaning.measures[0])} per {meaning.interval} {over}"
     if meaning.group_by:
         ends = _last_by_group(results.rows)
-        shown = "; ".join(f"{key} {figure(row[-1], unit)} by {row[1]}" for key, row in list(ends.items())[:_LISTED])
+        shown = "; ".join(f"{key} {figure(row[-1], unit)} by {_named(row[1], meaning)}"
+                          for key, row in list(ends.items())[:_LISTED])
         return f"{label}: {shown}."
     first, last = results.rows[0], results.rows[-1]
-    return f"{label}: {figure(last[-1], unit)} by {last[0]} (from {first[0]}){_cut(meaning, results, last[0])}."
+    upto, since = _named(last[0], meaning), _named(first[0], meaning)
+    return f"{label}: {figure(last[-1], unit)} by {upto} (from {since}){_cut(meaning, results, last[0])}."
 
 
 def _last_by_group(rows: list[list[Any]]) -> dict[Any, list[Any]]:
@@ -150,15 +160,18 @@ def _change(results: QueryResults, step: Change, over: str) -> str:
     percent = f", {figure(last[3])} %" if step.percent and last[3] is not None else ""
     unit = meaning.measures[0].unit
     moved = f"{figure(before[1], unit)} → {figure(last[1], unit)} ({_signed(last[2])}{percent})"
-    skipped = f"; {rows[-1][0]} is cut short by the dates, so not compared" if last is not rows[-1] else ""
-    return (f"Change in {measure_words(meaning.measures[0])} {over} from {before[0]} to {last[0]}: {moved}{skipped}. "
+    skipped = f"; {_named(rows[-1][0], meaning)} is cut short by the dates, so not compared" \
+        if last is not rows[-1] else ""
+    since, upto = _named(before[0], meaning), _named(last[0], meaning)
+    return (f"Change in {measure_words(meaning.measures[0])} {over} from {since} to {upto}: {moved}{skipped}. "
             f"Each {meaning.interval}'s change from the one before is in the table.")
 
 
 def _changes_by_group(results: QueryResults, over: str) -> str:
     meaning = results.meaning
     ends = _last_by_group([r for r in results.rows if r[3] is not None])
-    shown = "; ".join(f"{key} {_signed(row[3])} in {row[1]}" for key, row in list(ends.items())[:_LISTED])
+    shown = "; ".join(f"{key} {_signed(row[3])} in {_named(row[1], meaning)}"
+                      for key, row in list(ends.items())[:_LISTED])
     return f"Change in {measure_words(meaning.measures[0])} per {meaning.interval} {over}, the latest: {shown}."
 
 
@@ -204,11 +217,11 @@ def _span(meaning: Meaning) -> str:
     time = meaning.time
     if time is None or time.start is None or time.end is None:
         return ""
-    return f" {time.start.isoformat()} to {time.end.isoformat()}"
+    return f" {date_span(time.start, time.end)}"
 
 
 def _cut(meaning: Meaning, results: QueryResults, period: str) -> str:
-    return f", {period} cut short by the dates" if _cut_short(meaning, results, period) else ""
+    return f", {_named(period, meaning)} cut short by the dates" if _cut_short(meaning, results, period) else ""
 
 
 def _cut_short(meaning: Meaning, results: QueryResults, period: str) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from datetime import date
 from pathlib import Path
@@ -183,18 +183,41 @@ def _records(app: FastAPI, session: Session) -> None:
         found = export.records(engine, index, request.query, request.limit, request.offset)
         return Records(columns=_columns(request), rows=export.rows(found, _columns(request)))
 
-    @app.post("/records.csv", tags=["results"], response_class=StreamingResponse)
-    def records_csv(request: RecordsRequest) -> StreamingResponse:
-        """Every record a search matches as CSV, streamed; past `max_export_rows` it stops, and the
-        `X-Bosun-Capped` header says how many of how many were written."""
+    def _exported(request: RecordsRequest, name: str) -> tuple[Iterator[dict[str, Any]], dict[str, str]]:
+        """The records to export, at most `max_export_rows`, and the headers: the file's name, and
+        `X-Bosun-Capped` (how many of how many) when the cap cut them."""
         index = request.index or catalog.record.index
         cap = session.context.settings.max_export_rows
         found = export.records(engine, index, request.query, cap)
         total = export.matching(engine, index, request.query)
-        headers = {"Content-Disposition": 'attachment; filename="records.csv"'}
+        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
         if total > cap:
             headers["X-Bosun-Capped"] = f"{cap} of {total}"
+        return found, headers
+
+    @app.post("/records.csv", tags=["results"], response_class=StreamingResponse)
+    def records_csv(request: RecordsRequest) -> StreamingResponse:
+        """Every record a search matches as CSV, streamed; past `max_export_rows` it stops, and the
+        `X-Bosun-Capped` header says how many of how many were written."""
+        found, headers = _exported(request, "records.csv")
         return StreamingResponse(export.csv_lines(found, _columns(request)), media_type="text/csv", headers=headers)
+
+    @app.post("/records.xlsx", tags=["results"], response_class=Response)
+    def records_xlsx(request: RecordsRequest) -> Response:
+        """The same records as the CSV, capped the same way, as one XLSX sheet (needs `bosun-bi[xlsx]`)."""
+        found, headers = _exported(request, "records.xlsx")
+        columns = _columns(request)
+        book = export.xlsx_book(([record.get(c) for c in columns] for record in found), columns)
+        return Response(book, media_type=export.XLSX, headers=headers)
+
+    @app.post("/table.xlsx", tags=["results"], response_class=Response)
+    def table_xlsx(table: Records) -> Response:
+        """An answer's table (an aggregation's rows, all in the answer) as one XLSX sheet."""
+        cap = session.context.settings.max_export_rows
+        if len(table.rows) > cap:
+            raise ApiError(400, "bad_request", f"rows: at most {cap:,} rows are exported")
+        headers = {"Content-Disposition": 'attachment; filename="table.xlsx"'}
+        return Response(export.xlsx_book(table.rows, table.columns), media_type=export.XLSX, headers=headers)
 
 
 def _about(app: FastAPI, session: Session) -> None:

@@ -111,7 +111,7 @@ def show(console: Console, answer: Answer) -> None:
         for column in result.columns:
             table.add_column(escape(printable(column)))
         for row in result.rows[:50]:
-            table.add_row(*(_cell(v) for v in row))
+            table.add_row(*(_cell(result.period_names.get(v, v) if isinstance(v, str) else v) for v in row))
         console.print(table)
     for assumption in answer.assumptions:
         console.print(f"[italic]Assumed: {escape(printable(assumption))}[/]")

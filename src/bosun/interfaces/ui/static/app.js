@@ -145,7 +145,7 @@ async function showStart() {
   if (!empty || started) return;
   started = (await api("/start")).json().then((start) => {
     const holds = start.holds;
-    const dates = holds.first ? ` from ${holds.first} to ${holds.last}` : "";
+    const dates = holds.dates ? ` from ${holds.dates}` : "";
     const count = holds.count === null ? "" : `${holds.count.toLocaleString()} `;
     $("#holds").textContent = `${count}${holds.records}${dates}. ${holds.description} ` +
       `Measures: ${holds.measures.join(", ")}.`;
@@ -313,19 +313,6 @@ function heading(column) {
   return catalogWords.fields[column] || column.replace(/_/g, " ");
 }
 
-// Periods as people write them: "Jan 2025", "Q1 2026", "week of 3 Mar 2025", from the interval the query used.
-function periodFormat(result) {
-  const interval = (JSON.stringify(result.query || {}).match(/"calendar_interval":"(\w+)"/) || [])[1];
-  const day = (iso) => new Date(`${iso}T00:00:00Z`);
-  const month = (iso, style) => day(iso).toLocaleDateString("en-GB", { month: style, year: "numeric", timeZone: "UTC" });
-  return {
-    month: (iso) => month(iso, "short"),
-    quarter: (iso) => `Q${Math.floor(day(iso).getUTCMonth() / 3) + 1} ${day(iso).getUTCFullYear()}`,
-    year: (iso) => String(day(iso).getUTCFullYear()),
-    week: (iso) => `week of ${day(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" })}`,
-  }[interval] || null;
-}
-
 // A table that sorts by a clicked column, pages long record lists and downloads as CSV. A record list with more
 // records than its answer shows pages through the server (POST /records) and downloads all of them.
 class ResultTable {
@@ -336,7 +323,6 @@ class ResultTable {
     this.pageRows = null;  // the rows of the page read from the server, when remote and past the first
     this.page = 0;
     this.sort = { column: -1, ascending: true };
-    this.period = periodFormat(result);
     this.node = el("div", { class: "table" });
     this.draw();
   }
@@ -351,7 +337,7 @@ class ResultTable {
       onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); this.sortBy(i); } },
     }, heading(name))));
     const body = shown.map((row) => el("tr", {}, ...row.map((cell, i) =>
-      el("td", { class: typeof cell === "number" ? "num" : null }, this.cell(cell, i)))));
+      el("td", { class: typeof cell === "number" ? "num" : null }, this.cell(cell)))));
     const pager = el("div", { class: "pager" });
     if (pages > 1) {
       pager.append(el("button", { type: "button", onclick: () => this.go(-1) }, "‹ previous"),
@@ -359,7 +345,8 @@ class ResultTable {
                    el("button", { type: "button", onclick: () => this.go(1) }, "next ›"));
     }
     pager.append(el("button", { type: "button", class: "csv", onclick: () => this.download() },
-      this.remote ? `download all ${this.result.total.toLocaleString()} as CSV` : "download CSV"));
+      this.remote ? `download all ${this.result.total.toLocaleString()} as CSV` : "download CSV"),
+    el("button", { type: "button", class: "xlsx", onclick: () => this.downloadBook() }, "download XLSX"));
     this.node.replaceChildren(el("table", {}, el("thead", {}, head), el("tbody", {}, ...body)), pager);
   }
 
@@ -372,9 +359,25 @@ class ResultTable {
     save(await response.blob(), name);
   }
 
-  cell(value, column) {
-    const isPeriod = this.result.columns[column] === "period" && this.period && /^\d{4}-\d{2}-\d{2}/.test(value);
-    return isPeriod ? this.period(String(value).slice(0, 10)) : formatCell(value);
+  // A period in words as the server names it ("January 2025"); the row keeps its ISO day for sorting and the CSV.
+  // The same rows as the CSV in one XLSX sheet, written by the server: every record of a long listing (capped as
+  // the CSV is), else the table's own rows. A server without the writer says how to add it, under the table.
+  async downloadBook() {
+    const [path, body] = this.remote ? ["/records.xlsx", { query: this.result.query }]
+      : ["/table.xlsx", { columns: this.result.columns, rows: this.rows }];
+    try {
+      const response = await api(path, { method: "POST", body: JSON.stringify(body) });
+      const capped = response.headers.get("X-Bosun-Capped");
+      if (capped) this.node.append(el("p", { class: "pager" }, `The XLSX holds the first ${capped} records (the export cap).`));
+      save(await response.blob(), `${slug(this.result.title)}.xlsx`);
+    } catch (error) {
+      this.node.append(el("p", { class: "pager", role: "alert" }, error.message));
+    }
+  }
+
+  cell(value) {
+    const named = typeof value === "string" ? (this.result.period_names || {})[value] : undefined;
+    return named === undefined ? formatCell(value) : named;
   }
 
   sortBy(column) {
