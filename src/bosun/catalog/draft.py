@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from bosun.catalog.codes import code_outcome, code_set_of, code_values, code_why
+from bosun.catalog.codes import code_outcome, code_set_of, code_values, code_why, is_letter_code
 from bosun.catalog.loader import index_rows
 from bosun.catalog.parts import is_clock_values, part_name
 from bosun.catalog.profile import MANY_VALUES, MOST_COLUMNS, Column, IndexProfile, profile_index
@@ -373,13 +373,15 @@ def _field(column: Column, role: str, short: list[str]) -> dict[str, Any]:
         field["values"] = code_values(column, code_set)
     elif role == "dimension" and is_vocabulary(column):
         field["values"] = {str(v): [str(v).replace("_", " ")] for v, _ in column.values}
-    elif role == "dimension" and column.numeric and column.complete_values and not is_date_part(column):
+    elif role == "dimension" and column.complete_values and not is_date_part(column) and (
+            column.numeric or is_letter_code(column)):
         field["values"] = _numbered_values(column)
     return field
 
 
 def _numbered_values(column: Column) -> dict[str, list[str]]:
-    """A code number is read with its name before it ("precinct 3", "flight 1545"), never a bare number."""
+    """A code number or letter is read with its name before it ("precinct 3", "grade A"), never bare: a bare number
+    is any figure, a bare letter a word ("a", "I")."""
     names = dict.fromkeys([phrase(column.name), spoken(column.name)])
     return {str(v): [f"{name} {v}" for name in names] for v, _ in column.values}
 
