@@ -8,7 +8,7 @@ from bosun.understanding.grammar import english
 from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, Refusal, TimeFilter
 from bosun.understanding.names import normalize
 from bosun.understanding.picks import replace_term
-from bosun.understanding.readback import constraints_in_text, measure_words, read_back, records_noun
+from bosun.understanding.readback import constraints_in_text, listed_noun, measure_words, read_back, records_noun
 from bosun.understanding.reading import (
     AskedBack,
     Continuation,
@@ -34,6 +34,7 @@ __all__ = [
     "Understanding",
     "constraints_in_text",
     "english",
+    "listed_noun",
     "measure_words",
     "normalize",
     "read_back",

@@ -16,6 +16,7 @@ from bosun.understanding import (
     Refusal,
     constraints_in_text,
     english,
+    listed_noun,
     measure_words,
     normalize,
     read_back,
@@ -309,7 +310,7 @@ class _Over:
 
     @classmethod
     def of(cls, meaning: Meaning, catalog: Catalog) -> _Over:
-        return cls(meaning.index.replace("_", " "), constraints_in_text(meaning, catalog), catalog)  # listings too
+        return cls(listed_noun(meaning.index, catalog), constraints_in_text(meaning, catalog), catalog)  # listings too
 
     @property
     def which(self) -> str:
