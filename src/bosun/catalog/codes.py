@@ -37,6 +37,17 @@ def code_set_of(column: Column) -> CodeSet | None:
     return min(holding, key=lambda s: len(s.words)) if holding else None
 
 
+def is_letter_code(column: Column) -> bool:
+    """Codes of a letter, or a letter and a digit ("A", "B2"): said after the column's name ("grade A").
+
+    Evidence: a keyword column whose every value (two or more) is a letter, with a digit or none. Two letters
+    ("AS", "IN") are codes of their own (carriers, states) and words too: they are read as any code is.
+    """
+    values = [str(v) for v, _ in column.values]
+    return column.type == "keyword" and len(values) >= 2 and all(
+        v[:1].isalpha() and (len(v) == 1 or (len(v) == 2 and v[1].isdigit())) for v in values)
+
+
 def code_values(column: Column, code_set: CodeSet) -> dict[str, list[str]]:
     """The field's values and their words: every code's words, or for a flag only yes, said by the column's name."""
     if code_set.flag is not None:

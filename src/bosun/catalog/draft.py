@@ -15,14 +15,14 @@ from typing import Any
 
 import yaml
 
-from bosun.catalog.codes import code_outcome, code_set_of, code_values, code_why
+from bosun.catalog.codes import code_outcome, code_set_of, code_values, code_why, is_letter_code
 from bosun.catalog.loader import index_rows
 from bosun.catalog.parts import is_clock_values, part_name
 from bosun.catalog.profile import MANY_VALUES, MOST_COLUMNS, Column, IndexProfile, profile_index
 from bosun.catalog.rows import event_verbs, row_noun, row_why
 from bosun.catalog.summaries import per_row_statistics, summarise, summary_of, summary_why
 from bosun.catalog.things import thing_measure, thing_of, thing_why
-from bosun.catalog.words import _has, _words, phrase, plural, singular, spoken, words_of
+from bosun.catalog.words import _has, _words, phrase, plural, row_name, singular, spoken, words_of
 from bosun.engines.base import Engine
 from bosun.errors import CatalogError
 
@@ -321,7 +321,7 @@ def _part_field(column: Column, part: dict[str, str]) -> dict[str, Any]:
 
 def _noun(index: str) -> str:
     """The records' plural noun: "line_items" → "line items"."""
-    words = words_of(index) or ["record"]
+    words = words_of(row_name(index)) or ["record"]
     return " ".join([*words[:-1], plural(singular(words[-1]))])
 
 
@@ -354,8 +354,10 @@ def _short_names(name: str) -> list[str]:
         found += [stem, plural(stem)]
     if len(words) > 1 and unit_of(name) is not None:  # "delay_min" → delay, "weight_kg" → weight: the unit is said
         found.append(spoken("_".join(words[:-1])))  # by the field's unit, not by its name
-    if len(words) > 1:
+    if len(words) > 1 and words[-1] not in {str(w) for w in _words()["figure_words"]}:
         found += [words[-1], plural(words[-1])]
+    if len(words) > 1 and words[0] in {str(w) for w in _words()["participles"]}:  # "paid_interest": interest paid
+        found.append(" ".join([*words[1:], words[0]]))
     return [w for w in dict.fromkeys(found) if w != phrase(name)]
 
 
@@ -379,13 +381,15 @@ def _field(column: Column, role: str, short: list[str]) -> dict[str, Any]:
         field["values"] = code_values(column, code_set)
     elif role == "dimension" and is_vocabulary(column):
         field["values"] = {str(v): [str(v).replace("_", " ")] for v, _ in column.values}
-    elif role == "dimension" and column.numeric and column.complete_values and not is_date_part(column):
+    elif role == "dimension" and column.complete_values and not is_date_part(column) and (
+            column.numeric or is_letter_code(column)):
         field["values"] = _numbered_values(column)
     return field
 
 
 def _numbered_values(column: Column) -> dict[str, list[str]]:
-    """A code number is read with its name before it ("precinct 3", "flight 1545"), never a bare number."""
+    """A code number or letter is read with its name before it ("precinct 3", "grade A"), never bare: a bare number
+    is any figure, a bare letter a word ("a", "I")."""
     names = dict.fromkeys([phrase(column.name), spoken(column.name)])
     return {str(v): [f"{name} {v}" for name in names] for v, _ in column.values}
 
@@ -403,7 +407,7 @@ def _description(column: Column, role: str) -> str:
 
 
 def _record_object(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    named = singular(phrase(record.index))
+    named = singular(phrase(row_name(record.index)))
     noun = period_rows(record) or named  # one row per day of a daily series: its rows are "days"
     row = row_noun(record.index)  # "pizza_sales": a row is a pizza sold, named "pizza", "pizzas", "sold"
     said = [named, plural(named), *(row.words if row else []), *event_verbs(record.index)]
@@ -449,7 +453,7 @@ def _name_column(ref: IndexProfile, key: str) -> str:
 
 
 def _reference_object(ref: IndexProfile, key: str) -> dict[str, Any]:
-    noun = singular(phrase(ref.index))
+    noun = singular(phrase(row_name(ref.index)))
     fields = {}
     for name, column in ref.columns.items():
         role = "identifier" if name == key else "text" if column.type == "text" else "attribute"
@@ -470,7 +474,7 @@ def _named_codes(references: list[IndexProfile], links: list[Link], keys: dict[s
         mine = [link.column for link in links if link.reference == ref.index and link.by == key]
         if len(mine) != 1 or name == key or fields[mine[0]]["role"] != "dimension":
             continue  # evidence: one dimension of codes, and a reference with a name column beside its key
-        noun = singular(phrase(ref.index))
+        noun = singular(phrase(row_name(ref.index)))
         fields[mine[0]]["synonyms"] = list(dict.fromkeys([*fields[mine[0]]["synonyms"], noun, plural(noun)]))
         found[mine[0]] = Decision("dimension", f"codes named in {ref.index} ({name})",
                                   outcome=f"dimension read by its names, said '{noun}'")
@@ -518,7 +522,7 @@ def _entities(record: IndexProfile, references: list[IndexProfile], links: list[
         named = ref.columns[_name_column(ref, keys[ref.index])]
         if mine and named.type == "keyword" and is_name_like(named):  # numbers are no names: "1995" is a year
             entity = _reference_entity(ref, keys[ref.index], mine, engine)
-            entities[singular(phrase(ref.index)).replace(" ", "_")] = entity
+            entities[singular(phrase(row_name(ref.index))).replace(" ", "_")] = entity
     for group in _value_groups(record, linked):
         entities[group[0].name] = _inline_entity(group)
     return entities
@@ -532,7 +536,7 @@ def _reference_entity(ref: IndexProfile, key: str, links: list[Link], engine: En
     """
     name = _name_column(ref, key)
     by_name = [link for link in links if link.by == name]
-    noun = singular(phrase(ref.index))
+    noun = singular(phrase(row_name(ref.index)))
     entity: dict[str, Any] = {"object": ref.index, "name_field": name, "words": [noun, plural(noun)]}
     rows = [{k: "" if v is None else str(v) for k, v in row.items()} for row in index_rows(engine, ref.index, key)]
     if by_name or key == name:

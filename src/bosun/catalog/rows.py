@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bosun.catalog.words import _data, plural, singular, words_of
+from bosun.catalog.words import _data, plural, row_name, singular, words_of
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class RowNoun:
 
 def row_noun(index: str) -> RowNoun | None:
     acts: dict[str, list[str]] = _data("row_words.yaml")["acts"]
-    words = words_of(index)
+    words = words_of(row_name(index))
     verbs = acts.get(words[-1]) if words else None
     if verbs is None or len(words) < 2:
         return None
@@ -40,7 +40,7 @@ def row_noun(index: str) -> RowNoun | None:
 def event_verbs(index: str) -> list[str]:
     """The verbs of records named by an act ("flights": flew, flown): they name the records, as the noun does."""
     events: dict[str, list[str]] = _data("row_words.yaml")["events"]
-    words = words_of(index)
+    words = words_of(row_name(index))
     return [str(v) for v in events.get(words[-1], [])] if words else []
 
 

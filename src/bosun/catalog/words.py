@@ -36,6 +36,18 @@ def words_of(name: str) -> list[str]:
     return [w for w in name.lower().split("_") if w]
 
 
+def row_name(index: str) -> str:
+    """The index's name as its rows' name: without the words that say what the file is ("loans_full_schema" →
+    "loans"; row_words.yaml file_words), unless that leaves nothing."""
+    about_file = {str(w) for w in _data("row_words.yaml")["file_words"]}
+    words = words_of(index)
+    while len(words) > 1 and words[-1] in about_file:
+        words = words[:-1]
+    while len(words) > 1 and words[0] in about_file:
+        words = words[1:]
+    return "_".join(words)
+
+
 def phrase(name: str) -> str:
     return " ".join(words_of(name))
 

@@ -26,6 +26,7 @@ import pyarrow.compute as pc
 from bosun.catalog.parts import DATE_PARTS, is_clock_values, part_name, part_sql
 from bosun.catalog.schema import DatePartName
 from bosun.datagen.intake import FileLimits, check_json_depth, checked_path, directory_files, extracted, linked
+from bosun.datagen.textforms import with_month_dates, without_row_names
 from bosun.errors import LoadError
 
 CSV_SUFFIXES = {".csv", ".tsv", ".txt", ".psv"}
@@ -102,6 +103,9 @@ def read_files(paths: list[Path], index: str, limits: FileLimits | None = None) 
         con.close()
     if table.num_rows == 0:
         raise LoadError(f"{paths[0]}: the file is empty (no rows)")
+    table, unnamed = without_row_names(table)
+    table, months = with_month_dates(table, NULL_TOKENS)
+    notes = [*unnamed, *notes, *months]
     table = _with_composed_date(table)
     table, derived = with_date_parts(table)
     return LoadedFile(index, table, infer_mapping(table), tuple(paths), tuple([*notes, *derived]))
@@ -342,14 +346,16 @@ def _with_composed_date(table: pa.Table) -> pa.Table:
 def with_date_parts(table: pa.Table) -> tuple[pa.Table, list[str]]:
     """The table with a field per date part (catalog/parts.py), and a note for each source said to the user.
 
-    Evidence: a date's weekday and month; an hour where some timestamp has a time of day other than midnight;
+    Evidence: a date's weekday (unless every date is a month's first day: months, whose weekday says nothing)
+    and month; an hour where some timestamp has a time of day other than midnight;
     an hour of an integer column whose values are HHMM clock times (many, 0–2400, minutes under 60).
     """
     types = {f.name: f.type for f in table.schema}
     wanted: list[tuple[str, DatePartName, bool]] = []
     for name, kind in types.items():
         if pa.types.is_date(kind) or pa.types.is_timestamp(kind):
-            wanted += [(name, part, False) for part in DATE_PARTS]
+            monthly = _all_first_days(table.column(name))
+            wanted += [(name, part, False) for part in DATE_PARTS if not (monthly and part == "weekday")]
         if pa.types.is_timestamp(kind) and _has_times(table.column(name)):
             wanted.append((name, "hour", False))
         elif pa.types.is_integer(kind) and _is_clock(table.column(name)):
@@ -375,6 +381,11 @@ def _has_times(column: pa.ChunkedArray) -> bool:
     """Some timestamp is not at midnight (in its own unit, so milliseconds count too)."""
     ticks = pc.cast(column, pa.int64())
     return bool(pc.any(pc.not_equal(pc.remainder(ticks, _PER_DAY[column.type.unit]), 0)).as_py())
+
+
+def _all_first_days(column: pa.ChunkedArray) -> bool:
+    days = column.drop_null()
+    return len(days) > 0 and bool(pc.all(pc.equal(pc.day(days), 1)).as_py())
 
 
 def _is_clock(column: pa.ChunkedArray) -> bool:

@@ -9,7 +9,14 @@ from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, 
 from bosun.understanding.names import normalize
 from bosun.understanding.periodnames import day_name, period_cell, period_name, period_names
 from bosun.understanding.picks import replace_term
-from bosun.understanding.readback import constraints_in_text, date_span, measure_words, read_back, records_noun
+from bosun.understanding.readback import (
+    constraints_in_text,
+    date_span,
+    listed_noun,
+    measure_words,
+    read_back,
+    records_noun,
+)
 from bosun.understanding.reading import (
     AskedBack,
     Continuation,
@@ -37,6 +44,7 @@ __all__ = [
     "date_span",
     "day_name",
     "english",
+    "listed_noun",
     "measure_words",
     "normalize",
     "period_cell",

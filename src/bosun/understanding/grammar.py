@@ -58,6 +58,7 @@ class StepWords(_Data):
     percent: list[str]
     previous: list[str]
     within: list[str]
+    per_period_read: str  # said when "average monthly <field>" averages the period totals of a field's sum
 
 
 class PeriodWords(_Data):

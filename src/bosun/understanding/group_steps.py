@@ -237,6 +237,10 @@ def per_period(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             continue
         interval, words = period
         settle(meaning, [Claim(PerPeriod(interval=interval), [span, *words])])
+        summed = _summed_fields(spans, c)
+        if summed:  # "average monthly installment": a monthly total averaged, or each record's own amount
+            said = c.grammar.steps.per_period_read
+            meaning.assumptions += [said.format(period=words[-1].text, field=f) for f in summed]
         return
 
 
@@ -254,6 +258,14 @@ def _period_near(spans: list[Span], i: int, c: Composer) -> tuple[Interval, list
         if cue.key in c.grammar.steps.within and unit.has("interval_unit") and not (cue.used or unit.used):
             return unit.value("interval_unit"), [cue, unit]
     return None
+
+
+def _summed_fields(spans: list[Span], c: Composer) -> list[str]:
+    """The fields, in words, whose sums the question names (a count is of records, never a record's own amount)."""
+    measures, fields = c.catalog.spec.measures, c.catalog.record.fields
+    named = [measures[n] for span in spans if not span.has("record") for n in span.values("measure")]
+    summed = [m.field for m in named if m.agg == "sum" and m.field in fields]
+    return [next(iter(fields[f].synonyms), f.replace("_", " ")) for f in summed if f]
 
 
 def _additive(spans: list[Span], c: Composer) -> bool:

@@ -115,7 +115,16 @@ def measure_words(measure: Measure) -> str:
 
 def records_noun(catalog: Catalog) -> str:
     """What the records are called: the record's index, readable ("shipments", "line items")."""
-    return catalog.record.index.replace("_", " ")
+    return listed_noun(catalog.record.index, catalog)
+
+
+def listed_noun(index: str, catalog: Catalog) -> str:
+    """The records an index holds, said: the plural the catalog names the record with where its first two words
+    are a noun and its plural ("loan", "loans": a file named loans_full_schema), else the index's words."""
+    said = catalog.record.synonyms[:2] if index == catalog.spec.record else []
+    if len(said) == 2 and said[0] != said[1] and english().singular(said[1]) == said[0]:
+        return said[1]
+    return index.replace("_", " ")
 
 
 def field_name(name: str, catalog: Catalog) -> str:
@@ -184,7 +193,7 @@ def _what(meaning: Meaning, catalog: Catalog) -> str:
     """The measures computed, or the records a search lists ("5 shipments")."""
     if meaning.intent_type == "aggregation":
         return ", ".join(_measure_said(m, meaning, catalog) for m in meaning.measures)
-    noun = meaning.index.replace("_", " ")  # the records, or the reference objects a listing lists
+    noun = listed_noun(meaning.index, catalog)  # the records, or the reference objects a listing lists
     if meaning.top_n is None:
         return noun
     counted = english().singular(noun) if meaning.top_n == 1 else noun

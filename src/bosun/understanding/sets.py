@@ -32,7 +32,12 @@ def _union(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
     """ "Maersk and MSC combined", "either Busan or Shanghai": the values are one set, not rows to compare; one
     total of them (the count when nothing else is measured)."""
     said = _said(spans, "union")
-    if not said or not meaning.compare:
+    if not said:
+        return
+    if not meaning.compare:  # "interest paid in total": nothing to put together, the answer is one total already
+        if meaning.measures and not meaning.group_by and not meaning.interval:
+            for span in said:
+                span.used = True
         return
     meaning.compare = []
     if not meaning.measures and not meaning.group_by:

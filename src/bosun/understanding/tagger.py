@@ -167,7 +167,8 @@ def _singular(key: str, lexicon: Lexicon, plural_suffixes: tuple[str, ...]) -> l
     """ "transits" reads as "transit": a plural the lexicon does not list."""
     for suffix in plural_suffixes:
         plural, _, singular = suffix.partition(">")  # "ies>y": countries → country
-        if key.endswith(plural) and len(key) > len(plural) + 2:
+        last = key.rsplit(" ", 1)[-1]  # "grade as" is no plural of "grade a": a letter takes no plural ending
+        if key.endswith(plural) and len(key) > len(plural) + 2 and len(last) > len(plural) + 1:
             found = lexicon.get(key[:-len(plural)] + singular)
             if found:
                 return found

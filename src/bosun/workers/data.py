@@ -19,6 +19,7 @@ from bosun.understanding import (
     date_span,
     day_name,
     english,
+    listed_noun,
     measure_words,
     normalize,
     period_cell,
@@ -313,7 +314,7 @@ class _Over:
 
     @classmethod
     def of(cls, meaning: Meaning, catalog: Catalog) -> _Over:
-        return cls(meaning.index.replace("_", " "), constraints_in_text(meaning, catalog), catalog)  # listings too
+        return cls(listed_noun(meaning.index, catalog), constraints_in_text(meaning, catalog), catalog)  # listings too
 
     @property
     def which(self) -> str:

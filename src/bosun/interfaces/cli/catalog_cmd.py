@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bosun.errors import MissingIndex
+from bosun.errors import MissingIndex, SettingsError
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from bosun.catalog import Catalog
+    from bosun.settings import Settings
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -68,6 +69,8 @@ def init(
                                                              "the others reference objects")],
     out: Annotated[Path | None, typer.Option("--out", dir_okay=False,
                                              help="write here instead of standard output")] = None,
+    llm: Annotated[bool, typer.Option("--llm", help="ask the configured chat model (BOSUN_LLM_MODEL) for "
+                                                    "descriptions and synonyms, checked against the data")] = False,
 ) -> None:
     """Draft a catalog from live indices: roles, measures, names and links drafted from their values."""
     from bosun.catalog.draft import draft
@@ -80,13 +83,28 @@ def init(
         drafted = draft(engine, index, settings.max_columns)
     finally:
         engine.close()
-    for note in drafted.notes:  # what was decided for each field and why, so a user can correct it
+    text, notes = drafted.text, drafted.notes
+    if llm:
+        text, notes = _worded(text, notes, settings)
+    for note in notes:  # what was decided for each field and why, so a user can correct it
         typer.echo(note, err=out is None)
     if out is None:
-        typer.echo(drafted.text)
+        typer.echo(text)
     else:
-        out.write_text(drafted.text, encoding="utf-8")
+        out.write_text(text, encoding="utf-8")
         typer.echo(f"wrote {out}; next: bosun catalog check {out}, then BOSUN_CATALOG={out} bosun ask …")
+
+
+def _worded(text: str, notes: list[str], settings: Settings) -> tuple[str, list[str]]:
+    """The draft with the chat model's checked descriptions and synonyms (`--llm`)."""
+    from bosun.catalog.model_words import with_model_words
+    from bosun.chat import ChatClient
+
+    if not settings.llm_model:
+        raise SettingsError("catalog init --llm needs a chat model: set BOSUN_LLM_MODEL (and BOSUN_LLM_BASE_URL "
+                            "for a local server)")
+    worded = with_model_words(text, ChatClient.from_settings(settings))
+    return worded.text, [*notes, *worded.notes]
 
 
 @app.command()
