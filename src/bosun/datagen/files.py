@@ -26,6 +26,7 @@ import pyarrow.compute as pc
 from bosun.catalog.parts import DATE_PARTS, is_clock_values, part_name, part_sql
 from bosun.catalog.schema import DatePartName
 from bosun.datagen.intake import FileLimits, check_json_depth, checked_path, directory_files, extracted, linked
+from bosun.datagen.rownames import row_numbers_column
 from bosun.errors import LoadError
 
 CSV_SUFFIXES = {".csv", ".tsv", ".txt", ".psv"}
@@ -231,7 +232,11 @@ def _typed_table(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelati
     select, notes = [], []
     try:
         retyped = _retyped(relation)
+        row_numbers = row_numbers_column(relation)
+        notes += [row_numbers[1]] if row_numbers else []
         for column, sniffed in zip(relation.columns, relation.types, strict=True):
+            if row_numbers and column == row_numbers[0]:
+                continue
             name = _unique(field_name(column) or "column", seen)
             expr, kind = _quote(column), str(sniffed)
             said = []
