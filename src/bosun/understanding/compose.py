@@ -482,12 +482,26 @@ def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | 
     while j is not None and (spans[j].has("record") or spans[j].quiet) and not spans[j].has("agg"):
         j = c.before(spans, j, limit=2)
     if j is None or spans[j].used or not spans[j].has("agg"):
-        return None
+        return _agg_after(spans, i, c)
     following = c.after(spans, i)
     ranks_groups = following is not None and c.dimension(spans[following]) is not None  # "lowest-volume ports"
     if (grouped or ranks_groups) and spans[j].has("rank"):
         return None  # "which carrier moved the most TEU": a ranking, read by `ranking`
     return j
+
+
+def _agg_after(spans: list[Span], i: int, c: Composer) -> int | None:
+    """A total or an average said after its measure, before any other measure: "goals in total", "how many boxes did
+    Maersk move in total", "delay on average"; a ranking word there ranks ("goals most") and is left to `ranking`."""
+    j = c.after(spans, i)
+    while j is not None and not spans[j].has("agg") and _measure_field(spans[j], c) is None:
+        j = c.after(spans, j)
+    if j is None or spans[j].used or spans[j].has("rank") or _measure_field(spans[j], c) is not None:
+        return None
+    if not {"sum", "avg"} & {a[0] for a in spans[j].values("agg")}:
+        return None
+    k = c.after(spans, j)
+    return None if k is not None and _measure_field(spans[k], c) is not None else j
 
 
 def _note_extra(spans: list[Span], i: int, c: Composer, found: Measure) -> None:
