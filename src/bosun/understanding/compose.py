@@ -411,7 +411,8 @@ def measures(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         if span.used and not _dated(span, c):
             continue
         agg_at = _agg_before(spans, i, c, grouped=bool(meaning.group_by or meaning.interval))
-        agg = spans[agg_at].value("agg")[0] if agg_at is not None else None
+        agg_at = agg_at if agg_at is not None else _most_of_one(spans, i, c, meaning)
+        agg = _agg_of(spans[agg_at]) if agg_at is not None else None
         found = _measure_at(spans, i, c, agg, meaning)
         if found is None:
             continue
@@ -488,6 +489,25 @@ def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | 
     if (grouped or ranks_groups) and spans[j].has("rank"):
         return None  # "which carrier moved the most TEU": a ranking, read by `ranking`
     return j
+
+
+def _most_of_one(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> int | None:
+    """ "What is the most goals in a single match": a ranking word before a measure where nothing is grouped or could
+    be ranked (no grouping, no "who", no dimension after it) asks for the largest (or smallest) single value."""
+    j = c.before(spans, i, limit=2)
+    if j is None or spans[j].used or not spans[j].has("rank") or meaning.group_by or meaning.interval:
+        return None
+    following = c.after(spans, i)
+    if any(s.has("who") for s in spans) or (following is not None and c.dimension(spans[following]) is not None):
+        return None
+    return j
+
+
+def _agg_of(span: Span) -> str:
+    """The aggregation a word asks: its own, or for a ranking word the largest or smallest value."""
+    if span.has("agg"):
+        return str(span.value("agg")[0])
+    return "max" if span.value("rank") == "desc" else "min"
 
 
 def _agg_after(spans: list[Span], i: int, c: Composer) -> int | None:
