@@ -362,6 +362,15 @@ def grouping(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             _group_after(spans, i, c, meaning)
 
 
+def _interval_over_field(target: Span, name: str | None, c: Composer, meaning: Meaning) -> None:
+    """ "per year" where a field is also named "year" (a season's year, a fiscal year): the calendar's periods of the
+    date are used, and said, since the field may be the year the asker means."""
+    if name is not None and c.role(name) != "date":
+        date = c.catalog.spec.time.default_field
+        meaning.assumptions.append(f"“{target.text}” read as the calendar {target.value('interval_unit')} of {date}, "
+                                   f"not the field {name}")
+
+
 def _asks_party(span: Span, c: Composer) -> bool:
     """A dimension's phrase that starts with a question word ("who ships", "who imported")."""
     return bool(c.dimension(span)) and span.key.split()[0] in c.grammar.wh_persons
@@ -379,6 +388,7 @@ def _group_after(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> No
     name = c.dimension(target, meaning)
     if target.has("interval_unit"):
         meaning.interval = target.value("interval_unit")
+        _interval_over_field(target, name, c, meaning)
         c.wh_interval = spans[i].has("wh")
         if c.wh_interval:  # "which week had the fewest …": one week
             c.wh_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
