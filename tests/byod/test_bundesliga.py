@@ -102,3 +102,12 @@ def test_catalog_init_says_what_one_row_is_and_drops_r_row_numbers(drafted: Draf
         in printed
     assert "round: integers with 38 values and a code name: a dimension, never summed → dimension" in printed
     assert "column0" not in catalog["objects"]["bundesliga"]["fields"]
+
+
+def test_a_team_two_columns_hold_alike_is_read_on_one_and_the_other_is_said(session: Session) -> None:
+    answer = session.ask("How many matches did Werder Bremen play?", "bundesliga-both-sides")
+    assert answer.results[0].rows == [[763]]  # its home matches: the first column that holds it
+    assert "“Werder Bremen” read as home_team; it could also mean away_team" in answer.assumptions
+    cued = session.ask("How many matches did Werder Bremen play away?", "bundesliga-one-side")
+    assert cued.results[0].rows == [[763]] and cued.results[0].reading.endswith("away team Werder Bremen")
+    assert not any("could also mean" in said for said in cued.assumptions)
