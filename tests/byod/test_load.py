@@ -184,3 +184,18 @@ def test_utc_and_local_timestamps_load_as_dates_and_the_zone_is_said(tmp_path: P
         engine.close()
     assert march == 2  # 23:10 on the last day is in March
     assert late.startswith("2017-03-31T23:10:00")
+
+
+def test_r_row_numbers_are_not_loaded_and_row_names_that_are_words_are(tmp_path: Path, data_dir: Path) -> None:
+    (tmp_path / "numbered.csv").write_text('"","team","goals"\n"1","A",3\n"2","B",1\n"3","A",2\n')
+    (tmp_path / "named.csv").write_text('"","goals"\n"Mazda RX4",3\n"Datsun 710",1\n')
+    (tmp_path / "counted.csv").write_text('"","goals"\n"1",3\n"1",1\n')  # not the rows' numbers: data
+    result = _load(str(tmp_path / "numbered.csv"))
+    assert result.exit_code == 0, result.output
+    assert "the first column has no name and numbers the rows 1 to 3 (R's row names): not loaded" in result.output
+    for name in ("named", "counted"):
+        assert _load(str(tmp_path / f"{name}.csv")).exit_code == 0
+    engine = _engine(data_dir)
+    assert set(engine.mapping("numbered")["properties"]) == {"team", "goals"}
+    assert set(engine.mapping("named")["properties"]) == {"column0", "goals"}
+    assert set(engine.mapping("counted")["properties"]) == {"column0", "goals"}

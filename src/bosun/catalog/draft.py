@@ -19,7 +19,7 @@ from bosun.catalog.codes import code_outcome, code_set_of, code_values, code_why
 from bosun.catalog.loader import index_rows
 from bosun.catalog.parts import is_clock_values, part_name
 from bosun.catalog.profile import MANY_VALUES, MOST_COLUMNS, Column, IndexProfile, profile_index
-from bosun.catalog.rows import event_verbs, row_noun, row_why
+from bosun.catalog.rows import event_verbs, record_noun, row_why
 from bosun.catalog.summaries import per_row_statistics, summarise, summary_of, summary_why
 from bosun.catalog.things import thing_measure, thing_of, thing_why
 from bosun.catalog.words import _has, _words, phrase, plural, row_name, singular, spoken, words_of
@@ -256,7 +256,7 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
         "defaults": {"measure": count, **({"figure": figure} if figure else {})},
     }
     text = yaml.safe_dump(draft, sort_keys=False, allow_unicode=True, width=120)
-    row = row_noun(record.index)
+    row = record_noun(record.index, record.columns)
     what_a_row_is = [row_why(record.index, row)] if row else []
     what_a_row_is += [summary_why(record, summary, figure)] if summary else []
     return Draft(text, [*what_a_row_is, *(_note(record, name, decisions[name], measures) for name in fields)])
@@ -409,7 +409,7 @@ def _description(column: Column, role: str) -> str:
 def _record_object(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:
     named = singular(phrase(row_name(record.index)))
     noun = period_rows(record) or named  # one row per day of a daily series: its rows are "days"
-    row = row_noun(record.index)  # "pizza_sales": a row is a pizza sold, named "pizza", "pizzas", "sold"
+    row = record_noun(record.index, record.columns)  # "pizza_sales": a row is a pizza sold, named "pizza", "sold"
     said = [named, plural(named), *(row.words if row else []), *event_verbs(record.index)]
     return {"kind": "record", "index": record.index, "description": f"One {noun} record.",
             "synonyms": list(dict.fromkeys([noun, plural(noun), *said, "record", "records", "rows"])),
@@ -612,7 +612,7 @@ def _count_measure(record: IndexProfile, claimed: set[str]) -> dict[str, Any]:
     "pizzas" a record noun, "how many pizzas" still counts rows, and "top 5 pizzas" ranks the pizza names."""
     noun = _noun(record.index)
     head = noun.split()[-1]
-    row, period = row_noun(record.index), period_rows(record)
+    row, period = record_noun(record.index, record.columns), period_rows(record)
     said = [*(row.words if row else []), *([plural(period), period] if period else [])]
     counted = [noun, singular(noun), head, singular(head), *said, "how many", "number of", "count", "records", "rows"]
     words = [w for w in dict.fromkeys(counted) if w not in claimed or w in {"how many", "number of", "count"}]

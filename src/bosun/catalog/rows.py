@@ -2,11 +2,13 @@
 
 Evidence: the name ends with a noun of an act on a thing (row_words.yaml) and has words before it, which name the
 thing: "pizza_sales" holds pizzas sold, so "pizzas", "sold" and "sell" count rows and the count is said "pizzas
-sold". A name with no such act ("flights", "police_stops") keeps its own noun.
+sold". A name with no such act ("flights", "police_stops") keeps its own noun. Failing the name, a pair of
+columns for the two sides of one event (row_words.yaml `sides`: "home_team" and "away_team") says a row is a match.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bosun.catalog.words import _data, plural, row_name, singular, words_of
@@ -16,6 +18,8 @@ from bosun.catalog.words import _data, plural, row_name, singular, words_of
 class RowNoun:
     thing: str  # "pizza"
     verbs: list[str]  # "sold", "sell", …
+    also: tuple[str, ...] = ()  # other nouns for one row ("game" beside "match")
+    evidence: str = "its name"
 
     @property
     def label(self) -> str:
@@ -24,7 +28,7 @@ class RowNoun:
     @property
     def words(self) -> list[str]:
         """The words that name a row and count the rows."""
-        things = [self.thing, plural(self.thing)]
+        things = [word for thing in (self.thing, *self.also) for word in (thing, plural(thing))]
         return list(dict.fromkeys([*things, self.label, *self.verbs]))
 
 
@@ -37,6 +41,35 @@ def row_noun(index: str) -> RowNoun | None:
     return RowNoun(singular(" ".join(words[:-1])), [str(v) for v in verbs])
 
 
+def record_noun(index: str, columns: Iterable[str]) -> RowNoun | None:
+    """What one row is, from the records' name, else from a pair of sides among the columns."""
+    return row_noun(index) or sides_noun(columns)
+
+
+def sides_noun(columns: Iterable[str]) -> RowNoun | None:
+    """A row is one event between two sides when two columns name the same thing for each side: the side's word
+    first or last, the rest of the name the same ("home_team"/"away_team", "goals_home"/"goals_away")."""
+    names = list(columns)
+    for spec in _data("row_words.yaml")["sides"]:
+        pair = _paired(names, str(spec["sides"][0]), str(spec["sides"][1]))
+        if pair:
+            nouns = [str(n) for n in spec["nouns"]]
+            return RowNoun(nouns[0], [str(v) for v in spec["verbs"]], tuple(nouns[1:]),
+                           f"its columns {pair[0]} and {pair[1]}")
+    return None
+
+
+def _paired(names: list[str], one: str, other: str) -> tuple[str, str] | None:
+    for name in names:
+        words = words_of(name)
+        if len(words) < 2 or one not in (words[0], words[-1]):
+            continue
+        swapped = "_".join(other if i in (0, len(words) - 1) and w == one else w for i, w in enumerate(words))
+        if swapped in names:
+            return name, swapped
+    return None
+
+
 def event_verbs(index: str) -> list[str]:
     """The verbs of records named by an act ("flights": flew, flown): they name the records, as the noun does."""
     events: dict[str, list[str]] = _data("row_words.yaml")["events"]
@@ -45,4 +78,4 @@ def event_verbs(index: str) -> list[str]:
 
 
 def row_why(index: str, noun: RowNoun) -> str:
-    return f"{index}: one row is a {noun.thing} {noun.verbs[0]} (its name) → count '{noun.label}'"
+    return f"{index}: one row is a {noun.thing} {noun.verbs[0]} ({noun.evidence}) → count '{noun.label}'"

@@ -26,7 +26,8 @@ import pyarrow.compute as pc
 from bosun.catalog.parts import DATE_PARTS, is_clock_values, part_name, part_sql
 from bosun.catalog.schema import DatePartName
 from bosun.datagen.intake import FileLimits, check_json_depth, checked_path, directory_files, extracted, linked
-from bosun.datagen.textforms import with_month_dates, without_row_names
+from bosun.datagen.rownames import row_numbers_column
+from bosun.datagen.textforms import with_month_dates
 from bosun.errors import LoadError
 
 CSV_SUFFIXES = {".csv", ".tsv", ".txt", ".psv"}
@@ -103,9 +104,8 @@ def read_files(paths: list[Path], index: str, limits: FileLimits | None = None) 
         con.close()
     if table.num_rows == 0:
         raise LoadError(f"{paths[0]}: the file is empty (no rows)")
-    table, unnamed = without_row_names(table)
     table, months = with_month_dates(table, NULL_TOKENS)
-    notes = [*unnamed, *notes, *months]
+    notes = [*notes, *months]
     table = _with_composed_date(table)
     table, derived = with_date_parts(table)
     return LoadedFile(index, table, infer_mapping(table), tuple(paths), tuple([*notes, *derived]))
@@ -235,7 +235,11 @@ def _typed_table(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelati
     select, notes = [], []
     try:
         retyped = _retyped(relation)
+        row_numbers = row_numbers_column(relation)
+        notes += [row_numbers[1]] if row_numbers else []
         for column, sniffed in zip(relation.columns, relation.types, strict=True):
+            if row_numbers and column == row_numbers[0]:
+                continue
             name = _unique(field_name(column) or "column", seen)
             expr, kind = _quote(column), str(sniffed)
             said = []

@@ -21,26 +21,6 @@ _MONTH_SHAPE = r"[A-Za-z]{3,9}[- ]\d{2}(\d{2})?|\d{4}[-/]\d{1,2}|\d{1,2}[-/]\d{4
 _UNNAMED = re.compile(r"column\d+")  # how DuckDB names a column whose header cell is empty
 
 
-def without_row_names(table: pa.Table) -> tuple[pa.Table, list[str]]:
-    """The table without R's row names, and a note saying so.
-
-    Evidence: the first column has no header (R's write.csv heads it "") and numbers the rows, whole numbers
-    that rise from row to row without a gap; it says nothing about a record, so it is not a field to sum.
-    """
-    if table.num_columns < 2 or not _UNNAMED.fullmatch(table.schema.names[0]):
-        return table, []
-    numbers = table.column(0)
-    if not pa.types.is_integer(numbers.type) or numbers.null_count or len(numbers) < 2:
-        return table, []
-    steps = pc.subtract(numbers.slice(1), numbers.slice(0, len(numbers) - 1))
-    if pc.min(steps).as_py() < 1:
-        return table, []
-    first, last = numbers[0].as_py(), numbers[-1].as_py()
-    note = (f"{table.schema.names[0]}: the unnamed first column numbers the rows ({first:,} to {last:,}, R's row "
-            "names): not loaded")
-    return table.remove_column(0), [note]
-
-
 def with_month_dates(table: pa.Table, missing: tuple[str, ...]) -> tuple[pa.Table, list[str]]:
     """Text columns of months with their year ("Mar-2018", "2018-03") as dates on the month's first day; a value
     in `missing` (the words for a missing value) is missing."""

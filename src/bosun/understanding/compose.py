@@ -362,6 +362,15 @@ def grouping(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             _group_after(spans, i, c, meaning)
 
 
+def _interval_over_field(target: Span, name: str | None, c: Composer, meaning: Meaning) -> None:
+    """ "per year" where a field is also named "year" (a season's year, a fiscal year): the calendar's periods of the
+    date are used, and said, since the field may be the year the asker means."""
+    if name is not None and c.role(name) != "date":
+        date = c.catalog.spec.time.default_field
+        meaning.assumptions.append(f"“{target.text}” read as the calendar {target.value('interval_unit')} of {date}, "
+                                   f"not the field {name}")
+
+
 def _asks_party(span: Span, c: Composer) -> bool:
     """A dimension's phrase that starts with a question word ("who ships", "who imported")."""
     return bool(c.dimension(span)) and span.key.split()[0] in c.grammar.wh_persons
@@ -379,6 +388,7 @@ def _group_after(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> No
     name = c.dimension(target, meaning)
     if target.has("interval_unit"):
         meaning.interval = target.value("interval_unit")
+        _interval_over_field(target, name, c, meaning)
         c.wh_interval = spans[i].has("wh")
         if c.wh_interval:  # "which week had the fewest …": one week
             c.wh_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
@@ -411,7 +421,8 @@ def measures(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         if span.used and not _dated(span, c):
             continue
         agg_at = _agg_before(spans, i, c, grouped=bool(meaning.group_by or meaning.interval))
-        agg = spans[agg_at].value("agg")[0] if agg_at is not None else None
+        agg_at = agg_at if agg_at is not None else _most_of_one(spans, i, c, meaning)
+        agg = _agg_of(spans[agg_at]) if agg_at is not None else None
         found = _measure_at(spans, i, c, agg, meaning)
         if found is None:
             continue
@@ -482,12 +493,45 @@ def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | 
     while j is not None and (spans[j].has("record") or spans[j].quiet) and not spans[j].has("agg"):
         j = c.before(spans, j, limit=2)
     if j is None or spans[j].used or not spans[j].has("agg"):
-        return None
+        return _agg_after(spans, i, c)
     following = c.after(spans, i)
     ranks_groups = following is not None and c.dimension(spans[following]) is not None  # "lowest-volume ports"
     if (grouped or ranks_groups) and spans[j].has("rank"):
         return None  # "which carrier moved the most TEU": a ranking, read by `ranking`
     return j
+
+
+def _most_of_one(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> int | None:
+    """ "What is the most goals in a single match": a ranking word before a measure where nothing is grouped or could
+    be ranked (no grouping, no "who", no dimension after it) asks for the largest (or smallest) single value."""
+    j = c.before(spans, i, limit=2)
+    if j is None or spans[j].used or not spans[j].has("rank") or meaning.group_by or meaning.interval:
+        return None
+    following = c.after(spans, i)
+    if any(s.has("who") for s in spans) or (following is not None and c.dimension(spans[following]) is not None):
+        return None
+    return j
+
+
+def _agg_of(span: Span) -> str:
+    """The aggregation a word asks: its own, or for a ranking word the largest or smallest value."""
+    if span.has("agg"):
+        return str(span.value("agg")[0])
+    return "max" if span.value("rank") == "desc" else "min"
+
+
+def _agg_after(spans: list[Span], i: int, c: Composer) -> int | None:
+    """A total or an average said after its measure, before any other measure: "goals in total", "how many boxes did
+    Maersk move in total", "delay on average"; a ranking word there ranks ("goals most") and is left to `ranking`."""
+    j = c.after(spans, i)
+    while j is not None and not spans[j].has("agg") and _measure_field(spans[j], c) is None:
+        j = c.after(spans, j)
+    if j is None or spans[j].used or spans[j].has("rank") or _measure_field(spans[j], c) is not None:
+        return None
+    if not {"sum", "avg"} & {a[0] for a in spans[j].values("agg")}:
+        return None
+    k = c.after(spans, j)
+    return None if k is not None and _measure_field(spans[k], c) is not None else j
 
 
 def _note_extra(spans: list[Span], i: int, c: Composer, found: Measure) -> None:

@@ -150,9 +150,14 @@ class RulesUnderstanding:
 
     def _resolved(self, spans: list[Span], i: int, found: Found, composer: Composer, meaning: Meaning) -> None:
         candidate = found.candidates[0]
-        target = self._target(candidate, [s.key for s in spans[max(0, i - 2):i]])
+        after = self._cue_after(spans, i, candidate)
+        cue = [*" ".join(s.key for s in spans[max(0, i - 2):i]).split()[-2:], *([spans[after].key] if after else [])]
+        target = self._target(candidate, cue)
         if target is None:
             return
+        if after is not None:
+            spans[after].used = True
+        self._other_targets(found.text, candidate, target[0], cue, meaning)
         field, value = target
         self.resolve(meaning, found.text, candidate, (field, value), found.score)
         add_value(meaning, field, [value], found.text, composer.negated(spans, i))
@@ -189,11 +194,35 @@ class RulesUnderstanding:
         row = candidate.attributes
         return {t.field for t in spec.targets if all(str(row.get(k)) == v for k, v in t.when.items())}
 
-    def _target(self, candidate: Candidate, cue_words: list[str]) -> tuple[str, str] | None:
+    def _other_targets(self, term: str, candidate: Candidate, field: str, cue: list[str], meaning: Meaning) -> None:
+        """A name two fields hold alike ("Werder Bremen": home team or away team) filters the field a cue chose,
+        else the first; where neither a cue nor the catalog (a target's `when` on the name's row) chose, the other
+        fields it could be are said beside the answer."""
+        targets = self.catalog.spec.entities[candidate.entity].targets
+        alike = {t.field for t in targets if not t.when}
+        cued = any(c in cue for t in targets if t.field == field for c in t.cues)
+        if field in alike and len(alike) > 1 and not cued:
+            options = [field, *sorted(alike - {field})]
+            meaning.ambiguities.append(Ambiguity(term=term, kind="field", options=options, default=field))
+
+    def _cue_after(self, spans: list[Span], i: int, candidate: Candidate) -> int | None:
+        """A target's cue said after the name where none is before it ("Dortmund played away", "Hamburger SV at
+        home"): a word no other rule reads (it has no tag), within three spans, before any other name."""
+        cues = {c for t in self.catalog.spec.entities[candidate.entity].targets for c in t.cues}
+        before = " ".join(s.key for s in spans[max(0, i - 2):i]).split()[-2:]
+        if cues & set(before):
+            return None
+        for j in range(i + 1, min(len(spans), i + 4)):
+            if spans[j].has("name"):
+                return None
+            if not spans[j].tags and not spans[j].used and spans[j].key in cues:
+                return j
+        return None
+
+    def _target(self, candidate: Candidate, cue: list[str]) -> tuple[str, str] | None:
         spec: EntitySpec = self.catalog.spec.entities[candidate.entity]
         row = candidate.attributes
         usable = [t for t in spec.targets if all(str(row.get(k)) == v for k, v in t.when.items())] or spec.targets
-        cue = " ".join(cue_words).split()[-2:]
         chosen = next((t for t in usable if any(c in cue for c in t.cues)), usable[0])
         value = row.get(chosen.value_from) if chosen.value_from else candidate.value
         return (chosen.field, str(value)) if value is not None else None
