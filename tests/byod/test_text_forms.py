@@ -29,7 +29,7 @@ def test_r_row_names_are_not_loaded_and_months_with_their_year_are_dates(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     said, properties = _loaded(tmp_path, monkeypatch, R_EXPORT)
     assert "column0" not in properties
-    assert "numbers the rows (1 to 60, R's row names): not loaded" in said
+    assert "numbers the rows 1 to 60 (R's row names): not loaded" in said
     assert properties["issue_month"] == {"type": "date"}
     assert 'months written with their year ("' in said
     assert "issue_month_month" in properties and "issue_month_weekday" not in properties
