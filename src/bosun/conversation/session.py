@@ -22,6 +22,7 @@ from bosun.catalog.check import require_sound
 from bosun.conversation.charts import with_charts
 from bosun.conversation.goals import goals_for
 from bosun.conversation.llm import with_model
+from bosun.conversation.marks import attach_examples
 from bosun.conversation.store import TurnStore, TurnSummary, open_turn_store
 from bosun.datagen.load import read_sample_info
 from bosun.engines.base import Engine
@@ -312,6 +313,7 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
                       objects=open_object_source(settings, catalog.graph_objects(), guarded))
     if isinstance(understanding, LLMUnderstanding):
         context = with_model(context, understanding.client)
+        attach_examples(understanding, store)
     return Session(context, build_graph(checkpointer), store, today_note, unsaved)
 
 
