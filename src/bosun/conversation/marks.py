@@ -128,7 +128,7 @@ def _read_as(meaning: Meaning | None) -> dict[str, Any] | None:
 
 def _correction(mark: Mark) -> str:
     figure = f"the figure should be {mark.figure:g}" if mark.figure is not None else ""
-    return "; ".join(part for part in (mark.correction, figure) if part)
+    return "; ".join(part for part in (figure, mark.correction) if part)  # the figure first: never cut off
 
 
 def attach_examples(understanding: LLMUnderstanding, store: TurnStore) -> None:
