@@ -7,18 +7,18 @@ function turnNumber(turnBox) {
 }
 
 function markControls(turnBox) {
-  const said = el("span", { class: "mark-said", role: "status" });
-  const figure = el("input", { type: "number", step: "any", class: "mark-figure", placeholder: "right figure",
+  const said = el("span", { class: "verdict-said", role: "status" });
+  const figure = el("input", { type: "number", step: "any", class: "verdict-figure", placeholder: "right figure",
                                "aria-label": "The right figure (optional)" });
-  const note = el("input", { type: "text", class: "mark-note", maxlength: "2000", placeholder: "what was wrong",
+  const note = el("input", { type: "text", class: "verdict-note", maxlength: "2000", placeholder: "what was wrong",
                              "aria-label": "What was wrong (optional)" });
-  const form = el("form", { class: "mark-form", hidden: "", onsubmit: (event) => { event.preventDefault(); send(false); } },
+  const form = el("form", { class: "verdict-form", hidden: "", onsubmit: (event) => { event.preventDefault(); send(false); } },
                   figure, note, el("button", { type: "submit" }, "Send"));
-  const right = el("button", { type: "button", class: "mark-right", "aria-pressed": "false", onclick: () => send(true) },
+  const right = el("button", { type: "button", class: "verdict-right", "aria-pressed": "false", onclick: () => send(true) },
                    "✓ Right");
-  const wrong = el("button", { type: "button", class: "mark-wrong", "aria-pressed": "false",
+  const wrong = el("button", { type: "button", class: "verdict-wrong", "aria-pressed": "false",
                                onclick: () => { form.hidden = false; note.focus(); } }, "✗ Wrong");
-  const box = el("div", { class: "marks" }, right, wrong, form, said);
+  const box = el("div", { class: "verdict" }, right, wrong, form, said);
 
   async function send(isRight) {
     const body = { right: isRight, correction: isRight ? "" : note.value };
@@ -35,17 +35,17 @@ function markControls(turnBox) {
 }
 
 function showMark(box, mark) {
-  box.querySelector(".mark-right").setAttribute("aria-pressed", String(mark.right));
-  box.querySelector(".mark-wrong").setAttribute("aria-pressed", String(!mark.right));
-  box.querySelector(".mark-form").hidden = true;
+  box.querySelector(".verdict-right").setAttribute("aria-pressed", String(mark.right));
+  box.querySelector(".verdict-wrong").setAttribute("aria-pressed", String(!mark.right));
+  box.querySelector(".verdict-form").hidden = true;
   const figure = mark.figure === null ? "" : ` (should be ${mark.figure})`;
-  box.querySelector(".mark-said").textContent = `Marked ${mark.right ? "right" : "wrong"}${figure}`;
+  box.querySelector(".verdict-said").textContent = `Marked ${mark.right ? "right" : "wrong"}${figure}`;
 }
 
 async function showMarks(threadId) {
   const turns = document.querySelectorAll("#conversation .turn");
   for (const mark of await (await api(`/threads/${threadId}/marks`)).json()) {
-    const box = turns[mark.turn - 1] && turns[mark.turn - 1].querySelector(".marks");
+    const box = turns[mark.turn - 1] && turns[mark.turn - 1].querySelector(":scope > .verdict");
     if (box) showMark(box, mark);
   }
 }
