@@ -72,4 +72,10 @@ def test_the_reading_prompt_carries_the_closest_confirmed_answers(llm_settings: 
     again = open_session(llm_settings)  # another process: the examples come from the store
     assert [e["question"] for e in _examples(again, "How many shipments arrived in Houston in May 2026?")] == [
         e["question"] for e in shown]
+    other = open_session(llm_settings)  # a third process marks an answer: the second one follows
+    other.ask("How many shipments arrived in Houston in June 2026?", "t9")
+    mark_turn(other, "t9", 1, True, "carl")
+    other.close()
+    newest = _examples(again, "How many shipments arrived in Houston in May 2026?")
+    assert "How many shipments arrived in Houston in June 2026?" in [e["question"] for e in newest]
     again.close()

@@ -95,18 +95,34 @@ class MarkStore:
 
     def confirmed(self) -> list[Confirmed]:
         """Every marked turn with its question, the questions before it and its answer, oldest mark first."""
-        return [self._confirmed(mark) for mark in self.marks()]
+        if self.store.unwritable:
+            return []
+        marked, turns = self.store.transaction([
+            (f"SELECT {', '.join('m.' + c for c in _COLUMNS.split(', '))}, a.answer FROM bosun_marks m JOIN "
+             "bosun_answers a ON a.thread_id = m.thread_id AND a.turn_id = m.turn_id "
+             "ORDER BY m.marked, m.thread_id, m.turn_id", ()),
+            ("SELECT thread_id, turn_id, summary FROM bosun_turns WHERE thread_id IN (SELECT thread_id FROM "
+             "bosun_marks) ORDER BY thread_id, turn_id", ())])
+        summaries: dict[str, list[TurnSummary]] = {}
+        for thread_id, turn, summary in turns:
+            kept = TurnSummary.model_validate_json(str(summary)).model_copy(update={"turn_id": int(str(turn))})
+            summaries.setdefault(str(thread_id), []).append(kept)
+        return [_confirmed(_mark(row[:-1]), str(row[-1]), summaries.get(str(row[0]), [])) for row in marked]
 
-    def _confirmed(self, mark: Mark) -> Confirmed:
-        (turns, answers) = self.store.transaction([
-            ("SELECT turn_id, summary FROM bosun_turns WHERE thread_id = ? AND turn_id <= ? ORDER BY turn_id",
-             (mark.thread_id, mark.turn)),
-            ("SELECT answer FROM bosun_answers WHERE thread_id = ? AND turn_id = ?", (mark.thread_id, mark.turn))])
-        summaries = [TurnSummary.model_validate_json(str(row[1])) for row in turns]
-        answer: dict[str, Any] = json.loads(str(answers[0][0])) if answers else {}
-        return Confirmed(mark=mark, question=summaries[-1].human_message if summaries else "",
-                         before=[s.human_message for s in summaries[:-1]], answer=answer,
-                         meaning=summaries[-1].meaning if summaries else None)
+    def version(self) -> str:
+        """What changes when a mark is added or replaced (to the second): for other processes to follow."""
+        if self.store.unwritable:
+            return ""
+        (rows,) = self.store.transaction([("SELECT COUNT(*), MAX(marked) FROM bosun_marks", ())])
+        return str(rows[0])
+
+
+def _confirmed(mark: Mark, answer: str, thread: list[TurnSummary]) -> Confirmed:
+    upto = [summary for summary in thread if summary.turn_id <= mark.turn]
+    last = upto[-1] if upto and upto[-1].turn_id == mark.turn else None
+    return Confirmed(mark=mark, question=last.human_message if last else "", answer=json.loads(answer),
+                     before=[s.human_message for s in upto if s is not last],
+                     meaning=last.meaning if last else None)
 
 
 def _mark(row: tuple[object, ...]) -> Mark:
@@ -131,17 +147,33 @@ def _correction(mark: Mark) -> str:
     return "; ".join(part for part in (figure, mark.correction) if part)  # the figure first: never cut off
 
 
+class ConfirmedExamples:
+    """The store's marked turns as the LLM backend's examples (an `ExampleSource`)."""
+
+    def __init__(self, store: TurnStore) -> None:
+        self.marks = MarkStore(store)
+
+    def version(self) -> str:
+        return self.marks.version()
+
+    def examples(self) -> list[Example]:
+        return examples_of(self.marks.confirmed())
+
+
 def attach_examples(understanding: LLMUnderstanding, store: TurnStore) -> None:
-    """Give the LLM backend the deployment's confirmed examples, in the name index's vector store."""
+    """Give the LLM backend the deployment's confirmed examples, kept in the name index's vector store and read
+    again from the conversation store whenever a mark was added there (by this process or another)."""
     vectors = understanding.vectors
-    index = ExampleIndex(vectors.embedder, vectors.client) if vectors is not None else ExampleIndex()
-    index.replace(examples_of(MarkStore(store).confirmed()))
-    understanding.examples = index
+    source = ConfirmedExamples(store)
+    if vectors is not None:
+        understanding.examples = ExampleIndex(vectors.embedder, vectors.client, source=source)
+    else:
+        understanding.examples = ExampleIndex(source=source)
 
 
 def mark_turn(session: Session, thread_id: str, turn: int | None, right: bool, by: str,
               figure: float | None = None, correction: str = "") -> Mark:
-    """Mark a turn (None: the thread's last) of the session's store; the LLM backend's examples follow at once."""
+    """Mark a turn (None: the thread's last) of the session's store; the LLM backend's examples follow."""
     marks = MarkStore(session.store)
     if turn is None:
         last = session.store.recent(thread_id, 1)
@@ -151,5 +183,5 @@ def mark_turn(session: Session, thread_id: str, turn: int | None, right: bool, b
     mark = marks.mark(thread_id, turn, right, by, figure, correction)
     understanding = session.context.understanding
     if isinstance(understanding, LLMUnderstanding) and understanding.examples is not None:
-        understanding.examples.replace(examples_of(marks.confirmed()))
+        understanding.examples.forget()  # read again on the next question, even within the same second
     return mark

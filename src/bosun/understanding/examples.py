@@ -11,7 +11,7 @@ import hashlib
 import json
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bosun.understanding.vectors import Embedder, HashingEmbedder
 
@@ -52,28 +52,49 @@ def _cut(text: str) -> str:
     return text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "…"
 
 
+class ExampleSource(Protocol):
+    """Where the examples are kept (the conversation store): read again when its version changes."""
+
+    def version(self) -> str: ...
+
+    def examples(self) -> list[Example]: ...
+
+
 class ExampleIndex:
     """The confirmed examples, embedded into a collection of the vector store the name index uses."""
 
-    def __init__(self, embedder: Embedder | None = None, client: QdrantClient | None = None) -> None:
+    def __init__(self, embedder: Embedder | None = None, client: QdrantClient | None = None,
+                 source: ExampleSource | None = None) -> None:
         self.embedder = embedder or HashingEmbedder()
         self._client = client
+        self._source = source
+        self._version: str | None = None  # the source's version the held examples were read at
         self._examples: list[Example] = []
         self._collection: str | None = None  # the collection holding `_examples`, once built
         self._lock = threading.Lock()
 
-    def replace(self, examples: list[Example]) -> None:
-        """Hold these examples (the newest last) instead of the ones held; embedded on the next search."""
-        with self._lock:
-            self._examples = examples[-MAX_KEPT:]
-            self._collection = None
+    def forget(self) -> None:
+        """Read the source again on the next search."""
+        self._version = None
 
-    def __len__(self) -> int:
-        return len(self._examples)
+    def _hold(self, examples: list[Example]) -> None:
+        """Hold these examples (the newest last) instead of the ones held; embedded on the next search."""
+        self._examples = examples[-MAX_KEPT:]
+        self._collection = None
+
+    def _follow(self) -> None:
+        """The source's examples, when they changed since they were read (one small query a question)."""
+        if self._source is None:
+            return
+        version = self._source.version()
+        if version != self._version:
+            self._hold(self._source.examples())
+            self._version = version
 
     def closest(self, question: str, limit: int = MAX_EXAMPLES) -> list[Example]:
         """Up to `limit` examples closest to the question, best first; none when none is close."""
         with self._lock:
+            self._follow()
             if not self._examples:
                 return []
             collection = self._built()
