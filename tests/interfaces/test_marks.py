@@ -16,7 +16,8 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from typer.testing import CliRunner
 
-from bosun.conversation.marks import MarkStore, mark_turn
+from bosun.conversation.marking import mark_turn
+from bosun.conversation.marks import MarkStore
 from bosun.conversation.session import open_session
 from bosun.interfaces.cli.app import app
 from bosun.settings import Settings

@@ -13,7 +13,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 
 from bosun.chat import client as chat
 from bosun.chat import load_prompts
-from bosun.conversation.marks import mark_turn
+from bosun.conversation.marking import mark_turn
 from bosun.conversation.session import Session, open_session
 from bosun.settings import Settings
 from bosun.understanding.examples import MAX_EXAMPLES, MAX_LINE, MAX_TEXT

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -20,9 +20,6 @@ from bosun.settings import scrub
 from bosun.understanding.examples import Example, ExampleIndex
 from bosun.understanding.llm import LLMUnderstanding
 from bosun.understanding.meaning import Meaning
-
-if TYPE_CHECKING:
-    from bosun.conversation.session import Session
 
 MAX_CORRECTION = 2000  # characters kept of a correction
 _TABLE = ("CREATE TABLE IF NOT EXISTS bosun_marks (thread_id TEXT NOT NULL, turn_id INTEGER NOT NULL, "
@@ -169,19 +166,3 @@ def attach_examples(understanding: LLMUnderstanding, store: TurnStore) -> None:
         understanding.examples = ExampleIndex(vectors.embedder, vectors.client, source=source)
     else:
         understanding.examples = ExampleIndex(source=source)
-
-
-def mark_turn(session: Session, thread_id: str, turn: int | None, right: bool, by: str,
-              figure: float | None = None, correction: str = "") -> Mark:
-    """Mark a turn (None: the thread's last) of the session's store; the LLM backend's examples follow."""
-    marks = MarkStore(session.store)
-    if turn is None:
-        last = session.store.recent(thread_id, 1)
-        if not last:
-            raise UnknownTurn(f"thread {thread_id!r} has no answered turn to mark")
-        turn = last[0].turn_id
-    mark = marks.mark(thread_id, turn, right, by, figure, correction)
-    understanding = session.context.understanding
-    if isinstance(understanding, LLMUnderstanding) and understanding.examples is not None:
-        understanding.examples.forget()  # read again on the next question, even within the same second
-    return mark

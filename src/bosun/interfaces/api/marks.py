@@ -5,7 +5,8 @@ from __future__ import annotations
 from fastapi import FastAPI
 from pydantic import BaseModel, Field
 
-from bosun.conversation.marks import MAX_CORRECTION, Mark, MarkStore, mark_turn
+from bosun.conversation.marking import mark_turn
+from bosun.conversation.marks import MAX_CORRECTION, Mark, MarkStore
 from bosun.conversation.session import Session
 from bosun.errors import UnknownTurn
 from bosun.interfaces.api.errors import ApiError

@@ -32,7 +32,7 @@ def figure_and_note(text: str) -> tuple[float | None, str]:
 
 def mark_last(session: Session, console: Console, line: str, thread_id: str) -> None:
     """Mark the thread's last stored turn right or wrong, and say what was recorded."""
-    from bosun.conversation.marks import mark_turn
+    from bosun.conversation.marking import mark_turn
 
     command, _, text = line.partition(" ")
     last = session.store.recent(thread_id, 1)

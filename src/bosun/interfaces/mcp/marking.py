@@ -7,7 +7,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from bosun.conversation.marks import MAX_CORRECTION, Mark, mark_turn
+from bosun.conversation.marking import mark_turn
+from bosun.conversation.marks import MAX_CORRECTION, Mark
 from bosun.conversation.session import Session
 
 
