@@ -60,7 +60,7 @@ def test_chat_marks_and_eval_export_round_trips_every_confirmed_answer(data_dir:
     assert "no answer to mark yet on this conversation" in out  # after /new
     exported = tmp_path / "confirmed.jsonl"
     said = _cli(folder, "eval", "export", "--out", str(exported))
-    assert "4 confirmed answers exported; 1 skipped" in said and f"(“{REEFER}”): marked right, with no figure" in said
+    assert "exported 4 of 5 marked answers; skipped 1" in said and f"(“{REEFER}”): marked right, with no figure" in said
     items = [json.loads(line) for line in exported.read_text().splitlines()]
     [(houston,)] = _gold(data_dir, "select count(*) from shipments where port_of_unlading = 'HOUSTON' and "
                                    "arrival_date between '2026-05-01' and '2026-05-31'")
@@ -84,10 +84,12 @@ def test_a_corrected_figure_fails_in_eval_until_the_answer_gives_it(data_dir: Pa
     folder = data_copy(data_dir, tmp_path / "d")
     [(april,)] = _gold(data_dir, "select count(*) from shipments where port_of_unlading = 'SAVANNAH' and "
                                  "arrival_date between '2026-04-01' and '2026-04-30'")
-    out = _cli(folder, "chat", lines=[SAVANNAH, f"/wrong {april} I meant April", "/quit"])
-    assert f"marked turn 1 wrong (should be {april})" in out
+    out = _cli(folder, "chat", lines=[SAVANNAH, f"/wrong {april} I meant April", HOUSTON, "/wrong not this", "/quit"])
+    assert f"marked turn 1 wrong (should be {april})" in out and "marked turn 2 wrong" in out
     exported = tmp_path / "corrected.jsonl"
-    _cli(folder, "eval", "export", "--out", str(exported))
+    said = _cli(folder, "eval", "export", "--out", str(exported))
+    assert "exported 1 of 2 marked answers; skipped 1" in said
+    assert f"turn 2 (“{HOUSTON}”): marked wrong, without a corrected figure" in said
     [item] = [json.loads(line) for line in exported.read_text().splitlines()]
     assert item["expect"] == {"kind": "value", "gold_sql": f"select {float(april)!r}::DOUBLE"}
     assert item["confirmed"]["correction"] == "I meant April" and not item["confirmed"]["right"]

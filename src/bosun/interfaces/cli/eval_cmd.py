@@ -141,6 +141,7 @@ def export(
         typer.echo(exported.jsonl(), nl=False)
     else:
         out.write_text(exported.jsonl(), encoding="utf-8")
-    typer.echo(f"{len(exported.items)} confirmed answers exported; {len(exported.skipped)} skipped", err=True)
+    marked = len(exported.items) + len(exported.skipped)
+    typer.echo(f"exported {len(exported.items)} of {marked} marked answers; skipped {len(exported.skipped)}", err=True)
     for reason in exported.skipped:
         typer.echo(f"  skipped {reason}", err=True)
