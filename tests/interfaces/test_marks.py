@@ -119,7 +119,9 @@ def test_the_api_marks_with_the_token_and_marks_survive_a_restart(data_dir: Path
     assert (nothread.status_code, bad.status_code) == (404, 400)
     with bosun_serve(folder, BOSUN_API_TOKEN="s3cret") as base:
         kept = httpx.get(f"{base}/threads/{thread}/marks", headers=token).json()
+        httpx.delete(f"{base}/threads/{thread}", headers=token)
     assert kept == [second]
+    assert "exported 0 of 0 marked answers" in _cli(folder, "eval", "export")  # deleted with its thread
 
 
 def test_marks_live_in_postgres_beside_the_turns(data_dir: Path, tmp_path: Path,

@@ -106,6 +106,10 @@ class MarkStore:
             summaries.setdefault(str(thread_id), []).append(kept)
         return [_confirmed(_mark(row[:-1]), str(row[-1]), summaries.get(str(row[0]), [])) for row in marked]
 
+    def drop_thread(self, thread_id: str) -> None:
+        if not self.store.unwritable:
+            self.store.transaction([("DELETE FROM bosun_marks WHERE thread_id = ?", (thread_id,))])
+
     def version(self) -> str:
         """What changes when a mark is added or replaced (to the second): for other processes to follow."""
         if self.store.unwritable:
