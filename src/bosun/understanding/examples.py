@@ -7,9 +7,9 @@ example can never add an index, a field outside the catalog, a script or a guard
 
 from __future__ import annotations
 
-import hashlib
 import json
 import threading
+import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -71,6 +71,7 @@ class ExampleIndex:
         self._version: str | None = None  # the source's version the held examples were read at
         self._examples: list[Example] = []
         self._collection: str | None = None  # the collection holding `_examples`, once built
+        self._name = f"examples-{self.embedder.name}-{uuid.uuid4().hex[:12]}"
         self._lock = threading.Lock()
 
     def forget(self) -> None:
@@ -115,18 +116,20 @@ class ExampleIndex:
         return self._client
 
     def _built(self) -> str:
-        """The collection of the held examples, named by their digest: built once, shared by equal sets."""
+        """The collection of the held examples, built again (replacing this index's last one) when they changed.
+
+        Named by this index alone: a Qdrant server shared by several processes gives each its own collection.
+        """
         if self._collection is not None:
             return self._collection
         from qdrant_client import models
 
-        texts = [example.question for example in self._examples]
-        digest = hashlib.sha256("\n".join(e.line() for e in self._examples).encode()).hexdigest()[:12]
-        name = f"examples-{self.embedder.name}-{digest}"
-        if not self.client.collection_exists(name):
-            self.client.create_collection(name, vectors_config=models.VectorParams(
-                size=self.embedder.dim, distance=models.Distance.COSINE))
-            points = [models.PointStruct(id=i, vector=v) for i, v in enumerate(self.embedder.embed(texts))]
-            self.client.upload_points(name, points, wait=True)
+        name = self._name
+        if self.client.collection_exists(name):
+            self.client.delete_collection(name)
+        self.client.create_collection(name, vectors_config=models.VectorParams(
+            size=self.embedder.dim, distance=models.Distance.COSINE))
+        vectors = self.embedder.embed([example.question for example in self._examples])
+        self.client.upload_points(name, [models.PointStruct(id=i, vector=v) for i, v in enumerate(vectors)], wait=True)
         self._collection = name
         return name
