@@ -51,7 +51,9 @@ def _examples(session: Session, question: str) -> list[dict[str, Any]]:
 
 def test_the_reading_prompt_carries_the_closest_confirmed_answers(llm_settings: Settings) -> None:
     session = open_session(llm_settings)
-    assert isinstance(session.context.understanding, LLMUnderstanding)
+    understanding = session.context.understanding
+    assert isinstance(understanding, LLMUnderstanding) and understanding.examples is not None
+    assert understanding.vectors is not None and understanding.examples.client is understanding.vectors.client
     assert _examples(session, "How many shipments arrived in Houston in May 2026?") == []
     for n, question in enumerate(ASKED):
         session.ask(question, f"t{n}")

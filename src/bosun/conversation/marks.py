@@ -167,6 +167,6 @@ def attach_examples(understanding: LLMUnderstanding, store: TurnStore) -> None:
     vectors = understanding.vectors
     source = ConfirmedExamples(store)
     if vectors is not None:
-        understanding.examples = ExampleIndex(vectors.embedder, vectors.client, source=source)
+        understanding.examples = ExampleIndex(vectors.embedder, lambda: vectors.client, source=source)
     else:
         understanding.examples = ExampleIndex(source=source)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import threading
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -63,10 +64,11 @@ class ExampleSource(Protocol):
 class ExampleIndex:
     """The confirmed examples, embedded into a collection of the vector store the name index uses."""
 
-    def __init__(self, embedder: Embedder | None = None, client: QdrantClient | None = None,
+    def __init__(self, embedder: Embedder | None = None, client: Callable[[], QdrantClient] | None = None,
                  source: ExampleSource | None = None) -> None:
         self.embedder = embedder or HashingEmbedder()
-        self._client = client
+        self._client: QdrantClient | None = None
+        self._client_of = client  # opened on the first search: most questions never need Qdrant
         self._source = source
         self._version: str | None = None  # the source's version the held examples were read at
         self._examples: list[Example] = []
@@ -109,6 +111,8 @@ class ExampleIndex:
 
     @property
     def client(self) -> QdrantClient:
+        if self._client is None and self._client_of is not None:
+            self._client = self._client_of()
         if self._client is None:
             from qdrant_client import QdrantClient
 
