@@ -7,7 +7,6 @@ things: `bosun eval export` (a team's own regression set) and the LLM backend's 
 
 from __future__ import annotations
 
-import json
 import math
 from datetime import UTC, datetime
 from typing import Any
@@ -16,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from bosun.conversation.store import TurnStore, TurnSummary
 from bosun.errors import StoreUnwritable, UnknownTurn, UserError
+from bosun.planner.answer import Answer
 from bosun.settings import scrub
 from bosun.understanding.examples import Example, ExampleIndex
 from bosun.understanding.llm import LLMUnderstanding
@@ -48,7 +48,7 @@ class Confirmed(BaseModel):
     mark: Mark
     question: str
     before: list[str]
-    answer: dict[str, Any]
+    answer: Answer
     meaning: Meaning | None = None
 
 
@@ -121,7 +121,7 @@ class MarkStore:
 def _confirmed(mark: Mark, answer: str, thread: list[TurnSummary]) -> Confirmed:
     upto = [summary for summary in thread if summary.turn_id <= mark.turn]
     last = upto[-1] if upto and upto[-1].turn_id == mark.turn else None
-    return Confirmed(mark=mark, question=last.human_message if last else "", answer=json.loads(answer),
+    return Confirmed(mark=mark, question=last.human_message if last else "", answer=Answer.model_validate_json(answer),
                      before=[s.human_message for s in upto if s is not last],
                      meaning=last.meaning if last else None)
 

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bosun.conversation.marks import Confirmed
+from bosun.workers.models import ResultTable
 
 MAX_TABLE_ROWS = 1000  # a longer table is checked by its number of rows
 
@@ -56,23 +57,21 @@ def _expectation(entry: Confirmed) -> dict[str, Any] | None:
     if not entry.mark.right:
         return {"kind": "value", "gold_sql": f"select {_literal(figure)}"}
     answer = entry.answer
-    clarification = answer.get("clarification")
-    if answer.get("status") == "needs_clarification" and clarification:
-        return {"kind": "clarify", "options": list(clarification.get("options", []))}
-    parts = [part for result in answer.get("results", []) if (part := _of_result(result)) is not None]
+    if answer.status == "needs_clarification" and answer.clarification is not None:
+        return {"kind": "clarify", "options": list(answer.clarification.options)}
+    parts = [part for result in answer.results if (part := _of_result(result)) is not None]
     if len(parts) > 1:
         return {"kind": "multi", "parts": parts}
     return parts[0] if parts else None
 
 
-def _of_result(result: dict[str, Any]) -> dict[str, Any] | None:
+def _of_result(result: ResultTable) -> dict[str, Any] | None:
     """What one result table showed, as an expectation on a later answer."""
-    rows: list[list[Any]] = result.get("rows", [])
-    total = int(result.get("total", len(rows)))
+    rows = result.rows
     if len(rows) == 1 and len(rows[0]) == 1:
         return {"kind": "value", "gold_sql": f"select {_literal(rows[0][0])}"}
-    if total != len(rows) or len(rows) > MAX_TABLE_ROWS:  # records listed a page at a time: their number
-        return {"kind": "count", "gold_sql": f"select {total}"}
+    if result.total != len(rows) or len(rows) > MAX_TABLE_ROWS:  # records listed a page at a time: their number
+        return {"kind": "count", "gold_sql": f"select {result.total}"}
     if not rows:
         return None
     values = ", ".join("(" + ", ".join(_literal(cell) for cell in row) + ")" for row in rows)
