@@ -68,7 +68,7 @@ class ExampleIndex:
                  source: ExampleSource | None = None) -> None:
         self.embedder = embedder or HashingEmbedder()
         self._client: QdrantClient | None = None
-        self._client_of = client  # opened on the first search: most questions never need Qdrant
+        self._client_of = client  # opened on the first search, once there are examples to search
         self._source = source
         self._version: str | None = None  # the source's version the held examples were read at
         self._examples: list[Example] = []
