@@ -4,6 +4,7 @@
     ├── UserError                 the question or the input is at fault; say so and carry on
     │   ├── UnknownEntity         a name that resolves to nothing in the catalog or the data
     │   ├── AmbiguousEntity       a name that resolves to several things equally well
+    │   ├── UnknownTurn           a thread's turn that was never answered (marking an answer)
     │   ├── InvalidReading        a reading of the question that names what the catalog lacks
     │   ├── UnsupportedQuery      a query the engine cannot answer exactly (names the clause)
     │   │   └── BadQuery          a malformed query: a parameter of the wrong type or range (names both)
@@ -52,6 +53,10 @@ class AmbiguousEntity(UserError):
         self.term = term
         self.options = options
         super().__init__(f"{term!r} could mean {', '.join(options)}.")
+
+
+class UnknownTurn(UserError):
+    """A turn number the thread has no answer for."""
 
 
 class InvalidReading(UserError):

@@ -22,6 +22,7 @@ from bosun.catalog.check import require_sound
 from bosun.conversation.charts import with_charts
 from bosun.conversation.goals import goals_for
 from bosun.conversation.llm import with_model
+from bosun.conversation.marks import MarkStore, attach_examples
 from bosun.conversation.store import TurnStore, TurnSummary, open_turn_store
 from bosun.datagen.load import read_sample_info
 from bosun.engines.base import Engine
@@ -198,9 +199,10 @@ class Session:
         return _ThreadLock(FileLock(str(folder / f"{name}.lock"), timeout=settings.turn_deadline_s), thread_id)
 
     def forget(self, thread_id: str) -> None:
-        """Delete a thread: its turns, its answers and its checkpoints."""
+        """Delete a thread: its turns, its answers, their marks and its checkpoints."""
         with self._lock(thread_id):
             self.store.drop_thread(thread_id)
+            MarkStore(self.store).drop_thread(thread_id)  # a later thread of the same name starts unmarked
             self.graph.checkpointer.delete_thread(thread_id)
 
     def _context_on(self, as_of: date | None) -> RunContext:
@@ -312,6 +314,7 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
                       objects=open_object_source(settings, catalog.graph_objects(), guarded))
     if isinstance(understanding, LLMUnderstanding):
         context = with_model(context, understanding.client)
+        attach_examples(understanding, store)
     return Session(context, build_graph(checkpointer), store, today_note, unsaved)
 
 

@@ -142,6 +142,10 @@ class TurnStore:
                        for table in ("bosun_threads", "bosun_turns", "bosun_answers", "bosun_running",
                                      "bosun_titles")])
 
+    def transaction(self, statements: list[tuple[str, tuple[object, ...]]]) -> list[list[tuple[object, ...]]]:
+        """Statements of a table beside the store's own (`?` placeholders), in one transaction: their rows."""
+        return self._run_all(statements)
+
     def _run(self, sql: str, args: tuple[object, ...]) -> list[tuple[object, ...]]:
         (rows,) = self._run_all([(sql, args)])
         return rows

@@ -13,4 +13,5 @@ app.add_typer(serve_cmd.app, name="serve", help="Serve Bosun over HTTP.")
 app.command("demo")(demo_cmd.demo)
 app.command("ask")(ask_cmd.ask)
 app.command("chat")(chat_cmd.chat)
-app.command("eval")(eval_cmd.evaluate)
+app.add_typer(eval_cmd.app, name="eval", help="Score the agent on an evaluation file, or export confirmed answers "
+              "as one.")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from bosun.errors import BosunError
+from bosun.interfaces.cli import marking
 from bosun.interfaces.cli.ask_cmd import describe, show
 from bosun.interfaces.cli.process import starting
 from bosun.interfaces.cli.terminal import day, printable, thread_name
@@ -24,7 +25,8 @@ if TYPE_CHECKING:
     from bosun.conversation.session import Session
     from bosun.planner.answer import Answer
 
-HELP = "/new starts a new conversation · /trace shows the last turn's plan · /quit leaves"
+HELP = (f"/new starts a new conversation · /trace shows the last turn's plan · {marking.HELP} · "
+        "/quit leaves")
 
 
 def chat(
@@ -58,6 +60,8 @@ def chat(
                 console.print(f"new conversation {thread_id}", highlight=False)
             elif line == "/trace":
                 console.print(render_trace_mermaid(last.trace) if last else "no turn yet", highlight=False)
+            elif marking.is_mark(line):
+                marking.mark_last(session, console, line, thread_id)
             elif line.startswith("/"):
                 console.print(f"unknown command {printable(line)}; {HELP}", highlight=False, markup=False)
             elif line:

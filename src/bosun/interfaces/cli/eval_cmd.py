@@ -1,4 +1,5 @@
-"""`bosun eval FILE.jsonl`: ask every item, judge the last turn, score per kind and overall."""
+"""`bosun eval FILE.jsonl`: ask every item, judge the last turn, score per kind and overall; `bosun eval export`:
+the answers people confirmed, as such a file."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from bosun.interfaces.cli.process import starting
 
@@ -22,6 +24,19 @@ if TYPE_CHECKING:
     from bosun.planner.answer import Answer
 
 
+class _EvalGroup(TyperGroup):
+    """`bosun eval FILE` runs the file (`bosun eval run FILE`); `bosun eval export` is the other command."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:  # typer's own (vendored) click Context
+        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+app = typer.Typer(cls=_EvalGroup, no_args_is_help=True)
+
+
+@app.command("run")
 def evaluate(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True,
                                          help="evaluation file, JSON Lines")],
@@ -103,3 +118,30 @@ def _report(scores: dict[str, list[bool]], failures: list[tuple[str, str, str]])
     console.print(table)
     for item_id, question, reason in failures:
         console.print(f"[red]{item_id}[/] {question}\n    {reason}")
+
+
+@app.command("export")
+def export(
+    out: Annotated[Path | None, typer.Option("--out", dir_okay=False, help="file to write; default standard output")]
+    = None,
+) -> None:
+    """Write the answers people marked (right, or wrong with the right figure) as an evaluation file."""
+    with starting():
+        from bosun.conversation.marks import MarkStore
+        from bosun.conversation.store import open_turn_store
+        from bosun.evaluation.export import evaluation_items
+        from bosun.settings import load_settings
+
+        store = open_turn_store(load_settings())
+    try:
+        exported = evaluation_items(MarkStore(store).confirmed())
+    finally:
+        store.close()
+    if out is None:
+        typer.echo(exported.jsonl(), nl=False)
+    else:
+        out.write_text(exported.jsonl(), encoding="utf-8")
+    marked = len(exported.items) + len(exported.skipped)
+    typer.echo(f"exported {len(exported.items)} of {marked} marked answers; skipped {len(exported.skipped)}", err=True)
+    for reason in exported.skipped:
+        typer.echo(f"  skipped {reason}", err=True)

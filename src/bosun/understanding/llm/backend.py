@@ -20,6 +20,7 @@ from bosun.chat import ChatClient
 from bosun.errors import ModelFailure
 from bosun.ledger import fell_back
 from bosun.understanding.continuation import built_on
+from bosun.understanding.examples import ExampleIndex
 from bosun.understanding.llm.schema import ModelReading, Offered, dropped, problems, to_reading
 from bosun.understanding.meaning import Meaning
 from bosun.understanding.names import Candidate, Found, find_names, normalize
@@ -35,6 +36,7 @@ EXACT = {"exact", "alias", "code"}  # how a name the question gives exactly was 
 class LLMUnderstanding:
     client: ChatClient
     rules: RulesUnderstanding  # the name index and vectors, and the reader when the model's reading is refused
+    examples: ExampleIndex | None = None  # answers people confirmed: the closest few go in the prompt, as data
 
     @property
     def catalog(self) -> Catalog:
@@ -48,7 +50,7 @@ class LLMUnderstanding:
     def read(self, text: str, history: list[PastTurn], today: date) -> Reading:
         offered, candidates = self.candidates(text, history)
         values = {**self.schema_values(today), "history": _history(history), "candidates": candidates,
-                  "question": text}
+                  "question": text, "examples": self.examples.prompt_text(text) if self.examples else "(none)"}
         try:
             asked = self.client.ask("reading", ModelReading, values, lambda r: self.check(r, offered))
         except ModelFailure as exc:

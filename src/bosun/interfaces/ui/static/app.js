@@ -117,6 +117,7 @@ async function openThread(threadId, push = true) {
     const response = await api(`/threads/${threadId}`);
     $("#conversation").replaceChildren();
     for (const turn of (await response.json()).turns) showTurn(turn.question).done(turn.answer);
+    await showMarks(threadId).catch(() => {});  // marks.js: how each answer was marked
     showStart();
     await listThreads();
   } catch (error) {
@@ -235,7 +236,11 @@ function showTurn(question) {
   $("#conversation").append(box);
   box.scrollIntoView({ block: "end" });
   return {
-    done: (answer) => { pending.replaceWith(renderAnswer(answer)); box.scrollIntoView({ block: "end" }); },
+    done: (answer) => {
+      pending.replaceWith(renderAnswer(answer));
+      box.append(markControls(box));  // marks.js
+      box.scrollIntoView({ block: "end" });
+    },
     error: (message) => pending.replaceWith(el("div", { class: "answer error", role: "alert" }, message)),
     remove: () => { box.remove(); showStart(); },
   };

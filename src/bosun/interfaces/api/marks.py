@@ -1,0 +1,43 @@
+"""Marking an answer right or wrong over the API: a write, so off loopback it needs the token like every call."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+from pydantic import BaseModel, Field
+
+from bosun.conversation.marking import mark_turn
+from bosun.conversation.marks import MAX_CORRECTION, Mark, MarkStore
+from bosun.conversation.session import Session
+from bosun.errors import UnknownTurn
+from bosun.interfaces.api.errors import ApiError
+
+
+class MarkRequest(BaseModel):
+    right: bool = Field(description="whether the answer is right")
+    figure: float | None = Field(None, allow_inf_nan=False, description="the figure it should have given")
+    correction: str = Field("", max_length=MAX_CORRECTION, description="what was wrong, in words")
+    by: str = Field("", max_length=100, description="who marks it; default 'api'")
+
+
+def install(app: FastAPI, session: Session) -> None:
+    @app.post("/threads/{thread_id}/turns/{turn}/mark", response_model=Mark, tags=["turns"])
+    def mark(thread_id: str, turn: int, request: MarkRequest) -> Mark:
+        """Mark the thread's turn (numbered from 1) right or wrong, with an optional correction; the last mark
+        of a turn wins. Marked answers feed `bosun eval export` and the llm backend's examples."""
+        _known(session, thread_id)
+        try:
+            return mark_turn(session, thread_id, turn, request.right, request.by.strip() or "api", request.figure,
+                             request.correction)
+        except UnknownTurn as exc:
+            raise ApiError(404, "unknown_turn", str(exc)) from None
+
+    @app.get("/threads/{thread_id}/marks", response_model=list[Mark], tags=["turns"])
+    def marks(thread_id: str) -> list[Mark]:
+        """The thread's marked turns, oldest mark first."""
+        return MarkStore(session.store).marks(_known(session, thread_id))
+
+
+def _known(session: Session, thread_id: str) -> str:
+    if not session.store.has_thread(thread_id):
+        raise ApiError(404, "unknown_thread", f"no thread {thread_id!r}")
+    return thread_id
