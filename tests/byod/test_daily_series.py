@@ -67,3 +67,16 @@ def test_a_trailing_qualifier_is_said_first(drafted: Drafted, session: Session) 
     _, average = _figure(session, "average maximum temperature in July 2014")
     expected = _sql(drafted, "select avg(temp_max) from w where date between '2014-07-01' and '2014-07-31'")[0][0]
     assert average == pytest.approx(expected)
+
+
+def test_periods_are_whole_by_the_data_not_by_the_records_asked_for(drafted: Drafted, session: Session) -> None:
+    """Snow fell on 23 days, the first on 17 January 2012: that month is whole in the data, so it ranks (it had
+    the most snow days) and a trend by year does not call 2012 cut short. Judged by the records' first snow day,
+    January was dropped as partial and March (5) named the snowiest month."""
+    (month, most), = _sql(drafted, "select date_trunc('month', date) m, count(*) c from w where weather = 'snow' "
+                                   "group by 1 order by 2 desc limit 1")
+    answer = session.ask("which month had the most days of snow?", "snowiest")
+    (result,) = answer.results
+    assert str(result.rows[0][0])[:10] == str(month)[:10] and result.rows[0][-1] == most == 7
+    trend = session.ask("days of snow by year", "snow-trend")
+    assert "cut short" not in trend.answer and "21 (2012) to 2 (2013)" in trend.answer

@@ -112,11 +112,10 @@ def _records_of_sets(meaning: Meaning, step: HasNone) -> dict[str, Any] | None:
     return {"terms": {step.field: [*wanted, *step.values]}} if wanted else None
 
 
-def coverage_query(meaning: Meaning) -> dict[str, Any]:
-    """The first and last date the data has on the periods' date field, whatever else the question filters: a
-    period is partly covered when the data begins or ends inside it, not when the records asked for happen to
-    (reefer boxes into Savannah whose first arrival in Q2 is on the 2nd)."""
-    field = meaning.periods[0].field
+def coverage_query(field: str) -> dict[str, Any]:
+    """The first and last date the data has on a date field, whatever else the question filters: a period is
+    partly covered when the data begins or ends inside it, not when the records asked for happen to (reefer boxes
+    into Savannah whose first arrival in Q2 is on the 2nd; the month of the first snow day)."""
     return {"size": 0, "aggs": {"first": {"min": {"field": field, "format": "yyyy-MM-dd"}},
                                 "last": {"max": {"field": field, "format": "yyyy-MM-dd"}}}}
 

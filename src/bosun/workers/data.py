@@ -192,20 +192,22 @@ def es_query_gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
 def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
     query = wi.get(ES_QUERY)
     response = ctx.engine.search(query.index, query.body)
-    columns, rows, total = querygen.table(query.meaning, response, ctx.catalog)
+    dates = _data_span(query, ctx)
+    columns, rows, total = querygen.table(query.meaning, response, ctx.catalog, dates)
     considered = compared.considered(query.meaning, response)
     results = QueryResults(columns=columns, rows=rows, total=total, query=query.body, meaning=query.meaning,
-                           dates=_record_span(query, response, ctx), groups=stepquery.group_count(response),
-                           considered=considered)
+                           dates=dates, groups=stepquery.group_count(response), considered=considered)
     passed = bool(query.meaning.steps)  # no group passing a threshold is an answer, not records missing
     return WorkerResult.of(wi, ES_RESULTS.of(results), empty=not (rows or passed or considered))
 
 
-def _record_span(query: CompiledQuery, response: dict[str, Any], ctx: Context) -> tuple[date | None, date | None]:
-    """The first and last date of the records a query of periods read; for periods compared, of the whole data."""
-    if query.meaning.periods:
-        response = ctx.engine.search(query.index, compared.coverage_query(query.meaning))
-    return querygen.record_dates(response)
+def _data_span(query: CompiledQuery, ctx: Context) -> tuple[date | None, date | None]:
+    """The first and last date the data has on the date field a question of periods reads, whatever else it
+    filters (None, None for a question without periods)."""
+    field = querygen.period_field(query.meaning, ctx.catalog)
+    if field is None:
+        return None, None
+    return querygen.record_dates(ctx.engine.search(query.index, compared.coverage_query(field)))
 
 
 @worker("page_query", "Fetches one page of a search's records by offset and limit", consumes=[ES_QUERY],

@@ -63,9 +63,6 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
         inner = {"t": {"date_histogram": {"field": field, "calendar_interval": meaning.interval,
                                           "format": FORMATS[meaning.interval], "min_doc_count": 0},
                        **({"aggs": metrics} if metrics else {})}}
-        if not meaning.group_by:  # periods ranked or compared: where the records' dates begin and end
-            inner |= {"first": {"min": {"field": field, "format": "yyyy-MM-dd"}},
-                      "last": {"max": {"field": field, "format": "yyyy-MM-dd"}}}
     if meaning.group_by:
         ranked_here = measure_dsl.ranked_here(meaning.measures)
         size = MAX_GROUPS if ranked_here else meaning.top_n or MAX_GROUPS
@@ -91,7 +88,8 @@ def _order(meaning: Meaning) -> dict[str, str] | None:
     return {"_count": meaning.order} if first.agg == "count" else {"m0": meaning.order}
 
 
-def table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> tuple[list[str], list[list[Any]], int]:
+def table(meaning: Meaning, response: dict[str, Any], catalog: Catalog,
+          dates: tuple[date | None, date | None] = (None, None)) -> tuple[list[str], list[list[Any]], int]:
     """(columns, rows, total) of an answer table from an ES response."""
     listed = listed_object(meaning, catalog)
     if listed is not None:
@@ -123,7 +121,7 @@ def table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> tuple
     if meaning.interval:
         rows = [[b["key_as_string"], *measure_dsl.cells(meaning.measures, b, wholes)] for b in aggs["t"]["buckets"]]
         if meaning.top_n:
-            rows = _ranked(whole_periods(rows, meaning, record_dates(response)), meaning)
+            rows = _ranked(whole_periods(rows, meaning, dates), meaning)
         return ["period", *labels], rows, len(rows)
     return labels, [measure_dsl.cells(meaning.measures, {"doc_count": total, **aggs}, wholes)], 1
 
@@ -156,8 +154,17 @@ def whole_periods(rows: list[list[Any]], meaning: Meaning, dates: tuple[date | N
     return kept
 
 
+def period_field(meaning: Meaning, catalog: Catalog) -> str | None:
+    """The date field whose periods a question compares, ranks or follows (None when it has no periods)."""
+    if meaning.periods:
+        return meaning.periods[0].field
+    if meaning.interval or any(getattr(step, "interval", None) for step in meaning.steps):
+        return meaning.time.field if meaning.time else catalog.spec.time.default_field
+    return None
+
+
 def record_dates(response: dict[str, Any]) -> tuple[date | None, date | None]:
-    """The first and last date of the records a query of periods read (None where it asked none or none have one)."""
+    """The first and last date of a coverage query's answer (None where the data has none)."""
     aggs = response.get("aggregations", {})
     first, last = (aggs.get(name, {}).get("value_as_string") for name in ("first", "last"))
     return _day(first), _day(last)

@@ -36,13 +36,7 @@ def aggs(meaning: Meaning, catalog: Catalog, metrics: dict[str, Any]) -> dict[st
         return _per_period(meaning, catalog, metrics, step)
     pipeline = _running_or_change(meaning, step)
     periods = {"t": _histogram(meaning, catalog, {**metrics, **pipeline})}
-    return _grouped(meaning, metrics, periods) if meaning.group_by else periods | _record_dates(meaning, catalog)
-
-
-def _record_dates(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
-    """Where the records' dates begin and end: a period cut short by them is said, not compared."""
-    field = meaning.time.field if meaning.time else catalog.spec.time.default_field
-    return {"first": {"min": {"field": field, "format": _FORMAT}}, "last": {"max": {"field": field, "format": _FORMAT}}}
+    return _grouped(meaning, metrics, periods) if meaning.group_by else periods
 
 
 def group_count(response: dict[str, Any]) -> int | None:
