@@ -790,6 +790,9 @@ def comparison(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         meaning.measures.append(c.default_measure())
 
 
+PAGE_MOST = 10**9  # past any list; a page number past 64 bits cannot be kept in the thread's checkpoint
+
+
 def page(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     """ "page 3", "the second page": which page of records."""
     for i, span in enumerate(spans):
@@ -799,7 +802,7 @@ def page(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         for other in near:
             number = other.value("number") if other.has("number") else other.value("ordinal")
             if number is not None:
-                meaning.page = min(max(1, int(number)), TOP_N_MOST) if number else 2  # "next page"
+                meaning.page = min(max(1, int(number)), PAGE_MOST) if number else 2  # "next page"
                 span.used = other.used = True
                 return
 
