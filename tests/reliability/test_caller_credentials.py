@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -29,6 +30,8 @@ from osmem_server import OsmemServer
 from bosun.catalog import load_catalog
 from bosun.datagen.load import build
 from bosun.engines.remote import RemoteEngine
+from bosun.errors import SettingsError
+from bosun.settings import load_settings
 from tests.interfaces.serving import bosun_serve
 from tests.reliability.conftest import ROOT, bosun, python_path
 from tests.reliability.dlsproxy import Proxy, secured
@@ -54,6 +57,7 @@ class Served:
     answers: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # key → its answers to COUNT, BY_CARRIER
     mcp: dict[str, dict[str, Any]] = field(default_factory=dict)  # key → the MCP ask answer
     graphql: dict[str, Any] = field(default_factory=dict)  # key → its GraphQL lookup of ALPHA's shipment
+    csv: dict[str, list[str]] = field(default_factory=dict)  # key → the carriers of its streamed CSV export
     refusals: dict[str, httpx.Response] = field(default_factory=dict)
     keys_seen: set[str] = field(default_factory=set)  # the keys the cluster saw once serving
     unasked: bool = False  # the refused requests reached no cluster
@@ -101,6 +105,9 @@ def served(cluster: Cluster, tmp_path_factory: pytest.TempPathFactory) -> Served
         lookup = {"query": f'{{ shipments(id: "{cluster.alphas}") {{ carrier_name }} }}'}
         found.graphql = {key: httpx.post(f"{base}/graphql", json=lookup, headers=_headers(key)).json()
                          for key in (ALPHA, BRAVO)}
+        every = {"query": {"query": {"match_all": {}}}, "columns": ["carrier_name"]}
+        found.csv = {key: httpx.post(f"{base}/records.csv", json=every, headers=_headers(key)).text.split()[1:]
+                     for key in (ALPHA, BRAVO)}
         found.keys_seen = cluster.proxy.keys_since(start)
         before = len(cluster.proxy.seen)
         _refused(base, found)
@@ -111,14 +118,17 @@ def served(cluster: Cluster, tmp_path_factory: pytest.TempPathFactory) -> Served
 
 def _concurrent_turns(base: str, found: Served) -> None:
     """Both callers ask both questions, twice, all at once, each on a thread of its own."""
-    def ask(key: str, question: str) -> tuple[str, dict[str, Any]]:
+    def ask(key: str, question: str, accept: str) -> tuple[str, dict[str, Any]]:
         thread = httpx.post(f"{base}/threads", headers=_headers(key)).json()["thread_id"]
-        done = httpx.post(f"{base}/threads/{thread}/turns", json={"question": question}, headers=_headers(key),
-                          timeout=120)
+        done = httpx.post(f"{base}/threads/{thread}/turns", json={"question": question},
+                          headers={**_headers(key), "Accept": accept}, timeout=120)
         assert done.status_code == 200, done.text
+        if accept == "text/event-stream":  # the streamed turn's last event is its answer
+            return key, json.loads(done.text.strip().rpartition("data: ")[2])
         return key, done.json()
 
-    jobs = [(key, question) for _ in range(2) for key in (ALPHA, BRAVO) for question in (COUNT, BY_CARRIER)]
+    jobs = [(key, question, accept) for accept in ("application/json", "text/event-stream")
+            for key in (ALPHA, BRAVO) for question in (COUNT, BY_CARRIER)]
     with ThreadPoolExecutor(len(jobs)) as pool:
         for key, answer in pool.map(lambda job: ask(*job), jobs):
             found.answers.setdefault(key, []).append(answer)
@@ -158,6 +168,18 @@ def test_two_callers_asking_at_once_each_get_their_own_figures(cluster: Cluster,
         by_carrier = [_figure(a) for a in served.answers[key] if a["question"] == BY_CARRIER]
         assert counts == [[[cluster.counts[key]]]] * 2
         assert by_carrier == [[[cluster.carriers[key], cluster.counts[key]]]] * 2  # no other carrier's row
+
+
+def test_a_streamed_csv_export_holds_only_the_callers_records(cluster: Cluster, served: Served) -> None:
+    assert {key: (len(rows), set(rows)) for key, rows in served.csv.items()} == {
+        key: (cluster.counts[key], {cluster.carriers[key]}) for key in (ALPHA, BRAVO)}
+
+
+def test_caller_credentials_need_a_cluster() -> None:
+    with pytest.raises(SettingsError) as caught:
+        load_settings(engine="embedded", engine_auth="caller")
+    assert str(caught.value) == ("bad setting BOSUN_ENGINE_AUTH: caller needs a cluster (BOSUN_ENGINE="
+                                 "elasticsearch or opensearch); the embedded engine has no users of its own")
 
 
 def test_every_query_while_serving_ran_with_a_callers_key(served: Served) -> None:
@@ -216,3 +238,29 @@ def test_the_cli_and_stdio_mcp_keep_the_service_credentials(cluster: Cluster, tm
 
     assert _figure(anyio.run(stdio)) == [[cluster.total]]
     assert cluster.proxy.keys_since(start) == {SERVICE}
+
+
+def test_bosun_serve_mcp_over_http_asks_each_call_for_its_key(cluster: Cluster, tmp_path: Path) -> None:
+    from tests.engines.graphql_server import free_port
+    from tests.interfaces.test_mcp import _wait_for
+
+    port = free_port()
+    env = {**os.environ, "BOSUN_DATA_DIR": str(tmp_path), **_environment(cluster)}
+    server = subprocess.Popen([sys.executable, "-m", "bosun.interfaces.cli", "serve", "mcp", "--http", "--port",
+                               str(port)], env=env, stderr=subprocess.PIPE, text=True)
+
+    async def ask(key: str | None) -> Any:
+        client = httpx2.AsyncClient(headers=_headers(key) if key else {}, timeout=120)
+        async with client, Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=client)) as mcp:
+            return await mcp.call_tool("ask", {"question": COUNT})
+
+    try:
+        _wait_for(port, server)
+        answered, refused = anyio.run(ask, BRAVO), anyio.run(ask, None)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert answered.structured_content is not None and _figure(answered.structured_content) == [[cluster.counts[BRAVO]]]
+    assert refused.is_error and refused.content[0].text == (  # type: ignore[union-attr]
+        "Error executing tool ask: this server queries the cluster with each caller's own credentials: send "
+        "X-Bosun-Engine-Authorization: ApiKey <key> (or Bearer <token>)")
