@@ -3,7 +3,8 @@
 Each request must carry `Authorization: ApiKey <key>` (or `Bearer <key>`) of a known key, or gets the 401 a
 secured cluster gives. A key may be limited to the documents of one index matching a query: its searches and
 counts on that index are answered over those documents only (the query wrapped in a `bool` with the key's
-filter), as Elasticsearch's and OpenSearch's role queries do. The proxy records which key made each request.
+filter), as Elasticsearch's and OpenSearch's role queries do; a `denied` key may not read it at all (403).
+The proxy records which key made each request.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from urllib.parse import urlparse
 
 REFUSED = {"error": {"type": "security_exception", "reason": "unable to authenticate with provided credentials"},
            "status": 401}
+DENIED = {"error": {"type": "security_exception", "reason": "action [indices:data/read/search] is unauthorized"},
+          "status": 403}
 
 
 @dataclass
@@ -34,7 +37,8 @@ class Proxy:
 
 
 @contextmanager
-def secured(upstream: str, keys: dict[str, dict[str, Any] | None], index: str) -> Iterator[Proxy]:
+def secured(upstream: str, keys: dict[str, dict[str, Any] | None], index: str,
+            denied: frozenset[str] = frozenset()) -> Iterator[Proxy]:
     """Yield the proxy in front of `upstream`; `keys` maps each key to its filter on `index` (None: sees all)."""
     target = urlparse(upstream)
     proxy = Proxy("")
@@ -50,6 +54,9 @@ def secured(upstream: str, keys: dict[str, dict[str, Any] | None], index: str) -
                 return
             with proxy.lock:
                 proxy.seen.append((key, self.path))
+            if key in denied and self.path.startswith(f"/{index}/"):
+                self._send(403, json.dumps(DENIED).encode(), "application/json")
+                return
             self._forward(self._limited(body, keys[key]))
 
         def _limited(self, body: bytes, limit: dict[str, Any] | None) -> bytes:

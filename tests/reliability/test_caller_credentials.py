@@ -37,6 +37,8 @@ from tests.reliability.conftest import ROOT, bosun, python_path
 from tests.reliability.dlsproxy import Proxy, secured
 
 SERVICE, ALPHA, BRAVO = "ServiceKey5m2P", "CallerKeyAlpha7x9Q", "CallerKeyBravo3k8Z"
+OTHER = "CallerKeyOther2v6L"  # a key the cluster knows that may not read the shipments
+UNKNOWN = "NotAKeyOfTheCluster1"
 BOSUN_TOKEN = "BosunToken4w1R"
 COUNT, BY_CARRIER = "How many shipments?", "How many shipments by carrier?"
 
@@ -73,11 +75,11 @@ def cluster() -> Iterator[Cluster]:
         top = {"size": 0, "aggs": {"c": {"terms": {"field": "carrier_name", "size": 2}}}}
         buckets = engine.search("shipments", top)["aggregations"]["c"]["buckets"]
         carriers = {ALPHA: buckets[0]["key"], BRAVO: buckets[1]["key"]}
-        keys: dict[str, dict[str, Any] | None] = {SERVICE: None}
+        keys: dict[str, dict[str, Any] | None] = {SERVICE: None, OTHER: None}
         keys |= {key: {"term": {"carrier_name": name}} for key, name in carriers.items()}
         one = {"size": 1, "query": {"term": {"carrier_name": carriers[ALPHA]}}}
         alphas = engine.search("shipments", one)["hits"]["hits"][0]["_source"]["bol_number"]
-        with secured(server.url, keys, "shipments") as proxy:
+        with secured(server.url, keys, "shipments", frozenset({OTHER})) as proxy:
             yield Cluster(proxy, engine.count("shipments"), carriers,
                           {key: b["doc_count"] for key, b in zip(carriers, buckets, strict=True)}, alphas)
         engine.close()
@@ -112,6 +114,7 @@ def served(cluster: Cluster, tmp_path_factory: pytest.TempPathFactory) -> Served
         before = len(cluster.proxy.seen)
         _refused(base, found)
         found.unasked = len(cluster.proxy.seen) == before  # the unknown key is refused by the cluster: not seen
+        found.refusals["denied"] = _ask(base, OTHER)
     found.log = log.read_text()
     return found
 
@@ -150,10 +153,15 @@ def _refused(base: str, found: Served) -> None:
     found.refusals["malformed"] = httpx.post(turn, json=question, headers={
         **_headers(None), "X-Bosun-Engine-Authorization": f"Basic {ALPHA}"})
     found.refusals["unknown"] = httpx.post(turn, json=question, headers={
-        **_headers(None), "X-Bosun-Engine-Authorization": "ApiKey NotAKeyOfTheCluster1"})
+        **_headers(None), "X-Bosun-Engine-Authorization": f"ApiKey {UNKNOWN}"})
     hello = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
     found.refusals["mcp"] = httpx.post(base + "/mcp", json=hello, headers={
         **_headers(None), "Accept": "application/json, text/event-stream"})
+
+
+def _ask(base: str, key: str) -> httpx.Response:
+    thread = httpx.post(f"{base}/threads", headers=_headers(key)).json()["thread_id"]
+    return httpx.post(f"{base}/threads/{thread}/turns", json={"question": COUNT}, headers=_headers(key), timeout=120)
 
 
 def _figure(answer: dict[str, Any]) -> Any:
@@ -208,6 +216,13 @@ def test_a_key_the_cluster_refuses_is_a_401_naming_the_cluster(cluster: Cluster,
                               "detail": f"count shipments: {cluster.proxy.url} refused the credentials (HTTP 401)"}
 
 
+def test_a_key_not_allowed_the_index_is_a_403_with_the_clusters_reason(cluster: Cluster, served: Served) -> None:
+    refused = served.refusals["denied"]
+    assert refused.status_code == 403
+    assert refused.json() == {"error": "forbidden", "detail": f"count shipments: {cluster.proxy.url} does not let "
+                              "these credentials do it (HTTP 403: action [indices:data/read/search] is unauthorized)"}
+
+
 def test_graphql_looks_objects_up_as_the_caller(cluster: Cluster, served: Served) -> None:
     assert served.graphql == {ALPHA: {"data": {"shipments": {"carrier_name": cluster.carriers[ALPHA]}}},
                               BRAVO: {"data": {"shipments": None}}}
@@ -218,7 +233,7 @@ def test_no_key_in_the_store_the_log_or_an_answer(served: Served) -> None:
     assert "conversations.sqlite" in texts and "checkpoints.sqlite" in texts
     answers = [*served.answers.values(), *served.mcp.values(), *served.graphql.values()]
     texts |= {"log": served.log.encode(), "answers": json.dumps(answers).encode()}
-    for key in (SERVICE, ALPHA, BRAVO):
+    for key in (SERVICE, ALPHA, BRAVO, OTHER, UNKNOWN):
         assert [name for name, text in texts.items() if key.encode() in text] == []
 
 
