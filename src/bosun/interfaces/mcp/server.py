@@ -86,8 +86,8 @@ class BosunMCP(MCPServer):
     def _as_caller(self, context: Any) -> AbstractContextManager[None]:
         """Run as the caller of the HTTP request (its tool runs in a thread started in this context).
 
-        Read here, per call, and not by the HTTP middleware: the SDK runs a session's calls in a task
-        started by the session's first request, which would keep that request's credentials.
+        Read here, per call, and not by the HTTP middleware: the SDK runs a session's calls in a task of the
+        session's own, outside the context of the HTTP request that carried the call.
         """
         if not self.callers:
             return nullcontext()
