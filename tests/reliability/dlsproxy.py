@@ -81,6 +81,7 @@ def secured(upstream: str, keys: dict[str, dict[str, Any] | None], index: str,
             self.send_response(status)
             self.send_header("content-type", content_type)
             self.send_header("content-length", str(len(data)))
+            self.send_header("X-elastic-product", "Elasticsearch")  # for the elasticsearch client's check
             self.end_headers()
             if self.command != "HEAD":
                 self.wfile.write(data)

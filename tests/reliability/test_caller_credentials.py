@@ -29,8 +29,9 @@ from osmem_server import OsmemServer
 
 from bosun.catalog import load_catalog
 from bosun.datagen.load import build
-from bosun.engines.remote import RemoteEngine
-from bosun.errors import SettingsError
+from bosun.engines.caller import as_caller, credential
+from bosun.engines.remote import RemoteEngine, run_as_callers
+from bosun.errors import SettingsError, Unauthorized
 from bosun.settings import load_settings
 from tests.interfaces.serving import bosun_serve
 from tests.reliability.conftest import ROOT, bosun, python_path
@@ -181,6 +182,19 @@ def test_two_callers_asking_at_once_each_get_their_own_figures(cluster: Cluster,
 def test_a_streamed_csv_export_holds_only_the_callers_records(cluster: Cluster, served: Served) -> None:
     assert {key: (len(rows), set(rows)) for key, rows in served.csv.items()} == {
         key: (cluster.counts[key], {cluster.carriers[key]}) for key in (ALPHA, BRAVO)}
+
+
+@pytest.mark.parametrize("kind", ["elasticsearch", "opensearch"])
+def test_both_clients_send_the_callers_key_in_place_of_the_services(cluster: Cluster, kind: str) -> None:
+    engine = RemoteEngine(kind, cluster.proxy.url, api_key=SERVICE)
+    with as_caller(credential(f"ApiKey {ALPHA}")):
+        alpha = engine.count("shipments")
+    with as_caller(credential(f"bearer {BRAVO}")):
+        bravo = engine.search("shipments", {"size": 0, "track_total_hits": True})["hits"]["total"]["value"]
+    assert (alpha, bravo, engine.count("shipments")) == (cluster.counts[ALPHA], cluster.counts[BRAVO], cluster.total)
+    run_as_callers(engine)
+    with pytest.raises(Unauthorized, match="send X-Bosun-Engine-Authorization"):
+        engine.count("shipments")
 
 
 def test_caller_credentials_need_a_cluster() -> None:
