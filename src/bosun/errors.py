@@ -9,6 +9,8 @@
     │   ├── UnsupportedQuery      a query the engine cannot answer exactly (names the clause)
     │   │   └── BadQuery          a malformed query: a parameter of the wrong type or range (names both)
     │   ├── GuardrailViolation    a query outside the read-only policy (script, write, cap, index)
+    │   ├── Unauthorized          the caller's engine credentials are missing or the cluster refused them
+    │   ├── Forbidden             the cluster does not let the caller's credentials read what was asked
     │   └── LoadError             a data file that cannot be loaded (names the file, row and problem)
     ├── ConfigError               the installation is at fault; fix settings or files
     │   ├── SettingsError         a bad setting (unknown engine kind, malformed URL, ...)
@@ -86,6 +88,14 @@ class BadQuery(UnsupportedQuery):
 
 class GuardrailViolation(UserError):
     """The query breaks the read-only policy."""
+
+
+class Unauthorized(UserError):
+    """The caller's engine credentials are missing, malformed or refused by the cluster (never quoted)."""
+
+
+class Forbidden(UserError):
+    """The cluster knows the caller's credentials but does not let them read what was asked."""
 
 
 class LoadError(UserError):

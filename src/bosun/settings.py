@@ -60,6 +60,10 @@ class Settings(BaseSettings):
     engine_password: SecretStr | None = None
     engine_api_key: SecretStr | None = None
     engine_verify_certs: bool = True
+    engine_auth: Literal["service", "caller"] = Field(
+        "service", description="service: every query runs with the credentials above | caller: the API and MCP over "
+                               "HTTP run each request's queries with the caller's own (header "
+                               "X-Bosun-Engine-Authorization), refusing a request without them")
     query_timeout_s: float = Field(10.0, gt=0)
     max_result_size: int = Field(10_000, gt=0, le=10_000)
     max_buckets: int = Field(10_000, gt=0)
@@ -197,6 +201,9 @@ def load_settings(**overrides: object) -> Settings:
         raise SettingsError(f"bad setting {name}: {first['msg']}") from None
     if settings.engine != "embedded" and not settings.engine_url:
         raise SettingsError(f"bad setting BOSUN_ENGINE_URL: engine {settings.engine!r} needs a URL")
+    if settings.engine_auth == "caller" and settings.engine == "embedded":
+        raise SettingsError("bad setting BOSUN_ENGINE_AUTH: caller needs a cluster (BOSUN_ENGINE=elasticsearch or "
+                            "opensearch); the embedded engine has no users of its own")
     if settings.understanding == "llm" and not settings.llm_model:
         raise SettingsError("bad setting BOSUN_LLM_MODEL: BOSUN_UNDERSTANDING=llm needs a model, e.g. "
                             "openai:gpt-4o-mini or ollama:llama3.1")

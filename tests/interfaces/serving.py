@@ -23,12 +23,16 @@ def data_copy(data_dir: Path, folder: Path) -> Path:
 
 
 @contextmanager
-def bosun_serve(data_dir: Path, *args: str, port: int | None = None, **env: str) -> Iterator[str]:
-    """Yields the server's base URL; the server is stopped (and its output shown on failure) afterwards."""
+def bosun_serve(data_dir: Path, *args: str, port: int | None = None, log: Path | None = None,
+                **env: str) -> Iterator[str]:
+    """Yields the server's base URL; the server is stopped (and its output shown on failure, or written to `log`)
+    afterwards."""
     port = port or free_port()
     environ = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), **env}
     command = [sys.executable, "-m", "bosun.interfaces.cli", "serve", "--port", str(port), *args]
-    server = subprocess.Popen(command, env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    output = log.open("w") if log else None
+    server = subprocess.Popen(command, env=environ, stdout=output or subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True)
     base = f"http://127.0.0.1:{port}"
     try:
         _wait(server, base)
@@ -36,6 +40,8 @@ def bosun_serve(data_dir: Path, *args: str, port: int | None = None, **env: str)
     finally:
         server.terminate()
         server.wait(timeout=20)
+        if output:
+            output.close()
 
 
 def _wait(server: subprocess.Popen[str], base: str) -> None:

@@ -26,6 +26,7 @@ from bosun.conversation.marks import MarkStore, attach_examples
 from bosun.conversation.store import TurnStore, TurnSummary, open_turn_store
 from bosun.datagen.load import read_sample_info
 from bosun.engines.base import Engine
+from bosun.engines.caller import caller_secrets
 from bosun.engines.factory import open_engine, open_object_source
 from bosun.engines.guardrails import GuardedEngine, Guardrails
 from bosun.errors import BosunError, StoreError, StoreUnwritable
@@ -170,7 +171,7 @@ class Session:
 
         `state` is the turn's own final state, never the thread's latest checkpoint (another turn's);
         `final` is the same as LangGraph streamed it, with any pause the turn ended in."""
-        text = scrub(answer.model_dump_json(), self.context.settings.secrets())
+        text = scrub(answer.model_dump_json(), [*self.context.settings.secrets(), *caller_secrets()])
         answer = Answer.model_validate_json(text)
         reason = self.unsaved
         if reason is None:

@@ -11,15 +11,32 @@ import pyarrow as pa
 from pydantic import SecretStr
 
 from bosun.engines.base import Body, Engine, Response
-from bosun.errors import ConfigError, EngineUnavailable, MissingIndex, QueryTimeout, SettingsError, UserError
-from bosun.settings import Settings, redacted
+from bosun.engines.caller import MISSING, caller, caller_secrets
+from bosun.errors import (
+    ConfigError,
+    EngineUnavailable,
+    Forbidden,
+    MissingIndex,
+    QueryTimeout,
+    SettingsError,
+    Unauthorized,
+    UserError,
+)
+from bosun.settings import Settings, redacted, scrub
 
 _CLIENTS = {"elasticsearch": ("elasticsearch", "Elasticsearch", "elasticsearch"),
             "opensearch": ("opensearchpy", "OpenSearch", "opensearch")}
 
 
 class RemoteEngine(Engine):
-    """A cluster reached over HTTP; `kind` is elasticsearch or opensearch."""
+    """A cluster reached over HTTP; `kind` is elasticsearch or opensearch.
+
+    A query runs with the current caller's credentials when a server has set them (`engines.caller`), else
+    with the configured ones; once `callers_only` is set (a server in BOSUN_ENGINE_AUTH=caller mode), a query
+    without a caller's credentials is refused rather than run with the configured ones.
+    """
+
+    callers_only = False
 
     def __init__(self, kind: str, url: str, *, username: str | None = None, password: str | None = None,
                  api_key: str | None = None, verify_certs: bool = True, timeout_s: float = 10.0) -> None:
@@ -32,7 +49,9 @@ class RemoteEngine(Engine):
         options: dict[str, Any] = {"hosts": [url], "verify_certs": verify_certs, "request_timeout": timeout_s}
         if username:
             options["http_auth" if kind == "opensearch" else "basic_auth"] = (username, password or "")
-        if api_key:
+        if api_key and kind == "opensearch":  # opensearch-py takes no client-wide api_key: it would be ignored
+            options["headers"] = {"authorization": f"ApiKey {api_key}"}
+        elif api_key:
             options["api_key"] = api_key
         if kind == "opensearch":
             options["timeout"] = options.pop("request_timeout")
@@ -61,6 +80,11 @@ class RemoteEngine(Engine):
             raise QueryTimeout(f"{what}: {self.url} did not answer within {self.timeout_s:g} s") from None
         except exceptions.ConnectionError:
             raise EngineUnavailable(f"cannot reach the {self.kind} engine at {self.url}") from None
+        except exceptions.AuthenticationException:
+            raise Unauthorized(f"{what}: {self.url} refused the credentials (HTTP 401)") from None
+        except exceptions.AuthorizationException as exc:
+            raise Forbidden(f"{what}: {self.url} does not let these credentials do it (HTTP 403: "
+                            f"{redacted(_reason(exc))})") from None
         except _request_error(self._module) as exc:
             raise UserError(f"{what}: the cluster refused the query: {redacted(_reason(exc))}") from None
         except _answer_errors(exceptions) as exc:  # an HTTP 5xx, or a body that is not JSON (an HTML page)
@@ -74,9 +98,22 @@ class RemoteEngine(Engine):
                                     f"{self.kind} response")
         return body[key]
 
+    def _as_caller(self) -> tuple[Any, dict[str, Any]]:
+        """The client to call and the arguments that send the current caller's credentials, if any."""
+        secret = caller()
+        if secret is None:
+            if self.callers_only:
+                raise Unauthorized(MISSING)
+            return self._client, {}
+        headers = {"authorization": secret.get_secret_value()}  # in place of the configured credentials
+        if self.kind == "elasticsearch":
+            return self._client.options(headers=headers), {}
+        return self._client, {"headers": headers}
+
     def search(self, index: str, body: Body) -> Response:
         what = f"search {index}"
-        result = self._call(what, self._client.search, index=index, body=body)
+        client, auth = self._as_caller()
+        result = self._call(what, client.search, index=index, body=body, **auth)
         if not isinstance(self._expect(what, result, "hits"), dict):
             raise EngineUnavailable(f"{what}: {self.url} answered {_shown(result)}, not an {self.kind} response")
         return result
@@ -84,16 +121,19 @@ class RemoteEngine(Engine):
     def count(self, index: str, body: Body | None = None) -> int:
         query = {"query": body["query"]} if body and body.get("query") else None
         what = f"count {index}"
-        return int(self._expect(what, self._call(what, self._client.count, index=index, body=query), "count"))
+        client, auth = self._as_caller()
+        return int(self._expect(what, self._call(what, client.count, index=index, body=query, **auth), "count"))
 
     def mapping(self, index: str) -> dict[str, Any]:
         what = f"mapping {index}"
-        found = self._expect(what, self._call(what, self._client.indices.get_mapping, index=index), index)
+        client, auth = self._as_caller()
+        found = self._expect(what, self._call(what, client.indices.get_mapping, index=index, **auth), index)
         mapping: dict[str, Any] = self._expect(what, found, "mappings") if isinstance(found, dict) else {}
         return mapping
 
     def indices(self) -> list[str]:
-        found = self._call("indices", self._client.indices.get_alias, index="*")
+        client, auth = self._as_caller()
+        found = self._call("indices", client.indices.get_alias, index="*", **auth)
         return sorted(name for name in found if not name.startswith("."))
 
     def bulk_load(self, index: str, table: pa.Table, mapping: dict[str, Any], id_field: str | None = None) -> int:
@@ -124,10 +164,11 @@ def _json(value: Any) -> Any:
 
 
 def _reason(exc: Exception) -> str:
+    """The cluster's reason for an error, with the caller's credentials masked should it quote them."""
     info = getattr(exc, "info", None) or getattr(exc, "body", None)
     if isinstance(info, dict) and isinstance(info.get("error"), dict):
-        return str(info["error"].get("reason") or info["error"].get("type"))
-    return str(exc).splitlines()[0][:300]
+        return scrub(str(info["error"].get("reason") or info["error"].get("type")), caller_secrets())
+    return scrub(str(exc).splitlines()[0][:300], caller_secrets())
 
 
 def _answer_errors(exceptions: Any) -> tuple[type[Exception], ...]:
@@ -166,6 +207,15 @@ def open_remote(settings: Settings) -> RemoteEngine:
     return RemoteEngine(settings.engine, settings.engine_url, username=settings.engine_username,
                         password=_plain(settings.engine_password), api_key=_plain(settings.engine_api_key),
                         verify_certs=settings.engine_verify_certs, timeout_s=settings.query_timeout_s)
+
+
+def run_as_callers(engine: Engine) -> None:
+    """From now on `engine` (a cluster, maybe behind the guardrails) queries only with a caller's credentials."""
+    inner = getattr(engine, "inner", engine)
+    if not isinstance(inner, RemoteEngine):
+        raise SettingsError("bad setting BOSUN_ENGINE_AUTH: caller needs a cluster (BOSUN_ENGINE=elasticsearch "
+                            "or opensearch); the embedded engine has no users of its own")
+    inner.callers_only = True
 
 
 def _plain(secret: SecretStr | None) -> str | None:

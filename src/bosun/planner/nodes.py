@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from contextvars import copy_context
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -163,7 +164,8 @@ def _run_worker(worker_input: WorkerInput, ctx: RunContext) -> WorkerResult:
     timeout = ctx.settings.worker_timeout_s
     if worker_input.deadline is not None:
         timeout = max(0.001, min(timeout, worker_input.deadline - time.time()))
-    running = _WORKERS.submit(_checked_run, registered, worker_input, ctx)
+    # in this thread's context, so that the worker queries with the request's credentials (engines.caller)
+    running = _WORKERS.submit(copy_context().run, _checked_run, registered, worker_input, ctx)
     try:
         return running.result(timeout=timeout)
     except FutureTimeout:

@@ -12,6 +12,7 @@ worker thread: on the event loop, 100 small queries at once held every other req
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -46,7 +47,8 @@ class OffLoopSchema(strawberry.Schema):
 
     async def execute(self, query: str | None, *args: Any, **kwargs: Any) -> ExecutionResult:
         call = functools.partial(self.execute_sync, query, *args, **kwargs)
-        return await asyncio.get_running_loop().run_in_executor(_WORKERS, call)
+        # in the request's context: it holds the caller's credentials when the server runs as its callers
+        return await asyncio.get_running_loop().run_in_executor(_WORKERS, contextvars.copy_context().run, call)
 
 
 def build_schema(objects: list[GraphObject]) -> strawberry.Schema:

@@ -84,7 +84,7 @@ def create_app(session: Session, host: str = "127.0.0.1") -> FastAPI:
     the Host check `bosun serve` puts in front of the whole app (`interfaces.auth.guard_hosts`). The bearer token,
     when one is needed, is checked in front of the whole app (`interfaces.auth.protect`), MCP included.
     """
-    mcp = build_server(session)
+    mcp = build_server(session, callers=session.context.settings.engine_auth == "caller")
     security = transport_security(served_hosts(host, session.context.settings.allowed_hosts))
     mcp_routes = mcp.streamable_http_app(streamable_http_path="/mcp", transport_security=security).routes
 

@@ -9,7 +9,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from bosun.errors import BosunError, ConfigError, RunFailure, UserError
+from bosun.errors import BosunError, ConfigError, Forbidden, RunFailure, Unauthorized, UserError
 
 log = logging.getLogger("bosun.api")
 
@@ -27,7 +27,12 @@ def error_response(status: int, error: str, detail: str) -> JSONResponse:
 
 
 def status_of(exc: BosunError) -> tuple[int, str]:
-    """User mistakes are 400, outside failures (engine down, store locked) 503, configuration 500."""
+    """User mistakes are 400, outside failures (engine down, store locked) 503, configuration 500; the caller's
+    cluster credentials missing or refused 401, not allowed what was asked 403."""
+    if isinstance(exc, Unauthorized):
+        return 401, "unauthorized"
+    if isinstance(exc, Forbidden):
+        return 403, "forbidden"
     if isinstance(exc, UserError):
         return 400, "bad_request"
     if isinstance(exc, RunFailure):

@@ -72,10 +72,19 @@ def _frames(item: Any, session: Session) -> list[tuple[str, dict[str, Any]]]:
     if isinstance(item, Answer):
         body = item.model_dump(mode="json")
         asked = [("clarification", body["clarification"])] if item.clarification else []
-        down = engine_problem(session) if item.status == "failed" else None
-        failed = [("error", {"error": "engine_unavailable", "detail": down})] if down else []
-        return [*asked, *failed, ("answer", body)]
+        return [*asked, *_failed(session, item), ("answer", body)]
     if isinstance(item, BosunError):
         return [("error", {"error": status_of(item)[1], "detail": str(item)})]
     log.error("unexpected error in a streamed turn", exc_info=item)
     return [("error", {"error": "internal", "detail": f"an unexpected {type(item).__name__}; see the server log"})]
+
+
+def _failed(session: Session, answer: Answer) -> list[tuple[str, dict[str, Any]]]:
+    """An error frame when a failed turn's engine is down, or refuses the caller's credentials."""
+    if answer.status != "failed":
+        return []
+    try:
+        down = engine_problem(session)
+    except BosunError as exc:  # the caller's credentials refused (BOSUN_ENGINE_AUTH=caller)
+        return [("error", {"error": status_of(exc)[1], "detail": str(exc)})]
+    return [("error", {"error": "engine_unavailable", "detail": down})] if down else []

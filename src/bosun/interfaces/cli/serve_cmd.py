@@ -37,6 +37,7 @@ def serve(ctx: typer.Context, host: Host = "127.0.0.1", port: Port = 8000,
         settings = load_settings()
         _token(settings, host)  # off loopback without a token: refused before the session opens
         session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
+        _as_callers(settings, session.context.engine)
     typer.echo(f"Bosun at http://{host}:{port}/ (API docs at /docs, MCP at /mcp; Ctrl-C to stop)")
     try:
         _run(create_app(session, host), settings, PUBLIC_PATHS, host, port)
@@ -57,6 +58,7 @@ def graphql(host: Host = "127.0.0.1", port: Port = 8765) -> None:
     _token(settings, host)
     catalog = load_catalog(settings.catalog)
     engine = open_guarded_engine(settings, catalog)
+    _as_callers(settings, engine)
     typer.echo(f"GraphQL for {catalog.spec.domain} at http://{host}:{port}/graphql (Ctrl-C to stop)")
     try:
         _run(graphql_app(build_schema(catalog.graph_objects()), engine), settings, (), host, port)
@@ -71,12 +73,23 @@ def _token(settings: Settings, host: str) -> str | None:
     return required_token(host, secret)
 
 
+def _as_callers(settings: Settings, engine: Any) -> None:
+    """With BOSUN_ENGINE_AUTH=caller, the engine queries only with each request's caller's credentials."""
+    if settings.engine_auth == "caller":
+        from bosun.engines.remote import run_as_callers
+
+        run_as_callers(engine)
+
+
 def guarded(asgi: Any, token: str | None, public: tuple[str, ...], settings: Settings, host: str) -> Any:
-    """The app as served: the body limit first, then the Host check, then the token (when one is required)."""
+    """The app as served: the body limit first, then the Host check, then the token (when one is required),
+    then the caller's cluster credentials (BOSUN_ENGINE_AUTH=caller)."""
     from bosun.interfaces.auth import guard_hosts, protect, served_hosts
     from bosun.interfaces.bodylimit import BodyLimit
+    from bosun.interfaces.callers import with_callers
 
-    checked = guard_hosts(protect(asgi, token, public), served_hosts(host, settings.allowed_hosts))
+    callers = with_callers(asgi, settings.engine_auth == "caller", public)
+    checked = guard_hosts(protect(callers, token, public), served_hosts(host, settings.allowed_hosts))
     return BodyLimit(checked, settings.max_request_bytes)
 
 

@@ -6,6 +6,7 @@ import functools
 import json
 import logging
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, ParamSpec, TypeVar
 
 import yaml
@@ -18,11 +19,15 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, ToolAnnotations
 from pydantic import ValidationError
+from starlette.requests import Request
 
 from bosun.catalog import Catalog
 from bosun.conversation.session import Session
-from bosun.errors import BosunError, CatalogError
+from bosun.engines.caller import as_caller, credential
+from bosun.engines.remote import run_as_callers
+from bosun.errors import BosunError, CatalogError, Unauthorized
 from bosun.interfaces.auth import same_token, served_hosts
+from bosun.interfaces.callers import request_header
 from bosun.interfaces.mcp.marking import mark_tool
 from bosun.interfaces.mcp.tools import Tools
 
@@ -54,9 +59,14 @@ class BosunMCP(MCPServer):
     multi-line report, and a prompt's missing arguments as "Internal server error".
     """
 
+    callers = False  # BOSUN_ENGINE_AUTH=caller over HTTP: each call queries with its request's credentials
+
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
-            return await super().call_tool(name, arguments, context)
+            with self._as_caller(context):
+                return await super().call_tool(name, arguments, context)
+        except Unauthorized as exc:
+            raise ToolError(f"Error executing tool {name}: {exc}") from None
         except UnexpectedToolError as exc:
             log.error("tool %r crashed", name, exc_info=exc.__cause__)
             cause = type(exc.__cause__).__name__
@@ -66,6 +76,25 @@ class BosunMCP(MCPServer):
             if isinstance(exc.__cause__, ValidationError):
                 raise ToolError(f"Error executing tool {name}: {first_problem(exc.__cause__)}") from None
             raise ToolError(one_line(str(exc), name)) from None
+
+    async def read_resource(self, uri: Any, context: Any = None) -> Any:
+        try:
+            with self._as_caller(context):
+                return await super().read_resource(uri, context)
+        except Unauthorized as exc:
+            raise ResourceError(str(exc)) from None
+
+    def _as_caller(self, context: Any) -> AbstractContextManager[None]:
+        """Run as the caller of the HTTP request (its tool runs in a thread started in this context).
+
+        Read here, per call, and not by the HTTP middleware: the SDK runs a session's calls in a task of the
+        session's own, outside the context of the HTTP request that carried the call.
+        """
+        if not self.callers:
+            return nullcontext()
+        request = getattr(getattr(context, "request_context", None), "request", None)
+        headers = request.scope.get("headers", []) if isinstance(request, Request) else []
+        return as_caller(credential(request_header(headers)))
 
     async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Any = None) -> Any:
         try:
@@ -88,11 +117,14 @@ def one_line(text: str, name: str) -> str:
     return lines[0] if lines else f"{name} failed without a message"
 
 
-def build_server(session: Session, token: str | None = None, url: str = "http://127.0.0.1") -> MCPServer:
-    """The MCP server over `session`; with a token, HTTP clients must send it as `Authorization: Bearer …`."""
+def build_server(session: Session, token: str | None = None, url: str = "http://127.0.0.1",
+                 callers: bool = False) -> MCPServer:
+    """The MCP server over `session`; with a token, HTTP clients must send it as `Authorization: Bearer …`;
+    with `callers`, each call queries the cluster with its request's `X-Bosun-Engine-Authorization`."""
     auth = AuthSettings(issuer_url=url, resource_server_url=None) if token else None
     server = BosunMCP("bosun", instructions=INSTRUCTIONS, log_level="WARNING", auth=auth,
                        token_verifier=StaticToken(token) if token else None)
+    server.callers = callers
     tools = Tools(session)
     for tool in (tools.describe_catalog, tools.resolve_name, tools.search, tools.aggregate, tools.lookup_object,
                  tools.explain_field):
@@ -184,6 +216,9 @@ def serve(session: Session, http: bool, host: str, port: int, token: str | None)
     if not http:
         build_server(session).run("stdio")
         return
-    server = build_server(session, token, f"http://{host}:{port}")
+    callers = session.context.settings.engine_auth == "caller"
+    if callers:
+        run_as_callers(session.context.engine)
+    server = build_server(session, token, f"http://{host}:{port}", callers)
     hosts = served_hosts(host, session.context.settings.allowed_hosts)
     server.run("streamable-http", host=host, port=port, transport_security=transport_security(hosts))
