@@ -657,7 +657,9 @@ def _money_measures(record: IndexProfile, name: str, words: list[str]) -> dict[s
     takings = [str(w) for w in _words()["takings_words"]] if _takings_column(record) == name else []
     # a price-like name alone means its average ("price by size"); an amount-like name alone its sum
     averaged_by_name = _has(name, "avg_words") and not _has(name, "sum_words")
-    sum_words = [*takings, total, *([] if averaged_by_name else words)]
+    totals = _words()["totals_named"]  # "payroll": the total of salaries has a name of its own
+    named = [str(w) for word in words_of(name) for w in totals.get(word, [])]
+    sum_words = [*takings, total, *named, *([] if averaged_by_name else words)]
     avg_words = [f"average {said}", *(words if averaged_by_name else [])]
     sum_key, avg_key = (takings[0] if takings else f"total_{name}", name) if averaged_by_name \
         else (name, f"average_{name}")

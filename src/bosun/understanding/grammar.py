@@ -58,6 +58,7 @@ class StepWords(_Data):
     percent: list[str]
     previous: list[str]
     within: list[str]
+    over_groups: list[str]
 
 
 class PeriodWords(_Data):

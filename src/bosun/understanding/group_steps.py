@@ -17,7 +17,18 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bosun.understanding.bounds import Reader, field_of_unit, measure_field, threshold_number, written_unit
-from bosun.understanding.meaning import Change, Interval, Meaning, Measure, PerPeriod, Running, Step, Threshold, TopEach
+from bosun.understanding.meaning import (
+    Change,
+    Interval,
+    Meaning,
+    Measure,
+    PerGroup,
+    PerPeriod,
+    Running,
+    Step,
+    Threshold,
+    TopEach,
+)
 from bosun.understanding.tagger import Span
 
 
@@ -233,8 +244,13 @@ def per_period(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         if span.used or "avg" not in [a[0] for a in span.values("agg")]:
             continue
         period = _period_near(spans, i, c)
-        if period is None or not _additive(spans, c):
+        group = _group_near(spans, c) if period is None else None
+        if (period is None and group is None) or not _additive(spans, c):
             continue
+        if group is not None:  # "average TEU per carrier": each carrier's total, averaged over the carriers
+            settle(meaning, [Claim(PerGroup(), [span, *group[1]], group=group[0])])
+            return
+        assert period is not None
         interval, words = period
         settle(meaning, [Claim(PerPeriod(interval=interval), [span, *words])])
         return
@@ -253,6 +269,15 @@ def _period_near(spans: list[Span], i: int, c: Composer) -> tuple[Interval, list
         unit = spans[j + 1]
         if cue.key in c.grammar.steps.within and unit.has("interval_unit") and not (cue.used or unit.used):
             return unit.value("interval_unit"), [cue, unit]
+    return None
+
+
+def _group_near(spans: list[Span], c: Composer) -> tuple[str, list[Span]] | None:
+    """ "per <dimension>" anywhere: the groups an average is taken over ("average TEU per carrier")."""
+    for j, cue in enumerate(spans[:-1]):
+        named = c.dimension(spans[j + 1])
+        if cue.key in c.grammar.steps.over_groups and named is not None and not (cue.used or spans[j + 1].used):
+            return named, [cue, spans[j + 1]]
     return None
 
 
