@@ -88,6 +88,16 @@ def test_catalog_init_says_what_it_decided(drafted: tuple[Path, Path, str]) -> N
         in printed
     assert "team_id: codes named in teams (name) → dimension read by its names, said 'team'" in printed
     assert "player_id: an id repeated across rows (5,149 values in 26,428 rows)" in printed
+    assert "people: linked by player_id (its key player_id) → the records filtered by its birth_country ('born in')" \
+        in printed
+
+
+def test_catalog_check_finds_no_problem_in_the_draft(drafted: tuple[Path, Path, str]) -> None:
+    """Teams.csv has columns named 2B and 3B (doubles, triples): `2_b` is no GraphQL name, and the type builds
+    without them."""
+    env = {"BOSUN_DATA_DIR": str(drafted[0]), "BOSUN_CATALOG": None}
+    checked = CliRunner().invoke(app, ["catalog", "check", str(drafted[1])], env=env)  # type: ignore[arg-type]
+    assert checked.exit_code == 0 and "no problems" in checked.output, checked.output
 
 
 @pytest.mark.parametrize("item", _cases())
