@@ -137,7 +137,7 @@ def _threshold_claim(spans: list[Span], i: int, c: Composer) -> Claim | None:
     measure, words = measured
     factor, units = _unit(spans, at, measure, c)
     value *= factor
-    words += [s for s in spans[head:i] if s.has("who")]  # "customers who spent", "carriers whose average …"
+    words += [s for s in spans[head:i] if s.has("who") or s.has("record")]  # "customers who spent", "teams paid"
     return Claim(Threshold(**_bounds(span.value("threshold"), value)), [span, spans[at], spans[head], *words, *units],
                  measure=measure, group=c.dimension(spans[head]), interval=spans[head].value("interval_unit"))
 
@@ -162,6 +162,8 @@ def _head(spans: list[Span], start: int, c: Composer) -> int | None:
     """The grouping noun a bound follows ("ports … with more than"), past small words, the measure and the time."""
     for j in range(start - 1, -1, -1):
         head = spans[j]
+        if head.has("record") and _acted_by_group(spans, j, start, c):
+            continue  # "teams paid more than $200M": the records' verb right after the group, right before the bound
         if head.has("record"):
             return None
         if c.dimension(head) is not None or head.has("interval_unit"):
@@ -169,6 +171,12 @@ def _head(spans: list[Span], start: int, c: Composer) -> int | None:
         if not _passable(head, c):
             return None
     return None
+
+
+def _acted_by_group(spans: list[Span], at: int, bound: int, c: Composer) -> bool:
+    """A word of the records between a grouping noun and a bound, touching both ("which teams paid more than"):
+    what each group did in all. With a word between ("carriers with shipments over 25 tons") it is a record's."""
+    return at == bound - 1 and at > 0 and c.dimension(spans[at - 1]) is not None
 
 
 def _passable(span: Span, c: Composer) -> bool:
@@ -194,6 +202,8 @@ def _bound_measure(spans: list[Span], head: int, i: int, at: int, c: Composer) -
 def _named_before(spans: list[Span], head: int, end: int, c: Composer) -> tuple[Measure, list[Span]] | None:
     """ "carriers whose transit time is over 20 days", "commodities with a total weight above 10,000 tons"."""
     for j in range(head + 1, end):
+        if _acted_by_group(spans, j, end, c) and spans[j].has("record"):
+            continue  # "teams paid more than 200 million in salaries": the verb counts nothing; the amount follows
         named = _named(spans[j], c)
         if named is not None:
             return named, [spans[j]]
