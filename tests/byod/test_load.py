@@ -81,6 +81,17 @@ def test_a_date_is_composed_from_year_month_and_day_columns(tmp_path: Path, data
                                                                               ("DL", "2013-12-31")]
 
 
+def test_a_year_column_alone_dates_each_row_as_its_year_with_no_weekday(tmp_path: Path, data_dir: Path) -> None:
+    (tmp_path / "wages.csv").write_text("yearID,teamID,wage\n1985,ATL,870000\n2016,NYA,33000000\n")
+    assert _load(str(tmp_path / "wages.csv")).exit_code == 0
+    engine = _engine(data_dir)
+    fields = engine.mapping("wages")["properties"]
+    assert fields["date"] == {"type": "date"} and "date_weekday" not in fields and "date_month" not in fields
+    hits = engine.search("wages", {"sort": [{"date": "asc"}]})["hits"]["hits"]
+    assert [(h["_source"]["team_id"], h["_source"]["date"]) for h in hits] == [("ATL", "1985-01-01"),
+                                                                               ("NYA", "2016-01-01")]
+
+
 @pytest.mark.parametrize(("name", "content", "message"), [
     ("ragged.csv", b"a,b,c\n1,2,3\n4,5,6,7\n", "ragged.csv: row 3: 4 fields where the header has 3"),
     ("latin.csv", "name;city\nJos\xe9;K\xf6ln\n".encode("latin-1"), "latin.csv: row 2: not UTF-8 text"),

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from bosun.catalog.codes import code_outcome, code_set_of, code_values, code_why, is_letter_code
+from bosun.catalog.linked import distinct_values, link_note, linked_attributes
 from bosun.catalog.loader import index_rows
 from bosun.catalog.parts import is_clock_values, part_name
 from bosun.catalog.profile import MANY_VALUES, MOST_COLUMNS, Column, IndexProfile, profile_index
@@ -99,8 +100,10 @@ def _numeric_role(column: Column, rows: int, record: str) -> Decision:
     if is_coordinate(column):
         return Decision("attribute", f"a coordinate name, values {column.low:g} to {column.high:g}: a position, "
                                      "never summed")
-    # evidence: the column is named after what one row is ("flight" in flights): that row's number
-    if record and singular(phrase(column.name)) in {singular(w) for w in words_of(record)}:
+    # evidence: the column is named after what one row is ("flight" in flights): that row's number, unless the
+    # name is an amount's ("salary" in salaries, "payment" in payments: what each row pays)
+    named_after_rows = record and singular(phrase(column.name)) in {singular(w) for w in words_of(record)}
+    if named_after_rows and not _has(column.name, "sum_words"):
         return Decision(_code_role(column), f"a number named after the records ({phrase(record)}): "
                                             "their number, never summed", record_number=True)
     # evidence: a code name ("precinct", "store") and few whole values for the rows: a place or a unit
@@ -241,16 +244,17 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     summary = summary_of(engine, record, {name: d.role for name, d in decisions.items()}, periodic, numbers)
     count = _noun(record.index).replace(" ", "_")
     figure = summarise(record, summary, measures, count) if summary else None
-    keys = {ref.index: _id_column(ref) for ref in references}
+    keys = {ref.index: _reference_key(ref) for ref in references}
     links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]
     decisions.update(_named_codes(references, links, keys, fields))
     draft: dict[str, Any] = {
         "domain": record.index,
         "description": f"Drafted by `bosun catalog init` from {', '.join(names)}; review the descriptions.",
         "record": record.index,
-        "objects": {record.index: _record_object(record, fields),
+        "objects": {record.index: _record_object(record, fields, measures),
                     **{ref.index: _reference_object(ref, keys[ref.index]) for ref in references}},
         "entities": _entities(record, references, links, keys, engine),
+        "links": _linked(references, links, keys),
         "measures": measures,
         "time": _time(record, fields),
         "defaults": {"measure": count, **({"figure": figure} if figure else {})},
@@ -259,7 +263,8 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     row = record_noun(record.index, record.columns)
     what_a_row_is = [row_why(record.index, row)] if row else []
     what_a_row_is += [summary_why(record, summary, figure)] if summary else []
-    return Draft(text, [*what_a_row_is, *(_note(record, name, decisions[name], measures) for name in fields)])
+    notes = [_note(record, name, decisions[name], measures) for name in fields]
+    return Draft(text, [*what_a_row_is, *notes, *(link_note(name, spec) for name, spec in draft["links"].items())])
 
 
 _AGG_SAID = {"sum": "sum", "avg": "average", "count": "count", "min": "minimum", "max": "maximum",
@@ -338,6 +343,7 @@ def _record_fields(record: IndexProfile, decisions: dict[str, Decision],
             continue
         role = decisions[name].role
         short = [w for w in _short_names(name) if claims[w] == [name] or role == "dimension"]
+        short += _coded_thing(name) if role == "dimension" else []
         fields[name] = _field(column, role, short)
         if decisions[name].record_number:  # "flight" and "flights" count the records; this is their number
             number = f"{phrase(name)} number"
@@ -359,6 +365,15 @@ def _short_names(name: str) -> list[str]:
     if len(words) > 1 and words[0] in {str(w) for w in _words()["participles"]}:  # "paid_interest": interest paid
         found.append(" ".join([*words[1:], words[0]]))
     return [w for w in dict.fromkeys(found) if w != phrase(name)]
+
+
+def _coded_thing(name: str) -> list[str]:
+    """The thing a dimension of codes stands for: "lg_id" → league(s), "team_code" → team(s) ("by league")."""
+    words = words_of(name)
+    if len(words) < 2 or words[-1] not in {str(w) for w in _words()["id_words"]}:
+        return []
+    stem = spoken("_".join(words[:-1]))
+    return [stem, plural(stem)]
 
 
 def _field(column: Column, role: str, short: list[str]) -> dict[str, Any]:
@@ -406,13 +421,17 @@ def _description(column: Column, role: str) -> str:
     return f"{what}."
 
 
-def _record_object(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def _record_object(record: IndexProfile, fields: dict[str, dict[str, Any]],
+                   measures: dict[str, Any]) -> dict[str, Any]:
     named = singular(phrase(row_name(record.index)))
     noun = period_rows(record) or named  # one row per day of a daily series: its rows are "days"
     row = record_noun(record.index, record.columns)  # "pizza_sales": a row is a pizza sold, named "pizza", "sold"
     said = [named, plural(named), *(row.words if row else []), *event_verbs(record.index)]
+    # an amount named after the records ("salary" in salaries) takes their noun: "by salary" is that amount
+    claimed = {w for m in measures.values() if m.get("field") for w in m["words"]}
+    synonyms = [w for w in dict.fromkeys([noun, plural(noun), *said, "record", "records", "rows"]) if w not in claimed]
     return {"kind": "record", "index": record.index, "description": f"One {noun} record.",
-            "synonyms": list(dict.fromkeys([noun, plural(noun), *said, "record", "records", "rows"])),
+            "synonyms": synonyms,
             "id_field": _id_column(record), "title_field": _id_column(record), "fields": fields}
 
 
@@ -444,10 +463,23 @@ def _id_column(profile: IndexProfile) -> str:
     return ranked[0].name
 
 
+def _reference_key(ref: IndexProfile) -> str:
+    """A reference's key: its unique column; else, where a row repeats per period (a team per season), the most
+    distinct column with an id name, which the records hold."""
+    columns = [c for c in ref.columns.values() if c.type in {"keyword", "integer", "long"}]
+    if any(c.distinct >= ref.rows > 0 for c in columns):
+        return _id_column(ref)
+    named = sorted((c for c in columns if c.type == "keyword" and _has(c.name, "id_words")), key=lambda c: -c.distinct)
+    return named[0].name if named else _id_column(ref)
+
+
 def _name_column(ref: IndexProfile, key: str) -> str:
+    """A name column with (nearly) one name per key: per row where the key is unique, a few per key where a row
+    repeats (a team renamed over the seasons)."""
     strings = [c for c in ref.columns.values() if c.type == "keyword" and c.name != key]
-    named = [c for c in strings if _has(c.name, "name_words") and c.distinct >= 0.9 * ref.rows]
-    distinct = [c for c in strings if c.distinct >= 0.9 * ref.rows and is_name_like(c)]
+    keys = min(ref.columns[key].distinct, ref.rows) if key in ref.columns else ref.rows
+    named = [c for c in strings if _has(c.name, "name_words") and c.distinct >= 0.9 * keys]
+    distinct = [c for c in strings if c.distinct >= 0.9 * keys and is_name_like(c)]
     chosen = named or distinct
     return chosen[0].name if chosen else key
 
@@ -487,9 +519,10 @@ def _links(record: IndexProfile, ref: IndexProfile, key: str, engine: Engine) ->
     held = {col: _all_values(engine, ref, col) for col in dict.fromkeys([name, key])}
     links = []
     for column in record.columns.values():
-        if not column.complete_values or column.type not in {"keyword", "integer", "long"}:
+        keys = column.type == "keyword" and _has(column.name, "id_words")  # ids past the profile's list: read them all
+        if not (column.complete_values or keys) or column.type not in {"keyword", "integer", "long"}:
             continue
-        values = {str(v) for v, _ in column.values}
+        values = _all_values(engine, record, column.name)
         for by, known in held.items():
             if by == key and column.numeric and not _related(column.name, ref.index, key):
                 continue  # numbers are in many ranges: a numeric key link needs the names to agree too
@@ -507,10 +540,18 @@ def _related(column: str, index: str, key: str) -> bool:
 
 def _all_values(engine: Engine, ref: IndexProfile, column: str) -> set[str]:
     found = ref.columns[column]
-    if found.complete_values:
-        return {str(v) for v, _ in found.values}
-    body = {"size": 0, "aggs": {"v": {"terms": {"field": column, "size": max(ref.rows, 1)}}}}
-    return {str(b["key"]) for b in engine.search(ref.index, body)["aggregations"]["v"]["buckets"]}
+    return {str(v) for v, _ in found.values} if found.complete_values else distinct_values(engine, ref.index, column)
+
+
+def _linked(references: list[IndexProfile], links: list[Link], keys: dict[str, str]) -> dict[str, Any]:
+    """The references whose attributes filter the records (linked.py), by the record columns holding their keys."""
+    found = {}
+    for ref in references:
+        fields = [link.column for link in links if link.reference == ref.index and link.by == keys[ref.index]]
+        drafted = linked_attributes(ref, keys[ref.index], fields, is_name_like) if fields else {}
+        if drafted:
+            found[ref.index] = drafted
+    return found
 
 
 def _entities(record: IndexProfile, references: list[IndexProfile], links: list[Link],
@@ -601,7 +642,10 @@ def _measures(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[s
         if field["role"] != "measure" or name == _noun(record.index).replace(" ", "_"):
             continue
         measures.update(_field_measures(record, name, field.get("unit")))
-    takings = {str(w) for w in _words()["takings_words"]}
+    # words a measure takes from the count: the takings words, and the records' own noun where an amount is named
+    # after them ("salary" in salaries: "total salaries" sums salary)
+    noun = _noun(record.index)
+    takings = {str(w) for w in _words()["takings_words"]} | {noun, singular(noun), plural(noun)}
     claimed = takings & {w for m in measures.values() for w in m["words"]}
     named = {w for field in fields.values() for w in field["synonyms"]}
     return {_noun(record.index).replace(" ", "_"): _count_measure(record, claimed | named), **measures}
@@ -627,8 +671,8 @@ def _field_measures(record: IndexProfile, name: str, unit: str | None) -> dict[s
     words = list(dict.fromkeys([phrase(name), plural(phrase(name)), said, plural(said)]))
     label = f"{'average' if agg == 'avg' else 'total'} {said}"
     measures = {name: {"agg": agg, "field": name, "words": words, "label": label}}
-    if _money_on_sales(record, column):
-        # evidence: money (name cue, non-negative decimals) on records that are sales: sum and average both
+    if _money_on_sales(record, column) or _is_money(column, {"integer", "long", "float", "double"}):
+        # evidence: money (name cue, non-negative numbers): sum and average both, on sales the sum is the takings
         measures = _money_measures(record, name, words)
     if unit:
         for measure in measures.values():
@@ -643,7 +687,9 @@ def _money_measures(record: IndexProfile, name: str, words: list[str]) -> dict[s
     takings = [str(w) for w in _words()["takings_words"]] if _takings_column(record) == name else []
     # a price-like name alone means its average ("price by size"); an amount-like name alone its sum
     averaged_by_name = _has(name, "avg_words") and not _has(name, "sum_words")
-    sum_words = [*takings, total, *([] if averaged_by_name else words)]
+    totals = _words()["totals_named"]  # "payroll": the total of salaries has a name of its own
+    named = [str(w) for word in words_of(name) for w in totals.get(word, [])]
+    sum_words = [*takings, total, *named, *([] if averaged_by_name else words)]
     avg_words = [f"average {said}", *(words if averaged_by_name else [])]
     sum_key, avg_key = (takings[0] if takings else f"total_{name}", name) if averaged_by_name \
         else (name, f"average_{name}")
@@ -663,9 +709,13 @@ def _takings_column(record: IndexProfile) -> str | None:
 
 def _money_on_sales(record: IndexProfile, column: Column) -> bool:
     """Money: a money word in the name and non-negative decimals; sales: a sale word in the records' name."""
-    decimals = column.type in {"float", "double"} and column.low is not None and column.low >= 0
-    money = decimals and _has(column.name, "money_words") and not _has(column.name, "id_words")
-    return money and _has(record.index, "sale_words")
+    return _is_money(column, {"float", "double"}) and _has(record.index, "sale_words")
+
+
+def _is_money(column: Column, types: set[str]) -> bool:
+    """A money word in the name, no id word, and non-negative numbers of these types."""
+    numbers = column.type in types and column.low is not None and column.low >= 0
+    return numbers and _has(column.name, "money_words") and not _has(column.name, "id_words")
 
 
 def _time(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:

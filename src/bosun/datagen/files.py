@@ -330,16 +330,17 @@ def _with_composed_date(table: pa.Table) -> pa.Table:
     types = {f.name: f.type for f in table.schema}
     if any(pa.types.is_date(t) or pa.types.is_timestamp(t) for t in types.values()):
         return table
-    squeezed = {n.replace("_", ""): n for n, t in types.items() if pa.types.is_integer(t)}
+    squeezed = {_squeezed(n): n for n, t in types.items() if pa.types.is_integer(t)}
     parts = {part: next((squeezed[n] for n in names if n in squeezed), None) for part, names in _DATE_PARTS.items()}
-    if parts["year"] is None or parts["month"] is None:
+    if parts["year"] is None or (parts["month"] is None and not _years(table.column(parts["year"]))):
         return table
+    month = f'coalesce("{parts["month"]}", 1)' if parts["month"] else "1"
     day = f'coalesce("{parts["day"]}", 1)' if parts["day"] else "1"
     name = _unique("date", set(types))
     con = duckdb.connect()
     try:
         con.register("__parts", table)
-        sql = (f'SELECT *, try(make_date(CAST("{parts["year"]}" AS BIGINT), CAST("{parts["month"]}" AS BIGINT), '
+        sql = (f'SELECT *, try(make_date(CAST("{parts["year"]}" AS BIGINT), CAST({month} AS BIGINT), '
                f'CAST({day} AS BIGINT))) AS "{name}" FROM __parts')
         composed: pa.Table = con.sql(sql).to_arrow_table()
     finally:
@@ -347,17 +348,39 @@ def _with_composed_date(table: pa.Table) -> pa.Table:
     return composed
 
 
+def _squeezed(name: str) -> str:
+    """A column's name without underscores and a trailing "id" ("year_id", "yearID" → "year"): a year's number is
+    often written as the key of the season it names."""
+    squeezed = name.replace("_", "")
+    return squeezed.removesuffix("id") or squeezed
+
+
+def _years(column: pa.ChunkedArray) -> bool:
+    """Evidence that a year column alone dates each row (a season's figures, a year's salaries): every value is a
+    calendar year of the last millennium or this one, and there are several of them."""
+    low, high = pc.min(column).as_py(), pc.max(column).as_py()
+    return low is not None and 1000 <= low < high <= 2999
+
+
+def _new_years(column: pa.ChunkedArray) -> bool:
+    """Every date is a January 1st: the dates stand for years, which have no weekday or month to group by."""
+    present = column.drop_null()
+    if not len(present):
+        return False
+    return bool(pc.all(pc.and_(pc.equal(pc.month(present), 1), pc.equal(pc.day(present), 1))).as_py())
+
+
 def with_date_parts(table: pa.Table) -> tuple[pa.Table, list[str]]:
     """The table with a field per date part (catalog/parts.py), and a note for each source said to the user.
 
-    Evidence: a date's weekday (unless every date is a month's first day: months, whose weekday says nothing)
-    and month; an hour where some timestamp has a time of day other than midnight;
+    Evidence: a date's weekday and month (none where every date is a January 1st: years; no weekday where every
+    date is a month's first day: months); an hour where some timestamp has a time of day other than midnight;
     an hour of an integer column whose values are HHMM clock times (many, 0–2400, minutes under 60).
     """
     types = {f.name: f.type for f in table.schema}
     wanted: list[tuple[str, DatePartName, bool]] = []
     for name, kind in types.items():
-        if pa.types.is_date(kind) or pa.types.is_timestamp(kind):
+        if (pa.types.is_date(kind) or pa.types.is_timestamp(kind)) and not _new_years(table.column(name)):
             monthly = _all_first_days(table.column(name))
             wanted += [(name, part, False) for part in DATE_PARTS if not (monthly and part == "weekday")]
         if pa.types.is_timestamp(kind) and _has_times(table.column(name)):

@@ -191,13 +191,13 @@ def values(spans: list[Span], c: Composer, meaning: Meaning) -> None:
 
 
 def quantifiers(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "all shipments from Busan", "any Maersk arrivals", "all carriers": a quantifier right before a record noun,
-    a name, a value or a field says the records (or values) as they stand. Anywhere else ("all of Savannah, Houston
-    and Miami") it is left unread, so reported."""
+    """ "all shipments from Busan", "any Maersk arrivals", "all carriers", "all salaries": a quantifier right before
+    a record noun, a name, a value, a field or a measure says the records (or values) as they stand. Anywhere else
+    ("all of Savannah, Houston and Miami") it is left unread, so reported."""
+    kinds = ("record", "name", "value", "date_word", "field", "object", "measure")
     for i, span in enumerate(spans[:-1]):
         following = spans[i + 1]
-        if span.has("quantifier") and not span.used and any(
-                following.has(kind) for kind in ("record", "name", "value", "date_word", "field", "object")):
+        if span.has("quantifier") and not span.used and any(following.has(kind) for kind in kinds):
             span.used = True
 
 
@@ -583,6 +583,8 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             continue  # "slowest first": an order, read by `ordering`
         count = _rank_count(spans, i, width, c)
         target_at = c.after(spans, i + width - 1 if count is None or count[0] < i else count[0])
+        if count is not None and count[0] > i and target_at is not None:  # "top 10 players", not "the most orders"
+            _ranked_things(spans[target_at], c, meaning)
         while target_at is not None and _measure_field(spans[target_at], c) and c.dimension(spans[target_at]) is None:
             target_at = c.after(spans, target_at)  # "the six lowest-volume origin ports": past the measure
         target = spans[target_at] if target_at is not None else None
@@ -605,6 +607,18 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             meaning.top_n = _unnumbered(c, meaning)
         group_steps.top_each(spans, c, meaning)  # "the busiest port for each carrier": a ranking in each group
         return
+
+
+def _ranked_things(target: Span, c: Composer, meaning: Meaning) -> None:
+    """ "top 10 players by salary": the things a distinct count numbers, right after the ranking's number, are what
+    is ranked, each a group of its id; their number is no measure of the ranking."""
+    counted = [m for m in target.values("measure") if c.catalog.spec.measures[m].agg == "cardinality"]
+    field = c.catalog.spec.measures[counted[0]].field if counted else None
+    if field is None or field in meaning.group_by:
+        return
+    meaning.measures = [m for m in meaning.measures if m.name != counted[0]]
+    meaning.group_by.append(field)
+    target.used = True
 
 
 def _ranked_periods(target: Span | None, c: Composer, meaning: Meaning) -> None:

@@ -59,6 +59,7 @@ class StepWords(_Data):
     previous: list[str]
     within: list[str]
     per_period_read: str  # said when "average monthly <field>" averages the period totals of a field's sum
+    over_groups: list[str]
 
 
 class PeriodWords(_Data):

@@ -17,7 +17,18 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bosun.understanding.bounds import Reader, field_of_unit, measure_field, threshold_number, written_unit
-from bosun.understanding.meaning import Change, Interval, Meaning, Measure, PerPeriod, Running, Step, Threshold, TopEach
+from bosun.understanding.meaning import (
+    Change,
+    Interval,
+    Meaning,
+    Measure,
+    PerGroup,
+    PerPeriod,
+    Running,
+    Step,
+    Threshold,
+    TopEach,
+)
 from bosun.understanding.tagger import Span
 
 
@@ -126,7 +137,7 @@ def _threshold_claim(spans: list[Span], i: int, c: Composer) -> Claim | None:
     measure, words = measured
     factor, units = _unit(spans, at, measure, c)
     value *= factor
-    words += [s for s in spans[head:i] if s.has("who")]  # "customers who spent", "carriers whose average …"
+    words += [s for s in spans[head:i] if s.has("who") or s.has("record")]  # "customers who spent", "teams paid"
     return Claim(Threshold(**_bounds(span.value("threshold"), value)), [span, spans[at], spans[head], *words, *units],
                  measure=measure, group=c.dimension(spans[head]), interval=spans[head].value("interval_unit"))
 
@@ -151,6 +162,8 @@ def _head(spans: list[Span], start: int, c: Composer) -> int | None:
     """The grouping noun a bound follows ("ports … with more than"), past small words, the measure and the time."""
     for j in range(start - 1, -1, -1):
         head = spans[j]
+        if head.has("record") and _acted_by_group(spans, j, start, c):
+            continue  # "teams paid more than $200M": the records' verb right after the group, right before the bound
         if head.has("record"):
             return None
         if c.dimension(head) is not None or head.has("interval_unit"):
@@ -158,6 +171,12 @@ def _head(spans: list[Span], start: int, c: Composer) -> int | None:
         if not _passable(head, c):
             return None
     return None
+
+
+def _acted_by_group(spans: list[Span], at: int, bound: int, c: Composer) -> bool:
+    """A word of the records between a grouping noun and a bound, touching both ("which teams paid more than"):
+    what each group did in all. With a word between ("carriers with shipments over 25 tons") it is a record's."""
+    return at == bound - 1 and at > 0 and c.dimension(spans[at - 1]) is not None
 
 
 def _passable(span: Span, c: Composer) -> bool:
@@ -183,6 +202,8 @@ def _bound_measure(spans: list[Span], head: int, i: int, at: int, c: Composer) -
 def _named_before(spans: list[Span], head: int, end: int, c: Composer) -> tuple[Measure, list[Span]] | None:
     """ "carriers whose transit time is over 20 days", "commodities with a total weight above 10,000 tons"."""
     for j in range(head + 1, end):
+        if _acted_by_group(spans, j, end, c) and spans[j].has("record"):
+            continue  # "teams paid more than 200 million in salaries": the verb counts nothing; the amount follows
         named = _named(spans[j], c)
         if named is not None:
             return named, [spans[j]]
@@ -233,8 +254,13 @@ def per_period(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         if span.used or "avg" not in [a[0] for a in span.values("agg")]:
             continue
         period = _period_near(spans, i, c)
-        if period is None or not _additive(spans, c):
+        group = _group_near(spans, c) if period is None else None
+        if (period is None and group is None) or not _additive(spans, c):
             continue
+        if group is not None:  # "average TEU per carrier": each carrier's total, averaged over the carriers
+            settle(meaning, [Claim(PerGroup(), [span, *group[1]], group=group[0])])
+            return
+        assert period is not None
         interval, words = period
         settle(meaning, [Claim(PerPeriod(interval=interval), [span, *words])])
         summed = _summed_fields(spans, c)
@@ -266,6 +292,13 @@ def _summed_fields(spans: list[Span], c: Composer) -> list[str]:
     named = [measures[n] for span in spans if not span.has("record") for n in span.values("measure")]
     summed = [m.field for m in named if m.agg == "sum" and m.field in fields]
     return [next(iter(fields[f].synonyms), f.replace("_", " ")) for f in summed if f]
+def _group_near(spans: list[Span], c: Composer) -> tuple[str, list[Span]] | None:
+    """ "per <dimension>" anywhere: the groups an average is taken over ("average TEU per carrier")."""
+    for j, cue in enumerate(spans[:-1]):
+        named = c.dimension(spans[j + 1])
+        if cue.key in c.grammar.steps.over_groups and named is not None and not (cue.used or spans[j + 1].used):
+            return named, [cue, spans[j + 1]]
+    return None
 
 
 def _additive(spans: list[Span], c: Composer) -> bool:

@@ -139,6 +139,14 @@ class PerPeriod(BaseModel):
     interval: Interval
 
 
+class PerGroup(BaseModel):
+    """The average over the groups of the first grouping of what each group adds up: "average TEU per carrier" is
+    PerGroup() on the sum of teu grouped by carrier_name (each carrier's total, averaged over the carriers), as
+    PerPeriod averages the totals of periods."""
+
+    kind: Literal["per_group"] = "per_group"
+
+
 class HasAll(BaseModel):
     """Keep the groups that have records of every value: "vessels that called at both Busan and Shanghai" is
     HasAll(field=port_of_lading, values=[BUSAN, SHANGHAI]) on a grouping by vessel_name."""
@@ -157,7 +165,8 @@ class HasNone(BaseModel):
     values: list[str | int | float | bool] = Field(min_length=1)
 
 
-Step = Annotated[Threshold | TopEach | Running | Change | PerPeriod | HasAll | HasNone, Field(discriminator="kind")]
+Step = Annotated[Threshold | TopEach | Running | Change | PerPeriod | PerGroup | HasAll | HasNone,
+                 Field(discriminator="kind")]
 
 
 class Link(BaseModel):

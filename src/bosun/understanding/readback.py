@@ -20,6 +20,7 @@ from bosun.understanding.meaning import (
     HasNone,
     Meaning,
     Measure,
+    PerGroup,
     PerPeriod,
     Step,
     Threshold,
@@ -71,6 +72,8 @@ def step_words(step: Step, meaning: Meaning, catalog: Catalog) -> str:
         return words["change_percent" if step.percent else "change"].format(interval=meaning.interval or "period")
     if isinstance(step, PerPeriod):
         return words["per_period"].format(interval=step.interval)
+    if isinstance(step, PerGroup) and meaning.group_by:
+        return words["per_group"].format(group=field_name(meaning.group_by[0], catalog))
     return words.get(step.kind, "")
 
 

@@ -17,7 +17,18 @@ from bosun.catalog import Catalog
 from bosun.catalog.parts import PART_RANGE
 from bosun.understanding.compared import compared_problems
 from bosun.understanding.links import link_problems, listing_problems
-from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning, Measure, Running, Step, Threshold, TopEach
+from bosun.understanding.meaning import (
+    Change,
+    HasAll,
+    HasNone,
+    Meaning,
+    Measure,
+    PerGroup,
+    Running,
+    Step,
+    Threshold,
+    TopEach,
+)
 
 if TYPE_CHECKING:
     from bosun.understanding.grammar import Grammar
@@ -131,6 +142,8 @@ def _step_problem(step: Step, meaning: Meaning) -> str | None:
         return "a top N within each group needs two groupings (fields, or a field and an interval)"
     if isinstance(step, TopEach) and step.outer == "period" and meaning.interval is None:
         return "a top N within each period needs an interval"
+    if isinstance(step, PerGroup) and not meaning.group_by:
+        return "an average over groups needs a grouping"
     if isinstance(step, Running | Change) and meaning.interval is None and len(meaning.periods) < 2:
         return f"a {step.kind} step needs periods (an interval)"
     if not isinstance(step, Threshold | HasAll | HasNone) and not (meaning.measures or meaning.periods):

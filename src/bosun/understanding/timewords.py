@@ -138,8 +138,8 @@ _ORDINAL = r"(?P<o>first|1st|second|2nd|third|3rd|fourth|4th)"
 RULES: list[Rule] = [
     (rf"\bbetween\s+(?P<a>{_POINT})\s+(?:and|to)\s+(?P<b>{_POINT})\b",
      lambda m, t: (_point(m["a"], t, end=False), _point(m["b"], t, end=True))),
-    (rf"\bfrom\s+(?P<a>{_ISO})\s+(?:to|until|through)\s+(?P<b>{_ISO})\b",
-     lambda m, t: (date.fromisoformat(m["a"]), date.fromisoformat(m["b"]))),
+    (rf"\bfrom\s+(?P<a>{_POINT})\s+(?:to|until|through|thru)\s+(?P<b>{_POINT})\b",
+     lambda m, t: (_point(m["a"], t, end=False), _point(m["b"], t, end=True))),
     (r"\byesterday\b", lambda m, t: (t - timedelta(days=1), t - timedelta(days=1))),
     (r"\btoday\b", lambda m, t: (t, t)),
     (r"\btomorrow\b", lambda m, t: (t + timedelta(days=1), t + timedelta(days=1))),

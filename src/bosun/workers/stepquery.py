@@ -16,8 +16,9 @@ from datetime import date, timedelta
 from typing import Any
 
 from bosun.catalog import Catalog
+from bosun.errors import UnsupportedQuery
 from bosun.understanding import Meaning
-from bosun.understanding.meaning import Change, PerPeriod, Running, Step, Threshold, TopEach
+from bosun.understanding.meaning import Change, PerGroup, PerPeriod, Running, Step, Threshold, TopEach
 
 GROUP_CAP = 1000  # every group of a threshold or a top N within groups is seen: terms size, said when exceeded
 _FORMAT = "yyyy-MM-dd"
@@ -34,6 +35,8 @@ def aggs(meaning: Meaning, catalog: Catalog, metrics: dict[str, Any]) -> dict[st
         return _top_each(meaning, catalog, metrics, step)
     if isinstance(step, PerPeriod):
         return _per_period(meaning, catalog, metrics, step)
+    if isinstance(step, PerGroup):
+        return _per_group(meaning, metrics)
     pipeline = _running_or_change(meaning, step)
     periods = {"t": _histogram(meaning, catalog, {**metrics, **pipeline})}
     return _grouped(meaning, metrics, periods) if meaning.group_by else periods
@@ -127,6 +130,13 @@ def _per_period(meaning: Meaning, catalog: Catalog, metrics: dict[str, Any], ste
     return _grouped(meaning, metrics, inner)
 
 
+def _per_group(meaning: Meaning, metrics: dict[str, Any]) -> dict[str, Any]:
+    """Each group's figure, and their average (`avg_bucket`) beside; the groups are counted, so an average over
+    fewer groups than there are (past GROUP_CAP) is refused, never shown."""
+    average = {"per": {"avg_bucket": {"buckets_path": f"g>{path(meaning)}"}}}
+    return _grouped(meaning, metrics, {}) | average
+
+
 # -- tables ----------------------------------------------------------------------------------------
 def table(meaning: Meaning, response: dict[str, Any], values: Values) -> tuple[list[str], list[list[Any]], int]:
     """(columns, rows, total) of a step's answer: groups or periods with their figures, in the order computed."""
@@ -135,6 +145,8 @@ def table(meaning: Meaning, response: dict[str, Any], values: Values) -> tuple[l
     labels = [m.label for m in meaning.measures]
     if isinstance(step, PerPeriod):
         columns, rows = _per_period_rows(meaning, result, step, labels)
+    elif isinstance(step, PerGroup):
+        columns, rows = _per_group_rows(meaning, result, labels)
     elif isinstance(step, TopEach):
         columns, rows = _top_each_rows(meaning, result, step, values, labels)
     elif isinstance(step, Threshold):
@@ -210,6 +222,17 @@ def _per_period_rows(meaning: Meaning, result: dict[str, Any], step: PerPeriod,
         total = sum(_bucket_value(meaning, b) for b in periods)
         rows.append([*prefix, _number(group["per"]["value"]), len(periods), _number(total)])
     return columns, rows
+
+
+def _per_group_rows(meaning: Meaning, result: dict[str, Any], labels: list[str]) -> tuple[list[str], list[list[Any]]]:
+    """One row: the average of the groups' figures, how many groups, and the total over them."""
+    groups = result["g"]["buckets"]
+    if len(groups) < int(result["groups"]["value"]):
+        raise UnsupportedQuery("avg_bucket", f"more than {GROUP_CAP:,} groups to average over (some would be left out)")
+    field = meaning.group_by[0]
+    total = sum(_bucket_value(meaning, b) for b in groups)
+    columns = [f"{labels[0]} per {field} (average)", f"{field} groups", labels[0]]
+    return columns, [[_number(result["per"]["value"]), len(groups), _number(total)]]
 
 
 def _bucket_value(meaning: Meaning, bucket: dict[str, Any]) -> float:

@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any
 
 from bosun.understanding import Meaning, date_span, english, measure_words, period_cell
-from bosun.understanding.meaning import Change, PerPeriod, Running, Threshold, TopEach
+from bosun.understanding.meaning import Change, PerGroup, PerPeriod, Running, Threshold, TopEach
 from bosun.workers.querygen import period_end
 from bosun.workers.slots import QueryResults
 from bosun.workers.stepquery import GROUP_CAP, periods_between
@@ -34,6 +34,8 @@ def summary(results: QueryResults, noun: Noun, over: str) -> str:
         return _top_each(results, step, noun, over)
     if isinstance(step, PerPeriod):
         return _per_period(results, step, noun, over)
+    if isinstance(step, PerGroup):
+        return _per_group(results, noun, over)
     if isinstance(step, Running):
         return _running(results, over)
     assert isinstance(step, Change)
@@ -192,6 +194,15 @@ def _per_period(results: QueryResults, step: PerPeriod, noun: Noun, over: str) -
     dates = over if span else f"from the first {step.interval} with records to the last, {over}"
     return (f"{label}: {figure(average, unit)} over the {periods} {step.interval}s {dates} "
             f"({figure(total, unit)} in all; {step.interval}s without any count as zero){_partial(meaning, step)}.")
+
+
+def _per_group(results: QueryResults, noun: Noun, over: str) -> str:
+    """ "Average total salary per team id: 125,004,579.73 over the 30 team ids (3,750,137,392 in all), …"."""
+    meaning = results.meaning
+    unit = meaning.measures[0].unit
+    average, groups, total = results.rows[0]
+    return (f"Average {measure_words(meaning.measures[0])} per {noun(1)}: {figure(average, unit)} over the "
+            f"{groups:,} {noun(groups)} {over} ({figure(total, unit)} in all; each {noun(1)}'s total, averaged).")
 
 
 def _partial(meaning: Meaning, step: PerPeriod) -> str:

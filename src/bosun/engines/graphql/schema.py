@@ -15,6 +15,7 @@ import asyncio
 import contextvars
 import functools
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime
 from typing import Any, Optional
@@ -72,6 +73,9 @@ def _limits() -> list[Any]:
             lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS)]
 
 
+_GRAPHQL_NAME = re.compile(r"[_A-Za-z][_0-9A-Za-z]*")
+
+
 def links(obj: GraphObject, objects: dict[str, GraphObject]) -> dict[str, GraphObject]:
     """Nested objects of `obj`: field holding another object's id → that object."""
     return {f: other for f in obj.fields for other in objects.values()
@@ -82,8 +86,9 @@ def _make_type(obj: GraphObject, objects: dict[str, GraphObject], types: dict[st
                visiting: tuple[str, ...]) -> type:
     if obj.name in types:
         return types[obj.name]
-    annotations: dict[str, Any] = {f: Optional[_SCALARS.get(kind, str)] for f, kind in obj.fields.items()}  # noqa: UP045
-    namespace: dict[str, Any] = {"__annotations__": annotations, **dict.fromkeys(obj.fields)}
+    fields = _named(obj)
+    annotations: dict[str, Any] = {f: Optional[_SCALARS.get(kind, str)] for f, kind in fields.items()}  # noqa: UP045
+    namespace: dict[str, Any] = {"__annotations__": annotations, **dict.fromkeys(fields)}
     for field, other in links(obj, objects).items():
         if other.name in visiting or other.name in obj.fields:
             continue  # a cycle, or a name taken by a plain field: the id stays a plain value
@@ -123,7 +128,13 @@ def _lookup(obj: GraphObject, target: type) -> Any:
 def _instance(target: type, obj: GraphObject, row: dict[str, Any] | None) -> Any:
     if row is None:
         return None
-    return target(**{f: _scalar(row.get(f), kind) for f, kind in obj.fields.items()})
+    return target(**{f: _scalar(row.get(f), kind) for f, kind in _named(obj).items()})
+
+
+def _named(obj: GraphObject) -> dict[str, str]:
+    """The fields GraphQL can name: a column named "2B" (a count of doubles) is `2_b`, no GraphQL name; it stays
+    out of the type, and searches still read it."""
+    return {f: kind for f, kind in obj.fields.items() if _GRAPHQL_NAME.fullmatch(f)}
 
 
 def _scalar(value: Any, kind: str) -> Any:
