@@ -142,6 +142,14 @@ class TurnStore:
                        for table in ("bosun_threads", "bosun_turns", "bosun_answers", "bosun_running",
                                      "bosun_titles")])
 
+    def run_all(self, statements: list[tuple[str, tuple[object, ...]]]) -> list[list[tuple[object, ...]]]:
+        """Statements of another table kept beside the turns (taught words), in one transaction."""
+        if self.unwritable and any(not sql.lstrip().upper().startswith("SELECT") for sql, _ in statements):
+            raise StoreUnwritable(self.unwritable)
+        if self._conn is None:
+            return [[] for _ in statements]
+        return self._run_all(statements)
+
     def _run(self, sql: str, args: tuple[object, ...]) -> list[tuple[object, ...]]:
         (rows,) = self._run_all([(sql, args)])
         return rows
