@@ -126,19 +126,25 @@ class Teacher:
 
     def teach(self, taught: TaughtWord, confirmed: bool = False) -> TaughtWord:
         """Check the word as a catalog entry and store it; Refused says why not."""
-        problems = shape_problems(taught.word) + target_problems(self.catalog, taught)
+        problems = self.check(taught)
         if not problems and not confirmed:
             problems = self.shadowed(taught)
-        if not problems:
-            others = [w for w in self.store.words() if normalize(w.word) != normalize(taught.word)]
-            try:
-                with_taught(self.catalog, [*others, taught])
-            except ValueError as exc:
-                problems = [str(exc)]
         if problems:
             raise Refused(problems)
         self.store.keep(taught)
         return taught
+
+    def check(self, taught: TaughtWord) -> list[str]:
+        """What makes the word no catalog entry: its shape, its target, the catalog it would make."""
+        problems = shape_problems(taught.word) + target_problems(self.catalog, taught)
+        if problems:
+            return problems
+        others = [w for w in self.store.words() if normalize(w.word) != normalize(taught.word)]
+        try:
+            with_taught(self.catalog, [*others, taught])
+        except ValueError as exc:
+            return [str(exc)]
+        return []
 
     def shadowed(self, taught: TaughtWord) -> list[str]:
         """What the word already means to the catalog's or the grammar's words, said as a refusal."""

@@ -16,6 +16,7 @@ import typer
 from bosun.errors import BosunError
 from bosun.interfaces.cli.ask_cmd import describe, show
 from bosun.interfaces.cli.process import starting
+from bosun.interfaces.cli.teach_cmd import ChatTeaching
 from bosun.interfaces.cli.terminal import day, printable, thread_name
 
 if TYPE_CHECKING:
@@ -24,7 +25,8 @@ if TYPE_CHECKING:
     from bosun.conversation.session import Session
     from bosun.planner.answer import Answer
 
-HELP = "/new starts a new conversation · /trace shows the last turn's plan · /quit leaves"
+HELP = ("/new starts a new conversation · /trace shows the last turn's plan · /quit leaves · "
+        "“by X I mean Y” teaches a word")
 
 
 def chat(
@@ -46,6 +48,7 @@ def chat(
         sys.stdin.reconfigure(errors="replace")
     _remember_lines(settings.data_dir / "chat_history")
     console = Console()
+    teaching = ChatTeaching(session)
     thread_id = thread or _new_thread()
     console.print(f"[bold]Bosun[/] — conversation {thread_id}.  {HELP}", highlight=False)
     last: Answer | None = None
@@ -58,6 +61,8 @@ def chat(
                 console.print(f"new conversation {thread_id}", highlight=False)
             elif line == "/trace":
                 console.print(render_trace_mermaid(last.trace) if last else "no turn yet", highlight=False)
+            elif (said := teaching.handle(line)) is not None:
+                console.print(said, highlight=False, markup=False)
             elif line.startswith("/"):
                 console.print(f"unknown command {printable(line)}; {HELP}", highlight=False, markup=False)
             elif line:
