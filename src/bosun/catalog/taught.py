@@ -92,6 +92,18 @@ def _names(catalog: Catalog, key: str) -> list[TaughtWord]:
     return exact or aliased
 
 
+def phrases(catalog: Catalog) -> list[tuple[str, TaughtWord]]:
+    """Every word of the catalog's measures, fields, objects and values, with what it names (the word empty)."""
+    found = [(w, TaughtWord(kind="measure", word="", target=n)) for n, m in catalog.spec.measures.items()
+             for w in [m.label, *m.words]]
+    found += [(w, TaughtWord(kind="field", word="", target=n)) for n, f in catalog.record.fields.items()
+              for w in [n.replace("_", " "), *f.synonyms]]
+    found += [(w, TaughtWord(kind="object", word="", target=n)) for n, o in catalog.spec.objects.items()
+              for w in o.synonyms]
+    return found + [(w, TaughtWord(kind="value", word="", target=v, of=n)) for n, f in catalog.record.fields.items()
+                    for v, words in f.values.items() for w in [v, *words]]
+
+
 def _entity_names(catalog: Catalog) -> list[tuple[str, str, list[str]]]:
     """(entity, name, its aliases) for every name the catalog's entities hold."""
     found = []

@@ -13,11 +13,13 @@ import threading
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
+from rapidfuzz import fuzz
+
 from bosun.catalog import Catalog
-from bosun.catalog.taught import TaughtWord, shape_problems, target_problems, targets, with_taught
+from bosun.catalog.taught import TaughtWord, phrases, shape_problems, target_problems, targets, with_taught
 from bosun.conversation.goals import goals_for
 from bosun.conversation.store import TurnStore
-from bosun.errors import StoreError
+from bosun.errors import StoreError, TeachingRefused
 from bosun.planner.answer import Answer
 from bosun.planner.context import RunContext
 from bosun.understanding import Meaning, PastTurn, Understanding
@@ -32,14 +34,6 @@ _BUMP = ("INSERT INTO bosun_vocabulary_revision VALUES (1, 1) ON CONFLICT (id) D
 _PICKS = ("CREATE TABLE IF NOT EXISTS bosun_picks (term TEXT NOT NULL, pick TEXT NOT NULL, times INTEGER NOT NULL, "
           "PRIMARY KEY (term, pick))")
 REMEMBER_AFTER = 2  # a question back answered the same way this often is offered as a taught alias
-
-
-class Refused(ValueError):
-    """A teaching that is not taken, with every reason."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("; ".join(problems))
-        self.problems = problems
 
 
 class VocabularyStore:
@@ -120,17 +114,22 @@ class Teacher:
         if not found:
             problems.append(f"“{means}” names nothing in the catalog: no field, measure, object, value or name")
         if problems:
-            raise Refused(problems)
-        on = datetime.now(UTC).isoformat(timespec="seconds")
-        return found[0].model_copy(update={"word": word.strip(), "by": by, "on": on})
+            raise TeachingRefused(problems)
+        return self.stamped(found[0].model_copy(update={"word": word.strip()}), by)
+
+    @staticmethod
+    def stamped(taught: TaughtWord, by: str) -> TaughtWord:
+        """The word with who teaches it, now."""
+        return taught.model_copy(update={"by": by, "on": datetime.now(UTC).isoformat(timespec="seconds")})
 
     def teach(self, taught: TaughtWord, confirmed: bool = False) -> TaughtWord:
-        """Check the word as a catalog entry and store it; Refused says why not."""
+        """Check the word as a catalog entry and store it; TeachingRefused says why not."""
         problems = self.check(taught)
-        if not problems and not confirmed:
-            problems = self.shadowed(taught)
         if problems:
-            raise Refused(problems)
+            raise TeachingRefused(problems)
+        shadowed = [] if confirmed else self.shadowed(taught)
+        if shadowed:
+            raise TeachingRefused(shadowed, shadowing=True)
         self.store.keep(taught)
         return taught
 
@@ -156,6 +155,16 @@ class Teacher:
             return []
         return [f"“{taught.word}” already means {', '.join(dict.fromkeys(meanings))}: teaching it as "
                 f"{taught.means()} would shadow that; confirm to teach it anyway"]
+
+    def candidates(self, word: str, limit: int = 8) -> list[TaughtWord]:
+        """What a not-understood word may mean: the catalog's measures, fields, objects and values, the most
+        alike first (the page offers them next to the word)."""
+        best: dict[tuple[str, str | None, str], float] = {}
+        for phrase, template in phrases(self.catalog):
+            key = (template.kind, template.of, template.target)
+            best[key] = max(best.get(key, 0.0), fuzz.WRatio(normalize(word), normalize(phrase)))
+        ranked = sorted(best, key=lambda k: -best[k])[:limit]
+        return [TaughtWord(kind=kind, word=word, target=target, of=of) for kind, of, target in ranked]
 
     def remembered(self, term: str, pick: str) -> TaughtWord | None:
         """The alias to offer when a question back about `term` has been answered `pick` often enough."""

@@ -46,12 +46,12 @@ def teach(
                                                             "Bosun already knows")] = False,
 ) -> None:
     """Teach a word: every later question, on every thread and in every process, reads it so."""
-    from bosun.conversation.vocabulary import Refused
+    from bosun.errors import TeachingRefused
 
     session, taught = teacher()
     try:
         entry = taught.teach(taught.proposed(word, meaning, kind, who()), confirmed=confirm)
-    except Refused as exc:
+    except TeachingRefused as exc:
         for problem in exc.problems:
             typer.echo(f"not taught: {problem}", err=True)
         raise typer.Exit(1) from None
@@ -116,23 +116,23 @@ class ChatTeaching:
         if parts is None:
             return None
         assert self.session.teacher is not None
-        from bosun.conversation.vocabulary import Refused
+        from bosun.errors import TeachingRefused
 
         try:
             entry = self.session.teacher.proposed(parts[0], parts[1], by=who())
-        except Refused as exc:
+        except TeachingRefused as exc:
             return f"not taught: {'; '.join(exc.problems)}"
         return self._taught(entry, confirmed=False)
 
     def _taught(self, entry: TaughtWord, confirmed: bool) -> str:
-        from bosun.conversation.vocabulary import Refused
+        from bosun.errors import TeachingRefused
 
         assert self.session.teacher is not None
         self.pending = None
         try:
             self.session.teacher.teach(entry, confirmed=confirmed)
-        except Refused as exc:
-            shadowing = not confirmed and not self.session.teacher.check(entry)
+        except TeachingRefused as exc:
+            shadowing = exc.shadowing
             self.pending = entry if shadowing else None
             return f"not taught: {'; '.join(exc.problems)}" + (" (/confirm teaches it)" if shadowing else "")
         return f"taught: “{entry.word}” means {entry.means()}"

@@ -23,6 +23,7 @@ from bosun.catalog import Catalog
 from bosun.conversation.session import Session
 from bosun.errors import BosunError, CatalogError
 from bosun.interfaces.auth import same_token, served_hosts
+from bosun.interfaces.mcp.teaching import TeachingTools
 from bosun.interfaces.mcp.tools import Tools
 
 log = logging.getLogger("bosun.mcp")
@@ -100,6 +101,11 @@ def build_server(session: Session, token: str | None = None, url: str = "http://
     # ask adds a turn to the thread's memory: read-only for the data, but not idempotent.
     server.add_tool(_one_line(tools.ask, ToolError), annotations=ToolAnnotations(
         read_only_hint=True, destructive_hint=False, idempotent_hint=False, open_world_hint=False))
+    teaching = TeachingTools(session)  # writes vocabulary, never data
+    server.add_tool(_one_line(teaching.teach_word, ToolError), annotations=ToolAnnotations(
+        read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
+    server.add_tool(_one_line(teaching.taught_words, ToolError), annotations=ToolAnnotations(
+        read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
     _add_resources(server, tools)
     for prompt in domain_prompts(tools.catalog):
         server.add_prompt(prompt)
