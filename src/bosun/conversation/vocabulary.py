@@ -103,7 +103,7 @@ class Teacher:
             self.words = self.store.words()
             self._revision = revision
         catalog = with_taught(self.catalog, self.words)
-        understanding = _reader(self.understanding, catalog)
+        understanding = _reader(self.understanding, catalog, self.words)
         return replace(context, catalog=catalog, understanding=understanding,
                        goals_of=goals_for(understanding, context.today()))
 
@@ -219,9 +219,26 @@ def _rules(understanding: Understanding) -> RulesUnderstanding:
     return understanding
 
 
-def _reader(understanding: Understanding, catalog: Catalog) -> Understanding:
+def _reader(understanding: Understanding, catalog: Catalog, words: list[TaughtWord]) -> Understanding:
     """The same backend over the catalog with taught words; the name vectors stay (taught aliases match exactly)."""
     rules = RulesUnderstanding(catalog, vectors=_rules(understanding).vectors, grammar=_rules(understanding).grammar)
+    _taught_names_first(rules, words)
     if isinstance(understanding, LLMUnderstanding):
-        return LLMUnderstanding(understanding.client, rules)
+        return LLMUnderstanding(understanding.client, rules, {w.word: _meant(w) for w in words})
     return rules
+
+
+def _meant(word: TaughtWord) -> str:
+    """What the word means, as a model is told: the kind and the catalog's own name."""
+    if word.kind in ("alias", "value"):
+        return f"{word.of}={word.target}"
+    return f"the {word.kind} {word.target}"
+
+
+def _taught_names_first(rules: RulesUnderstanding, words: list[TaughtWord]) -> None:
+    """A taught alias names its one name, even where the word also named others (the pick it was taught from)."""
+    for word in words:
+        key = normalize(word.word)
+        named = [c for c in rules.index.names.get(key, []) if (c.entity, c.value) == (word.of, word.target)]
+        if word.kind == "alias" and named:
+            rules.index.names[key] = named[:1]
