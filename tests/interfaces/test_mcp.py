@@ -23,7 +23,9 @@ from mcp.client.streamable_http import streamable_http_client
 pytestmark = pytest.mark.slow
 
 SERVE = [sys.executable, "-m", "bosun.interfaces.cli", "serve", "mcp"]
-TOOLS = {"ask", "describe_catalog", "resolve_name", "search", "aggregate", "lookup_object", "explain_field"}
+TOOLS = {"ask", "describe_catalog", "resolve_name", "search", "aggregate", "lookup_object", "explain_field",
+         "teach_word", "taught_words"}
+WRITES_VOCABULARY = {"teach_word"}  # taught words only: never data (tests/interfaces/test_teach.py)
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +65,8 @@ async def _exercise(client: Client, gold: duckdb.DuckDBPyConnection) -> None:
     """Every tool, resource and prompt once, each checked against the data or the catalog."""
     listed = (await client.list_tools()).tools
     assert {t.name for t in listed} == TOOLS
-    assert all(t.annotations and t.annotations.read_only_hint and t.output_schema for t in listed)
+    assert all(t.annotations and t.output_schema for t in listed)
+    assert {t.name for t in listed if t.annotations and not t.annotations.read_only_hint} == WRITES_VOCABULARY
     await _catalog_tools(client)
     await _data_tools(client, gold)
     await _errors(client)

@@ -48,6 +48,10 @@ def teach(
     """Teach a word: every later question, on every thread and in every process, reads it so."""
     from bosun.errors import TeachingRefused
 
+    from bosun.catalog.taught import KINDS
+
+    if kind is not None and kind not in KINDS:
+        raise typer.BadParameter(f"{kind!r} is none of {', '.join(KINDS)}", param_hint="--as")
     session, taught = teacher()
     try:
         entry = taught.teach(taught.proposed(word, meaning, kind, who()), confirmed=confirm)
