@@ -46,9 +46,8 @@ def teach(
                                                             "Bosun already knows")] = False,
 ) -> None:
     """Teach a word: every later question, on every thread and in every process, reads it so."""
-    from bosun.errors import TeachingRefused
-
     from bosun.catalog.taught import KINDS
+    from bosun.errors import TeachingRefused
 
     if kind is not None and kind not in KINDS:
         raise typer.BadParameter(f"{kind!r} is none of {', '.join(KINDS)}", param_hint="--as")
