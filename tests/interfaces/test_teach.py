@@ -130,6 +130,10 @@ def test_chat_teaches_the_explicit_forms_and_confirms_a_shadowing_word(session: 
     refused = chat.handle('"volume" means carrier')
     assert refused is not None and refused.endswith("confirm to teach it anyway (/confirm teaches it)")
     assert chat.handle("/confirm") == "taught: “volume” means carrier name"
+    assert chat.handle("by liner I mean vessel") == ("not taught: “liner” already means carrier name (taught by "
+                                                     f"{_user()}): teaching it as vessel name would shadow that; "
+                                                     "confirm to teach it anyway (/confirm teaches it)")
+    assert chat.handle("by liner I mean carrier") == "taught: “liner” means carrier name"  # again: no shadowing
     assert chat.handle("by haul I mean the moon") == ("not taught: “the moon” names nothing in the catalog: no "
                                                       "field, measure, object, value or name")
     answer = session.ask("shipments to Big Apple by liner in 2025", "chat")

@@ -151,6 +151,8 @@ class Teacher:
         key = normalize(taught.word)
         meanings = [f"{t.kind} {t.value}" if isinstance(t.value, str) else t.kind for t in rules.lexicon.get(key)]
         meanings += [f"the name {c.value}" for c in rules.index.names.get(key, [])]
+        meanings += [f"{w.means()} (taught by {w.by})" for w in self.store.words()
+                     if normalize(w.word) == key and w.means() != taught.means()]
         if not meanings:
             return []
         return [f"“{taught.word}” already means {', '.join(dict.fromkeys(meanings))}: teaching it as "
