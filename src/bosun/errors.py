@@ -11,7 +11,8 @@
     │   ├── GuardrailViolation    a query outside the read-only policy (script, write, cap, index)
     │   ├── Unauthorized          the caller's engine credentials are missing or the cluster refused them
     │   ├── Forbidden             the cluster does not let the caller's credentials read what was asked
-    │   └── LoadError             a data file that cannot be loaded (names the file, row and problem)
+    │   ├── LoadError             a data file that cannot be loaded (names the file, row and problem)
+    │   └── TeachingRefused       a taught word that is no sound catalog entry (says every reason)
     ├── ConfigError               the installation is at fault; fix settings or files
     │   ├── SettingsError         a bad setting (unknown engine kind, malformed URL, ...)
     │   ├── CatalogError          a catalog file that does not validate (names the key)
@@ -67,6 +68,14 @@ class InvalidReading(UserError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__(f"I read the question in a way the data cannot answer ({'; '.join(problems)}).")
+
+
+class TeachingRefused(UserError):
+    """A taught word refused: badly shaped, naming nothing in the catalog, or shadowing a word unconfirmed."""
+
+    def __init__(self, problems: list[str], shadowing: bool = False) -> None:
+        self.problems, self.shadowing = problems, shadowing
+        super().__init__("not taught: " + "; ".join(problems))
 
 
 class UnsupportedQuery(UserError):

@@ -31,8 +31,9 @@ def ask(data_dir: Path, question: str, *extra: str) -> dict[str, Any]:
 def test_count_answer_follows_the_contract(data_dir: Path) -> None:
     answer = ask(data_dir, "How many shipments arrived in Houston last month?")
     assert set(answer) == {"question", "thread_id", "status", "answer", "clarification", "assumptions",
-                           "not_understood", "results", "trace", "tokens"}
+                           "not_understood", "results", "trace", "tokens", "remember"}
     assert answer["tokens"] is None  # the rules backend asks no model
+    assert answer["remember"] == []  # no question back was answered, so no word to remember
     assert answer["status"] == "done" and answer["clarification"] is None
     (result,) = answer["results"]
     assert result["columns"] == ["shipments"] and result["total"] == 1

@@ -24,8 +24,8 @@ pytestmark = pytest.mark.slow
 
 SERVE = [sys.executable, "-m", "bosun.interfaces.cli", "serve", "mcp"]
 TOOLS = {"ask", "describe_catalog", "resolve_name", "search", "aggregate", "lookup_object", "explain_field",
-         "mark_answer"}
-WRITES = {"mark_answer"}  # a mark beside a turn, never data
+         "mark_answer", "teach_word", "taught_words"}
+WRITES = {"mark_answer", "teach_word"}  # a mark beside a turn, a taught word: never data
 
 
 @pytest.fixture(scope="module")

@@ -24,6 +24,7 @@ from bosun.conversation.goals import goals_for
 from bosun.conversation.llm import with_model
 from bosun.conversation.marks import MarkStore, attach_examples
 from bosun.conversation.store import TurnStore, TurnSummary, open_turn_store
+from bosun.conversation.vocabulary import Teacher, VocabularyStore, taught_in
 from bosun.datagen.load import read_sample_info
 from bosun.engines.base import Engine
 from bosun.engines.caller import caller_secrets
@@ -81,6 +82,7 @@ class Session:
     store: TurnStore
     today_note: str | None = None  # said once in an answer that reads a date relative to today
     unsaved: str | None = None  # why nothing is saved (the data directory cannot be written), or None
+    teacher: Teacher | None = None  # the taught words of the deployment (issue #25)
     _locks: dict[str, threading.Lock] = field(default_factory=dict)
     _locks_guard: threading.Lock = field(default_factory=threading.Lock)
 
@@ -97,6 +99,8 @@ class Session:
         if len(question) > limit:
             yield _too_long(question, thread_id, limit)
             return
+        if self.teacher is not None:
+            self.context = self.teacher.current(self.context)
         context = self._context_on(as_of)
         with self._lock(thread_id), self._thread_lock(thread_id):
             yield from self._resumed(thread_id, context)
@@ -121,6 +125,7 @@ class Session:
                 if isinstance(item, Answer):
                     state = MainState.model_validate(final)
                     item = with_charts(item) if as_of else with_charts(self._with_today(item, state))
+                    item = taught_in(self.teacher, item, history, self._main_meaning(state, context))
                     item = self._kept(thread_id, question, item, state, final, context)
                 yield item
         except sqlite3.Error as exc:
@@ -183,6 +188,11 @@ class Session:
         if reason is None:
             return answer
         return answer.model_copy(update={"answer": f"{answer.answer}\n\n(Not saved: {reason}.)"})
+
+    @staticmethod
+    def _main_meaning(state: MainState, context: RunContext) -> Meaning | None:
+        goals = [g for g in state.goals if g.params.kind == "data"]
+        return _meaning_of(goals[0], state, context) if goals else None
 
     def _go_unsaved(self, reason: str) -> None:
         self.unsaved = reason
@@ -316,7 +326,8 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
     if isinstance(understanding, LLMUnderstanding):
         context = with_model(context, understanding.client)
         attach_examples(understanding, store)
-    return Session(context, build_graph(checkpointer), store, today_note, unsaved)
+    teacher = Teacher(VocabularyStore(store), catalog, understanding)
+    return Session(context, build_graph(checkpointer), store, today_note, unsaved, teacher)
 
 
 def _checkpointer(settings: Settings) -> tuple[Any, str | None]:

@@ -143,7 +143,12 @@ class TurnStore:
                                      "bosun_titles")])
 
     def transaction(self, statements: list[tuple[str, tuple[object, ...]]]) -> list[list[tuple[object, ...]]]:
-        """Statements of a table beside the store's own (`?` placeholders), in one transaction: their rows."""
+        """Statements of a table kept beside the store's own (marks, taught words; `?` placeholders), in one
+        transaction: their rows. A store opened read-only still reads."""
+        if self.unwritable and any(not sql.lstrip().upper().startswith("SELECT") for sql, _ in statements):
+            raise StoreUnwritable(self.unwritable)
+        if self._conn is None:
+            return [[] for _ in statements]
         return self._run_all(statements)
 
     def _run(self, sql: str, args: tuple[object, ...]) -> list[tuple[object, ...]]:

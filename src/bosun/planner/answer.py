@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from bosun.catalog.taught import TaughtWord
 from bosun.ledger import TurnTokens, Usage
 from bosun.workers.models import Clarification, ResultTable, SubGoal
 
@@ -41,6 +42,8 @@ class Answer(BaseModel):
     results: list[ResultTable] = Field(default_factory=list)
     trace: Trace
     tokens: TurnTokens | None = None  # the turn's model tokens, by node, and its budget (llm backend)
+    remember: list[TaughtWord] = Field(default_factory=list, description="aliases offered because a question back "
+                                       "was answered the same way twice; never applied unless taught")
 
 
 def trace_of(sub_goals: list[SubGoal], notes: list[str]) -> Trace:

@@ -164,6 +164,8 @@ class MeasureKindWords(_Data):
 class Grammar(_Data):
     """en.yaml, typed."""
 
+    teaching: list[str] = []  # "by {word} i mean {target}": a chat line that teaches a word (issue #25)
+
     filler: list[str]
     function_words: list[str]
     neutral_verbs: list[str]

@@ -19,7 +19,7 @@ from bosun.conversation.session import Session
 from bosun.conversation.start import StartScreen, start_screen
 from bosun.engines.graphql.schema import build_schema
 from bosun.engines.graphql.server import graphql_endpoint
-from bosun.interfaces.api import errors, marks
+from bosun.interfaces.api import errors, marks, vocabulary
 from bosun.interfaces.api.errors import ApiError
 from bosun.interfaces.api.turns import answer_of, engine_problem, sse_of
 from bosun.interfaces.auth import served_hosts
@@ -102,6 +102,7 @@ def create_app(session: Session, host: str = "127.0.0.1") -> FastAPI:
     marks.install(app, session)
     _about(app, session)
     _records(app, session)
+    vocabulary.routes(app, session)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_route("/", lambda _: FileResponse(STATIC / "index.html"), include_in_schema=False)
     schema = build_schema(session.context.catalog.graph_objects())

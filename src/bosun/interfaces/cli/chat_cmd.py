@@ -17,6 +17,7 @@ from bosun.errors import BosunError
 from bosun.interfaces.cli import marking
 from bosun.interfaces.cli.ask_cmd import describe, show
 from bosun.interfaces.cli.process import starting
+from bosun.interfaces.cli.teach_cmd import ChatTeaching
 from bosun.interfaces.cli.terminal import day, printable, thread_name
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from bosun.planner.answer import Answer
 
 HELP = (f"/new starts a new conversation · /trace shows the last turn's plan · {marking.HELP} · "
-        "/quit leaves")
+        "“by X I mean Y” teaches a word · /quit leaves")
 
 
 def chat(
@@ -48,6 +49,7 @@ def chat(
         sys.stdin.reconfigure(errors="replace")
     _remember_lines(settings.data_dir / "chat_history")
     console = Console()
+    teaching = ChatTeaching(session)
     thread_id = thread or _new_thread()
     console.print(f"[bold]Bosun[/] — conversation {thread_id}.  {HELP}", highlight=False)
     last: Answer | None = None
@@ -62,6 +64,8 @@ def chat(
                 console.print(render_trace_mermaid(last.trace) if last else "no turn yet", highlight=False)
             elif marking.is_mark(line):
                 marking.mark_last(session, console, line, thread_id)
+            elif (said := teaching.handle(line)) is not None:
+                console.print(said, highlight=False, markup=False)
             elif line.startswith("/"):
                 console.print(f"unknown command {printable(line)}; {HELP}", highlight=False, markup=False)
             elif line:

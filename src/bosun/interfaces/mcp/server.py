@@ -29,6 +29,7 @@ from bosun.errors import BosunError, CatalogError, Unauthorized
 from bosun.interfaces.auth import same_token, served_hosts
 from bosun.interfaces.callers import request_header
 from bosun.interfaces.mcp.marking import mark_tool
+from bosun.interfaces.mcp.teaching import TeachingTools
 from bosun.interfaces.mcp.tools import Tools
 
 log = logging.getLogger("bosun.mcp")
@@ -136,6 +137,11 @@ def build_server(session: Session, token: str | None = None, url: str = "http://
     # mark_answer writes a mark beside the turn (never data); marking a turn again replaces its mark.
     server.add_tool(_one_line(mark_tool(session), ToolError), annotations=ToolAnnotations(
         read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
+    teaching = TeachingTools(session)  # writes vocabulary, never data
+    server.add_tool(_one_line(teaching.teach_word, ToolError), annotations=ToolAnnotations(
+        read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
+    server.add_tool(_one_line(teaching.taught_words, ToolError), annotations=ToolAnnotations(
+        read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
     _add_resources(server, tools)
     for prompt in domain_prompts(tools.catalog):
         server.add_prompt(prompt)

@@ -11,7 +11,7 @@ says so.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -29,6 +29,7 @@ from bosun.understanding.rules import RulesUnderstanding
 from bosun.understanding.vectors import NameVectors
 
 MAX_ROWS_SHOWN = 10  # of an earlier turn's first column ("the second one")
+MAX_TAUGHT_SHOWN = 10  # taught words the question holds, shown to the model
 EXACT = {"exact", "alias", "code"}  # how a name the question gives exactly was found: a reading must use it
 
 
@@ -37,6 +38,7 @@ class LLMUnderstanding:
     client: ChatClient
     rules: RulesUnderstanding  # the name index and vectors, and the reader when the model's reading is refused
     examples: ExampleIndex | None = None  # answers people confirmed: the closest few go in the prompt, as data
+    taught: dict[str, str] = field(default_factory=dict)  # taught word → what it means (issue #25)
 
     @property
     def catalog(self) -> Catalog:
@@ -50,7 +52,8 @@ class LLMUnderstanding:
     def read(self, text: str, history: list[PastTurn], today: date) -> Reading:
         offered, candidates = self.candidates(text, history)
         values = {**self.schema_values(today), "history": _history(history), "candidates": candidates,
-                  "question": text, "examples": self.examples.prompt_text(text) if self.examples else "(none)"}
+                  "question": text, "examples": self.examples.prompt_text(text) if self.examples else "(none)",
+                  "taught": self.taught_in(text)}
         try:
             asked = self.client.ask("reading", ModelReading, values, lambda r: self.check(r, offered))
         except ModelFailure as exc:
@@ -177,6 +180,12 @@ class LLMUnderstanding:
             every.add(str(option))
             for values in by_field.values():
                 values.add(str(option))
+
+    def taught_in(self, text: str) -> str:
+        """The taught words the question holds, as the prompt lists them (a few, quoted: words, never orders)."""
+        question = f" {normalize(text)} "
+        held = [(w, m) for w, m in self.taught.items() if f" {normalize(w)} " in question][:MAX_TAUGHT_SHOWN]
+        return "\n".join(f"{json.dumps(w, ensure_ascii=False)} → {m}" for w, m in held) or "(none)"
 
     def schema_values(self, today: date) -> dict[str, str]:
         """The catalog as the prompt shows it: its schema and words, not its data."""

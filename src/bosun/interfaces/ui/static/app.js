@@ -252,7 +252,7 @@ function renderAnswer(answer) {
   const box = el("div", { class: "answer", "data-status": answer.status });
   const notUnderstood = answer.not_understood || [];
   if (notUnderstood.length) {
-    box.append(el("p", { class: "not-understood" }, `Not understood, so not used: ${notUnderstood.join(", ")}`));
+    box.append(renderNotUnderstood(notUnderstood));  // teach.js
   }
   box.append(renderText(answer.status === "needs_clarification" ? answer.clarification.question : answer.answer));
   if (answer.assumptions.length) {
@@ -263,6 +263,7 @@ function renderAnswer(answer) {
       el("button", { type: "button", onclick: () => ask(option) }, option));
     box.append(el("div", { class: "options" }, ...options));
   }
+  if ((answer.remember || []).length) box.append(renderRemember(answer.remember));  // teach.js
   for (const result of answer.results) box.append(renderResult(result));
   return box;
 }
