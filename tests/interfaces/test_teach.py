@@ -185,7 +185,7 @@ def test_mcp_teaches_and_refuses(session: Session) -> None:
                 list((listed.structured_content or {}).get("result", []))  # type: ignore[union-attr]
 
     tools, taught, refused, listed = anyio.run(run)
-    assert tools == ["teach_word"]
+    assert tools == ["mark_answer", "teach_word"]  # the only tools that write (a mark, a taught word)
     assert (taught["word"], taught["kind"], taught["target"], taught["by"]) == ("liner", "field", "carrier_name", "mcp")
     assert refused.endswith("would shadow that; confirm to teach it anyway")
     assert len(listed) == 1
