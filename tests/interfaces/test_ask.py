@@ -333,6 +333,18 @@ def test_an_average_compared_is_judged_by_the_catalogs_better_way(data_dir: Path
            f"{second[1] - best[1]:,.2f} less than {second[0]}" in fastest["answer"]
 
 
+def test_each_measure_compared_is_said_with_its_own_leader(data_dir: Path) -> None:
+    """Two measures compared (the seed's question): the volume's lead, then the transit time's best, the lowest —
+    the second measure was in the table only (issue #26: "EVERGREEN is faster by 0.37 days")."""
+    answer = ask(data_dir, "Compare Maersk vs Evergreen volumes to LA last quarter and their average transit times")
+    (result,) = answer["results"]
+    volume = sorted(result["rows"], key=lambda r: -r[1])
+    transit = sorted(result["rows"], key=lambda r: r[2])
+    assert f"{volume[0][0]} leads on volume (TEU) with {volume[0][1]:,}" in answer["answer"]
+    assert f"{transit[0][0]} has the best average transit days, the lowest, with {transit[0][2]:,.2f}, " \
+           f"{transit[1][2] - transit[0][2]:,.2f} less than {transit[1][0]}" in answer["answer"]
+
+
 def test_a_measure_the_catalog_does_not_judge_is_only_highest(data_dir: Path) -> None:
     """Without `better` (the average weight), the answer says highest, never best or worst."""
     answer = ask(data_dir, "Compare Maersk vs Evergreen average weight to LA")

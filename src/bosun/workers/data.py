@@ -441,9 +441,25 @@ def _figure(value: Any, unit: str | None = None) -> str:
         title="analyse the figures")
 def analyze_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     results = wi.get(ES_RESULTS)
-    measures = results.meaning.measures
-    better = better_way(ctx.catalog, measures[0]) if measures else None
-    return WorkerResult.of(wi, ANALYSIS.of(Deliverable(text=_analysis(results, better))))
+    betters = [better_way(ctx.catalog, m) for m in results.meaning.measures]
+    said = [_analysis(results, betters[0] if betters else None), _other_measures(results, betters)]
+    return WorkerResult.of(wi, ANALYSIS.of(Deliverable(text=" ".join(t for t in said if t))))
+
+
+def _other_measures(results: QueryResults, betters: list[Better | None]) -> str:
+    """Groups compared on several measures ("their volumes and average transit times"): after the first, each
+    further measure's leader, judged the catalog's way ("EVERGREEN has the best average transit days")."""
+    meaning = results.meaning
+    if not meaning.group_by or meaning.interval or meaning.steps or meaning.periods:
+        return ""
+    said = []
+    for at, measure in enumerate(meaning.measures[1:], start=2):
+        rows = [[r[0], r[at]] for r in results.rows if len(r) > at and isinstance(r[at], int | float)]
+        if len(rows) >= 2:
+            additive = measure.agg in ("count", "sum") and measure.share is None
+            better = betters[at - 1]  # the best first where the catalog says which way is better
+            said.append(_ranking(rows, results.columns[at], additive, lowest=better == "lower", better=better))
+    return " ".join(said)
 
 
 def _analysis(results: QueryResults, better: Better | None = None) -> str:
