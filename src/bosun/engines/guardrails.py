@@ -19,6 +19,8 @@ from bosun.errors import BadQuery, GuardrailViolation, QueryTimeout
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from bosun.engines.staged import StagedRows
+
 FORBIDDEN_KEYS = {"script", "scripts", "script_fields", "runtime_mappings", "scripted_metric", "script_score",
                   "stored_fields", "docvalue_fields", "_update", "_delete"}
 BUCKET_SIZES = {"terms": 10, "composite": 10, "significant_terms": 10, "multi_terms": 10, "rare_terms": 10}
@@ -86,6 +88,9 @@ class GuardedEngine(Engine):
         return [i for i in self.inner.indices() if i in self.rails.allowed_indices]
 
     def bulk_load(self, index: str, table: pa.Table, mapping: dict[str, Any], id_field: str | None = None) -> int:
+        raise GuardrailViolation("writes are not allowed through the agent: the engine is read-only")
+
+    def load_staged(self, index: str, staged: StagedRows, mapping: dict[str, Any]) -> int:
         raise GuardrailViolation("writes are not allowed through the agent: the engine is read-only")
 
     def close(self) -> None:
