@@ -175,13 +175,14 @@ def _with_deadline(engine: Engine, seconds: float, call: Any) -> Any:
     started = time.monotonic()
     if timer:
         timer.start()
+    late = f"the query took longer than {seconds:g} s and was stopped (BOSUN_QUERY_TIMEOUT_S)"
     try:
         result = call()
     except QueryTimeout:
-        raise QueryTimeout(f"the query took longer than {seconds:g} s and was stopped") from None
+        raise QueryTimeout(late) from None
     finally:
         if timer:
             timer.cancel()
     if time.monotonic() - started > seconds:
-        raise QueryTimeout(f"the query took longer than {seconds:g} s and was stopped")
+        raise QueryTimeout(late)
     return result

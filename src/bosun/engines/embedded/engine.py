@@ -17,7 +17,6 @@ from bosun.engines.base import Body, Engine, Response
 from bosun.engines.embedded.aggs import Aggregator, Limits
 from bosun.engines.embedded.fields import Field, flatten_mapping, quote, text_columns, token_table
 from bosun.engines.embedded.hits import (
-    filter_source,
     json_value,
     search_after_sql,
     sort_keys,
@@ -334,8 +333,10 @@ class EmbeddedEngine(Engine):
         if len(seqs) <= _FEW:  # `_seq = n` is a filter inside the scan, which reads only the rows it keeps
             # (written as int literals, which DuckDB plans faster than parameters: no text of a user's gets in)
             rows = self._run(" UNION ALL ".join(f"{select} WHERE _seq = {int(seq)}" for seq in seqs), [])
-        else:  # a join reads every row of every column
-            rows = self._run(f"{select} WHERE _seq IN (SELECT unnest(?::BIGINT[]))", [seqs])
+        else:  # a join reads every row of every column; the positions go as one text, since DuckDB converts a
+            # list parameter element by element (trying to import pandas for each: 10 s for 10,000)
+            rows = self._run(f"{select} WHERE _seq IN (SELECT unnest(string_split(?, ',')::BIGINT[]))",
+                             [",".join(str(int(seq)) for seq in seqs)])
         return {r[0]: {"_id": r[1], **{n: json_value(v) for n, v in zip(names, r[2:], strict=True)}} for r in rows}
 
     def _finish(self, index: str, results: dict[str, Any]) -> dict[str, Any]:
@@ -384,10 +385,12 @@ def _top_hits(index: str, found: dict[str, Any], spec: dict[str, Any],
     rule = source_filter(spec.get("_source"))
     sorted_by = bool(spec.get("sort"))
     hits = []
+    kept: list[str] | None = None  # every fetched document has the same fields: the rule is matched once
     for doc_id, seq, sort_values in found["seqs"]:
         hit: dict[str, Any] = {"_index": index, "_id": doc_id, "_score": None if sorted_by else 1.0}
         if rule is not None:
-            hit["_source"] = filter_source(docs[seq], rule)
+            kept = source_columns([k for k in docs[seq] if k != "_id"], rule) if kept is None else kept
+            hit["_source"] = {name: docs[seq][name] for name in kept}
         if sorted_by:
             hit["sort"] = sort_values
         hits.append(hit)
