@@ -36,7 +36,7 @@ class StagedRows:
         """The rows in load order, `size` at a time."""
         con = duckdb.connect(str(self.path), read_only=True)
         try:
-            reader = con.execute(self._ordered).fetch_record_batch(size)
+            reader = con.execute(self._ordered).to_arrow_reader(size)
             yield from reader
         finally:
             con.close()
