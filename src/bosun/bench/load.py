@@ -3,7 +3,8 @@
 Writes a CSV of about `--size` bytes (1 GB by default; orders: ids, codes, names, numbers with missing-value
 words, dates and timestamps, so retyping and derived date parts are exercised) to a temporary directory, then
 runs `bosun data load` on it in a child process with `BOSUN_ENGINE_MEMORY_LIMIT=--memory-limit` and prints
-the load time, rows per second and the child's peak resident memory (its own, from wait4's rusage).
+the load time, rows per second and the child's peak resident memory (its own, from wait4's rusage), then the
+peak resident memory of `bosun catalog init` drafting a catalog from the loaded index.
 """
 
 from __future__ import annotations
@@ -45,19 +46,26 @@ def _bosun() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "bosun.interfaces.cli"]
 
 
-def measure(path: Path, data_dir: Path, memory_limit: str) -> tuple[float, float, str]:
-    """(seconds the load took by its own account, peak RSS in MB of the child, its output)."""
-    env = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), "BOSUN_ENGINE_MEMORY_LIMIT": memory_limit}
-    child = subprocess.Popen([*_bosun(), "data", "load", str(path)], env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True)
+def _child(arguments: list[str], env: dict[str, str]) -> tuple[str, float]:
+    """(output, peak RSS in MB) of `bosun ARGUMENTS` in a child process of its own."""
+    child = subprocess.Popen([*_bosun(), *arguments], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True)
     assert child.stdout is not None
     output = child.stdout.read()
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode != 0:
-        raise SystemExit(f"bosun data load failed ({child.returncode}):\n{output}")
+        raise SystemExit(f"bosun {' '.join(arguments)} failed ({child.returncode}):\n{output}")
+    return output, usage.ru_maxrss / 1024
+
+
+def measure(path: Path, data_dir: Path, memory_limit: str) -> tuple[float, float, str, float]:
+    """(seconds the load took by its own account, its peak RSS in MB, its output, `catalog init`'s peak RSS)."""
+    env = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), "BOSUN_ENGINE_MEMORY_LIMIT": memory_limit}
+    output, peak = _child(["data", "load", str(path)], env)
     said = re.search(r"rows in ([\d.]+) s", output)
-    return float(said.group(1)) if said else float("nan"), usage.ru_maxrss / 1024, output
+    _, drafting = _child(["catalog", "init", "--index", "orders", "--out", str(data_dir / "catalog.yaml")], env)
+    return float(said.group(1)) if said else float("nan"), peak, output, drafting
 
 
 def main(argv: list[str]) -> int:
@@ -73,11 +81,11 @@ def main(argv: list[str]) -> int:
     rows = write_csv(path, int(args.size * 1e9))
     print(f"wrote {path.stat().st_size / 1e9:.2f} GB, {rows:,} rows in {time.perf_counter() - started:.1f} s")
     try:
-        seconds, peak, output = measure(path, folder / "data", args.memory_limit)
+        seconds, peak, output, drafting = measure(path, folder / "data", args.memory_limit)
     finally:
         if args.keep is None:
             shutil.rmtree(folder, ignore_errors=True)
     print(output.strip())
     print(f"load: {seconds:.1f} s, {rows / seconds:,.0f} rows/s; peak RSS {peak:,.0f} MB "
-          f"(BOSUN_ENGINE_MEMORY_LIMIT={args.memory_limit})")
+          f"(BOSUN_ENGINE_MEMORY_LIMIT={args.memory_limit}); catalog init: peak RSS {drafting:,.0f} MB")
     return 0
