@@ -4,6 +4,10 @@ DuckDB reads every format (CSV of any dialect, compressed or not, Parquet, JSON 
 only picks the reader, names columns the way field names are written, and chooses a mapping from the
 column types and a profile of their values. A file that cannot be read becomes one LoadError line
 naming the file, the row when there is one, and the problem.
+
+No row passes through Python: DuckDB writes the typed rows to a table of a DuckDB file of the load's own
+(within its memory limit, spilling past it), every decision is an aggregate query, and the engine copies
+the staged rows from that file (engines/staged.py).
 """
 
 from __future__ import annotations
