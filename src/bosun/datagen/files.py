@@ -4,6 +4,10 @@ DuckDB reads every format (CSV of any dialect, compressed or not, Parquet, JSON 
 only picks the reader, names columns the way field names are written, and chooses a mapping from the
 column types and a profile of their values. A file that cannot be read becomes one LoadError line
 naming the file, the row when there is one, and the problem.
+
+No row passes through Python: DuckDB writes the typed rows to a table of a DuckDB file of the load's own
+(within its memory limit, spilling past it), every decision is an aggregate query, and the engine copies
+the staged rows from that file (engines/staged.py).
 """
 
 from __future__ import annotations
@@ -17,18 +21,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from bosun.catalog.parts import DATE_PARTS, is_clock_values, part_name, part_sql
 from bosun.catalog.schema import DatePartName
 from bosun.datagen.intake import FileLimits, check_json_depth, checked_path, directory_files, extracted, linked
 from bosun.datagen.rownames import row_numbers_column
-from bosun.datagen.textforms import with_month_dates
+from bosun.datagen.textforms import month_columns
+from bosun.engines.staged import SEQ, StagedRows
 from bosun.errors import LoadError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 CSV_SUFFIXES = {".csv", ".tsv", ".txt", ".psv"}
 JSON_SUFFIXES = {".jsonl", ".ndjson", ".json"}
@@ -36,6 +42,7 @@ PARQUET_SUFFIXES = {".parquet", ".pq"}
 _FREE_TEXT_LENGTH = 30  # average characters from which a mostly-distinct string column is prose
 _DATE_PARTS = {"year": ("year", "yr"), "month": ("month", "mon"), "day": ("day", "dayofmonth", "dom")}
 _INT32 = 2**31 - 1
+_TYPED, _STAGED = "typed", "rows"  # in a load's DuckDB file: the table as read, the view adding date parts
 #: What R (NA), pandas (NaN, None, null), SQL exports (NULL) and spreadsheets (#N/A, N/A, -, ?) write for a
 #: missing value. A text column whose other values are all numbers (or all dates) is read as that type with
 #: these as missing; in a column of labels they stay as written ("NA" may be a code: Namibia, not applicable).
@@ -51,7 +58,7 @@ class LoadedFile:
     """One index's rows read from its files, with the mapping inferred for them."""
 
     index: str
-    table: pa.Table
+    staged: StagedRows  # the typed rows, with their derived date parts, in a DuckDB file of the load's own
     mapping: dict[str, Any]
     sources: tuple[Path, ...]
     notes: tuple[str, ...] = ()  # what the reading decided that a user should hear (missing values, time zones)
@@ -82,33 +89,40 @@ def files_of(path: Path) -> list[Path]:
     return found
 
 
-def read_files(paths: list[Path], index: str, limits: FileLimits | None = None) -> LoadedFile:
-    """All `paths` (one format) as one typed table plus its inferred mapping."""
+def read_files(paths: list[Path], index: str, folder: Path, limits: FileLimits | None = None) -> LoadedFile:
+    """All `paths` (one format) read by DuckDB into a typed table of a DuckDB file in `folder` (which the caller
+    removes), with its derived date parts, plus its inferred mapping: no row passes through Python,
+    and DuckDB's memory limit bounds the reading (it spills to its temp directory past it)."""
     limits = limits or FileLimits.default()
-    con = duckdb.connect()
+    path = Path(tempfile.mkdtemp(prefix="bosun-stage-", dir=folder)) / "rows.duckdb"
+    con = duckdb.connect(str(path))
     con.execute("SET TimeZone = 'UTC'")  # a zoned timestamp is kept in UTC, whatever the machine's zone
     limits.memory.apply(con)
     try:
-        with _readable(paths, limits) as readable:
-            kinds = {_kind(p) for p in readable}
-            if len(kinds) != 1 or None in kinds:
-                raise LoadError(f"{paths[0]}: mixed or unknown formats; load CSV, Parquet, JSON or JSON Lines files")
-            kind = kinds.pop() or ""
-            if kind == "json":
-                for path, shown in readable.items():
-                    check_json_depth(path, shown, limits.json_depth)
-            table, notes = _read(con, readable, kind, limits.columns)
+        notes = _staged(con, paths, limits)
+        rows = int(con.execute(f"SELECT count(*) FROM {_TYPED}").fetchall()[0][0])
+        if rows == 0:
+            raise LoadError(f"{paths[0]}: the file is empty (no rows)")
+        derived = _with_derived(con, _TYPED, _STAGED)
+        mapping = infer_mapping(con, _STAGED)
     except duckdb.OutOfMemoryException:
         raise limits.memory.exceeded(f"reading {paths[0]}") from None
     finally:
         con.close()
-    if table.num_rows == 0:
-        raise LoadError(f"{paths[0]}: the file is empty (no rows)")
-    table, months = with_month_dates(table, NULL_TOKENS)
-    notes = [*notes, *months]
-    table = _with_composed_date(table)
-    table, derived = with_date_parts(table)
-    return LoadedFile(index, table, infer_mapping(table), tuple(paths), tuple([*notes, *derived]))
+    return LoadedFile(index, StagedRows(path, _STAGED, rows), mapping, tuple(paths), tuple([*notes, *derived]))
+
+
+def _staged(con: duckdb.DuckDBPyConnection, paths: list[Path], limits: FileLimits) -> list[str]:
+    """The files' rows written to the typed table; the notes on what reading them decided."""
+    with _readable(paths, limits) as readable:
+        kinds = {_kind(p) for p in readable}
+        if len(kinds) != 1 or None in kinds:
+            raise LoadError(f"{paths[0]}: mixed or unknown formats; load CSV, Parquet, JSON or JSON Lines files")
+        kind = kinds.pop() or ""
+        if kind == "json":
+            for path, shown in readable.items():
+                check_json_depth(path, shown, limits.json_depth)
+        return _read(con, readable, kind, limits.columns)
 
 
 def _kind(path: Path) -> str | None:
@@ -141,9 +155,8 @@ def _readable(paths: list[Path], limits: FileLimits) -> Iterator[dict[Path, Path
         yield readable
 
 
-def _read(con: duckdb.DuckDBPyConnection, readable: dict[Path, Path], kind: str,
-          most_columns: int) -> tuple[pa.Table, list[str]]:
-    """The typed table and its notes; a problem names the user's file, never the link read in its stead."""
+def _read(con: duckdb.DuckDBPyConnection, readable: dict[Path, Path], kind: str, most_columns: int) -> list[str]:
+    """The typed table written, and its notes; a problem names the user's file, never the link read in its stead."""
     paths = list(readable)
     try:
         for path in paths if kind == "csv" else []:
@@ -152,7 +165,7 @@ def _read(con: duckdb.DuckDBPyConnection, readable: dict[Path, Path], kind: str,
         if len(relation.columns) > most_columns:  # known from the header: no row is read yet
             raise LoadError(f"{paths[0]}: {len(relation.columns):,} columns, over the limit of {most_columns:,} "
                             "(BOSUN_MAX_COLUMNS)")
-        return _typed_table(con, relation, paths)
+        return _typed_table(relation, paths)
     except LoadError as exc:
         message = str(exc)
         for link, shown in readable.items():
@@ -228,9 +241,9 @@ def _problem(paths: list[Path], exc: duckdb.Error) -> str:
     return f"{path}: {row}{detail or first}".strip()
 
 
-def _typed_table(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation,
-                 paths: list[Path]) -> tuple[pa.Table, list[str]]:
-    """Columns renamed to field names and cast to types a mapping can hold, and notes on what was decided."""
+def _typed_table(relation: duckdb.DuckDBPyRelation, paths: list[Path]) -> list[str]:
+    """The typed table written: columns renamed to field names and cast to types a mapping can hold; notes on what
+    was decided."""
     seen: set[str] = set()
     select, notes = [], []
     try:
@@ -255,12 +268,12 @@ def _typed_table(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelati
             if said:
                 notes.append(f"{name}: " + "; ".join(said))
             select.append(f'{_cast(expr, kind)} AS "{name}"')
-        table: pa.Table = relation.select(", ".join(select)).to_arrow_table()
+        relation.select(", ".join(select)).create(_TYPED)
     except duckdb.OutOfMemoryException:
         raise
     except duckdb.Error as exc:
         raise LoadError(_problem(paths, exc)) from None
-    return table, notes
+    return notes
 
 
 _KIND_WORDS = {"BIGINT": "whole numbers", "DOUBLE": "numbers", "DATE": "dates", "TIMESTAMP": "dates and times",
@@ -325,27 +338,62 @@ def _cast(column: str, kind: str) -> str:
     return column if kind in known else f"CAST({column} AS VARCHAR)"
 
 
-def _with_composed_date(table: pa.Table) -> pa.Table:
-    """A `date` column made of year/month[/day] columns when the data has no date of its own."""
-    types = {f.name: f.type for f in table.schema}
-    if any(pa.types.is_date(t) or pa.types.is_timestamp(t) for t in types.values()):
-        return table
-    squeezed = {_squeezed(n): n for n, t in types.items() if pa.types.is_integer(t)}
+def _types(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
+    """Each column's DuckDB type, in order."""
+    rows = con.execute(f"SELECT column_name, column_type FROM (DESCRIBE {table})").fetchall()
+    return {str(name): str(kind) for name, kind in rows}
+
+
+def _is_integer(kind: str) -> bool:
+    return kind in _INTEGERS
+
+
+def _is_dated(kind: str) -> bool:
+    return kind == "DATE" or kind.startswith("TIMESTAMP")
+
+
+_INTEGERS = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT"}
+
+
+def _with_derived(con: duckdb.DuckDBPyConnection, source: str, target: str) -> list[str]:
+    """View `target`: table `source` plus a composed date, the date parts and the load order (SEQ), in SQL; a note
+    per source said. A view: the rows are written once more only where they go, into the index."""
+    types = _types(con, source)
+    months = month_columns(con, source, [n for n, kind in types.items() if kind == "VARCHAR"], NULL_TOKENS)
+    types |= {name: "DATE" for name in months}
+    sources = {name: _quote(name) for name in types} | {name: f"({sql})" for name, (sql, _) in months.items()}
+    composed = _composed_date(con, source, types)
+    extra = [f'{composed[1]} AS "{composed[0]}"'] if composed else []
+    if composed:
+        types[composed[0]] = "DATE"
+        sources[composed[0]] = f"({composed[1]})"
+    wanted = _wanted_parts(con, source, types, sources)
+    extra += [f'{part_sql(sources[name], part, clock)} AS "{part_name(name, part)}"' for name, part, clock in wanted]
+    replaced = f" REPLACE ({', '.join(f'{sql} AS {_quote(n)}' for n, (sql, _) in months.items())})" if months else ""
+    con.execute(f"CREATE VIEW {target} AS SELECT *{replaced}{''.join(', ' + e for e in extra)}, rowid AS {SEQ} "
+                f"FROM {source}")
+    return [*(note for _, note in months.values()), *_part_notes(wanted)]
+
+
+def _composed_date(con: duckdb.DuckDBPyConnection, table: str, types: dict[str, str]) -> tuple[str, str] | None:
+    """(name, expression) of a `date` made of year/month[/day] columns when the data has no date of its own; a year
+    column alone dates each row as its year's January 1st where its values are calendar years (a season's
+    figures, a year's salaries: several years of the last millennium or this one)."""
+    if any(_is_dated(kind) for kind in types.values()):
+        return None
+    squeezed = {_squeezed(n): n for n, kind in types.items() if _is_integer(kind)}
     parts = {part: next((squeezed[n] for n in names if n in squeezed), None) for part, names in _DATE_PARTS.items()}
-    if parts["year"] is None or (parts["month"] is None and not _years(table.column(parts["year"]))):
-        return table
+    year = parts["year"]
+    if year is None:
+        return None
+    if parts["month"] is None:
+        low, high = _aggregate(con, table, [f"min({_quote(year)})", f"max({_quote(year)})"])
+        if low is None or not 1000 <= low < high <= 2999:
+            return None
     month = f'coalesce("{parts["month"]}", 1)' if parts["month"] else "1"
     day = f'coalesce("{parts["day"]}", 1)' if parts["day"] else "1"
-    name = _unique("date", set(types))
-    con = duckdb.connect()
-    try:
-        con.register("__parts", table)
-        sql = (f'SELECT *, try(make_date(CAST("{parts["year"]}" AS BIGINT), CAST({month} AS BIGINT), '
-               f'CAST({day} AS BIGINT))) AS "{name}" FROM __parts')
-        composed: pa.Table = con.sql(sql).to_arrow_table()
-    finally:
-        con.close()
-    return composed
+    return (_unique("date", set(types)), f'try(make_date(CAST("{year}" AS BIGINT), '
+            f'CAST({month} AS BIGINT), CAST({day} AS BIGINT)))')
 
 
 def _squeezed(name: str) -> str:
@@ -355,69 +403,75 @@ def _squeezed(name: str) -> str:
     return squeezed.removesuffix("id") or squeezed
 
 
-def _years(column: pa.ChunkedArray) -> bool:
-    """Evidence that a year column alone dates each row (a season's figures, a year's salaries): every value is a
-    calendar year of the last millennium or this one, and there are several of them."""
-    low, high = pc.min(column).as_py(), pc.max(column).as_py()
-    return low is not None and 1000 <= low < high <= 2999
-
-
-def _new_years(column: pa.ChunkedArray) -> bool:
-    """Every date is a January 1st: the dates stand for years, which have no weekday or month to group by."""
-    present = column.drop_null()
-    if not len(present):
-        return False
-    return bool(pc.all(pc.and_(pc.equal(pc.month(present), 1), pc.equal(pc.day(present), 1))).as_py())
-
-
-def with_date_parts(table: pa.Table) -> tuple[pa.Table, list[str]]:
-    """The table with a field per date part (catalog/parts.py), and a note for each source said to the user.
+def _wanted_parts(con: duckdb.DuckDBPyConnection, table: str, types: dict[str, str],
+                  sources: dict[str, str]) -> list[tuple[str, DatePartName, bool]]:
+    """The date parts to derive: (source, part, whether the source is an HHMM clock).
 
     Evidence: a date's weekday and month (none where every date is a January 1st: years; no weekday where every
     date is a month's first day: months); an hour where some timestamp has a time of day other than midnight;
     an hour of an integer column whose values are HHMM clock times (many, 0–2400, minutes under 60).
     """
-    types = {f.name: f.type for f in table.schema}
+    timed, clocks = _timed(con, table, types), _clocks(con, table, types)
+    years, months = _calendar(con, table, [n for n, kind in types.items() if _is_dated(kind)], sources)
     wanted: list[tuple[str, DatePartName, bool]] = []
     for name, kind in types.items():
-        if (pa.types.is_date(kind) or pa.types.is_timestamp(kind)) and not _new_years(table.column(name)):
-            monthly = _all_first_days(table.column(name))
-            wanted += [(name, part, False) for part in DATE_PARTS if not (monthly and part == "weekday")]
-        if pa.types.is_timestamp(kind) and _has_times(table.column(name)):
+        if _is_dated(kind) and name not in years:
+            wanted += [(name, part, False) for part in DATE_PARTS if not (name in months and part == "weekday")]
+        if name in timed:
             wanted.append((name, "hour", False))
-        elif pa.types.is_integer(kind) and _is_clock(table.column(name)):
+        elif name in clocks:
             wanted.append((name, "hour", True))
-    wanted = [(name, part, clock) for name, part, clock in wanted if part_name(name, part) not in types]
-    if not wanted:
-        return table, []
-    parts = ", ".join(f'{part_sql(_quote(name), part, clock)} AS "{part_name(name, part)}"'
-                      for name, part, clock in wanted)
+    return [(name, part, clock) for name, part, clock in wanted if part_name(name, part) not in types]
+
+
+def _calendar(con: duckdb.DuckDBPyConnection, table: str, dated: list[str],
+              sources: dict[str, str]) -> tuple[set[str], set[str]]:
+    """The date columns whose every date is a January 1st (years), and those whose every date is a month's first
+    day (months): neither has a weekday to group by, nor years a month."""
+    found = _aggregate(con, table, [f"bool_and(month({sources[n]}) = 1 AND day({sources[n]}) = 1)" for n in dated]
+                       + [f"bool_and(day({sources[n]}) = 1)" for n in dated])
+    years = {n for n, yes in zip(dated, found[:len(dated)], strict=True) if yes}
+    return years, {n for n, yes in zip(dated, found[len(dated):], strict=True) if yes}
+
+
+def _timed(con: duckdb.DuckDBPyConnection, table: str, types: dict[str, str]) -> set[str]:
+    """The timestamp columns where some value is not at midnight."""
+    names = [n for n, kind in types.items() if kind.startswith("TIMESTAMP")]
+    if not names:
+        return set()
+    found = _aggregate(con, table, [f"bool_or(CAST({_quote(n)} AS TIME) <> TIME '00:00:00')" for n in names])
+    return {name for name, timed in zip(names, found, strict=True) if timed}
+
+
+def _clocks(con: duckdb.DuckDBPyConnection, table: str, types: dict[str, str]) -> set[str]:
+    """The integer columns holding HHMM clock times: their distinct values are read only where all lie in 0–2400."""
+    names = [n for n, kind in types.items() if _is_integer(kind)]
+    ranges = _aggregate(con, table, [f"min({_quote(n)}) >= 0 AND max({_quote(n)}) <= 2400" for n in names])
+    within = [name for name, ok in zip(names, ranges, strict=True) if ok]
+    values = _aggregate(con, table, [f"list(DISTINCT {_quote(n)}) FILTER (WHERE {_quote(n)} IS NOT NULL)"
+                                     for n in within])
+    return {name for name, found in zip(within, values, strict=True)
+            if is_clock_values([int(v) for v in found or []], len(found or []))}
+
+
+def _aggregate(con: duckdb.DuckDBPyConnection, table: str, parts: list[str]) -> list[Any]:
+    """One row of aggregates over the table (none asked, none read)."""
+    if not parts:
+        return []
+    return list(con.execute(f"SELECT {', '.join(parts)} FROM {table}").fetchall()[0])
+
+
+def with_date_parts(table: pa.Table) -> tuple[pa.Table, list[str]]:
+    """An Arrow table with a field per date part (catalog/parts.py), as `data load` derives them, and the notes."""
     con = duckdb.connect()
     try:
         con.register("__dated", table)
-        derived: pa.Table = con.sql(f"SELECT *, {parts} FROM __dated").to_arrow_table()
+        con.execute("CREATE TABLE __source AS SELECT * FROM __dated")
+        notes = _with_derived(con, "__source", "__derived")
+        derived: pa.Table = con.execute(f"SELECT * EXCLUDE ({SEQ}) FROM __derived ORDER BY {SEQ}").to_arrow_table()
     finally:
         con.close()
-    return derived, _part_notes(wanted)
-
-
-_PER_DAY = {"s": 86_400, "ms": 86_400_000, "us": 86_400_000_000, "ns": 86_400_000_000_000}
-
-
-def _has_times(column: pa.ChunkedArray) -> bool:
-    """Some timestamp is not at midnight (in its own unit, so milliseconds count too)."""
-    ticks = pc.cast(column, pa.int64())
-    return bool(pc.any(pc.not_equal(pc.remainder(ticks, _PER_DAY[column.type.unit]), 0)).as_py())
-
-
-def _all_first_days(column: pa.ChunkedArray) -> bool:
-    days = column.drop_null()
-    return len(days) > 0 and bool(pc.all(pc.equal(pc.day(days), 1)).as_py())
-
-
-def _is_clock(column: pa.ChunkedArray) -> bool:
-    distinct = pc.unique(column.drop_null())
-    return is_clock_values([int(v) for v in distinct.to_pylist()], len(distinct))
+    return derived, notes
 
 
 def _part_notes(wanted: list[tuple[str, DatePartName, bool]]) -> list[str]:
@@ -432,27 +486,31 @@ def _part_notes(wanted: list[tuple[str, DatePartName, bool]]) -> list[str]:
     return notes
 
 
-def infer_mapping(table: pa.Table) -> dict[str, Any]:
-    """keyword / text(+keyword) / integer / long / double / boolean / date, from types and a value profile."""
-    profile = _string_profile(table)
-    properties: dict[str, Any] = {}
-    for column in table.schema:
-        properties[column.name] = _field_mapping(column, table, profile.get(column.name))
-    return {"properties": properties}
+def infer_mapping(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any]:
+    """keyword / text(+keyword) / integer / long / double / boolean / date, from types and a value profile taken
+    in SQL (one aggregate over the table)."""
+    types = {name: kind for name, kind in _types(con, table).items() if name != SEQ}
+    integers = [n for n, kind in types.items() if _is_integer(kind)]
+    strings = [n for n, kind in types.items() if kind == "VARCHAR"]
+    parts = [f"min({_quote(n)}) >= {-_INT32 - 1} AND max({_quote(n)}) <= {_INT32}" for n in integers]
+    parts += [f"count({_quote(n)}), approx_count_distinct({_quote(n)}), coalesce(avg(length({_quote(n)})), 0)"
+              for n in strings]
+    found = _aggregate(con, table, parts)
+    small = {n: ok is None or bool(ok) for n, ok in zip(integers, found, strict=False)}
+    rest = found[len(integers):]
+    profile = {n: (int(rest[3 * i]), int(rest[3 * i + 1]), float(rest[3 * i + 2])) for i, n in enumerate(strings)}
+    return {"properties": {name: _field_mapping(kind, small.get(name, True), profile.get(name))
+                           for name, kind in types.items()}}
 
 
-def _field_mapping(column: pa.Field, table: pa.Table, strings: tuple[int, int, float] | None) -> dict[str, Any]:
-    kind = column.type
-    if pa.types.is_boolean(kind):
+def _field_mapping(kind: str, small: bool, strings: tuple[int, int, float] | None) -> dict[str, Any]:
+    if kind == "BOOLEAN":
         return {"type": "boolean"}
-    if pa.types.is_integer(kind):
-        values = table.column(column.name)
-        low, high = pc.min(values).as_py(), pc.max(values).as_py()
-        small = low is None or (low >= -_INT32 - 1 and high <= _INT32)
+    if _is_integer(kind):
         return {"type": "integer" if small else "long"}
-    if pa.types.is_floating(kind):
+    if kind in {"DOUBLE", "FLOAT", "REAL"}:
         return {"type": "double"}
-    if pa.types.is_date(kind) or pa.types.is_timestamp(kind):
+    if _is_dated(kind):
         return {"type": "date"}
     if strings is not None and _free_text(*strings):
         return {"type": "text", "fields": {"keyword": {"type": "keyword"}}}
@@ -462,18 +520,3 @@ def _field_mapping(column: pa.Field, table: pa.Table, strings: tuple[int, int, f
 def _free_text(present: int, distinct: int, length: float) -> bool:
     """Prose, not a label: long on average and rarely repeated."""
     return length >= _FREE_TEXT_LENGTH and distinct > 100 and distinct >= 0.5 * present
-
-
-def _string_profile(table: pa.Table) -> dict[str, tuple[int, int, float]]:
-    """String column → (values present, distinct values (approximate), average length)."""
-    strings = [f.name for f in table.schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
-    if not strings:
-        return {}
-    parts = [f'count("{n}"), approx_count_distinct("{n}"), coalesce(avg(length("{n}")), 0)' for n in strings]
-    con = duckdb.connect()
-    try:
-        con.register("__profile", table)
-        row = con.execute(f"SELECT {', '.join(parts)} FROM __profile").fetchone() or ()
-    finally:
-        con.close()
-    return {n: (int(row[3 * i]), int(row[3 * i + 1]), float(row[3 * i + 2])) for i, n in enumerate(strings)}

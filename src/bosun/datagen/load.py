@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -134,17 +135,27 @@ def load_files(engine: Engine, paths: list[Path], index: str | None = None, mode
     step, so a failed load leaves what was loaded before as it was.
     """
     from bosun.datagen.files import default_index, files_of, read_files
-    from bosun.datagen.intake import checked_index
+    from bosun.datagen.intake import FileLimits, checked_index
 
     groups = [(index, [f for p in paths for f in files_of(p)])] if index else [
         (default_index(p), files_of(p)) for p in paths]
     for name, _ in groups:
         checked_index(name or "", {META_INDEX})
-    loaded_files = []
-    for name, files in groups:
-        assert name is not None
-        progress(f"reading {files[0].name}" + (f" (+{len(files) - 1})" if len(files) > 1 else ""))
-        loaded_files.append(read_files(files, name, limits))
+    limits = limits or FileLimits.default()
+    spill = limits.memory.temp_dir
+    if spill is not None:
+        spill.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="bosun-load-", dir=spill) as folder:
+        loaded_files = []
+        for name, files in groups:
+            assert name is not None
+            progress(f"reading {files[0].name}" + (f" (+{len(files) - 1})" if len(files) > 1 else ""))
+            loaded_files.append(read_files(files, name, Path(folder), limits))
+        return _written(engine, loaded_files, mode, progress)
+
+
+def _written(engine: Engine, loaded_files: list[LoadedFile], mode: LoadMode,
+             progress: Progress) -> list[tuple[str, int, tuple[str, ...]]]:
     existing = set(engine.indices())
     for loaded in loaded_files:
         if loaded.index in existing and mode == "create":
@@ -152,23 +163,37 @@ def load_files(engine: Engine, paths: list[Path], index: str | None = None, mode
                             "rows to it")
     done = []
     for loaded in loaded_files:
-        progress(f"loading {loaded.table.num_rows:,} rows into {loaded.index}")
-        table, mapping = loaded.table, loaded.mapping
+        progress(f"loading {loaded.staged.rows:,} rows into {loaded.index}")
         if mode == "append" and loaded.index in existing:
-            table, mapping = _appended(engine, loaded)
-        done.append((loaded.index, engine.bulk_load(loaded.index, table, mapping), loaded.notes))
+            rows = _appended(engine, loaded)
+        else:
+            rows = engine.load_staged(loaded.index, loaded.staged, loaded.mapping)
+        done.append((loaded.index, rows, loaded.notes))
     return done
 
 
-def _appended(engine: Engine, loaded: LoadedFile) -> tuple[pa.Table, dict[str, Any]]:
-    """The index's rows followed by the new ones, under the index's own mapping."""
+def _appended(engine: Engine, loaded: LoadedFile) -> int:
+    """The new rows added after the index's own, under the index's own mapping: by the engine in SQL when it can,
+    else the index's rows and the new ones loaded anew."""
+    before = set(engine.mapping(loaded.index).get("properties", {}))
+    if before != set(loaded.mapping["properties"]):
+        raise LoadError(f"{loaded.sources[0]}: its columns differ from index {loaded.index!r}'s; use --replace")
+    append = getattr(engine, "append_staged", None)
+    try:
+        rows: int = append(loaded.index, loaded.staged) if append else _reloaded(engine, loaded)
+    except LoadError as exc:
+        raise LoadError(f"{loaded.sources[0]}: {exc}") from None
+    return rows
+
+
+def _reloaded(engine: Engine, loaded: LoadedFile) -> int:
+    """The index loaded anew with its rows and the new ones (an engine that takes rows)."""
     import pyarrow as pa
 
-    before = read_table(engine, loaded.index, None)
-    if set(before.column_names) != set(loaded.table.column_names):
-        raise LoadError(f"{loaded.sources[0]}: its columns differ from index {loaded.index!r}'s; use --replace")
+    table = read_table(engine, loaded.index, None)
     try:
-        added = loaded.table.select(before.column_names).cast(before.schema)
+        added = loaded.staged.to_arrow().select(table.column_names).cast(table.schema)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
-        raise LoadError(f"{loaded.sources[0]}: its values do not fit index {loaded.index!r}: {exc}") from None
-    return pa.concat_tables([before, added]), engine.mapping(loaded.index)
+        raise LoadError(f"its values do not fit index {loaded.index!r}: {exc}") from None
+    engine.bulk_load(loaded.index, pa.concat_tables([table, added]), engine.mapping(loaded.index))
+    return added.num_rows

@@ -1,16 +1,13 @@
-"""Columns whose text is a form other tools write, read as what they mean: R's row names and months written
-with their year ("Mar-2018").
+"""Columns whose text is a form other tools write, read as what they mean: months written with their year
+("Mar-2018", "2018-03") are dates on the month's first day.
 
-Both work on the typed table `files.py` reads, before date parts are derived and the mapping is inferred.
+Worked out in SQL over the staged table `files.py` reads, before date parts are derived and the mapping is
+inferred: no row passes through Python.
 """
 
 from __future__ import annotations
 
-import re
-
 import duckdb
-import pyarrow as pa
-import pyarrow.compute as pc
 
 #: the forms a month of a year is written in (strptime), tried in order; a column is read with the first form
 #: that parses every value it holds. Each has a year and a month and no day, so a full date never matches.
@@ -18,49 +15,40 @@ MONTH_FORMS = ("%b-%Y", "%b %Y", "%B %Y", "%B-%Y", "%Y-%m", "%Y/%m", "%m/%Y", "%
 #: a month's name or number beside a year of four digits (or of two after a name): codes such as "3-12" are not
 #: months of a year
 _MONTH_SHAPE = r"[A-Za-z]{3,9}[- ]\d{2}(\d{2})?|\d{4}[-/]\d{1,2}|\d{1,2}[-/]\d{4}"
-_UNNAMED = re.compile(r"column\d+")  # how DuckDB names a column whose header cell is empty
 
 
-def with_month_dates(table: pa.Table, missing: tuple[str, ...]) -> tuple[pa.Table, list[str]]:
-    """Text columns of months with their year ("Mar-2018", "2018-03") as dates on the month's first day; a value
-    in `missing` (the words for a missing value) is missing."""
-    notes = []
-    for name in [f.name for f in table.schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]:
-        column = pc.if_else(pc.is_in(pc.utf8_trim_whitespace(table.column(name)), pa.array(missing)),
-                            pa.scalar(None, table.column(name).type), table.column(name))
-        form = _month_form(column)
-        if form is None:
-            continue
-        sample = column.drop_null()[0].as_py()
-        table = table.set_column(table.schema.get_field_index(name), name, _as_months(column, form))
-        notes.append(f"{name}: months written with their year (\"{sample}\") → a date on each month's first day")
-    return table, notes
+def month_columns(con: duckdb.DuckDBPyConnection, table: str, texts: list[str],
+                  missing: tuple[str, ...]) -> dict[str, tuple[str, str]]:
+    """Text column → (the SQL reading it as the month's first day, a note) for each column of months with their
+    year. Evidence: every value present (not a missing-value word) has a month's shape (one pass over the table
+    for all columns), then parses with one form."""
+    present = {name: _present(name, missing) for name in texts}
+    if not present:
+        return {}
+    shaped = con.execute("SELECT " + ", ".join(
+        f"count({v}) > 0 AND bool_and(regexp_full_match({v}, '{_MONTH_SHAPE}'))" for v in present.values())
+        + f" FROM {table}").fetchall()[0]
+    found = {}
+    for (name, value), ok in zip(present.items(), shaped, strict=True):
+        form = _form(con, table, value) if ok else None
+        if form is not None:
+            sample = con.execute(f"SELECT any_value({value}) FROM {table}").fetchall()[0][0]
+            found[name] = (f"CAST(try_strptime({value}, '{form}') AS DATE)",
+                           f"{name}: months written with their year (\"{sample}\") → a date on each month's first day")
+    return found
 
 
-def _month_form(column: pa.ChunkedArray) -> str | None:
-    """The first form that reads every value present (and there is one)."""
-    values = pc.unique(column.drop_null())
-    if len(values) == 0:
-        return None
-    con = duckdb.connect()
-    try:
-        con.register("__months", pa.table({"v": values}))
-        for form in MONTH_FORMS:
-            row = con.execute("SELECT count(*) = count(try_strptime(trim(v), ?)) AND bool_and(regexp_full_match("
-                              "trim(v), ?)) FROM __months", [form, _MONTH_SHAPE]).fetchone()
-            if row and row[0]:
-                return form
-    finally:
-        con.close()
+def _present(name: str, missing: tuple[str, ...]) -> str:
+    """The column's trimmed text, NULL for a missing-value word."""
+    quoted = '"' + name.replace('"', '""') + '"'
+    words = ", ".join("'" + w.replace("'", "''") + "'" for w in missing)
+    return f"CASE WHEN trim({quoted}) IN ({words}) THEN NULL ELSE trim({quoted}) END"
+
+
+def _form(con: duckdb.DuckDBPyConnection, table: str, value: str) -> str | None:
+    """The first form that reads every value present."""
+    for form in MONTH_FORMS:
+        row = con.execute(f"SELECT count({value}) = count(try_strptime({value}, ?)) FROM {table}", [form]).fetchone()
+        if row and row[0]:
+            return form
     return None
-
-
-def _as_months(column: pa.ChunkedArray, form: str) -> pa.ChunkedArray:
-    con = duckdb.connect()
-    try:
-        con.register("__months", pa.table({"v": column}))
-        dated: pa.Table = con.execute("SELECT CAST(strptime(trim(v), ?) AS DATE) AS d FROM __months",
-                                      [form]).to_arrow_table()
-    finally:
-        con.close()
-    return dated.column("d")

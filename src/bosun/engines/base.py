@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from bosun.engines.staged import StagedRows
+
 
 Body = dict[str, Any]
 Response = dict[str, Any]
@@ -40,6 +42,10 @@ class Engine(ABC):
 
         Not reachable by the agent: guarded engines refuse it.
         """
+
+    def load_staged(self, index: str, staged: StagedRows, mapping: dict[str, Any]) -> int:
+        """Replace `index` with staged rows (`bosun data load`); an engine that can copies them without Python."""
+        return self.bulk_load(index, staged.to_arrow(), mapping)
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release connections and files."""

@@ -19,6 +19,8 @@ from bosun.errors import BadQuery, GuardrailViolation, QueryTimeout
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from bosun.engines.staged import StagedRows
+
 FORBIDDEN_KEYS = {"script", "scripts", "script_fields", "runtime_mappings", "scripted_metric", "script_score",
                   "stored_fields", "docvalue_fields", "_update", "_delete"}
 BUCKET_SIZES = {"terms": 10, "composite": 10, "significant_terms": 10, "multi_terms": 10, "rare_terms": 10}
@@ -86,6 +88,9 @@ class GuardedEngine(Engine):
         return [i for i in self.inner.indices() if i in self.rails.allowed_indices]
 
     def bulk_load(self, index: str, table: pa.Table, mapping: dict[str, Any], id_field: str | None = None) -> int:
+        raise GuardrailViolation("writes are not allowed through the agent: the engine is read-only")
+
+    def load_staged(self, index: str, staged: StagedRows, mapping: dict[str, Any]) -> int:
         raise GuardrailViolation("writes are not allowed through the agent: the engine is read-only")
 
     def close(self) -> None:
@@ -170,13 +175,14 @@ def _with_deadline(engine: Engine, seconds: float, call: Any) -> Any:
     started = time.monotonic()
     if timer:
         timer.start()
+    late = f"the query took longer than {seconds:g} s and was stopped (BOSUN_QUERY_TIMEOUT_S)"
     try:
         result = call()
     except QueryTimeout:
-        raise QueryTimeout(f"the query took longer than {seconds:g} s and was stopped") from None
+        raise QueryTimeout(late) from None
     finally:
         if timer:
             timer.cancel()
     if time.monotonic() - started > seconds:
-        raise QueryTimeout(f"the query took longer than {seconds:g} s and was stopped")
+        raise QueryTimeout(late)
     return result

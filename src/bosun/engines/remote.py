@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import date, datetime
 from typing import Any
 
@@ -12,6 +12,7 @@ from pydantic import SecretStr
 
 from bosun.engines.base import Body, Engine, Response
 from bosun.engines.caller import MISSING, caller, caller_secrets
+from bosun.engines.staged import StagedRows
 from bosun.errors import (
     ConfigError,
     EngineUnavailable,
@@ -137,20 +138,29 @@ class RemoteEngine(Engine):
         return sorted(name for name in found if not name.startswith("."))
 
     def bulk_load(self, index: str, table: pa.Table, mapping: dict[str, Any], id_field: str | None = None) -> int:
+        self._replace(index, mapping, table.to_batches(10_000), id_field)
+        return table.num_rows
+
+    def load_staged(self, index: str, staged: StagedRows, mapping: dict[str, Any]) -> int:
+        """The staged rows sent in bulk requests as they are read, 10,000 at a time: never all in memory."""
+        self._replace(index, mapping, staged.batches(), None)
+        return staged.rows
+
+    def _replace(self, index: str, mapping: dict[str, Any], batches: Iterable[pa.RecordBatch],
+                 id_field: str | None) -> None:
         indices = self._client.indices
         if self._request(f"exists {index}", indices.exists, index=index):
             self._request(f"delete {index}", indices.delete, index=index)
         self._request(f"create {index}", indices.create, index=index, body={"mappings": mapping})
-        actions = _actions(index, table, id_field)
+        actions = _actions(index, batches, id_field)
         self._request(f"bulk {index}", self._helpers.bulk, self._client, actions, chunk_size=2000, refresh=True)
-        return table.num_rows
 
     def close(self) -> None:
         self._client.close()
 
 
-def _actions(index: str, table: pa.Table, id_field: str | None) -> Iterator[dict[str, Any]]:
-    for batch in table.to_batches(10_000):
+def _actions(index: str, batches: Iterable[pa.RecordBatch], id_field: str | None) -> Iterator[dict[str, Any]]:
+    for batch in batches:
         for row in batch.to_pylist():
             doc = {k: _json(v) for k, v in row.items()}
             action: dict[str, Any] = {"_index": index, "_source": doc}

@@ -6,6 +6,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,7 +17,6 @@ from bosun.engines.base import Body, Engine, Response
 from bosun.engines.embedded.aggs import Aggregator, Limits
 from bosun.engines.embedded.fields import Field, flatten_mapping, quote, text_columns, token_table
 from bosun.engines.embedded.hits import (
-    filter_source,
     json_value,
     search_after_sql,
     sort_keys,
@@ -28,16 +28,28 @@ from bosun.engines.embedded.pipelines import run_pipelines
 from bosun.engines.embedded.query import TRUE, Compiler, Sql
 from bosun.engines.embedded.scope import Scope
 from bosun.engines.params import integer
-from bosun.errors import BadQuery, GuardrailViolation, MissingIndex, QueryTimeout, StoreError, UnsupportedQuery
+from bosun.engines.staged import SEQ
+from bosun.errors import (
+    BadQuery,
+    GuardrailViolation,
+    LoadError,
+    MissingIndex,
+    QueryTimeout,
+    StoreError,
+    UnsupportedQuery,
+)
 from bosun.files import move_aside
 
 if TYPE_CHECKING:
     import pyarrow as pa  # numpy and pyarrow load only to load data: a question needs neither
 
+    from bosun.engines.staged import StagedRows
+
 _META = "_bosun_indices"
 _BODY_KEYS = {"query", "size", "from", "sort", "_source", "track_total_hits", "search_after", "aggs",
               "aggregations", "timeout", "track_scores", "version", "seq_no_primary_term"}
 _SKIP = {"_id", "_seq"}
+_STAGED_DB = "__staged"
 _FEW = 32  # up to this many documents are fetched one equality each (see fetch_sources)
 
 
@@ -186,28 +198,67 @@ class EmbeddedEngine(Engine):
         loaded = table.append_column("_id", ids).append_column("_seq", pa.array(np.arange(table.num_rows)))
         with self._write:
             self._con.register("__load", loaded)
-            self._con.begin()  # one transaction: readers see the old index or the new one, never a half-load
             try:
-                self._replace(index, mapping)
-                self._con.commit()
-            except duckdb.OutOfMemoryException:
-                self._con.rollback()
-                raise self.memory.exceeded(f"loading {index!r}") from None
-            except BaseException:
-                self._con.rollback()
-                raise
+                self._replaced(index, mapping, "SELECT * FROM __load")
             finally:
                 self._con.unregister("__load")
-            self._mappings.pop(index, None)
-            self._field_maps.pop(index, None)
         return table.num_rows
 
-    def _replace(self, index: str, mapping: dict[str, Any]) -> None:
-        self._con.execute(f"CREATE OR REPLACE TABLE {quote(index)} AS SELECT * FROM __load")
+    def load_staged(self, index: str, staged: StagedRows, mapping: dict[str, Any]) -> int:
+        """The staged table copied in by DuckDB, table to table: its memory limit bounds the load, not the rows."""
+        with self._write, self._attached(staged):
+            self._replaced(index, mapping, f"SELECT * EXCLUDE ({SEQ}), CAST({SEQ} AS VARCHAR) AS _id, {SEQ} AS _seq "
+                                           f"FROM {_staged(staged)}")
+        return staged.rows
+
+    def append_staged(self, index: str, staged: StagedRows) -> int:
+        """The staged rows added after the index's own, cast to its columns' types; the index's rows stay."""
+        columns = self._fields_of(index)
+        cast = ", ".join(f"CAST({quote(name)} AS {kind})" for name, kind in columns.items())
+        first = f"(SELECT coalesce(max(_seq) + 1, 0) FROM {quote(index)})"
+        select = (f"SELECT {', '.join(map(quote, columns))}, _id, _seq FROM {quote(index)} UNION ALL "
+                  f"SELECT {cast}, CAST({SEQ} + {first} AS VARCHAR), {SEQ} + {first} FROM {_staged(staged)}")
+        with self._write, self._attached(staged):
+            try:
+                self._replaced(index, self._mapping(index), select)
+            except duckdb.ConversionException as exc:
+                raise LoadError(f"its values do not fit index {index!r}: {_first_line(exc)}") from None
+        return staged.rows
+
+    def _fields_of(self, index: str) -> dict[str, str]:
+        """An index's loaded columns and their DuckDB types, in order (not _id or _seq)."""
+        rows = self._cursor().execute(f"SELECT column_name, column_type FROM (DESCRIBE {quote(index)})").fetchall()
+        return {str(n): str(t) for n, t in rows if n not in _SKIP}
+
+    @contextmanager
+    def _attached(self, staged: StagedRows) -> Iterator[None]:
+        self._con.execute(f"ATTACH {staged.quoted_path} AS {_STAGED_DB} (READ_ONLY)")
+        try:
+            yield
+        finally:
+            self._con.execute(f"DETACH {_STAGED_DB}")
+
+    def _replaced(self, index: str, mapping: dict[str, Any], select: str) -> None:
+        """`index` replaced by the rows of `select` in one transaction: readers see the old or the new, never half."""
+        self._con.begin()
+        try:
+            self._replace(index, mapping, select)
+            self._con.commit()
+        except duckdb.OutOfMemoryException:
+            self._con.rollback()
+            raise self.memory.exceeded(f"loading {index!r}") from None
+        except BaseException:
+            self._con.rollback()
+            raise
+        self._mappings.pop(index, None)
+        self._field_maps.pop(index, None)
+
+    def _replace(self, index: str, mapping: dict[str, Any], select: str) -> None:
+        self._con.execute(f"CREATE OR REPLACE TABLE {quote(index)} AS {select}")
         for column in text_columns(mapping):
             self._con.execute(
                 f"CREATE OR REPLACE TABLE {quote(token_table(index, column))} AS SELECT v, {_SPLIT} AS toks "
-                f"FROM (SELECT DISTINCT {quote(column)} AS v FROM __load WHERE v IS NOT NULL)")
+                f"FROM (SELECT DISTINCT {quote(column)} AS v FROM {quote(index)} WHERE v IS NOT NULL)")
         self._con.execute(f"INSERT OR REPLACE INTO {_META} VALUES (?, ?)", [index, json.dumps(mapping)])
 
     def to_arrow(self, index: str) -> pa.Table:
@@ -299,8 +350,10 @@ class EmbeddedEngine(Engine):
         if len(seqs) <= _FEW:  # `_seq = n` is a filter inside the scan, which reads only the rows it keeps
             # (written as int literals, which DuckDB plans faster than parameters: no text of a user's gets in)
             rows = self._run(" UNION ALL ".join(f"{select} WHERE _seq = {int(seq)}" for seq in seqs), [])
-        else:  # a join reads every row of every column
-            rows = self._run(f"{select} WHERE _seq IN (SELECT unnest(?::BIGINT[]))", [seqs])
+        else:  # a join reads every row of every column; the positions go as one text, since DuckDB converts a
+            # list parameter element by element (trying to import pandas for each: 10 s for 10,000)
+            rows = self._run(f"{select} WHERE _seq IN (SELECT unnest(string_split(?, ',')::BIGINT[]))",
+                             [",".join(str(int(seq)) for seq in seqs)])
         return {r[0]: {"_id": r[1], **{n: json_value(v) for n, v in zip(names, r[2:], strict=True)}} for r in rows}
 
     def _finish(self, index: str, results: dict[str, Any]) -> dict[str, Any]:
@@ -327,6 +380,10 @@ class EmbeddedEngine(Engine):
         return finished
 
 
+def _staged(staged: StagedRows) -> str:
+    return f"{_STAGED_DB}.{quote(staged.table)}"
+
+
 def _placeholders(node: Any) -> Iterator[dict[str, Any]]:
     """The top_hits placeholders in aggregation results (see Aggregator._a_top_hits)."""
     if isinstance(node, dict):
@@ -345,10 +402,12 @@ def _top_hits(index: str, found: dict[str, Any], spec: dict[str, Any],
     rule = source_filter(spec.get("_source"))
     sorted_by = bool(spec.get("sort"))
     hits = []
+    kept: list[str] | None = None  # every fetched document has the same fields: the rule is matched once
     for doc_id, seq, sort_values in found["seqs"]:
         hit: dict[str, Any] = {"_index": index, "_id": doc_id, "_score": None if sorted_by else 1.0}
         if rule is not None:
-            hit["_source"] = filter_source(docs[seq], rule)
+            kept = source_columns([k for k in docs[seq] if k != "_id"], rule) if kept is None else kept
+            hit["_source"] = {name: docs[seq][name] for name in kept}
         if sorted_by:
             hit["sort"] = sort_values
         hits.append(hit)

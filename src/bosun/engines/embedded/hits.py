@@ -145,11 +145,6 @@ def _kept(name: str, rule: tuple[list[str] | None, list[str]]) -> bool:
             and not any(fnmatch.fnmatchcase(name, p) for p in excludes))
 
 
-def filter_source(doc: dict[str, Any], rule: tuple[list[str] | None, list[str]]) -> dict[str, Any]:
-    """The fields of `doc` that `rule` keeps (`_id` never)."""
-    return {k: v for k, v in doc.items() if k != "_id" and _kept(k, rule)}
-
-
 def source_columns(names: list[str], rule: tuple[list[str] | None, list[str]] | None) -> list[str]:
     """The columns a _source rule keeps, so a search reads only those (none for `_source: false`)."""
     return [] if rule is None else [n for n in names if _kept(n, rule)]

@@ -23,6 +23,7 @@ from bosun.interfaces.api import errors, marks, vocabulary
 from bosun.interfaces.api.errors import ApiError
 from bosun.interfaces.api.turns import answer_of, engine_problem, sse_of
 from bosun.interfaces.auth import served_hosts
+from bosun.interfaces.deadline import Deadline
 from bosun.interfaces.mcp.server import build_server, transport_security
 from bosun.planner.answer import Answer
 
@@ -179,11 +180,14 @@ def _records(app: FastAPI, session: Session) -> None:
         return request.columns or list(catalog.record.fields)
 
     @app.post("/records", response_model=Records, tags=["results"])
-    def records(request: RecordsRequest) -> Records:
-        """One page of the records a search matches, in its order: the table's pager past the answer's rows."""
+    def records(request: RecordsRequest) -> Response:
+        """One page of the records a search matches, in its order: the table's pager past the answer's rows.
+        Its searches and its reply are within one deadline (BOSUN_QUERY_TIMEOUT_S)."""
+        deadline = Deadline(session.context.settings.query_timeout_s)
         index = request.index or catalog.record.index
         found = export.records(engine, index, request.query, request.limit, request.offset)
-        return Records(columns=_columns(request), rows=export.rows(found, _columns(request)))
+        page = Records(columns=_columns(request), rows=export.rows(found, _columns(request)))
+        return Response(deadline.json(page.model_dump(mode="json")), media_type="application/json")
 
     def _exported(request: RecordsRequest, name: str) -> tuple[Iterator[dict[str, Any]], dict[str, str]]:
         """The records to export, at most `max_export_rows`, and the headers: the file's name, and

@@ -17,8 +17,8 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError, Unexpected
 from mcp.server.mcpserver.prompts.base import Prompt, PromptArgument
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
-from mcp.types import INVALID_PARAMS, ToolAnnotations
-from pydantic import ValidationError
+from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 
 from bosun.catalog import Catalog
@@ -28,6 +28,7 @@ from bosun.engines.remote import run_as_callers
 from bosun.errors import BosunError, CatalogError, Unauthorized
 from bosun.interfaces.auth import same_token, served_hosts
 from bosun.interfaces.callers import request_header
+from bosun.interfaces.deadline import Deadline
 from bosun.interfaces.mcp.marking import mark_tool
 from bosun.interfaces.mcp.teaching import TeachingTools
 from bosun.interfaces.mcp.tools import Tools
@@ -127,8 +128,9 @@ def build_server(session: Session, token: str | None = None, url: str = "http://
                        token_verifier=StaticToken(token) if token else None)
     server.callers = callers
     tools = Tools(session)
-    for tool in (tools.describe_catalog, tools.resolve_name, tools.search, tools.aggregate, tools.lookup_object,
-                 tools.explain_field):
+    seconds = session.context.settings.query_timeout_s
+    for tool in (tools.describe_catalog, tools.resolve_name, _replied(tools.search, seconds),
+                 _replied(tools.aggregate, seconds), tools.lookup_object, tools.explain_field):
         server.add_tool(_one_line(tool, ToolError), annotations=ToolAnnotations(
             read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
     # ask adds a turn to the thread's memory: read-only for the data, but not idempotent.
@@ -170,6 +172,20 @@ def _one_line(call: Callable[P, R], error: type[Exception]) -> Callable[P, R]:
             raise error(str(exc)) from None
 
     return guarded
+
+
+def _replied(call: Callable[P, BaseModel], seconds: float) -> Callable[P, Any]:
+    """`call`, its result made into the tool's reply (structured and as text) within the request's deadline:
+    the SDK, given a finished reply, only checks it against the output schema."""
+
+    @functools.wraps(call)
+    def replied(*args: P.args, **kwargs: P.kwargs) -> CallToolResult:
+        deadline = Deadline(seconds)
+        structured = call(*args, **kwargs).model_dump(mode="json", by_alias=True)
+        text = deadline.json(structured)
+        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
+
+    return replied
 
 
 def _add_resources(server: MCPServer, tools: Tools) -> None:
