@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import yaml
 from typer.testing import CliRunner
 
+from bosun.conversation.session import Session, open_session
 from bosun.interfaces.cli.app import app
+from bosun.settings import load_settings
 
 Drafted = tuple[Path, dict[str, Any], str]  # (data dir, the drafted catalog, what `catalog init` printed)
 
@@ -25,3 +28,11 @@ def load_and_draft(folder: Path, *names: str) -> Drafted:
     drafted = CliRunner().invoke(app, ["catalog", "init", *indexes, "--out", str(out)], env=env)  # type: ignore[arg-type]
     assert drafted.exit_code == 0, drafted.output
     return folder / "data", yaml.safe_load(out.read_text()), drafted.output
+
+
+def drafted_session(drafted: Drafted) -> Iterator[Session]:
+    """A session on the drafted data and catalog, as `bosun ask` opens one (for a module fixture to yield from)."""
+    data_dir = drafted[0]
+    opened = open_session(load_settings(data_dir=data_dir, catalog=data_dir.parent / "catalog.yaml"))
+    yield opened
+    opened.close()

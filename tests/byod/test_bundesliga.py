@@ -31,10 +31,9 @@ import duckdb
 import pytest
 import yaml
 
-from bosun.conversation.session import Session, open_session
+from bosun.conversation.session import Session
 from bosun.evaluation.judge import judge
-from bosun.settings import load_settings
-from tests.byod.drafting import Drafted, load_and_draft
+from tests.byod.drafting import Drafted, drafted_session, load_and_draft
 from tests.byod.public import r_export
 
 QUESTIONS: list[dict[str, Any]] = yaml.safe_load((Path(__file__).parent / "bundesliga_questions.yaml").read_text())
@@ -69,10 +68,7 @@ def drafted(raw_file: Path, tmp_path_factory: pytest.TempPathFactory) -> Drafted
 
 @pytest.fixture(scope="module")
 def session(drafted: Drafted) -> Iterator[Session]:
-    data_dir, _, _ = drafted
-    opened = open_session(load_settings(data_dir=data_dir, catalog=data_dir.parent / "catalog.yaml"))
-    yield opened
-    opened.close()
+    yield from drafted_session(drafted)
 
 
 @pytest.fixture(scope="module")

@@ -13,9 +13,8 @@ from typing import Any
 import duckdb
 import pytest
 
-from bosun.conversation.session import Session, open_session
-from bosun.settings import load_settings
-from tests.byod.drafting import Drafted, load_and_draft
+from bosun.conversation.session import Session
+from tests.byod.drafting import Drafted, drafted_session, load_and_draft
 from tests.byod.public import vega_file
 
 
@@ -28,10 +27,7 @@ def drafted(tmp_path_factory: pytest.TempPathFactory) -> Drafted:
 
 @pytest.fixture(scope="module")
 def session(drafted: Drafted) -> Iterator[Session]:
-    data_dir = drafted[0]
-    opened = open_session(load_settings(data_dir=data_dir, catalog=data_dir.parent / "catalog.yaml"))
-    yield opened
-    opened.close()
+    yield from drafted_session(drafted)
 
 
 def _sql(drafted: Drafted, query: str) -> list[tuple[Any, ...]]:

