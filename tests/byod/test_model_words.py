@@ -4,9 +4,7 @@ the draft; what it proposes is kept only where it holds against the data, and ea
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -16,6 +14,7 @@ from typer.testing import CliRunner
 
 from bosun.errors import SettingsError
 from bosun.interfaces.cli.app import app
+from tests.llm.chatwire import ChatWire, serving, tool_message
 
 LOANS = "loan_amount,grade,state,interest_rate\n" + "".join(
     f"{1000 * (1 + i % 9)},{'ABC'[i % 3]},{('CA', 'TX', 'NY')[i % 3 - 1]},{5 + i % 7}.5\n" for i in range(60))
@@ -28,38 +27,20 @@ PROPOSED = {"fields": [
 ]}
 
 
-class ChatCompletions(BaseHTTPRequestHandler):
+class ChatCompletions(ChatWire):
     asked: ClassVar[list[dict[str, Any]]] = []
+    usage = (400, 90)
 
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+    def answer(self, body: dict[str, Any]) -> dict[str, Any]:
         self.asked.append(body)
-        tool = body["tools"][0]["function"]["name"]
-        call = {"id": "call_1", "type": "function", "function": {"name": tool, "arguments": json.dumps(PROPOSED)}}
-        reply = {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": body["model"],
-                 "choices": [{"index": 0, "finish_reason": "stop",
-                              "message": {"role": "assistant", "content": None, "tool_calls": [call]}}],
-                 "usage": {"prompt_tokens": 400, "completion_tokens": 90, "total_tokens": 490}}
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: Any) -> None:
-        return
+        return tool_message(body["tools"][0]["function"]["name"], PROPOSED)
 
 
 @pytest.fixture
 def server() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), ChatCompletions)
     ChatCompletions.asked = []
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(ChatCompletions) as url:
+        yield url
 
 
 @pytest.fixture

@@ -9,9 +9,7 @@ nowhere else.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -19,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bosun.interfaces.cli.app import app
+from tests.llm.chatwire import ChatWire, serving, tool_message
 
 KEY = "sk-wire-test-7f3a9c"
 HOUSTON = {"goals": [{"text": "How many shipments arrived in Houston last month?", "measures": [{"agg": "count"}],
@@ -27,41 +26,23 @@ HOUSTON = {"goals": [{"text": "How many shipments arrived in Houston last month?
                                "words": "last month"}}]}
 
 
-class ChatCompletions(BaseHTTPRequestHandler):
+class ChatCompletions(ChatWire):
     seen: ClassVar[list[dict[str, Any]]] = []
 
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+    def answer(self, body: dict[str, Any]) -> dict[str, Any]:
         tool = body["tools"][0]["function"]["name"]
         self.seen.append({"path": self.path, "auth": self.headers.get("Authorization"), "tool": tool,
                           "model": body["model"]})
-        message: dict[str, Any] = {"role": "assistant", "content": "Let me think about the plan."}
         if tool == "ModelReading":
-            call = {"id": "call_1", "type": "function", "function": {"name": tool, "arguments": json.dumps(HOUSTON)}}
-            message = {"role": "assistant", "content": None, "tool_calls": [call]}
-        reply = {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": body["model"],
-                 "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-                 "usage": {"prompt_tokens": 900, "completion_tokens": 60, "total_tokens": 960}}
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: Any) -> None:
-        return
+            return tool_message(tool, HOUSTON)
+        return {"role": "assistant", "content": "Let me think about the plan."}
 
 
 @pytest.fixture
 def server() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), ChatCompletions)
     ChatCompletions.seen = []
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(ChatCompletions) as url:
+        yield url
 
 
 def test_bosun_ask_through_an_openai_compatible_server(server: str, data_dir: Path,
