@@ -36,8 +36,7 @@ class StagedRows:
         """The rows in load order, `size` at a time."""
         con = duckdb.connect(str(self.path), read_only=True)
         try:
-            reader = con.execute(self._ordered).to_arrow_reader(size)
-            yield from reader
+            yield from con.sql(self._ordered).to_arrow_reader(size)
         finally:
             con.close()
 
