@@ -224,3 +224,20 @@ def test_an_unconfirmed_shadowing_and_a_bad_shape_are_refused_in_the_session(ses
     assert shadowing.value.shadowing and teacher.store.words() == []
     taught = teacher.teach(teacher.proposed("volume", "carrier"), confirmed=True)
     assert [(w.word, w.target) for w in teacher.store.words()] == [(taught.word, "carrier_name")]
+
+
+def test_a_word_for_several_values_reads_as_all_of_them(session: Session, gold: duckdb.DuckDBPyConnection) -> None:
+    """The issue's own example: “reefer boxes” means container type 20RF or 40RF (here a word the catalog does
+    not hold): one word, several values of one field, read as either; a part that is no value is refused."""
+    teacher = session.teacher
+    assert teacher is not None
+    taught = teacher.teach(teacher.proposed("chilled boxes", "container type 20RF or 40RF"))
+    assert (taught.of, taught.values) == ("container_type", ["20RF", "40RF"])
+    answer = session.ask("how many chilled boxes arrived in 2025?", "several")
+    (result,) = answer.results
+    found = gold.execute("select count(*) from shipments where container_type in ('20RF', '40RF') "
+                         "and year(arrival_date) = 2025").fetchone()
+    assert found is not None and result.rows[0][-1] == found[0]
+    assert "“chilled boxes” read as container_type 20RF or 40RF — taught by" in " ".join(answer.assumptions)
+    with pytest.raises(TeachingRefused, match="names nothing in the catalog"):
+        teacher.proposed("frozen boxes", "container type 20RF or 45XX")

@@ -31,13 +31,20 @@ class TaughtWord(BaseModel):
     word: str
     target: str = Field(description="the field, measure or object name; the name an alias names; the value")
     of: str | None = Field(None, description="alias: the entity whose name it is; value: the record field")
+    more: list[str] = Field(default_factory=list, description="value: further values of the same field that the "
+                            "word names together (“chillers” → container type 20RF or 40RF)")
     by: str = "local"
     on: str = Field("", description="when it was taught, ISO date and time (UTC)")
+
+    @property
+    def values(self) -> list[str]:
+        """The values a value word names (one, or several together)."""
+        return [self.target, *self.more]
 
     def means(self) -> str:
         """What the word is read as, in the catalog's words."""
         if self.kind == "value":
-            return f"{self.of} {self.target}"
+            return f"{self.of} {' or '.join(self.values)}"
         return self.target.replace("_", " ") if self.kind == "field" else self.target
 
 
@@ -57,6 +64,32 @@ def targets(catalog: Catalog, text: str) -> list[TaughtWord]:
     key = _key(text)
     found = _measures(catalog, key) + _fields(catalog, key) + _objects(catalog, key) + _values(catalog, key)
     return found + _names(catalog, key)
+
+
+def value_set(catalog: Catalog, text: str, joiners: list[str]) -> TaughtWord | None:
+    """Several values of one field named together, joined by `joiners` (the grammar's "or", "and", ","):
+    "container type 20RF or 40RF", "20RF, 40RF"; None unless every part is a value of that one field."""
+    pattern = "|".join(rf"\b{re.escape(j)}\b" if j[0].isalnum() else re.escape(j) for j in joiners)
+    parts = [_key(p) for p in re.split(pattern, text) if _key(p)] if joiners else []
+    if len(parts) < 2:
+        return None
+    field, parts[0] = _field_named_first(catalog, parts[0])
+    found = [_values(catalog, part) for part in parts]
+    fields = {t.of for ts in found for t in ts}
+    chosen = field or (fields.pop() if len(fields) == 1 else None)
+    values = [next((t.target for t in ts if t.of == chosen), None) for ts in found]
+    if chosen is None or any(v is None for v in values):
+        return None
+    return TaughtWord(kind="value", word="", target=str(values[0]), of=chosen, more=[str(v) for v in values[1:]])
+
+
+def _field_named_first(catalog: Catalog, key: str) -> tuple[str | None, str]:
+    """("container_type", "20rf") for "container type 20rf": the field a phrase begins by naming, and the rest."""
+    for name, spec in catalog.record.fields.items():
+        for said in sorted({_key(name), *(_key(w) for w in spec.synonyms)}, key=len, reverse=True):
+            if key.startswith(said + " "):
+                return name, key[len(said) + 1:]
+    return None, key
 
 
 def _fields(catalog: Catalog, key: str) -> list[TaughtWord]:
@@ -141,7 +174,8 @@ def _add(raw: dict[str, Any], record: str, taught: TaughtWord) -> None:
     elif taught.kind == "object":
         raw["objects"][taught.target]["synonyms"].append(taught.word)
     elif taught.kind == "value":
-        fields[str(taught.of)]["values"][taught.target].append(taught.word)
+        for value in taught.values:
+            fields[str(taught.of)]["values"][value].append(taught.word)
     else:
         raw["entities"][str(taught.of)]["aliases"].setdefault(taught.target, []).append(taught.word)
 
@@ -153,7 +187,7 @@ def target_problems(catalog: Catalog, taught: TaughtWord) -> list[str]:
         "field": lambda: taught.target in catalog.record.fields,
         "measure": lambda: taught.target in spec.measures,
         "object": lambda: taught.target in spec.objects,
-        "value": lambda: taught.target in catalog.record.fields.get(str(taught.of), _NO_FIELD).values,
+        "value": lambda: set(taught.values) <= set(catalog.record.fields.get(str(taught.of), _NO_FIELD).values),
         "alias": lambda: any(e == taught.of and n == taught.target for e, n, _ in _entity_names(catalog)),
     }
     if known[taught.kind]():
@@ -183,7 +217,8 @@ def catalog_yaml(taught: list[TaughtWord], record: str) -> dict[str, Any]:
         elif word.kind == "object":
             _listed(out, ["objects", word.target, "synonyms"], word.word)
         elif word.kind == "value":
-            _listed(out, ["objects", record, "fields", str(word.of), "values", word.target], word.word)
+            for value in word.values:
+                _listed(out, ["objects", record, "fields", str(word.of), "values", value], word.word)
         else:
             _listed(out, ["entities", str(word.of), "aliases", word.target], word.word)
     return out

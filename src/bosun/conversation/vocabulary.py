@@ -16,13 +16,21 @@ from datetime import UTC, datetime
 from rapidfuzz import fuzz
 
 from bosun.catalog import Catalog
-from bosun.catalog.taught import TaughtWord, phrases, shape_problems, target_problems, targets, with_taught
+from bosun.catalog.taught import (
+    TaughtWord,
+    phrases,
+    shape_problems,
+    target_problems,
+    targets,
+    value_set,
+    with_taught,
+)
 from bosun.conversation.goals import goals_for
 from bosun.conversation.store import TurnStore
 from bosun.errors import StoreError, TeachingRefused
 from bosun.planner.answer import Answer
 from bosun.planner.context import RunContext
-from bosun.understanding import Meaning, PastTurn, Understanding
+from bosun.understanding import Meaning, PastTurn, Understanding, english
 from bosun.understanding.llm import LLMUnderstanding
 from bosun.understanding.names import normalize
 from bosun.understanding.rules import RulesUnderstanding
@@ -111,6 +119,8 @@ class Teacher:
         """The taught word that `word` means `means` (the name, field, measure, object or value it names)."""
         problems = shape_problems(word)
         found = [t for t in targets(self.catalog, means) if kind is None or t.kind == kind]
+        several = value_set(self.catalog, means, english().teaching_joiners) if kind in (None, "value") else None
+        found = found or ([several] if several else [])
         if not found:
             problems.append(f"“{means}” names nothing in the catalog: no field, measure, object, value or name")
         if problems:
@@ -233,7 +243,9 @@ def _reader(understanding: Understanding, catalog: Catalog, words: list[TaughtWo
 
 def _meant(word: TaughtWord) -> str:
     """What the word means, as a model is told: the kind and the catalog's own name."""
-    if word.kind in ("alias", "value"):
+    if word.kind == "value":
+        return f"{word.of}={' or '.join(word.values)}"
+    if word.kind == "alias":
         return f"{word.of}={word.target}"
     return f"the {word.kind} {word.target}"
 

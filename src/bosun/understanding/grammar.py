@@ -165,6 +165,7 @@ class Grammar(_Data):
     """en.yaml, typed."""
 
     teaching: list[str] = []  # "by {word} i mean {target}": a chat line that teaches a word (issue #25)
+    teaching_joiners: list[str] = []  # "20RF or 40RF": several values one taught word names together
 
     filler: list[str]
     function_words: list[str]

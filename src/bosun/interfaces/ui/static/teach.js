@@ -39,7 +39,8 @@ async function openTeaching(line, word) {
 }
 
 function meaningOf(taught) {
-  if (taught.kind === "value" || taught.kind === "alias") return `${taught.of} ${taught.target}`;
+  if (taught.kind === "value") return `${taught.of} ${[taught.target, ...(taught.more || [])].join(" or ")}`;
+  if (taught.kind === "alias") return `${taught.of} ${taught.target}`;
   return `${taught.kind} ${taught.target.replaceAll("_", " ")}`;
 }
 
