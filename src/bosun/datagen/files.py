@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 CSV_SUFFIXES = {".csv", ".tsv", ".txt", ".psv"}
 JSON_SUFFIXES = {".jsonl", ".ndjson", ".json"}
 PARQUET_SUFFIXES = {".parquet", ".pq"}
+_UNNAMED = re.compile(r"column\d+")  # DuckDB's names for columns without a header
 _FREE_TEXT_LENGTH = 30  # average characters from which a mostly-distinct string column is prose
 _DATE_PARTS = {"year": ("year", "yr"), "month": ("month", "mon"), "day": ("day", "dayofmonth", "dom")}
 _INT32 = 2**31 - 1
@@ -191,6 +192,9 @@ def _read_csv(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> duckdb.DuckD
     """DuckDB's sniffer, with no rows skipped: a ragged file is reported, never half-read."""
     names: Any = [str(p) for p in paths]
     relation = con.read_csv(names, skiprows=0, union_by_name=len(paths) > 1)
+    if not all(_UNNAMED.fullmatch(c) for c in relation.columns):  # a header was found: say so, for every later
+        # scan of the file re-sniffs it, and DuckDB 2.0 then misses a header whose first cell is empty (R's "")
+        relation = con.read_csv(names, skiprows=0, header=True, union_by_name=len(paths) > 1)
     if len(relation.columns) == 1:
         for path in paths:
             _check_ragged(path)
