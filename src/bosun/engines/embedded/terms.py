@@ -59,7 +59,9 @@ def terms(agg: Aggregations, body: dict[str, Any], children: dict[str, Any], sco
         return {k: dict(empty) for k in agg.parent_keys(scope)}
     expr = key_expression(f, body.get("missing"))
     present = None if body.get("missing") is not None else Sql(f"{f.sql} IS NOT NULL")
-    rows, ready = agg.counted(scope, children, own_keys=(expr,), extra=present)
+    ranked_in_sql = not scope.keys and _simple(orders) and min_doc >= 1  # only the top `size` rows leave DuckDB
+    order = f" ORDER BY {_order_sql(orders)} LIMIT {size}" if ranked_in_sql else ""
+    rows, ready = agg.counted(scope, children, own_keys=(expr,), extra=present, order=order)
     n = len(scope.keys)
     per_parent: dict[Key, list[tuple[Any, int]]] = {}
     for row in rows:
@@ -79,7 +81,16 @@ def terms(agg: Aggregations, body: dict[str, Any], children: dict[str, Any], sco
 
         kept, other = _top(found, orders, size, min_doc, bucket)
         out[parent] = {"doc_count_error_upper_bound": 0, "sum_other_doc_count": other, "buckets": kept}
+    if ranked_in_sql:
+        where = scope.where_sql(present)
+        counted = int(agg.run(f"SELECT count(*) FROM {agg.table} WHERE {where.text}", where.params)[0][0])
+        out[()] = {**out.get((), dict(empty)), "sum_other_doc_count": counted - sum(c for _, c in rows)}
     return out
+
+
+def _order_sql(orders: list[tuple[str, bool]]) -> str:
+    """The terms order over (key, count) columns 1 and 2, as _ranked sorts: a missing value last."""
+    return ", ".join(f"{2 if path == '_count' else 1} {'DESC' if desc else 'ASC'} NULLS LAST" for path, desc in orders)
 
 
 def _simple(orders: list[tuple[str, bool]]) -> bool:
