@@ -76,3 +76,11 @@ def test_periods_are_whole_by_the_data_not_by_the_records_asked_for(drafted: Dra
     assert str(result.rows[0][0])[:10] == str(month)[:10] and result.rows[0][-1] == most == 7
     trend = session.ask("days of snow by year", "snow-trend")
     assert "cut short" not in trend.answer and "21 (2012) to 2 (2013)" in trend.answer
+
+
+def test_millimetres_are_not_millions(drafted: Drafted, session: Session) -> None:
+    """ "10 mm of precipitation" once read as above 10,000,000 (finance's "mm" for millions): 0 days, confidently.
+    Without a unit in the data "mm" is said not understood, and the bound stays 10."""
+    answer = session.ask("days with more than 10 mm of precipitation in 2013", "mm")
+    (found,) = _sql(drafted, "select count(*) from w where precipitation > 10 and year(date) = 2013")[0]
+    assert answer.not_understood == ["mm"] and answer.results[0].total == found == 21
