@@ -472,7 +472,7 @@ def with_date_parts(table: pa.Table) -> tuple[pa.Table, list[str]]:
         con.register("__dated", table)
         con.execute("CREATE TABLE __source AS SELECT * FROM __dated")
         notes = _with_derived(con, "__source", "__derived")
-        derived: pa.Table = con.execute(f"SELECT * EXCLUDE ({SEQ}) FROM __derived ORDER BY {SEQ}").to_arrow_table()
+        derived: pa.Table = con.sql(f"SELECT * EXCLUDE ({SEQ}) FROM __derived ORDER BY {SEQ}").to_arrow_table()
     finally:
         con.close()
     return derived, notes

@@ -43,7 +43,7 @@ class StagedRows:
     def to_arrow(self) -> pa.Table:
         con = duckdb.connect(str(self.path), read_only=True)
         try:
-            table: pa.Table = con.execute(self._ordered).to_arrow_table()
+            table: pa.Table = con.sql(self._ordered).to_arrow_table()
         finally:
             con.close()
         return table
