@@ -51,10 +51,16 @@ def test_the_rows_of_a_daily_series_are_days(drafted: Drafted, session: Session)
     assert said.startswith("23 days with weather snow")
 
 
-def test_a_minimum_with_fractions_is_a_measure_not_a_minute(drafted: Drafted, session: Session) -> None:
+def test_a_minimum_beside_its_maximum_is_a_measure_not_minutes(drafted: Drafted, session: Session) -> None:
+    """ "temp_min" beside "temp_max": a minimum, neither a minute of the hour (its values have fractions) nor a
+    figure in minutes (it was drafted with the unit "minutes")."""
     _, catalog, printed = drafted
+    field = catalog["objects"]["seattle_weather"]["fields"]["temp_min"]
     assert "temp_min: a date part" not in printed
-    assert catalog["objects"]["seattle_weather"]["fields"]["temp_min"]["role"] == "measure"
+    assert field["role"] == "measure" and "unit" not in field and "minimum temperature" in field["synonyms"]
+    answer = session.ask("average minimum temperature by weather", "minimum")
+    expected = dict(_sql(drafted, "select weather, avg(temp_min) from w group by 1"))
+    assert {row[0]: row[1] for row in answer.results[0].rows} == pytest.approx(expected, abs=0.01)  # rounded
 
 
 def test_a_trailing_qualifier_is_said_first(drafted: Drafted, session: Session) -> None:

@@ -9,6 +9,7 @@ hold, so a name in a question filters the record by that column.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -23,7 +24,7 @@ from bosun.catalog.profile import MANY_VALUES, MOST_COLUMNS, Column, IndexProfil
 from bosun.catalog.rows import event_verbs, record_noun, row_why
 from bosun.catalog.summaries import per_row_statistics, summarise, summary_of, summary_why
 from bosun.catalog.things import thing_measure, thing_of, thing_why
-from bosun.catalog.words import _has, _words, phrase, plural, row_name, singular, spoken, words_of
+from bosun.catalog.words import _has, _words, paired_extreme, phrase, plural, row_name, singular, spoken, words_of
 from bosun.engines.base import Engine
 from bosun.errors import CatalogError
 
@@ -148,9 +149,12 @@ def aggregation(column: Column) -> str:
     return "avg" if is_rate else "sum"
 
 
-def unit_of(name: str) -> str | None:
+def unit_of(name: str, names: Collection[str] = ()) -> str | None:
+    """The unit a column's last word names ("weight_kg"); none for one of a pair of extremes ("temp_min")."""
     units: dict[str, str] = _words()["units"]
-    return units.get(words_of(name)[-1]) if words_of(name) else None
+    if not words_of(name) or paired_extreme(name, names):
+        return None
+    return units.get(words_of(name)[-1])
 
 
 # -- names and aliases ----------------------------------------------------------------------------
@@ -333,8 +337,9 @@ def _noun(index: str) -> str:
 def _record_fields(record: IndexProfile, decisions: dict[str, Decision],
                    parts: dict[str, dict[str, str]]) -> dict[str, dict[str, Any]]:
     claims: dict[str, list[str]] = {}
+    names = set(record.columns)
     for column in record.columns.values():
-        for word in [] if column.name in parts else _short_names(column.name):
+        for word in [] if column.name in parts else _short_names(column.name, names):
             claims.setdefault(word, []).append(column.name)
     fields = {}
     for name, column in record.columns.items():
@@ -342,24 +347,24 @@ def _record_fields(record: IndexProfile, decisions: dict[str, Decision],
             fields[name] = _part_field(column, parts[name])
             continue
         role = decisions[name].role
-        short = [w for w in _short_names(name) if claims[w] == [name] or role == "dimension"]
+        short = [w for w in _short_names(name, names) if claims[w] == [name] or role == "dimension"]
         short += _coded_thing(name) if role == "dimension" else []
-        fields[name] = _field(column, role, short)
+        fields[name] = _field(column, role, short, names)
         if decisions[name].record_number:  # "flight" and "flights" count the records; this is their number
             number = f"{phrase(name)} number"
             fields[name]["synonyms"] = [number, plural(number)]
     return fields
 
 
-def _short_names(name: str) -> list[str]:
+def _short_names(name: str, names: Collection[str] = ()) -> list[str]:
     """Shorter words for a column: "customer_name" → customer(s); "ship_mode" → mode(s)."""
     words = words_of(name)
     found: list[str] = []
     if len(words) > 1 and words[-1] in {str(w) for w in _words()["name_words"]}:
         stem = " ".join(words[:-1])
         found += [stem, plural(stem)]
-    if len(words) > 1 and unit_of(name) is not None:  # "delay_min" → delay, "weight_kg" → weight: the unit is said
-        found.append(spoken("_".join(words[:-1])))  # by the field's unit, not by its name
+    if len(words) > 1 and unit_of(name, names) is not None:  # "delay_min" → delay, "weight_kg" → weight: the unit
+        found.append(spoken("_".join(words[:-1])))  # is said by the field's unit, not by its name
     if len(words) > 1 and words[-1] not in {str(w) for w in _words()["figure_words"]}:
         found += [words[-1], plural(words[-1])]
     if len(words) > 1 and words[0] in {str(w) for w in _words()["participles"]}:  # "paid_interest": interest paid
@@ -376,15 +381,16 @@ def _coded_thing(name: str) -> list[str]:
     return [stem, plural(stem)]
 
 
-def _field(column: Column, role: str, short: list[str]) -> dict[str, Any]:
+def _field(column: Column, role: str, short: list[str], names: Collection[str] = ()) -> dict[str, Any]:
+    """A record field's draft; `names` are the record's columns (the evidence of a pair: "temp_min", "temp_max")."""
     words = phrase(column.name)
-    said = spoken(column.name)
+    said = spoken(column.name, names)
     named = list(dict.fromkeys([words, said, *([coordinate_of(column) or words] if column.numeric else [])]))
     plurals = [plural(w) for w in named] if role == "dimension" else []
     synonyms = list(dict.fromkeys([*named, *plurals, *short]))
-    field: dict[str, Any] = {"type": column.type, "role": role, "description": _description(column, role),
+    field: dict[str, Any] = {"type": column.type, "role": role, "description": _description(column, role, names),
                              "synonyms": synonyms}
-    unit = unit_of(column.name)
+    unit = unit_of(column.name, names)
     if unit and role == "measure":
         field["unit"] = unit
     if column.subfields:
@@ -409,8 +415,8 @@ def _numbered_values(column: Column) -> dict[str, list[str]]:
     return {str(v): [f"{name} {v}" for name in names] for v, _ in column.values}
 
 
-def _description(column: Column, role: str) -> str:
-    what = spoken(column.name).capitalize()
+def _description(column: Column, role: str, names: Collection[str] = ()) -> str:
+    what = spoken(column.name, names).capitalize()
     if role == "date" and column.low is not None:
         return f"{what}, from {str(column.low)[:10]} to {str(column.high)[:10]}."
     if role == "dimension" and column.distinct:
@@ -667,7 +673,7 @@ def _field_measures(record: IndexProfile, name: str, unit: str | None) -> dict[s
     """One measure for a quantity; money on sale records gets both its sum (takings) and its average."""
     column = record.columns[name]
     agg = aggregation(column)
-    said = spoken(name)
+    said = spoken(name, record.columns)
     words = list(dict.fromkeys([phrase(name), plural(phrase(name)), said, plural(said)]))
     label = f"{'average' if agg == 'avg' else 'total'} {said}"
     measures = {name: {"agg": agg, "field": name, "words": words, "label": label}}
@@ -682,7 +688,7 @@ def _field_measures(record: IndexProfile, name: str, unit: str | None) -> dict[s
 
 def _money_measures(record: IndexProfile, name: str, words: list[str]) -> dict[str, Any]:
     """The sum (named with the takings words where this column is the takings) and the average."""
-    said = spoken(name)
+    said = spoken(name, record.columns)
     total = f"total {said}"
     takings = [str(w) for w in _words()["takings_words"]] if _takings_column(record) == name else []
     # a price-like name alone means its average ("price by size"); an amount-like name alone its sum

@@ -3,6 +3,7 @@ helpers that split, write out and inflect names ("dep_delay" → "departure dela
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -19,6 +20,20 @@ def _words() -> dict[str, Any]:
 def _abbreviations() -> dict[str, str]:
     found: dict[str, Any] = _data("abbreviations.yaml")["abbreviations"]
     return {str(short): str(long) for short, long in found.items()}
+
+
+def paired_extreme(name: str, names: Collection[str]) -> bool:
+    """ "temp_min" where "temp_max" is a column too (or the other way round): a minimum or maximum of a pair,
+    whatever else its last word could mean ("min" is also minutes)."""
+    words = words_of(name)
+    extreme = _extremes().get(words[-1]) if words else None
+    return extreme is not None and "_".join([*words[:-1], extreme["other"]]) in names
+
+
+@cache
+def _extremes() -> dict[str, dict[str, str]]:
+    found: dict[str, dict[str, str]] = _data("abbreviations.yaml")["extremes"]
+    return found
 
 
 @cache
@@ -52,10 +67,13 @@ def phrase(name: str) -> str:
     return " ".join(words_of(name))
 
 
-def spoken(name: str) -> str:
+def spoken(name: str, names: Collection[str] = ()) -> str:
     """The name's words with abbreviations written out (abbreviations.yaml), a trailing qualifier said first as
-    English does: "dep_delay" → "departure delay", "temp_max" → "maximum temperature"."""
+    English does: "dep_delay" → "departure delay", "temp_max" → "maximum temperature"; "temp_min" beside a
+    "temp_max" among the other columns' `names` is the minimum temperature, not minutes."""
     words = [_abbreviations().get(word, word) for word in words_of(name)]
+    if paired_extreme(name, names):
+        words[-1] = _extremes()[words_of(name)[-1]]["said"]
     if len(words) > 1 and words[-1] in _qualifiers():
         words = [words[-1], *words[:-1]]
     return " ".join(words)
