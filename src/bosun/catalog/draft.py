@@ -730,7 +730,9 @@ def _time(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, 
         return {"default_field": next(iter(fields)), "fields": {}}
     # the fullest date column; of equals, the one that starts first (an order is placed before it ships)
     default = min(dates, key=lambda c: (-c.present, str(c.low), c.name))
-    return {"default_field": default.name, "fields": {c.name: _date_words(c.name) for c in dates}}
+    words = {c.name: _date_words(c.name) for c in dates}
+    words[default.name] += [str(w) for w in _words()["start_verbs"]]
+    return {"default_field": default.name, "fields": words}
 
 
 def _date_words(name: str) -> list[str]:
