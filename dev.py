@@ -197,6 +197,7 @@ def fuzz() -> None:
     os.environ.setdefault("BOSUN_FUZZ_EXAMPLES", "20000")
     os.environ.setdefault("BOSUN_FUZZ_QUESTIONS", "2000")
     _run(PY, "-m", "pytest", "-p", "no:cacheprovider", "--timeout", "0", "tests/reliability/test_dsl_fuzz.py",
+         "tests/reliability/test_pipeline_fuzz.py",
          "tests/reliability/test_question_fuzz.py", "tests/conformance/test_differential_fuzz.py", *sys.argv[2:])
 
 
