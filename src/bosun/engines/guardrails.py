@@ -168,7 +168,8 @@ def _with_deadline(engine: Engine, seconds: float, call: Any) -> Any:
     """Run `call`; past the deadline interrupt the engine (embedded) and raise QueryTimeout.
 
     An answer that arrives after the deadline is a timeout too, so the outcome does not depend on
-    whether the interrupt reached a running query.
+    whether the interrupt reached a running query; so is any failure after it, which the interrupt may have caused
+    wherever it landed (a statement reading the mapping, not only the query).
     """
     interrupt = getattr(engine, "interrupt_all", None)
     timer = threading.Timer(seconds, interrupt) if interrupt else None
@@ -180,6 +181,10 @@ def _with_deadline(engine: Engine, seconds: float, call: Any) -> Any:
         result = call()
     except QueryTimeout:
         raise QueryTimeout(late) from None
+    except Exception:
+        if time.monotonic() - started > seconds:
+            raise QueryTimeout(late) from None
+        raise
     finally:
         if timer:
             timer.cancel()
