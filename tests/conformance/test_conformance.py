@@ -7,7 +7,6 @@ bucket keys and counts, metric values within 1e-9 relative (percentiles: the ent
 
 from __future__ import annotations
 
-import copy
 import math
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
+from bosun.bench.sqlrows import responses
 from bosun.engines.base import Engine
 
 CORPUS: list[dict[str, Any]] = yaml.safe_load((Path(__file__).parent / "corpus.yaml").read_text())
@@ -46,19 +46,6 @@ def test_corpus_covers_every_supported_clause() -> None:
     required = QUERY_CLAUSES | BODY_KEYS | AGGS | PIPELINES
     assert len(CORPUS) >= 60
     assert used >= required, sorted(required - used)
-
-
-def _run(engine: Engine, entry: dict[str, Any]) -> list[dict[str, Any]]:
-    """The response, or every page of a composite aggregation followed to its end."""
-    index, body = entry.get("index", "shipments"), copy.deepcopy(entry["body"])
-    pages = [engine.search(index, body)]
-    while entry.get("pages") == "composite":
-        agg = pages[-1]["aggregations"]["c"]
-        if not agg["buckets"] or "after_key" not in agg:
-            break
-        body["aggs"]["c"]["composite"]["after"] = agg["after_key"]
-        pages.append(engine.search(index, body))
-    return pages
 
 
 def _shape(response: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
@@ -97,6 +84,6 @@ def _marked(entry: dict[str, Any]) -> Any:
 
 @pytest.mark.parametrize("entry", [_marked(e) for e in CORPUS])
 def test_embedded_matches_opensearch(entry: dict[str, Any], embedded: Engine, osmem: Engine) -> None:
-    reference = [_shape(r, entry) for r in _run(osmem, entry)]
-    ours = [_shape(r, entry) for r in _run(embedded, entry)]
+    reference = [_shape(r, entry) for r in responses(osmem, entry)]
+    ours = [_shape(r, entry) for r in responses(embedded, entry)]
     assert_same(reference, ours, float(entry.get("tolerance", 1e-9)))

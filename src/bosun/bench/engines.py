@@ -7,12 +7,16 @@ OpenSearch-compatible server) and runs the corpus through the opensearch engine,
 ratio is measured in one run. The headline ratio is the whole corpus's time (the sum of each
 query's median) on osmem-server over the embedded engine's; the per-query p50 ratio is printed too.
 The corpus's pipeline aggregations are timed apart, with and without their pipelines (what they add).
+
+With --vs-sql, each corpus query is timed against its `sql`, the DuckDB SQL a person would write for the same
+question (checked to give the same rows by tests/conformance/test_sql_twin.py): the DSL's cost over DuckDB's own.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import os
 import statistics
 import tempfile
 import time
@@ -25,6 +29,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import yaml
 
+from bosun.bench.sqlrows import responses
 from bosun.catalog import load_catalog
 from bosun.datagen.files import with_date_parts
 from bosun.datagen.load import build, load_files
@@ -215,6 +220,41 @@ def _parquet_load(rows: int, folder: Path) -> None:
           f"{rows / seconds:>10,.0f} rows/s")
 
 
+def _timed_ms(run: Any, repeats: int) -> float:
+    run()  # warm
+    runs = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        run()
+        runs.append((time.perf_counter() - started) * 1000)
+    return statistics.median(runs)
+
+
+def _vs_sql(rows: int, folder: Path, corpus: list[dict[str, Any]], repeats: int) -> None:
+    """Each query's median through the DSL over the median of its hand-written SQL, on one engine."""
+    engine = EmbeddedEngine(folder / f"vs-sql-{rows}.duckdb")
+    build(engine, load_catalog(), rows, 42, AS_OF)
+    load_stops(engine)
+    paired = [e for e in corpus if "sql" in e]
+    times = {e["id"]: (_timed_ms(lambda e=e: responses(engine, e), repeats),
+                       _timed_ms(lambda e=e: [engine.sql(s) for s in _statements(e["sql"])], repeats))
+             for e in paired}
+    engine.close()
+    print(f"  {'query':<52} {'DSL ms':>9} {'SQL ms':>9} {'ratio':>7}")
+    for name, (dsl, sql) in sorted(times.items(), key=lambda item: -item[1][0] / item[1][1]):
+        print(f"  {name:<52} {dsl:9.2f} {sql:9.2f} {dsl / sql:6.2f}x")
+    ratios = [dsl / sql for dsl, sql in times.values()]
+    dsl50 = _percentile([d for d, _ in times.values()], 0.5)
+    sql50 = _percentile([s for _, s in times.values()], 0.5)
+    print(f"  {len(paired)} of {len(corpus)} queries at {rows:,} rows: ratio p50 {_percentile(ratios, 0.5):.2f}x, "
+          f"p95 {_percentile(ratios, 0.95):.2f}x; time p50 DSL {dsl50:.2f} ms / SQL {sql50:.2f} ms = "
+          f"{dsl50 / sql50:.2f}x")
+
+
+def _statements(sql: str | list[str]) -> list[str]:
+    return [sql] if isinstance(sql, str) else sql
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bosun.bench engines", description=__doc__)
     parser.add_argument("--rows", type=int, nargs="+", default=[200_000, 1_000_000], help="embedded sizes")
@@ -223,8 +263,16 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--parquet-rows", type=int, default=1_000_000, help="data load rate from Parquet (0 skips)")
     parser.add_argument("--per-query", action="store_true", help="print each query's time on both engines")
+    parser.add_argument("--vs-sql", action="store_true", help="time each query against its hand-written SQL "
+                        "(at --rows, 1M by default), and nothing else")
     args = parser.parse_args(argv)
     corpus = _corpus(args.corpus)
+    if args.vs_sql:
+        print(f"DSL vs hand-written SQL, median of {args.repeats} runs each; load {os.getloadavg()[0]:.2f}")
+        with tempfile.TemporaryDirectory() as folder:
+            for rows in args.rows if "--rows" in argv else [1_000_000]:
+                _vs_sql(rows, Path(folder), corpus, args.repeats)
+        return 0
     print(f"corpus: {len(corpus)} queries, median of {args.repeats} runs each")
     embedded: dict[int, Timings] = {}
     with tempfile.TemporaryDirectory() as folder:

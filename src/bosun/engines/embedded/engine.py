@@ -266,6 +266,11 @@ class EmbeddedEngine(Engine):
         columns = [quote(name) for name in self._mapping(index).get("properties", {})]
         return self._cursor().sql(f"SELECT {', '.join(columns)} FROM {quote(index)} ORDER BY _seq").to_arrow_table()
 
+    def sql(self, text: str) -> list[tuple[Any, ...]]:
+        """Rows of SQL over the indices' tables (one per index, its fields as columns, plus `_id` and `_seq`):
+        what benchmarks and tests compare the DSL's answers with. Not for user or model text."""
+        return self._cursor().execute(text).fetchall()
+
     def close(self) -> None:
         with self._write:  # the threads' cursors too: each keeps the database (and its memory) open
             for cursor in self._cursors:
