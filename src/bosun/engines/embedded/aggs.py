@@ -122,26 +122,29 @@ class Aggregator:
 
     def fused(self, scope: Scope, plans: dict[str, Metric | None], own_keys: tuple[Sql, ...] = (),
               extra: Sql | None = None, order: str = "",
-              counted: bool = False) -> tuple[list[tuple[Any, ...]], dict[str, dict[Key, Any]]]:
-        """Rows of (keys..., count if `counted`) and every plan's result per key, from one grouped statement."""
+              counts: tuple[str, ...] = ()) -> tuple[list[tuple[Any, ...]], dict[str, dict[Key, Any]]]:
+        """Rows of (keys..., counts...) and every plan's result per key, from one grouped statement."""
         mapped = {name: plan for name, plan in plans.items() if plan is not None}
-        exprs = [*(["count(*)"] if counted else []), *(e for plan in mapped.values() for e in plan.exprs)]
+        exprs = [*counts, *(e for plan in mapped.values() for e in plan.exprs)]
         rows = self.grouped(scope, exprs, own_keys, extra, order)
         n = len(scope.keys) + len(own_keys)
         results: dict[str, dict[Key, Any]] = {name: {} for name in plans}
-        at = n + int(counted)
+        at = n + len(counts)
         for name, plan in mapped.items():
             width = len(plan.exprs)
             results[name] = {tuple(r[:n]): plan.finish(list(r[at:at + width])) for r in rows}
             at += width
-        return [tuple(r[:n + int(counted)]) for r in rows], results
+        return [tuple(r[:n + len(counts)]) for r in rows], results
 
     def counted(self, scope: Scope, children: dict[str, Any], own_keys: tuple[Sql, ...] = (),
-                extra: Sql | None = None, order: str = "") -> tuple[list[tuple[Any, ...]], dict[str, dict[Key, Any]]]:
-        """Rows of (keys..., doc count) per bucket, and the plain-metric children computed in the same statement."""
+                extra: Sql | None = None, order: str = "",
+                total: bool = False) -> tuple[list[tuple[Any, ...]], dict[str, dict[Key, Any]]]:
+        """Rows of (keys..., doc count) per bucket, and the plain-metric children computed in the same statement;
+        with `total`, each row also holds the documents of every bucket, counted before `order`'s LIMIT."""
         items = {name: _split(name, spec) for name, spec in an_object(children, "aggs").items()}
         metrics = {name: item for name, item in items.items() if item[0] in FUSED}
-        return self.fused(scope, self.plans(metrics), own_keys, extra, order, counted=True)
+        counts = ("count(*)", "sum(count(*)) OVER ()") if total else ("count(*)",)
+        return self.fused(scope, self.plans(metrics), own_keys, extra, order, counts)
 
     def check_buckets(self, kind: str, count: int) -> None:
         """Refuse before building more buckets than the cap."""

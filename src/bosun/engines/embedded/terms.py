@@ -61,7 +61,7 @@ def terms(agg: Aggregations, body: dict[str, Any], children: dict[str, Any], sco
     present = None if body.get("missing") is not None else Sql(f"{f.sql} IS NOT NULL")
     ranked_in_sql = not scope.keys and _simple(orders) and min_doc >= 1  # only the top `size` rows leave DuckDB
     order = f" ORDER BY {_order_sql(orders)} LIMIT {size}" if ranked_in_sql else ""
-    rows, ready = agg.counted(scope, children, own_keys=(expr,), extra=present, order=order)
+    rows, ready = agg.counted(scope, children, own_keys=(expr,), extra=present, order=order, total=ranked_in_sql)
     n = len(scope.keys)
     per_parent: dict[Key, list[tuple[Any, int]]] = {}
     for row in rows:
@@ -81,10 +81,9 @@ def terms(agg: Aggregations, body: dict[str, Any], children: dict[str, Any], sco
 
         kept, other = _top(found, orders, size, min_doc, bucket)
         out[parent] = {"doc_count_error_upper_bound": 0, "sum_other_doc_count": other, "buckets": kept}
-    if ranked_in_sql:
-        where = scope.where_sql(present)
-        counted = int(agg.run(f"SELECT count(*) FROM {agg.table} WHERE {where.text}", where.params)[0][0])
-        out[()] = {**out.get((), dict(empty)), "sum_other_doc_count": counted - sum(c for _, c in rows)}
+    if ranked_in_sql:  # each row holds the count of every bucket, the LIMIT's too
+        counted = int(rows[0][n + 2]) if rows else 0
+        out[()] = {**out.get((), dict(empty)), "sum_other_doc_count": counted - sum(int(r[n + 1]) for r in rows)}
     return out
 
 
