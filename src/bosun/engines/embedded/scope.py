@@ -51,7 +51,8 @@ class Aggregations(Protocol):
     def parent_keys(self, scope: Scope) -> list[Key]: ...
 
     def counted(self, scope: Scope, children: dict[str, Any], own_keys: tuple[Sql, ...] = (),
-                extra: Sql | None = None, order: str = "") -> tuple[list[tuple[Any, ...]], dict[str, dict[Key, Any]]]:
+                extra: Sql | None = None, order: str = "",
+                total: bool = False) -> tuple[list[tuple[Any, ...]], dict[str, dict[Key, Any]]]:
         ...
 
     def evaluate(self, aggs: dict[str, Any], scope: Scope,
