@@ -226,3 +226,41 @@ def _stops() -> EmbeddedEngine:
 def test_range_on_timestamps_rounds_date_only_bounds_as_elasticsearch(bounds: dict[str, Any], expected: int) -> None:
     engine = _stops()
     assert engine.count("stops", {"query": {"range": {"at": bounds}}}) == expected
+
+
+def _pages(engine: EmbeddedEngine, body: dict[str, Any], after: Any = None) -> list[list[Any]]:
+    """Every page of a composite aggregation, as its keys and counts, from `after` on."""
+    pages = []
+    while True:
+        paged = {**body["composite"], **({"after": after} if after is not None else {})}
+        found = engine.search("orders", {"size": 0, "aggs": {"c": {"composite": paged, "aggs": body.get("aggs", {})}}})
+        buckets = found["aggregations"]["c"]["buckets"]
+        if not buckets:
+            return pages
+        pages.append([(b["key"]["who"], b["doc_count"], b.get("q", {}).get("value")) for b in buckets])
+        after = found["aggregations"]["c"]["after_key"]
+
+
+def _orders(names: list[str]) -> pa.Table:
+    return pa.table({"who": names, "qty": list(range(len(names)))})
+
+
+ORDERS = {"properties": {"who": {"type": "keyword"}, "qty": {"type": "integer"}}}
+
+
+def test_composite_pages_read_after_a_load_see_the_new_rows() -> None:
+    engine = EmbeddedEngine()
+    engine.bulk_load("orders", _orders(["a", "b", "b", "c", "d", "e"]), ORDERS)
+    body = {"composite": {"size": 2, "sources": [{"who": {"terms": {"field": "who"}}}]},
+            "aggs": {"q": {"sum": {"field": "qty"}}}}
+    assert _pages(engine, body) == [[("a", 1, 0), ("b", 2, 3)], [("c", 1, 3), ("d", 1, 4)], [("e", 1, 5)]]
+    engine.bulk_load("orders", _orders(["a", "b", "c", "c", "f"]), ORDERS)  # between a client's pages
+    assert _pages(engine, body, after={"who": "b"}) == [[("c", 2, 5), ("f", 1, 4)]]
+
+
+def test_a_composite_page_after_a_key_no_group_has() -> None:
+    engine = EmbeddedEngine()
+    engine.bulk_load("orders", _orders(["a", "b", "d", "e"]), ORDERS)
+    body = {"composite": {"size": 2, "sources": [{"who": {"terms": {"field": "who"}}}]}}
+    assert _pages(engine, body)[0] == [("a", 1, None), ("b", 1, None)]
+    assert _pages(engine, body, after={"who": "c"}) == [[("d", 1, None), ("e", 1, None)]]

@@ -15,15 +15,14 @@ from bosun.engines.embedded.composite import composite
 from bosun.engines.embedded.datemath import evaluate, format_millis, from_millis, to_millis
 from bosun.engines.embedded.fields import Field
 from bosun.engines.embedded.histograms import date_histogram, histogram
+from bosun.engines.embedded.memo import PageMemo
 from bosun.engines.embedded.pipelines import PIPELINES, check_pipeline
 from bosun.engines.embedded.query import Compiler, Sql, check_keys
-from bosun.engines.embedded.scope import Key, Run, Scope
+from bosun.engines.embedded.scope import FUSED, METRICS, Key, Run, Scope
 from bosun.engines.embedded.terms import terms
 from bosun.engines.params import MAX_DEPTH, an_object, field_name, integer, number, required
 from bosun.errors import BadQuery, GuardrailViolation, UnsupportedQuery
 
-METRICS = {"avg", "sum", "min", "max", "value_count", "cardinality", "stats", "percentiles", "top_hits"}
-FUSED = METRICS - {"top_hits"}  # plain metrics: SQL aggregates that can share their parent's GROUP BY
 _METRIC_KEYS = {kind: {"field", "missing", "format", "script", "value_type", *more} for kind, more in {
     "avg": (), "sum": (), "min": (), "max": (), "stats": (), "value_count": (),
     "cardinality": ("precision_threshold", "execution_hint"),
@@ -54,9 +53,11 @@ class Limits:
 class Aggregator:
     """Evaluates an `aggs` object in a scope; returns {parent key: {name: result}}."""
 
-    def __init__(self, compiler: Compiler, run: Run, table: str, limits: Limits | None = None) -> None:
+    def __init__(self, compiler: Compiler, run: Run, table: str, limits: Limits | None = None,
+                 memo: PageMemo | None = None) -> None:
         self.compiler, self.run, self.table = compiler, run, table
         self.limits = limits or Limits()
+        self.memo = memo
         self._depth = 0
         self._buckets = 0  # built so far by this search's aggregations
         self._documents = 0  # returned so far by this search's top_hits

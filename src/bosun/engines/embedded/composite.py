@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from bosun.engines.embedded.datemath import format_millis
 from bosun.engines.embedded.histograms import date_interval, date_key_sql
+from bosun.engines.embedded.memo import Groups
 from bosun.engines.embedded.query import Sql
-from bosun.engines.embedded.scope import Aggregations, Key, Scope
+from bosun.engines.embedded.scope import FUSED, Aggregations, Key, Scope
 from bosun.engines.embedded.terms import bucket_key, key_expression
 from bosun.engines.params import an_object, descending, integer, positive, required
 from bosun.errors import BadQuery, UnsupportedQuery
@@ -64,24 +66,65 @@ def composite(agg: Aggregations, body: dict[str, Any], children: dict[str, Any],
     sources = [Source(agg, raw) for raw in raw_sources]
     size = integer(body, "composite", "size", 10, minimum=1)
     agg.check_buckets("composite", size)
-    conditions = [Sql(f"{s.field.sql} IS NOT NULL") for s in sources if not s.missing_bucket]
+    present = [Sql(f"{s.field.sql} IS NOT NULL") for s in sources if not s.missing_bucket]
     after = body.get("after")
-    if after is not None:
-        conditions.append(_after(sources, _after_values(sources, after)))
-    extra = Sql(" AND ".join(c.text for c in conditions) or "TRUE", [p for c in conditions for p in c.params])
-    order = ", ".join(f"{i + 1} {'DESC' if s.desc else 'ASC'} NULLS FIRST" for i, s in enumerate(sources))
-    rows, ready = agg.counted(scope, children, own_keys=tuple(s.expr for s in sources), extra=extra,
-                              order=f" ORDER BY {order} LIMIT {size}")
+    values = None if after is None else _after_values(sources, after)
+    rows, ready = _page(agg, scope, sources, present, values, size, children)
+    conditions = [*present, *([] if values is None else [_after(sources, values)])]
     inner_scope = scope
     for s in sources:
         inner_scope = inner_scope.with_key(s.expr)
-    inner = agg.evaluate(children, inner_scope.with_condition(extra), ready) if children else {}
+    inner = agg.evaluate(children, inner_scope.with_condition(_all(conditions)), ready) if children else {}
     buckets = [{"key": {s.name: s.show(v) for s, v in zip(sources, row[:-1], strict=True)},
                 "doc_count": int(row[-1]), **agg.fill(children, inner, tuple(row[:-1]))} for row in rows]
     result: dict[str, Any] = {"buckets": buckets}
     if buckets:
         result = {"after_key": buckets[-1]["key"], **result}
     return {(): result}
+
+
+def _page(agg: Aggregations, scope: Scope, sources: list[Source], present: list[Sql], values: list[Any] | None,
+          size: int, children: dict[str, Any]) -> Groups:
+    """The page's groups: read from the groups the first page kept when there are any, else grouped now (and
+    kept, when this is the first page, the children are plain metrics and the groups fit the memo)."""
+    key = _memo_key(agg, scope, sources, children)
+    if key is not None and values is not None:
+        kept = agg.memo.get(key) if agg.memo else None
+        start = None if kept is None else _after_position(kept[0], values)
+        if kept is not None and start is not None:
+            return kept[0][start:start + size], kept[1]
+    first = key is not None and values is None and agg.memo is not None
+    limit = agg.memo.rows + 1 if first and agg.memo else size
+    conditions = [*present, *([] if values is None else [_after(sources, values)])]
+    order = ", ".join(f"{i + 1} {'DESC' if s.desc else 'ASC'} NULLS FIRST" for i, s in enumerate(sources))
+    rows, ready = agg.counted(scope, children, own_keys=tuple(s.expr for s in sources), extra=_all(conditions),
+                              order=f" ORDER BY {order} LIMIT {limit}")
+    if first and agg.memo and key is not None and len(rows) <= agg.memo.rows:
+        agg.memo.put(key, (rows, ready))
+    return rows[:size], ready
+
+
+def _memo_key(agg: Aggregations, scope: Scope, sources: list[Source],
+              children: dict[str, Any]) -> tuple[Any, ...] | None:
+    """What a composite's groups depend on, when they can be kept: children that are plain metrics (or none),
+    computed in the grouping statement itself."""
+    kinds = {next(iter(k for k in spec if k not in ("aggs", "aggregations")), "") for spec in children.values()}
+    if agg.memo is None or not kinds <= FUSED:
+        return None
+    where = scope.where_sql()
+    grouped = tuple((s.expr.text, tuple(s.expr.params), s.desc, s.missing_bucket) for s in sources)
+    return (agg.table, where.text, tuple(map(repr, where.params)), grouped, json.dumps(children, sort_keys=True,
+                                                                                     default=repr))
+
+
+def _after_position(rows: list[tuple[Any, ...]], values: list[Any]) -> int | None:
+    """Where the page after `values` starts in the kept rows; None when no group has those keys."""
+    wanted = tuple(values)
+    return next((i + 1 for i, row in enumerate(rows) if tuple(row[:-1]) == wanted), None)
+
+
+def _all(conditions: list[Sql]) -> Sql:
+    return Sql(" AND ".join(c.text for c in conditions) or "TRUE", [p for c in conditions for p in c.params])
 
 
 def _source_parts(raw: Any) -> tuple[str, str, dict[str, Any]]:

@@ -23,6 +23,7 @@ from bosun.engines.embedded.hits import (
     source_columns,
     source_filter,
 )
+from bosun.engines.embedded.memo import PageMemo
 from bosun.engines.embedded.memory import Memory
 from bosun.engines.embedded.pipelines import run_pipelines
 from bosun.engines.embedded.query import TRUE, Compiler, Sql
@@ -121,6 +122,7 @@ class EmbeddedEngine(Engine):
         self._mappings: dict[str, dict[str, Any]] = {}
         self._field_maps: dict[str, dict[str, Field]] = {}  # per index, built once: searches only read it
         self._cursors: list[duckdb.DuckDBPyConnection] = []
+        self._memo = PageMemo()
         if not read_only:
             self._con.execute(f"CREATE TABLE IF NOT EXISTS {_META} (name VARCHAR PRIMARY KEY, mapping VARCHAR)")
 
@@ -252,6 +254,7 @@ class EmbeddedEngine(Engine):
             raise
         self._mappings.pop(index, None)
         self._field_maps.pop(index, None)
+        self._memo.forget(quote(index))
 
     def _replace(self, index: str, mapping: dict[str, Any], select: str) -> None:
         self._con.execute(f"CREATE OR REPLACE TABLE {quote(index)} AS {select}")
@@ -294,7 +297,7 @@ class EmbeddedEngine(Engine):
                               "hits": self._hits(index, body, compiler, where)}
         aggs = body.get("aggs", body.get("aggregations"))
         if aggs:
-            aggregator = Aggregator(compiler, self._run, quote(index), self.limits)
+            aggregator = Aggregator(compiler, self._run, quote(index), self.limits, self._memo)
             found = aggregator.evaluate(aggs, Scope(quote(index), where))
             results = aggregator.fill(aggs, found, ())
             run_pipelines(aggs, results)

@@ -12,9 +12,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from bosun.engines.embedded.fields import Field
+from bosun.engines.embedded.memo import PageMemo
 from bosun.engines.embedded.query import Compiler, Sql
 
 Run = Callable[[str, list[Any]], list[tuple[Any, ...]]]
+METRICS = {"avg", "sum", "min", "max", "value_count", "cardinality", "stats", "percentiles", "top_hits"}
+FUSED = METRICS - {"top_hits"}  # plain metrics: SQL aggregates that can share their parent's GROUP BY
 Key = tuple[Any, ...]
 
 
@@ -45,6 +48,7 @@ class Aggregations(Protocol):
     compiler: Compiler
     run: Run
     table: str
+    memo: PageMemo | None
 
     def field(self, body: dict[str, Any], kind: str) -> Field | None: ...
 
