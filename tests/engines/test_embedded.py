@@ -264,3 +264,13 @@ def test_a_composite_page_after_a_key_no_group_has() -> None:
     body = {"composite": {"size": 2, "sources": [{"who": {"terms": {"field": "who"}}}]}}
     assert _pages(engine, body)[0] == [("a", 1, None), ("b", 1, None)]
     assert _pages(engine, body, after={"who": "c"}) == [[("d", 1, None), ("e", 1, None)]]
+
+
+@pytest.mark.parametrize(("pattern", "found"), [("*50%*", ["50% off"]), ("a_b*", ["a_b c"]), ("*\\*", ["back\\"]),
+                                                ("*b*", ["a_b c", "back\\", "abc"]), ("a?b*", ["a_b c"])])
+def test_wildcard_characters_sql_gives_meaning_to_are_literal(pattern: str, found: list[str]) -> None:
+    engine = EmbeddedEngine()
+    names = ["50% off", "a_b c", "back\\", "abc", "5000 off"]
+    engine.bulk_load("labels", pa.table({"name": names}), {"properties": {"name": {"type": "keyword"}}}, "name")
+    response = engine.search("labels", {"query": {"wildcard": {"name": pattern}}, "sort": ["_doc"]})
+    assert sorted(ids(response)) == sorted(found)

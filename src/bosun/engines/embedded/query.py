@@ -188,9 +188,11 @@ class Compiler:
         if f is None:
             return Sql(FALSE)
         op = "ILIKE" if options.get("case_insensitive") else "LIKE"
+        # ESCAPE only when the pattern needs it: DuckDB runs LIKE with an ESCAPE clause ~9x slower
+        escape = " ESCAPE '\\'" if "\\" in like else ""
         if f.is_text:
-            return Sql(f.text_match(f"len(list_filter(toks, lambda t: t {op} ? ESCAPE '\\')) > 0"), [like])
-        return Sql(f"{f.sql} {op} ? ESCAPE '\\'", [like])
+            return Sql(f.text_match(f"len(list_filter(toks, lambda t: t {op} ?{escape})) > 0"), [like])
+        return Sql(f"{f.sql} {op} ?{escape}", [like])
 
     def _q_range(self, spec: dict[str, Any]) -> Sql:
         name, options = self._single(spec, "range")
