@@ -274,3 +274,26 @@ def test_wildcard_characters_sql_gives_meaning_to_are_literal(pattern: str, foun
     engine.bulk_load("labels", pa.table({"name": names}), {"properties": {"name": {"type": "keyword"}}}, "name")
     response = engine.search("labels", {"query": {"wildcard": {"name": pattern}}, "sort": ["_doc"]})
     assert sorted(ids(response)) == sorted(found)
+
+
+EDGES = [date(2024, 2, 29), date(2024, 12, 30), date(2025, 1, 1), date(2025, 3, 31), date(2025, 4, 1),
+         date(2025, 12, 31)]
+FLOORS = {  # the bucket each edge falls in, as Elasticsearch keys it (ISO weeks start on Monday)
+    "week": ["2024-02-26", "2024-12-30", "2024-12-30", "2025-03-31", "2025-03-31", "2025-12-29"],
+    "month": ["2024-02-01", "2024-12-01", "2025-01-01", "2025-03-01", "2025-04-01", "2025-12-01"],
+    "quarter": ["2024-01-01", "2024-10-01", "2025-01-01", "2025-01-01", "2025-04-01", "2025-10-01"],
+    "year": ["2024-01-01", "2024-01-01", "2025-01-01", "2025-01-01", "2025-01-01", "2025-01-01"],
+    "day": [d.isoformat() for d in EDGES]}
+
+
+@pytest.mark.parametrize("unit", sorted(FLOORS))
+@pytest.mark.parametrize("column", [pa.date32(), pa.timestamp("ms")])
+def test_calendar_buckets_of_dates_and_timestamps(unit: str, column: pa.DataType) -> None:
+    engine = EmbeddedEngine()
+    moments = [datetime(d.year, d.month, d.day) for d in EDGES] if column != pa.date32() else EDGES
+    engine.bulk_load("days", pa.table({"day": pa.array(moments, column)}), {"properties": {"day": {"type": "date"}}})
+    histogram = {"field": "day", "calendar_interval": unit, "min_doc_count": 1, "format": "yyyy-MM-dd"}
+    found = engine.search("days", {"size": 0, "aggs": {"h": {"date_histogram": histogram}}})
+    buckets = {b["key_as_string"]: b["doc_count"] for b in found["aggregations"]["h"]["buckets"]}
+    expected = {key: FLOORS[unit].count(key) for key in FLOORS[unit]}
+    assert buckets == expected

@@ -110,7 +110,7 @@ class Aggregator:
         if f is None:
             return None
         _numeric_only(kind, f, body)
-        column = f"epoch_ms(CAST({f.sql} AS TIMESTAMP))" if f.is_date else f.sql
+        column = f.millis if f.is_date else f.sql
         if f.type == "boolean":
             column = f"CAST({f.sql} AS INTEGER)"
         if kind == "stats":

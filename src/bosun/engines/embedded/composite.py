@@ -31,7 +31,7 @@ class Source:
             self.expr = key_expression(f)
         elif kind == "date_histogram":
             unit, fixed = date_interval(body)
-            self.expr = Sql(date_key_sql(f.sql, unit, fixed))
+            self.expr = Sql(date_key_sql(f, unit, fixed))
         elif kind == "histogram":
             interval = positive(required(body, "composite.histogram", "interval"), "composite.histogram", "interval")
             self.expr = Sql(f"(floor({f.sql} / {interval!r}) * {interval!r})::DOUBLE")

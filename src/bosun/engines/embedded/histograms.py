@@ -58,11 +58,19 @@ def _calendar_span(low: int, high: int, unit: str) -> int:
     return (high - low) // width + 1
 
 
-def date_key_sql(column: str, unit: str | None, fixed: int | None, offset: int = 0) -> str:
-    millis = f"epoch_ms(CAST({column} AS TIMESTAMP))"
+# The first day of a calendar bucket of a DATE column, by date arithmetic: date_trunc took 2-3x as long
+_DAY_FLOORS = {"week": "{d} - CAST(isodow({d}) - 1 AS INTEGER)", "month": "{d} - CAST(day({d}) - 1 AS INTEGER)",
+               "quarter": "make_date(year({d}), (quarter({d}) - 1) * 3 + 1, 1)",
+               "year": "{d} - CAST(dayofyear({d}) - 1 AS INTEGER)"}
+
+
+def date_key_sql(f: Field, unit: str | None, fixed: int | None, offset: int = 0) -> str:
+    """A date's bucket key in epoch milliseconds: a calendar unit's start, or a multiple of `fixed` ms."""
+    if unit and f.column_type == "DATE":
+        return f"epoch_ms({_DAY_FLOORS[unit].format(d=f.sql)})" if unit in _DAY_FLOORS else f.millis
     if unit:
-        return f"epoch_ms(date_trunc('{unit}', CAST({column} AS TIMESTAMP)))"
-    return f"(floor(({millis} - {offset}) / {fixed}) * {fixed} + {offset})::BIGINT"
+        return f"epoch_ms(date_trunc('{unit}', CAST({f.sql} AS TIMESTAMP)))"
+    return f"(floor(({f.millis} - {offset}) / {fixed}) * {fixed} + {offset})::BIGINT"
 
 
 def _calendar_floor(millis: float, unit: str) -> int:
@@ -100,7 +108,7 @@ def date_histogram(agg: Aggregations, body: dict[str, Any], children: dict[str, 
     offset = _offset_millis(body.get("offset"))
     if unit and offset:
         raise UnsupportedQuery("date_histogram.offset", "offset with a calendar interval")
-    expr = Sql(date_key_sql(f.sql, unit, fixed, offset))
+    expr = Sql(date_key_sql(f, unit, fixed, offset))
 
     def floor(millis: float) -> int:
         return _calendar_floor(millis, unit) if unit else int(math.floor((millis - offset) / fixed) * fixed + offset)  # type: ignore[operator]
@@ -206,7 +214,7 @@ def _histogram_key(f: Field, interval: float, offset: float) -> Sql:
     if whole and f.column_type in INTEGER_COLUMNS and f.sql == quote(f.column):
         step, shift = int(interval), int(offset)
         return Sql(f"({f.sql} - ((({f.sql} - {shift}) % {step}) + {step}) % {step})")
-    column = f"epoch_ms(CAST({f.sql} AS TIMESTAMP))" if f.is_date else f.sql
+    column = f.millis if f.is_date else f.sql
     return Sql(f"(floor(({column} - {offset!r}) / {interval!r}) * {interval!r} + {offset!r})::DOUBLE")
 
 

@@ -36,7 +36,7 @@ class SortKey:
         self.expr = self._expression(field)
 
     def _expression(self, f: Field) -> str:
-        column = f"epoch_ms(CAST({f.sql} AS TIMESTAMP))" if f.is_date else f.sql
+        column = f.millis if f.is_date else f.sql
         if f.is_numeric or f.is_date:
             fill: float
             if self.missing in ("_last", "_first"):

@@ -17,7 +17,7 @@ from bosun.errors import UnsupportedQuery
 def key_expression(f: Field, missing: Any = None) -> Sql:
     """The SQL key of a field's bucket: the value, epoch millis for dates, 0/1 for booleans."""
     if f.is_date:
-        expr = f"epoch_ms(CAST({f.sql} AS TIMESTAMP))"
+        expr = f.millis
     elif f.type == "boolean":
         expr = f"CAST({f.sql} AS INTEGER)"
     else:
