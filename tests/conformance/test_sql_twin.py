@@ -24,3 +24,7 @@ def test_sql_gives_the_rows_of_the_dsl(entry: dict[str, Any], embedded: Embedded
     expected = response_rows(entry, responses(embedded, entry))
     wrong = differences(expected, sql_rows(embedded, entry["sql"]), float(entry.get("tolerance", 1e-9)))
     assert not wrong, "\n".join(wrong[:10])
+
+
+def test_every_corpus_query_has_its_twin() -> None:
+    assert [e["id"] for e in CORPUS if "sql" not in e] == []

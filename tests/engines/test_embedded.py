@@ -12,7 +12,7 @@ import pyarrow as pa
 import pytest
 
 from bosun.engines.embedded import EmbeddedEngine
-from bosun.errors import MissingIndex, UnsupportedQuery
+from bosun.errors import BadQuery, MissingIndex, UnsupportedQuery
 
 MAPPING = {"properties": {
     "name": {"type": "keyword", "fields": {"text": {"type": "text"}}},
@@ -297,3 +297,19 @@ def test_calendar_buckets_of_dates_and_timestamps(unit: str, column: pa.DataType
     buckets = {b["key_as_string"]: b["doc_count"] for b in found["aggregations"]["h"]["buckets"]}
     expected = {key: FLOORS[unit].count(key) for key in FLOORS[unit]}
     assert buckets == expected
+
+
+@pytest.mark.parametrize("body", [{"sort": [{"qty": {"value": None}}]},
+                                  {"size": 0, "aggs": {"t": {"top_hits": {"_source": None}}}}])
+def test_what_a_cluster_refuses_in_sorts_and_top_hits_is_refused(engine: EmbeddedEngine, body: dict) -> None:
+    with pytest.raises((UnsupportedQuery, BadQuery)):
+        engine.search("items", body)
+
+
+def test_date_stats_and_percentiles_show_their_values_as_dates(engine: EmbeddedEngine) -> None:
+    aggs = {"s": {"stats": {"field": "day"}}, "p": {"percentiles": {"field": "day", "percents": [0, 100]}}}
+    found = engine.search("items", {"size": 0, "aggs": aggs})["aggregations"]
+    assert found["s"]["min_as_string"] == "2026-01-05T00:00:00.000Z"
+    assert {"max_as_string", "avg_as_string", "sum_as_string"} <= set(found["s"])
+    assert found["p"]["values"]["0.0_as_string"] == "2026-01-05T00:00:00.000Z"
+    assert found["p"]["values"]["100.0_as_string"] == "2026-03-02T00:00:00.000Z"

@@ -231,24 +231,34 @@ def _timed_ms(run: Any, repeats: int) -> float:
 
 
 def _vs_sql(rows: int, folder: Path, corpus: list[dict[str, Any]], repeats: int) -> None:
-    """Each query's median through the DSL over the median of its hand-written SQL, on one engine."""
+    """Each query's median through the DSL over the median of its hand-written SQL, on one engine.
+
+    A twin of several statements (rows of different widths) is timed whole and by its slowest statement alone:
+    one statement is what a person would write, and the slowest is a floor for it, so the second ratio is the
+    stricter one."""
     engine = EmbeddedEngine(folder / f"vs-sql-{rows}.duckdb")
     build(engine, load_catalog(), rows, 42, AS_OF)
     load_stops(engine)
     paired = [e for e in corpus if "sql" in e]
-    times = {e["id"]: (_timed_ms(lambda e=e: responses(engine, e), repeats),
-                       _timed_ms(lambda e=e: [engine.sql(s) for s in _statements(e["sql"])], repeats))
+    times = {e["id"]: (_timed_ms(lambda e=e: responses(engine, e), repeats), *_sql_ms(engine, e["sql"], repeats))
              for e in paired}
     engine.close()
-    print(f"  {'query':<52} {'DSL ms':>9} {'SQL ms':>9} {'ratio':>7}")
-    for name, (dsl, sql) in sorted(times.items(), key=lambda item: -item[1][0] / item[1][1]):
-        print(f"  {name:<52} {dsl:9.2f} {sql:9.2f} {dsl / sql:6.2f}x")
-    ratios = [dsl / sql for dsl, sql in times.values()]
-    dsl50 = _percentile([d for d, _ in times.values()], 0.5)
-    sql50 = _percentile([s for _, s in times.values()], 0.5)
-    print(f"  {len(paired)} of {len(corpus)} queries at {rows:,} rows: ratio p50 {_percentile(ratios, 0.5):.2f}x, "
-          f"p95 {_percentile(ratios, 0.95):.2f}x; time p50 DSL {dsl50:.2f} ms / SQL {sql50:.2f} ms = "
-          f"{dsl50 / sql50:.2f}x")
+    print(f"  {'query':<52} {'DSL ms':>9} {'SQL ms':>9} {'ratio':>7} {'slowest':>9} {'ratio':>7}")
+    for name, (dsl, whole, slowest) in sorted(times.items(), key=lambda item: -item[1][0] / item[1][2]):
+        print(f"  {name:<52} {dsl:9.2f} {whole:9.2f} {dsl / whole:6.2f}x {slowest:9.2f} {dsl / slowest:6.2f}x")
+    for label, at in (("whole twin", 1), ("slowest statement", 2)):
+        ratios = [t[0] / t[at] for t in times.values()]
+        dsl50 = _percentile([t[0] for t in times.values()], 0.5)
+        sql50 = _percentile([t[at] for t in times.values()], 0.5)
+        print(f"  {len(paired)} of {len(corpus)} queries at {rows:,} rows against the {label}: ratio p50 "
+              f"{_percentile(ratios, 0.5):.2f}x, p95 {_percentile(ratios, 0.95):.2f}x; time p50 DSL {dsl50:.2f} ms / "
+              f"SQL {sql50:.2f} ms = {dsl50 / sql50:.2f}x")
+
+
+def _sql_ms(engine: EmbeddedEngine, sql: str | list[str], repeats: int) -> tuple[float, float]:
+    """The median of the whole twin and of its slowest statement."""
+    each = [_timed_ms(lambda s=s: engine.sql(s), repeats) for s in _statements(sql)]
+    return sum(each), max(each)
 
 
 def _statements(sql: str | list[str]) -> list[str]:

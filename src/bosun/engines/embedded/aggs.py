@@ -118,7 +118,8 @@ class Aggregator:
         if kind == "percentiles":
             fractions = ", ".join(repr(p / 100) for p in percents)
             keyed = body.get("keyed", True)
-            return Metric([f"quantile_cont({column}, [{fractions}])"], lambda v: _percentiles(percents, v[0], keyed))
+            return Metric([f"quantile_cont({column}, [{fractions}])"],
+                          lambda v: _percentiles(percents, v[0], keyed, f.is_date))
         return Metric([_SINGLE[kind].format(c=column, raw=f.sql)], lambda v: _metric_value(kind, v[0], f, body))
 
     def fused(self, scope: Scope, plans: dict[str, Metric | None], own_keys: tuple[Sql, ...] = (),
@@ -196,9 +197,10 @@ class Aggregator:
 
     # -- metrics -----------------------------------------------------------------------------------
     def _a_top_hits(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-        from bosun.engines.embedded.hits import sort_keys
+        from bosun.engines.embedded.hits import check_source, sort_keys
 
         _no_children("top_hits", children)
+        check_source(body, "top_hits._source")
         size, offset = integer(body, "top_hits", "size", 3), integer(body, "top_hits", "from", 0)
         if size + offset > self.limits.max_hits:
             raise GuardrailViolation(f"top_hits from + size = {size + offset:,} is over the cap of "
@@ -248,6 +250,8 @@ class Aggregator:
     def parent_keys(self, scope: Scope) -> list[Key]:
         if not scope.keys:
             return [()]
+        if scope.known is not None:
+            return list(scope.known)
         return [tuple(r) for r in self.grouped(scope, [])]
 
     def _a_filters(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
@@ -382,16 +386,26 @@ def _stats(values: list[Any], f: Field | None) -> dict[str, Any]:
     result: dict[str, Any] = {"count": int(count), "min": float(low), "max": float(high), "avg": float(avg),
                               "sum": float(total)}
     if f is not None and f.is_date:
-        for name in ("min", "max", "avg"):
+        for name in ("min", "max", "avg", "sum"):
             result[f"{name}_as_string"] = format_millis(result[name], None)
     return result
 
 
-def _percentiles(percents: list[float], values: list[Any] | None, keyed: bool) -> dict[str, Any]:
-    pairs = [(p, None if values is None else float(values[i])) for i, p in enumerate(percents)]
-    if keyed:
-        return {"values": {str(float(p)): v for p, v in pairs}}
-    return {"values": [{"key": float(p), "value": v} for p, v in pairs]}
+def _percentiles(percents: list[float], values: list[Any] | None, keyed: bool, dated: bool) -> dict[str, Any]:
+    """Each percentile's value; over a date field each value as a date too (`_as_string`), as Elasticsearch does."""
+    items = []
+    for i, p in enumerate(percents):
+        value = None if values is None else float(values[i])
+        shown = format_millis(value, None) if dated and value is not None else None
+        items.append((float(p), value, shown))
+    if not keyed:
+        return {"values": [{"key": p, "value": v, **({"value_as_string": t} if t else {})} for p, v, t in items]}
+    keyed_values: dict[str, Any] = {}
+    for p, value, shown in items:
+        keyed_values[str(p)] = value
+        if shown:
+            keyed_values[f"{p}_as_string"] = shown
+    return {"values": keyed_values}
 
 
 def _range_bounds(r: dict[str, Any], date_range: bool, now: datetime, fmt: str | None) -> dict[str, Any]:
@@ -433,7 +447,7 @@ def _empty(kind: str, body: dict[str, Any], children: dict[str, Any], agg: Aggre
         return _stats([0, None, None, None, None], None)
     if kind == "percentiles":
         percents = _percents(body)
-        return _percentiles(percents, None, body.get("keyed", True))
+        return _percentiles(percents, None, body.get("keyed", True), False)
     if kind == "top_hits":
         return {"hits": {"total": {"value": 0, "relation": "eq"}, "max_score": None, "hits": []}}
     if kind in ("filter", "missing"):

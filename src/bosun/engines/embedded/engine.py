@@ -17,6 +17,7 @@ from bosun.engines.base import Body, Engine, Response
 from bosun.engines.embedded.aggs import Aggregator, Limits
 from bosun.engines.embedded.fields import Field, flatten_mapping, quote, text_columns, token_table
 from bosun.engines.embedded.hits import (
+    check_source,
     json_value,
     search_after_sql,
     sort_keys,
@@ -59,10 +60,7 @@ def _check_shapes(body: Body) -> None:
     empty `search_after`, aggregations that are not an object."""
     if "query" in body and not body["query"]:
         raise BadQuery("query", f"an empty query ({body['query']!r}): leave it out to match every record")
-    if "_source" in body:
-        if body["_source"] is None:
-            raise BadQuery("_source", "expected true, false, a pattern, a list or an object, got null")
-        source_filter(body["_source"])
+    check_source(body, "_source")
     if "search_after" in body and (not isinstance(body["search_after"], list) or not body["search_after"]):
         raise BadQuery("search_after", f"expected the sort values of the last hit, got {body['search_after']!r:.80}")
     for key in ("aggs", "aggregations"):

@@ -232,8 +232,9 @@ def _histogram(agg: Aggregations, body: dict[str, Any], children: dict[str, Any]
     min_doc = integer(body, kind, "min_doc_count", 0)
     rows, ready = agg.counted(scope, children, own_keys=(expr,), extra=present)
     agg.check_buckets(kind, len(rows))
-    inner = agg.evaluate(children, scope.with_key(expr).with_condition(present), ready) if children else {}
     n = len(scope.keys)
+    inner_scope = scope.with_key(expr).with_condition(present).with_known(tuple(row[:n + 1]) for row in rows)
+    inner = agg.evaluate(children, inner_scope, ready) if children else {}
     per_parent: dict[Key, dict[Any, int]] = {}
     for row in rows:
         per_parent.setdefault(tuple(row[:n]), {})[row[n]] = int(row[n + 1])

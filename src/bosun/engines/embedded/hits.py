@@ -78,6 +78,8 @@ def _sort_item(raw: Any) -> tuple[str, dict[str, Any]]:
     (name, options), = item.items()
     if isinstance(options, str):
         return str(name), {"order": options}
+    # mode and unmapped_type change nothing over single-valued mapped fields
+    check_keys(f"sort.{name}", options, {"order", "missing", "mode", "unmapped_type"})
     return str(name), an_object(options, f"sort.{name}")
 
 
@@ -109,6 +111,14 @@ def search_after_sql(keys: list[SortKey], values: list[Any]) -> Sql:
         clauses.append(f"({clause})")
         params += [*values[:i], values[i]]
     return Sql("(" + " OR ".join(clauses) + ")", params)
+
+
+def check_source(body: dict[str, Any], clause: str) -> None:
+    """A `_source` given as null, or malformed, is refused as a cluster refuses it (left out, it means all)."""
+    if "_source" in body:
+        if body["_source"] is None:
+            raise BadQuery(clause, "expected true, false, a pattern, a list or an object, got null")
+        source_filter(body["_source"])
 
 
 def source_filter(spec: Any) -> tuple[list[str] | None, list[str]] | None:

@@ -7,7 +7,7 @@ both, so no handler imports the dispatcher.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -31,11 +31,17 @@ class Scope:
     key_params: tuple[Any, ...] = ()
     conditions: tuple[Sql, ...] = field(default_factory=tuple)
 
+    known: tuple[Key, ...] | None = None  # the keys of every bucket in the scope, when its maker has them
+
     def with_condition(self, cond: Sql) -> Scope:
-        return replace(self, conditions=(*self.conditions, cond))
+        return replace(self, conditions=(*self.conditions, cond), known=None)
 
     def with_key(self, expr: Sql) -> Scope:
-        return replace(self, keys=(*self.keys, expr.text), key_params=(*self.key_params, *expr.params))
+        return replace(self, keys=(*self.keys, expr.text), key_params=(*self.key_params, *expr.params), known=None)
+
+    def with_known(self, keys: Iterable[Key]) -> Scope:
+        """The same rows, whose buckets' keys are `keys`: a sub-aggregation lists them without asking DuckDB."""
+        return replace(self, known=tuple(keys))
 
     def where_sql(self, extra: Sql | None = None) -> Sql:
         parts = [self.where, *self.conditions, *([extra] if extra else [])]

@@ -73,6 +73,8 @@ def terms(agg: Aggregations, body: dict[str, Any], children: dict[str, Any], sco
     simple = _simple(orders)
     if children and simple:
         inner_scope = inner_scope.with_condition(_only(expr, _kept_keys(per_parent, orders, size, min_doc)))
+        inner_scope = inner_scope.with_known((*parent, k) for parent, found in per_parent.items()
+                                             for k, _ in _ranked(found, orders, min_doc)[:size])
     inner = agg.evaluate(children, inner_scope, ready) if children else {}
     out: dict[Key, Any] = {}
     for parent, found in per_parent.items():
