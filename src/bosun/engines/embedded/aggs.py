@@ -7,7 +7,7 @@ one aggregation for all parent buckets at once; results are keyed by the parent 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -39,6 +39,7 @@ class Metric:
 
     exprs: list[str]
     finish: Callable[[list[Any]], Any]
+    params: list[Any] = field(default_factory=list)  # of the exprs, in order
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,8 @@ class Aggregator:
         """Rows of (keys..., counts...) and every plan's result per key, from one grouped statement."""
         mapped = {name: plan for name, plan in plans.items() if plan is not None}
         exprs = [*counts, *(e for plan in mapped.values() for e in plan.exprs)]
-        rows = self.grouped(scope, exprs, own_keys, extra, order)
+        params = [p for plan in mapped.values() for p in plan.params]
+        rows = self.grouped(scope, exprs, own_keys, extra, order, params)
         n = len(scope.keys) + len(own_keys)
         results: dict[str, dict[Key, Any]] = {name: {} for name in plans}
         at = n + len(counts)
@@ -146,7 +148,40 @@ class Aggregator:
         items = {name: _split(name, spec) for name, spec in an_object(children, "aggs").items()}
         metrics = {name: item for name, item in items.items() if item[0] in FUSED}
         counts = ("count(*)", "sum(count(*)) OVER ()") if total else ("count(*)",)
-        return self.fused(scope, self.plans(metrics), own_keys, extra, order, counts)
+        return self.fused(scope, {**self.plans(metrics), **self._filter_plans(items)}, own_keys, extra, order, counts)
+
+    def _filter_plans(self, items: dict[str, tuple[str, Any, Any]]) -> dict[str, Metric]:
+        """Single-bucket filters of plain metrics, as FILTERed aggregates of their parent's statement: a filter
+        on its own is a statement of its own (Bosun's shares, periods and set logic put several in each bucket)."""
+        plans = {}
+        for name, (kind, body, children) in items.items():
+            kinds = {_split(n, spec)[0] for n, spec in an_object(children, f"{name}.aggs").items()}
+            if kind == "filter" and kinds <= FUSED:
+                plan = _guarded(kind, self._filter_plan, an_object(body, kind), children)
+                if plan is not None:
+                    plans[name] = plan
+        return plans
+
+    def _filter_plan(self, body: dict[str, Any], children: dict[str, Any]) -> Metric | None:
+        """The filter's count and its metrics over the rows it keeps; None when a metric's field is unmapped."""
+        cond = self.compiler.compile(body)
+        subs = self.plans({name: _split(name, spec) for name, spec in children.items()})
+        mapped = {name: plan for name, plan in subs.items() if plan is not None}
+        if len(mapped) < len(subs):
+            return None
+        only = f" FILTER (WHERE {cond.text})"
+        exprs = [f"count(*){only}", *(f"{e}{only}" for plan in mapped.values() for e in plan.exprs)]
+        return Metric(exprs, lambda values: self._filtered(values, mapped, children), cond.params * len(exprs))
+
+    def _filtered(self, values: list[Any], plans: dict[str, Metric], children: dict[str, Any]) -> dict[str, Any]:
+        if not values[0]:
+            return {"doc_count": 0, **self.empty(children)}
+        result: dict[str, Any] = {"doc_count": int(values[0])}
+        at = 1
+        for name, plan in plans.items():
+            result[name] = plan.finish(values[at:at + len(plan.exprs)])
+            at += len(plan.exprs)
+        return result
 
     def check_buckets(self, kind: str, count: int) -> None:
         """Refuse before building more buckets than the cap."""
@@ -185,7 +220,7 @@ class Aggregator:
         return f
 
     def grouped(self, scope: Scope, aggs: list[str], own_keys: tuple[Sql, ...] = (), extra: Sql | None = None,
-                order: str = "") -> list[tuple[Any, ...]]:
+                order: str = "", agg_params: list[Any] | None = None) -> list[tuple[Any, ...]]:
         """Rows of (parent keys..., own keys..., aggs...) grouped by the parent and own keys."""
         where = scope.where_sql(extra)
         keys = [*scope.keys, *(k.text for k in own_keys)]
@@ -193,7 +228,7 @@ class Aggregator:
         group_sql = f" GROUP BY {', '.join(str(i + 1) for i in range(len(keys)))}" if keys else ""
         sql = f"SELECT {cols} FROM {self.table} WHERE {where.text}{group_sql}{order}"
         own_params = [p for k in own_keys for p in k.params]
-        return self.run(sql, [*scope.key_params, *own_params, *where.params])
+        return self.run(sql, [*scope.key_params, *own_params, *(agg_params or []), *where.params])
 
     # -- metrics -----------------------------------------------------------------------------------
     def _a_top_hits(self, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
