@@ -121,6 +121,8 @@ class Aggregator:
             keyed = body.get("keyed", True)
             return Metric([f"quantile_cont({column}, [{fractions}])"],
                           lambda v: _percentiles(percents, v[0], keyed, f.is_date))
+        if kind in ("min", "max") and f.is_date:  # the extreme date, converted once rather than every row
+            return Metric([f.millis_of(f"{kind}({f.sql})")], lambda v: _metric_value(kind, v[0], f, body))
         return Metric([_SINGLE[kind].format(c=column, raw=f.sql)], lambda v: _metric_value(kind, v[0], f, body))
 
     def fused(self, scope: Scope, plans: dict[str, Metric | None], own_keys: tuple[Sql, ...] = (),

@@ -50,11 +50,15 @@ class Field:
 
     @property
     def millis(self) -> str:
-        """A date field's values as epoch milliseconds. A DATE column converts directly: through a cast to
+        """A date field's values as epoch milliseconds."""
+        return self.millis_of(self.sql)
+
+    def millis_of(self, expr: str) -> str:
+        """`expr`, a value of this date field, as epoch milliseconds. A DATE converts directly: through a cast to
         TIMESTAMP, DuckDB takes about three times as long (20 ms against 7 ms a million rows)."""
         if self.column_type == "DATE":
-            return f"epoch_ms({self.sql})"
-        return f"epoch_ms(CAST({self.sql} AS TIMESTAMP))"
+            return f"epoch_ms({expr})"
+        return f"epoch_ms(CAST({expr} AS TIMESTAMP))"
 
 
 def quote(identifier: str) -> str:
