@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bosun.bench.scale import COLUMNS, Figures, main, skip_reason
+from bosun.bench.scale import COLUMNS, Figures, faster_than_rows, main, skip_reason
 
 QUESTIONS = ["How many shipments arrived in Houston last month?", "Top 5 carriers by TEU in 2025"]
 
@@ -48,3 +48,11 @@ def test_a_size_whose_files_would_not_fit_on_the_disk_is_skipped() -> None:
     reason = skip_reason(50_000_000, last, spent_s=30.0, budget_s=3600.0, free_bytes=5_000_000_000)
     assert reason == "its files need about 7.5 GB (3x the 2.5 GB file expected) and the disk has 5.0 GB free"
     assert skip_reason(50_000_000, last, spent_s=30.0, budget_s=3600.0, free_bytes=10_000_000_000) is None
+
+
+def test_the_queries_that_grow_faster_than_the_rows_are_named() -> None:
+    low = Figures(1_000_000, 5.0, 50.0, 1.0, 5.0, 500.0, 30.0, 60.0, 1500.0, 30.0, {"flat": 2.0, "linear": 1.0,
+                                                                                    "steep": 10.0})
+    high = Figures(10_000_000, 50.0, 500.0, 1.0, 5.0, 500.0, 30.0, 60.0, 1500.0, 30.0, {"flat": 2.5, "linear": 10.5,
+                                                                                        "steep": 300.0})
+    assert faster_than_rows(low, high) == ["steep: 10.0 ms at 1M, 300.0 ms at 10M, x30.0 per 10x"]

@@ -25,7 +25,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from bosun.catalog import load_catalog
 from bosun.datagen.load import build
 from bosun.engines.embedded import EmbeddedEngine
 
+_LINEAR = 12.0  # growth per 10x rows above which a query is said to grow faster than the rows (10, plus noise)
 _DISK_COPIES = 3  # the file, the staging copy it is loaded from, and as much again for DuckDB's spill and a margin
 
 
@@ -56,6 +57,7 @@ class Figures:
     question_p95: float
     peak_rss_mb: float
     seconds: float  # the whole size's measurement, for the next size's estimate
+    corpus: dict[str, float] = field(default_factory=dict)  # each corpus query's median ms, by id
 
     @property
     def rows_per_s(self) -> float:
@@ -89,9 +91,9 @@ def _shown(rows: int) -> str:
     return f"{rows:,}"
 
 
-def _corpus_ms(engine: EmbeddedEngine, corpus: list[dict[str, Any]], repeats: int) -> list[float]:
-    """Each corpus query's median time (ms) over `repeats` runs after one untimed run."""
-    medians = []
+def _corpus_ms(engine: EmbeddedEngine, corpus: list[dict[str, Any]], repeats: int) -> dict[str, float]:
+    """Each corpus query's median time (ms) over `repeats` runs after one untimed run, by id."""
+    medians = {}
     for entry in corpus:
         index, body = entry.get("index", "shipments"), entry["body"]
         engine.search(index, body)
@@ -100,7 +102,7 @@ def _corpus_ms(engine: EmbeddedEngine, corpus: list[dict[str, Any]], repeats: in
             started = time.perf_counter()
             engine.search(index, body)
             runs.append((time.perf_counter() - started) * 1000)
-        medians.append(statistics.median(runs))
+        medians[entry["id"]] = statistics.median(runs)
     return medians
 
 
@@ -126,14 +128,15 @@ def measure_size(rows: int, scratch: Path, corpus: list[dict[str, Any]], questio
     try:
         load_s, file_mb = _loaded(rows, data_dir, scratch)
         engine = EmbeddedEngine(data_dir / "bosun.duckdb", read_only=True)
-        corpus_ms = _corpus_ms(engine, corpus, repeats)
+        medians = _corpus_ms(engine, corpus, repeats)
         engine.close()
         asked = measure(data_dir, questions).totals
     finally:
         shutil.rmtree(data_dir, ignore_errors=True)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    corpus_ms = list(medians.values())
     return Figures(rows, load_s, file_mb, _percentile(corpus_ms, 0.5), _percentile(corpus_ms, 0.95), sum(corpus_ms),
-                   _percentile(asked, 0.5), _percentile(asked, 0.95), peak, time.perf_counter() - started)
+                   _percentile(asked, 0.5), _percentile(asked, 0.95), peak, time.perf_counter() - started, medians)
 
 
 def skip_reason(rows: int, last: Figures | None, spent_s: float, budget_s: float, free_bytes: int) -> str | None:
@@ -171,6 +174,25 @@ def table(measured: list[Figures]) -> str:
     return "\n".join(lines)
 
 
+def faster_than_rows(low: Figures, high: Figures, limit: int = 5) -> list[str]:
+    """The corpus queries whose time grows most past the rows' growth from `low` to `high`, worst first: a line
+    each with both medians and the growth per 10x (more than x12, so the noise of small times is left out)."""
+    power = 1 / math.log10(high.rows / low.rows)
+    grown = {name: (high.corpus[name] / ms) ** power for name, ms in low.corpus.items() if name in high.corpus}
+    worst = sorted((name for name, factor in grown.items() if factor > _LINEAR), key=lambda name: -grown[name])
+    return [f"{name}: {low.corpus[name]:,.1f} ms at {_shown(low.rows)}, {high.corpus[name]:,.1f} ms at "
+            f"{_shown(high.rows)}, x{grown[name]:.1f} per 10x" for name in worst[:limit]]
+
+
+def _report(measured: list[Figures]) -> None:
+    print(table(measured))
+    for low, high in pairwise(measured):
+        lines = faster_than_rows(low, high)
+        if lines:
+            print(f"\ncorpus queries growing faster than the rows, {_shown(low.rows)} to {_shown(high.rows)}:")
+            print("\n".join(f"  {line}" for line in lines))
+
+
 def _load() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
@@ -196,7 +218,7 @@ def main(argv: list[str]) -> int:
           f"{args.repeats} runs; {len(questions)} questions from {args.file.name}")
     measured = _run(args, corpus, questions)
     print(f"load average at end: {_load()}\n")
-    print(table(measured))
+    _report(measured)
     return 0
 
 
