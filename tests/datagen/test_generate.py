@@ -141,3 +141,20 @@ def test_second_domain_needs_no_code_change() -> None:
     assert buckets[0]["key"] == "ONLINE"  # the heaviest store weight
     again = generate_records(generator_spec_for(catalog), catalog, 2000, 3, AS_OF)
     assert again.equals(engine.to_arrow("orders").cast(again.schema))
+
+
+def test_a_sample_past_one_piece_is_built_piece_by_piece(tmp_path: Path) -> None:
+    """Past `piece_rows` records (1M by default) memory holds one piece at a time: the first piece is the sample of
+    that size, the later ones are new rows with ids of their own, and the engine answers over all of them."""
+    catalog = load_catalog()
+    engine = EmbeddedEngine(tmp_path / "bosun.duckdb")
+    build(engine, catalog, 5000, 42, AS_OF, piece_rows=2000, scratch=tmp_path)
+    loaded = engine.to_arrow("shipments")
+    first = generate_records(generator_spec_for(catalog), catalog, 2000, 42, AS_OF)
+    assert loaded.num_rows == engine.count("shipments") == 5000
+    assert loaded.slice(0, 2000).cast(first.schema).equals(first)
+    assert loaded.column("carrier_name")[2000:4000].to_pylist() != first.column("carrier_name").to_pylist()
+    assert len(set(loaded.column("bol_number").to_pylist())) == 5000
+    info = read_sample_info(engine)
+    assert info is not None and info.rows == 5000
+    assert not [p for p in tmp_path.iterdir() if not p.name.startswith("bosun.duckdb")]  # the staging file is gone

@@ -6,6 +6,7 @@ Picks and random draws are vectorised numpy over one PCG64 stream in a fixed ord
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -139,17 +140,36 @@ def period_start(as_of: date, months: int) -> date:
     return as_of - relativedelta(months=months) + timedelta(days=1)
 
 
-def generate_records(spec: GeneratorSpec, catalog: Catalog, rows: int, seed: int, as_of: date) -> pa.Table:
-    """The record table: `rows` rows, typed by the catalog, identical for identical arguments."""
-    rng = np.random.Generator(np.random.PCG64(seed))
+def generate_records(spec: GeneratorSpec, catalog: Catalog, rows: int, seed: int, as_of: date, *,
+                     piece: int = 0, first_row: int = 0) -> pa.Table:
+    """The record table: `rows` rows, typed by the catalog, identical for identical arguments.
+
+    `piece` and `first_row` make one piece of a larger table (see generate_pieces): its own random stream,
+    and row numbers (which the columns may use, e.g. for unique ids) counted from `first_row`.
+    """
+    bits = np.random.PCG64(seed)
+    rng = np.random.Generator(bits.jumped(piece) if piece else bits)
     picker = _Picker(_sources(spec, catalog), rng, rows)
     for step in spec.picks:
         picker.pick(step)
     columns = picker.materialise(" ".join(spec.columns.values()))
     for name in spec.draws:
         columns[name] = pa.array(rng.random(rows))
-    columns["_row"] = pa.array(np.arange(rows, dtype=np.int64))
+    columns["_row"] = pa.array(np.arange(first_row, first_row + rows, dtype=np.int64))
     return _derive(spec, catalog, pa.table(columns), seed, as_of)
+
+
+def generate_pieces(spec: GeneratorSpec, catalog: Catalog, rows: int, seed: int, as_of: date,
+                    piece_rows: int) -> Iterator[pa.Table]:
+    """The record table in pieces of at most `piece_rows` rows, so memory holds one piece, not every row.
+
+    The first piece is generate_records' table of that size; each later piece draws from a stream of its
+    own (the seed's PCG64 jumped by the piece's number), so the same arguments give the same pieces, and a
+    table of up to `piece_rows` rows is the one generate_records makes.
+    """
+    for piece, first_row in enumerate(range(0, rows, piece_rows)):
+        size = min(piece_rows, rows - first_row)
+        yield generate_records(spec, catalog, size, seed, as_of, piece=piece, first_row=first_row)
 
 
 def _expression(record: ObjectSpec, name: str) -> str:

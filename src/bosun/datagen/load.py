@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from bosun.catalog import Catalog
 from bosun.datagen.spec import GeneratorSpec, load_generator_spec
 from bosun.engines.base import Engine
+from bosun.engines.staged import SEQ, StagedRows
 from bosun.errors import BosunError, CatalogError, LoadError
 
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ META_INDEX = "bosun_meta"
 _META_MAPPING = {"properties": {"domain": {"type": "keyword"}, "as_of": {"type": "date"},
                                 "seed": {"type": "long"}, "rows": {"type": "long"}}}
 Progress = Callable[[str], None]
+PIECE_ROWS = 1_000_000  # records generated at once (about 1.6 GB at peak); a larger sample is built piece by piece
 
 
 @dataclass(frozen=True)
@@ -47,8 +49,12 @@ def generator_spec_for(catalog: Catalog) -> GeneratorSpec:
 
 
 def build(engine: Engine, catalog: Catalog, rows: int, seed: int, as_of: date,
-          progress: Progress = lambda _: None) -> SampleInfo:
-    """Generate the record table, load it and every reference table, then record the sample info."""
+          progress: Progress = lambda _: None, piece_rows: int = PIECE_ROWS, scratch: Path | None = None) -> SampleInfo:
+    """Generate the record table, load it and every reference table, then record the sample info.
+
+    Past `piece_rows` records the table is generated a piece at a time into a staging file under `scratch`
+    (the temp directory by default), then copied in by the engine's staged load: memory holds one piece.
+    """
     import pyarrow as pa
 
     from bosun.datagen.generator import generate_records
@@ -58,15 +64,50 @@ def build(engine: Engine, catalog: Catalog, rows: int, seed: int, as_of: date,
         if obj.kind == "reference":
             progress(f"loading {obj.index}")
             engine.bulk_load(obj.index, catalog.reference_table(name), catalog.mapping_for(name), obj.id_field)
-    progress(f"generating {rows:,} {catalog.record.index}")
-    table = generate_records(spec, catalog, rows, seed, as_of)
-    progress(f"loading {catalog.record.index}")
-    engine.bulk_load(catalog.record.index, table, catalog.mapping_for(spec.record), catalog.record.id_field)
     info = SampleInfo(catalog.spec.domain, as_of, seed, rows)
+    progress(f"generating {rows:,} {catalog.record.index}")
+    if rows <= piece_rows:
+        table = generate_records(spec, catalog, rows, seed, as_of)
+        progress(f"loading {catalog.record.index}")
+        engine.bulk_load(catalog.record.index, table, catalog.mapping_for(spec.record), catalog.record.id_field)
+    else:
+        _build_in_pieces(engine, catalog, spec, info, piece_rows, scratch, progress)
     meta = pa.table({"domain": [info.domain], "as_of": pa.array([as_of], pa.date32()), "seed": [seed],
                      "rows": [rows]})
     engine.bulk_load(META_INDEX, meta, _META_MAPPING, "domain")
     return info
+
+
+def _build_in_pieces(engine: Engine, catalog: Catalog, spec: GeneratorSpec, info: SampleInfo, piece_rows: int,
+                     scratch: Path | None, progress: Progress) -> None:
+    """The record table generated piece by piece into a DuckDB staging file, then loaded from it in one step."""
+    from bosun.datagen.generator import generate_pieces
+
+    index = catalog.record.index
+    with tempfile.TemporaryDirectory(prefix="bosun-generate-", dir=scratch) as folder:
+        staged = StagedRows(Path(folder) / "records.duckdb", index, info.rows)
+        pieces = generate_pieces(spec, catalog, info.rows, info.seed, info.as_of, piece_rows)
+        _stage(pieces, staged)
+        progress(f"loading {index}")
+        engine.load_staged(index, staged, catalog.mapping_for(spec.record))
+
+
+def _stage(pieces: Iterator[pa.Table], staged: StagedRows) -> None:
+    """Append each piece to the staged table, numbering its rows in load order (column SEQ)."""
+    import duckdb
+    import numpy as np
+    import pyarrow as pa
+
+    done = 0
+    with duckdb.connect(str(staged.path)) as con:
+        con.execute("SET enable_progress_bar = false")
+        for piece in pieces:
+            numbered = piece.append_column(SEQ, pa.array(np.arange(done, done + piece.num_rows)))
+            con.register("__piece", numbered)
+            verb = f'INSERT INTO "{staged.table}"' if done else f'CREATE TABLE "{staged.table}" AS'
+            con.execute(f"{verb} SELECT * FROM __piece")
+            con.unregister("__piece")
+            done += piece.num_rows
 
 
 def read_sample_info(engine: Engine) -> SampleInfo | None:
