@@ -79,7 +79,8 @@ class Aggregator:
             metrics = {name: (kind, body, children) for name, kind, body, children in items
                        if kind in FUSED and name not in found}
             if metrics:
-                found.update(self.fused(scope, self.plans(metrics))[1])
+                for plans in _statements(self.plans(metrics), metrics, grouped=bool(scope.keys)):
+                    found.update(self.fused(scope, plans)[1])
             out: dict[Key, dict[str, Any]] = {}
             for name, kind, body, children in items:
                 results = found[name] if name in found else self._one(kind, body, children, scope)
@@ -373,6 +374,18 @@ def _percents(body: dict[str, Any]) -> list[float]:
     if any(p < 0 or p > 100 for p in percents):
         raise BadQuery("percentiles", f"percents must lie between 0 and 100, got {raw!r:.80}")
     return percents
+
+
+def _statements(plans: dict[str, Metric | None], metrics: dict[str, tuple[str, Any, Any]],
+                grouped: bool) -> list[dict[str, Metric | None]]:
+    """The plain metrics' statements: one, except that over all rows (no grouping) a distinct count goes alone.
+    Beside other aggregates DuckDB writes every row out before counting (q61: 16 ms a million rows, and 2 s at
+    50 million, against 6 ms for the two statements)."""
+    if grouped:
+        return [plans]
+    distinct = [{name: plan} for name, plan in plans.items() if metrics[name][0] == "cardinality"]
+    rest = {name: plan for name, plan in plans.items() if metrics[name][0] != "cardinality"}
+    return [*distinct, *([rest] if rest else [])]
 
 
 def _split(name: str, spec: Any) -> tuple[str, dict[str, Any], dict[str, Any]]:
