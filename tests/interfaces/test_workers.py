@@ -7,6 +7,9 @@ worker; the worker that answered a turn is the one that answers `/health` next o
 from __future__ import annotations
 
 import json
+import os
+import signal
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -133,3 +136,22 @@ def test_mcp_calls_succeed_on_either_worker(served: str) -> None:
     names = {c["value"] for r in results[:4] for c in r["structuredContent"]["candidates"]}
     totals = {str(r["structuredContent"]["results"][0]["rows"]) for r in results[4:]}
     assert len(names) >= 1 and len(totals) == 1
+
+
+def test_a_worker_that_dies_is_started_again(served: str) -> None:
+    """Last in the module: it kills one of the workers the other tests used."""
+    workers = _workers(served, 2)
+    os.kill(workers.pop(), signal.SIGKILL)
+    survivors = _workers(served, 2)  # every request answered meanwhile, until a new worker answers too
+    assert workers < survivors and len(survivors) == 2
+
+
+def _workers(base: str, count: int) -> set[int]:
+    """The process ids answering /health on connections of their own, until `count` different ones have."""
+    seen: set[int] = set()
+    deadline = time.monotonic() + 60
+    while len(seen) < count and time.monotonic() < deadline:
+        health = httpx.get(f"{base}/health", timeout=10)
+        assert health.status_code == 200, health.text
+        seen.add(health.json()["process"])
+    return seen

@@ -100,14 +100,16 @@ def _app(session: Session, host: str, closing: bool = False) -> Any:
 
 
 def _run_workers(host: str, port: int, as_of: str | None, count: int) -> None:
-    """N processes behind one socket, each with the app of `worker_app`; Ctrl-C (or SIGTERM) stops them all."""
-    import uvicorn
+    """N processes on the port, each with the app of `worker_app`; Ctrl-C (or SIGTERM) stops them all."""
+    from bosun.interfaces.cli import workers
 
     os.environ[HOST_VARIABLE] = host
     os.environ.pop(AS_OF_VARIABLE, None)
     if as_of:
         os.environ[AS_OF_VARIABLE] = as_of
-    uvicorn.run(f"{__name__}:worker_app", factory=True, workers=count, host=host, port=port, log_level="warning")
+    code = workers.serve(f"{__name__}:worker_app", host, port, count)
+    if code:
+        raise typer.Exit(code)
 
 
 @app.command()
