@@ -1,8 +1,8 @@
 """`bosun serve`: the API, the web page and GraphQL in one ASGI app; `bosun serve graphql`: GraphQL alone.
 
 FastAPI, Strawberry and uvicorn are imported inside the commands, so that other commands start without them.
-With `--workers N` above 1, uvicorn runs N processes behind the one socket, and each builds its own session
-(`worker_app`); everything they share lives in the data directory's stores or the engine, never in a process.
+With `--workers N` above 1, N processes serve the port (`interfaces.cli.workers`), and each builds its own
+session (`worker_app`); everything they share lives in the data directory's stores or the engine.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def serve(ctx: typer.Context, host: Host = "127.0.0.1", port: Port = 8000,
         settings = load_settings()
         _token(settings, host)  # off loopback without a token: refused before the session opens
         # opened here even for workers: a deployment that cannot answer is refused in one line, before any starts
-        session = _session(settings, host, as_of)
+        session = _session(settings, as_of)
     processes = f", {count} worker processes" if count > 1 else ""
     typer.echo(f"Bosun at http://{host}:{port}/ (API docs at /docs, MCP at /mcp{processes}; Ctrl-C to stop)")
     if count > 1:
@@ -80,12 +80,12 @@ def worker_app() -> Any:
     Process.whole = True  # a worker is a process of its own: its start-up is frozen out of the collector's way
     with starting():
         settings = load_settings()
-        session = _session(settings, host, os.environ.get(AS_OF_VARIABLE))
+        session = _session(settings, os.environ.get(AS_OF_VARIABLE))
         app = _app(session, host, closing=True)
     return guarded(app, _token(settings, host), PUBLIC_PATHS, settings, host)
 
 
-def _session(settings: Settings, host: str, as_of: str | None) -> Session:
+def _session(settings: Settings, as_of: str | None) -> Session:
     from bosun.conversation.session import open_session
 
     session = open_session(settings, date.fromisoformat(as_of) if as_of else None)
