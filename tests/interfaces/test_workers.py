@@ -22,7 +22,7 @@ from tests.interfaces.serving import bosun_serve, data_copy
 
 pytestmark = pytest.mark.slow
 
-MONTHS = ["January 2026", "February 2026", "March 2026", "April 2026", "May 2026", "December 2025"]
+MONTHS = ["January 2026", "March 2026", "December 2025"]  # one thread each, asked at once
 PROTOCOL = "2025-06-18"
 ROUNDS = 12  # at most: by far enough for a follow-up to land on the other worker than its question
 ATTEMPTS = 40  # at most, for a request to land on each worker
@@ -69,8 +69,8 @@ def _conversation(base: str, month: str) -> list[tuple[int, int, bool]]:
 
 
 def test_follow_ups_are_read_in_their_thread_whichever_worker_answers(served: str) -> None:
-    with ThreadPoolExecutor(3) as pool:
-        conversations = list(pool.map(lambda month: _conversation(served, month), MONTHS[:3]))
+    with ThreadPoolExecutor(len(MONTHS)) as pool:
+        conversations = list(pool.map(lambda month: _conversation(served, month), MONTHS))
     turns = [turn for conversation in conversations for turn in conversation]
     assert all(read for _, _, read in turns)
     assert len({worker for first, second, _ in turns for worker in (first, second)}) == 2
@@ -151,7 +151,7 @@ def _workers(base: str, count: int) -> set[int]:
     seen: set[int] = set()
     deadline = time.monotonic() + 60
     while len(seen) < count and time.monotonic() < deadline:
-        health = httpx.get(f"{base}/health", timeout=10)
+        health = httpx.get(f"{base}/health", timeout=30)  # one sent to the dead worker waits for its successor
         assert health.status_code == 200, health.text
         seen.add(health.json()["process"])
     return seen
