@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -136,6 +138,18 @@ def test_mcp_calls_succeed_on_either_worker(served: str) -> None:
     names = {c["value"] for r in results[:4] for c in r["structuredContent"]["candidates"]}
     totals = {str(r["structuredContent"]["results"][0]["rows"]) for r in results[4:]}
     assert len(names) >= 1 and len(totals) == 1
+
+
+def test_a_second_server_on_the_port_is_refused_not_let_share_it(served: str, data_dir: Path,
+                                                                  tmp_path: Path) -> None:
+    """Its workers' sockets could join the first server's on the port (SO_REUSEPORT) and take half its calls."""
+    port = served.rsplit(":", 1)[1]
+    command = [sys.executable, "-m", "bosun.interfaces.cli", "serve", "--workers", "2", "--port", port]
+    env = {**os.environ, "BOSUN_DATA_DIR": str(data_copy(data_dir, tmp_path / "d"))}
+    second = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert second.returncode != 0, second.stdout
+    assert second.stderr.splitlines()[-1] == (f"bosun: cannot listen on 127.0.0.1:{port}: Address already in use; "
+                                              "choose another --port or stop the server using it")
 
 
 def test_a_worker_that_dies_is_started_again(served: str) -> None:

@@ -5,16 +5,19 @@ waiting, so clients that connect together and keep their connections alive all l
 of `python -m bosun.bench api` did, every time). Here each worker listens on a socket of its own on the same
 port (SO_REUSEPORT) and the kernel spreads new connections over them. The sockets are bound in this process,
 so a port in use is said before any worker starts, and a worker that dies is started again on its socket
-(connections that arrived meanwhile wait there). Where SO_REUSEPORT does not exist, uvicorn's workers serve.
+(connections that arrived meanwhile wait there); a worker whose supervisor was killed stops by itself. Where
+SO_REUSEPORT does not exist, uvicorn's workers serve.
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import signal
 import socket
 import threading
+import time
 from multiprocessing.process import BaseProcess
 
 from bosun.errors import ConfigError
@@ -68,6 +71,13 @@ def _refuse_taken(host: str, port: int) -> None:
         _bound(probe, host, port)
 
 
+def _stop_when_orphaned(parent: int) -> None:
+    """Stop this worker gracefully once its supervisor is gone (killed, so it could not stop the workers)."""
+    while os.getppid() == parent:
+        time.sleep(1)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
 def _listening(host: str, port: int) -> socket.socket:
     sock = _socket(host)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
@@ -102,5 +112,6 @@ def _worker(app: str, sock: socket.socket, host: str, port: int) -> None:
     """One worker: uvicorn's server on its own socket; SIGINT or SIGTERM stops it gracefully."""
     import uvicorn
 
+    threading.Thread(target=_stop_when_orphaned, args=(os.getppid(),), daemon=True).start()
     config = uvicorn.Config(app, factory=True, host=host, port=port, log_level="warning")
     uvicorn.Server(config).run(sockets=[sock])
