@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections.abc import Iterator
 from datetime import date
@@ -125,7 +126,7 @@ def test_catalog_health_docs_and_graphql(client: TestClient) -> None:
     catalog = client.get("/catalog").json()
     assert catalog["record"] == "shipments" and "teu" in catalog["objects"]["shipments"]["fields"]
     assert catalog["measures"]["volume"]["field"] == "teu" and catalog["glossary"]
-    assert client.get("/health").json() == {"status": "ok", "engine": "embedded"}
+    assert client.get("/health").json() == {"status": "ok", "engine": "embedded", "process": os.getpid()}
     assert "/threads/{thread_id}/turns" in client.get("/openapi.json").json()["paths"]
     assert client.get("/docs").status_code == 200
     page = client.get("/")

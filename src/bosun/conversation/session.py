@@ -99,8 +99,6 @@ class Session:
         if len(question) > limit:
             yield _too_long(question, thread_id, limit)
             return
-        if self.teacher is not None:
-            self.context = self.teacher.current(self.context)
         context = self._context_on(as_of)
         with self._lock(thread_id), self._thread_lock(thread_id):
             yield from self._resumed(thread_id, context)
@@ -216,12 +214,19 @@ class Session:
             MarkStore(self.store).drop_thread(thread_id)  # a later thread of the same name starts unmarked
             self.graph.checkpointer.delete_thread(thread_id)
 
+    def refreshed(self) -> RunContext:
+        """The session's context with the taught words as the store holds them now, taught by any process."""
+        if self.teacher is not None:
+            self.context = self.teacher.current(self.context)
+        return self.context
+
     def _context_on(self, as_of: date | None) -> RunContext:
-        """The session's context, or one whose today is `as_of` (a turn asked about another day)."""
+        """The session's current context, or one whose today is `as_of` (a turn asked about another day)."""
+        context = self.refreshed()
         if as_of is None:
-            return self.context
-        goals_of = goals_for(self.context.understanding, as_of)
-        return replace(self.context, today=lambda: as_of, goals_of=goals_of)
+            return context
+        goals_of = goals_for(context.understanding, as_of)
+        return replace(context, today=lambda: as_of, goals_of=goals_of)
 
     def _lock(self, thread_id: str) -> threading.Lock:
         with self._locks_guard:

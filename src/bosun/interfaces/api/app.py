@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -78,21 +79,30 @@ class ThreadTurns(BaseModel):
     turns: list[Turn]
 
 
-def create_app(session: Session, host: str = "127.0.0.1") -> FastAPI:
+def create_app(session: Session, host: str = "127.0.0.1", closing: bool = False) -> FastAPI:
     """One ASGI app: the API, the web page at `/`, GraphQL at `/graphql` and MCP (streamable HTTP) at `/mcp`.
 
     `host` is the interface served: MCP's own check of the Host and Origin headers answers to the same names as
     the Host check `bosun serve` puts in front of the whole app (`interfaces.auth.guard_hosts`). The bearer token,
     when one is needed, is checked in front of the whole app (`interfaces.auth.protect`), MCP included.
+    With `closing`, the app owns the session and closes it when it shuts down (a worker process's app).
+
+    MCP is stateless over HTTP: every request stands alone, so any worker process may answer it. Bosun's tools
+    never call back to the client (no sampling, elicitation or progress), which is all a session would carry.
     """
     mcp = build_server(session, callers=session.context.settings.engine_auth == "caller")
     security = transport_security(served_hosts(host, session.context.settings.allowed_hosts))
-    mcp_routes = mcp.streamable_http_app(streamable_http_path="/mcp", transport_security=security).routes
+    mcp_routes = mcp.streamable_http_app(streamable_http_path="/mcp", transport_security=security,
+                                         stateless_http=True).routes
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        async with mcp.session_manager.run():
-            yield
+        try:
+            async with mcp.session_manager.run():
+                yield
+        finally:
+            if closing:
+                session.close()
 
     app = FastAPI(title="Bosun", version="0.1.0", description="Ask your operational data in plain language.",
                   lifespan=lifespan)
@@ -243,8 +253,9 @@ def _about(app: FastAPI, session: Session) -> None:
 
     @app.get("/health", tags=["health"])
     def health() -> JSONResponse:
-        """200 when the engine answers, 503 with the reason when it does not."""
+        """200 when the engine answers, 503 with the reason when it does not; `process` is the id of the
+        process that answered (with `bosun serve --workers N`, one of N)."""
         down = engine_problem(session)
         if down:
             return errors.error_response(503, "engine_unavailable", down)
-        return JSONResponse({"status": "ok", "engine": session.context.settings.engine})
+        return JSONResponse({"status": "ok", "engine": session.context.settings.engine, "process": os.getpid()})

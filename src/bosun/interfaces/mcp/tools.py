@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -96,15 +95,21 @@ class Tools:
     """Bosun's tools over one open session (engine behind the guardrails, catalog, names, conversation)."""
 
     session: Session
+    _indexed: tuple[Catalog, NameIndex] | None = None  # the names of the catalog last seen
 
     @property
     def catalog(self) -> Catalog:
-        catalog: Catalog = self.session.context.catalog
+        """The catalog with the words taught so far (in any process of the deployment)."""
+        catalog: Catalog = self.session.refreshed().catalog
         return catalog
 
-    @cached_property
+    @property
     def names(self) -> NameIndex:
-        return build_index(self.catalog)
+        """The catalog's names, indexed again only when taught words changed the catalog."""
+        catalog = self.catalog
+        if self._indexed is None or self._indexed[0] is not catalog:
+            self._indexed = (catalog, build_index(catalog))
+        return self._indexed[1]
 
     def ask(self, question: Annotated[str, Field(description="a question in plain language")],
             thread_id: Annotated[str | None, Field(description="a conversation id: pass the previous answer's "
