@@ -26,7 +26,8 @@ def data_copy(data_dir: Path, folder: Path) -> Path:
 def bosun_serve(data_dir: Path, *args: str, port: int | None = None, log: Path | None = None,
                 **env: str) -> Iterator[str]:
     """Yields the server's base URL; the server is stopped (and its output shown on failure, or written to `log`)
-    afterwards."""
+    afterwards. One worker unless `args` say otherwise: test_workers.py serves with several."""
+    args = args if "--workers" in args else (*args, "--workers", "1")
     port = port or free_port()
     environ = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), **env}
     command = [sys.executable, "-m", "bosun.interfaces.cli", "serve", "--port", str(port), *args]
