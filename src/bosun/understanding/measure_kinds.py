@@ -257,9 +257,11 @@ def _part(spans: list[Span], at: int, c: Composer, meaning: Meaning) -> Conditio
     if owner is not None and owner in placed and not measured_before:  # "Maersk's share of TEU", not "the TEU
         return placed[owner]  # from Shanghai, as a percentage, …"
     after = sorted(j for j in placed if j > at)
-    if not after:
-        return None
-    if not (meaning.group_by or meaning.interval):
+    grouped = bool(meaning.group_by or meaning.interval)
+    if not after:  # a share word last ("MSC's 2025 TEU, as a percentage"): the last value named before it
+        before = sorted(j for j in placed if j < at)
+        return placed[before[-1]] if before and not grouped else None
+    if not grouped:
         return placed[after[-1]]
     for start in (at, _noun_after(spans, at, c)):
         j = _next_content(spans, start, c) if start is not None else None
