@@ -436,7 +436,7 @@ def _stats(values: list[Any], f: Field | None) -> dict[str, Any]:
     result: dict[str, Any] = {"count": int(count), "min": float(low), "max": float(high), "avg": float(avg),
                               "sum": float(total)}
     if f is not None and f.is_date:
-        for name in ("min", "max", "avg", "sum"):
+        for name in ("min", "max", "avg"):  # a sum of dates is rarely a date in years 1 to 9999
             result[f"{name}_as_string"] = format_millis(result[name], None)
     return result
 
