@@ -20,7 +20,9 @@ import os
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import date, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -109,13 +111,7 @@ def _without_pipelines(aggs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _median_ms(engine: Engine, index: str, body: dict[str, Any], repeats: int) -> float:
-    engine.search(index, body)  # warm
-    runs = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        engine.search(index, body)
-        runs.append((time.perf_counter() - started) * 1000)
-    return statistics.median(runs)
+    return _timed_ms(lambda: engine.search(index, body), repeats)
 
 
 def _latencies(label: str, engine: Engine, corpus: list[dict[str, Any]], repeats: int) -> Timings:
@@ -220,8 +216,9 @@ def _parquet_load(rows: int, folder: Path) -> None:
           f"{rows / seconds:>10,.0f} rows/s")
 
 
-def _timed_ms(run: Any, repeats: int) -> float:
-    run()  # warm
+def _timed_ms(run: Callable[[], Any], repeats: int) -> float:
+    """The median of `repeats` runs, in milliseconds, after one to warm."""
+    run()
     runs = []
     for _ in range(repeats):
         started = time.perf_counter()
@@ -240,7 +237,7 @@ def _vs_sql(rows: int, folder: Path, corpus: list[dict[str, Any]], repeats: int)
     build(engine, load_catalog(), rows, 42, AS_OF)
     load_stops(engine)
     paired = [e for e in corpus if "sql" in e]
-    times = {e["id"]: (_timed_ms(lambda e=e: responses(engine, e), repeats), *_sql_ms(engine, e["sql"], repeats))
+    times = {e["id"]: (_timed_ms(partial(responses, engine, e), repeats), *_sql_ms(engine, e["sql"], repeats))
              for e in paired}
     engine.close()
     print(f"  {'query':<52} {'DSL ms':>9} {'SQL ms':>9} {'ratio':>7} {'slowest':>9} {'ratio':>7}")
@@ -257,7 +254,7 @@ def _vs_sql(rows: int, folder: Path, corpus: list[dict[str, Any]], repeats: int)
 
 def _sql_ms(engine: EmbeddedEngine, sql: str | list[str], repeats: int) -> tuple[float, float]:
     """The median of the whole twin and of its slowest statement."""
-    each = [_timed_ms(lambda s=s: engine.sql(s), repeats) for s in _statements(sql)]
+    each = [_timed_ms(partial(engine.sql, s), repeats) for s in _statements(sql)]
     return sum(each), max(each)
 
 
