@@ -59,3 +59,13 @@ def test_a_doubt_is_said_again_until_a_reply_reads_it(rules: RulesUnderstanding)
 def test_a_new_question_does_not_inherit_a_doubt_or_a_filter(rules: RulesUnderstanding) -> None:
     fresh = thread(rules, "How many bicycles came into Baltimore last month?", "How many shipments came into Norfolk?")
     assert fresh.not_understood == [] and fresh.time is None and fresh.assumptions == []
+
+
+def test_a_new_year_in_a_follow_up_is_the_doubt_about_its_date_field(rules: RulesUnderstanding) -> None:
+    first = thread(rules, "which carriers moved more than 20,000 TEU in 2025?")
+    later = thread(rules, "which carriers moved more than 20,000 TEU in 2025?", "and in 2024?")
+    assert [a.term for a in first.ambiguities if a.kind == "field"] == ["in 2025"]
+    assert [(a.term, a.default) for a in later.ambiguities if a.kind == "field"] == [("in 2024", "arrival_date")]
+    departed = thread(rules, "which carriers moved more than 20,000 TEU that departed in 2025?", "and in 2024?")
+    assert departed.time is not None and departed.time.field == "departure_date"
+    assert [a for a in departed.ambiguities if a.kind == "field"] == []

@@ -20,7 +20,7 @@ from bosun.catalog import Catalog
 from bosun.understanding.compose import Composer
 from bosun.understanding.goals import Part, definition, fields_asked
 from bosun.understanding.grammar import FollowUp, english
-from bosun.understanding.meaning import TOP_N_MOST, Condition, Meaning, Measure, TimeFilter
+from bosun.understanding.meaning import TOP_N_MOST, Ambiguity, Condition, Meaning, Measure, TimeFilter
 from bosun.understanding.names import normalize
 from bosun.understanding.periods import period_before
 from bosun.understanding.picks import replace_term
@@ -479,10 +479,12 @@ def _refine(previous: Meaning, own: Meaning, shifted: TimeFilter | None, title: 
     conditions = [c for c in previous.conditions if c.field not in fields] + [
         Condition.model_validate(c.model_dump()) for c in own.conditions]
     time = shifted or previous.time
+    ambiguities = previous.ambiguities
     if own.time is not None:
         named_field = not any(a.kind == "field" and a.term == own.time.text for a in own.ambiguities)
         time = own.time if named_field or previous.time is None else own.time.model_copy(
             update={"field": previous.time.field})
+        ambiguities = _redated(previous, own.time, named_field)
     entities = [e for e in previous.entities if e.field not in fields] + own.entities
     compare = [f for f in previous.compare if f not in fields]
     group_by = [f for f in previous.group_by if f not in fields or f not in previous.compare]
@@ -491,7 +493,21 @@ def _refine(previous: Meaning, own: Meaning, shifted: TimeFilter | None, title: 
     unread = [p for p in own.not_understood if not set(normalize(p).split()) <= shift_words]  # "the month before"
     return previous.model_copy(update={"conditions": conditions, "time": time, "entities": entities,
                                        "compare": compare, "group_by": group_by, "assumptions": assumptions,
-                                       "not_understood": unread, "page": 1, "text": title})
+                                       "not_understood": unread, "page": 1, "text": title,
+                                       "ambiguities": ambiguities})
+
+
+def _redated(previous: Meaning, time: TimeFilter, named_field: bool) -> list[Ambiguity]:
+    """The last question's doubts, its doubt about which date its dates meant now about the reply's ("and in
+    2024?" keeps the field "in 2025" was read as, and says so of "in 2024"); gone when the reply names its field."""
+    kept = []
+    for doubt in previous.ambiguities:
+        if previous.time is not None and doubt.kind == "field" and doubt.term == previous.time.text:
+            if named_field:
+                continue
+            doubt = doubt.model_copy(update={"term": time.text})
+        kept.append(doubt)
+    return kept
 
 
 def _pointed_at(previous: Meaning, own: Meaning, value: Value, title: str,
