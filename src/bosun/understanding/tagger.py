@@ -157,7 +157,7 @@ def _longest(toks: list[Token], i: int, spans: dict[int, Span], lexicon: Lexicon
         if any(_covered(spans, j) for j in range(i, i + size)):
             continue
         key = " ".join(t.norm for t in toks[i:i + size])
-        tags = lexicon.get(key) or _singular(key, lexicon, plural_suffixes)
+        tags = lexicon.get(key) or _singular(key, lexicon, plural_suffixes) or _plural(key, lexicon, plural_suffixes)
         if tags:
             return size, list(tags)
     return 1, []
@@ -172,6 +172,18 @@ def _singular(key: str, lexicon: Lexicon, plural_suffixes: tuple[str, ...]) -> l
             found = lexicon.get(key[:-len(plural)] + singular)
             if found:
                 return found
+    return []
+
+
+def _plural(key: str, lexicon: Lexicon, plural_suffixes: tuple[str, ...]) -> list[Tag]:
+    """ "box count" reads through "boxes": a singular whose plural alone the lexicon lists (catalogs list nouns as
+    their questions name them, often in the plural). The first ending that fits is the plural's."""
+    if len(key.rsplit(" ", 1)[-1]) < 3:
+        return []
+    for suffix in plural_suffixes:
+        plural, _, singular = suffix.partition(">")
+        if key.endswith(singular):
+            return lexicon.get(key[:len(key) - len(singular)] + plural) or []
     return []
 
 
