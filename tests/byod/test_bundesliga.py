@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,10 @@ import duckdb
 import pytest
 import yaml
 
+from bosun.catalog import load_catalog
 from bosun.conversation.session import Session
 from bosun.evaluation.judge import judge
+from bosun.understanding.rules import RulesUnderstanding
 from tests.byod.drafting import Drafted, drafted_session, load_and_draft
 from tests.byod.public import r_export
 
@@ -113,3 +116,11 @@ def test_a_team_two_columns_hold_alike_is_read_on_one_and_the_other_is_said(sess
     cued = session.ask("How many matches did Werder Bremen play away?", "bundesliga-one-side")
     assert cued.results[0].rows == [[763]] and cued.results[0].reading.endswith("away team Werder Bremen")
     assert not any("could also mean" in said for said in cued.assumptions)
+
+
+def test_verbs_said_of_goals_are_the_drafted_catalogs_alone(drafted: Drafted) -> None:
+    _, catalog, _ = drafted
+    assert "scored" in catalog["verbs"]  # "how many home goals were scored": the goals measures' verb
+    maritime = RulesUnderstanding(load_catalog(None))  # where nothing is scored, "score" is a word to report
+    reading = maritime.read("which carrier has the best score", [], date(2026, 6, 15)).goals[0].meaning
+    assert reading.not_understood == ["score"]

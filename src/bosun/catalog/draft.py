@@ -262,6 +262,7 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
         "measures": measures,
         "time": _time(record, fields),
         "defaults": {"measure": count, **({"figure": figure} if figure else {})},
+        **({"verbs": verbs} if (verbs := _measure_verbs(measures)) else {}),
     }
     text = yaml.safe_dump(draft, sort_keys=False, allow_unicode=True, width=120)
     row = record_noun(record.index, record.columns)
@@ -722,6 +723,13 @@ def _is_money(column: Column, types: set[str]) -> bool:
     """A money word in the name, no id word, and non-negative numbers of these types."""
     numbers = column.type in types and column.low is not None and column.low >= 0
     return numbers and _has(column.name, "money_words") and not _has(column.name, "id_words")
+
+
+def _measure_verbs(measures: dict[str, dict[str, Any]]) -> list[str]:
+    """The verbs said of what the measures count ("home_goals": scored, score), from draft_words.yaml."""
+    known: dict[str, list[str]] = _words()["measure_verbs"]
+    nouns = {word for spec in measures.values() for word in words_of(str(spec.get("field") or ""))}
+    return list(dict.fromkeys(str(verb) for noun in sorted(nouns & set(known)) for verb in known[noun]))
 
 
 def _time(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:

@@ -210,6 +210,8 @@ class CatalogSpec(Strict):
     defaults: Defaults
     glossary: Glossary | None = None
     links: dict[str, LinkSpec] = Field(default_factory=dict, description="reference object → how records link it")
+    verbs: list[str] = Field(default_factory=list, description="verbs of this domain that add nothing to a question "
+                             "('how many goals were scored'): read and not reported, as English's neutral verbs")
 
     @model_validator(mode="after")
     def _references(self) -> CatalogSpec:

@@ -369,6 +369,7 @@ def _degree_words(lexicon: Lexicon, degree: Degree) -> None:
 
 def _catalog(lexicon: Lexicon, catalog: Catalog, g: Grammar) -> None:
     spec = catalog.spec
+    lexicon.add_all(spec.verbs, "neutral")
     lexicon.add_all(catalog.record.synonyms, "record")
     for name, obj in spec.objects.items():
         if name != spec.record:
