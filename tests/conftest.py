@@ -1,4 +1,5 @@
-"""Every test: no connection leaves this machine, so no test can reach a real chat model (or any host).
+"""Every test: no connection leaves this machine, so no test can reach a real chat model (or any
+host).
 
 Loopback (the tests' own servers, osmem, PostgreSQL) and Unix sockets stay open.
 """
@@ -41,7 +42,9 @@ def _loopback(address: Any) -> bool:
 
 def _guarded_connect(self: socket.socket, address: Any) -> Any:
     if not _loopback(address):
-        raise ConnectionRefusedError(f"tests may not connect to {address!r}: real model calls are blocked")
+        raise ConnectionRefusedError(
+            f"tests may not connect to {address!r}: real model calls are blocked"
+        )
     return _connect(self, address)
 
 
@@ -55,19 +58,21 @@ def _no_remote_hosts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def dev_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The dev set's data: 50,000 shipments, seed 42, as of 2026-06-15, built once for every test that asks it."""
+    """The dev set's data: 50,000 shipments, seed 42, as of 2026-06-15, built once for every test
+    that asks it."""
     folder = tmp_path_factory.mktemp("bosun-dev")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("BOSUN_DATA_DIR", str(folder))
-        result = CliRunner().invoke(app, ["data", "generate", "--rows", "50000", "--seed", "42",
-                                          "--as-of", "2026-06-15"])
+        result = CliRunner().invoke(
+            app, ["data", "generate", "--rows", "50000", "--seed", "42", "--as-of", "2026-06-15"]
+        )
         assert result.exit_code == 0, result.output
         yield folder
 
 
 def sample_engine(rows: int) -> Iterator[EmbeddedEngine]:
-    """The maritime sample at `rows` rows (seed 42, as of 2026-06-15) in an in-memory embedded engine whose clock
-    stands at noon that day; for a fixture to yield from."""
+    """The maritime sample at `rows` rows (seed 42, as of 2026-06-15) in an in-memory embedded
+    engine whose clock stands at noon that day; for a fixture to yield from."""
     engine = EmbeddedEngine(clock=lambda: NOW)
     build(engine, load_catalog(), rows, 42, date(2026, 6, 15))
     yield engine
@@ -75,8 +80,8 @@ def sample_engine(rows: int) -> Iterator[EmbeddedEngine]:
 
 
 def sample_session(data_dir: Path, folder: Path) -> Iterator[Session]:
-    """A session on the shared sample data (`data_dir`) with its own conversation store and checkpoints in
-    `folder`; for a fixture to yield from."""
+    """A session on the shared sample data (`data_dir`) with its own conversation store and
+    checkpoints in `folder`; for a fixture to yield from."""
     (folder / "bosun.duckdb").symlink_to(data_dir / "bosun.duckdb")
     opened = open_session(Settings(data_dir=folder))
     yield opened

@@ -1,5 +1,5 @@
-"""The import structure DESIGN §1 asks for: a layer imports only from the layers below it, and no modules
-import each other in a loop — at the top, under TYPE_CHECKING or inside a function alike."""
+"""The import structure DESIGN §1 asks for: a layer imports only from the layers below it, and no
+modules import each other in a loop — at the top, under TYPE_CHECKING or inside a function alike."""
 
 from __future__ import annotations
 
@@ -13,8 +13,16 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src"
 # Lowest first; a module may import from its own layer and those before it.
 LAYERS = [
-    ["bosun.errors", "bosun.files", "bosun.yamltext", "bosun.settings", "bosun.ledger", "bosun.storage", "bosun.chat",
-     "bosun.domains"],
+    [
+        "bosun.errors",
+        "bosun.files",
+        "bosun.yamltext",
+        "bosun.settings",
+        "bosun.ledger",
+        "bosun.storage",
+        "bosun.chat",
+        "bosun.domains",
+    ],
     ["bosun.engines"],
     ["bosun.catalog"],
     ["bosun.understanding", "bosun.datagen"],
@@ -60,28 +68,55 @@ def imports() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for name, path in modules().items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        found = {_module_of(t) for node in ast.walk(ast.parse(path.read_text())) for t in _imported(node, package)}
+        found = {
+            _module_of(t)
+            for node in ast.walk(ast.parse(path.read_text()))
+            for t in _imported(node, package)
+        }
         graph[name] = {m for m in found if m is not None and m != name}
     return graph
 
 
 def _layer(module: str) -> int:
-    return next(i for i, layer in enumerate(LAYERS) for top in layer if module == top or module.startswith(top + "."))
+    return next(
+        i
+        for i, layer in enumerate(LAYERS)
+        for top in layer
+        if module == top or module.startswith(top + ".")
+    )
 
 
 def test_every_module_has_a_layer() -> None:
-    assert [m for m in modules() if m != "bosun" and not any(
-        m == top or m.startswith(top + ".") for layer in LAYERS for top in layer)] == []
+    assert [
+        m
+        for m in modules()
+        if m != "bosun"
+        and not any(m == top or m.startswith(top + ".") for layer in LAYERS for top in layer)
+    ] == []
 
 
 def test_a_layer_imports_only_from_itself_and_below() -> None:
-    upward = [f"{a} -> {b}" for a, targets in imports().items() if a != "bosun" for b in targets
-              if b != "bosun" and _layer(b) > _layer(a)]
+    upward = [
+        f"{a} -> {b}"
+        for a, targets in imports().items()
+        if a != "bosun"
+        for b in targets
+        if b != "bosun" and _layer(b) > _layer(a)
+    ]
     assert upward == []
 
 
-@pytest.mark.parametrize("package", ["bosun.engines.embedded", "bosun.understanding", "bosun.workers",
-                                     "bosun.planner", "bosun.conversation", "bosun.interfaces"])
+@pytest.mark.parametrize(
+    "package",
+    [
+        "bosun.engines.embedded",
+        "bosun.understanding",
+        "bosun.workers",
+        "bosun.planner",
+        "bosun.conversation",
+        "bosun.interfaces",
+    ],
+)
 def test_no_modules_of_a_package_import_each_other_in_a_loop(package: str) -> None:
     inside = {m for m in modules() if m == package or m.startswith(package + ".")}
     graph = {m: imports()[m] & inside for m in inside}

@@ -7,11 +7,15 @@
     │   ├── UnknownTurn           a thread's turn that was never answered (marking an answer)
     │   ├── InvalidReading        a reading of the question that names what the catalog lacks
     │   ├── UnsupportedQuery      a query the engine cannot answer exactly (names the clause)
-    │   │   └── BadQuery          a malformed query: a parameter of the wrong type or range (names both)
+    │   │   └── BadQuery          a malformed query: a parameter of the wrong type or range (names
+      both)
     │   ├── GuardrailViolation    a query outside the read-only policy (script, write, cap, index)
-    │   ├── Unauthorized          the caller's engine credentials are missing or the cluster refused them
-    │   ├── Forbidden             the cluster does not let the caller's credentials read what was asked
-    │   ├── LoadError             a data file that cannot be loaded (names the file, row and problem)
+    │   ├── Unauthorized          the caller's engine credentials are missing or the cluster refused
+      them
+    │   ├── Forbidden             the cluster does not let the caller's credentials read what was
+      asked
+    │   ├── LoadError             a data file that cannot be loaded (names the file, row and
+      problem)
     │   └── TeachingRefused       a taught word that is no sound catalog entry (says every reason)
     ├── ConfigError               the installation is at fault; fix settings or files
     │   ├── SettingsError         a bad setting (unknown engine kind, malformed URL, ...)
@@ -20,9 +24,11 @@
     └── RunFailure                something outside went wrong while running
         ├── EngineUnavailable     the engine cannot be reached (names the URL)
         ├── QueryTimeout          a query or a worker took longer than allowed
-        ├── MemoryLimitExceeded   a query or a load needs more memory than the embedded engine may use
+        ├── MemoryLimitExceeded   a query or a load needs more memory than the embedded engine may
+        use
         ├── StoreError            the conversation store is corrupt or locked
-        │   └── StoreUnwritable   its disk is full or read-only (a turn can still be answered, unsaved)
+        │   └── StoreUnwritable   its disk is full or read-only (a turn can still be answered,
+          unsaved)
         └── ModelFailure          the chat model could not be reached or gave no usable answer
             └── TokenBudgetSpent  the turn used the model tokens it was allowed
 
@@ -63,15 +69,19 @@ class UnknownTurn(UserError):
 
 
 class InvalidReading(UserError):
-    """A reading names a field, value, measure or aggregation the catalog does not have: never a query."""
+    """A reading names a field, value, measure or aggregation the catalog does not have: never a
+    query."""
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
-        super().__init__(f"I read the question in a way the data cannot answer ({'; '.join(problems)}).")
+        super().__init__(
+            f"I read the question in a way the data cannot answer ({'; '.join(problems)})."
+        )
 
 
 class TeachingRefused(UserError):
-    """A taught word refused: badly shaped, naming nothing in the catalog, or shadowing a word unconfirmed."""
+    """A taught word refused: badly shaped, naming nothing in the catalog, or shadowing a word
+    unconfirmed."""
 
     def __init__(self, problems: list[str], shadowing: bool = False) -> None:
         self.problems, self.shadowing = problems, shadowing
@@ -100,7 +110,8 @@ class GuardrailViolation(UserError):
 
 
 class Unauthorized(UserError):
-    """The caller's engine credentials are missing, malformed or refused by the cluster (never quoted)."""
+    """The caller's engine credentials are missing, malformed or refused by the cluster (never
+    quoted)."""
 
 
 class Forbidden(UserError):
@@ -108,7 +119,8 @@ class Forbidden(UserError):
 
 
 class LoadError(UserError):
-    """A data file cannot be loaded: one line naming the file, the row when known, and the problem."""
+    """A data file cannot be loaded: one line naming the file, the row when known, and the
+    problem."""
 
 
 class ConfigError(BosunError):
@@ -144,7 +156,8 @@ class QueryTimeout(RunFailure):
 
 
 class MemoryLimitExceeded(RunFailure):
-    """A query or a load needs more memory than the embedded engine may use (names the limit and its setting)."""
+    """A query or a load needs more memory than the embedded engine may use (names the limit and its
+    setting)."""
 
 
 class StoreError(RunFailure):
@@ -156,8 +169,10 @@ class ModelFailure(RunFailure):
 
 
 class TokenBudgetSpent(ModelFailure):
-    """The turn used its model token budget (BOSUN_LLM_TURN_TOKEN_BUDGET): the model is asked nothing more."""
+    """The turn used its model token budget (BOSUN_LLM_TURN_TOKEN_BUDGET): the model is asked
+    nothing more."""
 
 
 class StoreUnwritable(StoreError):
-    """The store's disk is full or read-only: nothing can be saved, though questions can be answered."""
+    """The store's disk is full or read-only: nothing can be saved, though questions can be
+    answered."""

@@ -1,4 +1,5 @@
-"""A turn's model ledger: the tokens each node used, the per-turn budget, and what fell back to rules.
+"""A turn's model ledger: the tokens each node used, the per-turn budget, and what fell back to
+rules.
 
 One ledger per turn, handed to nodes in the run context. A node names itself for the calls it makes
 (`with charged(ledger, "sg3"): ...`); the chat client reads that through a context variable, so a
@@ -31,8 +32,11 @@ class Usage(BaseModel):
         return self.input_tokens + self.output_tokens
 
     def plus(self, other: Usage) -> Usage:
-        return Usage(input_tokens=self.input_tokens + other.input_tokens,
-                     output_tokens=self.output_tokens + other.output_tokens, calls=self.calls + other.calls)
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            calls=self.calls + other.calls,
+        )
 
 
 class TurnTokens(BaseModel):
@@ -53,7 +57,8 @@ class Ledger:
     by_node: dict[str, Usage] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # model answers refused and who answered instead
     fallen_back: set[str] = field(default_factory=set)  # the nodes whose rules took over this turn
-    unreachable: str | None = None  # why the model could not be reached: it is not asked again this turn
+    # why the model could not be reached: it is not asked again this turn
+    unreachable: str | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def record(self, node: str, usage: Usage) -> None:
@@ -61,10 +66,11 @@ class Ledger:
             self.by_node[node] = self.by_node.get(node, Usage()).plus(usage)
 
     def fall_back(self, who: str, text: str) -> None:
-        """A model answer was refused: `who` (reading, plan, a writer) answered by rules, and the answer says so.
+        """A model answer was refused: `who` (reading, plan, a writer) answered by rules, and the
+        answer says so.
 
-        Once the budget is used or the model is unreachable, it is asked nothing more and one note says so for
-        every node.
+        Once the budget is used or the model is unreachable, it is asked nothing more and one note
+        says so for every node.
         """
         note = self.stopped_note() or text
         with self._lock:
@@ -82,15 +88,19 @@ class Ledger:
         return self.used >= self.budget
 
     def check(self) -> None:
-        """Before a model call: once the budget is used or the model unreachable, it is asked nothing more."""
+        """Before a model call: once the budget is used or the model unreachable, it is asked
+        nothing more."""
         note = self.stopped_note()
         if note is not None:
             raise (TokenBudgetSpent if self.spent else ModelFailure)(note)
 
     def stopped_note(self) -> str | None:
         if self.spent:
-            return (f"This turn used its model token budget ({self.budget:,} tokens, BOSUN_LLM_TURN_TOKEN_BUDGET): "
-                    "the rules answered the rest of it, without the model.")
+            return (
+                f"This turn used its model token budget ({self.budget:,} tokens, "
+                "BOSUN_LLM_TURN_TOKEN_BUDGET): "
+                "the rules answered the rest of it, without the model."
+            )
         if self.unreachable is not None:
             return f"The chat model could not be reached ({self.unreachable}): the rules answered this turn."
         return None
@@ -101,8 +111,13 @@ class Ledger:
         total = Usage()
         for usage in nodes.values():
             total = total.plus(usage)
-        return TurnTokens(input_tokens=total.input_tokens, output_tokens=total.output_tokens, total=total.total,
-                          budget=self.budget, by_node=nodes)
+        return TurnTokens(
+            input_tokens=total.input_tokens,
+            output_tokens=total.output_tokens,
+            total=total.total,
+            budget=self.budget,
+            by_node=nodes,
+        )
 
 
 _BILLED: ContextVar[tuple[Ledger, str] | None] = ContextVar("bosun_billed_node", default=None)
@@ -110,7 +125,8 @@ _BILLED: ContextVar[tuple[Ledger, str] | None] = ContextVar("bosun_billed_node",
 
 @contextmanager
 def charged(ledger: Ledger | None, node: str) -> Iterator[None]:
-    """Model calls made inside are billed to `node` of this turn's ledger (nothing when there is none)."""
+    """Model calls made inside are billed to `node` of this turn's ledger (nothing when there is
+    none)."""
     token = _BILLED.set((ledger, node) if ledger is not None else None)
     try:
         yield

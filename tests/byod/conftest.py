@@ -1,4 +1,5 @@
-"""TPC-H files → `bosun data load` → `bosun catalog init`, once per test session, with no catalog edits."""
+"""TPC-H files → `bosun data load` → `bosun catalog init`, once per test session, with no catalog
+edits."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ OSMEM_SCALE = 0.002  # 12k order lines
 
 
 @pytest.fixture(scope="session")
-def tpch_files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, duckdb.DuckDBPyConnection]]:
+def tpch_files(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Path, duckdb.DuckDBPyConnection]]:
     """The exported files and a DuckDB connection holding the same tables for gold SQL."""
     folder = tmp_path_factory.mktemp("tpch")
     con = tpch.generate(folder)
@@ -26,9 +29,11 @@ def tpch_files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path,
 
 
 @pytest.fixture(scope="session")
-def tpch_loaded(tpch_files: tuple[Path, duckdb.DuckDBPyConnection],
-                tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
-    """(data dir, drafted catalog): the files loaded into the embedded engine and a catalog drafted from it."""
+def tpch_loaded(
+    tpch_files: tuple[Path, duckdb.DuckDBPyConnection], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Path, Path]]:
+    """(data dir, drafted catalog): the files loaded into the embedded engine and a catalog drafted
+    from it."""
     folder, _ = tpch_files
     data_dir = tmp_path_factory.mktemp("tpch-data")
     catalog = data_dir / "catalog.yaml"
@@ -42,14 +47,20 @@ def _load_and_draft(files: list[str], catalog: Path, env: dict[str, str]) -> Non
     env = {**env, "BOSUN_CATALOG": None}  # type: ignore[dict-item]  # None unsets it for the run
     loaded = CliRunner().invoke(app, ["data", "load", *files], env=env)
     assert loaded.exit_code == 0, loaded.output
-    drafted = CliRunner().invoke(app, ["catalog", "init", *(a for n in INDICES for a in ("--index", n)),
-                                       "--out", str(catalog)], env=env)
+    drafted = CliRunner().invoke(
+        app,
+        ["catalog", "init", *(a for n in INDICES for a in ("--index", n)), "--out", str(catalog)],
+        env=env,
+    )
     assert drafted.exit_code == 0, drafted.output
 
 
 @pytest.fixture(scope="session")
-def small_tpch_files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, duckdb.DuckDBPyConnection]]:
-    """A smaller TPC-H for the HTTP server, which loads and aggregates far slower than the embedded engine."""
+def small_tpch_files(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Path, duckdb.DuckDBPyConnection]]:
+    """A smaller TPC-H for the HTTP server, which loads and aggregates far slower than the embedded
+    engine."""
     folder = tmp_path_factory.mktemp("tpch-small")
     con = tpch.generate(folder, OSMEM_SCALE)
     yield folder, con
@@ -57,9 +68,12 @@ def small_tpch_files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple
 
 
 @pytest.fixture(scope="session")
-def tpch_on_osmem(small_tpch_files: tuple[Path, duckdb.DuckDBPyConnection],
-                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str, str], Path]]:
-    """(settings, drafted catalog): the files loaded into osmem-server over HTTP and drafted from there."""
+def tpch_on_osmem(
+    small_tpch_files: tuple[Path, duckdb.DuckDBPyConnection],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[dict[str, str], Path]]:
+    """(settings, drafted catalog): the files loaded into osmem-server over HTTP and drafted from
+    there."""
     from osmem_server import OsmemServer
 
     folder, _ = small_tpch_files
@@ -67,7 +81,13 @@ def tpch_on_osmem(small_tpch_files: tuple[Path, duckdb.DuckDBPyConnection],
     catalog = data_dir / "catalog.yaml"
     files = [str(folder / "line_items.parquet"), *(str(folder / f"{n}.csv") for n in INDICES[1:])]
     with OsmemServer.start(japanese=False) as server:
-        settings = {"data_dir": str(data_dir), "engine": "opensearch", "engine_url": server.url,
-                    "query_timeout_s": "120"}
-        _load_and_draft(files, catalog, {f"BOSUN_{key.upper()}": value for key, value in settings.items()})
+        settings = {
+            "data_dir": str(data_dir),
+            "engine": "opensearch",
+            "engine_url": server.url,
+            "query_timeout_s": "120",
+        }
+        _load_and_draft(
+            files, catalog, {f"BOSUN_{key.upper()}": value for key, value in settings.items()}
+        )
         yield settings, catalog

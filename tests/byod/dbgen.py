@@ -1,9 +1,11 @@
 """Writes TPC-H with DuckDB's own generator: run by `tpch.generate` in a subprocess, not imported.
 
-    python -S tests/byod/dbgen.py FOLDER SCALE    # with PYTHONPATH at the generator `dev.py test` installs
+python -S tests/byod/dbgen.py FOLDER SCALE    # with PYTHONPATH at the generator `dev.py test`
+installs
 
-The tpch extension is loaded by path from the `duckdb-extension-tpch` package (offline). That package exists only up
-to duckdb 1.5.5 and pins duckdb to it, so it runs here with its own duckdb, beside the project's newer one.
+The tpch extension is loaded by path from the `duckdb-extension-tpch` package (offline). That
+package exists only up to duckdb 1.5.5 and pins duckdb to it, so it runs here with its own duckdb,
+beside the project's newer one.
 """
 
 from __future__ import annotations
@@ -35,17 +37,19 @@ ORDER BY order_key, line_number
 
 REFERENCES = {
     "customers": "SELECT c_custkey AS customer_key, c_name AS customer_name, c_address AS address, "
-                 "n_name AS nation, c_phone AS phone, c_acctbal::DOUBLE AS account_balance, "
-                 "c_mktsegment AS market_segment "
-                 "FROM customer JOIN nation ON n_nationkey = c_nationkey ORDER BY c_custkey",
+    "n_name AS nation, c_phone AS phone, c_acctbal::DOUBLE AS account_balance, "
+    "c_mktsegment AS market_segment "
+    "FROM customer JOIN nation ON n_nationkey = c_nationkey ORDER BY c_custkey",
     "suppliers": "SELECT s_suppkey AS supplier_key, s_name AS supplier_name, s_address AS address, n_name AS nation, "
-                 "s_phone AS phone, s_acctbal::DOUBLE AS account_balance FROM supplier JOIN nation ON n_nationkey = "
-                 "s_nationkey ORDER BY s_suppkey",
+    "s_phone AS phone, s_acctbal::DOUBLE AS account_balance FROM supplier JOIN nation ON "
+    "n_nationkey = "
+    "s_nationkey ORDER BY s_suppkey",
     "parts": "SELECT p_partkey AS part_key, p_name AS part_name, p_mfgr AS manufacturer, p_brand AS brand, "
-             "p_type AS part_type, p_size AS size, p_container AS container, p_retailprice::DOUBLE AS retail_price "
-             "FROM part ORDER BY p_partkey",
+    "p_type AS part_type, p_size AS size, p_container AS container, p_retailprice::DOUBLE AS "
+    "retail_price "
+    "FROM part ORDER BY p_partkey",
     "nations": "SELECT n_nationkey AS nation_key, n_name AS nation_name, r_name AS region FROM nation "
-               "JOIN region ON r_regionkey = n_regionkey ORDER BY n_nationkey",
+    "JOIN region ON r_regionkey = n_regionkey ORDER BY n_nationkey",
 }
 
 

@@ -1,4 +1,5 @@
-"""A user's files loaded and drafted as a user types it: `bosun data load`, then `bosun catalog init`."""
+"""A user's files loaded and drafted as a user types it: `bosun data load`, then `bosun catalog
+init`."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ from bosun.conversation.session import Session, open_session
 from bosun.interfaces.cli.app import app
 from bosun.settings import load_settings
 
-Drafted = tuple[Path, dict[str, Any], str]  # (data dir, the drafted catalog, what `catalog init` printed)
+# (data dir, the drafted catalog, what `catalog init` printed)
+Drafted = tuple[Path, dict[str, Any], str]
 
 
 def load_and_draft(folder: Path, *names: str) -> Drafted:
-    """`folder/<name>.csv` of each name loaded, then a catalog drafted with each as an `--index` (the first is the
-    records), into `folder/data` and `folder/catalog.yaml`."""
+    """`folder/<name>.csv` of each name loaded, then a catalog drafted with each as an `--index`
+    (the first is the records), into `folder/data` and `folder/catalog.yaml`."""
     env = {"BOSUN_DATA_DIR": str(folder / "data"), "BOSUN_CATALOG": None}
     files = [str(folder / f"{name}.csv") for name in names]
     loaded = CliRunner().invoke(app, ["data", "load", *files], env=env)  # type: ignore[arg-type]  # None unsets
@@ -31,8 +33,11 @@ def load_and_draft(folder: Path, *names: str) -> Drafted:
 
 
 def drafted_session(drafted: Drafted) -> Iterator[Session]:
-    """A session on the drafted data and catalog, as `bosun ask` opens one (for a module fixture to yield from)."""
+    """A session on the drafted data and catalog, as `bosun ask` opens one (for a module fixture to
+    yield from)."""
     data_dir = drafted[0]
-    opened = open_session(load_settings(data_dir=data_dir, catalog=data_dir.parent / "catalog.yaml"))
+    opened = open_session(
+        load_settings(data_dir=data_dir, catalog=data_dir.parent / "catalog.yaml")
+    )
     yield opened
     opened.close()

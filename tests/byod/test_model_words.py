@@ -1,5 +1,6 @@
-"""`bosun catalog init --llm`: a chat model (here a local server speaking OpenAI's chat-completions format) words
-the draft; what it proposes is kept only where it holds against the data, and each decision is printed."""
+"""`bosun catalog init --llm`: a chat model (here a local server speaking OpenAI's chat-completions
+format) words the draft; what it proposes is kept only where it holds against the data, and each
+decision is printed."""
 
 from __future__ import annotations
 
@@ -17,14 +18,29 @@ from bosun.interfaces.cli.app import app
 from tests.llm.chatwire import ChatWire, serving, tool_message
 
 LOANS = "loan_amount,grade,state,interest_rate\n" + "".join(
-    f"{1000 * (1 + i % 9)},{'ABC'[i % 3]},{('CA', 'TX', 'NY')[i % 3 - 1]},{5 + i % 7}.5\n" for i in range(60))
-PROPOSED = {"fields": [
-    {"field": "loan_amount", "description": "The amount lent to the borrower.",
-     "synonyms": ["principal", "Amount  Borrowed", "grade"]},
-    {"field": "grade", "description": "Credit grade, from `credit_score`.", "synonyms": ["credit grade", "rating"]},
-    {"field": "state", "description": "The borrower's state.", "synonyms": ["rating", "home state"]},
-    {"field": "borrower_age", "description": "Age.", "synonyms": ["age"]},
-]}
+    f"{1000 * (1 + i % 9)},{'ABC'[i % 3]},{('CA', 'TX', 'NY')[i % 3 - 1]},{5 + i % 7}.5\n"
+    for i in range(60)
+)
+PROPOSED = {
+    "fields": [
+        {
+            "field": "loan_amount",
+            "description": "The amount lent to the borrower.",
+            "synonyms": ["principal", "Amount  Borrowed", "grade"],
+        },
+        {
+            "field": "grade",
+            "description": "Credit grade, from `credit_score`.",
+            "synonyms": ["credit grade", "rating"],
+        },
+        {
+            "field": "state",
+            "description": "The borrower's state.",
+            "synonyms": ["rating", "home state"],
+        },
+        {"field": "borrower_age", "description": "Age.", "synonyms": ["age"]},
+    ]
+}
 
 
 class ChatCompletions(ChatWire):
@@ -53,13 +69,16 @@ def loaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _init(folder: Path, *more: str) -> tuple[str, dict[str, Any]]:
-    result = CliRunner().invoke(app, ["catalog", "init", "--index", "loans", "--out", str(folder / "c.yaml"), *more])
+    result = CliRunner().invoke(
+        app, ["catalog", "init", "--index", "loans", "--out", str(folder / "c.yaml"), *more]
+    )
     assert result.exit_code == 0, result.output
     return result.output, yaml.safe_load((folder / "c.yaml").read_text())
 
 
 def test_the_models_words_are_kept_where_they_hold_and_each_decision_is_said(
-        server: str, loaded: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    server: str, loaded: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("BOSUN_LLM_MODEL", "openai:draft-model")
     monkeypatch.setenv("BOSUN_LLM_BASE_URL", server)
     monkeypatch.setenv("BOSUN_LLM_API_KEY", "sk-draft-test")
@@ -81,10 +100,14 @@ def test_the_models_words_are_kept_where_they_hold_and_each_decision_is_said(
     monkeypatch.setenv("BOSUN_UNDERSTANDING", "rules")
     asked = CliRunner().invoke(app, ["ask", "What is the total principal?", "--json"])
     answer = json.loads(asked.output)
-    assert answer["results"][0]["rows"] == [[sum(1000 * (1 + i % 9) for i in range(60))]], answer["answer"]
+    assert answer["results"][0]["rows"] == [[sum(1000 * (1 + i % 9) for i in range(60))]], answer[
+        "answer"
+    ]
 
 
-def test_the_offline_draft_asks_no_model(server: str, loaded: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_offline_draft_asks_no_model(
+    server: str, loaded: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("BOSUN_LLM_MODEL", "openai:draft-model")
     monkeypatch.setenv("BOSUN_LLM_BASE_URL", server)
     said, catalog = _init(loaded)
@@ -95,6 +118,9 @@ def test_the_offline_draft_asks_no_model(server: str, loaded: Path, monkeypatch:
 def test_llm_without_a_model_is_one_line(loaded: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("BOSUN_LLM_MODEL", raising=False)
     result = CliRunner().invoke(app, ["catalog", "init", "--index", "loans", "--llm"])
-    assert result.exit_code != 0 and isinstance(result.exception, SettingsError)  # the command prints it in one line
-    assert str(result.exception) == ("catalog init --llm needs a chat model: set BOSUN_LLM_MODEL (and "
-                                     "BOSUN_LLM_BASE_URL for a local server)")
+    # the command prints it in one line
+    assert result.exit_code != 0 and isinstance(result.exception, SettingsError)
+    assert str(result.exception) == (
+        "catalog init --llm needs a chat model: set BOSUN_LLM_MODEL (and "
+        "BOSUN_LLM_BASE_URL for a local server)"
+    )

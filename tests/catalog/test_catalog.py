@@ -26,19 +26,35 @@ def _broken(tmp_path: Path, change: str, value: object) -> Path:
 @pytest.mark.parametrize(
     ("change", "value", "message"),
     [
-        ("objects.shipments.fields.teu.role", "amount", r"objects\.shipments\.fields\.teu\.role: Input should be"),
+        (
+            "objects.shipments.fields.teu.role",
+            "amount",
+            r"objects\.shipments\.fields\.teu\.role: Input should be",
+        ),
         ("objects.shipments.fields.teu.type", "bignum", r"objects\.shipments\.fields\.teu\.type"),
         ("measures.volume.field", "teus", r"measures: 'teus' is not a field of shipments"),
         ("time.default_field", "landed_on", r"'landed_on' is not a field of shipments"),
         ("defaults.measure", "speed", r"defaults\.measure: 'speed' is not one of the measures"),
-        ("objects.shipments.colour", "blue", r"objects\.shipments\.colour: Extra inputs are not permitted"),
-        ("measures.held_share.share", {"state_of_box": ["held"]},
-         r"measures\.held_share\.share: 'state_of_box' is not a field of shipments"),
-        ("measures.held_share.share", {"status": ["lost"]},
-         r"measures\.held_share\.share\.status: \['lost'\] not among"),
+        (
+            "objects.shipments.colour",
+            "blue",
+            r"objects\.shipments\.colour: Extra inputs are not permitted",
+        ),
+        (
+            "measures.held_share.share",
+            {"state_of_box": ["held"]},
+            r"measures\.held_share\.share: 'state_of_box' is not a field of shipments",
+        ),
+        (
+            "measures.held_share.share",
+            {"status": ["lost"]},
+            r"measures\.held_share\.share\.status: \['lost'\] not among",
+        ),
     ],
 )
-def test_validation_errors_name_the_key(tmp_path: Path, change: str, value: object, message: str) -> None:
+def test_validation_errors_name_the_key(
+    tmp_path: Path, change: str, value: object, message: str
+) -> None:
     with pytest.raises(CatalogError, match=message):
         load_catalog(_broken(tmp_path, change, value))
 
@@ -57,30 +73,56 @@ def test_bundled_catalog_knows_the_contract_words() -> None:
     spec = catalog.spec
     assert spec.measures["volume"].field == "teu" and spec.measures["volume"].assumption
     assert spec.measures["transit_time"].agg == "avg"
-    assert "shipped" in spec.time.fields["departure_date"] and "expected" in spec.time.fields["eta_date"]
+    assert (
+        "shipped" in spec.time.fields["departure_date"]
+        and "expected" in spec.time.fields["eta_date"]
+    )
     assert catalog.mapping_for("shipments")["properties"]["shipper_name"] == {
-        "type": "keyword", "fields": {"text": {"type": "text"}}}
+        "type": "keyword",
+        "fields": {"text": {"type": "text"}},
+    }
     assert "bill of lading" in catalog.glossary
-    assert catalog.allowed_indices() == ["carriers", "commodities", "companies", "glossary", "ports", "shipments",
-                                         "vessels"]
+    assert catalog.allowed_indices() == [
+        "carriers",
+        "commodities",
+        "companies",
+        "glossary",
+        "ports",
+        "shipments",
+        "vessels",
+    ]
 
 
 def test_show_prints_objects_entities_and_measures() -> None:
     result = CliRunner().invoke(app, ["catalog", "show"])
     assert result.exit_code == 0
-    for expected in ("shipments", "carrier_name", "entities", "port_of_unlading", "measures", "sum(teu)"):
+    for expected in (
+        "shipments",
+        "carrier_name",
+        "entities",
+        "port_of_unlading",
+        "measures",
+        "sum(teu)",
+    ):
         assert expected in result.output
 
 
 def test_init_drafts_a_loadable_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BOSUN_DATA_DIR", str(tmp_path / "data"))
     runner = CliRunner()
-    assert runner.invoke(app, ["data", "generate", "--rows", "500", "--as-of", "2026-06-15"]).exit_code == 0
+    assert (
+        runner.invoke(app, ["data", "generate", "--rows", "500", "--as-of", "2026-06-15"]).exit_code
+        == 0
+    )
     out = tmp_path / "draft.yaml"
     result = runner.invoke(app, ["catalog", "init", "--index", "shipments", "--out", str(out)])
     assert result.exit_code == 0, result.output
     draft = load_catalog(out)
     fields = draft.record.fields
-    assert fields["status"].role == "dimension" and set(fields["status"].values) == {"arrived", "in_transit", "held"}
+    assert fields["status"].role == "dimension" and set(fields["status"].values) == {
+        "arrived",
+        "in_transit",
+        "held",
+    }
     assert fields["teu"].role == "measure" and fields["arrival_date"].role == "date"
     assert fields["bol_number"].role == "identifier"

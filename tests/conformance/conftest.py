@@ -1,4 +1,5 @@
-"""Both engines loaded with the same generated sample: embedded (DuckDB) and osmem-server over HTTP."""
+"""Both engines loaded with the same generated sample: embedded (DuckDB) and osmem-server over
+HTTP."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""A link asked through a session on osmem-server (an OpenSearch-compatible HTTP peer): the lookup on the reference
-index and the keyed query run there, and give what a JOIN over the embedded engine's tables gives (issue 23)."""
+"""A link asked through a session on osmem-server (an OpenSearch-compatible HTTP peer): the lookup
+on the reference index and the keyed query run there, and give what a JOIN over the embedded
+engine's tables gives (issue 23)."""
 
 from __future__ import annotations
 
@@ -14,14 +15,24 @@ from bosun.engines.remote import RemoteEngine
 from bosun.settings import Settings
 
 
-@pytest.mark.parametrize(("question", "sql"), [
-    ("TEU carried by Ocean Alliance members",
-     "select sum(s.teu) from shipments s join carriers c using (carrier_name) where c.alliance = 'Ocean Alliance'"),
-    ("how many shipments came on ships built before 2010",
-     "select count(*) from shipments s join vessels v using (vessel_name) where v.built_year < 2010"),
-])
-def test_a_link_answers_on_osmem_server_as_a_join_does(question: str, sql: str, osmem: RemoteEngine,
-                                                      embedded: EmbeddedEngine, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("question", "sql"),
+    [
+        (
+            "TEU carried by Ocean Alliance members",
+            "select sum(s.teu) from shipments s join carriers c using (carrier_name) where "
+            "c.alliance = 'Ocean Alliance'",
+        ),
+        (
+            "how many shipments came on ships built before 2010",
+            "select count(*) from shipments s join vessels v using (vessel_name) where "
+            "v.built_year < 2010",
+        ),
+    ],
+)
+def test_a_link_answers_on_osmem_server_as_a_join_does(
+    question: str, sql: str, osmem: RemoteEngine, embedded: EmbeddedEngine, tmp_path: Path
+) -> None:
     session = open_session(Settings(data_dir=tmp_path, engine="opensearch", engine_url=osmem.url))
     try:
         answer = session.ask(question, "links")
@@ -32,4 +43,8 @@ def test_a_link_answers_on_osmem_server_as_a_join_does(question: str, sql: str, 
         con.register(index, embedded.to_arrow(index))
     (result,) = answer.results
     assert result.rows == [list(row) for row in con.execute(sql).fetchall()]
-    assert [s.worker for s in answer.trace.sub_goals][:3] == ["metadata_lookup", "reference_lookup", "es_query_gen"]
+    assert [s.worker for s in answer.trace.sub_goals][:3] == [
+        "metadata_lookup",
+        "reference_lookup",
+        "es_query_gen",
+    ]

@@ -1,6 +1,8 @@
-"""Each corpus query's `sql`, hand-written DuckDB SQL over the same tables, gives the rows of the DSL's answer.
+"""Each corpus query's `sql`, hand-written DuckDB SQL over the same tables, gives the rows of the
+DSL's answer.
 
-The pair is what `python -m bosun.bench engines --vs-sql` times: the DSL's distance from DuckDB's own speed.
+The pair is what `python -m bosun.bench engines --vs-sql` times: the DSL's distance from DuckDB's
+own speed.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ def sql_rows(engine: EmbeddedEngine, sql: str | list[str]) -> list[tuple[Any, ..
 @pytest.mark.parametrize("entry", [pytest.param(e, id=e["id"]) for e in CORPUS if "sql" in e])
 def test_sql_gives_the_rows_of_the_dsl(entry: dict[str, Any], embedded: EmbeddedEngine) -> None:
     expected = response_rows(entry, responses(embedded, entry))
-    wrong = differences(expected, sql_rows(embedded, entry["sql"]), float(entry.get("tolerance", 1e-9)))
+    wrong = differences(
+        expected, sql_rows(embedded, entry["sql"]), float(entry.get("tolerance", 1e-9))
+    )
     assert not wrong, "\n".join(wrong[:10])
 
 

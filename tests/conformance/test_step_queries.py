@@ -1,5 +1,6 @@
-"""The DSL the compiler writes for each step after grouping (issue 23), run on both engines: the embedded engine and
-osmem-server give the same response, and so the same answer table. One question per shape the compiler writes."""
+"""The DSL the compiler writes for each step after grouping (issue 23), run on both engines: the
+embedded engine and osmem-server give the same response, and so the same answer table. One question
+per shape the compiler writes."""
 
 from __future__ import annotations
 
@@ -16,15 +17,20 @@ from bosun.workers import querygen
 from tests.conformance.test_conformance import assert_same
 
 QUESTIONS = {
-    "threshold-count": "ports with more than 300 shipments",  # terms + bucket_selector on _count + cardinality
+    # terms + bucket_selector on _count + cardinality
+    "threshold-count": "ports with more than 300 shipments",
     "threshold-sum": "carriers with at least 400 TEU in 2025",  # bucket_selector on a metric
-    "threshold-between": "ports with between 100 and 500 shipments",  # a selector script with && of two bounds
-    "threshold-periods": "days in May with fewer than 5 shipments",  # date_histogram, extended bounds, selector
-    "top-each-terms": "top 3 shippers for each port",  # nested terms, inner size n ordered by the measure
+    # a selector script with && of two bounds
+    "threshold-between": "ports with between 100 and 500 shipments",
+    # date_histogram, extended bounds, selector
+    "threshold-periods": "days in May with fewer than 5 shipments",
+    # nested terms, inner size n ordered by the measure
+    "top-each-terms": "top 3 shippers for each port",
     "top-each-periods": "busiest month per carrier",  # date_histogram in terms, bucket_sort size n
     "top-each-outer-period": "top 2 carriers each month this year",  # terms inside each period
     "running": "running total of TEU by month in 2025",  # cumulative_sum on a metric
-    "running-grouped": "cumulative shipments by carrier by quarter",  # cumulative_sum on _count, per group
+    # cumulative_sum on _count, per group
+    "running-grouped": "cumulative shipments by carrier by quarter",
     "change-percent": "month-over-month % change in TEU in 2025",  # derivative
     "per-period": "average shipments per day in May",  # avg_bucket over days with empty ones
     "per-period-grouped": "average monthly TEU by carrier in 2025",  # avg_bucket per group

@@ -34,17 +34,27 @@ def test_an_object_its_attributes_and_a_linked_object(catalog: Catalog, local: L
     vessels = by(catalog.reference_rows("vessels"), "vessel_name")
     carriers = by(catalog.reference_rows("carriers"), "carrier_name")
     for name in ("EVER GIVEN", "ONE STORK", "MSC GULSUN"):
-        row = local.fetch("vessels", name, ["vessel_imo", "flag", "built_year", "carriers.alliance"])
+        row = local.fetch(
+            "vessels", name, ["vessel_imo", "flag", "built_year", "carriers.alliance"]
+        )
         vessel = vessels[name]
-        assert row == {"vessel_imo": vessel["vessel_imo"], "flag": vessel["flag"],
-                       "built_year": int(vessel["built_year"]),
-                       "carriers": {"alliance": carriers[vessel["carrier_name"]]["alliance"] or None}}
+        assert row == {
+            "vessel_imo": vessel["vessel_imo"],
+            "flag": vessel["flag"],
+            "built_year": int(vessel["built_year"]),
+            "carriers": {"alliance": carriers[vessel["carrier_name"]]["alliance"] or None},
+        }
 
 
 def test_a_record_by_its_id_with_typed_fields(local: LocalGraph, sample: EmbeddedEngine) -> None:
-    hit = sample.search("shipments", {"size": 1, "sort": [{"bol_number": "desc"}]})["hits"]["hits"][0]["_source"]
-    row = local.fetch("shipments", hit["bol_number"], ["bol_number", "teu", "is_hazardous", "arrival_date",
-                                                       "commodities.hs_code"])
+    hit = sample.search("shipments", {"size": 1, "sort": [{"bol_number": "desc"}]})["hits"]["hits"][
+        0
+    ]["_source"]
+    row = local.fetch(
+        "shipments",
+        hit["bol_number"],
+        ["bol_number", "teu", "is_hazardous", "arrival_date", "commodities.hs_code"],
+    )
     assert row is not None
     assert row["teu"] == hit["teu"] and row["is_hazardous"] == hit["is_hazardous"]
     assert row["arrival_date"] == (str(hit["arrival_date"])[:10] if hit["arrival_date"] else None)
@@ -70,15 +80,19 @@ def test_another_domain_gets_its_own_types() -> None:
             assert all(f"  {field}: " in schema for field in obj.fields)
 
 
-def test_over_http_through_gql_the_same_as_in_process(catalog: Catalog, sample: EmbeddedEngine,
-                                                        local: LocalGraph) -> None:
+def test_over_http_through_gql_the_same_as_in_process(
+    catalog: Catalog, sample: EmbeddedEngine, local: LocalGraph
+) -> None:
     fields = ["vessel_imo", "capacity_teu", "carriers.full_name"]
     with running(graphql_app(build_schema(catalog.graph_objects()), sample)) as base:
         remote = RemoteGraph(f"{base}/graphql")
-        assert remote.fetch("vessels", "EVER GIVEN", fields) == local.fetch("vessels", "EVER GIVEN", fields)
+        assert remote.fetch("vessels", "EVER GIVEN", fields) == local.fetch(
+            "vessels", "EVER GIVEN", fields
+        )
         assert remote.fetch("carriers", "NOT A LINE", ["alliance"]) is None
         with pytest.raises(UnsupportedQuery, match=r"colour"):
-            remote.fetch("vessels", "EVER GIVEN", ["colour"])  # refused against the introspected schema
+            # refused against the introspected schema
+            remote.fetch("vessels", "EVER GIVEN", ["colour"])
 
 
 def _broken(request: Any) -> HTMLResponse:
@@ -92,6 +106,8 @@ def test_a_failing_endpoint_is_a_clear_error_naming_it(kind: str) -> None:
         with pytest.raises(EngineUnavailable, match=url):
             RemoteGraph(url, timeout_s=2).fetch("vessels", "EVER GIVEN", ["flag"])
         return
-    with running(Starlette(routes=[Route("/graphql", _broken, methods=["GET", "POST"])])) as base, \
-            pytest.raises(EngineUnavailable, match=f"{base}/graphql"):
+    with (
+        running(Starlette(routes=[Route("/graphql", _broken, methods=["GET", "POST"])])) as base,
+        pytest.raises(EngineUnavailable, match=f"{base}/graphql"),
+    ):
         RemoteGraph(f"{base}/graphql", timeout_s=2).fetch("vessels", "EVER GIVEN", ["flag"])

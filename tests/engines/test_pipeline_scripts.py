@@ -1,5 +1,6 @@
-"""The vetted script template of bucket_selector / bucket_script: accepted through the guardrails for every
-engine (embedded and a real OpenSearch-compatible server), every other script refused as before."""
+"""The vetted script template of bucket_selector / bucket_script: accepted through the guardrails
+for every engine (embedded and a real OpenSearch-compatible server), every other script refused as
+before."""
 
 from __future__ import annotations
 
@@ -21,8 +22,15 @@ ROWS = pa.table({"shop": ["a", "a", "b", "b", "b", "c"], "amount": [1, 2, 10, 20
 
 def _body(kind: str, script: Any, paths: dict[str, str] | None = None) -> dict[str, Any]:
     pipeline = {"buckets_path": paths or {"total": "total", "n": "_count"}, "script": script}
-    return {"size": 0, "aggs": {"shops": {"terms": {"field": "shop", "order": {"_key": "asc"}},
-                                          "aggs": {"total": {"sum": {"field": "amount"}}, "p": {kind: pipeline}}}}}
+    return {
+        "size": 0,
+        "aggs": {
+            "shops": {
+                "terms": {"field": "shop", "order": {"_key": "asc"}},
+                "aggs": {"total": {"sum": {"field": "amount"}}, "p": {kind: pipeline}},
+            }
+        },
+    }
 
 
 @pytest.fixture(scope="module", params=["embedded", "opensearch"])
@@ -56,13 +64,16 @@ def _shops(engine: Engine, body: dict[str, Any]) -> list[dict[str, Any]]:
         ("(params.total - 1) * 2 < 10 + -1", ["a", "c"]),
     ],
 )
-def test_a_vetted_selector_runs_on_every_engine(engine: Engine, script: Any, kept: list[str]) -> None:
+def test_a_vetted_selector_runs_on_every_engine(
+    engine: Engine, script: Any, kept: list[str]
+) -> None:
     assert [b["key"] for b in _shops(engine, _body("bucket_selector", script))] == kept
 
 
 def test_a_vetted_bucket_script_runs_on_every_engine(engine: Engine) -> None:
     buckets = _shops(engine, _body("bucket_script", "params.total / params.n + 7 / 2"))
-    assert [b["p"]["value"] for b in buckets] == [4.5, 23.0, 8.0]  # 7 / 2 is an int division, as in Java
+    # 7 / 2 is an int division, as in Java
+    assert [b["p"]["value"] for b in buckets] == [4.5, 23.0, 8.0]
 
 
 @pytest.mark.parametrize(
@@ -88,8 +99,12 @@ def test_a_vetted_bucket_script_runs_on_every_engine(engine: Engine) -> None:
         ("bucket_selector", "!" * 2000 + "params.total > 1"),
     ],
 )
-def test_any_other_script_is_refused_before_any_engine(engine: Engine, kind: str, script: Any) -> None:
-    with pytest.raises(GuardrailViolation, match="'script' is not allowed: Bosun's queries are read-only"):
+def test_any_other_script_is_refused_before_any_engine(
+    engine: Engine, kind: str, script: Any
+) -> None:
+    with pytest.raises(
+        GuardrailViolation, match="'script' is not allowed: Bosun's queries are read-only"
+    ):
         engine.search("shops", _body(kind, script))
 
 
@@ -102,7 +117,9 @@ def test_scripts_outside_the_two_pipelines_stay_refused(engine: Engine) -> None:
 def test_the_embedded_engine_refuses_them_without_guardrails_too() -> None:
     engine = EmbeddedEngine()
     engine.bulk_load("shops", ROWS, MAPPING)
-    with pytest.raises(GuardrailViolation, match=r"params\.other is not a name of its buckets_path"):
+    with pytest.raises(
+        GuardrailViolation, match=r"params\.other is not a name of its buckets_path"
+    ):
         engine.search("shops", _body("bucket_selector", "params.other > 1"))
     with pytest.raises(BadQuery, match="integer division by zero"):
         engine.search("shops", _body("bucket_script", "params.total + 1 / 0"))

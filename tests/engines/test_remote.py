@@ -18,10 +18,20 @@ def test_unreachable_cluster_is_one_line_naming_the_url() -> None:
 
 
 def test_cli_reports_an_unreachable_cluster_without_traceback(tmp_path: object) -> None:
-    env = {"BOSUN_ENGINE": "elasticsearch", "BOSUN_ENGINE_URL": DOWN, "BOSUN_QUERY_TIMEOUT_S": "2",
-           "PATH": "", "HOME": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-m", "bosun.interfaces.cli", "data", "export", "--out", str(tmp_path)],
-                          capture_output=True, text=True, env=env, timeout=60)
+    env = {
+        "BOSUN_ENGINE": "elasticsearch",
+        "BOSUN_ENGINE_URL": DOWN,
+        "BOSUN_QUERY_TIMEOUT_S": "2",
+        "PATH": "",
+        "HOME": str(tmp_path),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "bosun.interfaces.cli", "data", "export", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert done.returncode == 2
     assert done.stderr.strip() == f"bosun: cannot reach the elasticsearch engine at {DOWN}"
 
@@ -29,5 +39,8 @@ def test_cli_reports_an_unreachable_cluster_without_traceback(tmp_path: object) 
 def test_missing_index_on_a_live_server() -> None:
     from osmem_server import OsmemServer
 
-    with OsmemServer.start(japanese=False) as server, pytest.raises(MissingIndex, match="no such index"):
+    with (
+        OsmemServer.start(japanese=False) as server,
+        pytest.raises(MissingIndex, match="no such index"),
+    ):
         RemoteEngine("opensearch", server.url).search("nope", {})

@@ -1,9 +1,10 @@
-"""What an answer's figures are shown without: the check that every data result says how it was read.
+"""What an answer's figures are shown without: the check that every data result says how it was
+read.
 
 `unread(answer, meaning, catalog)` lists each way a result's `reading` fails the person checking it:
-empty, or silent on a filter value, a date bound or a measure, of the turn's Meaning and of the query
-that was actually run. It knows no domain: the values come from the meaning and the query, the words
-for them from the catalog.
+empty, or silent on a filter value, a date bound or a measure, of the turn's Meaning and of the
+query that was actually run. It knows no domain: the values come from the meaning and the query, the
+words for them from the catalog.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from bosun.workers.models import ResultTable
 
 
 def unread(answer: Answer, meaning: Meaning | None, catalog: Catalog) -> list[str]:
-    """Every result with figures whose reading is missing something; the first result against `meaning`."""
+    """Every result with figures whose reading is missing something; the first result against
+    `meaning`."""
     problems: list[str] = []
     data = [r for r in answer.results if r.rows and r.query is not None]
     for i, result in enumerate(data):
@@ -28,14 +30,20 @@ def unread(answer: Answer, meaning: Meaning | None, catalog: Catalog) -> list[st
             continue
         problems += [f"result {i}: {p}" for p in _against_query(result, catalog)]
         if i == 0 and meaning is not None:
-            problems += [f"result {i}: {p}" for p in _against_meaning(result.reading, meaning, catalog)]
+            problems += [
+                f"result {i}: {p}" for p in _against_meaning(result.reading, meaning, catalog)
+            ]
     return problems
 
 
 def _against_meaning(reading: str, meaning: Meaning, catalog: Catalog) -> list[str]:
     """Each filter value, both date bounds and each measure of the Meaning is named."""
-    missing = [f"value {v!r} of {c.field}" for c in meaning.conditions for v in c.values
-               if not _says_value(reading, c.field, v, catalog)]
+    missing = [
+        f"value {v!r} of {c.field}"
+        for c in meaning.conditions
+        for v in c.values
+        if not _says_value(reading, c.field, v, catalog)
+    ]
     if meaning.time is not None and not _says_dates(reading, meaning.time.start, meaning.time.end):
         bounds = [d.isoformat() for d in (meaning.time.start, meaning.time.end) if d is not None]
         missing += [f"date {d}" for d in bounds]
@@ -52,11 +60,19 @@ def _against_query(result: ResultTable, catalog: Catalog) -> list[str]:
         field, value = next(iter(body.items()))
         values = value if kind == "terms" else [value] if kind == "term" else list(value.values())
         if kind == "range" and _dated(field, catalog):
-            values = [] if _says_dates(result.reading, _day(value.get("gte")), _day(value.get("lte"))) else values
-        missing += [f"{field} {v!r}" for v in values if not _says_value(result.reading, field, v, catalog)]
+            values = (
+                []
+                if _says_dates(result.reading, _day(value.get("gte")), _day(value.get("lte")))
+                else values
+            )
+        missing += [
+            f"{field} {v!r}" for v in values if not _says_value(result.reading, field, v, catalog)
+        ]
     if "aggs" in result.query or result.query.get("size") == 0:
         leading = {"period", *catalog.record.fields}
-        missing += [f"measure {c!r}" for c in result.columns if c not in leading and c not in result.reading]
+        missing += [
+            f"measure {c!r}" for c in result.columns if c not in leading and c not in result.reading
+        ]
     return [f"reading {result.reading!r} does not name the query's {what}" for what in missing]
 
 
@@ -70,7 +86,8 @@ def _day(value: Any) -> date | None:
 
 
 def _says_dates(reading: str, start: date | None, end: date | None) -> bool:
-    """The dates as people read them: "May 2026" for the whole month, "6 Jan 2025 to 3 Mar 2025", "from 6 Jan 2025"."""
+    """The dates as people read them: "May 2026" for the whole month, "6 Jan 2025 to 3 Mar 2025",
+    "from 6 Jan 2025"."""
     said = date_span(start, end)
     return bool(said) and said in reading
 
@@ -85,7 +102,8 @@ def _clauses(filters: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _says_value(reading: str, field: str, value: Any, catalog: Catalog) -> bool:
-    """The value as the data holds it, a number as it is written, or a word the catalog has for it."""
+    """The value as the data holds it, a number as it is written, or a word the catalog has for
+    it."""
     spec = catalog.record.fields.get(field)
     key = str(value).lower() if isinstance(value, bool) else str(value)
     words = [key, *(spec.values.get(key, []) if spec else [])]

@@ -23,17 +23,20 @@ def data_copy(data_dir: Path, folder: Path) -> Path:
 
 
 @contextmanager
-def bosun_serve(data_dir: Path, *args: str, port: int | None = None, log: Path | None = None,
-                **env: str) -> Iterator[str]:
-    """Yields the server's base URL; the server is stopped (and its output shown on failure, or written to `log`)
-    afterwards. One worker unless `args` say otherwise: test_workers.py serves with several."""
+def bosun_serve(
+    data_dir: Path, *args: str, port: int | None = None, log: Path | None = None, **env: str
+) -> Iterator[str]:
+    """Yields the server's base URL; the server is stopped (and its output shown on failure, or
+    written to `log`) afterwards. One worker unless `args` say otherwise: test_workers.py serves
+    with several."""
     args = args if "--workers" in args else (*args, "--workers", "1")
     port = port or free_port()
     environ = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), **env}
     command = [sys.executable, "-m", "bosun.interfaces.cli", "serve", "--port", str(port), *args]
     output = log.open("w") if log else None
-    server = subprocess.Popen(command, env=environ, stdout=output or subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True)
+    server = subprocess.Popen(
+        command, env=environ, stdout=output or subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         _wait(server, base)

@@ -1,4 +1,5 @@
-"""The HTTP API in-process (FastAPI's TestClient): threads, turns as JSON and SSE, clarifications, errors."""
+"""The HTTP API in-process (FastAPI's TestClient): threads, turns as JSON and SSE, clarifications,
+errors."""
 
 from __future__ import annotations
 
@@ -48,13 +49,20 @@ def _thread(client: TestClient) -> str:
 
 
 def _events(client: TestClient, thread: str, question: str) -> list[tuple[str, Any]]:
-    with client.stream("POST", f"/threads/{thread}/turns", json={"question": question},
-                       headers={"Accept": "text/event-stream"}) as response:
+    with client.stream(
+        "POST",
+        f"/threads/{thread}/turns",
+        json={"question": question},
+        headers={"Accept": "text/event-stream"},
+    ) as response:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
         text = "".join(response.iter_text())
     frames = [f.split("\n", 1) for f in text.strip().split("\n\n")]
-    return [(kind.removeprefix("event: "), json.loads(data.removeprefix("data: "))) for kind, data in frames]
+    return [
+        (kind.removeprefix("event: "), json.loads(data.removeprefix("data: ")))
+        for kind, data in frames
+    ]
 
 
 def test_turns_answer_with_charts_and_the_thread_keeps_them(client: TestClient) -> None:
@@ -63,23 +71,35 @@ def test_turns_answer_with_charts_and_the_thread_keeps_them(client: TestClient) 
     assert first["status"] == "done" and first["thread_id"] == thread
     assert first["results"][0]["columns"] == ["carrier_name", "volume (TEU)"]
     assert first["results"][0]["chart"]["mark"]["type"] == "bar"
-    second = client.post(f"/threads/{thread}/turns", json={"question": "what about Long Beach?"}).json()
+    second = client.post(
+        f"/threads/{thread}/turns", json={"question": "what about Long Beach?"}
+    ).json()
     assert second["status"] == "done" and "Long Beach" in second["results"][0]["title"]
     turns = client.get(f"/threads/{thread}").json()["turns"]
     assert [t["question"] for t in turns] == [COMPARE, "what about Long Beach?"]
     assert [t["answer"] for t in turns] == [first, second]
-    assert client.get("/threads").json()[0] == {**client.get("/threads").json()[0], "thread_id": thread,
-                                                 "title": COMPARE}
+    assert client.get("/threads").json()[0] == {
+        **client.get("/threads").json()[0],
+        "thread_id": thread,
+        "title": COMPARE,
+    }
 
 
 def test_a_turn_streams_its_rounds_and_inputrefs_then_the_answer(client: TestClient) -> None:
     events = _events(client, _thread(client), "Monthly shipments in 2025")
     kinds = [k for k, _ in events]
-    assert kinds[:3] == ["goals", "round_started", "dispatched"] and kinds[-2:] == ["done", "answer"]
+    assert kinds[:3] == ["goals", "round_started", "dispatched"] and kinds[-2:] == [
+        "done",
+        "answer",
+    ]
     dispatched = {e["sub_goal_id"]: e for k, e in events if k == "dispatched"}
     finished = {e["sub_goal_id"]: e for k, e in events if k == "finished"}
-    assert dispatched.keys() == finished.keys() and all(e["status"] == "success" for e in finished.values())
-    assert dispatched[1]["worker"] == "metadata_lookup" and dispatched[2]["inputs"] == {"analysis_result": 1}
+    assert dispatched.keys() == finished.keys() and all(
+        e["status"] == "success" for e in finished.values()
+    )
+    assert dispatched[1]["worker"] == "metadata_lookup" and dispatched[2]["inputs"] == {
+        "analysis_result": 1
+    }
     answer = events[-1][1]
     assert answer["status"] == "done" and answer["results"][0]["chart"]["mark"]["type"] == "line"
     assert len(answer["trace"]["sub_goals"]) == len(dispatched)
@@ -100,14 +120,24 @@ def test_a_reply_to_a_question_back_is_the_next_turn(settings: Settings, mode: s
 
 def test_errors_are_json_with_their_status(client: TestClient) -> None:
     thread = _thread(client)
-    cases = [(client.get("/threads/nope"), 404, "unknown_thread"),
-             (client.post("/threads/nope/turns", json={"question": "hi"}), 404, "unknown_thread"),
-             (client.delete("/threads/nope"), 404, "unknown_thread"),
-             (client.post(f"/threads/{thread}/turns", json={"question": "x" * 4001}), 413, "question_too_long"),
-             (client.post(f"/threads/{thread}/turns", json={}), 400, "bad_request"),
-             (client.post(f"/threads/{thread}/turns", json={"question": "  "}), 400, "bad_request"),
-             (client.post(f"/threads/{thread}/turns", json={"question": "hi", "as_of": "June"}), 400, "bad_request"),
-             (client.post(f"/threads/{thread}/turns", content=b"{not json"), 400, "bad_request")]
+    cases = [
+        (client.get("/threads/nope"), 404, "unknown_thread"),
+        (client.post("/threads/nope/turns", json={"question": "hi"}), 404, "unknown_thread"),
+        (client.delete("/threads/nope"), 404, "unknown_thread"),
+        (
+            client.post(f"/threads/{thread}/turns", json={"question": "x" * 4001}),
+            413,
+            "question_too_long",
+        ),
+        (client.post(f"/threads/{thread}/turns", json={}), 400, "bad_request"),
+        (client.post(f"/threads/{thread}/turns", json={"question": "  "}), 400, "bad_request"),
+        (
+            client.post(f"/threads/{thread}/turns", json={"question": "hi", "as_of": "June"}),
+            400,
+            "bad_request",
+        ),
+        (client.post(f"/threads/{thread}/turns", content=b"{not json"), 400, "bad_request"),
+    ]
     for response, status, error in cases:
         assert (response.status_code, response.json()["error"]) == (status, error), response.text
         assert response.json()["detail"] and "Traceback" not in response.text
@@ -126,19 +156,29 @@ def test_catalog_health_docs_and_graphql(client: TestClient) -> None:
     catalog = client.get("/catalog").json()
     assert catalog["record"] == "shipments" and "teu" in catalog["objects"]["shipments"]["fields"]
     assert catalog["measures"]["volume"]["field"] == "teu" and catalog["glossary"]
-    assert client.get("/health").json() == {"status": "ok", "engine": "embedded", "process": os.getpid()}
+    assert client.get("/health").json() == {
+        "status": "ok",
+        "engine": "embedded",
+        "process": os.getpid(),
+    }
     assert "/threads/{thread_id}/turns" in client.get("/openapi.json").json()["paths"]
     assert client.get("/docs").status_code == 200
     page = client.get("/")
     assert page.status_code == 200 and "/static/vendor/vega-embed.min.js" in page.text
     assert client.get("/static/vendor/vega-lite.min.js").status_code == 200
-    found = client.post("/graphql", json={"query": '{ vessels(id: "EVER GIVEN") { vessel_imo } }'}).json()
+    found = client.post(
+        "/graphql", json={"query": '{ vessels(id: "EVER GIVEN") { vessel_imo } }'}
+    ).json()
     assert found == {"data": {"vessels": {"vessel_imo": "9549097"}}}
 
 
 def test_an_engine_that_is_down_is_a_503(tmp_path: Path) -> None:
-    down = Settings(data_dir=tmp_path, engine="opensearch", engine_url=f"http://127.0.0.1:{free_port()}",
-                    query_timeout_s=2)
+    down = Settings(
+        data_dir=tmp_path,
+        engine="opensearch",
+        engine_url=f"http://127.0.0.1:{free_port()}",
+        query_timeout_s=2,
+    )
     for client in _client(down, as_of=date(2026, 6, 15)):
         health = client.get("/health")
         assert health.status_code == 503 and health.json()["error"] == "engine_unavailable"
@@ -148,14 +188,18 @@ def test_an_engine_that_is_down_is_a_503(tmp_path: Path) -> None:
 
 def test_two_clients_on_one_thread_keep_both_turns_in_order(settings: Settings) -> None:
     session = open_session(settings)
-    questions = ["How many shipments arrived in Savannah last month?", "How many shipments arrived in Charleston?"]
+    questions = [
+        "How many shipments arrived in Savannah last month?",
+        "How many shipments arrived in Charleston?",
+    ]
     answers: dict[str, Any] = {}
     with running(create_app(session)) as base:
         thread = httpx.post(f"{base}/threads").json()["thread_id"]
 
         def ask(question: str) -> None:
-            answers[question] = httpx.post(f"{base}/threads/{thread}/turns", json={"question": question},
-                                           timeout=60).json()
+            answers[question] = httpx.post(
+                f"{base}/threads/{thread}/turns", json={"question": question}, timeout=60
+            ).json()
 
         clients = [threading.Thread(target=ask, args=(q,)) for q in questions]
         for c in clients:
@@ -165,7 +209,9 @@ def test_two_clients_on_one_thread_keep_both_turns_in_order(settings: Settings) 
         turns = httpx.get(f"{base}/threads/{thread}").json()["turns"]
     remembered = session.history(thread)
     session.close()
-    assert [(t.turn_id, t.human_message) for t in remembered] == [(i, t["question"]) for i, t in enumerate(turns, 1)]
+    assert [(t.turn_id, t.human_message) for t in remembered] == [
+        (i, t["question"]) for i, t in enumerate(turns, 1)
+    ]
     assert sorted(t["question"] for t in turns) == sorted(questions)
     assert [t["answer"] for t in turns] == [answers[t["question"]] for t in turns]
     assert all(a["status"] == "done" for a in answers.values())
@@ -188,7 +234,11 @@ def test_an_as_of_at_the_calendars_ends_is_refused_in_one_line(client: TestClien
     """Year 1 or 9999 as today once gave a 500 (a period counted from it leaves the calendar)."""
     thread = _thread(client)
     for day in ("0001-01-01", "9999-12-31"):
-        refused = client.post(f"/threads/{thread}/turns", json={"question": "How many shipments arrived last month?",
-                                                                 "as_of": day})
+        refused = client.post(
+            f"/threads/{thread}/turns",
+            json={"question": "How many shipments arrived last month?", "as_of": day},
+        )
         detail = refused.json()["detail"]
-        assert refused.status_code == 400 and detail.startswith("as_of: ") and "\n" not in detail, detail
+        assert refused.status_code == 400 and detail.startswith("as_of: ") and "\n" not in detail, (
+            detail
+        )

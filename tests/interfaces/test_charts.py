@@ -10,10 +10,18 @@ import pytest
 from bosun.conversation.charts import SCHEMA_URL, chart_for, validate
 from bosun.workers.models import ResultTable
 
-TERMS = {"aggs": {"g": {"terms": {"field": "carrier_name"}, "aggs": {"m0": {"sum": {"field": "teu"}}}}}}
-MONTHS = {"aggs": {"t": {"date_histogram": {"field": "arrival_date", "calendar_interval": "month"}}}}
+TERMS = {
+    "aggs": {"g": {"terms": {"field": "carrier_name"}, "aggs": {"m0": {"sum": {"field": "teu"}}}}}
+}
+MONTHS = {
+    "aggs": {"t": {"date_histogram": {"field": "arrival_date", "calendar_interval": "month"}}}
+}
 BY_MONTH = {"aggs": {"g": {"terms": {"field": "carrier_name"}, "aggs": MONTHS["aggs"]}}}
-TWO_DIMS = {"aggs": {"g": {"terms": {"field": "carrier_name"}, "aggs": {"h": {"terms": {"field": "status"}}}}}}
+TWO_DIMS = {
+    "aggs": {
+        "g": {"terms": {"field": "carrier_name"}, "aggs": {"h": {"terms": {"field": "status"}}}}
+    }
+}
 
 
 def table(columns: list[str], rows: list[list[Any]], query: dict[str, Any] | None) -> ResultTable:
@@ -21,30 +29,54 @@ def table(columns: list[str], rows: list[list[Any]], query: dict[str, Any] | Non
 
 
 def test_a_ranking_is_bars_in_the_rows_order() -> None:
-    spec = chart_for(table(["carrier_name", "TEU"], [["MAERSK", 30], ["MSC", 20], ["ONE", 25]], TERMS))
+    spec = chart_for(
+        table(["carrier_name", "TEU"], [["MAERSK", 30], ["MSC", 20], ["ONE", 25]], TERMS)
+    )
     assert spec is not None and spec["$schema"] == SCHEMA_URL and spec["mark"]["type"] == "bar"
-    assert spec["encoding"]["y"] == {"field": "carrier_name", "type": "nominal", "sort": None, "title": "carrier_name"}
+    assert spec["encoding"]["y"] == {
+        "field": "carrier_name",
+        "type": "nominal",
+        "sort": None,
+        "title": "carrier_name",
+    }
     assert spec["data"]["values"][0] == {"carrier_name": "MAERSK", "TEU": 30}
 
 
 def test_a_time_series_is_a_line_and_one_per_group() -> None:
     line = chart_for(table(["period", "shipments"], [["2025-01-01", 3], ["2025-02-01", 5]], MONTHS))
     assert line is not None and line["mark"]["type"] == "line"
-    assert line["encoding"]["x"] == {"field": "period", "type": "ordinal", "sort": ["Jan 2025", "Feb 2025"],
-                                     "title": "period"}
-    assert line["data"]["values"] == [{"period": "Jan 2025", "shipments": 3}, {"period": "Feb 2025", "shipments": 5}]
+    assert line["encoding"]["x"] == {
+        "field": "period",
+        "type": "ordinal",
+        "sort": ["Jan 2025", "Feb 2025"],
+        "title": "period",
+    }
+    assert line["data"]["values"] == [
+        {"period": "Jan 2025", "shipments": 3},
+        {"period": "Feb 2025", "shipments": 5},
+    ]
     rows = [["MSC", "2025-02-01", 4], ["ONE", "2024-12-01", 1], ["MSC", "2025-01-01", 3]]
     per_group = chart_for(table(["carrier_name", "period", "shipments"], rows, BY_MONTH))
     assert per_group is not None and per_group["mark"]["type"] == "line"
     assert per_group["encoding"]["color"]["field"] == "carrier_name"
-    assert per_group["encoding"]["x"]["sort"] == ["Dec 2024", "Jan 2025", "Feb 2025"]  # in time, not as first met
+    # in time, not as first met
+    assert per_group["encoding"]["x"]["sort"] == ["Dec 2024", "Jan 2025", "Feb 2025"]
 
 
 def test_a_chart_names_each_interval_as_people_write_it() -> None:
-    for interval, first, second in (("quarter", "Q1 2025", "Q2 2025"), ("week", "6 Jan 2025", "7 Apr 2025"),
-                                    ("day", "6 Jan", "7 Apr")):
-        query = {"aggs": {"t": {"date_histogram": {"field": "arrival_date", "calendar_interval": interval}}}}
-        spec = chart_for(table(["period", "shipments"], [["2025-01-06", 3], ["2025-04-07", 5]], query))
+    for interval, first, second in (
+        ("quarter", "Q1 2025", "Q2 2025"),
+        ("week", "6 Jan 2025", "7 Apr 2025"),
+        ("day", "6 Jan", "7 Apr"),
+    ):
+        query = {
+            "aggs": {
+                "t": {"date_histogram": {"field": "arrival_date", "calendar_interval": interval}}
+            }
+        }
+        spec = chart_for(
+            table(["period", "shipments"], [["2025-01-06", 3], ["2025-04-07", 5]], query)
+        )
         assert spec is not None and [v["period"] for v in spec["data"]["values"]] == [first, second]
 
 
@@ -53,20 +85,30 @@ def test_two_dimensions_stack_and_a_share_is_one_normalized_bar() -> None:
     stacked = chart_for(table(["carrier_name", "status", "shipments"], rows, TWO_DIMS))
     assert stacked is not None and stacked["encoding"]["y"]["stack"] == "zero"
     assert stacked["encoding"]["color"]["field"] == "status"
-    share = chart_for(table(["carrier_name", "share of TEU"], [["MSC", 60.0], ["ONE", 40.0]], TERMS))
+    share = chart_for(
+        table(["carrier_name", "share of TEU"], [["MSC", 60.0], ["ONE", 40.0]], TERMS)
+    )
     assert share is not None and share["encoding"]["x"]["stack"] == "normalize"
-    each_own = chart_for(table(["carrier_name", "share held (%)"], [["MSC", 2.2], ["ONE", 3.9]], TERMS))
-    assert each_own is not None and each_own["encoding"]["y"]["field"] == "carrier_name"  # bars, not one whole
+    each_own = chart_for(
+        table(["carrier_name", "share held (%)"], [["MSC", 2.2], ["ONE", 3.9]], TERMS)
+    )
+    # bars, not one whole
+    assert each_own is not None and each_own["encoding"]["y"]["field"] == "carrier_name"
 
 
-@pytest.mark.parametrize(("columns", "rows", "query"), [
-    (["bol_number", "teu"], [["A", 1], ["B", 2]], {"query": {"match_all": {}}}),  # records
-    (["carrier_name", "TEU"], [["MSC", 3]], TERMS),  # one group
-    (["shipments"], [[5], [6]], {"aggs": {"m0": {"sum": {"field": "teu"}}}}),  # no bucket
-    (["carrier_name", "alliance"], [["MSC", "x"], ["ONE", "y"]], TERMS),  # nothing to measure
-    (["field", "value"], [["flag", "PA"], ["built", 2011]], None),  # an object's attributes
-])
-def test_no_chart_where_none_fits(columns: list[str], rows: list[list[Any]], query: dict[str, Any] | None) -> None:
+@pytest.mark.parametrize(
+    ("columns", "rows", "query"),
+    [
+        (["bol_number", "teu"], [["A", 1], ["B", 2]], {"query": {"match_all": {}}}),  # records
+        (["carrier_name", "TEU"], [["MSC", 3]], TERMS),  # one group
+        (["shipments"], [[5], [6]], {"aggs": {"m0": {"sum": {"field": "teu"}}}}),  # no bucket
+        (["carrier_name", "alliance"], [["MSC", "x"], ["ONE", "y"]], TERMS),  # nothing to measure
+        (["field", "value"], [["flag", "PA"], ["built", 2011]], None),  # an object's attributes
+    ],
+)
+def test_no_chart_where_none_fits(
+    columns: list[str], rows: list[list[Any]], query: dict[str, Any] | None
+) -> None:
     assert chart_for(table(columns, rows, query)) is None
 
 

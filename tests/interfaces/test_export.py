@@ -20,8 +20,11 @@ from bosun.settings import Settings
 from tests.interfaces.serving import data_copy
 
 LISTING = "Show shipments from Shanghai to Oakland in 2025"
-GOLD = ("select bol_number from shipments where port_of_lading = 'SHANGHAI' and port_of_unlading = 'OAKLAND' "
-        "and year(arrival_date) = 2025")
+GOLD = (
+    "select bol_number from shipments where port_of_lading = 'SHANGHAI' and port_of_unlading = "
+    "'OAKLAND' "
+    "and year(arrival_date) = 2025"
+)
 
 
 def _client(data_dir: Path, folder: Path, **settings: int) -> Iterator[TestClient]:
@@ -53,14 +56,18 @@ def _listing(client: TestClient) -> dict[str, object]:
     return result
 
 
-def test_the_pager_reads_every_page_of_a_listing_in_its_order(client: TestClient, gold: set[str]) -> None:
+def test_the_pager_reads_every_page_of_a_listing_in_its_order(
+    client: TestClient, gold: set[str]
+) -> None:
     result = _listing(client)
     columns = result["columns"]
     assert isinstance(columns, list)
     seen: list[str] = []
     for offset in range(0, len(gold), 20):
-        page = client.post("/records", json={"query": result["query"], "columns": columns, "offset": offset,
-                                             "limit": 20}).json()
+        page = client.post(
+            "/records",
+            json={"query": result["query"], "columns": columns, "offset": offset, "limit": 20},
+        ).json()
         seen += [row[columns.index("bol_number")] for row in page["rows"]]
     assert seen[:20] == [row[columns.index("bol_number")] for row in result["rows"]]  # type: ignore[union-attr]
     assert len(seen) == len(set(seen)) and set(seen) == gold
@@ -76,7 +83,9 @@ def test_the_csv_holds_every_record_with_every_field(client: TestClient, gold: s
     assert {"carrier_name", "teu", "arrival_date"} <= set(lines[0])
 
 
-def test_a_capped_csv_says_how_many_of_how_many(data_dir: Path, tmp_path: Path, gold: set[str]) -> None:
+def test_a_capped_csv_says_how_many_of_how_many(
+    data_dir: Path, tmp_path: Path, gold: set[str]
+) -> None:
     for client in _client(data_dir, tmp_path / "d", max_export_rows=50):
         response = client.post("/records.csv", json={"query": _listing(client)["query"]})
         assert response.headers["x-bosun-capped"] == f"50 of {len(gold)}"
@@ -84,15 +93,25 @@ def test_a_capped_csv_says_how_many_of_how_many(data_dir: Path, tmp_path: Path, 
 
 
 def _sheet(book: bytes) -> list[list[str]]:
-    """The first sheet's rows, each cell's text (a shared string looked up), from the workbook's own XML."""
+    """The first sheet's rows, each cell's text (a shared string looked up), from the workbook's own
+    XML."""
     with zipfile.ZipFile(io.BytesIO(book)) as parts:
         names = parts.namelist()
-        shared = parts.read("xl/sharedStrings.xml").decode() if "xl/sharedStrings.xml" in names else ""
+        shared = (
+            parts.read("xl/sharedStrings.xml").decode() if "xl/sharedStrings.xml" in names else ""
+        )
         sheet = parts.read("xl/worksheets/sheet1.xml").decode()
     strings = re.findall(r"<si><t[^>]*>(.*?)</t></si>", shared)
-    cells = r'<c r="[A-Z]+\d+"(?: s="\d+")?(?: t="(\w+)")?>(?:<v>(.*?)</v>|<is><t>(.*?)</t></is>)</c>'
-    return [[strings[int(v)] if kind == "s" else v or inline for kind, v, inline in re.findall(cells, row)]
-            for row in re.findall(r"<row [^>]*>(.*?)</row>", sheet)]
+    cells = (
+        r'<c r="[A-Z]+\d+"(?: s="\d+")?(?: t="(\w+)")?>(?:<v>(.*?)</v>|<is><t>(.*?)</t></is>)</c>'
+    )
+    return [
+        [
+            strings[int(v)] if kind == "s" else v or inline
+            for kind, v, inline in re.findall(cells, row)
+        ]
+        for row in re.findall(r"<row [^>]*>(.*?)</row>", sheet)
+    ]
 
 
 def test_the_xlsx_holds_what_the_csv_holds(client: TestClient, gold: set[str]) -> None:
@@ -101,25 +120,37 @@ def test_the_xlsx_holds_what_the_csv_holds(client: TestClient, gold: set[str]) -
     response = client.post("/records.xlsx", json={"query": result["query"]})
     assert response.status_code == 200 and "spreadsheetml" in response.headers["content-type"]
     header, *rows = _sheet(response.content)
-    lines = list(csv.reader(io.StringIO(client.post("/records.csv", json={"query": result["query"]}).text)))
+    lines = list(
+        csv.reader(io.StringIO(client.post("/records.csv", json={"query": result["query"]}).text))
+    )
     assert header == lines[0] and len(rows) == len(gold)
     assert {row[header.index("bol_number")] for row in rows} == gold
     at = header.index("teu")
-    assert [row[at] for row in rows] == [line[at] for line in lines[1:]]  # numbers as numbers, in the same order
-    table = client.post("/table.xlsx", json={"columns": ["carrier_name", "TEU"], "rows": [["MSC", 12], ["ONE", 7]]})
+    # numbers as numbers, in the same order
+    assert [row[at] for row in rows] == [line[at] for line in lines[1:]]
+    table = client.post(
+        "/table.xlsx", json={"columns": ["carrier_name", "TEU"], "rows": [["MSC", 12], ["ONE", 7]]}
+    )
     assert _sheet(table.content) == [["carrier_name", "TEU"], ["MSC", "12"], ["ONE", "7"]]
 
 
 def test_a_capped_xlsx_says_so_and_without_its_writer_says_what_to_install(
-        data_dir: Path, tmp_path: Path, gold: set[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    data_dir: Path, tmp_path: Path, gold: set[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     for client in _client(data_dir, tmp_path / "d", max_export_rows=50):
         query = _listing(client)["query"]
         if "xlsxwriter" in sys.modules or _installed("xlsxwriter"):
             capped = client.post("/records.xlsx", json={"query": query})
-            assert capped.headers["x-bosun-capped"] == f"50 of {len(gold)}" and len(_sheet(capped.content)) == 51
+            assert (
+                capped.headers["x-bosun-capped"] == f"50 of {len(gold)}"
+                and len(_sheet(capped.content)) == 51
+            )
         monkeypatch.setitem(sys.modules, "xlsxwriter", None)  # as on an install without the extra
         missing = client.post("/records.xlsx", json={"query": query})
-        assert missing.status_code == 500 and "pip install 'bosun-bi[xlsx]'" in missing.json()["detail"]
+        assert (
+            missing.status_code == 500
+            and "pip install 'bosun-bi[xlsx]'" in missing.json()["detail"]
+        )
 
 
 def _installed(module: str) -> bool:
@@ -132,14 +163,17 @@ def test_an_aggregation_or_a_foreign_index_is_refused_in_one_line(client: TestCl
     aggregation = {"size": 0, "aggs": {"c": {"terms": {"field": "carrier_name"}}}}
     refused = client.post("/records", json={"query": aggregation})
     assert refused.status_code == 400 and "only a list of records" in refused.json()["detail"]
-    foreign = client.post("/records", json={"query": {"query": {"match_all": {}}}, "index": "bosun_meta"})
+    foreign = client.post(
+        "/records", json={"query": {"query": {"match_all": {}}}, "index": "bosun_meta"}
+    )
     assert foreign.status_code in (400, 403) and "allowlist" in foreign.json()["detail"]
     scripted = client.post("/records.csv", json={"query": {"query": {"script": {"script": "1"}}}})
     assert scripted.status_code in (400, 403) and "not allowed" in scripted.json()["detail"]
 
 
-def test_page_two_and_show_all_continue_the_listing_an_answer_offered_to_page(client: TestClient,
-                                                                           gold: set[str]) -> None:
+def test_page_two_and_show_all_continue_the_listing_an_answer_offered_to_page(
+    client: TestClient, gold: set[str]
+) -> None:
     thread = client.post("/threads").json()["thread_id"]
     first = client.post(f"/threads/{thread}/turns", json={"question": LISTING}).json()
     assert "ask for page 2 for more" in first["answer"]

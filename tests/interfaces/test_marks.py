@@ -1,5 +1,5 @@
-"""Answers marked right or wrong, end to end: `bosun chat`, the API (token, restart), PostgreSQL, MCP, and
-`bosun eval export` → `bosun eval` round trips."""
+"""Answers marked right or wrong, end to end: `bosun chat`, the API (token, restart), PostgreSQL,
+MCP, and `bosun eval export` → `bosun eval` round trips."""
 
 from __future__ import annotations
 
@@ -51,40 +51,93 @@ def _scores(output: str) -> dict[str, tuple[int, int]]:
     return {kind: (int(passed), int(items)) for kind, passed, items in rows}
 
 
-def test_chat_marks_and_eval_export_round_trips_every_confirmed_answer(data_dir: Path, tmp_path: Path) -> None:
+def test_chat_marks_and_eval_export_round_trips_every_confirmed_answer(
+    data_dir: Path, tmp_path: Path
+) -> None:
     folder = data_copy(data_dir, tmp_path / "d")
-    out = _cli(folder, "chat", lines=[HOUSTON, "/right", TOP, "/right", MAERSK_LA, "/right", REEFER, "/right",
-                                      SAVANNAH, "/wrong", "/right", "/new", "/wrong", "/quit"])
+    out = _cli(
+        folder,
+        "chat",
+        lines=[
+            HOUSTON,
+            "/right",
+            TOP,
+            "/right",
+            MAERSK_LA,
+            "/right",
+            REEFER,
+            "/right",
+            SAVANNAH,
+            "/wrong",
+            "/right",
+            "/new",
+            "/wrong",
+            "/quit",
+        ],
+    )
     assert out.count("marked turn 1 right") == 1 and "marked turn 4 right" in out
-    assert "marked turn 5 wrong" in out and "marked turn 5 right" in out  # the last mark of a turn wins
+    # the last mark of a turn wins
+    assert "marked turn 5 wrong" in out and "marked turn 5 right" in out
     assert "no answer to mark yet on this conversation" in out  # after /new
     exported = tmp_path / "confirmed.jsonl"
     said = _cli(folder, "eval", "export", "--out", str(exported))
-    assert "exported 4 of 5 marked answers; skipped 1" in said and f"(“{REEFER}”): marked right, with no figure" in said
+    assert (
+        "exported 4 of 5 marked answers; skipped 1" in said
+        and f"(“{REEFER}”): marked right, with no figure" in said
+    )
     items = [json.loads(line) for line in exported.read_text().splitlines()]
-    [(houston,)] = _gold(data_dir, "select count(*) from shipments where port_of_unlading = 'HOUSTON' and "
-                                   "arrival_date between '2026-05-01' and '2026-05-31'")
-    [(la,)] = _gold(data_dir, "select count(*) from shipments where carrier_name = 'MAERSK' and "
-                              "port_of_unlading = 'LOS ANGELES'")
-    top = _gold(data_dir, "select carrier_name, sum(teu) t from shipments where arrival_date between '2025-01-01' "
-                          "and '2025-12-31' group by 1 order by t desc limit 3")
+    [(houston,)] = _gold(
+        data_dir,
+        "select count(*) from shipments where port_of_unlading = 'HOUSTON' and "
+        "arrival_date between '2026-05-01' and '2026-05-31'",
+    )
+    [(la,)] = _gold(
+        data_dir,
+        "select count(*) from shipments where carrier_name = 'MAERSK' and "
+        "port_of_unlading = 'LOS ANGELES'",
+    )
+    top = _gold(
+        data_dir,
+        "select carrier_name, sum(teu) t from shipments where arrival_date between '2025-01-01' "
+        "and '2025-12-31' group by 1 order by t desc limit 3",
+    )
     assert [(i["turns"], i["expect"]) for i in items] == [
         ([HOUSTON], {"kind": "value", "gold_sql": f"select {houston}"}),
-        ([HOUSTON, TOP], {"kind": "table", "ordered": True, "gold_sql": "select * from (values " + ", ".join(
-            f"('{name}', {teu})" for name, teu in top) + ")"}),
+        (
+            [HOUSTON, TOP],
+            {
+                "kind": "table",
+                "ordered": True,
+                "gold_sql": "select * from (values "
+                + ", ".join(f"('{name}', {teu})" for name, teu in top)
+                + ")",
+            },
+        ),
         ([HOUSTON, TOP, MAERSK_LA], {"kind": "count", "gold_sql": f"select {la}"}),
-        ([HOUSTON, TOP, MAERSK_LA, REEFER, SAVANNAH], {"kind": "value", "gold_sql": items[3]["expect"]["gold_sql"]}),
+        (
+            [HOUSTON, TOP, MAERSK_LA, REEFER, SAVANNAH],
+            {"kind": "value", "gold_sql": items[3]["expect"]["gold_sql"]},
+        ),
     ]
     assert all(i["confirmed"]["right"] and i["confirmed"]["by"] for i in items)
     scores = _scores(_cli(folder, "eval", str(exported), "--failures"))
     assert scores["overall"] == (4, 4)
 
 
-def test_a_corrected_figure_fails_in_eval_until_the_answer_gives_it(data_dir: Path, tmp_path: Path) -> None:
+def test_a_corrected_figure_fails_in_eval_until_the_answer_gives_it(
+    data_dir: Path, tmp_path: Path
+) -> None:
     folder = data_copy(data_dir, tmp_path / "d")
-    [(april,)] = _gold(data_dir, "select count(*) from shipments where port_of_unlading = 'SAVANNAH' and "
-                                 "arrival_date between '2026-04-01' and '2026-04-30'")
-    out = _cli(folder, "chat", lines=[SAVANNAH, f"/wrong {april} I meant April", HOUSTON, "/wrong not this", "/quit"])
+    [(april,)] = _gold(
+        data_dir,
+        "select count(*) from shipments where port_of_unlading = 'SAVANNAH' and "
+        "arrival_date between '2026-04-01' and '2026-04-30'",
+    )
+    out = _cli(
+        folder,
+        "chat",
+        lines=[SAVANNAH, f"/wrong {april} I meant April", HOUSTON, "/wrong not this", "/quit"],
+    )
     assert f"marked turn 1 wrong (should be {april})" in out and "marked turn 2 wrong" in out
     exported = tmp_path / "corrected.jsonl"
     said = _cli(folder, "eval", "export", "--out", str(exported))
@@ -96,36 +149,57 @@ def test_a_corrected_figure_fails_in_eval_until_the_answer_gives_it(data_dir: Pa
     failing = _cli(folder, "eval", str(exported), "--failures")
     assert _scores(failing)["overall"] == (0, 1) and f"expected {float(april)!r}" in failing
     # a month later "last month" is April: the answer changes, and now gives the corrected figure
-    assert _scores(_cli(folder, "eval", str(exported), "--as-of", "2026-05-15"))["overall"] == (1, 1)
+    assert _scores(_cli(folder, "eval", str(exported), "--as-of", "2026-05-15"))["overall"] == (
+        1,
+        1,
+    )
 
 
-def test_the_api_marks_with_the_token_and_marks_survive_a_restart(data_dir: Path, tmp_path: Path) -> None:
+def test_the_api_marks_with_the_token_and_marks_survive_a_restart(
+    data_dir: Path, tmp_path: Path
+) -> None:
     folder = data_copy(data_dir, tmp_path / "d")
     token = {"Authorization": "Bearer s3cret"}
     with bosun_serve(folder, BOSUN_API_TOKEN="s3cret") as base:
         thread = httpx.post(f"{base}/threads", headers=token).json()["thread_id"]
-        httpx.post(f"{base}/threads/{thread}/turns", json={"question": HOUSTON}, headers=token, timeout=60)
+        httpx.post(
+            f"{base}/threads/{thread}/turns", json={"question": HOUSTON}, headers=token, timeout=60
+        )
         path = f"{base}/threads/{thread}/turns/1/mark"
         assert httpx.post(path, json={"right": True}).status_code == 401
         first = httpx.post(path, json={"right": True, "by": "anna"}, headers=token).json()
-        second = httpx.post(path, json={"right": False, "figure": 61, "correction": "held ones too"},
-                            headers=token).json()
-        unknown = httpx.post(f"{base}/threads/{thread}/turns/2/mark", json={"right": True}, headers=token)
-        nothread = httpx.post(f"{base}/threads/nope/turns/1/mark", json={"right": True}, headers=token)
+        second = httpx.post(
+            path, json={"right": False, "figure": 61, "correction": "held ones too"}, headers=token
+        ).json()
+        unknown = httpx.post(
+            f"{base}/threads/{thread}/turns/2/mark", json={"right": True}, headers=token
+        )
+        nothread = httpx.post(
+            f"{base}/threads/nope/turns/1/mark", json={"right": True}, headers=token
+        )
         bad = httpx.post(path, json={"right": "perhaps"}, headers=token)
-    assert (first["right"], first["by"], second["right"], second["figure"], second["by"]) == (True, "anna", False,
-                                                                                             61.0, "api")
+    assert (first["right"], first["by"], second["right"], second["figure"], second["by"]) == (
+        True,
+        "anna",
+        False,
+        61.0,
+        "api",
+    )
     assert (unknown.status_code, unknown.json()["error"]) == (404, "unknown_turn")
     assert (nothread.status_code, bad.status_code) == (404, 400)
     with bosun_serve(folder, BOSUN_API_TOKEN="s3cret") as base:
         kept = httpx.get(f"{base}/threads/{thread}/marks", headers=token).json()
         httpx.delete(f"{base}/threads/{thread}", headers=token)
     assert kept == [second]
-    assert "exported 0 of 0 marked answers" in _cli(folder, "eval", "export")  # deleted with its thread
+    # deleted with its thread
+    assert "exported 0 of 0 marked answers" in _cli(folder, "eval", "export")
 
 
-def test_marks_live_in_postgres_beside_the_turns(data_dir: Path, tmp_path: Path,
-                                                 postgres_url: str) -> None:  # noqa: F811
+def test_marks_live_in_postgres_beside_the_turns(
+    data_dir: Path,
+    tmp_path: Path,
+    postgres_url: str,  # noqa: F811
+) -> None:
     settings = Settings(data_dir=data_copy(data_dir, tmp_path / "d"), checkpoint_url=postgres_url)
     session = open_session(settings)
     session.ask(HOUSTON, "pg-marks")
@@ -135,8 +209,12 @@ def test_marks_live_in_postgres_beside_the_turns(data_dir: Path, tmp_path: Path,
     session = open_session(settings)
     [kept] = MarkStore(session.store).confirmed()
     session.close()
-    assert (kept.mark.by, kept.mark.figure, kept.mark.correction, kept.question) == ("bob", 13.0,
-                                                                                     "wrong month, really", HOUSTON)
+    assert (kept.mark.by, kept.mark.figure, kept.mark.correction, kept.question) == (
+        "bob",
+        13.0,
+        "wrong month, really",
+        HOUSTON,
+    )
     assert not (settings.data_dir / "conversations.sqlite").exists()
 
 
@@ -147,14 +225,26 @@ def test_mcp_marks_the_last_answer_of_a_thread(data_dir: Path, tmp_path: Path) -
         async with Client(streamable_http_client(f"{base}/mcp")) as client:
             asked = (await client.call_tool("ask", {"question": HOUSTON})).structured_content
             assert asked is not None
-            mark = await client.call_tool("mark_answer", {"thread_id": asked["thread_id"], "right": False,
-                                                          "figure": 60, "correction": "one more"})
+            mark = await client.call_tool(
+                "mark_answer",
+                {
+                    "thread_id": asked["thread_id"],
+                    "right": False,
+                    "figure": 60,
+                    "correction": "one more",
+                },
+            )
             missing = await client.call_tool("mark_answer", {"thread_id": "nope", "right": True})
             return asked["thread_id"], mark.structured_content, missing.content[0].text  # type: ignore[union-attr]
 
     with bosun_serve(folder) as base:
         thread, mark, missing = anyio.run(marked, base)
         kept = httpx.get(f"{base}/threads/{thread}/marks").json()
-    assert mark is not None and (mark["turn"], mark["right"], mark["figure"], mark["by"]) == (1, False, 60.0, "mcp")
+    assert mark is not None and (mark["turn"], mark["right"], mark["figure"], mark["by"]) == (
+        1,
+        False,
+        60.0,
+        "mcp",
+    )
     assert kept == [mark]
     assert missing == "Error executing tool mark_answer: thread 'nope' has no answered turn to mark"

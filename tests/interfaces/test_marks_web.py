@@ -1,5 +1,5 @@
-"""Marking answers on the page, in Chromium against `bosun serve`: the buttons, the correction form, and the marks
-shown again after a reload."""
+"""Marking answers on the page, in Chromium against `bosun serve`: the buttons, the correction form,
+and the marks shown again after a reload."""
 
 from __future__ import annotations
 
@@ -39,9 +39,19 @@ def test_answers_are_marked_right_or_corrected_and_stay_marked_after_a_reload(pa
     base = page.url.split("/#")[0]
     marks = httpx.get(f"{base}/threads/{thread.group(1)}/marks").json()
     assert [(m["turn"], m["right"], m["figure"], m["correction"]) for m in marks] == [
-        (1, True, None, ""), (2, False, 1234.0, "held ones count too")]
+        (1, True, None, ""),
+        (2, False, 1234.0, "held ones count too"),
+    ]
 
     page.reload()
-    page.wait_for_function("document.querySelectorAll('.verdict-said')[1]?.textContent.startsWith('Marked wrong')")
-    assert page.locator(".turn").nth(0).locator(".verdict-right").get_attribute("aria-pressed") == "true"
-    assert page.locator(".turn").nth(1).locator(".verdict-wrong").get_attribute("aria-pressed") == "true"
+    page.wait_for_function(
+        "document.querySelectorAll('.verdict-said')[1]?.textContent.startsWith('Marked wrong')"
+    )
+    assert (
+        page.locator(".turn").nth(0).locator(".verdict-right").get_attribute("aria-pressed")
+        == "true"
+    )
+    assert (
+        page.locator(".turn").nth(1).locator(".verdict-wrong").get_attribute("aria-pressed")
+        == "true"
+    )

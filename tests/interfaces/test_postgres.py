@@ -1,4 +1,5 @@
-"""Conversations in Postgres (checkpoints and turn summaries), on a throwaway server this test starts."""
+"""Conversations in Postgres (checkpoints and turn summaries), on a throwaway server this test
+starts."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ from tests.engines.graphql_server import free_port
 
 
 def _binary(name: str) -> str | None:
-    found = shutil.which(name) or next(iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))), None)
+    found = shutil.which(name) or next(
+        iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))), None
+    )
     return found
 
 
@@ -29,19 +32,39 @@ def postgres_url() -> Iterator[str]:
     if not (initdb and pg_ctl):
         pytest.skip("no PostgreSQL server binaries on this machine")
     folder = Path(tempfile.mkdtemp(prefix="bosun-pg-"))
-    as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []  # the server refuses root
+    # the server refuses root
+    as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
     if as_postgres:
         shutil.chown(folder, "postgres")
     port = free_port()
     data = folder / "data"
-    subprocess.run([*as_postgres, initdb, "-D", str(data), "-U", "bosun", "--auth=trust", "-E", "UTF8"],
-                   check=True, capture_output=True)
-    subprocess.run([*as_postgres, pg_ctl, "-D", str(data), "-l", str(folder / "log"), "-w", "start", "-o",
-                    f"-p {port} -k {folder} -c listen_addresses=127.0.0.1"], check=True, capture_output=True)
+    subprocess.run(
+        [*as_postgres, initdb, "-D", str(data), "-U", "bosun", "--auth=trust", "-E", "UTF8"],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [
+            *as_postgres,
+            pg_ctl,
+            "-D",
+            str(data),
+            "-l",
+            str(folder / "log"),
+            "-w",
+            "start",
+            "-o",
+            f"-p {port} -k {folder} -c listen_addresses=127.0.0.1",
+        ],
+        check=True,
+        capture_output=True,
+    )
     try:
         yield f"postgresql://bosun@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([*as_postgres, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True)
+        subprocess.run(
+            [*as_postgres, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True
+        )
         shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -66,11 +89,17 @@ def test_a_thread_in_postgres_continues_after_a_restart(settings: Settings) -> N
 def test_interrupt_mode_resumes_from_a_postgres_checkpoint(settings: Settings) -> None:
     pausing = settings.model_copy(update={"clarification_mode": "interrupt"})
     session = open_session(pausing)
-    assert session.ask("Show shipments from Acme Corp to Houston", "pg-2").status == "needs_clarification"
+    assert (
+        session.ask("Show shipments from Acme Corp to Houston", "pg-2").status
+        == "needs_clarification"
+    )
     session.close()
     session = open_session(pausing)
     answer = session.ask("Acme Corp LLC", "pg-2")
-    assert answer.status == "done" and answer.results[0].title == "Show shipments from ACME CORP LLC to Houston"
+    assert (
+        answer.status == "done"
+        and answer.results[0].title == "Show shipments from ACME CORP LLC to Houston"
+    )
     session.close()
 
 

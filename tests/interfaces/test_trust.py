@@ -1,5 +1,6 @@
-"""Issue 22 end to end: a question the data cannot answer is refused with its reason and what the data can tell,
-never with a figure; a question with a word that changes its meaning, which Bosun did not use, says so first."""
+"""Issue 22 end to end: a question the data cannot answer is refused with its reason and what the
+data can tell, never with a figure; a question with a word that changes its meaning, which Bosun did
+not use, says so first."""
 
 from __future__ import annotations
 
@@ -17,17 +18,23 @@ def session(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     yield from sample_session(data_dir, tmp_path_factory.mktemp("trust"))
 
 
-@pytest.mark.parametrize(("question", "why"), [
-    ("what will arrivals into Savannah look like next quarter?", "forecasts"),
-    ("why did TEU into Savannah drop in May?", "not why"),
-    ("which line has the lowest freight rate?", "“freight rate”"),
-    ("is Maersk a good carrier for Savannah?", "judgement"),
-])
-def test_a_refused_question_says_why_and_what_the_data_can_tell(session: Session, question: str, why: str) -> None:
+@pytest.mark.parametrize(
+    ("question", "why"),
+    [
+        ("what will arrivals into Savannah look like next quarter?", "forecasts"),
+        ("why did TEU into Savannah drop in May?", "not why"),
+        ("which line has the lowest freight rate?", "“freight rate”"),
+        ("is Maersk a good carrier for Savannah?", "judgement"),
+    ],
+)
+def test_a_refused_question_says_why_and_what_the_data_can_tell(
+    session: Session, question: str, why: str
+) -> None:
     answer = session.ask(question, f"refused-{why}")
     assert answer.results == [] or all(not r.rows for r in answer.results), answer.results
     assert why in answer.answer, answer.answer
-    assert "TEU" in answer.answer and "declared value" in answer.answer  # the catalog's measures, offered
+    # the catalog's measures, offered
+    assert "TEU" in answer.answer and "declared value" in answer.answer
 
 
 def test_a_word_not_used_is_said_first(session: Session) -> None:
@@ -39,9 +46,15 @@ def test_a_word_not_used_is_said_first(session: Session) -> None:
 
 def test_cumulative_is_not_a_plain_total(session: Session) -> None:
     answer = session.ask("cumulative TEU into Savannah by month this year", "cumulative")
-    assert answer.not_understood == [] and answer.results[0].columns == ["period", "TEU", "running total"]
+    assert answer.not_understood == [] and answer.results[0].columns == [
+        "period",
+        "TEU",
+        "running total",
+    ]
     teu = [row[1] for row in answer.results[0].rows]
-    assert [row[2] for row in answer.results[0].rows] == [sum(teu[:i + 1]) for i in range(len(teu))]
+    assert [row[2] for row in answer.results[0].rows] == [
+        sum(teu[: i + 1]) for i in range(len(teu))
+    ]
 
 
 def test_a_catalog_measure_is_answered_not_refused(session: Session) -> None:

@@ -1,4 +1,5 @@
-"""The web page in Debian's headless Chromium (driven by Playwright) against `bosun serve` on loopback.
+"""The web page in Debian's headless Chromium (driven by Playwright) against `bosun serve` on
+loopback.
 
 Screenshots of each state are saved under test-output/browser/ for a person to look at.
 """
@@ -17,10 +18,25 @@ from tests.engines.graphql_server import free_port
 from tests.interfaces.serving import bosun_serve, data_copy
 
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "browser"
-AXE = Path(__file__).resolve().parents[2] / ".venv" / "axe-core" / "node_modules" / "axe-core" / "axe.min.js"
+AXE = (
+    Path(__file__).resolve().parents[2]
+    / ".venv"
+    / "axe-core"
+    / "node_modules"
+    / "axe-core"
+    / "axe.min.js"
+)
 
 pytestmark = pytest.mark.slow
 
@@ -28,7 +44,9 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"no {CHROMIUM}: install Debian's chromium (python3 dev.py test does so as root)")
+        pytest.skip(
+            f"no {CHROMIUM}: install Debian's chromium (python3 dev.py test does so as root)"
+        )
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -70,7 +88,8 @@ EDGES_THROUGH_BOXES = """(() => {
 
 
 def ask(page: Any, question: str, answers: int) -> Any:
-    """Type the question, wait for its answer (the page's `answers`-th); returns that answer's element."""
+    """Type the question, wait for its answer (the page's `answers`-th); returns that answer's
+    element."""
     page.fill("#question", question)
     page.press("#question", "Enter")
     page.wait_for_function(f"document.querySelectorAll('.answer[data-status]').length >= {answers}")
@@ -85,7 +104,9 @@ def test_compare_trend_clarify_follow_up_and_reload(page: Any) -> None:
     compared = ask(page, "Compare Maersk vs Evergreen shipping volumes to LA last quarter", 1)
     compared.locator(".chart[data-mark=bar] svg .mark-rect path").first.wait_for()
     assert compared.locator(".mark-rect path").count() == 2  # one bar per carrier
-    assert page.locator("#dag .node.success").count() >= 4 and page.locator("#dag .edge").count() >= 3
+    assert (
+        page.locator("#dag .node.success").count() >= 4 and page.locator("#dag .edge").count() >= 3
+    )
     assert page.locator("#dag").is_hidden()  # the plan is folded until someone opens it
     page.locator("#plan-toggle").click()
     assert page.locator("#dag").is_visible() and page.evaluate(EDGES_THROUGH_BOXES) == 0
@@ -93,24 +114,36 @@ def test_compare_trend_clarify_follow_up_and_reload(page: Any) -> None:
     shot(page, "1-comparison-bars")
 
     followed = ask(page, "what about Long Beach?", 2)
-    reading = followed.locator(".result h3.reading")  # titled by how it was read, above chart and table
-    assert reading.inner_text() == ("Total volume (TEU) · by carrier · carrier MAERSK or EVERGREEN · port of unlading "
-                                    "LONG BEACH · Q1 2026 (arrival date) (2 total)")
-    assert followed.locator(".chart svg .role-title").count() == 0  # the question is said once, in its bubble
+    # titled by how it was read, above chart and table
+    reading = followed.locator(".result h3.reading")
+    assert reading.inner_text() == (
+        "Total volume (TEU) · by carrier · carrier MAERSK or EVERGREEN · port of unlading "
+        "LONG BEACH · Q1 2026 (arrival date) (2 total)"
+    )
+    # the question is said once, in its bubble
+    assert followed.locator(".chart svg .role-title").count() == 0
     shot(page, "2-follow-up")
 
     trend = ask(page, "Monthly shipments in 2025", 3)
     trend.locator(".chart[data-mark=line] svg .mark-line path").first.wait_for()
     assert trend.locator("tbody tr").count() == 12
-    assert trend.locator("tbody tr td").first.inner_text() == "January 2025"  # periods as people write them
-    assert "January 2025" in trend.locator(".text").first.inner_text()  # and so does the answer, never 2025-01-01
+    # periods as people write them
+    assert trend.locator("tbody tr td").first.inner_text() == "January 2025"
+    # and so does the answer, never 2025-01-01
+    assert "January 2025" in trend.locator(".text").first.inner_text()
     assert "2025-01-01" not in trend.inner_text()
-    axis = trend.locator(".chart svg .role-axis-label text").evaluate_all("all => all.map(t => t.textContent)")
+    axis = trend.locator(".chart svg .role-axis-label text").evaluate_all(
+        "all => all.map(t => t.textContent)"
+    )
     assert "Jan 2025" in axis and not any(re.search(r"\d{4}-\d{2}", label) for label in axis), axis
-    assert trend.locator(".pager button").all_inner_texts()[-2:] == ["download CSV", "download XLSX"]
+    assert trend.locator(".pager button").all_inner_texts()[-2:] == [
+        "download CSV",
+        "download XLSX",
+    ]
     assert trend.locator("th").first.inner_text() == "period"
     counts = trend.locator("tbody td.num").all_inner_texts()
-    assert all(re.fullmatch(r"\d{1,3}(,\d{3})*", c) for c in counts), counts  # thousands grouped, every row
+    # thousands grouped, every row
+    assert all(re.fullmatch(r"\d{1,3}(,\d{3})*", c) for c in counts), counts
     shot(page, "3-trend-line")
 
     asked = ask(page, "Show shipments from Acme Corp to Houston", 4)
@@ -128,7 +161,8 @@ def test_compare_trend_clarify_follow_up_and_reload(page: Any) -> None:
     page.wait_for_function("document.querySelectorAll('.answer[data-status]').length === 5")
     questions = page.locator(".question").all_inner_texts()
     assert questions[0].startswith("Compare Maersk") and questions[-1] == "ACME CORP LLC"
-    page.locator(".chart[data-mark=line] svg .mark-line path").first.wait_for()  # charts drawn from history too
+    # charts drawn from history too
+    page.locator(".chart[data-mark=line] svg .mark-line path").first.wait_for()
     assert page.locator("#threads li.current").inner_text().startswith("Compare Maersk")
     shot(page, "6-after-reload")
 
@@ -143,11 +177,15 @@ def phone(browser: Any, data_dir: Path, tmp_path: Path) -> Iterator[Any]:
         opened.close()
 
 
-def test_a_phone_sized_page_starts_with_suggestions_and_answers_without_sideways_scrolling(phone: Any) -> None:
+def test_a_phone_sized_page_starts_with_suggestions_and_answers_without_sideways_scrolling(
+    phone: Any,
+) -> None:
     suggestion = phone.locator("#suggestions button").first
     suggestion.wait_for()
     assert phone.locator("#suggestions button").count() == 6
-    assert "50,000 shipments from 24 Jun 2024 to 15 Jun 2026" in phone.locator("#holds").inner_text()
+    assert (
+        "50,000 shipments from 24 Jun 2024 to 15 Jun 2026" in phone.locator("#holds").inner_text()
+    )
     shot(phone, "phone-1-start")
     asked = suggestion.inner_text()
     suggestion.click()
@@ -161,7 +199,10 @@ def test_a_phone_sized_page_starts_with_suggestions_and_answers_without_sideways
     assert chart.bounding_box()["width"] > 250  # drawn at the width of the screen, not squeezed
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # nothing scrolls sideways
     ask_button = phone.locator("form#ask button").bounding_box()
-    assert ask_button["x"] + ask_button["width"] <= 390 and ask_button["y"] + ask_button["height"] <= 844
+    assert (
+        ask_button["x"] + ask_button["width"] <= 390
+        and ask_button["y"] + ask_button["height"] <= 844
+    )
     shot(phone, "phone-2-answer")
 
     assert phone.locator("#sidebar").bounding_box()["x"] < 0  # the threads are in a closed drawer
@@ -171,7 +212,9 @@ def test_a_phone_sized_page_starts_with_suggestions_and_answers_without_sideways
     shot(phone, "phone-3-drawer")
 
 
-def test_a_question_asked_while_the_server_is_unreachable_stays_in_the_box_with_a_retry(page: Any) -> None:
+def test_a_question_asked_while_the_server_is_unreachable_stays_in_the_box_with_a_retry(
+    page: Any,
+) -> None:
     page.locator("#suggestions button").first.wait_for()
     page.route("**/threads**", lambda route: route.abort())
     page.fill("#question", "How many shipments arrived last month?")
@@ -198,8 +241,10 @@ def test_threads_follow_the_url_and_the_back_button(page: Any) -> None:
     assert page.evaluate("location.hash") != first
     page.go_back()  # the new conversation's empty start
     page.go_back()  # the first thread
-    page.wait_for_function("document.querySelectorAll('.question').length === 1 && "
-                           "document.querySelector('.question').textContent === 'Monthly shipments in 2025'")
+    page.wait_for_function(
+        "document.querySelectorAll('.question').length === 1 && "
+        "document.querySelector('.question').textContent === 'Monthly shipments in 2025'"
+    )
     assert page.evaluate("location.hash") == first
     assert page.locator("#threads li").count() == 2  # no empty thread was left behind
     page.locator("#threads li button").first.focus()  # threads are reachable by keyboard
@@ -208,13 +253,20 @@ def test_threads_follow_the_url_and_the_back_button(page: Any) -> None:
 
 def test_a_long_record_list_pages_through_the_server_and_downloads_whole(page: Any) -> None:
     listing = ask(page, "Show shipments from Shanghai to Oakland in 2025", 1)
-    total = int(re.search(r"\(([\d,]+) total\)", listing.locator(".result h3").inner_text())[1].replace(",", ""))
+    total = int(
+        re.search(r"\(([\d,]+) total\)", listing.locator(".result h3").inner_text())[1].replace(
+            ",", ""
+        )
+    )
     assert total > 40 and listing.locator("tbody tr").count() == 20
     first = listing.locator("tbody tr").first.inner_text()
     listing.locator(".pager button", has_text="next").click()
     page.wait_for_function("document.querySelector('.pager span').textContent.startsWith('page 2')")
     listing.locator("tbody tr").first.wait_for()
-    assert listing.locator("tbody tr").count() == 20 and listing.locator("tbody tr").first.inner_text() != first
+    assert (
+        listing.locator("tbody tr").count() == 20
+        and listing.locator("tbody tr").first.inner_text() != first
+    )
     assert f"of {-(-total // 20)}" in listing.locator(".pager span").inner_text()
     shot(page, "8-page-two")
     with page.expect_download() as download:
@@ -226,15 +278,18 @@ def test_a_long_record_list_pages_through_the_server_and_downloads_whole(page: A
 def serious_violations(page: Any) -> list[str]:
     """What axe-core finds of serious or critical impact on the page as it is now."""
     page.add_script_tag(path=str(AXE))
-    found = page.evaluate("axe.run(document, {resultTypes: ['violations']}).then(r => r.violations"
-                          ".filter(v => ['serious', 'critical'].includes(v.impact))"
-                          ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', ')))")
+    found = page.evaluate(
+        "axe.run(document, {resultTypes: ['violations']}).then(r => r.violations"
+        ".filter(v => ['serious', 'critical'].includes(v.impact))"
+        ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', ')))"
+    )
     return list(found)
 
 
 @pytest.mark.parametrize("size", [(1400, 900), (390, 844)], ids=["desktop", "phone"])
-def test_axe_finds_no_serious_violation_on_the_start_screen_or_an_answer(browser: Any, data_dir: Path,
-                                                                         tmp_path: Path, size: tuple[int, int]) -> None:
+def test_axe_finds_no_serious_violation_on_the_start_screen_or_an_answer(
+    browser: Any, data_dir: Path, tmp_path: Path, size: tuple[int, int]
+) -> None:
     if not AXE.exists():
         pytest.skip("no axe-core: python3 dev.py test installs it with npm")
     with bosun_serve(data_copy(data_dir, tmp_path / "d")) as base:
@@ -253,9 +308,13 @@ def test_threads_are_renamed_deleted_with_undo_and_a_deleted_link_says_so(page: 
     link = page.url
     page.once("dialog", lambda dialog: dialog.accept("2025 by month"))
     page.locator("#threads li.current button.rename").click()
-    page.wait_for_function("document.querySelector('#threads li.current .open').textContent.startsWith('2025 by')")
+    page.wait_for_function(
+        "document.querySelector('#threads li.current .open').textContent.startsWith('2025 by')"
+    )
     page.reload()
-    page.wait_for_function("document.querySelector('#threads li .open')?.textContent.startsWith('2025 by month')")
+    page.wait_for_function(
+        "document.querySelector('#threads li .open')?.textContent.startsWith('2025 by month')"
+    )
 
     page.locator("#threads li button.delete").first.click()
     page.wait_for_function("document.querySelectorAll('#threads li').length === 0")
@@ -265,7 +324,8 @@ def test_threads_are_renamed_deleted_with_undo_and_a_deleted_link_says_so(page: 
     page.wait_for_function("document.querySelectorAll('#threads li').length === 1")
 
     page.locator("#threads li button.delete").first.click()
-    page.wait_for_function("!document.querySelector('#deleted')", timeout=15_000)  # deleted on the server
+    # deleted on the server
+    page.wait_for_function("!document.querySelector('#deleted')", timeout=15_000)
     page.goto(link)
     page.locator("#banner").wait_for()
     assert "does not exist" in page.locator("#banner").inner_text()
@@ -275,10 +335,11 @@ def test_threads_are_renamed_deleted_with_undo_and_a_deleted_link_says_so(page: 
     page.wait_for_function("document.querySelectorAll('#threads li').length === 1")
 
 
-def test_an_analysts_session_on_a_phone_survives_a_server_restart(browser: Any, data_dir: Path,
-                                                                  tmp_path: Path) -> None:
-    """Ask and read a chart, export every record, follow up, rename the thread; the server stops and comes back
-    on the same address, and the thread and its answers are all there (issue #26)."""
+def test_an_analysts_session_on_a_phone_survives_a_server_restart(
+    browser: Any, data_dir: Path, tmp_path: Path
+) -> None:
+    """Ask and read a chart, export every record, follow up, rename the thread; the server stops and
+    comes back on the same address, and the thread and its answers are all there (issue #26)."""
     folder, port = data_copy(data_dir, tmp_path / "d"), free_port()
     phone = browser.new_page(viewport={"width": 390, "height": 844})
     phone.set_default_timeout(30_000)
@@ -287,7 +348,11 @@ def test_an_analysts_session_on_a_phone_survives_a_server_restart(browser: Any, 
         trend = ask(phone, "Monthly TEU into Savannah in 2025", 1)
         trend.locator(".chart[data-mark=line] svg .mark-line path").first.wait_for()
         listing = ask(phone, "Show shipments from Shanghai to Oakland in 2025", 2)
-        total = int(re.search(r"\(([\d,]+) total\)", listing.locator(".result h3").inner_text())[1].replace(",", ""))
+        total = int(
+            re.search(r"\(([\d,]+) total\)", listing.locator(".result h3").inner_text())[1].replace(
+                ",", ""
+            )
+        )
         with phone.expect_download() as download:
             listing.locator(".pager button.csv").click()
         assert len(Path(download.value.path()).read_text().strip().splitlines()) == total + 1
@@ -296,8 +361,10 @@ def test_an_analysts_session_on_a_phone_survives_a_server_restart(browser: Any, 
         phone.locator("#drawer").click()
         phone.once("dialog", lambda dialog: dialog.accept("Savannah and Oakland"))
         phone.locator("#threads li.current button.rename").click()
-        phone.wait_for_function("document.querySelector('#threads li.current .open').textContent"
-                                ".startsWith('Savannah and Oakland')")
+        phone.wait_for_function(
+            "document.querySelector('#threads li.current .open').textContent"
+            ".startsWith('Savannah and Oakland')"
+        )
         phone.locator("#drawer-close").click()
         shot(phone, "phone-4-session")
     phone.fill("#question", "How many shipments arrived last month?")

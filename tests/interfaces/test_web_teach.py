@@ -1,5 +1,6 @@
-"""Teaching a word on the page, in Chromium: the button next to a word an answer did not understand offers the
-catalog's entries, refuses a shadowing word until asked again, and the next question reads the word taught."""
+"""Teaching a word on the page, in Chromium: the button next to a word an answer did not understand
+offers the catalog's entries, refuses a shadowing word until asked again, and the next question
+reads the word taught."""
 
 from __future__ import annotations
 
@@ -32,29 +33,38 @@ def test_a_word_is_taught_from_the_not_understood_line_and_read_next_time(page: 
     choice = first.get_by_label("What “liner” means")
     choice.locator("option").first.wait_for(state="attached")
     assert "field carrier name" in choice.locator("option").all_inner_texts()
-    first.get_by_role("textbox", name="“liner” means").fill("volume")  # a measure: typed in, it is checked as any entry
+    # a measure: typed in, it is checked as any entry
+    first.get_by_role("textbox", name="“liner” means").fill("volume")
     first.get_by_role("button", name="Teach", exact=True).click()
     said = first.locator(".teach-said")
     said.get_by_text("Taught: “liner” means measure volume").wait_for()
     shot(page, "teach-1-taught")
     second = ask(page, "total liner by carrier in 2025", 2)
     assert second.locator(".not-understood").count() == 0
-    assert "“liner” read as volume — taught by local on " in second.locator(".assumptions").inner_text()
+    assert (
+        "“liner” read as volume — taught by local on "
+        in second.locator(".assumptions").inner_text()
+    )
 
 
-def test_a_shadowing_word_and_a_meaning_outside_the_catalog_are_refused_on_the_page(page: Any) -> None:
+def test_a_shadowing_word_and_a_meaning_outside_the_catalog_are_refused_on_the_page(
+    page: Any,
+) -> None:
     first = ask(page, "total haul by carrier in 2025", 1)
     assert first.locator(".unread").all_inner_texts() == ["total", "haul"]
     first.get_by_role("button", name="Teach “total”").click()
     first.get_by_role("textbox", name="“total” means").fill("teu")
     first.get_by_role("button", name="Teach", exact=True).click()
     refusal = first.get_by_role("alert")
-    refusal.get_by_text("“total” already means").wait_for()  # a grammar word: taught only when asked again
+    # a grammar word: taught only when asked again
+    refusal.get_by_text("“total” already means").wait_for()
     assert refusal.get_by_role("button", name="Teach anyway").is_visible()
     first.get_by_role("button", name="Teach “haul”").click()
     first.get_by_role("textbox", name="“haul” means").fill("password_hash")
     first.get_by_role("button", name="Teach", exact=True).click()
-    first.get_by_role("alert").get_by_text("“password_hash” names nothing in the catalog").wait_for()
+    first.get_by_role("alert").get_by_text(
+        "“password_hash” names nothing in the catalog"
+    ).wait_for()
     shot(page, "teach-2-refused")
     first.get_by_role("textbox", name="“haul” means").fill("TEU")
     first.get_by_role("button", name="Teach", exact=True).click()

@@ -1,7 +1,9 @@
-"""`bosun serve --workers 2`: two processes behind one port serve one deployment, whichever answers a request.
+"""`bosun serve --workers 2`: two processes behind one port serve one deployment, whichever answers
+a request.
 
-Every request goes on a connection of its own, as from many clients, so that the kernel hands it to either
-worker; the worker that answered a turn is the one that answers `/health` next on the same connection.
+Every request goes on a connection of its own, as from many clients, so that the kernel hands it to
+either worker; the worker that answered a turn is the one that answers `/health` next on the same
+connection.
 """
 
 from __future__ import annotations
@@ -33,7 +35,9 @@ ATTEMPTS = 40  # at most, for a request to land on each worker
 @pytest.fixture(scope="module")
 def served(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`bosun serve --workers 2` on the dev set's sample, with conversations of its own."""
-    with bosun_serve(data_copy(data_dir, tmp_path_factory.mktemp("workers")), "--workers", "2") as base:
+    with bosun_serve(
+        data_copy(data_dir, tmp_path_factory.mktemp("workers")), "--workers", "2"
+    ) as base:
         yield base
 
 
@@ -56,8 +60,8 @@ def _total(answer: dict[str, Any]) -> Any:
 
 
 def _conversation(base: str, month: str) -> list[tuple[int, int, bool]]:
-    """A question and its follow-up, again and again on one thread: (question's worker, follow-up's worker,
-    whether the follow-up was read as the question about the other port)."""
+    """A question and its follow-up, again and again on one thread: (question's worker, follow-up's
+    worker, whether the follow-up was read as the question about the other port)."""
     thread, alone = _thread(base), _thread(base)
     expected, _ = _asked(base, alone, f"How many shipments arrived in Charleston in {month}?")
     seen = []
@@ -65,7 +69,9 @@ def _conversation(base: str, month: str) -> list[tuple[int, int, bool]]:
         _, first = _asked(base, thread, f"How many shipments arrived in Savannah in {month}?")
         follow_up, second = _asked(base, thread, "and in Charleston?")
         seen.append((first, second, _total(follow_up) == _total(expected)))
-        if len({worker for pair in seen for worker in pair[:2]}) == 2 and any(a != b for a, b, _ in seen):
+        if len({worker for pair in seen for worker in pair[:2]}) == 2 and any(
+            a != b for a, b, _ in seen
+        ):
             break
     return seen
 
@@ -76,13 +82,15 @@ def test_follow_ups_are_read_in_their_thread_whichever_worker_answers(served: st
     turns = [turn for conversation in conversations for turn in conversation]
     assert all(read for _, _, read in turns)
     assert len({worker for first, second, _ in turns for worker in (first, second)}) == 2
-    assert any(first != second for first, second, _ in turns)  # a follow-up read on the other worker
+    # a follow-up read on the other worker
+    assert any(first != second for first, second, _ in turns)
 
 
 def test_a_word_taught_on_one_worker_is_read_on_both(served: str) -> None:
     question = "how many shipments to Gotham in 2025"
     plain = _total(_asked(served, _thread(served), "how many shipments to New York in 2025")[0])
-    unknown = _on_both(served, question)  # each worker has read the taught words before the teaching
+    # each worker has read the taught words before the teaching
+    unknown = _on_both(served, question)
     resolved_before = [_resolved(served, "Gotham") for _ in range(6)]
     taught = httpx.post(f"{served}/vocabulary", json={"word": "Gotham", "means": "New York"})
     assert taught.status_code == 201, taught.text
@@ -90,17 +98,22 @@ def test_a_word_taught_on_one_worker_is_read_on_both(served: str) -> None:
     assert [a["status"] for a in unknown] == ["failed", "failed"]
     assert [_total(a) for a in read] == [plain, plain]
     assert resolved_before == [set()] * 6
-    assert [_resolved(served, "Gotham") for _ in range(6)] == [{"NEW YORK"}] * 6  # MCP's resolve_name too
+    # MCP's resolve_name too
+    assert [_resolved(served, "Gotham") for _ in range(6)] == [{"NEW YORK"}] * 6
 
 
 def _resolved(base: str, name: str) -> set[str]:
     """The names MCP's resolve_name finds in `name`, called on a connection of its own."""
     call = {"name": "resolve_name", "arguments": {"text": name}}
-    return {c["value"] for c in _result(_rpc(base, "tools/call", call, None))["structuredContent"]["candidates"]}
+    return {
+        c["value"]
+        for c in _result(_rpc(base, "tools/call", call, None))["structuredContent"]["candidates"]
+    }
 
 
 def _on_both(base: str, question: str) -> list[dict[str, Any]]:
-    """The question asked on new threads until each worker has answered it: each one's first answer."""
+    """The question asked on new threads until each worker has answered it: each one's first
+    answer."""
     answers: dict[int, dict[str, Any]] = {}
     for _ in range(ATTEMPTS):
         answer, worker = _asked(base, _thread(base), question)
@@ -111,7 +124,8 @@ def _on_both(base: str, question: str) -> list[dict[str, Any]]:
 
 
 def _rpc(base: str, method: str, params: dict[str, Any], session: str | None) -> httpx.Response:
-    """One JSON-RPC request to /mcp on a connection of its own, in the session `session` when there is one."""
+    """One JSON-RPC request to /mcp on a connection of its own, in the session `session` when there
+    is one."""
     headers = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": PROTOCOL}
     if session:
         headers["MCP-Session-Id"] = session
@@ -127,45 +141,70 @@ def _result(response: httpx.Response) -> dict[str, Any]:
 
 
 def test_mcp_calls_succeed_on_either_worker(served: str) -> None:
-    """A client that does not start a new session when a call meets a worker that never saw its session."""
-    hello = {"protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}
+    """A client that does not start a new session when a call meets a worker that never saw its
+    session."""
+    hello = {
+        "protocolVersion": PROTOCOL,
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"},
+    }
     opened = _rpc(served, "initialize", hello, None)
     session = opened.headers.get("mcp-session-id")
     assert _result(opened)["serverInfo"]["name"] == "bosun"
-    calls = [("resolve_name", {"text": "Maersk"})] * 4 + [("ask", {"question": "How many shipments in 2025?"})] * 4
-    results = [_result(_rpc(served, "tools/call", {"name": n, "arguments": a}, session)) for n, a in calls]
+    calls = [("resolve_name", {"text": "Maersk"})] * 4 + [
+        ("ask", {"question": "How many shipments in 2025?"})
+    ] * 4
+    results = [
+        _result(_rpc(served, "tools/call", {"name": n, "arguments": a}, session)) for n, a in calls
+    ]
     assert [r["isError"] for r in results] == [False] * 8
     names = {c["value"] for r in results[:4] for c in r["structuredContent"]["candidates"]}
     totals = {str(r["structuredContent"]["results"][0]["rows"]) for r in results[4:]}
     assert len(names) >= 1 and len(totals) == 1
 
 
-def test_a_second_server_on_the_port_is_refused_not_let_share_it(served: str, data_dir: Path,
-                                                                  tmp_path: Path) -> None:
-    """Its workers' sockets could join the first server's on the port (SO_REUSEPORT) and take half its calls."""
+def test_a_second_server_on_the_port_is_refused_not_let_share_it(
+    served: str, data_dir: Path, tmp_path: Path
+) -> None:
+    """Its workers' sockets could join the first server's on the port (SO_REUSEPORT) and take half
+    its calls."""
     port = served.rsplit(":", 1)[1]
-    command = [sys.executable, "-m", "bosun.interfaces.cli", "serve", "--workers", "2", "--port", port]
+    command = [
+        sys.executable,
+        "-m",
+        "bosun.interfaces.cli",
+        "serve",
+        "--workers",
+        "2",
+        "--port",
+        port,
+    ]
     env = {**os.environ, "BOSUN_DATA_DIR": str(data_copy(data_dir, tmp_path / "d"))}
     second = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
     assert second.returncode != 0, second.stdout
-    assert second.stderr.splitlines()[-1] == (f"bosun: cannot listen on 127.0.0.1:{port}: Address already in use; "
-                                              "choose another --port or stop the server using it")
+    assert second.stderr.splitlines()[-1] == (
+        f"bosun: cannot listen on 127.0.0.1:{port}: Address already in use; "
+        "choose another --port or stop the server using it"
+    )
 
 
 def test_a_worker_that_dies_is_started_again(served: str) -> None:
     """Last in the module: it kills one of the workers the other tests used."""
     workers = _workers(served, 2)
     os.kill(workers.pop(), signal.SIGKILL)
-    survivors = _workers(served, 2)  # every request answered meanwhile, until a new worker answers too
+    # every request answered meanwhile, until a new worker answers too
+    survivors = _workers(served, 2)
     assert workers < survivors and len(survivors) == 2
 
 
 def _workers(base: str, count: int) -> set[int]:
-    """The process ids answering /health on connections of their own, until `count` different ones have."""
+    """The process ids answering /health on connections of their own, until `count` different ones
+    have."""
     seen: set[int] = set()
     deadline = time.monotonic() + 60
     while len(seen) < count and time.monotonic() < deadline:
-        health = httpx.get(f"{base}/health", timeout=30)  # one sent to the dead worker waits for its successor
+        # one sent to the dead worker waits for its successor
+        health = httpx.get(f"{base}/health", timeout=30)
         assert health.status_code == 200, health.text
         seen.add(health.json()["process"])
     return seen

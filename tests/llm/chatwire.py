@@ -1,6 +1,8 @@
-"""A local HTTP server speaking OpenAI's chat-completions format, for tests that reach a chat model over real HTTP.
+"""A local HTTP server speaking OpenAI's chat-completions format, for tests that reach a chat model
+over real HTTP.
 
-A test subclasses `ChatWire` with an `answer(body)` giving the assistant's message for each request body.
+A test subclasses `ChatWire` with an `answer(body)` giving the assistant's message for each request
+body.
 """
 
 from __future__ import annotations
@@ -15,12 +17,17 @@ from typing import Any
 
 def tool_message(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """The assistant calling `tool` with `arguments`."""
-    call = {"id": "call_1", "type": "function", "function": {"name": tool, "arguments": json.dumps(arguments)}}
+    call = {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": tool, "arguments": json.dumps(arguments)},
+    }
     return {"role": "assistant", "content": None, "tool_calls": [call]}
 
 
 class ChatWire(BaseHTTPRequestHandler):
-    """POST /v1/chat/completions: the message `answer` gives, in a completion with `usage` tokens."""
+    """POST /v1/chat/completions: the message `answer` gives, in a completion with `usage`
+    tokens."""
 
     usage = (900, 60)  # prompt and completion tokens said in each reply
 
@@ -30,10 +37,18 @@ class ChatWire(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         prompt, completion = self.usage
-        reply = {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": body["model"],
-                 "choices": [{"index": 0, "message": self.answer(body), "finish_reason": "stop"}],
-                 "usage": {"prompt_tokens": prompt, "completion_tokens": completion,
-                           "total_tokens": prompt + completion}}
+        reply = {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body["model"],
+            "choices": [{"index": 0, "message": self.answer(body), "finish_reason": "stop"}],
+            "usage": {
+                "prompt_tokens": prompt,
+                "completion_tokens": completion,
+                "total_tokens": prompt + completion,
+            },
+        }
         data = json.dumps(reply).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")

@@ -35,7 +35,8 @@ class Oracle:
     """The script: what the rules would answer for the call being made, in the model's form."""
 
     def __init__(self, readings: dict[str, dict[str, Any]] | None = None) -> None:
-        self.readings = readings or {}  # question → the ModelReading scripted for it, over the rules' reading
+        # question → the ModelReading scripted for it, over the rules' reading
+        self.readings = readings or {}
         self.reading: Reading | None = None
         self.plan: PlanDecision | None = None
         self.calls: Counter[str] = Counter()
@@ -54,7 +55,9 @@ class Oracle:
         if tool == "ModelPlan":
             assert self.plan is not None
             return tool_call(tool, model_plan(self.plan))
-        return tool_call(tool, {"text": written(str(messages[0].content), str(messages[1].content))})
+        return tool_call(
+            tool, {"text": written(str(messages[0].content), str(messages[1].content))}
+        )
 
 
 def _question(human: str) -> str:
@@ -62,8 +65,11 @@ def _question(human: str) -> str:
 
 
 @contextmanager
-def oracle_model(patch: pytest.MonkeyPatch, readings: dict[str, dict[str, Any]] | None = None) -> Iterator[Oracle]:
-    """Every chat model opened in the block is the oracle's; each read and plan first tells it the rules' answer."""
+def oracle_model(
+    patch: pytest.MonkeyPatch, readings: dict[str, dict[str, Any]] | None = None
+) -> Iterator[Oracle]:
+    """Every chat model opened in the block is the oracle's; each read and plan first tells it the
+    rules' answer."""
     oracle = Oracle(readings)
     read, plan = LLMUnderstanding.read, LLMPlanner.plan
 
@@ -97,18 +103,37 @@ def model_goal(meaning: Meaning) -> dict[str, Any]:
     return {
         "records": meaning.intent_type == "search" and lookup is None,
         "measures": [{"agg": m.agg, "field": m.field} for m in meaning.measures],
-        "filters": [{"field": c.field, "values": c.values, "negate": c.negate} for c in meaning.conditions if c.values],
+        "filters": [
+            {"field": c.field, "values": c.values, "negate": c.negate}
+            for c in meaning.conditions
+            if c.values
+        ],
         "ranges": [_range(c) for c in meaning.conditions if not c.values],
-        "time": _time(meaning), "group_by": meaning.group_by, "interval": meaning.interval, "top_n": meaning.top_n,
-        "order": meaning.order, "sort": [{"field": f, "direction": d} for f, d in meaning.sort], "page": meaning.page,
-        "lookup": {"object": lookup.object, "key": lookup.key, "fields": lookup.fields} if lookup else None,
-        "ambiguous": [{"phrase": a.term, "options": a.options} for a in meaning.ambiguities if a.kind == "entity"],
-        "unknown_names": meaning.unknown_terms, "not_understood": meaning.not_understood,
+        "time": _time(meaning),
+        "group_by": meaning.group_by,
+        "interval": meaning.interval,
+        "top_n": meaning.top_n,
+        "order": meaning.order,
+        "sort": [{"field": f, "direction": d} for f, d in meaning.sort],
+        "page": meaning.page,
+        "lookup": {"object": lookup.object, "key": lookup.key, "fields": lookup.fields}
+        if lookup
+        else None,
+        "ambiguous": [
+            {"phrase": a.term, "options": a.options}
+            for a in meaning.ambiguities
+            if a.kind == "entity"
+        ],
+        "unknown_names": meaning.unknown_terms,
+        "not_understood": meaning.not_understood,
     }
 
 
 def _range(condition: Condition) -> dict[str, Any]:
-    return {"field": condition.field, **{op: getattr(condition, op) for op in ("gt", "gte", "lt", "lte")}}
+    return {
+        "field": condition.field,
+        **{op: getattr(condition, op) for op in ("gt", "gte", "lt", "lte")},
+    }
 
 
 def _time(meaning: Meaning) -> dict[str, Any] | None:
@@ -116,8 +141,13 @@ def _time(meaning: Meaning) -> dict[str, Any] | None:
     if time is None:
         return None
     chosen = any(a.kind == "field" and a.term == time.text for a in meaning.ambiguities)
-    return {"field": time.field, "start": _iso(time.start), "end": _iso(time.end), "words": time.text,
-            "named": not chosen}
+    return {
+        "field": time.field,
+        "start": _iso(time.start),
+        "end": _iso(time.end),
+        "words": time.text,
+        "named": not chosen,
+    }
 
 
 def _iso(day: date | None) -> str | None:
@@ -127,23 +157,41 @@ def _iso(day: date | None) -> str | None:
 # -- plans ---------------------------------------------------------------------------------------
 def model_plan(decision: PlanDecision) -> dict[str, Any]:
     return {
-        "action": decision.action, "reasoning": decision.reasoning,
-        "sub_goals": [{"id": s.id, "goal_id": s.goal_id, "worker": s.worker,
-                       "inputs": [{"name": n, "from_sub_goal": r.from_sub_goal, "slot": r.slot}
-                                  for n, r in s.inputs.items()]} for s in decision.sub_goals],
-        "synthesis_inputs": [{"key": k, "from_sub_goal": r.from_sub_goal, "slot": r.slot}
-                             for k, r in (decision.synthesis_inputs or {}).items()],
+        "action": decision.action,
+        "reasoning": decision.reasoning,
+        "sub_goals": [
+            {
+                "id": s.id,
+                "goal_id": s.goal_id,
+                "worker": s.worker,
+                "inputs": [
+                    {"name": n, "from_sub_goal": r.from_sub_goal, "slot": r.slot}
+                    for n, r in s.inputs.items()
+                ],
+            }
+            for s in decision.sub_goals
+        ],
+        "synthesis_inputs": [
+            {"key": k, "from_sub_goal": r.from_sub_goal, "slot": r.slot}
+            for k, r in (decision.synthesis_inputs or {}).items()
+        ],
     }
 
 
 # -- texts ---------------------------------------------------------------------------------------
 def written(system: str, human: str) -> str:
-    """A writer's text from its own summary: the glossary entries, the fields, the figures, or a question."""
+    """A writer's text from its own summary: the glossary entries, the fields, the figures, or a
+    question."""
     if system.startswith("A name in the user's question matches several things"):
         return f"Which {_line(human, 'The name')} did you mean?"
     for label in ("Glossary entries:\n", "Fields (name, type, meaning):\n", "Figures computed: "):
         if label in human:
-            return human.split(label, 1)[1].split("\n<question>", 1)[0].split("\nColumns:", 1)[0].strip()
+            return (
+                human.split(label, 1)[1]
+                .split("\n<question>", 1)[0]
+                .split("\nColumns:", 1)[0]
+                .strip()
+            )
     raise AssertionError(f"no summary in the prompt: {human[:200]}")
 
 

@@ -23,8 +23,11 @@ USAGE = {"input_tokens": 120, "output_tokens": 30, "total_tokens": 150}
 
 def tool_call(name: str, args: dict[str, Any], usage: dict[str, int] | None = None) -> AIMessage:
     """A model's answer that calls the tool `name` (a pydantic schema's class name) with `args`."""
-    return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": "call_1", "type": "tool_call"}],
-                     usage_metadata=usage or USAGE)  # type: ignore[arg-type]
+    return AIMessage(
+        content="",
+        tool_calls=[{"name": name, "args": args, "id": "call_1", "type": "tool_call"}],
+        usage_metadata=usage or USAGE,
+    )  # type: ignore[arg-type]
 
 
 def prose(text: str = "I would rather just talk.") -> AIMessage:
@@ -33,15 +36,21 @@ def prose(text: str = "I would rather just talk.") -> AIMessage:
 
 
 class ToolFakeModel(FakeMessagesListChatModel):
-    """Replays `responses` in order (cycling); keeps every prompt in `seen` (shared by its bound copies)."""
+    """Replays `responses` in order (cycling); keeps every prompt in `seen` (shared by its bound
+    copies)."""
 
     seen: list[list[BaseMessage]] = Field(default_factory=list)
 
     def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
         return self
 
-    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None, run_manager: Any = None,
-                  **kwargs: Any) -> ChatResult:
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: Any = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         self.seen.append(list(messages))
         return super()._generate(messages, stop, run_manager, **kwargs)
 
@@ -60,8 +69,13 @@ class DispatchFakeModel(FakeMessagesListChatModel):
     def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
         return self.model_copy(update={"tool": tools[0].__name__})  # shallow: `seen` stays shared
 
-    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None, run_manager: Any = None,
-                  **kwargs: Any) -> ChatResult:
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: Any = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         self.seen.append(list(messages))
         return ChatResult(generations=[ChatGeneration(message=self.script(self.tool, messages))])
 

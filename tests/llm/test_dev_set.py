@@ -1,4 +1,5 @@
-"""`BOSUN_UNDERSTANDING=llm` answers the whole dev set end to end with a scripted model (the oracle)."""
+"""`BOSUN_UNDERSTANDING=llm` answers the whole dev set end to end with a scripted model (the
+oracle)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,12 @@ DEV = Path(__file__).parents[3] / "shared" / "eval" / "dev.jsonl"
 @pytest.mark.skipif(not DEV.exists(), reason="the shared dev set is not beside this checkout")
 def test_the_dev_set_scores_the_same_through_the_model(dev_data_dir: Path) -> None:
     with pytest.MonkeyPatch.context() as patch, oracle_model(patch) as oracle:
-        env = {"BOSUN_DATA_DIR": str(dev_data_dir), "BOSUN_UNDERSTANDING": "llm",
-               "BOSUN_LLM_MODEL": "openai:scripted", "COLUMNS": "100"}
+        env = {
+            "BOSUN_DATA_DIR": str(dev_data_dir),
+            "BOSUN_UNDERSTANDING": "llm",
+            "BOSUN_LLM_MODEL": "openai:scripted",
+            "COLUMNS": "100",
+        }
         result = CliRunner().invoke(app, ["eval", str(DEV), "--failures"], env=env)
     assert result.exit_code == 0, result.output
     overall = re.search(r"overall\s+│\s+(\d+)\s+│\s+(\d+)", result.output)

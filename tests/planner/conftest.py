@@ -22,11 +22,18 @@ def ask(tmp_path: Path) -> Ask:
     """Run one turn whose goals are given, with the test workers, on a durable checkpointer."""
     graph = build_graph(open_checkpointer(tmp_path / "cp.sqlite"))
 
-    def run(goals: list[Goal], log: list[str] | None = None, scripts: dict[int, Script] | None = None,
-            **settings: Any) -> Answer:
+    def run(
+        goals: list[Goal],
+        log: list[str] | None = None,
+        scripts: dict[int, Script] | None = None,
+        **settings: Any,
+    ) -> Answer:
         registry = build_registry(log, scripts=scripts)
-        ctx = RunContext(settings=Settings(data_dir=tmp_path, **settings), registry=registry,
-                         goals_of=lambda question, history: goals)
+        ctx = RunContext(
+            settings=Settings(data_dir=tmp_path, **settings),
+            registry=registry,
+            goals_of=lambda question, history: goals,
+        )
         return run_turn(graph, "question", "thread-1", ctx)
 
     return run

@@ -1,4 +1,5 @@
-"""A turn in its own process, for the kill-and-resume test: `python -m tests.planner.durable_turn MODE DIR`.
+"""A turn in its own process, for the kill-and-resume test: `python -m tests.planner.durable_turn
+MODE DIR`.
 
 MODE `run` starts the turn (es_query_gen then sleeps, so the test can kill the process between
 rounds); `resume` finishes it from the checkpoint; `whole` runs it uninterrupted. Each worker that
@@ -21,8 +22,10 @@ from bosun.workers.context import Context
 from bosun.workers.models import Goal, WorkerInput, WorkerResult
 from tests.planner.workers import Script, build_registry
 
-GOALS = [Goal(id=1, text="Maersk to LA", deliverables=["formatted_results"]),
-         Goal(id=2, text="what is a TEU", deliverables=["answer"])]
+GOALS = [
+    Goal(id=1, text="Maersk to LA", deliverables=["formatted_results"]),
+    Goal(id=2, text="what is a TEU", deliverables=["answer"]),
+]
 SCRIPTS = {1: Script(values=["MAERSK"]), 2: Script(definition="TEU is ...")}
 
 
@@ -30,7 +33,9 @@ def main(mode: str, folder: Path) -> None:
     registry = build_registry(scripts=SCRIPTS)
     for name, registered in list(registry.workers.items()):
         registry.workers[name] = replace(registered, fn=_logged(registered.fn, folder, mode))
-    ctx = RunContext(settings=Settings(data_dir=folder), registry=registry, goals_of=lambda q, h: GOALS)
+    ctx = RunContext(
+        settings=Settings(data_dir=folder), registry=registry, goals_of=lambda q, h: GOALS
+    )
     graph = build_graph(open_checkpointer(folder / "checkpoints.sqlite"))
     if mode == "resume":
         answer = resume_turn(graph, "thread", ctx)

@@ -1,4 +1,5 @@
-"""The SQLite checkpointer writes a channel's value once per version and reads checkpoints back whole."""
+"""The SQLite checkpointer writes a channel's value once per version and reads checkpoints back
+whole."""
 
 from __future__ import annotations
 
@@ -21,7 +22,11 @@ CONFIG = {"configurable": {"thread_id": "t"}}
 def _context(tmp_path: Path) -> RunContext:
     goals = [Goal(id=1, text="Maersk shipments to LA", deliverables=SEARCH)]
     registry = build_registry(scripts={1: Script(values=["MAERSK"])})
-    return RunContext(settings=Settings(data_dir=tmp_path), registry=registry, goals_of=lambda question, history: goals)
+    return RunContext(
+        settings=Settings(data_dir=tmp_path),
+        registry=registry,
+        goals_of=lambda question, history: goals,
+    )
 
 
 def test_a_turn_reads_back_whole_and_stores_an_unchanged_value_once(tmp_path: Path) -> None:
@@ -33,7 +38,9 @@ def test_a_turn_reads_back_whole_and_stores_an_unchanged_value_once(tmp_path: Pa
     assert all(h.values["question"] == "Maersk shipments to LA?" for h in history[:-1])
     assert history[0].values["final_response"].answer == answer.answer
     with sqlite3.connect(tmp_path / "cp.sqlite") as con:
-        stored = con.execute("SELECT count(*) FROM bosun_channel_values WHERE channel = 'question'").fetchone()[0]
+        stored = con.execute(
+            "SELECT count(*) FROM bosun_channel_values WHERE channel = 'question'"
+        ).fetchone()[0]
     assert stored == 1  # not once per step
 
 

@@ -1,5 +1,6 @@
-"""A worker that needs a slot only for some goals (`consumes_if`): the rules planner plans its producer for those
-goals alone and wires it by an InputRef, with no case of its own (how a link's lookup is planned, issue 23)."""
+"""A worker that needs a slot only for some goals (`consumes_if`): the rules planner plans its
+producer for those goals alone and wires it by an InputRef, with no case of its own (how a link's
+lookup is planned, issue 23)."""
 
 from __future__ import annotations
 
@@ -20,12 +21,26 @@ KEYS = Slot("keys", list[str])
 def _registry() -> Registry:
     registry = Registry()
 
-    @worker("lookup", "finds the keys", consumes=[], produces=[KEYS], goal_type="support", registry=registry)
+    @worker(
+        "lookup",
+        "finds the keys",
+        consumes=[],
+        produces=[KEYS],
+        goal_type="support",
+        registry=registry,
+    )
     def lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
         return WorkerResult.of(wi, KEYS.of(["A", "B"]))
 
-    @worker("writer", "writes the answer", consumes=[], produces=[ANSWER], goal_type="deliverable",
-            consumes_if=[(KEYS, lambda params: "linked" in params.text)], registry=registry)
+    @worker(
+        "writer",
+        "writes the answer",
+        consumes=[],
+        produces=[ANSWER],
+        goal_type="deliverable",
+        consumes_if=[(KEYS, lambda params: "linked" in params.text)],
+        registry=registry,
+    )
     def writer(wi: WorkerInput, ctx: Context) -> WorkerResult:
         keys = wi.get(KEYS) if KEYS.name in wi.resolved_inputs else []
         return WorkerResult.of(wi, ANSWER.of(Deliverable(text=f"keys: {keys}")))
@@ -35,7 +50,9 @@ def _registry() -> Registry:
 
 def _turn(tmp_path: Path, text: str) -> tuple[str, list[tuple[str, dict[str, str]]]]:
     goal = Goal(id=1, text=text, deliverables=["answer"], params=GoalParams(text=text))
-    ctx = RunContext(settings=Settings(data_dir=tmp_path), registry=_registry(), goals_of=lambda q, h: [goal])
+    ctx = RunContext(
+        settings=Settings(data_dir=tmp_path), registry=_registry(), goals_of=lambda q, h: [goal]
+    )
     answer = run_turn(build_graph(), text, "t", ctx)
     return answer.answer, [(s.worker, dict(s.inputs)) for s in answer.trace.sub_goals]
 
@@ -43,6 +60,7 @@ def _turn(tmp_path: Path, text: str) -> tuple[str, list[tuple[str, dict[str, str
 def test_the_slot_is_planned_and_wired_only_for_the_goals_that_need_it(tmp_path: Path) -> None:
     text, steps = _turn(tmp_path, "a linked goal")
     assert text == "keys: ['A', 'B']"
-    assert steps == [("lookup", {}), ("writer", {"keys": "sg1.keys"})]  # the InputRef to the lookup's keys
+    # the InputRef to the lookup's keys
+    assert steps == [("lookup", {}), ("writer", {"keys": "sg1.keys"})]
     plain, alone = _turn(tmp_path, "a plain goal")
     assert plain == "keys: []" and [w for w, _ in alone] == ["writer"]

@@ -1,4 +1,5 @@
-"""A process killed between rounds resumes from its checkpoint without redoing finished sub-goals."""
+"""A process killed between rounds resumes from its checkpoint without redoing finished
+sub-goals."""
 
 from __future__ import annotations
 
@@ -15,8 +16,12 @@ ROOT = Path(__file__).parents[2]
 
 
 def _start(mode: str, folder: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "tests.planner.durable_turn", mode, str(folder)], cwd=ROOT,
-                            stdout=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.planner.durable_turn", mode, str(folder)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _finish(mode: str, folder: Path) -> dict[str, Any]:
@@ -48,8 +53,14 @@ def test_kill_between_rounds_then_resume(tmp_path: Path) -> None:
     assert sorted(log.read_text().split()) == ["common_helpdesk", "metadata_lookup"]
 
     resumed = _finish("resume", killed)
-    assert sorted(log.read_text().split()) == ["common_helpdesk", "es_query_exec", "es_query_gen", "metadata_lookup",
-                                               "show_results"]  # round 1's workers did not run again
+    assert sorted(log.read_text().split()) == [
+        "common_helpdesk",
+        "es_query_exec",
+        "es_query_gen",
+        "metadata_lookup",
+        # round 1's workers did not run again
+        "show_results",
+    ]
     uninterrupted = _finish("whole", whole)
     assert resumed["status"] == "done"
     assert _comparable(resumed) == _comparable(uninterrupted)

@@ -1,8 +1,8 @@
 """Test workers with the seed's names and slots, registered in a fresh registry per test.
 
 What each does for a goal is scripted (no models, no engine), by the goal's id: enough to drive the
-planner through every path of seed 000's scenarios. Their slots carry plain values, declared here with
-their own (loose) types, as any registry's own workers declare theirs.
+planner through every path of seed 000's scenarios. Their slots carry plain values, declared here
+with their own (loose) types, as any registry's own workers declare theirs.
 """
 
 from __future__ import annotations
@@ -13,7 +13,14 @@ from typing import Any
 
 from bosun.errors import UnknownEntity
 from bosun.workers.context import Context
-from bosun.workers.models import Clarification, Deliverable, ResultTable, Slot, WorkerInput, WorkerResult
+from bosun.workers.models import (
+    Clarification,
+    Deliverable,
+    ResultTable,
+    Slot,
+    WorkerInput,
+    WorkerResult,
+)
 from bosun.workers.registry import Registry, worker
 
 ANSWER = Slot("answer", Deliverable)
@@ -42,8 +49,9 @@ class Script:
     assume: list[str] = field(default_factory=list)
 
 
-def build_registry(log: list[str] | None = None, delay_s: float = 0.0,
-                   scripts: dict[int, Script] | None = None) -> Registry:
+def build_registry(
+    log: list[str] | None = None, delay_s: float = 0.0, scripts: dict[int, Script] | None = None
+) -> Registry:
     registry = Registry()
     calls = log if log is not None else []
     scripted = scripts or {}
@@ -54,33 +62,66 @@ def build_registry(log: list[str] | None = None, delay_s: float = 0.0,
             time.sleep(delay_s)
         return scripted.get(wi.sub_goal.goal_id, Script())
 
-    @worker("common_helpdesk", "glossary answers", consumes=[], produces=[ANSWER], goal_type="deliverable",
-            registry=registry)
+    @worker(
+        "common_helpdesk",
+        "glossary answers",
+        consumes=[],
+        produces=[ANSWER],
+        goal_type="deliverable",
+        registry=registry,
+    )
     def helpdesk(wi: WorkerInput, ctx: Context) -> WorkerResult:
         return WorkerResult.of(wi, ANSWER.of(Deliverable(text=track(wi).definition)))
 
-    @worker("metadata_lookup", "resolve entities", consumes=[], produces=[ANALYSIS_RESULT, ENTITY_OPTIONS],
-            goal_type="support", registry=registry)
+    @worker(
+        "metadata_lookup",
+        "resolve entities",
+        consumes=[],
+        produces=[ANALYSIS_RESULT, ENTITY_OPTIONS],
+        goal_type="support",
+        registry=registry,
+    )
     def metadata(wi: WorkerInput, ctx: Context) -> WorkerResult:
         script = track(wi)
         if script.unknown:
             raise UnknownEntity(script.unknown)
         analysis = ANALYSIS_RESULT.of({"values": script.values, "assume": script.assume})
         if script.options:
-            return WorkerResult.of(wi, analysis, ENTITY_OPTIONS.of(script.options), status="partial",
-                                   needs="clarification_message", message=f"{len(script.options)} matches")
+            return WorkerResult.of(
+                wi,
+                analysis,
+                ENTITY_OPTIONS.of(script.options),
+                status="partial",
+                needs="clarification_message",
+                message=f"{len(script.options)} matches",
+            )
         return WorkerResult.of(wi, analysis)
 
-    @worker("es_query_gen", "DSL from the meaning", consumes=[ANALYSIS_RESULT], produces=[ES_QUERY],
-            goal_type="support", registry=registry)
+    @worker(
+        "es_query_gen",
+        "DSL from the meaning",
+        consumes=[ANALYSIS_RESULT],
+        produces=[ES_QUERY],
+        goal_type="support",
+        registry=registry,
+    )
     def gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
         track(wi)
         analysis = wi.get(ANALYSIS_RESULT)
-        query = {"query": {"terms": {"carrier_name": analysis["values"]}}, "assumptions": analysis["assume"]}
+        query = {
+            "query": {"terms": {"carrier_name": analysis["values"]}},
+            "assumptions": analysis["assume"],
+        }
         return WorkerResult.of(wi, ES_QUERY.of(query))
 
-    @worker("es_query_exec", "run the query", consumes=[ES_QUERY], produces=[ES_RESULTS], goal_type="support",
-            registry=registry)
+    @worker(
+        "es_query_exec",
+        "run the query",
+        consumes=[ES_QUERY],
+        produces=[ES_RESULTS],
+        goal_type="support",
+        registry=registry,
+    )
     def execute(wi: WorkerInput, ctx: Context) -> WorkerResult:
         script = track(wi)
         if script.crash:
@@ -90,40 +131,82 @@ def build_registry(log: list[str] | None = None, delay_s: float = 0.0,
         query = wi.get(ES_QUERY)
         results = {"rows": script.rows, "assumptions": query["assumptions"], "query": query}
         if script.partial:
-            return WorkerResult.of(wi, ES_RESULTS.of({**results, "caveat": script.partial}), status="partial",
-                                   message=script.partial)
+            return WorkerResult.of(
+                wi,
+                ES_RESULTS.of({**results, "caveat": script.partial}),
+                status="partial",
+                message=script.partial,
+            )
         return WorkerResult.of(wi, ES_RESULTS.of(results), empty=not script.rows)
 
-    @worker("show_results", "template table", consumes=[ES_RESULTS], produces=[FORMATTED_RESULTS],
-            goal_type="deliverable", registry=registry)
+    @worker(
+        "show_results",
+        "template table",
+        consumes=[ES_RESULTS],
+        produces=[FORMATTED_RESULTS],
+        goal_type="deliverable",
+        registry=registry,
+    )
     def show(wi: WorkerInput, ctx: Context) -> WorkerResult:
         track(wi)
         res = wi.get(ES_RESULTS)
-        table = ResultTable(title=wi.sub_goal.description, columns=["carrier_name", "teu"], rows=res["rows"],
-                            total=len(res["rows"]), query=res["query"])
-        shown = Deliverable(text=f"{len(res['rows'])} rows", tables=[table], assumptions=res["assumptions"])
+        table = ResultTable(
+            title=wi.sub_goal.description,
+            columns=["carrier_name", "teu"],
+            rows=res["rows"],
+            total=len(res["rows"]),
+            query=res["query"],
+        )
+        shown = Deliverable(
+            text=f"{len(res['rows'])} rows", tables=[table], assumptions=res["assumptions"]
+        )
         return WorkerResult.of(wi, FORMATTED_RESULTS.of(shown))
 
-    @worker("analyze_results", "comparisons", consumes=[ES_RESULTS], produces=[ANALYSIS],
-            goal_type="deliverable", registry=registry)
+    @worker(
+        "analyze_results",
+        "comparisons",
+        consumes=[ES_RESULTS],
+        produces=[ANALYSIS],
+        goal_type="deliverable",
+        registry=registry,
+    )
     def analyze(wi: WorkerInput, ctx: Context) -> WorkerResult:
         track(wi)
-        parts = [f"{k}: {v['rows']}" + (f" ({v['caveat']})" if v.get("caveat") else "")
-                 for k, v in sorted(wi.resolved_inputs.items())]
+        parts = [
+            f"{k}: {v['rows']}" + (f" ({v['caveat']})" if v.get("caveat") else "")
+            for k, v in sorted(wi.resolved_inputs.items())
+        ]
         return WorkerResult.of(wi, ANALYSIS.of(Deliverable(text="compared " + "; ".join(parts))))
 
-    @worker("clarify_question", "ask which one", consumes=[ENTITY_OPTIONS], produces=[CLARIFICATION_MESSAGE],
-            goal_type="deliverable", registry=registry)
+    @worker(
+        "clarify_question",
+        "ask which one",
+        consumes=[ENTITY_OPTIONS],
+        produces=[CLARIFICATION_MESSAGE],
+        goal_type="deliverable",
+        registry=registry,
+    )
     def clarify(wi: WorkerInput, ctx: Context) -> WorkerResult:
         track(wi)
         question = "Which one did you mean?"
         clarification = Clarification(question=question, options=wi.get(ENTITY_OPTIONS))
-        return WorkerResult.of(wi, CLARIFICATION_MESSAGE.of(Deliverable(text=question, clarification=clarification)))
+        return WorkerResult.of(
+            wi, CLARIFICATION_MESSAGE.of(Deliverable(text=question, clarification=clarification))
+        )
 
-    @worker("diagnose_query", "which filter emptied the result", consumes=[ES_QUERY], produces=[DIAGNOSIS],
-            goal_type="deliverable", reviews_empty=True, registry=registry)
+    @worker(
+        "diagnose_query",
+        "which filter emptied the result",
+        consumes=[ES_QUERY],
+        produces=[DIAGNOSIS],
+        goal_type="deliverable",
+        reviews_empty=True,
+        registry=registry,
+    )
     def diagnose(wi: WorkerInput, ctx: Context) -> WorkerResult:
         track(wi)
-        return WorkerResult.of(wi, DIAGNOSIS.of(Deliverable(text="No rows: the carrier filter matched nothing.")))
+        return WorkerResult.of(
+            wi, DIAGNOSIS.of(Deliverable(text="No rows: the carrier filter matched nothing."))
+        )
 
     return registry

@@ -1,4 +1,5 @@
-"""A tiny HTTP server that answers every request the same wrong way: an HTML page, an HTTP 500 or `{}`."""
+"""A tiny HTTP server that answers every request the same wrong way: an HTML page, an HTTP 500 or
+`{}`."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-ANSWERS = {"html": (200, "text/html", b"<html><body>Please log in</body></html>"),
-           "500": (500, "text/plain", b"Internal error"),
-           "{}": (200, "application/json", b"{}")}
+ANSWERS = {
+    "html": (200, "text/html", b"<html><body>Please log in</body></html>"),
+    "500": (500, "text/plain", b"Internal error"),
+    "{}": (200, "application/json", b"{}"),
+}
 
 
 @contextmanager

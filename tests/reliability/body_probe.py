@@ -1,9 +1,10 @@
-"""Probe (not a test): the server's memory while four 250 MB request bodies are sent to `bosun serve`.
+"""Probe (not a test): the server's memory while four 250 MB request bodies are sent to `bosun
+serve`.
 
     BOSUN_DATA_DIR=… PYTHONPATH=src python -m tests.reliability.body_probe [MB] [BODIES]
 
-Prints the server's resident memory before and after, and each reply's status: with the body limit the server
-answers 413 without reading the bodies, so its memory stays where it was.
+Prints the server's resident memory before and after, and each reply's status: with the body limit
+the server answers 413 without reading the bodies, so its memory stays where it was.
 """
 
 from __future__ import annotations
@@ -24,13 +25,19 @@ MEGABYTE = b"x" * 1_000_000
 def rss_mb(pid: int) -> float:
     """Resident memory of a process and its children (the server runs under `python -m`), in MB."""
     status = Path(f"/proc/{pid}/status").read_text()
-    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS"))) / 1000
+    return (
+        int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS")))
+        / 1000
+    )
 
 
 def send(base: str, megabytes: int, chunked: bool) -> str:
-    """POST a body of `megabytes` MB (declared or chunked) as long as the server reads it; its status line."""
+    """POST a body of `megabytes` MB (declared or chunked) as long as the server reads it; its
+    status line."""
     url = urlparse(base)
-    framing = "Transfer-Encoding: chunked" if chunked else f"Content-Length: {megabytes * 1_000_000}"
+    framing = (
+        "Transfer-Encoding: chunked" if chunked else f"Content-Length: {megabytes * 1_000_000}"
+    )
     head = f"POST /threads/x/turns HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n{framing}\r\n\r\n"
     piece = b"%x\r\n%s\r\n" % (len(MEGABYTE), MEGABYTE) if chunked else MEGABYTE
     with socket.create_connection((url.hostname, url.port), timeout=120) as conn:
@@ -52,17 +59,25 @@ def main(megabytes: int = 250, bodies: int = 4) -> None:
         for n in range(bodies):
             started = time.perf_counter()
             status = send(base, megabytes, chunked=n % 2 == 1)
-            print(f"body {n + 1} ({megabytes} MB, {'chunked' if n % 2 else 'Content-Length'}): {status} "
-                  f"in {time.perf_counter() - started:.1f} s; server RSS {rss_mb(pid):.0f} MB")
+            print(
+                f"body {n + 1} ({megabytes} MB, {'chunked' if n % 2 else 'Content-Length'}): "
+                f"{status} "
+                f"in {time.perf_counter() - started:.1f} s; server RSS {rss_mb(pid):.0f} MB"
+            )
 
 
 def _server_pid(port: int) -> int:
     """The process listening on `port` (from /proc/net/tcp and each process's sockets)."""
-    inode = next(line.split()[9] for line in Path("/proc/net/tcp").read_text().splitlines()[1:]
-                 if line.split()[1].endswith(f":{port:04X}") and line.split()[3] == "0A")
+    inode = next(
+        line.split()[9]
+        for line in Path("/proc/net/tcp").read_text().splitlines()[1:]
+        if line.split()[1].endswith(f":{port:04X}") and line.split()[3] == "0A"
+    )
     for proc in Path("/proc").iterdir():
         with contextlib.suppress(OSError):
-            if proc.name.isdigit() and any(os.readlink(fd) == f"socket:[{inode}]" for fd in (proc / "fd").iterdir()):
+            if proc.name.isdigit() and any(
+                os.readlink(fd) == f"socket:[{inode}]" for fd in (proc / "fd").iterdir()
+            ):
                 return int(proc.name)
     raise RuntimeError(f"no process listens on {port}")
 

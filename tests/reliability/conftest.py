@@ -1,4 +1,5 @@
-"""Fixtures of the reliability suite: a small sample in an in-memory engine, raw and behind the guardrails."""
+"""Fixtures of the reliability suite: a small sample in an in-memory engine, raw and behind the
+guardrails."""
 
 from __future__ import annotations
 
@@ -56,15 +57,28 @@ def data_dir(sample_dir: Path, tmp_path: Path) -> Path:
     return folder
 
 
-def bosun(data_dir: Path, *args: str, env: dict[str, str] | None = None,
-          timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def bosun(
+    data_dir: Path, *args: str, env: dict[str, str] | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
     """Run the `bosun` command in its own process on `data_dir`."""
-    environment = {"BOSUN_DATA_DIR": str(data_dir), "HOME": str(data_dir), "PATH": os.environ.get("PATH", ""),
-                   "PYTHONPATH": python_path(), **(env or {})}
-    return subprocess.run([sys.executable, "-m", "bosun.interfaces.cli", *args], capture_output=True, text=True,
-                          env=environment, timeout=timeout, cwd=ROOT)
+    environment = {
+        "BOSUN_DATA_DIR": str(data_dir),
+        "HOME": str(data_dir),
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": python_path(),
+        **(env or {}),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "bosun.interfaces.cli", *args],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=timeout,
+        cwd=ROOT,
+    )
 
 
 def python_path() -> str:
-    """The repository root (for `tests.…` helpers) before whatever PYTHONPATH the suite itself runs with."""
+    """The repository root (for `tests.…` helpers) before whatever PYTHONPATH the suite itself runs
+    with."""
     return os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)

@@ -1,10 +1,11 @@
-"""A cluster with document-level security, for tests: an HTTP proxy in front of osmem-server (which has none).
+"""A cluster with document-level security, for tests: an HTTP proxy in front of osmem-server (which
+has none).
 
-Each request must carry `Authorization: ApiKey <key>` (or `Bearer <key>`) of a known key, or gets the 401 a
-secured cluster gives. A key may be limited to the documents of one index matching a query: its searches and
-counts on that index are answered over those documents only (the query wrapped in a `bool` with the key's
-filter), as Elasticsearch's and OpenSearch's role queries do; a `denied` key may not read it at all (403).
-The proxy records which key made each request.
+Each request must carry `Authorization: ApiKey <key>` (or `Bearer <key>`) of a known key, or gets
+the 401 a secured cluster gives. A key may be limited to the documents of one index matching a
+query: its searches and counts on that index are answered over those documents only (the query
+wrapped in a `bool` with the key's filter), as Elasticsearch's and OpenSearch's role queries do; a
+`denied` key may not read it at all (403). The proxy records which key made each request.
 """
 
 from __future__ import annotations
@@ -19,16 +20,27 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
 
-REFUSED = {"error": {"type": "security_exception", "reason": "unable to authenticate with provided credentials"},
-           "status": 401}
-DENIED = {"error": {"type": "security_exception", "reason": "action [indices:data/read/search] is unauthorized"},
-          "status": 403}
+REFUSED = {
+    "error": {
+        "type": "security_exception",
+        "reason": "unable to authenticate with provided credentials",
+    },
+    "status": 401,
+}
+DENIED = {
+    "error": {
+        "type": "security_exception",
+        "reason": "action [indices:data/read/search] is unauthorized",
+    },
+    "status": 403,
+}
 
 
 @dataclass
 class Proxy:
     url: str
-    seen: list[tuple[str, str]] = field(default_factory=list)  # (key, path) of every request, in order
+    # (key, path) of every request, in order
+    seen: list[tuple[str, str]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def keys_since(self, start: int) -> set[str]:
@@ -37,9 +49,14 @@ class Proxy:
 
 
 @contextmanager
-def secured(upstream: str, keys: dict[str, dict[str, Any] | None], index: str,
-            denied: frozenset[str] = frozenset()) -> Iterator[Proxy]:
-    """Yield the proxy in front of `upstream`; `keys` maps each key to its filter on `index` (None: sees all)."""
+def secured(
+    upstream: str,
+    keys: dict[str, dict[str, Any] | None],
+    index: str,
+    denied: frozenset[str] = frozenset(),
+) -> Iterator[Proxy]:
+    """Yield the proxy in front of `upstream`; `keys` maps each key to its filter on `index` (None:
+    sees all)."""
     target = urlparse(upstream)
     proxy = Proxy("")
 
@@ -61,7 +78,11 @@ def secured(upstream: str, keys: dict[str, dict[str, Any] | None], index: str,
 
         def _limited(self, body: bytes, limit: dict[str, Any] | None) -> bytes:
             path = urlparse(self.path).path
-            if limit is None or not path.startswith(f"/{index}/") or not path.endswith(("/_search", "/_count")):
+            if (
+                limit is None
+                or not path.startswith(f"/{index}/")
+                or not path.endswith(("/_search", "/_count"))
+            ):
                 return body
             request = json.loads(body or b"{}")
             query = request.get("query", {"match_all": {}})
@@ -69,7 +90,9 @@ def secured(upstream: str, keys: dict[str, dict[str, Any] | None], index: str,
             return json.dumps(request).encode()
 
         def _forward(self, body: bytes) -> None:
-            connection = http.client.HTTPConnection(target.hostname or "127.0.0.1", target.port, timeout=60)
+            connection = http.client.HTTPConnection(
+                target.hostname or "127.0.0.1", target.port, timeout=60
+            )
             headers = {"content-type": "application/json"} if body else {}
             connection.request(self.command, self.path, body=body or None, headers=headers)
             answer = connection.getresponse()
@@ -81,7 +104,8 @@ def secured(upstream: str, keys: dict[str, dict[str, Any] | None], index: str,
             self.send_response(status)
             self.send_header("content-type", content_type)
             self.send_header("content-length", str(len(data)))
-            self.send_header("X-elastic-product", "Elasticsearch")  # for the elasticsearch client's check
+            # for the elasticsearch client's check
+            self.send_header("X-elastic-product", "Elasticsearch")
             self.end_headers()
             if self.command != "HEAD":
                 self.wfile.write(data)

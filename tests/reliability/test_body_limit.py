@@ -1,5 +1,6 @@
-"""`bosun serve` refuses a request body over BOSUN_MAX_REQUEST_BYTES with 413 before reading it: a declared
-Content-Length is refused at once, a chunked body as soon as it passes the limit (the rest is never read)."""
+"""`bosun serve` refuses a request body over BOSUN_MAX_REQUEST_BYTES with 413 before reading it: a
+declared Content-Length is refused at once, a chunked body as soon as it passes the limit (the rest
+is never read)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ def served(sample_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
 
 
 def _exchange(base: str, head: str, body: bytes) -> tuple[int, dict[str, str]]:
-    """Send a request's head and the start of its body on a raw socket; the status and JSON of the reply."""
+    """Send a request's head and the start of its body on a raw socket; the status and JSON of the
+    reply."""
     url = urlparse(base)
     with socket.create_connection((url.hostname, url.port), timeout=20) as conn:
         conn.sendall(head.encode() + body)
@@ -38,19 +40,26 @@ def _exchange(base: str, head: str, body: bytes) -> tuple[int, dict[str, str]]:
 
 
 def test_a_declared_length_over_the_limit_is_refused_before_the_body_comes(served: str) -> None:
-    head = ("POST /threads/x/turns HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            "Content-Length: 250000000\r\n\r\n")
+    head = (
+        "POST /threads/x/turns HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        "Content-Length: 250000000\r\n\r\n"
+    )
     status, reply = _exchange(served, head, b'{"question": "')  # 250 MB announced, 14 bytes sent
     assert status == 413
-    assert reply == {"error": "request_too_large",
-                     "detail": "the request body is over the limit of 10,000 bytes (BOSUN_MAX_REQUEST_BYTES)"}
+    assert reply == {
+        "error": "request_too_large",
+        "detail": "the request body is over the limit of 10,000 bytes (BOSUN_MAX_REQUEST_BYTES)",
+    }
 
 
 def test_a_chunked_body_is_refused_once_it_passes_the_limit(served: str) -> None:
-    head = ("POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            "Transfer-Encoding: chunked\r\n\r\n")
+    head = (
+        "POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n"
+    )
     chunk = b"x" * 4_000
-    body = b"".join(b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(4))  # 16,000 bytes, no end chunk
+    # 16,000 bytes, no end chunk
+    body = b"".join(b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(4))
     status, reply = _exchange(served, head, body)
     assert status == 413
     assert "limit of 10,000 bytes" in reply["detail"]
@@ -58,6 +67,8 @@ def test_a_chunked_body_is_refused_once_it_passes_the_limit(served: str) -> None
 
 def test_a_body_under_the_limit_is_answered(served: str) -> None:
     thread = httpx.post(f"{served}/threads").json()["thread_id"]
-    answer = httpx.post(f"{served}/threads/{thread}/turns", json={"question": "How many shipments?"}, timeout=60)
+    answer = httpx.post(
+        f"{served}/threads/{thread}/turns", json={"question": "How many shipments?"}, timeout=60
+    )
     assert answer.status_code == 200
     assert answer.json()["status"] == "done"

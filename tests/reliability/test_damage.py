@@ -1,4 +1,5 @@
-"""Damaged files under the data directory: detected on open, named, moved aside, and what to do said."""
+"""Damaged files under the data directory: detected on open, named, moved aside, and what to do
+said."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ QUESTION = "How many shipments arrived in Houston in 2025?"
 
 
 def _scramble(path: Path, seed: int = 7, blocks: int = 40, within: int | None = None) -> None:
-    """Overwrite random stretches of the file (of its first `within` bytes) past its header, as bad disks do."""
+    """Overwrite random stretches of the file (of its first `within` bytes) past its header, as bad
+    disks do."""
     size = min(path.stat().st_size, within or path.stat().st_size)
     chance = random.Random(seed)
     with path.open("r+b") as file:
@@ -28,25 +30,37 @@ def _one_line(stderr: str) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize(("name", "damage"), [("conversations.sqlite", "truncate"), ("checkpoints.sqlite", "scramble"),
-                                              ("conversations.sqlite", "empty"), ("checkpoints.sqlite", "empty")])
-def test_a_damaged_store_is_named_moved_aside_and_the_next_run_starts_afresh(data_dir: Path, name: str,
-                                                                             damage: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "damage"),
+    [
+        ("conversations.sqlite", "truncate"),
+        ("checkpoints.sqlite", "scramble"),
+        ("conversations.sqlite", "empty"),
+        ("checkpoints.sqlite", "empty"),
+    ],
+)
+def test_a_damaged_store_is_named_moved_aside_and_the_next_run_starts_afresh(
+    data_dir: Path, name: str, damage: str
+) -> None:
     assert bosun(data_dir, "ask", QUESTION, "--thread", "a").returncode == 0
     path = data_dir / name
     original = path.read_bytes()
     if damage == "truncate":
         path.write_bytes(original[: len(original) // 2 + 100])
-    elif damage == "empty":  # SQLite reads a zero-byte file as a new database: the turns would be lost unsaid
+    # SQLite reads a zero-byte file as a new database: the turns would be lost unsaid
+    elif damage == "empty":
         path.write_bytes(b"")
     else:
-        _scramble(path, within=4096)  # the first page, which holds the schema: damage a store cannot ignore
+        # the first page, which holds the schema: damage a store cannot ignore
+        _scramble(path, within=4096)
     damaged = path.read_bytes()
 
     done = bosun(data_dir, "ask", QUESTION, "--thread", "a")
     line = _one_line(done.stderr)
     assert done.returncode == 2 and f"{path} is damaged" in line and "moved to" in line, line
-    (aside,) = [p for p in data_dir.glob(f"{name}.damaged-*") if not p.name.endswith(("-wal", "-shm"))]
+    (aside,) = [
+        p for p in data_dir.glob(f"{name}.damaged-*") if not p.name.endswith(("-wal", "-shm"))
+    ]
     assert aside.read_bytes() == damaged
     assert bosun(data_dir, "ask", QUESTION, "--thread", "a").returncode == 0
 
@@ -56,5 +70,7 @@ def test_a_damaged_engine_file_is_named_moved_aside_with_how_to_rebuild(data_dir
     _scramble(path, blocks=200)
     done = bosun(data_dir, "ask", QUESTION)
     line = _one_line(done.stderr)
-    assert done.returncode == 2 and f"data file {path}" in line and "bosun data generate" in line, line
+    assert done.returncode == 2 and f"data file {path}" in line and "bosun data generate" in line, (
+        line
+    )
     assert "moved to" in line and list(data_dir.glob("bosun.duckdb.damaged-*"))

@@ -1,4 +1,5 @@
-"""A full disk and a read-only data directory: said with where, and a question still answered, unsaved.
+"""A full disk and a read-only data directory: said with where, and a question still answered,
+unsaved.
 
 On a machine that lets the tests mount a small tmpfs, the disk is really filled and really remounted
 read-only; everywhere, SQLite itself is made to hit the same errors (max_page_count for a full disk,
@@ -37,12 +38,16 @@ def _pages(conn: sqlite3.Connection) -> int:
     return int(conn.execute("PRAGMA page_count").fetchone()[0])
 
 
-@pytest.mark.parametrize(("pragma", "said"), [
-    ("max_page_count", "is full: free space there or set BOSUN_DATA_DIR"),
-    ("query_only", "cannot be written (read-only?)"),
-])
-def test_a_store_that_stops_taking_writes_still_answers_and_says_not_saved(session: Session, data_dir: Path,
-                                                                           pragma: str, said: str) -> None:
+@pytest.mark.parametrize(
+    ("pragma", "said"),
+    [
+        ("max_page_count", "is full: free space there or set BOSUN_DATA_DIR"),
+        ("query_only", "cannot be written (read-only?)"),
+    ],
+)
+def test_a_store_that_stops_taking_writes_still_answers_and_says_not_saved(
+    session: Session, data_dir: Path, pragma: str, said: str
+) -> None:
     first = session.ask(QUESTION, "t")
     assert first.status == "done" and "Not saved" not in first.answer
     for conn in _connections(session):
@@ -52,7 +57,11 @@ def test_a_store_that_stops_taking_writes_still_answers_and_says_not_saved(sessi
         conn.execute(f"PRAGMA {pragma} = {value}")
     second = session.ask("How many shipments arrived in Savannah in 2025?", "t")
     assert second.status == "done" and second.results
-    assert "(Not saved: the" in second.answer and str(data_dir) in second.answer and said in second.answer
+    assert (
+        "(Not saved: the" in second.answer
+        and str(data_dir) in second.answer
+        and said in second.answer
+    )
     assert [t.human_message for t in session.history("t")] == [QUESTION]
 
 
@@ -61,23 +70,31 @@ def tmpfs(tmp_path: Path) -> Iterator[Path]:
     """A 6 MB tmpfs, where this machine lets the tests mount one."""
     folder = tmp_path / "small"
     folder.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=6m", "tmpfs", str(folder)], capture_output=True)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=6m", "tmpfs", str(folder)], capture_output=True
+    )
     if mounted.returncode:
-        pytest.skip("mounting a tmpfs is not permitted here; the SQLite-level test above covers the path")
+        pytest.skip(
+            "mounting a tmpfs is not permitted here; the SQLite-level test above covers the path"
+        )
     try:
         yield folder
     finally:
         subprocess.run(["umount", "-l", str(folder)], capture_output=True)
 
 
-def test_a_read_only_data_directory_still_answers_and_says_where(tmpfs: Path, sample_dir: Path) -> None:
+def test_a_read_only_data_directory_still_answers_and_says_where(
+    tmpfs: Path, sample_dir: Path
+) -> None:
     shutil.copy(sample_dir / "bosun.duckdb", tmpfs / "bosun.duckdb")
     assert bosun(tmpfs, "ask", QUESTION, "--thread", "r").returncode == 0
     subprocess.run(["mount", "-o", "remount,ro", str(tmpfs)], check=True)
     done = bosun(tmpfs, "ask", "How many shipments arrived in Savannah in 2025?", "--thread", "r")
     text = " ".join(done.stdout.split())
     assert done.returncode == 0, done.stderr
-    assert "Not saved: the" in text and "cannot be written (read-only?)" in text and str(tmpfs) in text
+    assert (
+        "Not saved: the" in text and "cannot be written (read-only?)" in text and str(tmpfs) in text
+    )
 
 
 def test_a_full_disk_still_answers_and_says_where(tmpfs: Path, sample_dir: Path) -> None:

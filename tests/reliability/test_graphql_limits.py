@@ -1,4 +1,5 @@
-"""`bosun serve graphql` refuses documents past its depth, alias and token limits before resolving anything."""
+"""`bosun serve graphql` refuses documents past its depth, alias and token limits before resolving
+anything."""
 
 from __future__ import annotations
 
@@ -32,9 +33,13 @@ def test_five_thousand_aliases_are_refused_at_once(client: TestClient) -> None:
 
 
 def test_more_aliases_than_the_limit_are_refused(client: TestClient) -> None:
-    aliases = " ".join(f'a{i}: vessels(id: "EVER GIVEN") {{ flag }}' for i in range(MAX_ALIASES + 1))
+    aliases = " ".join(
+        f'a{i}: vessels(id: "EVER GIVEN") {{ flag }}' for i in range(MAX_ALIASES + 1)
+    )
     found, _ = _post(client, f"{{ {aliases} }}")
-    assert found["data"] is None and f"{MAX_ALIASES + 1} aliases found. Allowed: {MAX_ALIASES}" in str(found["errors"])
+    assert found[
+        "data"
+    ] is None and f"{MAX_ALIASES + 1} aliases found. Allowed: {MAX_ALIASES}" in str(found["errors"])
 
 
 def test_aliases_within_the_limit_still_answer(client: TestClient) -> None:
@@ -44,8 +49,12 @@ def test_aliases_within_the_limit_still_answer(client: TestClient) -> None:
 
 
 def test_a_query_deeper_than_the_limit_is_refused() -> None:
-    chain = [GraphObject(f"o{i}", f"i{i}", f"k{i}", {f"k{i}": "keyword", f"k{i + 1}": "keyword"}) for i in range(12)]
-    schema = build_schema(chain)  # o0.k1 links to o1, o1.k2 to o2, …: a link chain twelve objects deep
+    chain = [
+        GraphObject(f"o{i}", f"i{i}", f"k{i}", {f"k{i}": "keyword", f"k{i + 1}": "keyword"})
+        for i in range(12)
+    ]
+    # o0.k1 links to o1, o1.k2 to o2, …: a link chain twelve objects deep
+    schema = build_schema(chain)
     selection = "k12"
     for i in range(11, 0, -1):
         selection = f"k{i} {{ {selection} }}"

@@ -1,5 +1,6 @@
-"""Hostile files for `bosun data load`: each refused in one line naming the file and the limit, nothing left in
-the temporary directory; file names are literal, never globs; JSON arrays and JSON Lines both load."""
+"""Hostile files for `bosun data load`: each refused in one line naming the file and the limit,
+nothing left in the temporary directory; file names are literal, never globs; JSON arrays and JSON
+Lines both load."""
 
 from __future__ import annotations
 
@@ -48,72 +49,102 @@ def _refused(result: Result, message: str) -> None:
 def _rows(data_dir: Path, index: str) -> list[dict[str, object]]:
     engine = EmbeddedEngine(data_dir / "bosun.duckdb", read_only=True)
     try:
-        return [h["_source"] for h in engine.search(index, {"size": 100, "sort": ["_doc"]})["hits"]["hits"]]
+        return [
+            h["_source"]
+            for h in engine.search(index, {"size": 100, "sort": ["_doc"]})["hits"]["hits"]
+        ]
     finally:
         engine.close()
 
 
-def test_json_nested_past_the_limit_is_refused_before_parsing_and_leaves_no_temp_file(tmp_path: Path) -> None:
+def test_json_nested_past_the_limit_is_refused_before_parsing_and_leaves_no_temp_file(
+    tmp_path: Path,
+) -> None:
     deep = tmp_path / "deep.json"
     deep.write_text('{"a": ' + "[" * 5000 + "1" + "]" * 5000 + "}\n")
     folder = tmp_path / "tmp"
     folder.mkdir()
     done = bosun(tmp_path / "data", "data", "load", str(deep), env={"TMPDIR": str(folder)})
     assert (done.returncode, done.stdout) == (2, "")  # a segmentation fault is -11
-    assert done.stderr == f"bosun: {deep}: JSON nested more than 100 levels deep; the limit is 100 " \
-                          "(BOSUN_LOAD_MAX_JSON_DEPTH)\n"
+    assert (
+        done.stderr == f"bosun: {deep}: JSON nested more than 100 levels deep; the limit is 100 "
+        "(BOSUN_LOAD_MAX_JSON_DEPTH)\n"
+    )
     assert list(folder.iterdir()) == []
 
 
-def test_brackets_and_escaped_quotes_inside_strings_are_not_nesting(tmp_path: Path, data_dir: Path,
-                                                                    temp: Path) -> None:
+def test_brackets_and_escaped_quotes_inside_strings_are_not_nesting(
+    tmp_path: Path, data_dir: Path, temp: Path
+) -> None:
     lines = [{"note": "[[[[" * 50 + '\\"{{{'}, {"note": '"]]]' * 50}, {"note": "plain\\"}]
     (tmp_path / "notes.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert _load(str(tmp_path / "notes.jsonl")).exit_code == 0
     assert _rows(data_dir, "notes") == lines
 
 
-def test_a_zip_that_expands_past_the_limit_is_refused_before_extraction(tmp_path: Path, data_dir: Path, temp: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_zip_that_expands_past_the_limit_is_refused_before_extraction(
+    tmp_path: Path, data_dir: Path, temp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("BOSUN_LOAD_MAX_ARCHIVE_BYTES", "1000000")
     with zipfile.ZipFile(tmp_path / "bomb.zip", "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("big.csv", "x\n" + "0\n" * 2_000_000)
     assert (tmp_path / "bomb.zip").stat().st_size < 10_000
-    _refused(_load(str(tmp_path / "bomb.zip")), f"{tmp_path / 'bomb.zip'}: the archive expands to 4,000,002 bytes; "
-                                                "the limit is 1,000,000 (BOSUN_LOAD_MAX_ARCHIVE_BYTES)")
+    _refused(
+        _load(str(tmp_path / "bomb.zip")),
+        f"{tmp_path / 'bomb.zip'}: the archive expands to 4,000,002 bytes; "
+        "the limit is 1,000,000 (BOSUN_LOAD_MAX_ARCHIVE_BYTES)",
+    )
 
 
-def test_a_zip_of_too_many_files_is_refused(tmp_path: Path, data_dir: Path, temp: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_zip_of_too_many_files_is_refused(
+    tmp_path: Path, data_dir: Path, temp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("BOSUN_LOAD_MAX_ARCHIVE_MEMBERS", "3")
     with zipfile.ZipFile(tmp_path / "many.zip", "w") as archive:
         for n in range(4):
             archive.writestr(f"part{n}.csv", "x\n1\n")
-    _refused(_load(str(tmp_path / "many.zip")), f"{tmp_path / 'many.zip'}: the archive holds 4 files; the limit is 3 "
-                                                "(BOSUN_LOAD_MAX_ARCHIVE_MEMBERS)")
+    _refused(
+        _load(str(tmp_path / "many.zip")),
+        f"{tmp_path / 'many.zip'}: the archive holds 4 files; the limit is 3 "
+        "(BOSUN_LOAD_MAX_ARCHIVE_MEMBERS)",
+    )
 
 
 @pytest.mark.parametrize("member", ["../../evil.csv", "/tmp/evil.csv", "a/../../evil.csv"])
-def test_a_zip_naming_a_file_outside_itself_is_refused(tmp_path: Path, data_dir: Path, temp: Path,
-                                                       member: str) -> None:
+def test_a_zip_naming_a_file_outside_itself_is_refused(
+    tmp_path: Path, data_dir: Path, temp: Path, member: str
+) -> None:
     with zipfile.ZipFile(tmp_path / "slip.zip", "w") as archive:
         archive.writestr(zipfile.ZipInfo(member), "x\n1\n")
-    _refused(_load(str(tmp_path / "slip.zip")),
-             f"{tmp_path / 'slip.zip'}: the archive names a file outside itself ({member!r}); refused")
+    _refused(
+        _load(str(tmp_path / "slip.zip")),
+        f"{tmp_path / 'slip.zip'}: the archive names a file outside itself ({member!r}); refused",
+    )
 
 
-def test_zip_members_with_glob_names_load_literally(tmp_path: Path, data_dir: Path, temp: Path) -> None:
+def test_zip_members_with_glob_names_load_literally(
+    tmp_path: Path, data_dir: Path, temp: Path
+) -> None:
     with zipfile.ZipFile(tmp_path / "globs.zip", "w") as archive:
         archive.writestr("[ab].csv", "y\n10\n")
         archive.writestr("a.csv", "y\n1\n")
     assert _load(str(tmp_path / "globs.zip")).exit_code == 0
-    assert sorted(r["y"] for r in _rows(data_dir, "globs")) == [1, 10]  # each member once, none twice
+    # each member once, none twice
+    assert sorted(r["y"] for r in _rows(data_dir, "globs")) == [1, 10]
 
 
-@pytest.mark.parametrize(("name", "siblings"), [("[ab].csv", ["a.csv", "b.csv"]), ("q?.csv", ["q1.csv", "qq.csv"]),
-                                                ("*.csv", ["x.csv"]), ("{a,b}.csv", ["a.csv"])])
-def test_a_file_name_with_glob_characters_is_read_literally(tmp_path: Path, data_dir: Path, temp: Path,
-                                                            name: str, siblings: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("name", "siblings"),
+    [
+        ("[ab].csv", ["a.csv", "b.csv"]),
+        ("q?.csv", ["q1.csv", "qq.csv"]),
+        ("*.csv", ["x.csv"]),
+        ("{a,b}.csv", ["a.csv"]),
+    ],
+)
+def test_a_file_name_with_glob_characters_is_read_literally(
+    tmp_path: Path, data_dir: Path, temp: Path, name: str, siblings: list[str]
+) -> None:
     (tmp_path / name).write_text("own\n7\n")
     for sibling in siblings:
         (tmp_path / sibling).write_text("other\n99\n")
@@ -123,8 +154,9 @@ def test_a_file_name_with_glob_characters_is_read_literally(tmp_path: Path, data
 
 
 @pytest.mark.parametrize("spacing", [None, 2])
-def test_a_json_array_of_records_loads_as_records_and_json_lines_still_do(tmp_path: Path, data_dir: Path,
-                                                                          temp: Path, spacing: int | None) -> None:
+def test_a_json_array_of_records_loads_as_records_and_json_lines_still_do(
+    tmp_path: Path, data_dir: Path, temp: Path, spacing: int | None
+) -> None:
     records = [{"id": n, "name": f"item {n}", "price": n * 1.5} for n in range(1000)]
     (tmp_path / "items.json").write_text(json.dumps(records, indent=spacing))
     (tmp_path / "lines.json").write_text("".join(json.dumps(r) + "\n" for r in records[:3]))
@@ -134,37 +166,67 @@ def test_a_json_array_of_records_loads_as_records_and_json_lines_still_do(tmp_pa
     assert _rows(data_dir, "lines") == records[:3]
 
 
-@pytest.mark.parametrize("index", ["__tok__shipments__product_description", "_bosun_indices", "bosun_meta",
-                                   ".security", "-x", "Shipments", "a b", "a/b"])
-def test_an_index_the_engine_or_bosun_keeps_for_itself_is_refused(tmp_path: Path, data_dir: Path, temp: Path,
-                                                                  index: str) -> None:
+@pytest.mark.parametrize(
+    "index",
+    [
+        "__tok__shipments__product_description",
+        "_bosun_indices",
+        "bosun_meta",
+        ".security",
+        "-x",
+        "Shipments",
+        "a b",
+        "a/b",
+    ],
+)
+def test_an_index_the_engine_or_bosun_keeps_for_itself_is_refused(
+    tmp_path: Path, data_dir: Path, temp: Path, index: str
+) -> None:
     (tmp_path / "a.csv").write_text("x\n1\n")
     result = _load(str(tmp_path / "a.csv"), "--index", index)
     assert isinstance(result.exception, LoadError), result.output
-    assert str(result.exception).startswith(f"index {index!r}") and "\n" not in str(result.exception)
-    assert not (data_dir / "bosun.duckdb").exists() or index not in EmbeddedEngine(data_dir / "bosun.duckdb",
-                                                                                    read_only=True).indices()
+    assert str(result.exception).startswith(f"index {index!r}") and "\n" not in str(
+        result.exception
+    )
+    assert (
+        not (data_dir / "bosun.duckdb").exists()
+        or index not in EmbeddedEngine(data_dir / "bosun.duckdb", read_only=True).indices()
+    )
 
 
-def test_a_file_named_like_bosuns_own_index_is_refused(tmp_path: Path, data_dir: Path, temp: Path) -> None:
+def test_a_file_named_like_bosuns_own_index_is_refused(
+    tmp_path: Path, data_dir: Path, temp: Path
+) -> None:
     (tmp_path / "bosun_meta.csv").write_text("x\n1\n")
-    _refused(_load(str(tmp_path / "bosun_meta.csv")), "index 'bosun_meta' is Bosun's own; load into another --index")
+    _refused(
+        _load(str(tmp_path / "bosun_meta.csv")),
+        "index 'bosun_meta' is Bosun's own; load into another --index",
+    )
 
 
 @pytest.mark.parametrize("kind", ["/dev/zero", "/dev/null", "fifo"])
-def test_a_device_or_a_pipe_is_one_line(tmp_path: Path, data_dir: Path, temp: Path, kind: str) -> None:
+def test_a_device_or_a_pipe_is_one_line(
+    tmp_path: Path, data_dir: Path, temp: Path, kind: str
+) -> None:
     path = Path(kind)
     if kind == "fifo":
         path = tmp_path / "pipe.csv"
         os.mkfifo(path)
-    _refused(_load(str(path)), f"{path}: not a regular file (a device, a pipe or a socket); load a data file")
+    _refused(
+        _load(str(path)),
+        f"{path}: not a regular file (a device, a pipe or a socket); load a data file",
+    )
 
 
-def test_a_directory_without_data_files_is_one_line(tmp_path: Path, data_dir: Path, temp: Path) -> None:
+def test_a_directory_without_data_files_is_one_line(
+    tmp_path: Path, data_dir: Path, temp: Path
+) -> None:
     folder = tmp_path / "empty"
     folder.mkdir()
     os.mkfifo(folder / "pipe.csv")  # not a file: not listed, never opened
-    _refused(_load(str(folder)), f"{folder}: the directory holds no CSV, Parquet or JSON Lines file")
+    _refused(
+        _load(str(folder)), f"{folder}: the directory holds no CSV, Parquet or JSON Lines file"
+    )
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")

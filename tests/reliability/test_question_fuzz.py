@@ -1,5 +1,6 @@
-"""A question fuzz through the API and the command line: whatever the question, a reply a user can read, no
-traceback, `--json` prints one JSON object, and the thread still answers a plain question right afterwards.
+"""A question fuzz through the API and the command line: whatever the question, a reply a user can
+read, no traceback, `--json` prints one JSON object, and the thread still answers a plain question
+right afterwards.
 
 CI asks 60 questions of the API and 6 of the CLI; `python3 dev.py fuzz` asks 2,000 and 200.
 """
@@ -34,7 +35,8 @@ def session(data_dir: Path) -> Iterator[Session]:
 
 
 def _readable(reply: Any) -> None:
-    """An API reply a user can read: an answer with a known status, or an error detail on one line."""
+    """An API reply a user can read: an answer with a known status, or an error detail on one
+    line."""
     assert reply.status_code != 500, reply.text
     body = reply.json()
     if reply.status_code == 200:
@@ -46,21 +48,26 @@ def _readable(reply: Any) -> None:
         assert isinstance(detail, str) and "\n" not in detail and "Traceback" not in detail, detail
 
 
-def test_fuzzed_questions_through_the_api_leave_every_thread_answering(session: Session, data_dir: Path,
-                                                                       catalog: Catalog) -> None:
+def test_fuzzed_questions_through_the_api_leave_every_thread_answering(
+    session: Session, data_dir: Path, catalog: Catalog
+) -> None:
     client = TestClient(create_app(session), raise_server_exceptions=False)
     questions = fuzz_questions(catalog, QUESTIONS, seed=QUESTIONS)
     gold = _gold(data_dir)
     for start in range(0, len(questions), PER_THREAD):
         thread = client.post("/threads").json()["thread_id"]
-        for question in questions[start:start + PER_THREAD]:
+        for question in questions[start : start + PER_THREAD]:
             _readable(client.post(f"/threads/{thread}/turns", json={"question": question}))
         after = client.post(f"/threads/{thread}/turns", json={"question": NORMAL})
         assert after.status_code == 200 and _counted(after.json()) == gold, after.text
 
 
-def test_fuzzed_questions_through_bosun_ask_json_print_one_json_object(data_dir: Path, catalog: Catalog) -> None:
-    questions = [q for q in fuzz_questions(catalog, QUESTIONS, seed=QUESTIONS + 1) if q.strip()][:QUESTIONS // 10]
+def test_fuzzed_questions_through_bosun_ask_json_print_one_json_object(
+    data_dir: Path, catalog: Catalog
+) -> None:
+    questions = [q for q in fuzz_questions(catalog, QUESTIONS, seed=QUESTIONS + 1) if q.strip()][
+        : QUESTIONS // 10
+    ]
     for question in questions:
         done = bosun(data_dir, "ask", question.replace("\x00", ""), "--thread", "fuzz", "--json")
         assert "Traceback" not in done.stderr, (question, done.stderr)

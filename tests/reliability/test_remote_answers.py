@@ -13,9 +13,11 @@ from bosun.engines.remote import RemoteEngine
 from bosun.errors import EngineUnavailable
 from tests.reliability.badserver import wrong_server
 
-SAID = {"html": "answered an HTML page ('<html><body>Please log in</body></html>')",
-        "500": "answered HTTP 500",
-        "{}": "answered an empty object {} without 'hits'"}
+SAID = {
+    "html": "answered an HTML page ('<html><body>Please log in</body></html>')",
+    "500": "answered HTTP 500",
+    "{}": "answered an empty object {} without 'hits'",
+}
 
 
 @pytest.mark.parametrize("kind", ["elasticsearch", "opensearch"])
@@ -28,17 +30,33 @@ def test_a_wrong_answer_is_one_line_naming_the_url(kind: str, mode: str) -> None
     message = str(caught.value)
     assert message.startswith(f"search shipments: http://***@{url[7:]} answered")
     assert "\n" not in message and "hunter22" not in message
-    if not (kind == "opensearch" and mode == "html"):  # opensearch-py refuses text/html before reading it
+    # opensearch-py refuses text/html before reading it
+    if not (kind == "opensearch" and mode == "html"):
         assert SAID[mode] in message
 
 
 @pytest.mark.parametrize("mode", ["html", "500", "{}"])
-def test_bosun_ask_against_a_wrong_engine_fails_the_turn_naming_the_url(mode: str, tmp_path: Path) -> None:
+def test_bosun_ask_against_a_wrong_engine_fails_the_turn_naming_the_url(
+    mode: str, tmp_path: Path
+) -> None:
     with wrong_server(mode) as url:
-        env = {"BOSUN_ENGINE": "elasticsearch", "BOSUN_ENGINE_URL": url, "BOSUN_DATA_DIR": str(tmp_path),
-               "BOSUN_QUERY_TIMEOUT_S": "5", "HOME": str(tmp_path), "PATH": ""}
-        done = subprocess.run([sys.executable, "-m", "bosun.interfaces.cli", "ask", "How many shipments?", "--json"],
-                              capture_output=True, text=True, env=env, timeout=120)
+        env = {
+            "BOSUN_ENGINE": "elasticsearch",
+            "BOSUN_ENGINE_URL": url,
+            "BOSUN_DATA_DIR": str(tmp_path),
+            "BOSUN_QUERY_TIMEOUT_S": "5",
+            "HOME": str(tmp_path),
+            "PATH": "",
+        }
+        done = subprocess.run(
+            [sys.executable, "-m", "bosun.interfaces.cli", "ask", "How many shipments?", "--json"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
     answer = json.loads(done.stdout)
-    assert done.returncode == 1 and answer["status"] == "failed" and "Traceback" not in done.stderr, done.stderr
+    assert (
+        done.returncode == 1 and answer["status"] == "failed" and "Traceback" not in done.stderr
+    ), done.stderr
     assert f"search shipments: {url} answered" in answer["answer"] and "\n" not in answer["answer"]

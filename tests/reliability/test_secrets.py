@@ -1,4 +1,5 @@
-"""A secret planted in every setting that carries one never appears in any output or any file written."""
+"""A secret planted in every setting that carries one never appears in any output or any file
+written."""
 
 from __future__ import annotations
 
@@ -11,25 +12,40 @@ from bosun.settings import Settings, redacted, scrub
 from tests.reliability.badserver import wrong_server
 from tests.reliability.conftest import bosun
 
-SECRETS = {"engine_url": "EngineUrlPw7", "engine_password": "EnginePassword7", "engine_api_key": "EngineApiKey7",
-           "qdrant_url": "QdrantPw7", "graphql_url": "GraphqlPw7", "graphql_token": "GraphqlToken7",
-           "llm_api_key": "LlmApiKey7", "checkpoint_url": "PostgresPw7"}
+SECRETS = {
+    "engine_url": "EngineUrlPw7",
+    "engine_password": "EnginePassword7",
+    "engine_api_key": "EngineApiKey7",
+    "qdrant_url": "QdrantPw7",
+    "graphql_url": "GraphqlPw7",
+    "graphql_token": "GraphqlToken7",
+    "llm_api_key": "LlmApiKey7",
+    "checkpoint_url": "PostgresPw7",
+}
 
 
 def _environment(engine_url: str, auth: str) -> dict[str, str]:
-    """Every secret-bearing setting filled; the engine authenticates by URL user-info, API key or both."""
+    """Every secret-bearing setting filled; the engine authenticates by URL user-info, API key or
+    both."""
     host = engine_url.removeprefix("http://")
-    env = {"BOSUN_ENGINE": "elasticsearch", "BOSUN_ENGINE_URL": f"http://{host}", "BOSUN_QUERY_TIMEOUT_S": "5",
-           "BOSUN_QDRANT_URL": f"http://qdrant:{SECRETS['qdrant_url']}@127.0.0.1:9",
-           "BOSUN_GRAPHQL_URL": f"http://{SECRETS['graphql_token']}@127.0.0.1:9/graphql?"
-                                f"api_key={SECRETS['graphql_url']}",
-           "BOSUN_LLM_API_KEY": SECRETS["llm_api_key"]}
+    env = {
+        "BOSUN_ENGINE": "elasticsearch",
+        "BOSUN_ENGINE_URL": f"http://{host}",
+        "BOSUN_QUERY_TIMEOUT_S": "5",
+        "BOSUN_QDRANT_URL": f"http://qdrant:{SECRETS['qdrant_url']}@127.0.0.1:9",
+        "BOSUN_GRAPHQL_URL": f"http://{SECRETS['graphql_token']}@127.0.0.1:9/graphql?"
+        f"api_key={SECRETS['graphql_url']}",
+        "BOSUN_LLM_API_KEY": SECRETS["llm_api_key"],
+    }
     if auth in ("url", "both"):
         env["BOSUN_ENGINE_URL"] = f"http://bosun:{SECRETS['engine_url']}@{host}"
     if auth in ("key", "both"):
         env["BOSUN_ENGINE_API_KEY"] = SECRETS["engine_api_key"]
     if auth == "both":
-        env |= {"BOSUN_ENGINE_USERNAME": "bosun", "BOSUN_ENGINE_PASSWORD": SECRETS["engine_password"]}
+        env |= {
+            "BOSUN_ENGINE_USERNAME": "bosun",
+            "BOSUN_ENGINE_PASSWORD": SECRETS["engine_password"],
+        }
     return env
 
 
@@ -52,19 +68,26 @@ def _files_leaking(folder: Path) -> dict[str, list[str]]:
 def test_no_secret_in_any_output_or_file(tmp_path: Path, mode: str, auth: str) -> None:
     with wrong_server(mode) as url:
         env = _environment(url, auth)
-        outputs = [bosun(tmp_path, "ask", question, "--thread", "s", *flags, env=env) for question, flags in (
-            ("How many shipments arrived in Houston in 2025?", ()),
-            ("How many shipments arrived in Savannah in 2025?", ("--json",)),
-            ("What flag does the MSC GULSUN fly?", ("--verbose", "--trace")))]
+        outputs = [
+            bosun(tmp_path, "ask", question, "--thread", "s", *flags, env=env)
+            for question, flags in (
+                ("How many shipments arrived in Houston in 2025?", ()),
+                ("How many shipments arrived in Savannah in 2025?", ("--json",)),
+                ("What flag does the MSC GULSUN fly?", ("--verbose", "--trace")),
+            )
+        ]
     for done in outputs:
         assert not _leaks(done.stdout + done.stderr), done.stdout + done.stderr
-    assert any("127.0.0.1" in done.stdout + done.stderr for done in outputs)  # the URL is named, redacted
+    # the URL is named, redacted
+    assert any("127.0.0.1" in done.stdout + done.stderr for done in outputs)
     assert (tmp_path / "conversations.sqlite").exists() or any(d.returncode == 2 for d in outputs)
     assert _files_leaking(tmp_path) == {}
 
 
 def test_a_postgres_url_with_a_password_is_never_shown(tmp_path: Path) -> None:
-    env = {"BOSUN_CHECKPOINT_URL": f"postgresql://bosun:{SECRETS['checkpoint_url']}@127.0.0.1:9/bosun"}
+    env = {
+        "BOSUN_CHECKPOINT_URL": f"postgresql://bosun:{SECRETS['checkpoint_url']}@127.0.0.1:9/bosun"
+    }
     for flags in ((), ("--json",)):
         done = bosun(tmp_path, "ask", "How many shipments?", *flags, env=env)
         assert done.returncode == 2 and "127.0.0.1" in done.stdout + done.stderr
@@ -74,14 +97,28 @@ def test_a_postgres_url_with_a_password_is_never_shown(tmp_path: Path) -> None:
 
 
 def test_settings_list_every_secret_and_scrub_masks_them() -> None:
-    settings = Settings(engine_url=f"http://u:{SECRETS['engine_url']}@h", engine_password=SECRETS["engine_password"],
-                        engine_api_key=SECRETS["engine_api_key"], llm_api_key=SECRETS["llm_api_key"],
-                        qdrant_url=f"http://q:{SECRETS['qdrant_url']}@h",
-                        graphql_url=f"http://{SECRETS['graphql_token']}@h/graphql?token={SECRETS['graphql_url']}",
-                        checkpoint_url=f"postgresql://p:{SECRETS['checkpoint_url']}@h/db")
+    settings = Settings(
+        engine_url=f"http://u:{SECRETS['engine_url']}@h",
+        engine_password=SECRETS["engine_password"],
+        engine_api_key=SECRETS["engine_api_key"],
+        llm_api_key=SECRETS["llm_api_key"],
+        qdrant_url=f"http://q:{SECRETS['qdrant_url']}@h",
+        graphql_url=f"http://{SECRETS['graphql_token']}@h/graphql?token={SECRETS['graphql_url']}",
+        checkpoint_url=f"postgresql://p:{SECRETS['checkpoint_url']}@h/db",
+    )
     assert set(SECRETS.values()) <= set(settings.secrets())
-    text = " ".join(f"{k}={v}" for k, v in SECRETS.items()) + f" {settings!r} {settings.model_dump()}"
+    text = (
+        " ".join(f"{k}={v}" for k, v in SECRETS.items()) + f" {settings!r} {settings.model_dump()}"
+    )
     assert not _leaks(scrub(text, settings.secrets()))
-    assert not _leaks(repr(settings)) or _leaks(repr(settings)) == ["engine_url", "qdrant_url", "graphql_url",
-                                                                   "graphql_token", "checkpoint_url"]
-    assert redacted("see http://user:pw@host:9200/x?api_key=k1&size=3") == "see http://***@host:9200/x?api_key=***&size=3"
+    assert not _leaks(repr(settings)) or _leaks(repr(settings)) == [
+        "engine_url",
+        "qdrant_url",
+        "graphql_url",
+        "graphql_token",
+        "checkpoint_url",
+    ]
+    assert (
+        redacted("see http://user:pw@host:9200/x?api_key=k1&size=3")
+        == "see http://***@host:9200/x?api_key=***&size=3"
+    )

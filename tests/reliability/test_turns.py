@@ -13,23 +13,52 @@ from pathlib import Path
 
 from tests.reliability.conftest import ROOT, bosun, python_path
 
-PORTS = ["SAVANNAH", "HOUSTON", "SEATTLE", "TACOMA", "OAKLAND", "CHARLESTON", "NORFOLK", "BALTIMORE"]
+PORTS = [
+    "SAVANNAH",
+    "HOUSTON",
+    "SEATTLE",
+    "TACOMA",
+    "OAKLAND",
+    "CHARLESTON",
+    "NORFOLK",
+    "BALTIMORE",
+]
 
 
 def _stored(data_dir: Path, thread: str) -> list[tuple[int, dict[str, object]]]:
     with sqlite3.connect(data_dir / "conversations.sqlite") as conn:
-        rows = conn.execute("SELECT turn_id, summary FROM bosun_turns WHERE thread_id = ? ORDER BY turn_id",
-                            (thread,)).fetchall()
+        rows = conn.execute(
+            "SELECT turn_id, summary FROM bosun_turns WHERE thread_id = ? ORDER BY turn_id",
+            (thread,),
+        ).fetchall()
     return [(int(turn), json.loads(summary)) for turn, summary in rows]
 
 
-def test_eight_processes_on_one_thread_each_answered_and_stored_once_with_its_own_meaning(data_dir: Path) -> None:
+def test_eight_processes_on_one_thread_each_answered_and_stored_once_with_its_own_meaning(
+    data_dir: Path,
+) -> None:
     env = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), "PYTHONPATH": python_path()}
     questions = {port: f"How many shipments arrived in {port.title()} in 2025?" for port in PORTS}
-    processes = {port: subprocess.Popen([sys.executable, "-m", "bosun.interfaces.cli", "ask", question, "--thread",
-                                         "busy", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        text=True, env=env, cwd=ROOT)
-                 for port, question in questions.items()}
+    processes = {
+        port: subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "bosun.interfaces.cli",
+                "ask",
+                question,
+                "--thread",
+                "busy",
+                "--json",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
+        for port, question in questions.items()
+    }
     for port, process in processes.items():
         out, err = process.communicate(timeout=300)
         assert process.returncode == 0, err
@@ -44,11 +73,26 @@ def test_eight_processes_on_one_thread_each_answered_and_stored_once_with_its_ow
         assert port in meaning and not [p for p in PORTS if p != port and p in meaning], summary
 
 
-def test_a_killed_turn_is_run_again_and_stored_on_the_threads_next_ask_and_said(data_dir: Path) -> None:
+def test_a_killed_turn_is_run_again_and_stored_on_the_threads_next_ask_and_said(
+    data_dir: Path,
+) -> None:
     killed = "How many shipments arrived in Houston in 2025?"
-    process = subprocess.Popen([sys.executable, "-m", "tests.reliability.turn_process", str(data_dir), "k", killed,
-                                "slow"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONPATH": python_path()})
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tests.reliability.turn_process",
+            str(data_dir),
+            "k",
+            killed,
+            "slow",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": python_path()},
+    )
     deadline = time.monotonic() + 120
     while not (data_dir / "started").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -60,7 +104,10 @@ def test_a_killed_turn_is_run_again_and_stored_on_the_threads_next_ask_and_said(
     assert done.returncode == 0, done.stderr
     assert f"running the interrupted turn “{killed}” again first" in " ".join(done.stdout.split())
     stored = _stored(data_dir, "k")
-    assert [(turn, s["human_message"]) for turn, s in stored] == [(1, killed), (2, "and in Savannah?")]
+    assert [(turn, s["human_message"]) for turn, s in stored] == [
+        (1, killed),
+        (2, "and in Savannah?"),
+    ]
     assert stored[0][1]["status"] == "done" and "HOUSTON" in json.dumps(stored[0][1]["meaning"])
     assert "SAVANNAH" in json.dumps(stored[1][1]["meaning"])  # the refinement read the resumed turn
 
@@ -73,9 +120,17 @@ def test_a_question_past_the_length_cap_is_said_and_not_stored(data_dir: Path) -
     assert not (data_dir / "conversations.sqlite").exists() or _stored(data_dir, "long") == []
 
 
-def test_bosun_ask_closes_its_stores_the_turn_stored_and_no_write_ahead_log_left(data_dir: Path) -> None:
-    done = bosun(data_dir, "ask", "How many shipments arrived in Houston in 2025?", "--thread", "closed")
+def test_bosun_ask_closes_its_stores_the_turn_stored_and_no_write_ahead_log_left(
+    data_dir: Path,
+) -> None:
+    done = bosun(
+        data_dir, "ask", "How many shipments arrived in Houston in 2025?", "--thread", "closed"
+    )
     assert done.returncode == 0, done.stderr
-    assert sorted(p.name for p in data_dir.glob("*.sqlite*")) == ["checkpoints.sqlite", "conversations.sqlite"]
+    assert sorted(p.name for p in data_dir.glob("*.sqlite*")) == [
+        "checkpoints.sqlite",
+        "conversations.sqlite",
+    ]
     assert [s["human_message"] for _, s in _stored(data_dir, "closed")] == [
-        "How many shipments arrived in Houston in 2025?"]
+        "How many shipments arrived in Houston in 2025?"
+    ]

@@ -1,5 +1,6 @@
-"""A file or an index with more columns than BOSUN_MAX_COLUMNS (default 1,000) is refused in one line naming the
-limit before its rows are read or profiled; under the limit, profiling asks a few columns per request."""
+"""A file or an index with more columns than BOSUN_MAX_COLUMNS (default 1,000) is refused in one
+line naming the limit before its rows are read or profiled; under the limit, profiling asks a few
+columns per request."""
 
 from __future__ import annotations
 
@@ -40,7 +41,10 @@ def test_a_file_over_the_column_limit_is_refused_before_reading(tmp_path: Path) 
     wide = _wide_csv(tmp_path / "wide.csv", 1_001)
     done = bosun(tmp_path / "data", "data", "load", str(wide))
     assert done.returncode != 0
-    assert done.stderr.strip() == f"bosun: {wide}: 1,001 columns, over the limit of 1,000 (BOSUN_MAX_COLUMNS)"
+    assert (
+        done.stderr.strip()
+        == f"bosun: {wide}: 1,001 columns, over the limit of 1,000 (BOSUN_MAX_COLUMNS)"
+    )
 
 
 def test_an_index_over_the_column_limit_is_not_drafted(tmp_path: Path) -> None:
@@ -48,13 +52,18 @@ def test_an_index_over_the_column_limit_is_not_drafted(tmp_path: Path) -> None:
     assert bosun(data, "data", "load", str(_wide_csv(tmp_path / "wide.csv", 60))).returncode == 0
     done = bosun(data, "catalog", "init", "--index", "wide", env={"BOSUN_MAX_COLUMNS": "50"})
     assert done.returncode != 0
-    assert done.stderr.strip() == ("bosun: index 'wide' has 60 fields, over the limit of 50 (BOSUN_MAX_COLUMNS): "
-                                   "draft a catalog for fewer columns, or raise the limit")
+    assert done.stderr.strip() == (
+        "bosun: index 'wide' has 60 fields, over the limit of 50 (BOSUN_MAX_COLUMNS): "
+        "draft a catalog for fewer columns, or raise the limit"
+    )
 
 
 def test_a_wide_index_is_profiled_a_few_columns_a_request(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    assert bosun(data, "data", "load", str(_wide_csv(tmp_path / "wide.csv", 120, rows=5))).returncode == 0
+    assert (
+        bosun(data, "data", "load", str(_wide_csv(tmp_path / "wide.csv", 120, rows=5))).returncode
+        == 0
+    )
     engine = EmbeddedEngine(data / "bosun.duckdb", read_only=True)
     recording = Recording(engine)
     profile = profile_index(recording, "wide")  # type: ignore[arg-type]
@@ -62,13 +71,23 @@ def test_a_wide_index_is_profiled_a_few_columns_a_request(tmp_path: Path) -> Non
     assert profile.rows == 5
     assert len(profile.columns) == 120
     assert profile.columns["c119"].low == 119 and profile.columns["c119"].high == 4 * 120 + 119
-    assert [len({name.split(":")[0] for name in r["aggs"]}) for r in recording.requests] == [50, 50, 20] * 2
+    assert [len({name.split(":")[0] for name in r["aggs"]}) for r in recording.requests] == [
+        50,
+        50,
+        20,
+    ] * 2
 
 
 def test_the_values_of_many_columns_are_read_within_the_bucket_cap(tmp_path: Path) -> None:
-    """12 columns of 1,000 values each: 12,000 buckets in one request would pass the cap of 10,000."""
+    """12 columns of 1,000 values each: 12,000 buckets in one request would pass the cap of
+    10,000."""
     data = tmp_path / "data"
-    assert bosun(data, "data", "load", str(_wide_csv(tmp_path / "wide.csv", 12, rows=1_000))).returncode == 0
+    assert (
+        bosun(
+            data, "data", "load", str(_wide_csv(tmp_path / "wide.csv", 12, rows=1_000))
+        ).returncode
+        == 0
+    )
     engine = EmbeddedEngine(data / "bosun.duckdb", read_only=True)
     profile = profile_index(engine, "wide")
     engine.close()

@@ -1,8 +1,9 @@
-"""One turn in its own process: `python -m tests.reliability.turn_process DATA_DIR THREAD QUESTION [slow]`.
+"""One turn in its own process: `python -m tests.reliability.turn_process DATA_DIR THREAD QUESTION
+[slow]`.
 
-With `slow`, the query worker writes DATA_DIR/started and then sleeps, so a test can kill the process
-mid-turn (the turn's start is stored before the graph runs). Prints the answer JSON and each event's kind
-and message on stderr.
+With `slow`, the query worker writes DATA_DIR/started and then sleeps, so a test can kill the
+process mid-turn (the turn's start is stored before the graph runs). Prints the answer JSON and each
+event's kind and message on stderr.
 """
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
-"""Bosun used as a new user would, through the `bosun` command of a fresh plain install (`python3 dev.py smoke`).
+"""Bosun used as a new user would, through the `bosun` command of a fresh plain install (`python3
+dev.py smoke`).
 
     FRESH_VENV/bin/python tests/smoke/plain_install.py FOLDER
 
-Run with the fresh venv's python, in FOLDER (its data directory is FOLDER/data): the sample is generated and asked
-about, then a CSV of the user's own orders is loaded, a catalog drafted and checked, and asked about. Each step must
-exit 0, print no traceback and say what it is expected to say; the first that does not stops the smoke, named, with
-its output. Not a pytest module: it needs the installed command, not this checkout.
+Run with the fresh venv's python, in FOLDER (its data directory is FOLDER/data): the sample is
+generated and asked about, then a CSV of the user's own orders is loaded, a catalog drafted and
+checked, and asked about. Each step must exit 0, print no traceback and say what it is expected to
+say; the first that does not stops the smoke, named, with its output. Not a pytest module: it needs
+the installed command, not this checkout.
 """
 
 from __future__ import annotations
@@ -23,10 +25,18 @@ from importlib.metadata import version
 from pathlib import Path
 
 BOSUN = Path(sys.executable).with_name("bosun")
-REPORTED = ["bosun-bi", "duckdb", "pyarrow", "langgraph", "pydantic", "typer"]  # versions named in the log
+# versions named in the log
+REPORTED = ["bosun-bi", "duckdb", "pyarrow", "langgraph", "pydantic", "typer"]
 REGIONS = ["North", "South", "East", "West"]
 CATEGORIES = ["Tools", "Garden", "Kitchen", "Toys"]
-CUSTOMERS = ["Harbor Foods", "Linden Hardware", "Quarry Books", "Meadow Toys", "Cobalt Kitchens", "Pine Garden Co"]
+CUSTOMERS = [
+    "Harbor Foods",
+    "Linden Hardware",
+    "Quarry Books",
+    "Meadow Toys",
+    "Cobalt Kitchens",
+    "Pine Garden Co",
+]
 
 
 @dataclass
@@ -38,15 +48,23 @@ class Step:
 
 
 def write_orders(path: Path, rows: int = 400, seed: int = 7) -> list[dict[str, str]]:
-    """A deterministic CSV of orders: date, customer, region, product category, quantity, amount; its rows."""
+    """A deterministic CSV of orders: date, customer, region, product category, quantity, amount;
+    its rows."""
     draw = random.Random(seed)
     orders = []
     for _ in range(rows):
         quantity = draw.randint(1, 20)
         day = date(2026, 1, 1) + timedelta(days=draw.randrange(160))
-        orders.append({"order_date": day.isoformat(), "customer": draw.choice(CUSTOMERS),
-                       "region": draw.choice(REGIONS), "category": draw.choice(CATEGORIES),
-                       "quantity": str(quantity), "amount": f"{quantity * draw.uniform(5, 80):.2f}"})
+        orders.append(
+            {
+                "order_date": day.isoformat(),
+                "customer": draw.choice(CUSTOMERS),
+                "region": draw.choice(REGIONS),
+                "category": draw.choice(CATEGORIES),
+                "quantity": str(quantity),
+                "amount": f"{quantity * draw.uniform(5, 80):.2f}",
+            }
+        )
     with path.open("w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(orders[0]))
         writer.writeheader()
@@ -55,22 +73,47 @@ def write_orders(path: Path, rows: int = 400, seed: int = 7) -> list[dict[str, s
 
 
 def steps(path: Path, orders: list[dict[str, str]]) -> list[Step]:
-    """The commands in a new user's order, each with what its answer must say, worked out from the rows."""
-    totals = {region: sum(float(o["amount"]) for o in orders if o["region"] == region) for region in REGIONS}
+    """The commands in a new user's order, each with what its answer must say, worked out from the
+    rows."""
+    totals = {
+        region: sum(float(o["amount"]) for o in orders if o["region"] == region)
+        for region in REGIONS
+    }
     top = max(totals, key=lambda region: totals[region])
     kitchen = sum(1 for o in orders if o["category"] == "Kitchen")
     return [
-        Step("generate the sample", ["data", "generate", "--rows", "2000", "--seed", "7", "--as-of", "2026-06-15"]),
-        Step("ask about the sample", ["ask", "Top 3 carriers by TEU last quarter"], ["The top 3 carriers by TEU"]),
-        Step("load the user's CSV", ["data", "load", str(path)], [f"loaded {len(orders)} rows into index 'orders'"]),
-        Step("draft a catalog", ["catalog", "init", "--index", "orders", "--out", "catalog.yaml"],
-             ["wrote catalog.yaml"]),
+        Step(
+            "generate the sample",
+            ["data", "generate", "--rows", "2000", "--seed", "7", "--as-of", "2026-06-15"],
+        ),
+        Step(
+            "ask about the sample",
+            ["ask", "Top 3 carriers by TEU last quarter"],
+            ["The top 3 carriers by TEU"],
+        ),
+        Step(
+            "load the user's CSV",
+            ["data", "load", str(path)],
+            [f"loaded {len(orders)} rows into index 'orders'"],
+        ),
+        Step(
+            "draft a catalog",
+            ["catalog", "init", "--index", "orders", "--out", "catalog.yaml"],
+            ["wrote catalog.yaml"],
+        ),
         Step("check the catalog", ["catalog", "check", "catalog.yaml"], ["no problems"]),
-        Step("ask about the user's data", ["ask", "total amount by region"],
-             [*REGIONS, f"{top} {totals[top]:,.2f}"], catalog="catalog.yaml"),
-        Step("ask a count of the user's data", ["ask", "How many orders in Kitchen?"],
-             [f"{kitchen} orders with category Kitchen."],
-             catalog="catalog.yaml"),
+        Step(
+            "ask about the user's data",
+            ["ask", "total amount by region"],
+            [*REGIONS, f"{top} {totals[top]:,.2f}"],
+            catalog="catalog.yaml",
+        ),
+        Step(
+            "ask a count of the user's data",
+            ["ask", "How many orders in Kitchen?"],
+            [f"{kitchen} orders with category Kitchen."],
+            catalog="catalog.yaml",
+        ),
     ]
 
 
@@ -79,7 +122,9 @@ def run(step: Step, env: dict[str, str]) -> None:
     if step.catalog:
         env = {**env, "BOSUN_CATALOG": step.catalog}
     started = time.monotonic()
-    done = subprocess.run([str(BOSUN), *step.args], env=env, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [str(BOSUN), *step.args], env=env, capture_output=True, text=True, check=False
+    )
     output = done.stdout + done.stderr
     missing = [word for word in step.expect if word not in output]
     problem = None
@@ -90,7 +135,10 @@ def run(step: Step, env: dict[str, str]) -> None:
     elif missing:
         problem = f"no {missing} in the output"
     if problem:
-        sys.exit(f"smoke step failed: {step.name} ({shlex.join(['bosun', *step.args])}): {problem}\n{output}")
+        sys.exit(
+            f"smoke step failed: {step.name} ({shlex.join(['bosun', *step.args])}): "
+            f"{problem}\n{output}"
+        )
     print(f"smoke: {step.name}: ok ({time.monotonic() - started:.1f} s)", flush=True)
 
 
@@ -98,7 +146,9 @@ def main(folder: Path) -> None:
     os.chdir(folder)
     env = {name: value for name, value in os.environ.items() if not name.startswith("BOSUN_")}
     env |= {"BOSUN_DATA_DIR": str(folder / "data"), "COLUMNS": "120"}
-    print("smoke: installed " + ", ".join(f"{name} {version(name)}" for name in REPORTED), flush=True)
+    print(
+        "smoke: installed " + ", ".join(f"{name} {version(name)}" for name in REPORTED), flush=True
+    )
     path = folder / "orders.csv"
     for step in steps(path, write_orders(path)):
         run(step, env)

@@ -1,9 +1,10 @@
 """The corpus's expected readings as the answers a model would give (ModelReading tool calls).
 
-A scripted model replays these (the `llm-plumbing-*` items of test_corpus.py): the LLM backend's path
-(prompt, parsing, candidate and catalog checks, Meaning building) must carry each expected reading to the
-same Meaning the corpus expects. Being the expectation itself, a replay tests no understanding. An item
-whose expectation the model's form cannot say is one the LLM backend cannot express (its known-failures list).
+A scripted model replays these (the `llm-plumbing-*` items of test_corpus.py): the LLM backend's
+path (prompt, parsing, candidate and catalog checks, Meaning building) must carry each expected
+reading to the same Meaning the corpus expects. Being the expectation itself, a replay tests no
+understanding. An item whose expectation the model's form cannot say is one the LLM backend cannot
+express (its known-failures list).
 """
 
 from __future__ import annotations
@@ -23,20 +24,30 @@ def model_reading(item: dict[str, Any], rules: RulesUnderstanding) -> dict[str, 
 def _goal(expect: dict[str, Any], question: str, rules: RulesUnderstanding) -> dict[str, Any]:
     kind = expect.get("kind", "data")
     if kind in ("definition", "fields"):
-        terms = [*expect.get("terms", []), *expect.get("fields_asked", []), *expect.get("unknown", [])]
+        terms = [
+            *expect.get("terms", []),
+            *expect.get("fields_asked", []),
+            *expect.get("unknown", []),
+        ]
         return {"kind": kind, "text": question, "terms": terms}
     goal: dict[str, Any] = {"kind": "data", "text": question}
     if kind == "refused":
         return {**goal, "refused": expect["reason"], "refused_words": expect.get("words", [])}
     goal["measures"] = [_measure(m) for m in expect.get("measures", [])]
-    goal["filters"] = [{"field": f, "values": _values(v)} for f, v in expect.get("filters", {}).items()]
+    goal["filters"] = [
+        {"field": f, "values": _values(v)} for f, v in expect.get("filters", {}).items()
+    ]
     excluded = expect.get("exclude", {})
-    goal["filters"] += [{"field": f, "values": _values(v), "negate": True} for f, v in excluded.items()]
+    goal["filters"] += [
+        {"field": f, "values": _values(v), "negate": True} for f, v in excluded.items()
+    ]
     goal["ranges"] = [{"field": f, **bounds} for f, bounds in expect.get("ranges", {}).items()]
     if expect.get("time"):
         field, start, end = expect["time"]
         goal["time"] = {"field": field, "start": _day(start), "end": _day(end)}
-    goal["periods"] = [{"field": f, "start": _day(a), "end": _day(b)} for f, a, b in expect.get("periods", [])]
+    goal["periods"] = [
+        {"field": f, "start": _day(a), "end": _day(b)} for f, a, b in expect.get("periods", [])
+    ]
     goal["steps"] = expect.get("steps", [])
     for key in ("group_by", "interval", "top_n", "order", "records", "not_understood", "page"):
         if expect.get(key) is not None:
@@ -44,13 +55,21 @@ def _goal(expect: dict[str, Any], question: str, rules: RulesUnderstanding) -> d
     goal["sort"] = [{"field": f, "direction": d} for f, d in expect.get("sort", [])]
     if expect.get("lookup"):
         lookup = expect["lookup"]
-        goal["lookup"] = {"object": lookup["object"], "key": str(lookup["key"]), "fields": lookup.get("fields", [])}
+        goal["lookup"] = {
+            "object": lookup["object"],
+            "key": str(lookup["key"]),
+            "fields": lookup.get("fields", []),
+        }
     if expect.get("options"):
-        goal["ambiguous"] = [{"phrase": _phrase(question, expect["options"], rules), "options": expect["options"]}]
+        goal["ambiguous"] = [
+            {"phrase": _phrase(question, expect["options"], rules), "options": expect["options"]}
+        ]
     goal["unknown_names"] = expect.get("unknown", [])
     goal["links"] = [_link(link) for link in expect.get("links", [])]
     if expect.get("index") not in (None, rules.catalog.record.index):
-        goal["listing"] = next(n for n, o in rules.catalog.spec.objects.items() if o.index == expect["index"])
+        goal["listing"] = next(
+            n for n, o in rules.catalog.spec.objects.items() if o.index == expect["index"]
+        )
     return goal
 
 
@@ -62,13 +81,16 @@ def _link(link: dict[str, Any]) -> dict[str, Any]:
 
 
 def _measure(measure: list[Any]) -> dict[str, Any]:
-    """[agg, field] or [agg, field, {percent: 90} | {share: {field: values}}] as the model's form says it."""
+    """[agg, field] or [agg, field, {percent: 90} | {share: {field: values}}] as the model's form
+    says it."""
     said: dict[str, Any] = {"agg": measure[0], "field": measure[1]}
     extra = measure[2] if len(measure) > 2 else {}
     if "percent" in extra:
         said["percent"] = extra["percent"]
     if "share" in extra:
-        said["share"] = [{"field": f, "values": _values(v)} for f, v in (extra["share"] or {}).items()]
+        said["share"] = [
+            {"field": f, "values": _values(v)} for f, v in (extra["share"] or {}).items()
+        ]
     return said
 
 

@@ -1,21 +1,27 @@
-"""The understanding corpus: the rules backend reads every item as corpus.yaml expects; the LLM backend's plumbing
-turns every expected reading, given as a model's tool call, into that same validated Meaning.
+"""The understanding corpus: the rules backend reads every item as corpus.yaml expects; the LLM
+backend's plumbing turns every expected reading, given as a model's tool call, into that same
+validated Meaning.
 
-Each item is a question (with earlier turns of its thread, when it has them) and the reading expected
-of it; only the keys an item gives are checked.
+Each item is a question (with earlier turns of its thread, when it has them) and the reading
+expected of it; only the keys an item gives are checked.
 
 - `rules-<id>`: the rules backend reads the question. This tests understanding: remove a composition
   rule and items fail.
-- `llm-plumbing-<id>`: a scripted chat model answers each item's own expected reading (scripted_reading.py),
-  so these items do NOT test understanding and pass whatever the model would have read. They test that the
-  LLM backend turns the model's tool call into a validated Meaning: parsing, the candidate and catalog
-  checks (an expected reading they refuse fails the item: the rules must not quietly read it instead), and
-  the Meaning built from the model's form. The LLM backend's tests that can fail on a wrong reading are
+- `llm-plumbing-<id>`: a scripted chat model answers each item's own expected reading
+  (scripted_reading.py),
+  so these items do NOT test understanding and pass whatever the model would have read. They test
+  that the
+  LLM backend turns the model's tool call into a validated Meaning: parsing, the candidate and
+  catalog
+  checks (an expected reading they refuse fails the item: the rules must not quietly read it
+  instead), and
+  the Meaning built from the model's form. The LLM backend's tests that can fail on a wrong reading
+  are
   in tests/llm/test_validation.py.
 
 Items a backend does not read right yet are listed in corpus_known_failures.txt (rules) and
-corpus_known_failures_llm_plumbing.txt, and run as strict xfails: reading one right fails the run until
-it is removed.
+corpus_known_failures_llm_plumbing.txt, and run as strict xfails: reading one right fails the run
+until it is removed.
 """
 
 from __future__ import annotations
@@ -39,10 +45,12 @@ from bosun.understanding.rules import RulesUnderstanding
 
 HERE = Path(__file__).parent
 CORPUS = yaml.safe_load((HERE / "corpus.yaml").read_text(encoding="utf-8"))
-for _part in sorted((HERE / "corpus").glob("*.yaml")):  # the corpus of each kind of analysis (issue 23)
+# the corpus of each kind of analysis (issue 23)
+for _part in sorted((HERE / "corpus").glob("*.yaml")):
     CORPUS["items"] += yaml.safe_load(_part.read_text(encoding="utf-8"))["items"]
 CATALOGS = {"maritime": None, "shop": HERE.parent / "domains" / "shop" / "catalog.yaml"}
-BACKENDS = ["rules", "llm-plumbing"]  # llm-plumbing: a scripted model replays each item's expected reading, so
+# llm-plumbing: a scripted model replays each item's expected reading, so
+BACKENDS = ["rules", "llm-plumbing"]
 # it tests the tool call → validated Meaning path, not understanding
 
 
@@ -51,8 +59,10 @@ def _known(name: str) -> set[str]:
     return {line.split("#")[0].strip() for line in lines} - {""}
 
 
-KNOWN = {"rules": _known("corpus_known_failures.txt"),
-         "llm-plumbing": _known("corpus_known_failures_llm_plumbing.txt")}
+KNOWN = {
+    "rules": _known("corpus_known_failures.txt"),
+    "llm-plumbing": _known("corpus_known_failures_llm_plumbing.txt"),
+}
 
 
 @cache
@@ -67,15 +77,18 @@ def backend(name: str, domain: str) -> RulesUnderstanding:
 
 
 def scripted(item: dict[str, Any], domain: str) -> Understanding:
-    """The LLM backend over a model that ignores the schema for the earlier turns (the rules backend reads
-    them, after the retry) and then answers the item's expected reading: plumbing, not understanding."""
+    """The LLM backend over a model that ignores the schema for the earlier turns (the rules backend
+    reads them, after the retry) and then answers the item's expected reading: plumbing, not
+    understanding."""
     from bosun.understanding.llm import LLMUnderstanding
     from tests.llm.scripted import ToolFakeModel, client, prose, tool_call
     from tests.understanding.scripted_reading import model_reading
 
     rules = backend("rules", domain)
     earlier = [prose(), prose()] * len(item.get("turns", []))
-    model = ToolFakeModel(responses=[*earlier, tool_call("ModelReading", model_reading(item, rules))])
+    model = ToolFakeModel(
+        responses=[*earlier, tool_call("ModelReading", model_reading(item, rules))]
+    )
     return LLMUnderstanding(client(model), rules)
 
 
@@ -83,7 +96,11 @@ def _items() -> list[Any]:
     params = []
     for name in BACKENDS:
         for item in CORPUS["items"]:
-            marks = [pytest.mark.xfail(strict=True, reason="known failure")] if item["id"] in KNOWN[name] else []
+            marks = (
+                [pytest.mark.xfail(strict=True, reason="known failure")]
+                if item["id"] in KNOWN[name]
+                else []
+            )
             params.append(pytest.param(name, item, id=f"{name}-{item['id']}", marks=marks))
     return params
 
@@ -99,18 +116,25 @@ def read_item(name: str, item: dict[str, Any]) -> tuple[Reading, Catalog]:
     ledger = Ledger(budget=1_000_000)
     with charged(ledger, "f01"):
         reading = understanding.read(item["q"], history, today)
-    assert ledger.notes == [], "the model's reading was refused"  # the rules' reading would test nothing here
+    # the rules' reading would test nothing here
+    assert ledger.notes == [], "the model's reading was refused"
     return reading, catalog(domain)
 
 
 def past(question: str, reading: Reading) -> PastTurn:
-    """The turn as the conversation keeps it: its first data goal's meaning, and the question it asked back."""
+    """The turn as the conversation keeps it: its first data goal's meaning, and the question it
+    asked back."""
     meaning = next((g.meaning for g in reading.goals if g.meaning is not None), None)
     asked = next((a for a in meaning.ambiguities if a.kind == "entity"), None) if meaning else None
     if asked is None:
         return PastTurn(question=question, meaning=meaning)
     clarification = AskedBack(term=asked.term, options=asked.options)
-    return PastTurn(question=question, status="needs_clarification", meaning=meaning, clarification=clarification)
+    return PastTurn(
+        question=question,
+        status="needs_clarification",
+        meaning=meaning,
+        clarification=clarification,
+    )
 
 
 @pytest.mark.parametrize(("name", "item"), _items())
@@ -118,7 +142,9 @@ def test_corpus_item(name: str, item: dict[str, Any]) -> None:
     reading, known = read_item(name, item)
     expect = item["expect"]
     if "goals" in expect:
-        assert [kind_of(g) for g in reading.goals] == [e.get("kind", "data") for e in expect["goals"]]
+        assert [kind_of(g) for g in reading.goals] == [
+            e.get("kind", "data") for e in expect["goals"]
+        ]
         for goal, wanted in zip(reading.goals, expect["goals"], strict=True):
             check(goal, wanted, known)
         return
@@ -139,8 +165,11 @@ def kind_of(goal: GoalReading) -> str:
 def check(goal: GoalReading, expect: dict[str, Any], known: Catalog) -> None:
     assert kind_of(goal) == expect.get("kind", "data")
     if goal.kind != "data":
-        got = {"terms": goal.terms, "fields_asked": goal.terms,
-               "unknown": [t for t in goal.terms if t not in known.glossary]}
+        got = {
+            "terms": goal.terms,
+            "fields_asked": goal.terms,
+            "unknown": [t for t in goal.terms if t not in known.glossary],
+        }
         for key in ("terms", "fields_asked", "unknown"):
             if key in expect:
                 assert _folded(got[key]) == _folded(expect[key]), key
@@ -164,14 +193,28 @@ def observed(meaning: Meaning) -> dict[str, Any]:
         "measures": [_measure(m) for m in meaning.measures],
         "filters": {c.field: c.values for c in meaning.conditions if c.values and not c.negate},
         "exclude": {c.field: c.values for c in meaning.conditions if c.values and c.negate},
-        "ranges": {c.field: {op: float(getattr(c, op)) for op in ("gt", "gte", "lt", "lte")
-                             if getattr(c, op) is not None} for c in meaning.conditions if not c.values},
-        "time": [meaning.time.field, _day(meaning.time.start), _day(meaning.time.end)] if meaning.time else None,
-        "group_by": meaning.group_by, "interval": meaning.interval, "top_n": meaning.top_n, "order": meaning.order,
+        "ranges": {
+            c.field: {
+                op: float(getattr(c, op))
+                for op in ("gt", "gte", "lt", "lte")
+                if getattr(c, op) is not None
+            }
+            for c in meaning.conditions
+            if not c.values
+        },
+        "time": [meaning.time.field, _day(meaning.time.start), _day(meaning.time.end)]
+        if meaning.time
+        else None,
+        "group_by": meaning.group_by,
+        "interval": meaning.interval,
+        "top_n": meaning.top_n,
+        "order": meaning.order,
         "sort": [[f, d] for f, d in meaning.sort],
         "records": meaning.intent_type == "search" and meaning.lookup is None,
         "options": [o for a in meaning.ambiguities if a.kind == "entity" for o in a.options],
-        "lookup": {"object": lookup.object, "key": lookup.key, "fields": sorted(lookup.fields)} if lookup else None,
+        "lookup": {"object": lookup.object, "key": lookup.key, "fields": sorted(lookup.fields)}
+        if lookup
+        else None,
         "unknown": meaning.unknown_terms,
         "reason": meaning.refusal.reason if meaning.refusal else None,
         "steps": [s.model_dump(exclude_none=True) for s in meaning.steps],
@@ -183,34 +226,48 @@ def observed(meaning: Meaning) -> dict[str, Any]:
 
 
 def _measure(measure: Measure) -> list[Any]:
-    """[agg, field], with {percent: 90} for a percentile and {share: {field: values}} for a share."""
+    """[agg, field], with {percent: 90} for a percentile and {share: {field: values}} for a
+    share."""
     extra: dict[str, Any] = {}
     if measure.percent is not None:
         extra["percent"] = float(measure.percent)
     if measure.share is not None:
-        extra["share"] = {c.field: [v if isinstance(v, bool) else str(v) for v in c.values]
-                          for c in measure.share.part}
+        extra["share"] = {
+            c.field: [v if isinstance(v, bool) else str(v) for v in c.values]
+            for c in measure.share.part
+        }
     return [measure.agg, measure.field, *([extra] if extra else [])]
 
 
 def _link(link: Link) -> dict[str, Any]:
     """The link with its condition as {field: values}, or {field: {op: bound}} for a range."""
     condition = link.condition
-    bounds = {op: float(getattr(condition, op)) for op in ("gt", "gte", "lt", "lte")
-              if getattr(condition, op) is not None}
+    bounds = {
+        op: float(getattr(condition, op))
+        for op in ("gt", "gte", "lt", "lte")
+        if getattr(condition, op) is not None
+    }
     values = [v if isinstance(v, bool) else str(v) for v in condition.values]
-    return {"object": link.object, "field": link.field, "key": link.key,
-            "condition": {condition.field: bounds if bounds and not values else values}}
+    return {
+        "object": link.object,
+        "field": link.field,
+        "key": link.key,
+        "condition": {condition.field: bounds if bounds and not values else values},
+    }
 
 
 def normal(key: str, wanted: Any) -> Any:
-    """The corpus's YAML values in the shapes `observed` gives (dates as strings, numbers as floats)."""
+    """The corpus's YAML values in the shapes `observed` gives (dates as strings, numbers as
+    floats)."""
     if key == "time" and wanted is not None:
         return [wanted[0], *(_day(d) for d in wanted[1:])]
     if key == "ranges":
         return {f: {op: float(v) for op, v in bounds.items()} for f, bounds in wanted.items()}
     if key == "filters" or key == "exclude":
-        return {f: [v if isinstance(v, bool) else str(v) for v in values] for f, values in wanted.items()}
+        return {
+            f: [v if isinstance(v, bool) else str(v) for v in values]
+            for f, values in wanted.items()
+        }
     if key == "measures":
         return [_wanted_measure(m) for m in wanted]
     if key == "steps":

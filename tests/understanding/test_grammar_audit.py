@@ -1,7 +1,8 @@
-"""The filler audit (issue 22 item 2): a word of en.yaml's `filler`, `function_words` or `neutral_verbs` lists is
-there only if it changes no reading. For every corpus question that holds it as a word (or phrase), the rules
-backend reads the question without it exactly as it reads the question with it (the same goals and the same
-Meaning, its text aside). A word that changes a reading carries meaning: a rule reads it, or it is reported.
+"""The filler audit (issue 22 item 2): a word of en.yaml's `filler`, `function_words` or
+`neutral_verbs` lists is there only if it changes no reading. For every corpus question that holds
+it as a word (or phrase), the rules backend reads the question without it exactly as it reads the
+question with it (the same goals and the same Meaning, its text aside). A word that changes a
+reading carries meaning: a rule reads it, or it is reported.
 """
 
 from __future__ import annotations
@@ -50,9 +51,11 @@ def _quiet_spans(index: int) -> list[tuple[str, int, int]]:
 
 
 def _without(index: int, phrase: str) -> str | None:
-    """The question with the places the tagger reads as `phrase` taken out (None when it reads it nowhere).
+    """The question with the places the tagger reads as `phrase` taken out (None when it reads it
+    nowhere).
 
-    Only the phrase as the tagger takes it: "about" in "tell me about X" is part of another phrase, not filler.
+    Only the phrase as the tagger takes it: "about" in "tell me about X" is part of another phrase,
+    not filler.
     """
     question, key = CORPUS["items"][index]["q"], normalize(phrase)
     places = [(start, end) for k, start, end in _quiet_spans(index) if k == key]
@@ -65,7 +68,8 @@ def _without(index: int, phrase: str) -> str | None:
 
 @cache
 def _reading(index: int, question: str) -> Any:
-    """What a reading says, its question's text aside: goal kinds and terms, and each Meaning's content."""
+    """What a reading says, its question's text aside: goal kinds and terms, and each Meaning's
+    content."""
     item = CORPUS["items"][index]
     rules = backend("rules", item.get("domain", CORPUS["defaults"]["domain"]))
     reading: Reading = rules.read(question, _history(index), _today(item))
@@ -73,10 +77,16 @@ def _reading(index: int, question: str) -> Any:
     for goal in reading.goals:
         meaning = None
         if goal.meaning is not None:
-            text_aside = {"text": True, "time": {"text"}, "conditions": {"__all__": {"source"}},
-                          "links": {"__all__": {"words": True, "condition": {"source"}}}}
+            text_aside = {
+                "text": True,
+                "time": {"text"},
+                "conditions": {"__all__": {"source"}},
+                "links": {"__all__": {"words": True, "condition": {"source"}}},
+            }
             meaning = goal.meaning.model_dump(exclude=text_aside)
-            meaning["not_understood"] = sorted({w for p in goal.meaning.not_understood for w in normalize(p).split()})
+            meaning["not_understood"] = sorted(
+                {w for p in goal.meaning.not_understood for w in normalize(p).split()}
+            )
         goals.append((goal.kind, [normalize(t) for t in goal.terms], meaning))
     return goals, reading.continuation
 
@@ -100,6 +110,9 @@ def test_quiet_word_changes_no_reading(name: str, phrase: str) -> None:
 
 @pytest.mark.parametrize("phrase", sorted(english().structure_words))
 def test_structure_word_is_read_by_a_rule(phrase: str) -> None:
-    """A structure word is out of the quiet lists because a rule reads it: taking it out changes some reading
-    (otherwise it is a function word, and belongs to that list, held to the audit above)."""
-    assert _changes(phrase) != [], f"{phrase!r} changes no reading of the corpus: it is no structure word"
+    """A structure word is out of the quiet lists because a rule reads it: taking it out changes
+    some reading (otherwise it is a function word, and belongs to that list, held to the audit
+    above)."""
+    assert _changes(phrase) != [], (
+        f"{phrase!r} changes no reading of the corpus: it is no structure word"
+    )

@@ -13,7 +13,10 @@ def index() -> NameIndex:
 
 def names(text: str, index: NameIndex) -> list[tuple[str, list[tuple[str, str]], str]]:
     found: list[Found] = find_names(text, index)
-    return [(f.text, sorted({(c.entity, c.value) for c in f.candidates}), f.candidates[0].method) for f in found]
+    return [
+        (f.text, sorted({(c.entity, c.value) for c in f.candidates}), f.candidates[0].method)
+        for f in found
+    ]
 
 
 def test_exact_alias_and_code(index: NameIndex) -> None:
@@ -48,7 +51,8 @@ def test_partial_name_matching_several_is_ambiguous(index: NameIndex) -> None:
 
 def test_partial_name_matching_one_resolves(index: NameIndex) -> None:
     assert names("containers from Bavarian Motor Parts", index) == [
-        ("Bavarian Motor Parts", [("company", "BAVARIAN MOTOR PARTS GMBH")], "partial")]
+        ("Bavarian Motor Parts", [("company", "BAVARIAN MOTOR PARTS GMBH")], "partial")
+    ]
 
 
 def test_inline_vocabulary_and_products(index: NameIndex) -> None:

@@ -15,7 +15,8 @@ AS_OF = date(2026, 6, 15)  # a Monday
         ("volumes to LA last quarter", "2026-01-01", "2026-03-31"),
         ("by port last year", "2025-01-01", "2025-12-31"),
         ("to LA that arrived last week", "2026-06-08", "2026-06-14"),
-        ("ARRIVED LAST MONTH", "2026-05-01", "2026-05-31"),  # a question in capitals once raised a KeyError
+        # a question in capitals once raised a KeyError
+        ("ARRIVED LAST MONTH", "2026-05-01", "2026-05-31"),
         ("In The Past Two Weeks", "2026-06-02", "2026-06-15"),
         ("into Savannah this year", "2026-01-01", "2026-06-15"),
         ("this month", "2026-06-01", "2026-06-15"),
@@ -46,7 +47,9 @@ def test_contract_time_words(text: str, start: str | None, end: str | None) -> N
     assert (found.end.isoformat() if found.end else None) == end
 
 
-@pytest.mark.parametrize("text", ["Show me Maersk shipments to Los Angeles", "may I see the top carriers?", ""])
+@pytest.mark.parametrize(
+    "text", ["Show me Maersk shipments to Los Angeles", "may I see the top carriers?", ""]
+)
 def test_no_time_words(text: str) -> None:
     assert find_time_range(text, AS_OF) is None
 
@@ -56,13 +59,16 @@ def test_matched_words_are_reported() -> None:
     assert found is not None and found.text == "in Q1 2026"
 
 
-@pytest.mark.parametrize(("text", "start", "end"), [
-    ("arriving next week", "2026-06-22", "2026-06-28"),
-    ("due in the next 7 days", "2026-06-16", "2026-06-22"),
-    ("expected next month", "2026-07-01", "2026-07-31"),
-    ("tomorrow", "2026-06-16", "2026-06-16"),
-    ("in the coming 2 weeks", "2026-06-16", "2026-06-29"),
-])
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("arriving next week", "2026-06-22", "2026-06-28"),
+        ("due in the next 7 days", "2026-06-16", "2026-06-22"),
+        ("expected next month", "2026-07-01", "2026-07-31"),
+        ("tomorrow", "2026-06-16", "2026-06-16"),
+        ("in the coming 2 weeks", "2026-06-16", "2026-06-29"),
+    ],
+)
 def test_future_periods(text: str, start: str, end: str) -> None:
     found = find_time_range(text, date(2026, 6, 15))
     assert found is not None and (found.start.isoformat(), found.end.isoformat()) == (start, end)  # type: ignore[union-attr]

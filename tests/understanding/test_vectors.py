@@ -24,9 +24,13 @@ def vectors(index: NameIndex) -> NameVectors:
     return name_vectors(index, HashingEmbedder())
 
 
-def resolved(text: str, index: NameIndex, vectors: NameVectors | None = None) -> list[tuple[str, list[str], str]]:
-    return [(f.text, sorted({c.value for c in f.candidates}), f.candidates[0].method)
-            for f in find_names(text, index, vectors=vectors)]
+def resolved(
+    text: str, index: NameIndex, vectors: NameVectors | None = None
+) -> list[tuple[str, list[str], str]]:
+    return [
+        (f.text, sorted({c.value for c in f.candidates}), f.candidates[0].method)
+        for f in find_names(text, index, vectors=vectors)
+    ]
 
 
 def cosine(a: list[float], b: list[float]) -> float:
@@ -40,15 +44,25 @@ def test_hashing_embedder_is_normalised_and_the_same_in_every_process() -> None:
     assert np.linalg.norm(here[0]) == pytest.approx(1.0)
     assert np.linalg.norm(here[1]) == pytest.approx(1.0)
     assert here[0] == embedder.embed(["msc  gulsun"])[0]  # case and spacing do not matter
-    script = ("import json; from bosun.understanding.vectors import HashingEmbedder; "
-              "print(json.dumps(HashingEmbedder().embed(['MSC Gulsun'])[0]))")
-    other = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    script = (
+        "import json; from bosun.understanding.vectors import HashingEmbedder; "
+        "print(json.dumps(HashingEmbedder().embed(['MSC Gulsun'])[0]))"
+    )
+    other = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout
     assert json.loads(other) == here[0]  # crc32 buckets: no per-process hash salt
 
 
 def test_hashing_embedder_scores_similar_spellings_higher() -> None:
     base, typo, reordered, unrelated = HashingEmbedder().embed(
-        ["evergreen marine corporation", "evergren marine corp", "marine evergreen corporation", "frozen tilapia"])
+        [
+            "evergreen marine corporation",
+            "evergren marine corp",
+            "marine evergreen corporation",
+            "frozen tilapia",
+        ]
+    )
     assert cosine(base, typo) > cosine(base, unrelated)
     assert cosine(base, reordered) > 0.8 > cosine(base, unrelated) + 0.5
 
@@ -59,21 +73,31 @@ def test_search_returns_keys_best_first_with_cosine_scores(vectors: NameVectors)
     assert len(hits) == 3 and hits[0][1] >= hits[1][1] >= hits[2][1]
 
 
-@pytest.mark.parametrize(("question", "phrase", "value"), [
-    # reordered and misspelled: fuzzy sees the product "plastics" and the port Kaohsiung
-    ("How many TEU did Plastics Industril Kaohsiung ship?", "Plastics Industril Kaohsiung",
-     "KAOHSIUNG PLASTICS INDUSTRIAL"),
-    # reordered and misspelled: fuzzy sees an ambiguous "Company" and a partial "Mediterranean"
-    ("containers from Company Mediterranean Shiping", "Company Mediterranean Shiping", "MSC"),
-    # reordered: fuzzy splits it into the vessel "Gulsun" and the carrier MSC
-    ("Shipments by Gulsun MSC in 2024", "Gulsun MSC", "MSC GULSUN"),
-])
+@pytest.mark.parametrize(
+    ("question", "phrase", "value"),
+    [
+        # reordered and misspelled: fuzzy sees the product "plastics" and the port Kaohsiung
+        (
+            "How many TEU did Plastics Industril Kaohsiung ship?",
+            "Plastics Industril Kaohsiung",
+            "KAOHSIUNG PLASTICS INDUSTRIAL",
+        ),
+        # reordered and misspelled: fuzzy sees an ambiguous "Company" and a partial "Mediterranean"
+        ("containers from Company Mediterranean Shiping", "Company Mediterranean Shiping", "MSC"),
+        # reordered: fuzzy splits it into the vessel "Gulsun" and the carrier MSC
+        ("Shipments by Gulsun MSC in 2024", "Gulsun MSC", "MSC GULSUN"),
+    ],
+)
 def test_vectors_resolve_names_fuzzy_matching_misses(
     question: str, phrase: str, value: str, index: NameIndex, vectors: NameVectors
 ) -> None:
     assert all(f.text != phrase for f in find_names(question, index))
     (found,) = find_names(question, index, vectors=vectors)
-    assert (found.text, [c.value for c in found.candidates], found.candidates[0].method) == (phrase, [value], "vector")
+    assert (found.text, [c.value for c in found.candidates], found.candidates[0].method) == (
+        phrase,
+        [value],
+        "vector",
+    )
     assert 82.0 <= found.score < 100.0
 
 
@@ -82,8 +106,13 @@ def test_unrelated_name_stays_unresolved(index: NameIndex, vectors: NameVectors)
 
 
 def test_vectors_leave_earlier_stages_alone(index: NameIndex, vectors: NameVectors) -> None:
-    for text in ["Maersk shipments to LA via USLGB", "into Long Beach from Ho Chi Minh City", "maesrk volumes",
-                 "containers from Bavarian Motor Parts", "shipments to Rotterdam HMM"]:
+    for text in [
+        "Maersk shipments to LA via USLGB",
+        "into Long Beach from Ho Chi Minh City",
+        "maesrk volumes",
+        "containers from Bavarian Motor Parts",
+        "shipments to Rotterdam HMM",
+    ]:
         assert resolved(text, index, vectors) == resolved(text, index)
 
 
@@ -96,19 +125,29 @@ def test_near_tie_between_two_names_is_an_ambiguity() -> None:
     assert [c.value for c in clear.candidates] == ["ALPHA OMEGA LOGISTICS"]
     (tie,) = find_names("Alpha Logistics Omega", index, vectors=vectors)
     assert tie.ambiguous and tie.candidates[0].method == "vector"
-    assert sorted(c.value for c in tie.candidates) == ["ALPHA OMEGA LOGISTICS", "OMEGA ALPHA LOGISTICS"]
+    assert sorted(c.value for c in tie.candidates) == [
+        "ALPHA OMEGA LOGISTICS",
+        "OMEGA ALPHA LOGISTICS",
+    ]
 
 
 def test_an_on_disk_collection_is_reused_for_the_same_names(tmp_path: Path) -> None:
     names = [("msc gulsun", "msc gulsun"), ("frozen tilapia", "frozen tilapia")]
-    vectors = NameVectors(names, HashingEmbedder(), collection="vessels", location=str(tmp_path / "qdrant"))
+    vectors = NameVectors(
+        names, HashingEmbedder(), collection="vessels", location=str(tmp_path / "qdrant")
+    )
     try:
         assert vectors.collection.startswith("vessels-hashing-")
-        assert [key for key, _ in vectors.search("gulsun msc", limit=2)] == ["msc gulsun", "frozen tilapia"]
+        assert [key for key, _ in vectors.search("gulsun msc", limit=2)] == [
+            "msc gulsun",
+            "frozen tilapia",
+        ]
         assert vectors.client.collection_exists(vectors.collection)  # built by the first search
     finally:
         vectors.close()
-    again = NameVectors(names, HashingEmbedder(), collection="vessels", location=str(tmp_path / "qdrant"))
+    again = NameVectors(
+        names, HashingEmbedder(), collection="vessels", location=str(tmp_path / "qdrant")
+    )
     other = NameVectors(names[:1], HashingEmbedder(), collection="vessels", location=":memory:")
     try:
         assert again.collection == vectors.collection != other.collection
@@ -123,8 +162,11 @@ def test_unknown_embedder_is_a_settings_error() -> None:
         open_embedder("word2vec")
 
 
-def test_minilm_without_the_semantic_extra_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # as if the extra were not installed
+def test_minilm_without_the_semantic_extra_says_how_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # as if the extra were not installed
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
     with pytest.raises(SettingsError, match=r"pip install 'bosun-bi\[semantic\]'"):
         open_embedder("minilm")
 
@@ -151,5 +193,8 @@ def test_an_exact_name_inside_a_phrase_wins_over_the_phrase_by_vector() -> None:
     rules = RulesUnderstanding(catalog)
     rules.vectors = name_vectors(rules.index, HashingEmbedder())
     m = rules.analyze("List Evergreen shipments into Oakland", date(2026, 6, 15))
-    assert [(e.value, e.method) for e in m.entities] == [("EVERGREEN", "exact"), ("OAKLAND", "exact")]
+    assert [(e.value, e.method) for e in m.entities] == [
+        ("EVERGREEN", "exact"),
+        ("OAKLAND", "exact"),
+    ]
     assert m.assumptions == []

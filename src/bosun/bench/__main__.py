@@ -10,7 +10,9 @@ import bosun.bench
 
 
 def _available() -> list[str]:
-    return sorted(m.name for m in pkgutil.iter_modules(bosun.bench.__path__) if not m.name.startswith("_"))
+    return sorted(
+        m.name for m in pkgutil.iter_modules(bosun.bench.__path__) if not m.name.startswith("_")
+    )
 
 
 def main(argv: list[str]) -> int:

@@ -1,10 +1,11 @@
-"""`python -m bosun.bench api`: concurrent clients asking `bosun serve` on loopback, with 1 worker process and
-with N (default: the usable cores), in one run; turns/s, p50/p95 and errors of each, and their ratio.
+"""`python -m bosun.bench api`: concurrent clients asking `bosun serve` on loopback, with 1 worker
+process and with N (default: the usable cores), in one run; turns/s, p50/p95 and errors of each, and
+their ratio.
 
-The server runs as its own process (as deployed) on the sample at --rows; each client opens a thread and
-asks the questions below in turn, over and over, until the duration (at most 60 s) has passed. A turn
-is an error when the HTTP status is not 200 or the answer's status is "failed". The clients share the
-machine's cores with the server, as a load generator on the same machine does.
+The server runs as its own process (as deployed) on the sample at --rows; each client opens a thread
+and asks the questions below in turn, over and over, until the duration (at most 60 s) has passed. A
+turn is an error when the HTTP status is not 200 or the answer's status is "failed". The clients
+share the machine's cores with the server, as a load generator on the same machine does.
 """
 
 from __future__ import annotations
@@ -27,15 +28,21 @@ from bosun.datagen.load import build
 from bosun.engines.embedded import EmbeddedEngine
 from bosun.interfaces.cli.serve_cmd import usable_cores
 
-QUESTIONS = ["Compare Maersk vs Evergreen shipping volumes to LA last quarter", "what about Long Beach?",
-             "Monthly shipments in 2025", "Top 5 shippers to LA by TEU in 2025",
-             "How many shipments arrived in Savannah last month?", "and in Charleston?"]
+QUESTIONS = [
+    "Compare Maersk vs Evergreen shipping volumes to LA last quarter",
+    "what about Long Beach?",
+    "Monthly shipments in 2025",
+    "Top 5 shippers to LA by TEU in 2025",
+    "How many shipments arrived in Savannah last month?",
+    "and in Charleston?",
+]
 MAX_SECONDS = 60.0
 
 
 @dataclass
 class Load:
-    """What the clients saw of one server: each turn's latency in seconds, the errors, the seconds it ran."""
+    """What the clients saw of one server: each turn's latency in seconds, the errors, the seconds
+    it ran."""
 
     workers: int
     clients: Counter[int] = field(default_factory=Counter)  # the clients each worker process serves
@@ -53,7 +60,8 @@ async def _client(base: str, deadline: float, load: Load) -> None:
 
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         thread = (await http.post("/threads")).json()["thread_id"]
-        load.clients[(await http.get("/health")).json()["process"]] += 1  # the worker of this kept-alive connection
+        # the worker of this kept-alive connection
+        load.clients[(await http.get("/health")).json()["process"]] += 1
         turn = 0
         while time.monotonic() < deadline:
             question = QUESTIONS[turn % len(QUESTIONS)]
@@ -92,7 +100,16 @@ def _measured(sample: Path, workers: int, clients: int, seconds: float) -> Load:
 
 def _serve(data: Path, port: int, workers: int = 1) -> subprocess.Popen[bytes]:
     env = {**os.environ, "BOSUN_DATA_DIR": str(data)}
-    command = [sys.executable, "-m", "bosun.interfaces.cli", "serve", "--port", str(port), "--workers", str(workers)]
+    command = [
+        sys.executable,
+        "-m",
+        "bosun.interfaces.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+    ]
     return subprocess.Popen(command, env=env)
 
 
@@ -122,9 +139,14 @@ def _free_port() -> int:
 def _report(load: Load, clients: int) -> None:
     ordered = sorted(load.latencies) or [0.0]
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-    print(f"{load.workers} worker(s), {clients} clients, {load.elapsed:.1f} s: {len(load.latencies)} turns, "
-          f"{load.rate:.1f} turns/s, p50 {statistics.median(ordered) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
-          f"{len(load.errors)} errors; clients per worker process: {sorted(load.clients.values(), reverse=True)}")
+    print(
+        f"{load.workers} worker(s), {clients} clients, {load.elapsed:.1f} s: {len(load.latencies)} "
+        "turns, "
+        f"{load.rate:.1f} turns/s, p50 {statistics.median(ordered) * 1000:.0f} ms, p95 "
+        f"{p95 * 1000:.0f} ms, "
+        f"{len(load.errors)} errors; clients per worker process: "
+        f"{sorted(load.clients.values(), reverse=True)}"
+    )
     for error in load.errors[:5]:
         print("  error:", error)
 
@@ -133,8 +155,12 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bosun.bench api", description=__doc__)
     parser.add_argument("--rows", type=int, default=50_000)
     parser.add_argument("--clients", type=int, default=20)
-    parser.add_argument("--workers", type=int, default=usable_cores(), help="N, beside 1 (default: the cores)")
-    parser.add_argument("--duration", type=float, default=MAX_SECONDS, help=f"seconds each, at most {MAX_SECONDS:g}")
+    parser.add_argument(
+        "--workers", type=int, default=usable_cores(), help="N, beside 1 (default: the cores)"
+    )
+    parser.add_argument(
+        "--duration", type=float, default=MAX_SECONDS, help=f"seconds each, at most {MAX_SECONDS:g}"
+    )
     args = parser.parse_args(argv)
     seconds = min(args.duration, MAX_SECONDS)
     with tempfile.TemporaryDirectory(prefix="bosun-bench-api-") as folder:
@@ -143,10 +169,15 @@ def main(argv: list[str]) -> int:
         engine = EmbeddedEngine(sample)
         build(engine, load_catalog(), args.rows, 42, date(2026, 6, 15))
         engine.close()
-        loads = [_measured(sample, workers, args.clients, seconds) for workers in dict.fromkeys([1, args.workers])]
+        loads = [
+            _measured(sample, workers, args.clients, seconds)
+            for workers in dict.fromkeys([1, args.workers])
+        ]
     for load in loads:
         _report(load, args.clients)
     if len(loads) > 1:
-        print(f"{loads[-1].workers} workers / 1: {loads[-1].rate / loads[0].rate:.2f}x the turns/s "
-              f"({os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end)")
+        print(
+            f"{loads[-1].workers} workers / 1: {loads[-1].rate / loads[0].rate:.2f}x the turns/s "
+            f"({os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end)"
+        )
     return 1 if any(load.errors for load in loads) else 0

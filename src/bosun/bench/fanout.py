@@ -25,7 +25,11 @@ from bosun.workers.registry import Registry, worker
 
 LOOKUP, QUERY, ROWS = (Slot(name, dict[str, int]) for name in ("lookup", "query", "rows"))
 COMPARISON = Slot("comparison", Deliverable)
-CHAIN = [("bench_lookup", [], LOOKUP), ("bench_query", [LOOKUP], QUERY), ("bench_fetch", [QUERY], ROWS)]
+CHAIN = [
+    ("bench_lookup", [], LOOKUP),
+    ("bench_query", [LOOKUP], QUERY),
+    ("bench_fetch", [QUERY], ROWS),
+]
 
 
 def _registry(latency_s: float) -> Registry:
@@ -35,18 +39,34 @@ def _registry(latency_s: float) -> Registry:
         def run(wi: WorkerInput, ctx: Context) -> WorkerResult:
             time.sleep(latency_s)
             return WorkerResult.of(wi, slot.of({"goal": wi.sub_goal.goal_id}))
+
         return run
 
     for name, consumes, produces in CHAIN:
-        register = worker(name, name, consumes=consumes, produces=[produces], goal_type="support", registry=registry)
+        register = worker(
+            name,
+            name,
+            consumes=consumes,
+            produces=[produces],
+            goal_type="support",
+            registry=registry,
+        )
         register(step(produces))
 
     def compare(wi: WorkerInput, ctx: Context) -> WorkerResult:
         time.sleep(latency_s)
-        return WorkerResult.of(wi, COMPARISON.of(Deliverable(text=f"compared {len(wi.gathered(ROWS))}")))
+        return WorkerResult.of(
+            wi, COMPARISON.of(Deliverable(text=f"compared {len(wi.gathered(ROWS))}"))
+        )
 
-    worker("bench_compare", "compare", consumes=[ROWS], produces=[COMPARISON], goal_type="deliverable",
-           registry=registry)(compare)
+    worker(
+        "bench_compare",
+        "compare",
+        consumes=[ROWS],
+        produces=[COMPARISON],
+        goal_type="deliverable",
+        registry=registry,
+    )(compare)
     return registry
 
 
@@ -55,22 +75,35 @@ def _lookups(n: int) -> list[Goal]:
 
 
 def one_round(n: int, latency_s: float, folder: Path) -> None:
-    ctx = RunContext(settings=Settings(data_dir=folder), registry=_registry(latency_s),
-                     goals_of=lambda q, h, n=n: _lookups(n))  # type: ignore[misc]
+    ctx = RunContext(
+        settings=Settings(data_dir=folder),
+        registry=_registry(latency_s),
+        goals_of=lambda q, h, n=n: _lookups(n),  # type: ignore[misc]
+    )
     graph = build_graph()
     parallel = _run(graph, ctx, f"par1-{n}", None)
     sequential = _run(graph, ctx, f"seq1-{n}", 1)
-    print(f"  {n}-way, one round of {n} lookups: parallel {parallel:5.2f} s, forced sequential {sequential:5.2f} s, "
-          f"speed-up {sequential / parallel:4.2f}x (ideal {n}x)")
+    print(
+        f"  {n}-way, one round of {n} lookups: parallel {parallel:5.2f} s, forced sequential "
+        f"{sequential:5.2f} s, "
+        f"speed-up {sequential / parallel:4.2f}x (ideal {n}x)"
+    )
 
 
 def _goals(n: int) -> list[Goal]:
     sides = [Goal(id=i, text=f"side {i}", deliverables=["rows"]) for i in range(1, n + 1)]
-    compare = Goal(id=n + 1, text="compare", deliverables=["comparison"], inputs_from_goals=list(range(1, n + 1)))
+    compare = Goal(
+        id=n + 1,
+        text="compare",
+        deliverables=["comparison"],
+        inputs_from_goals=list(range(1, n + 1)),
+    )
     return [*sides, compare]
 
 
-def _run(graph: Any, ctx: RunContext, thread: str, concurrency: int | None, durability: str | None = None) -> float:
+def _run(
+    graph: Any, ctx: RunContext, thread: str, concurrency: int | None, durability: str | None = None
+) -> float:
     limit = concurrency or ctx.settings.max_parallel_workers
     config: dict[str, Any] = {"configurable": {"thread_id": thread}, "max_concurrency": limit}
     started = time.perf_counter()
@@ -79,23 +112,34 @@ def _run(graph: Any, ctx: RunContext, thread: str, concurrency: int | None, dura
 
 
 def fanout(n: int, latency_s: float, folder: Path) -> None:
-    ctx = RunContext(settings=Settings(data_dir=folder, max_rounds=20), registry=_registry(latency_s),
-                     goals_of=lambda q, h, n=n: _goals(n))  # type: ignore[misc]
+    ctx = RunContext(
+        settings=Settings(data_dir=folder, max_rounds=20),
+        registry=_registry(latency_s),
+        goals_of=lambda q, h, n=n: _goals(n),  # type: ignore[misc]
+    )
     graph = build_graph()
     parallel = _run(graph, ctx, f"par-{n}", None)
     sequential = _run(graph, ctx, f"seq-{n}", 1)
     steps = 3 * n + 1
-    print(f"  {n}-way: {steps} steps in 4 rounds; parallel {parallel:6.2f} s, forced sequential {sequential:6.2f} s, "
-          f"speed-up {sequential / parallel:4.2f}x (ideal {steps / 4:4.2f}x)")
+    print(
+        f"  {n}-way: {steps} steps in 4 rounds; parallel {parallel:6.2f} s, forced sequential "
+        f"{sequential:6.2f} s, "
+        f"speed-up {sequential / parallel:4.2f}x (ideal {steps / 4:4.2f}x)"
+    )
 
 
 def overhead(rounds_per_turn: int, turns: int, folder: Path) -> None:
-    ctx = RunContext(settings=Settings(data_dir=folder, max_rounds=20), registry=_registry(0.0),
-                     goals_of=lambda q, h: _goals(1))
+    ctx = RunContext(
+        settings=Settings(data_dir=folder, max_rounds=20),
+        registry=_registry(0.0),
+        goals_of=lambda q, h: _goals(1),
+    )
     saved = build_graph(open_checkpointer(folder / "bench.sqlite"))
-    for label, graph, durability in (("in memory", build_graph(), None),
-                                     ("SQLite checkpointer, every step", saved, None),
-                                     ("SQLite checkpointer, at the end (as a session runs turns)", saved, "exit")):
+    for label, graph, durability in (
+        ("in memory", build_graph(), None),
+        ("SQLite checkpointer, every step", saved, None),
+        ("SQLite checkpointer, at the end (as a session runs turns)", saved, "exit"),
+    ):
         _run(graph, ctx, "warm", None, durability)
         total = sum(_run(graph, ctx, f"{label}-{i}", None, durability) for i in range(turns))
         per_round = total / (turns * rounds_per_turn) * 1000

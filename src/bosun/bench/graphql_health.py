@@ -1,8 +1,10 @@
-"""`python -m bosun.bench graphql_health`: how long `/health` waits while GraphQL queries run on `bosun serve`.
+"""`python -m bosun.bench graphql_health`: how long `/health` waits while GraphQL queries run on
+`bosun serve`.
 
-The server runs as its own process on the sample at --rows; --queries small GraphQL lookups are sent at
-once, repeatedly for --rounds, while `/health` is asked every 20 ms. Prints the median, p95 and slowest `/health`
-and the queries' own wall time. With the resolvers on the event loop, `/health` waits for all of them.
+The server runs as its own process on the sample at --rows; --queries small GraphQL lookups are sent
+at once, repeatedly for --rounds, while `/health` is asked every 20 ms. Prints the median, p95 and
+slowest `/health` and the queries' own wall time. With the resolvers on the event loop, `/health`
+waits for all of them.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ def _query(engine: EmbeddedEngine) -> str:
     """A lookup of the catalog's first business object by the id of its first record."""
     obj = load_catalog().graph_objects()[0]
     row = engine.search(obj.index, {"size": 1})["hits"]["hits"][0]["_source"]
-    return f"{{ {obj.name}(id: {json.dumps(str(row[obj.id_field]))}) {{ {' '.join(obj.fields)} }} }}"
+    return (
+        f"{{ {obj.name}(id: {json.dumps(str(row[obj.id_field]))}) {{ {' '.join(obj.fields)} }} }}"
+    )
 
 
 async def _queries(base: str, query: str, count: int, rounds: int) -> float:
@@ -34,9 +38,12 @@ async def _queries(base: str, query: str, count: int, rounds: int) -> float:
 
     started = time.perf_counter()
     limits = httpx.Limits(max_connections=count)
-    for _ in range(rounds):  # new connections each round: a reused idle one may be closed under the client
+    # new connections each round: a reused idle one may be closed under the client
+    for _ in range(rounds):
         async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
-            answers = await asyncio.gather(*(http.post("/graphql", json={"query": query}) for _ in range(count)))
+            answers = await asyncio.gather(
+                *(http.post("/graphql", json={"query": query}) for _ in range(count))
+            )
             if any(a.status_code != 200 or a.json().get("errors") for a in answers):
                 raise SystemExit(f"a GraphQL query failed: {answers[0].text[:200]}")
     return time.perf_counter() - started
@@ -65,7 +72,9 @@ async def _measure(base: str, query: str, count: int, rounds: int) -> tuple[floa
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bosun.bench graphql_health", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m bosun.bench graphql_health", description=__doc__
+    )
     parser.add_argument("--rows", type=int, default=50_000)
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=5)
@@ -84,7 +93,11 @@ def main(argv: list[str]) -> int:
         finally:
             server.terminate()
             server.wait(timeout=30)
-    print(f"{args.rounds} × {args.queries} concurrent GraphQL queries in {took:.2f} s; /health asked {len(waits)} "
-          f"times: median {statistics.median(waits) * 1000:.0f} ms, "
-          f"p95 {sorted(waits)[int(0.95 * len(waits))] * 1000:.0f} ms, slowest {max(waits) * 1000:.0f} ms")
+    print(
+        f"{args.rounds} × {args.queries} concurrent GraphQL queries in {took:.2f} s; /health asked "
+        f"{len(waits)} "
+        f"times: median {statistics.median(waits) * 1000:.0f} ms, "
+        f"p95 {sorted(waits)[int(0.95 * len(waits))] * 1000:.0f} ms, slowest "
+        f"{max(waits) * 1000:.0f} ms"
+    )
     return 0

@@ -1,4 +1,5 @@
-"""`python -m bosun.bench prompts`: the size of every prompt the llm backend sends, at each data size.
+"""`python -m bosun.bench prompts`: the size of every prompt the llm backend sends, at each data
+size.
 
 The questions of an evaluation file run through the whole graph with BOSUN_UNDERSTANDING=llm over a
 recording chat model that answers in prose (no tool call), so every node sends its prompt, is
@@ -24,7 +25,8 @@ CHARS_PER_TOKEN = 4
 
 
 def _recording_model(sizes: dict[str, list[int]]) -> Any:
-    """A chat model that keeps each prompt's size by the prompt it is (prompts.yaml), and answers in prose."""
+    """A chat model that keeps each prompt's size by the prompt it is (prompts.yaml), and answers in
+    prose."""
     openings = {entry.system[:40]: name for name, entry in load_prompts().entries.items()}
     from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
     from langchain_core.messages import AIMessage, BaseMessage
@@ -36,11 +38,18 @@ def _recording_model(sizes: dict[str, list[int]]) -> Any:
         def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
             return self.model_copy(update={"tool": tools[0].__name__})
 
-        def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
-                      **kwargs: Any) -> ChatResult:
+        def _generate(
+            self,
+            messages: list[BaseMessage],
+            stop: Any = None,
+            run_manager: Any = None,
+            **kwargs: Any,
+        ) -> ChatResult:
             prompt = openings.get(str(messages[0].content)[:40], self.tool)
             sizes[prompt].append(sum(len(str(m.content)) for m in messages))
-            return ChatResult(generations=[ChatGeneration(message=AIMessage(content="no tool call"))])
+            return ChatResult(
+                generations=[ChatGeneration(message=AIMessage(content="no tool call"))]
+            )
 
     return Recording(responses=[])
 
@@ -51,7 +60,9 @@ def run(rows: int, questions: list[list[str]], folder: Path) -> dict[str, list[i
     original = chat.open_chat_model
     chat.open_chat_model = lambda settings: _recording_model(sizes)
     try:
-        session = open_session(Settings(data_dir=data, understanding="llm", llm_model="openai:recording"))
+        session = open_session(
+            Settings(data_dir=data, understanding="llm", llm_model="openai:recording")
+        )
         for i, turns in enumerate(questions):
             for turn in turns:
                 session.ask(turn, f"prompts-{i}")
@@ -63,13 +74,18 @@ def run(rows: int, questions: list[list[str]], folder: Path) -> dict[str, list[i
 
 def main(argv: list[str]) -> int:
     file, questions, sizes_asked = question_set("python -m bosun.bench prompts", __doc__, argv)
-    print(f"prompt sizes over the {len(questions)} questions of {file.name}, largest per node "
-          f"(characters; tokens ≈ characters / {CHARS_PER_TOKEN}):")
+    print(
+        f"prompt sizes over the {len(questions)} questions of {file.name}, largest per node "
+        f"(characters; tokens ≈ characters / {CHARS_PER_TOKEN}):"
+    )
     with tempfile.TemporaryDirectory() as folder:
         for rows in sizes_asked:
             sizes = run(rows, questions, Path(folder))
             print(f"  {rows:>9,} rows:")
             for prompt, found in sorted(sizes.items()):
-                print(f"    {prompt:<9} {max(found):>7,} characters ≈ {max(found) // CHARS_PER_TOKEN:>6,} tokens "
-                      f"({len(found)} calls)")
+                print(
+                    f"    {prompt:<9} {max(found):>7,} characters ≈ "
+                    f"{max(found) // CHARS_PER_TOKEN:>6,} tokens "
+                    f"({len(found)} calls)"
+                )
     return 0

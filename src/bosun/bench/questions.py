@@ -54,7 +54,8 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 def sample(rows: int, folder: Path) -> Path:
-    """A data directory under `folder` with the maritime sample at `rows` rows (seed 42, as of 2026-06-15)."""
+    """A data directory under `folder` with the maritime sample at `rows` rows (seed 42, as of
+    2026-06-15)."""
     data = folder / f"rows-{rows}"
     engine = EmbeddedEngine(data / "bosun.duckdb")
     build(engine, load_catalog(), rows, 42, date(2026, 6, 15))
@@ -62,19 +63,24 @@ def sample(rows: int, folder: Path) -> Path:
     return data
 
 
-def question_set(prog: str, description: str | None, argv: list[str]) -> tuple[Path, list[list[str]], list[int]]:
+def question_set(
+    prog: str, description: str | None, argv: list[str]
+) -> tuple[Path, list[list[str]], list[int]]:
     """The evaluation file, its questions' turns, and the data sizes, from a bench's arguments."""
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--file", type=Path, default=DEV)
     parser.add_argument("--rows", type=int, nargs="+", default=[50_000, 1_000_000])
     args = parser.parse_args(argv)
-    questions = [json.loads(line)["turns"] for line in args.file.read_text().splitlines() if line.strip()]
+    questions = [
+        json.loads(line)["turns"] for line in args.file.read_text().splitlines() if line.strip()
+    ]
     return args.file, questions, args.rows
 
 
 @dataclass(frozen=True)
 class QuestionTimes:
-    """Milliseconds per question of a warm pass: the whole turn, its share outside the engine, and reading alone."""
+    """Milliseconds per question of a warm pass: the whole turn, its share outside the engine, and
+    reading alone."""
 
     totals: list[float]
     outside: list[float]
@@ -82,7 +88,8 @@ class QuestionTimes:
 
 
 def measure(data_dir: Path, questions: list[list[str]]) -> QuestionTimes:
-    """Every question asked twice through the whole graph over the data in `data_dir`; the second pass is timed."""
+    """Every question asked twice through the whole graph over the data in `data_dir`; the second
+    pass is timed."""
     session = open_session(Settings(data_dir=data_dir))
     timed = _Timed(session.context.engine)
     object.__setattr__(session.context, "engine", timed)
@@ -106,11 +113,17 @@ def run(rows: int, questions: list[list[str]], folder: Path) -> None:
     times = measure(sample(rows, folder), questions)
     totals, reading = times.totals, times.reading
     p50, p95 = _percentile(totals, 0.5), _percentile(totals, 0.95)
-    print(f"  {rows:>9,} rows: reading a question p50 {statistics.median(reading):5.2f} ms  "
-          f"p95 {_percentile(reading, 0.95):5.2f} ms (the understanding backend alone, each text read once)")
-    print(f"  {rows:>9,} rows: p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  outside the engine p50 "
-          f"{statistics.median(times.outside):6.1f} ms ({100 * sum(times.outside) / sum(totals):.0f} % of all time; "
-          "target <= 20 ms)")
+    print(
+        f"  {rows:>9,} rows: reading a question p50 {statistics.median(reading):5.2f} ms  "
+        f"p95 {_percentile(reading, 0.95):5.2f} ms (the understanding backend alone, each text "
+        "read once)"
+    )
+    print(
+        f"  {rows:>9,} rows: p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  outside the engine p50 "
+        f"{statistics.median(times.outside):6.1f} ms ({100 * sum(times.outside) / sum(totals):.0f} "
+        "% of all time; "
+        "target <= 20 ms)"
+    )
 
 
 def _reading_ms(session: Any, questions: list[list[str]]) -> list[float]:

@@ -1,17 +1,22 @@
-"""A DSL response as rows, to compare with the rows of the hand-written SQL that answers the same question.
+"""A DSL response as rows, to compare with the rows of the hand-written SQL that answers the same
+question.
 
-The conformance corpus gives each query a `sql` beside its DSL (one statement, or a list whose rows are
-concatenated). `response_rows` reads the engine's response as rows, the shape that SQL must return:
+The conformance corpus gives each query a `sql` beside its DSL (one statement, or a list whose rows
+are concatenated). `response_rows` reads the engine's response as rows, the shape that SQL must
+return:
 
 - without aggregations: `(total,)` when the total is tracked, then `(_id,)` for each hit, in order;
-- with aggregations: `(metric, ...)` for the top level's metrics (when it has any), then one row per bucket at
-  every depth: `(ancestor keys..., key..., doc_count, metric...)`. A single-bucket aggregation (`filter`) is keyed
+- with aggregations: `(metric, ...)` for the top level's metrics (when it has any), then one row per
+  bucket at
+  every depth: `(ancestor keys..., key..., doc_count, metric...)`. A single-bucket aggregation
+  (`filter`) is keyed
   by its name, `filters` by the filter's name (or position), a composite by each source's value.
 
-A metric is `value`, `keys` as well for max/min_bucket, the five figures of `stats` (count, min, max, avg, sum),
-each percentile in order, or the tuple of `_id`s of `top_hits`; pipelines with no output (bucket_selector,
-bucket_sort) add nothing. Dates are compared as epoch milliseconds, as Elasticsearch keys them. Rows compare as
-multisets: which rows, not their order (the conformance test checks order against osmem-server).
+A metric is `value`, `keys` as well for max/min_bucket, the five figures of `stats` (count, min,
+max, avg, sum), each percentile in order, or the tuple of `_id`s of `top_hits`; pipelines with no
+output (bucket_selector, bucket_sort) add nothing. Dates are compared as epoch milliseconds, as
+Elasticsearch keys them. Rows compare as multisets: which rows, not their order (the conformance
+test checks order against osmem-server).
 """
 
 from __future__ import annotations
@@ -114,7 +119,8 @@ def _metric(kind: str, found: dict[str, Any]) -> list[Any]:
 
 
 def normalized(rows: list[Row]) -> list[Row]:
-    """SQL's values as a response has them: dates as epoch ms, decimals as floats, lists as tuples."""
+    """SQL's values as a response has them: dates as epoch ms, decimals as floats, lists as
+    tuples."""
     return [tuple(_value(v) for v in row) for row in rows]
 
 
@@ -134,7 +140,8 @@ def _value(value: Any) -> Any:
 
 
 def differences(expected: list[Row], got: list[Row], tolerance: float = 1e-9) -> list[str]:
-    """What differs between two multisets of rows (numbers within `tolerance`, relative); empty when alike."""
+    """What differs between two multisets of rows (numbers within `tolerance`, relative); empty when
+    alike."""
     if len(expected) != len(got):
         return [f"{len(expected)} rows expected, got {len(got)}"]
     wrong = []

@@ -1,4 +1,5 @@
-"""`python -m bosun.bench startup`: how long the command line takes to start and answer, with figures.
+"""`python -m bosun.bench startup`: how long the command line takes to start and answer, with
+figures.
 
 Times, in fresh processes and in one run: `bosun --help`, `bosun ask QUESTION` (the whole process:
 start, open the session, answer, print) and the import floor `python -c "import langgraph.graph,
@@ -59,8 +60,11 @@ def _sample(folder: Path, rows: int) -> Path:
 def measure(data_dir: Path, question: str, runs: int) -> dict[str, float]:
     """Median seconds of each command over `runs` interleaved runs, after one warm-up run each."""
     env = _env(data_dir)
-    commands = {"help": [*_bosun(), "--help"], "ask": [*_bosun(), "ask", question],
-                "floor": [sys.executable, "-c", FLOOR]}
+    commands = {
+        "help": [*_bosun(), "--help"],
+        "ask": [*_bosun(), "ask", question],
+        "floor": [sys.executable, "-c", FLOOR],
+    }
     for command in commands.values():
         _seconds(command, env)
     times: dict[str, list[float]] = {name: [] for name in commands}
@@ -73,7 +77,9 @@ def measure(data_dir: Path, question: str, runs: int) -> dict[str, float]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bosun.bench startup", description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--rows", type=int, default=50_000, help="sample size when no --data-dir is given")
+    parser.add_argument(
+        "--rows", type=int, default=50_000, help="sample size when no --data-dir is given"
+    )
     parser.add_argument("--data-dir", type=Path, help="a data directory holding the sample already")
     parser.add_argument("--question", default=QUESTION)
     args = parser.parse_args(argv)
@@ -86,7 +92,9 @@ def main(argv: list[str]) -> int:
     ratio = found["ask"] / found["floor"]
     print(f"start-up, median of {args.runs} runs each (fresh processes):")
     print(f"  bosun --help        {found['help']:6.3f} s   (target < 0.3 s)")
-    print(f"  bosun ask           {found['ask']:6.3f} s   ({args.question!r}: start, answer, print)")
+    print(
+        f"  bosun ask           {found['ask']:6.3f} s   ({args.question!r}: start, answer, print)"
+    )
     print(f"  import floor        {found['floor']:6.3f} s   (python -c {FLOOR!r})")
     print(f"  ask / floor         {ratio:6.2f}     (target <= 1.3)")
     return 0

@@ -2,8 +2,10 @@
 
 On the sample at `--rows`, through a real session with its SQLite store, it prints:
 - the check before each turn when nothing was taught since (one query of the store's revision);
-- the first turn after a teaching, which lays the words over the catalog and builds the lexicon and name index again;
-- the rules' reading of a question with `--words` taught words against none (the lexicon is a dict: flat);
+- the first turn after a teaching, which lays the words over the catalog and builds the lexicon and
+  name index again;
+- the rules' reading of a question with `--words` taught words against none (the lexicon is a dict:
+  flat);
 - a whole turn with and without the taught words.
 """
 
@@ -24,7 +26,8 @@ from bosun.datagen.load import build
 from bosun.engines.embedded import EmbeddedEngine
 from bosun.settings import Settings
 
-QUESTION = "total haul by liner in {year}"  # each year a new question: the rules keep the readings they made
+# each year a new question: the rules keep the readings they made
+QUESTION = "total haul by liner in {year}"
 NEUTRAL = "How many shipments arrived in Houston in {year}?"  # uses no taught word
 
 
@@ -55,8 +58,9 @@ def _reading(session: Session) -> float:
 
 
 def _turns(plain: Session, taught: Session, turns: int) -> tuple[float, float]:
-    """Median ms of a whole turn of a question using no taught word, on a new thread each time, in a session
-    without and one with the taught words, in alternation (so that the machine's load falls on both alike)."""
+    """Median ms of a whole turn of a question using no taught word, on a new thread each time, in a
+    session without and one with the taught words, in alternation (so that the machine's load falls
+    on both alike)."""
     spent: dict[int, list[float]] = {id(plain): [], id(taught): []}
     for turn in range(turns):
         for session in (plain, taught):
@@ -85,7 +89,8 @@ def run(rows: int, words: int, turns: int, folder: Path) -> None:
     _teach_many(session, words)
     started = time.perf_counter()
     session.context = teacher.current(session.context)
-    session.context.understanding.read(QUESTION.format(year=2025), [], session.context.today())  # lexicon, index
+    # lexicon, index
+    session.context.understanding.read(QUESTION.format(year=2025), [], session.context.today())
     rebuild = (time.perf_counter() - started) * 1000
     check = _ms(lambda: teacher.current(session.context), 200)
     taught_read = _reading(session)
@@ -93,10 +98,19 @@ def run(rows: int, words: int, turns: int, folder: Path) -> None:
     session.close()
     plain.close()
     print(f"revision check before each turn (nothing new): {check:.3f} ms")
-    print(f"first turn after a teaching, rebuild of catalog + lexicon + name index ({words} words): {rebuild:.1f} ms")
-    print(f"rules reading of “{NEUTRAL}”: {plain_read:.2f} ms untaught, {taught_read:.2f} ms with {words} words")
-    print(f"whole turn of “{NEUTRAL}” (median of {turns}): {plain_turn:.1f} ms untaught, {taught_turn:.1f} ms "
-          f"with {words} words")
+    print(
+        f"first turn after a teaching, rebuild of catalog + lexicon + name index ({words} words): "
+        f"{rebuild:.1f} ms"
+    )
+    print(
+        f"rules reading of “{NEUTRAL}”: {plain_read:.2f} ms untaught, {taught_read:.2f} ms with "
+        f"{words} words"
+    )
+    print(
+        f"whole turn of “{NEUTRAL}” (median of {turns}): {plain_turn:.1f} ms untaught, "
+        f"{taught_turn:.1f} ms "
+        f"with {words} words"
+    )
 
 
 def main(argv: list[str]) -> int:

@@ -1,9 +1,10 @@
-"""`python -m bosun.bench turns`: turns per second, memory over many turns, and bytes stored per turn.
+"""`python -m bosun.bench turns`: turns per second, memory over many turns, and bytes stored per
+turn.
 
-One process asks `--turns` questions (a rotation of simple questions, a few per thread) on the sample
-at `--rows`, through a real session with its SQLite stores. It prints turns/s, resident memory after the
-warm-up and at the end (growth should stay flat), and what the data directory's stores grew by per turn
-(target: at most 20 KB).
+One process asks `--turns` questions (a rotation of simple questions, a few per thread) on the
+sample at `--rows`, through a real session with its SQLite stores. It prints turns/s, resident
+memory after the warm-up and at the end (growth should stay flat), and what the data directory's
+stores grew by per turn (target: at most 20 KB).
 """
 
 from __future__ import annotations
@@ -23,9 +24,13 @@ from bosun.datagen.load import build
 from bosun.engines.embedded import EmbeddedEngine
 from bosun.settings import Settings
 
-QUESTIONS = ["How many shipments arrived in Houston last month?", "and in Savannah?",
-             "Top 5 shippers to Long Beach by TEU in 2025", "What is a TEU?",
-             "Show Maersk shipments to Los Angeles"]
+QUESTIONS = [
+    "How many shipments arrived in Houston last month?",
+    "and in Savannah?",
+    "Top 5 shippers to Long Beach by TEU in 2025",
+    "What is a TEU?",
+    "Show Maersk shipments to Los Angeles",
+]
 
 
 def _rss_mb() -> float:
@@ -39,14 +44,18 @@ def _rss_mb() -> float:
 
 
 def _stored_bytes(folder: Path) -> int:
-    """The stores' size as SQLite counts it (pages × page size, the write-ahead log's pages included).
+    """The stores' size as SQLite counts it (pages × page size, the write-ahead log's pages
+    included).
 
-    Not the files' sizes: a store's -wal file grows to about 4 MB and is then reused, whatever was stored.
+    Not the files' sizes: a store's -wal file grows to about 4 MB and is then reused, whatever was
+    stored.
     """
     total = 0
     for path in folder.glob("*.sqlite"):
         with closing(sqlite3.connect(path)) as conn:
-            pages, size = (conn.execute(f"PRAGMA {name}").fetchone()[0] for name in ("page_count", "page_size"))
+            pages, size = (
+                conn.execute(f"PRAGMA {name}").fetchone()[0] for name in ("page_count", "page_size")
+            )
         total += pages * size
     return total
 
@@ -69,10 +78,16 @@ def run(rows: int, turns: int, warmup: int, folder: Path) -> None:
     rss_end, bytes_end = _rss_mb(), _stored_bytes(folder)
     session.close()
     print(f"{turns:,} turns on {rows:,} rows: {turns / seconds:.1f} turns/s")
-    print(f"resident memory after {warmup} warm-up turns {rss_start:.0f} MB, after {turns:,} more {rss_end:.0f} MB "
-          f"(growth {rss_end - rss_start:+.0f} MB)")
-    print(f"stores grew {bytes_end - bytes_start:,} bytes: {(bytes_end - bytes_start) / turns / 1024:.1f} KB per turn "
-          "(target <= 20 KB)")
+    print(
+        f"resident memory after {warmup} warm-up turns {rss_start:.0f} MB, after {turns:,} more "
+        f"{rss_end:.0f} MB "
+        f"(growth {rss_end - rss_start:+.0f} MB)"
+    )
+    print(
+        f"stores grew {bytes_end - bytes_start:,} bytes: "
+        f"{(bytes_end - bytes_start) / turns / 1024:.1f} KB per turn "
+        "(target <= 20 KB)"
+    )
 
 
 def main(argv: list[str]) -> int:

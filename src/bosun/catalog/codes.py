@@ -1,9 +1,9 @@
-"""Short codes with words (issue #24 class 7): a column whose values all belong to a common code set of
-code_sets.yaml is read in that set's words ("large pizzas" is size L); a yes/no set makes the column a flag read
-by its own name ("delivered pizzas" is delivered = Y).
+"""Short codes with words (issue #24 class 7): a column whose values all belong to a common code set
+of code_sets.yaml is read in that set's words ("large pizzas" is size L); a yes/no set makes the
+column a flag read by its own name ("delivered pizzas" is delivered = Y).
 
-Evidence: every value of the column (at least two of them, whatever their case) is a code of the set; of several
-such sets the smallest decides, so {M, F} is sexes and {S, M, L} sizes.
+Evidence: every value of the column (at least two of them, whatever their case) is a code of the
+set; of several such sets the smallest decides, so {M, F} is sexes and {S, M, L} sizes.
 """
 
 from __future__ import annotations
@@ -24,12 +24,19 @@ class CodeSet:
 
 def _sets() -> list[CodeSet]:
     found: dict[str, Any] = _data("code_sets.yaml")["code_sets"]
-    return [CodeSet(str(name), {str(k).upper(): [str(w) for w in v] for k, v in spec["values"].items()},
-                    str(spec["flag"]).upper() if spec.get("flag") else None) for name, spec in found.items()]
+    return [
+        CodeSet(
+            str(name),
+            {str(k).upper(): [str(w) for w in v] for k, v in spec["values"].items()},
+            str(spec["flag"]).upper() if spec.get("flag") else None,
+        )
+        for name, spec in found.items()
+    ]
 
 
 def code_set_of(column: Column) -> CodeSet | None:
-    """The smallest common code set that holds every value of a keyword column; None where none does."""
+    """The smallest common code set that holds every value of a keyword column; None where none
+    does."""
     values = {str(v).upper() for v, _ in column.values}
     if column.type != "keyword" or not column.complete_values or len(values) < 2:
         return None
@@ -38,18 +45,26 @@ def code_set_of(column: Column) -> CodeSet | None:
 
 
 def is_letter_code(column: Column) -> bool:
-    """Codes of a letter, or a letter and a digit ("A", "B2"): said after the column's name ("grade A").
+    """Codes of a letter, or a letter and a digit ("A", "B2"): said after the column's name ("grade
+    A").
 
-    Evidence: a keyword column whose every value (two or more) is a letter, with a digit or none. Two letters
-    ("AS", "IN") are codes of their own (carriers, states) and words too: they are read as any code is.
+    Evidence: a keyword column whose every value (two or more) is a letter, with a digit or none.
+    Two letters ("AS", "IN") are codes of their own (carriers, states) and words too: they are read
+    as any code is.
     """
     values = [str(v) for v, _ in column.values]
-    return column.type == "keyword" and len(values) >= 2 and all(
-        v[:1].isalpha() and (len(v) == 1 or (len(v) == 2 and v[1].isdigit())) for v in values)
+    return (
+        column.type == "keyword"
+        and len(values) >= 2
+        and all(
+            v[:1].isalpha() and (len(v) == 1 or (len(v) == 2 and v[1].isdigit())) for v in values
+        )
+    )
 
 
 def code_values(column: Column, code_set: CodeSet) -> dict[str, list[str]]:
-    """The field's values and their words: every code's words, or for a flag only yes, said by the column's name."""
+    """The field's values and their words: every code's words, or for a flag only yes, said by the
+    column's name."""
     if code_set.flag is not None:
         yes = [str(v) for v, _ in column.values if str(v).upper() == code_set.flag]
         return {value: [flag_word(column.name)] for value in yes}
@@ -57,7 +72,7 @@ def code_values(column: Column, code_set: CodeSet) -> dict[str, list[str]]:
 
 
 def flag_word(name: str) -> str:
-    """"is_vegetarian" → "vegetarian": the name without the words that only say it is a flag."""
+    """ "is_vegetarian" → "vegetarian": the name without the words that only say it is a flag."""
     prefixes = {str(w) for w in _data("code_sets.yaml")["flag_prefixes"]}
     words = words_of(name)
     kept = [w for i, w in enumerate(words) if i > 0 or w not in prefixes or len(words) == 1]

@@ -24,7 +24,17 @@ from bosun.catalog.profile import MANY_VALUES, MOST_COLUMNS, Column, IndexProfil
 from bosun.catalog.rows import event_verbs, record_noun, row_why
 from bosun.catalog.summaries import per_row_statistics, summarise, summary_of, summary_why
 from bosun.catalog.things import thing_measure, thing_of, thing_why
-from bosun.catalog.words import _has, _words, paired_extreme, phrase, plural, row_name, singular, spoken, words_of
+from bosun.catalog.words import (
+    _has,
+    _words,
+    paired_extreme,
+    phrase,
+    plural,
+    row_name,
+    singular,
+    spoken,
+    words_of,
+)
 from bosun.engines.base import Engine
 from bosun.errors import CatalogError
 
@@ -33,9 +43,9 @@ _FEW_WORDS = 30  # a vocabulary of values, not a list of names
 
 # -- roles ----------------------------------------------------------------------------------------
 def is_date_part(column: Column) -> bool:
-    """A year, month, hour … column: its name holds a date-part word, and its values are no larger than that part
-    takes (the evidence that "delay_min" with values up to 90 is a delay, not a minute), all whole ("temp_min"
-    of 5.6 is a temperature)."""
+    """A year, month, hour … column: its name holds a date-part word, and its values are no larger
+    than that part takes (the evidence that "delay_min" with values up to 90 is a delay, not a
+    minute), all whole ("temp_min" of 5.6 is a temperature)."""
     if not _has(column.name, "date_parts") or _fractional(column):
         return False
     if not isinstance(column.high, int | float):
@@ -60,7 +70,8 @@ def is_clock(column: Column) -> bool:
 
 @dataclass(frozen=True)
 class Decision:
-    """A field's drafted role and the evidence that decided it, said to the user by `catalog init`."""
+    """A field's drafted role and the evidence that decided it, said to the user by `catalog
+    init`."""
 
     role: str
     why: str
@@ -81,7 +92,9 @@ def decide(column: Column, rows: int, record: str = "") -> Decision:
     if is_date_part(column):
         return Decision("dimension", "a date part by its name and values")
     if is_clock(column):
-        return Decision("attribute", "integers 0000–2359 with minutes under 60: a clock time, not summed")
+        return Decision(
+            "attribute", "integers 0000–2359 with minutes under 60: a clock time, not summed"
+        )
     if column.numeric:
         return _numeric_role(column, rows, record)
     unique = column.distinct >= 0.9 * max(rows, 1) and rows > 50
@@ -93,24 +106,37 @@ def decide(column: Column, rows: int, record: str = "") -> Decision:
 
 
 def _numeric_role(column: Column, rows: int, record: str) -> Decision:
-    """Numbers that are codes or positions are never summed; the others are quantities (measures)."""
+    """Numbers that are codes or positions are never summed; the others are quantities
+    (measures)."""
     # evidence: an id word in the name ("order_id", "stop_no")
     if _has(column.name, "id_words"):
         return Decision("identifier", "a number with an id name: a key, never summed")
     # evidence: a coordinate name and every value within the range of its coordinate
     if is_coordinate(column):
-        return Decision("attribute", f"a coordinate name, values {column.low:g} to {column.high:g}: a position, "
-                                     "never summed")
-    # evidence: the column is named after what one row is ("flight" in flights): that row's number, unless the
-    # name is an amount's ("salary" in salaries, "payment" in payments: what each row pays)
-    named_after_rows = record and singular(phrase(column.name)) in {singular(w) for w in words_of(record)}
+        return Decision(
+            "attribute",
+            f"a coordinate name, values {column.low:g} to {column.high:g}: a position, "
+            "never summed",
+        )
+    # evidence: the column is named after what one row is ("flight" in flights): that row's number,
+    # unless the name is an amount's ("salary" in salaries, "payment" in payments: what each row
+    # pays)
+    named_after_rows = record and singular(phrase(column.name)) in {
+        singular(w) for w in words_of(record)
+    }
     if named_after_rows and not _has(column.name, "sum_words"):
-        return Decision(_code_role(column), f"a number named after the records ({phrase(record)}): "
-                                            "their number, never summed", record_number=True)
-    # evidence: a code name ("precinct", "store") and few whole values for the rows: a place or a unit
+        return Decision(
+            _code_role(column),
+            f"a number named after the records ({phrase(record)}): their number, never summed",
+            record_number=True,
+        )
+    # evidence: a code name ("precinct", "store") and few whole values for the rows: a place or a
+    # unit
     if _is_few_codes(column, rows):
-        return Decision("dimension", f"integers with {column.distinct:,} values and a code name: "
-                                     "a dimension, never summed")
+        return Decision(
+            "dimension",
+            f"integers with {column.distinct:,} values and a code name: a dimension, never summed",
+        )
     return Decision("measure", "a number with no code evidence: a quantity")
 
 
@@ -129,7 +155,8 @@ def is_coordinate(column: Column) -> bool:
 
 
 def coordinate_of(column: Column) -> str | None:
-    """"latitude" or "longitude": a coordinate's name (draft_words.yaml) and every value within its range."""
+    """ "latitude" or "longitude": a coordinate's name (draft_words.yaml) and every value within its
+    range."""
     if column.low is None or column.high is None:
         return None
     for said, spec in _words()["coordinates"].items():
@@ -140,17 +167,24 @@ def coordinate_of(column: Column) -> str | None:
 
 
 def aggregation(column: Column) -> str:
-    """avg for durations, delays, rates, prices, ages; sum for amounts, quantities, counts, weights, values."""
+    """avg for durations, delays, rates, prices, ages; sum for amounts, quantities, counts, weights,
+    values."""
     if _has(column.name, "sum_words"):
         return "sum"
     if _has(column.name, "avg_words"):
         return "avg"
-    is_rate = column.type in {"float", "double"} and column.low is not None and column.low >= 0 and column.high <= 1
+    is_rate = (
+        column.type in {"float", "double"}
+        and column.low is not None
+        and column.low >= 0
+        and column.high <= 1
+    )
     return "avg" if is_rate else "sum"
 
 
 def unit_of(name: str, names: Collection[str] = ()) -> str | None:
-    """The unit a column's last word names ("weight_kg"); none for one of a pair of extremes ("temp_min")."""
+    """The unit a column's last word names ("weight_kg"); none for one of a pair of extremes
+    ("temp_min")."""
     units: dict[str, str] = _words()["units"]
     if not words_of(name) or paired_extreme(name, names):
         return None
@@ -159,7 +193,8 @@ def unit_of(name: str, names: Collection[str] = ()) -> str | None:
 
 # -- names and aliases ----------------------------------------------------------------------------
 def aliases(name: str) -> list[str]:
-    """The name without its legal suffixes, one suffix at a time: "Acme Corp. Inc." → "Acme Corp.", "Acme"."""
+    """The name without its legal suffixes, one suffix at a time: "Acme Corp. Inc." → "Acme Corp.",
+    "Acme"."""
     suffixes = sorted((str(s) for s in _words()["legal_suffixes"]), key=len, reverse=True)
     found: list[str] = []
     current = name.strip()
@@ -176,20 +211,26 @@ def _without_suffix(name: str, suffixes: list[str]) -> str | None:
         pattern = r"[\s,]+" + r"\.?\s+".join(re.escape(w) for w in suffix.split()) + r"\.?$"
         match = re.search(pattern, name, re.I)
         if match and match.start() > 0:
-            return name[:match.start()].rstrip(" ,")
+            return name[: match.start()].rstrip(" ,")
     return None
 
 
 def is_code_like(column: Column) -> bool:
-    """Short upper-case letters and digits ("AA", "JFK", "40HC"): matched only where written as a code."""
+    """Short upper-case letters and digits ("AA", "JFK", "40HC"): matched only where written as a
+    code."""
     strings = [str(v) for v, _ in column.values[:200]]
-    return bool(strings) and all(2 <= len(s) <= 5 and re.fullmatch(r"[A-Z0-9]+", s) for s in strings)
+    return bool(strings) and all(
+        2 <= len(s) <= 5 and re.fullmatch(r"[A-Z0-9]+", s) for s in strings
+    )
 
 
 def is_vocabulary(column: Column) -> bool:
-    """A few lower-case words ("arrived", "in_transit"): words of the language, read as a filter where said."""
+    """A few lower-case words ("arrived", "in_transit"): words of the language, read as a filter
+    where said."""
     strings = [str(v) for v, _ in column.values]
-    return 0 < len(strings) <= _FEW_WORDS and all(re.fullmatch(r"[a-z][a-z0-9_ -]*", s) for s in strings)
+    return 0 < len(strings) <= _FEW_WORDS and all(
+        re.fullmatch(r"[a-z][a-z0-9_ -]*", s) for s in strings
+    )
 
 
 def is_name_like(column: Column) -> bool:
@@ -220,7 +261,8 @@ class Draft:
 
 
 def draft_catalog(engine: Engine, indices: list[str] | str) -> str:
-    """A catalog YAML for `indices` (the first is the record) that loads, checks and answers as drafted."""
+    """A catalog YAML for `indices` (the first is the record) that loads, checks and answers as
+    drafted."""
     return draft(engine, indices).text
 
 
@@ -231,21 +273,38 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
         raise CatalogError("catalog init needs at least one --index")
     profiles = [profile_index(engine, name, most_columns) for name in names]
     record, references = profiles[0], profiles[1:]
-    decisions = {name: decide(column, record.rows, record.index) for name, column in record.columns.items()}
+    decisions = {
+        name: decide(column, record.rows, record.index) for name, column in record.columns.items()
+    }
     parts = derived_parts(record)
-    decisions.update({name: Decision("dimension", f"the {part['part']} of {part['of']}, derived at load")
-                      for name, part in parts.items()})
+    decisions.update(
+        {
+            name: Decision("dimension", f"the {part['part']} of {part['of']}, derived at load")
+            for name, part in parts.items()
+        }
+    )
     fields = _record_fields(record, decisions, parts)
     measures = _measures(record, fields)
-    said = {w for field in fields.values() for w in field["synonyms"]} | {_noun(ref.index) for ref in profiles[1:]}
+    said = {w for field in fields.values() for w in field["synonyms"]} | {
+        _noun(ref.index) for ref in profiles[1:]
+    }
     things = _things(record, measures, said)
-    measures.update({thing: thing_measure(record.columns[name], thing) for name, thing in things.items()})
-    decisions.update({name: Decision(decisions[name].role, thing_why(record.columns[name], record)) for name in things})
+    measures.update(
+        {thing: thing_measure(record.columns[name], thing) for name, thing in things.items()}
+    )
+    decisions.update(
+        {
+            name: Decision(decisions[name].role, thing_why(record.columns[name], record))
+            for name in things
+        }
+    )
     decisions.update(_coded(record, decisions))
     per_row_statistics(measures)
     periodic = {name for name, column in record.columns.items() if is_date_part(column)}
     numbers = {name for name, d in decisions.items() if d.record_number}
-    summary = summary_of(engine, record, {name: d.role for name, d in decisions.items()}, periodic, numbers)
+    summary = summary_of(
+        engine, record, {name: d.role for name, d in decisions.items()}, periodic, numbers
+    )
     count = _noun(record.index).replace(" ", "_")
     figure = summarise(record, summary, measures, count) if summary else None
     keys = {ref.index: _reference_key(ref) for ref in references}
@@ -255,8 +314,10 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
         "domain": record.index,
         "description": f"Drafted by `bosun catalog init` from {', '.join(names)}; review the descriptions.",
         "record": record.index,
-        "objects": {record.index: _record_object(record, fields, measures),
-                    **{ref.index: _reference_object(ref, keys[ref.index]) for ref in references}},
+        "objects": {
+            record.index: _record_object(record, fields, measures),
+            **{ref.index: _reference_object(ref, keys[ref.index]) for ref in references},
+        },
         "entities": _entities(record, references, links, keys, engine),
         "links": _linked(references, links, keys),
         "measures": measures,
@@ -269,11 +330,20 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     what_a_row_is = [row_why(record.index, row)] if row else []
     what_a_row_is += [summary_why(record, summary, figure)] if summary else []
     notes = [_note(record, name, decisions[name], measures) for name in fields]
-    return Draft(text, [*what_a_row_is, *notes, *(link_note(name, spec) for name, spec in draft["links"].items())])
+    return Draft(
+        text,
+        [*what_a_row_is, *notes, *(link_note(name, spec) for name, spec in draft["links"].items())],
+    )
 
 
-_AGG_SAID = {"sum": "sum", "avg": "average", "count": "count", "min": "minimum", "max": "maximum",
-             "cardinality": "distinct count"}
+_AGG_SAID = {
+    "sum": "sum",
+    "avg": "average",
+    "count": "count",
+    "min": "minimum",
+    "max": "maximum",
+    "cardinality": "distinct count",
+}
 
 
 def _coded(record: IndexProfile, decisions: dict[str, Decision]) -> dict[str, Decision]:
@@ -283,21 +353,32 @@ def _coded(record: IndexProfile, decisions: dict[str, Decision]) -> dict[str, De
         code_set = code_set_of(record.columns[name]) if decision.role == "dimension" else None
         if code_set is not None:
             why = code_why(record.columns[name], code_set)
-            found[name] = Decision(decision.role, why, outcome=code_outcome(code_set, decision.role))
+            found[name] = Decision(
+                decision.role, why, outcome=code_outcome(code_set, decision.role)
+            )
     return found
 
 
 def _things(record: IndexProfile, measures: dict[str, Any], said: set[str]) -> dict[str, str]:
-    """Repeated ids (things.py) and the noun each counts, where no field, reference or measure has that word yet:
-    "customers" that a name column or a reference object answers is counted through them."""
+    """Repeated ids (things.py) and the noun each counts, where no field, reference or measure has
+    that word yet: "customers" that a name column or a reference object answers is counted through
+    them."""
     taken = said | {w for m in measures.values() for w in m["words"]}
     found = {name: thing_of(column, record) for name, column in record.columns.items()}
-    return {name: thing for name, thing in found.items() if thing and thing not in taken and thing not in measures}
+    return {
+        name: thing
+        for name, thing in found.items()
+        if thing and thing not in taken and thing not in measures
+    }
 
 
 def _note(record: IndexProfile, name: str, decision: Decision, measures: dict[str, Any]) -> str:
-    """"price: money on sale records → sum 'revenue' and average 'average price'"."""
-    made = [f"{_AGG_SAID.get(m['agg'], m['agg'])} '{m['label']}'" for m in measures.values() if m.get("field") == name]
+    """ "price: money on sale records → sum 'revenue' and average 'average price'"."""
+    made = [
+        f"{_AGG_SAID.get(m['agg'], m['agg'])} '{m['label']}'"
+        for m in measures.values()
+        if m.get("field") == name
+    ]
     why = decision.why
     if made and _money_on_sales(record, record.columns[name]):
         why = "money on sale records"
@@ -308,8 +389,8 @@ def _note(record: IndexProfile, name: str, decision: Decision, measures: dict[st
 def derived_parts(record: IndexProfile) -> dict[str, dict[str, str]]:
     """Columns that `data load` derived (`<source>_<part>`, catalog/parts.py) → {part, of}.
 
-    Evidence: the name is a source column's with a part after it, and the source can have that part (a date; for
-    the hour, a date with times or an HHMM clock column)."""
+    Evidence: the name is a source column's with a part after it, and the source can have that part
+    (a date; for the hour, a date with times or an HHMM clock column)."""
     found = {}
     for source in record.columns.values():
         clock = is_clock(source)
@@ -325,8 +406,13 @@ def derived_parts(record: IndexProfile) -> dict[str, dict[str, str]]:
 def _part_field(column: Column, part: dict[str, str]) -> dict[str, Any]:
     """A derived part: its words are the language's (en.yaml), so it has no synonyms of its own."""
     said = spoken(part["of"])
-    return {"type": column.type, "role": "dimension", "derived": dict(part),
-            "description": f"The {part['part']} of {said}, derived at load.", "synonyms": []}
+    return {
+        "type": column.type,
+        "role": "dimension",
+        "derived": dict(part),
+        "description": f"The {part['part']} of {said}, derived at load.",
+        "synonyms": [],
+    }
 
 
 def _noun(index: str) -> str:
@@ -335,8 +421,9 @@ def _noun(index: str) -> str:
     return " ".join([*words[:-1], plural(singular(words[-1]))])
 
 
-def _record_fields(record: IndexProfile, decisions: dict[str, Decision],
-                   parts: dict[str, dict[str, str]]) -> dict[str, dict[str, Any]]:
+def _record_fields(
+    record: IndexProfile, decisions: dict[str, Decision], parts: dict[str, dict[str, str]]
+) -> dict[str, dict[str, Any]]:
     claims: dict[str, list[str]] = {}
     names = set(record.columns)
     for column in record.columns.values():
@@ -351,7 +438,8 @@ def _record_fields(record: IndexProfile, decisions: dict[str, Decision],
         short = [w for w in _short_names(name, names) if claims[w] == [name] or role == "dimension"]
         short += _coded_thing(name) if role == "dimension" else []
         fields[name] = _field(column, role, short, names)
-        if decisions[name].record_number:  # "flight" and "flights" count the records; this is their number
+        # "flight" and "flights" count the records; this is their number
+        if decisions[name].record_number:
             number = f"{phrase(name)} number"
             fields[name]["synonyms"] = [number, plural(number)]
     return fields
@@ -364,17 +452,20 @@ def _short_names(name: str, names: Collection[str] = ()) -> list[str]:
     if len(words) > 1 and words[-1] in {str(w) for w in _words()["name_words"]}:
         stem = " ".join(words[:-1])
         found += [stem, plural(stem)]
-    if len(words) > 1 and unit_of(name, names) is not None:  # "delay_min" → delay, "weight_kg" → weight: the unit
+    # "delay_min" → delay, "weight_kg" → weight: the unit
+    if len(words) > 1 and unit_of(name, names) is not None:
         found.append(spoken("_".join(words[:-1])))  # is said by the field's unit, not by its name
     if len(words) > 1 and words[-1] not in {str(w) for w in _words()["figure_words"]}:
         found += [words[-1], plural(words[-1])]
-    if len(words) > 1 and words[0] in {str(w) for w in _words()["participles"]}:  # "paid_interest": interest paid
+    # "paid_interest": interest paid
+    if len(words) > 1 and words[0] in {str(w) for w in _words()["participles"]}:
         found.append(" ".join([*words[1:], words[0]]))
     return [w for w in dict.fromkeys(found) if w != phrase(name)]
 
 
 def _coded_thing(name: str) -> list[str]:
-    """The thing a dimension of codes stands for: "lg_id" → league(s), "team_code" → team(s) ("by league")."""
+    """The thing a dimension of codes stands for: "lg_id" → league(s), "team_code" → team(s) ("by
+    league")."""
     words = words_of(name)
     if len(words) < 2 or words[-1] not in {str(w) for w in _words()["id_words"]}:
         return []
@@ -382,15 +473,24 @@ def _coded_thing(name: str) -> list[str]:
     return [stem, plural(stem)]
 
 
-def _field(column: Column, role: str, short: list[str], names: Collection[str] = ()) -> dict[str, Any]:
-    """A record field's draft; `names` are the record's columns (the evidence of a pair: "temp_min", "temp_max")."""
+def _field(
+    column: Column, role: str, short: list[str], names: Collection[str] = ()
+) -> dict[str, Any]:
+    """A record field's draft; `names` are the record's columns (the evidence of a pair: "temp_min",
+    "temp_max")."""
     words = phrase(column.name)
     said = spoken(column.name, names)
-    named = list(dict.fromkeys([words, said, *([coordinate_of(column) or words] if column.numeric else [])]))
+    named = list(
+        dict.fromkeys([words, said, *([coordinate_of(column) or words] if column.numeric else [])])
+    )
     plurals = [plural(w) for w in named] if role == "dimension" else []
     synonyms = list(dict.fromkeys([*named, *plurals, *short]))
-    field: dict[str, Any] = {"type": column.type, "role": role, "description": _description(column, role, names),
-                             "synonyms": synonyms}
+    field: dict[str, Any] = {
+        "type": column.type,
+        "role": role,
+        "description": _description(column, role, names),
+        "synonyms": synonyms,
+    }
     unit = unit_of(column.name, names)
     if unit and role == "measure":
         field["unit"] = unit
@@ -403,15 +503,19 @@ def _field(column: Column, role: str, short: list[str], names: Collection[str] =
         field["values"] = code_values(column, code_set)
     elif role == "dimension" and is_vocabulary(column):
         field["values"] = {str(v): [str(v).replace("_", " ")] for v, _ in column.values}
-    elif role == "dimension" and column.complete_values and not is_date_part(column) and (
-            column.numeric or is_letter_code(column)):
+    elif (
+        role == "dimension"
+        and column.complete_values
+        and not is_date_part(column)
+        and (column.numeric or is_letter_code(column))
+    ):
         field["values"] = _numbered_values(column)
     return field
 
 
 def _numbered_values(column: Column) -> dict[str, list[str]]:
-    """A code number or letter is read with its name before it ("precinct 3", "grade A"), never bare: a bare number
-    is any figure, a bare letter a word ("a", "I")."""
+    """A code number or letter is read with its name before it ("precinct 3", "grade A"), never
+    bare: a bare number is any figure, a bare letter a word ("a", "I")."""
     names = dict.fromkeys([phrase(column.name), spoken(column.name)])
     return {str(v): [f"{name} {v}" for name in names] for v, _ in column.values}
 
@@ -422,36 +526,59 @@ def _description(column: Column, role: str, names: Collection[str] = ()) -> str:
         return f"{what}, from {str(column.low)[:10]} to {str(column.high)[:10]}."
     if role == "dimension" and column.distinct:
         sample = ", ".join(str(v) for v, _ in column.values[:5])
-        return f"{what}: {column.distinct:,} values ({sample}{', …' if column.distinct > 5 else ''})."
+        return (
+            f"{what}: {column.distinct:,} values ({sample}{', …' if column.distinct > 5 else ''})."
+        )
     if role == "attribute" and is_clock(column):
         return f"{what}, a clock time written HHMM."
     return f"{what}."
 
 
-def _record_object(record: IndexProfile, fields: dict[str, dict[str, Any]],
-                   measures: dict[str, Any]) -> dict[str, Any]:
+def _record_object(
+    record: IndexProfile, fields: dict[str, dict[str, Any]], measures: dict[str, Any]
+) -> dict[str, Any]:
     named = singular(phrase(row_name(record.index)))
     noun = period_rows(record) or named  # one row per day of a daily series: its rows are "days"
-    row = record_noun(record.index, record.columns)  # "pizza_sales": a row is a pizza sold, named "pizza", "sold"
+    # "pizza_sales": a row is a pizza sold, named "pizza", "sold"
+    row = record_noun(record.index, record.columns)
     said = [named, plural(named), *(row.words if row else []), *event_verbs(record.index)]
-    # an amount named after the records ("salary" in salaries) takes their noun: "by salary" is that amount
+    # an amount named after the records ("salary" in salaries) takes their noun: "by salary" is that
+    # amount
     claimed = {w for m in measures.values() if m.get("field") for w in m["words"]}
-    synonyms = [w for w in dict.fromkeys([noun, plural(noun), *said, "record", "records", "rows"]) if w not in claimed]
-    return {"kind": "record", "index": record.index, "description": f"One {noun} record.",
-            "synonyms": synonyms,
-            "id_field": _id_column(record), "title_field": _id_column(record), "fields": fields}
+    synonyms = [
+        w
+        for w in dict.fromkeys([noun, plural(noun), *said, "record", "records", "rows"])
+        if w not in claimed
+    ]
+    return {
+        "kind": "record",
+        "index": record.index,
+        "description": f"One {noun} record.",
+        "synonyms": synonyms,
+        "id_field": _id_column(record),
+        "title_field": _id_column(record),
+        "fields": fields,
+    }
 
 
 _PERIOD_DAYS = {"day": 1, "week": 7, "month": 30.44, "year": 365.25}
 
 
 def period_rows(record: IndexProfile) -> str | None:
-    """ "day" when one row is one day: a date column with a value per row, as many rows as days it spans (90 % at
-    least, so a few missing days still count); the same for weeks, months and years."""
+    """ "day" when one row is one day: a date column with a value per row, as many rows as days it
+    spans (90 % at least, so a few missing days still count); the same for weeks, months and years.
+    """
     for column in record.columns.values():
-        if column.type != "date" or column.distinct != record.rows or record.rows < 3 or column.low is None:
+        if (
+            column.type != "date"
+            or column.distinct != record.rows
+            or record.rows < 3
+            or column.low is None
+        ):
             continue
-        span = (date.fromisoformat(str(column.high)[:10]) - date.fromisoformat(str(column.low)[:10])).days
+        span = (
+            date.fromisoformat(str(column.high)[:10]) - date.fromisoformat(str(column.low)[:10])
+        ).days
         for period, days in _PERIOD_DAYS.items():
             periods = span / days + 1
             if 0.9 * periods <= record.rows <= periods + 1:
@@ -460,7 +587,8 @@ def period_rows(record: IndexProfile) -> str | None:
 
 
 def _id_column(profile: IndexProfile) -> str:
-    """The column that names one row: unique if one is, else the most distinct identifier; GraphQL needs one."""
+    """The column that names one row: unique if one is, else the most distinct identifier; GraphQL
+    needs one."""
     columns = [c for c in profile.columns.values() if c.type in {"keyword", "integer", "long"}]
     unique = [c for c in columns if c.distinct >= profile.rows > 0]
     named = [c for c in unique if _has(c.name, "id_words")]
@@ -471,18 +599,21 @@ def _id_column(profile: IndexProfile) -> str:
 
 
 def _reference_key(ref: IndexProfile) -> str:
-    """A reference's key: its unique column; else, where a row repeats per period (a team per season), the most
-    distinct column with an id name, which the records hold."""
+    """A reference's key: its unique column; else, where a row repeats per period (a team per
+    season), the most distinct column with an id name, which the records hold."""
     columns = [c for c in ref.columns.values() if c.type in {"keyword", "integer", "long"}]
     if any(c.distinct >= ref.rows > 0 for c in columns):
         return _id_column(ref)
-    named = sorted((c for c in columns if c.type == "keyword" and _has(c.name, "id_words")), key=lambda c: -c.distinct)
+    named = sorted(
+        (c for c in columns if c.type == "keyword" and _has(c.name, "id_words")),
+        key=lambda c: -c.distinct,
+    )
     return named[0].name if named else _id_column(ref)
 
 
 def _name_column(ref: IndexProfile, key: str) -> str:
-    """A name column with (nearly) one name per key: per row where the key is unique, a few per key where a row
-    repeats (a team renamed over the seasons)."""
+    """A name column with (nearly) one name per key: per row where the key is unique, a few per key
+    where a row repeats (a team renamed over the seasons)."""
     strings = [c for c in ref.columns.values() if c.type == "keyword" and c.name != key]
     keys = min(ref.columns[key].distinct, ref.rows) if key in ref.columns else ref.rows
     named = [c for c in strings if _has(c.name, "name_words") and c.distinct >= 0.9 * keys]
@@ -496,27 +627,48 @@ def _reference_object(ref: IndexProfile, key: str) -> dict[str, Any]:
     fields = {}
     for name, column in ref.columns.items():
         role = "identifier" if name == key else "text" if column.type == "text" else "attribute"
-        fields[name] = {"type": column.type, "role": role, "description": _description(column, role),
-                        "synonyms": [phrase(name), *_short_names(name)]}
-    return {"kind": "reference", "index": ref.index, "description": f"One {noun} (reference).",
-            "synonyms": [noun, plural(noun)], "id_field": key, "title_field": _name_column(ref, key),
-            "fields": fields}
+        fields[name] = {
+            "type": column.type,
+            "role": role,
+            "description": _description(column, role),
+            "synonyms": [phrase(name), *_short_names(name)],
+        }
+    return {
+        "kind": "reference",
+        "index": ref.index,
+        "description": f"One {noun} (reference).",
+        "synonyms": [noun, plural(noun)],
+        "id_field": key,
+        "title_field": _name_column(ref, key),
+        "fields": fields,
+    }
 
 
-def _named_codes(references: list[IndexProfile], links: list[Link], keys: dict[str, str],
-                 fields: dict[str, dict[str, Any]]) -> dict[str, Decision]:
-    """A record column that alone holds a reference's codes, which the reference names ("UA" → "United Air Lines
-    Inc."): the reference's noun is a word of the column ("by airline"); its names read as the codes (entities)."""
+def _named_codes(
+    references: list[IndexProfile],
+    links: list[Link],
+    keys: dict[str, str],
+    fields: dict[str, dict[str, Any]],
+) -> dict[str, Decision]:
+    """A record column that alone holds a reference's codes, which the reference names ("UA" →
+    "United Air Lines Inc."): the reference's noun is a word of the column ("by airline"); its names
+    read as the codes (entities)."""
     found: dict[str, Decision] = {}
     for ref in references:
         key, name = keys[ref.index], _name_column(ref, keys[ref.index])
         mine = [link.column for link in links if link.reference == ref.index and link.by == key]
         if len(mine) != 1 or name == key or fields[mine[0]]["role"] != "dimension":
-            continue  # evidence: one dimension of codes, and a reference with a name column beside its key
+            # evidence: one dimension of codes, and a reference with a name column beside its key
+            continue
         noun = singular(phrase(row_name(ref.index)))
-        fields[mine[0]]["synonyms"] = list(dict.fromkeys([*fields[mine[0]]["synonyms"], noun, plural(noun)]))
-        found[mine[0]] = Decision("dimension", f"codes named in {ref.index} ({name})",
-                                  outcome=f"dimension read by its names, said '{noun}'")
+        fields[mine[0]]["synonyms"] = list(
+            dict.fromkeys([*fields[mine[0]]["synonyms"], noun, plural(noun)])
+        )
+        found[mine[0]] = Decision(
+            "dimension",
+            f"codes named in {ref.index} ({name})",
+            outcome=f"dimension read by its names, said '{noun}'",
+        )
     return found
 
 
@@ -526,13 +678,19 @@ def _links(record: IndexProfile, ref: IndexProfile, key: str, engine: Engine) ->
     held = {col: _all_values(engine, ref, col) for col in dict.fromkeys([name, key])}
     links = []
     for column in record.columns.values():
-        keys = column.type == "keyword" and _has(column.name, "id_words")  # ids past the profile's list: read them all
-        if not (column.complete_values or keys) or column.type not in {"keyword", "integer", "long"}:
+        # ids past the profile's list: read them all
+        keys = column.type == "keyword" and _has(column.name, "id_words")
+        if not (column.complete_values or keys) or column.type not in {
+            "keyword",
+            "integer",
+            "long",
+        }:
             continue
         values = _all_values(engine, record, column.name)
         for by, known in held.items():
             if by == key and column.numeric and not _related(column.name, ref.index, key):
-                continue  # numbers are in many ranges: a numeric key link needs the names to agree too
+                # numbers are in many ranges: a numeric key link needs the names to agree too
+                continue
             if len(values) >= 2 and len(values & known) >= 0.9 * len(values):
                 links.append(Link(column.name, ref.index, by))
                 break
@@ -541,34 +699,53 @@ def _links(record: IndexProfile, ref: IndexProfile, key: str, engine: Engine) ->
 
 def _related(column: str, index: str, key: str) -> bool:
     """`customer_key` and index `customers` (or its key `customer_key`) share a word."""
-    theirs = {singular(w) for w in [*words_of(index), *words_of(key)]} - {str(w) for w in _words()["id_words"]}
+    theirs = {singular(w) for w in [*words_of(index), *words_of(key)]} - {
+        str(w) for w in _words()["id_words"]
+    }
     return bool(theirs & {singular(w) for w in words_of(column)})
 
 
 def _all_values(engine: Engine, ref: IndexProfile, column: str) -> set[str]:
     found = ref.columns[column]
-    return {str(v) for v, _ in found.values} if found.complete_values else distinct_values(engine, ref.index, column)
+    return (
+        {str(v) for v, _ in found.values}
+        if found.complete_values
+        else distinct_values(engine, ref.index, column)
+    )
 
 
-def _linked(references: list[IndexProfile], links: list[Link], keys: dict[str, str]) -> dict[str, Any]:
-    """The references whose attributes filter the records (linked.py), by the record columns holding their keys."""
+def _linked(
+    references: list[IndexProfile], links: list[Link], keys: dict[str, str]
+) -> dict[str, Any]:
+    """The references whose attributes filter the records (linked.py), by the record columns holding
+    their keys."""
     found = {}
     for ref in references:
-        fields = [link.column for link in links if link.reference == ref.index and link.by == keys[ref.index]]
+        fields = [
+            link.column
+            for link in links
+            if link.reference == ref.index and link.by == keys[ref.index]
+        ]
         drafted = linked_attributes(ref, keys[ref.index], fields, is_name_like) if fields else {}
         if drafted:
             found[ref.index] = drafted
     return found
 
 
-def _entities(record: IndexProfile, references: list[IndexProfile], links: list[Link],
-              keys: dict[str, str], engine: Engine) -> dict[str, Any]:
+def _entities(
+    record: IndexProfile,
+    references: list[IndexProfile],
+    links: list[Link],
+    keys: dict[str, str],
+    engine: Engine,
+) -> dict[str, Any]:
     entities: dict[str, Any] = {}
     linked = {link.column for link in links}
     for ref in references:
         mine = [link for link in links if link.reference == ref.index]
         named = ref.columns[_name_column(ref, keys[ref.index])]
-        if mine and named.type == "keyword" and is_name_like(named):  # numbers are no names: "1995" is a year
+        # numbers are no names: "1995" is a year
+        if mine and named.type == "keyword" and is_name_like(named):
             entity = _reference_entity(ref, keys[ref.index], mine, engine)
             entities[singular(phrase(row_name(ref.index))).replace(" ", "_")] = entity
     for group in _value_groups(record, linked):
@@ -576,17 +753,27 @@ def _entities(record: IndexProfile, references: list[IndexProfile], links: list[
     return entities
 
 
-def _reference_entity(ref: IndexProfile, key: str, links: list[Link], engine: Engine) -> dict[str, Any]:
+def _reference_entity(
+    ref: IndexProfile, key: str, links: list[Link], engine: Engine
+) -> dict[str, Any]:
     """Names of a reference object that filter the record: on its name column, else on its code.
 
     Where the record holds codes ("DL"), the code is the entity's value and the full names and their
-    aliases name it ("Delta Air Lines Inc.", "Delta"); where it holds numeric keys, a name's row gives the key.
+    aliases name it ("Delta Air Lines Inc.", "Delta"); where it holds numeric keys, a name's row
+    gives the key.
     """
     name = _name_column(ref, key)
     by_name = [link for link in links if link.by == name]
     noun = singular(phrase(row_name(ref.index)))
-    entity: dict[str, Any] = {"object": ref.index, "name_field": name, "words": [noun, plural(noun)]}
-    rows = [{k: "" if v is None else str(v) for k, v in row.items()} for row in index_rows(engine, ref.index, key)]
+    entity: dict[str, Any] = {
+        "object": ref.index,
+        "name_field": name,
+        "words": [noun, plural(noun)],
+    }
+    rows = [
+        {k: "" if v is None else str(v) for k, v in row.items()}
+        for row in index_rows(engine, ref.index, key)
+    ]
     if by_name or key == name:
         entity["targets"] = [_target(link, None, len(by_name) > 1) for link in by_name or links]
         drafted = {row[name]: aliases(row[name]) for row in rows}
@@ -613,15 +800,29 @@ def _target(link: Link, value_from: str | None, several: bool) -> dict[str, Any]
 
 
 def _value_groups(record: IndexProfile, linked: set[str]) -> list[list[Column]]:
-    """Name and code columns of the record, those sharing most of their values grouped as one entity."""
-    columns = [c for c in record.columns.values() if c.type == "keyword" and c.name not in linked
-               and c.complete_values and role_of(c, record.rows, record.index) == "dimension" and not is_vocabulary(c)
-               and (is_name_like(c) or is_code_like(c))]
+    """Name and code columns of the record, those sharing most of their values grouped as one
+    entity."""
+    columns = [
+        c
+        for c in record.columns.values()
+        if c.type == "keyword"
+        and c.name not in linked
+        and c.complete_values
+        and role_of(c, record.rows, record.index) == "dimension"
+        and not is_vocabulary(c)
+        and (is_name_like(c) or is_code_like(c))
+    ]
     groups: list[list[Column]] = []
     for column in columns:
         values = {v for v, _ in column.values}
-        home = next((g for g in groups if len(values) >= 5 and _overlap(values, {v for v, _ in g[0].values}) >= 0.5),
-                    None)
+        home = next(
+            (
+                g
+                for g in groups
+                if len(values) >= 5 and _overlap(values, {v for v, _ in g[0].values}) >= 0.5
+            ),
+            None,
+        )
         if home is None:
             groups.append([column])
         else:
@@ -640,7 +841,11 @@ def _inline_entity(group: list[Column]) -> dict[str, Any]:
             values.setdefault(str(value), aliases(str(value)))
     head = phrase(group[0].name)
     targets = [_target(Link(c.name, "", ""), None, len(group) > 1) for c in group]
-    return {"values": values, "words": list(dict.fromkeys([head, plural(head)])), "targets": targets}
+    return {
+        "values": values,
+        "words": list(dict.fromkeys([head, plural(head)])),
+        "targets": targets,
+    }
 
 
 def _measures(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -649,29 +854,53 @@ def _measures(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[s
         if field["role"] != "measure" or name == _noun(record.index).replace(" ", "_"):
             continue
         measures.update(_field_measures(record, name, field.get("unit")))
-    # words a measure takes from the count: the takings words, and the records' own noun where an amount is named
-    # after them ("salary" in salaries: "total salaries" sums salary)
+    # words a measure takes from the count: the takings words, and the records' own noun where an
+    # amount is named after them ("salary" in salaries: "total salaries" sums salary)
     noun = _noun(record.index)
     takings = {str(w) for w in _words()["takings_words"]} | {noun, singular(noun), plural(noun)}
     claimed = takings & {w for m in measures.values() for w in m["words"]}
     named = {w for field in fields.values() for w in field["synonyms"]}
-    return {_noun(record.index).replace(" ", "_"): _count_measure(record, claimed | named), **measures}
+    return {
+        _noun(record.index).replace(" ", "_"): _count_measure(record, claimed | named),
+        **measures,
+    }
 
 
 def _count_measure(record: IndexProfile, claimed: set[str]) -> dict[str, Any]:
-    """The record count; words a money measure claims ("sales" as takings) or a field's name are left to them: with
-    "pizzas" a record noun, "how many pizzas" still counts rows, and "top 5 pizzas" ranks the pizza names."""
+    """The record count; words a money measure claims ("sales" as takings) or a field's name are
+    left to them: with "pizzas" a record noun, "how many pizzas" still counts rows, and "top 5
+    pizzas" ranks the pizza names."""
     noun = _noun(record.index)
     head = noun.split()[-1]
     row, period = record_noun(record.index, record.columns), period_rows(record)
     said = [*(row.words if row else []), *([plural(period), period] if period else [])]
-    counted = [noun, singular(noun), head, singular(head), *said, "how many", "number of", "count", "records", "rows"]
-    words = [w for w in dict.fromkeys(counted) if w not in claimed or w in {"how many", "number of", "count"}]
-    return {"agg": "count", "words": words, "label": row.label if row else plural(period) if period else noun}
+    counted = [
+        noun,
+        singular(noun),
+        head,
+        singular(head),
+        *said,
+        "how many",
+        "number of",
+        "count",
+        "records",
+        "rows",
+    ]
+    words = [
+        w
+        for w in dict.fromkeys(counted)
+        if w not in claimed or w in {"how many", "number of", "count"}
+    ]
+    return {
+        "agg": "count",
+        "words": words,
+        "label": row.label if row else plural(period) if period else noun,
+    }
 
 
 def _field_measures(record: IndexProfile, name: str, unit: str | None) -> dict[str, Any]:
-    """One measure for a quantity; money on sale records gets both its sum (takings) and its average."""
+    """One measure for a quantity; money on sale records gets both its sum (takings) and its
+    average."""
     column = record.columns[name]
     agg = aggregation(column)
     said = spoken(name, record.columns)
@@ -679,7 +908,8 @@ def _field_measures(record: IndexProfile, name: str, unit: str | None) -> dict[s
     label = f"{'average' if agg == 'avg' else 'total'} {said}"
     measures = {name: {"agg": agg, "field": name, "words": words, "label": label}}
     if _money_on_sales(record, column) or _is_money(column, {"integer", "long", "float", "double"}):
-        # evidence: money (name cue, non-negative numbers): sum and average both, on sales the sum is the takings
+        # evidence: money (name cue, non-negative numbers): sum and average both, on sales the sum
+        # is the takings
         measures = _money_measures(record, name, words)
     if unit:
         for measure in measures.values():
@@ -698,16 +928,29 @@ def _money_measures(record: IndexProfile, name: str, words: list[str]) -> dict[s
     named = [str(w) for word in words_of(name) for w in totals.get(word, [])]
     sum_words = [*takings, total, *named, *([] if averaged_by_name else words)]
     avg_words = [f"average {said}", *(words if averaged_by_name else [])]
-    sum_key, avg_key = (takings[0] if takings else f"total_{name}", name) if averaged_by_name \
+    sum_key, avg_key = (
+        (takings[0] if takings else f"total_{name}", name)
+        if averaged_by_name
         else (name, f"average_{name}")
-    summed = {"agg": "sum", "field": name, "words": list(dict.fromkeys(sum_words)),
-              "label": takings[0] if takings else total}
-    averaged = {"agg": "avg", "field": name, "words": list(dict.fromkeys(avg_words)), "label": f"average {said}"}
+    )
+    summed = {
+        "agg": "sum",
+        "field": name,
+        "words": list(dict.fromkeys(sum_words)),
+        "label": takings[0] if takings else total,
+    }
+    averaged = {
+        "agg": "avg",
+        "field": name,
+        "words": list(dict.fromkeys(avg_words)),
+        "label": f"average {said}",
+    }
     return {sum_key: summed, avg_key: averaged}
 
 
 def _takings_column(record: IndexProfile) -> str | None:
-    """The money column the takings words name: the one named with one of them, else the first money column."""
+    """The money column the takings words name: the one named with one of them, else the first money
+    column."""
     money = [c.name for c in record.columns.values() if _money_on_sales(record, c)]
     named = [name for name in money if _has(name, "takings_words")]
     chosen = named or money
@@ -715,7 +958,8 @@ def _takings_column(record: IndexProfile) -> str | None:
 
 
 def _money_on_sales(record: IndexProfile, column: Column) -> bool:
-    """Money: a money word in the name and non-negative decimals; sales: a sale word in the records' name."""
+    """Money: a money word in the name and non-negative decimals; sales: a sale word in the records'
+    name."""
     return _is_money(column, {"float", "double"}) and _has(record.index, "sale_words")
 
 
@@ -726,17 +970,21 @@ def _is_money(column: Column, types: set[str]) -> bool:
 
 
 def _measure_verbs(measures: dict[str, dict[str, Any]]) -> list[str]:
-    """The verbs said of what the measures count ("home_goals": scored, score), from draft_words.yaml."""
+    """The verbs said of what the measures count ("home_goals": scored, score), from
+    draft_words.yaml."""
     known: dict[str, list[str]] = _words()["measure_verbs"]
     nouns = {word for spec in measures.values() for word in words_of(str(spec.get("field") or ""))}
-    return list(dict.fromkeys(str(verb) for noun in sorted(nouns & set(known)) for verb in known[noun]))
+    return list(
+        dict.fromkeys(str(verb) for noun in sorted(nouns & set(known)) for verb in known[noun])
+    )
 
 
 def _time(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:
     dates = [c for c in record.columns.values() if c.type == "date"]
     if not dates:
         return {"default_field": next(iter(fields)), "fields": {}}
-    # the fullest date column; of equals, the one that starts first (an order is placed before it ships)
+    # the fullest date column; of equals, the one that starts first (an order is placed before it
+    # ships)
     default = min(dates, key=lambda c: (-c.present, str(c.low), c.name))
     words = {c.name: _date_words(c.name) for c in dates}
     words[default.name] += [str(w) for w in _words()["start_verbs"]]

@@ -25,8 +25,16 @@ if TYPE_CHECKING:
 def _arrow_type(kind: str) -> pa.DataType:
     import pyarrow as pa
 
-    types = {"keyword": pa.string(), "text": pa.string(), "date": pa.date32(), "integer": pa.int64(),
-             "long": pa.int64(), "float": pa.float64(), "double": pa.float64(), "boolean": pa.bool_()}
+    types = {
+        "keyword": pa.string(),
+        "text": pa.string(),
+        "date": pa.date32(),
+        "integer": pa.int64(),
+        "long": pa.int64(),
+        "float": pa.float64(),
+        "double": pa.float64(),
+        "boolean": pa.bool_(),
+    }
     return types[kind]
 
 
@@ -54,7 +62,10 @@ def load_catalog(path: Path | None = None) -> Catalog:
 
 def validation_problems(exc: ValidationError) -> list[str]:
     """Every validation error as `key.path: what is wrong`."""
-    return [f"{'.'.join(str(p) for p in error['loc']) or '(top level)'}: {error['msg']}" for error in exc.errors()]
+    return [
+        f"{'.'.join(str(p) for p in error['loc']) or '(top level)'}: {error['msg']}"
+        for error in exc.errors()
+    ]
 
 
 def field_mapping(spec: FieldSpec) -> dict[str, Any]:
@@ -67,7 +78,8 @@ def field_mapping(spec: FieldSpec) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Catalog:
-    """A validated catalog, the file it came from, and the engine its source-less reference objects live in."""
+    """A validated catalog, the file it came from, and the engine its source-less reference objects
+    live in."""
 
     spec: CatalogSpec
     path: Path
@@ -95,8 +107,17 @@ class Catalog:
 
     def graph_objects(self) -> list[GraphObject]:
         """The business objects as the GraphQL schema sees them."""
-        return [GraphObject(name, obj.index, obj.id_field, {f: spec.type for f, spec in obj.fields.items()},
-                            obj.description) for name, obj in self.spec.objects.items() if obj.id_field]
+        return [
+            GraphObject(
+                name,
+                obj.index,
+                obj.id_field,
+                {f: spec.type for f, spec in obj.fields.items()},
+                obj.description,
+            )
+            for name, obj in self.spec.objects.items()
+            if obj.id_field
+        ]
 
     def allowed_indices(self) -> list[str]:
         return sorted(obj.index for obj in self.spec.objects.values())
@@ -108,7 +129,8 @@ class Catalog:
         return pa.schema([(field, _arrow_type(spec.type)) for field, spec in obj.fields.items()])
 
     def reference_rows(self, name: str) -> list[dict[str, str]]:
-        """The raw rows of a reference object, as strings: from its CSV, else from its index in the engine."""
+        """The raw rows of a reference object, as strings: from its CSV, else from its index in the
+        engine."""
         if name not in self._rows:
             self._rows[name] = self._read_rows(name)
         return self._rows[name]
@@ -117,25 +139,37 @@ class Catalog:
         obj = self.object(name)
         if obj.source is not None:
             try:
-                with source_path(self.path, obj.source).open(newline="", encoding="utf-8") as handle:
+                with source_path(self.path, obj.source).open(
+                    newline="", encoding="utf-8"
+                ) as handle:
                     return list(csv.DictReader(handle))
             except OSError as exc:
-                raise CatalogError(f"{self.path.name}: objects.{name}.source: cannot read {obj.source}: "
-                                   f"{exc.strerror}") from None
+                raise CatalogError(
+                    f"{self.path.name}: objects.{name}.source: cannot read {obj.source}: "
+                    f"{exc.strerror}"
+                ) from None
         if self.engine is None:
-            raise CatalogError(f"{self.path.name}: objects.{name} has no source file and no engine to read it from")
-        return [{k: _text(v) for k, v in row.items()} for row in index_rows(self.engine, obj.index, obj.id_field)]
+            raise CatalogError(
+                f"{self.path.name}: objects.{name} has no source file and no engine to read it from"
+            )
+        return [
+            {k: _text(v) for k, v in row.items()}
+            for row in index_rows(self.engine, obj.index, obj.id_field)
+        ]
 
     def link_values(self, name: str, attribute: str) -> dict[str, list[str]]:
-        """The values of a linked object's attribute that the catalog has words for → those words: its own, and
-        each value the reference data holds when the attribute reads them from the data ("Ocean Alliance")."""
+        """The values of a linked object's attribute that the catalog has words for → those words:
+        its own, and each value the reference data holds when the attribute reads them from the data
+        ("Ocean Alliance")."""
         spec = self.spec.links[name].attributes[attribute]
         values = {value: list(words) for value, words in spec.values.items()}
         if spec.from_data:
             for row in self.reference_rows(name):
                 held = row.get(attribute) or ""
                 words = values.setdefault(held, []) if held else []
-                words += [held.replace("_", " ")] if held and held.replace("_", " ") not in words else []
+                words += (
+                    [held.replace("_", " ")] if held and held.replace("_", " ") not in words else []
+                )
         return values
 
     def reference_table(self, name: str) -> pa.Table:
@@ -159,14 +193,21 @@ class Catalog:
         """term → definition."""
         if self.spec.glossary is None:
             return {}
-        with source_path(self.path, self.spec.glossary.source).open(newline="", encoding="utf-8") as handle:
+        with source_path(self.path, self.spec.glossary.source).open(
+            newline="", encoding="utf-8"
+        ) as handle:
             return {row["term"]: row["definition"] for row in csv.DictReader(handle)}
 
 
 def index_rows(engine: Engine, index: str, id_field: str | None) -> list[dict[str, Any]]:
-    """Every document of an index, paged by search_after on the id field (reference objects are small)."""
+    """Every document of an index, paged by search_after on the id field (reference objects are
+    small)."""
     rows: list[dict[str, Any]] = []
-    body: dict[str, Any] = {"size": 5000, "sort": [{id_field or "_id": "asc"}], "track_total_hits": False}
+    body: dict[str, Any] = {
+        "size": 5000,
+        "sort": [{id_field or "_id": "asc"}],
+        "track_total_hits": False,
+    }
     try:
         while True:
             hits = engine.search(index, body)["hits"]["hits"]
@@ -175,7 +216,9 @@ def index_rows(engine: Engine, index: str, id_field: str | None) -> list[dict[st
                 return rows
             body["search_after"] = hits[-1]["sort"]
     except MissingIndex:
-        raise CatalogError(f"no index {index!r} to read reference rows from: load it with `bosun data load`") from None
+        raise CatalogError(
+            f"no index {index!r} to read reference rows from: load it with `bosun data load`"
+        ) from None
 
 
 def _text(value: Any) -> str:

@@ -1,6 +1,7 @@
-"""Likely mistakes in a catalog that loads and answers (`bosun catalog check` warns; issue #24): a sum or an
-average over an id-like column, and a column of numbers that was loaded as text, so no figure can be computed
-over it. Each warning names the key path and what to do; the catalog still checks clean.
+"""Likely mistakes in a catalog that loads and answers (`bosun catalog check` warns; issue #24): a
+sum or an average over an id-like column, and a column of numbers that was loaded as text, so no
+figure can be computed over it. Each warning names the key path and what to do; the catalog still
+checks clean.
 """
 
 from __future__ import annotations
@@ -55,11 +56,18 @@ def _numbers_as_text(catalog: Catalog) -> list[str]:
             continue
         values = _values(catalog, record.index, name)
         numbers = [v for v in values if _NUMBER.fullmatch(v.strip())]
-        if len(numbers) >= 2 and len(numbers) >= _MOSTLY * len(values) and len(numbers) < len(values):
+        if (
+            len(numbers) >= 2
+            and len(numbers) >= _MOSTLY * len(values)
+            and len(numbers) < len(values)
+        ):
             other = next(v for v in values if v not in numbers)
-            warnings.append(f"objects.{catalog.spec.record}.fields.{name}: keyword, but {len(numbers)} of its "
-                            f"{len(values)} values are numbers ({other!r} is not): a numeric column loaded as text? "
-                            "a missing-value word the loader does not know keeps it text")
+            warnings.append(
+                f"objects.{catalog.spec.record}.fields.{name}: keyword, but {len(numbers)} of its "
+                f"{len(values)} values are numbers ({other!r} is not): a numeric column loaded as "
+                "text? "
+                "a missing-value word the loader does not know keeps it text"
+            )
     return warnings
 
 

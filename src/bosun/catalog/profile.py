@@ -13,15 +13,18 @@ from bosun.engines.base import Engine
 from bosun.errors import CatalogError
 
 TYPES = {"keyword", "text", "date", "integer", "long", "float", "double", "boolean"}
-MANY_VALUES = 5000  # up to this many distinct values a column is a dimension, and its values are read
+# up to this many distinct values a column is a dimension, and its values are read
+MANY_VALUES = 5000
 MOST_COLUMNS = 1000  # the default of BOSUN_MAX_COLUMNS
 VALUE_KINDS = {"keyword", "integer", "long", "boolean"}  # their values are listed when few
-_PER_REQUEST = 50  # columns profiled by one aggregation request: a wide index is read in many small requests
+# columns profiled by one aggregation request: a wide index is read in many small requests
+_PER_REQUEST = 50
 
 
 @dataclass(frozen=True)
 class Column:
-    """One field: its type, how many distinct values, their range, and its values when there are few."""
+    """One field: its type, how many distinct values, their range, and its values when there are
+    few."""
 
     name: str
     type: str
@@ -39,7 +42,10 @@ class Column:
     @property
     def complete_values(self) -> bool:
         """`values` lists every value of the column."""
-        return 0 < self.distinct <= MANY_VALUES and len(self.values) >= min(self.distinct, MANY_VALUES) * 0.98
+        return (
+            0 < self.distinct <= MANY_VALUES
+            and len(self.values) >= min(self.distinct, MANY_VALUES) * 0.98
+        )
 
 
 @dataclass(frozen=True)
@@ -50,23 +56,44 @@ class IndexProfile:
 
 
 def profile_index(engine: Engine, index: str, most_columns: int = MOST_COLUMNS) -> IndexProfile:
-    """Mapping plus aggregation requests, a few columns each: counts, distinct values, ranges and the few values.
+    """Mapping plus aggregation requests, a few columns each: counts, distinct values, ranges and
+    the few values.
 
     An index with more than `most_columns` fields is refused before any is profiled.
     """
     properties = engine.mapping(index).get("properties", {})
     if len(properties) > most_columns:
-        raise CatalogError(f"index {index!r} has {len(properties):,} fields, over the limit of {most_columns:,} "
-                           "(BOSUN_MAX_COLUMNS): draft a catalog for fewer columns, or raise the limit")
-    kinds = {n: s.get("type", "object") for n, s in properties.items() if s.get("type", "object") in TYPES}
+        raise CatalogError(
+            f"index {index!r} has {len(properties):,} fields, over the limit of {most_columns:,} "
+            "(BOSUN_MAX_COLUMNS): draft a catalog for fewer columns, or raise the limit"
+        )
+    kinds = {
+        n: s.get("type", "object")
+        for n, s in properties.items()
+        if s.get("type", "object") in TYPES
+    }
     found: dict[str, Any] = {}
     names = list(kinds)
     for start in range(0, len(names), _PER_REQUEST):
-        found.update(_searched(engine, index, {a: spec for n in names[start:start + _PER_REQUEST]
-                                                for a, spec in _summary_aggs(n, kinds[n]).items()}))
+        found.update(
+            _searched(
+                engine,
+                index,
+                {
+                    a: spec
+                    for n in names[start : start + _PER_REQUEST]
+                    for a, spec in _summary_aggs(n, kinds[n]).items()
+                },
+            )
+        )
     for group in _value_groups([n for n in names if kinds[n] in VALUE_KINDS], found):
-        found.update(_searched(engine, index, {f"{n}:values": {"terms": {"field": n, "size": MANY_VALUES + 1}}
-                                                for n in group}))
+        found.update(
+            _searched(
+                engine,
+                index,
+                {f"{n}:values": {"terms": {"field": n, "size": MANY_VALUES + 1}} for n in group},
+            )
+        )
     columns = {name: _column(name, kind, found, properties[name]) for name, kind in kinds.items()}
     return IndexProfile(index, engine.count(index), columns)
 
@@ -80,8 +107,10 @@ def _summary_aggs(name: str, kind: str) -> dict[str, Any]:
     """How many values, how many distinct, and the range: no buckets."""
     if kind == "text":
         return {f"{name}:count": {"value_count": {"field": f"{name}.keyword"}}}
-    aggs: dict[str, Any] = {f"{name}:count": {"value_count": {"field": name}},
-                            f"{name}:distinct": {"cardinality": {"field": name}}}
+    aggs: dict[str, Any] = {
+        f"{name}:count": {"value_count": {"field": name}},
+        f"{name}:distinct": {"cardinality": {"field": name}},
+    }
     if kind in {"integer", "long", "float", "double", "date"}:
         aggs[f"{name}:stats"] = {"stats": {"field": name}}
     return aggs
@@ -89,7 +118,8 @@ def _summary_aggs(name: str, kind: str) -> dict[str, Any]:
 
 def _value_groups(names: list[str], found: dict[str, Any]) -> list[list[str]]:
     """Columns whose values are listed together: about MANY_VALUES buckets a request (a cluster's
-    search.max_buckets is counted per request), by their distinct counts with a margin for the estimate."""
+    search.max_buckets is counted per request), by their distinct counts with a margin for the
+    estimate."""
     groups: list[list[str]] = []
     room = 0
     for name in names:
@@ -106,8 +136,10 @@ def _value_groups(names: list[str], found: dict[str, Any]) -> list[list[str]]:
 def _column(name: str, kind: str, found: dict[str, Any], spec: dict[str, Any]) -> Column:
     stats = found.get(f"{name}:stats", {})
     buckets = found.get(f"{name}:values", {}).get("buckets", [])
-    values = [(b.get("key_as_string", b["key"]) if kind == "boolean" else b["key"], int(b["doc_count"]))
-              for b in buckets]
+    values = [
+        (b.get("key_as_string", b["key"]) if kind == "boolean" else b["key"], int(b["doc_count"]))
+        for b in buckets
+    ]
     distinct = int(found.get(f"{name}:distinct", {}).get("value", 0) or 0)
     if buckets and len(buckets) <= MANY_VALUES:
         distinct = len(buckets)  # terms are exact where the cardinality estimate is not
@@ -115,5 +147,13 @@ def _column(name: str, kind: str, found: dict[str, Any], spec: dict[str, Any]) -
     if kind == "date":
         low, high = stats.get("min_as_string", low), stats.get("max_as_string", high)
     subfields = {sub: s.get("type", "keyword") for sub, s in spec.get("fields", {}).items()}
-    return Column(name, kind, int(found.get(f"{name}:count", {}).get("value", 0) or 0), distinct, low, high, values,
-                  subfields)
+    return Column(
+        name,
+        kind,
+        int(found.get(f"{name}:count", {}).get("value", 0) or 0),
+        distinct,
+        low,
+        high,
+        values,
+        subfields,
+    )

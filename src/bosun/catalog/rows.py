@@ -1,9 +1,11 @@
-"""What one row is (issue #24 class 10): the records' noun and the verbs that count them, from the records' name.
+"""What one row is (issue #24 class 10): the records' noun and the verbs that count them, from the
+records' name.
 
-Evidence: the name ends with a noun of an act on a thing (row_words.yaml) and has words before it, which name the
-thing: "pizza_sales" holds pizzas sold, so "pizzas", "sold" and "sell" count rows and the count is said "pizzas
-sold". A name with no such act ("flights", "police_stops") keeps its own noun. Failing the name, a pair of
-columns for the two sides of one event (row_words.yaml `sides`: "home_team" and "away_team") says a row is a match.
+Evidence: the name ends with a noun of an act on a thing (row_words.yaml) and has words before it,
+which name the thing: "pizza_sales" holds pizzas sold, so "pizzas", "sold" and "sell" count rows and
+the count is said "pizzas sold". A name with no such act ("flights", "police_stops") keeps its own
+noun. Failing the name, a pair of columns for the two sides of one event (row_words.yaml `sides`:
+"home_team" and "away_team") says a row is a match.
 """
 
 from __future__ import annotations
@@ -47,15 +49,20 @@ def record_noun(index: str, columns: Iterable[str]) -> RowNoun | None:
 
 
 def sides_noun(columns: Iterable[str]) -> RowNoun | None:
-    """A row is one event between two sides when two columns name the same thing for each side: the side's word
-    first or last, the rest of the name the same ("home_team"/"away_team", "goals_home"/"goals_away")."""
+    """A row is one event between two sides when two columns name the same thing for each side: the
+    side's word first or last, the rest of the name the same ("home_team"/"away_team",
+    "goals_home"/"goals_away")."""
     names = list(columns)
     for spec in _data("row_words.yaml")["sides"]:
         pair = _paired(names, str(spec["sides"][0]), str(spec["sides"][1]))
         if pair:
             nouns = [str(n) for n in spec["nouns"]]
-            return RowNoun(nouns[0], [str(v) for v in spec["verbs"]], tuple(nouns[1:]),
-                           f"its columns {pair[0]} and {pair[1]}")
+            return RowNoun(
+                nouns[0],
+                [str(v) for v in spec["verbs"]],
+                tuple(nouns[1:]),
+                f"its columns {pair[0]} and {pair[1]}",
+            )
     return None
 
 
@@ -64,14 +71,17 @@ def _paired(names: list[str], one: str, other: str) -> tuple[str, str] | None:
         words = words_of(name)
         if len(words) < 2 or one not in (words[0], words[-1]):
             continue
-        swapped = "_".join(other if i in (0, len(words) - 1) and w == one else w for i, w in enumerate(words))
+        swapped = "_".join(
+            other if i in (0, len(words) - 1) and w == one else w for i, w in enumerate(words)
+        )
         if swapped in names:
             return name, swapped
     return None
 
 
 def event_verbs(index: str) -> list[str]:
-    """The verbs of records named by an act ("flights": flew, flown): they name the records, as the noun does."""
+    """The verbs of records named by an act ("flights": flew, flown): they name the records, as the
+    noun does."""
     events: dict[str, list[str]] = _data("row_words.yaml")["events"]
     words = words_of(row_name(index))
     return [str(v) for v in events.get(words[-1], [])] if words else []

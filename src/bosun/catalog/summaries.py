@@ -1,11 +1,13 @@
-"""Rows that are already summaries (issue #24 class 11): a table of figures per period and place (one row per
-source and year, per store and week) counts nothing by its rows. Its row count is named for what a row is
-("source-years"), its nouns ("electricity") and rankings with no figure named ("which source … the most") go to
-its main summed figure, "how many units" sums the column named "units_sold", and a statistic stored per row
-(a median basket) is averaged and said so, never summed.
+"""Rows that are already summaries (issue #24 class 11): a table of figures per period and place
+(one row per source and year, per store and week) counts nothing by its rows. Its row count is named
+for what a row is ("source-years"), its nouns ("electricity") and rankings with no figure named
+("which source … the most") go to its main summed figure, "how many units" sums the column named
+"units_sold", and a statistic stored per row (a median basket) is averaged and said so, never
+summed.
 
-Evidence: no identifier, a period (a date or a date part) and places (dimensions) whose distinct values multiply
-to about the number of rows, and no two rows of the same period and places: every row is one period of one place.
+Evidence: no identifier, a period (a date or a date part) and places (dimensions) whose distinct
+values multiply to about the number of rows, and no two rows of the same period and places: every
+row is one period of one place.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from bosun.catalog.words import _data, phrase, plural, singular, spoken, words_o
 from bosun.engines.base import Engine
 
 _DENSE = 0.8  # at least this share of the period × place grid is present
-_PERIODS = [(360, "year"), (85, "quarter"), (28, "month"), (7, "week"), (0, "day")]  # days between dates
+# days between dates
+_PERIODS = [(360, "year"), (85, "quarter"), (28, "month"), (7, "week"), (0, "day")]
 
 
 @dataclass(frozen=True)
@@ -35,15 +38,23 @@ class Summary:
         return "-".join([*(spoken(p) for p in self.places), plural(self.period)])
 
 
-def summary_of(engine: Engine, record: IndexProfile, roles: dict[str, str], parts: set[str],
-               numbers: set[str]) -> Summary | None:
-    """The period and places that a row is one of; None for records of events. `parts`: date-part columns;
-    `numbers`: the records' own numbers ("flight" in flights), never a place."""
+def summary_of(
+    engine: Engine, record: IndexProfile, roles: dict[str, str], parts: set[str], numbers: set[str]
+) -> Summary | None:
+    """The period and places that a row is one of; None for records of events. `parts`: date-part
+    columns; `numbers`: the records' own numbers ("flight" in flights), never a place."""
     if "identifier" in roles.values() or "measure" not in roles.values():
         return None
-    periods = [c for c in record.columns.values() if (roles[c.name] == "date" or c.name in parts) and c.distinct > 1]
-    places = [c for c in record.columns.values()
-              if roles[c.name] == "dimension" and c.name not in parts | numbers and c.distinct > 1]
+    periods = [
+        c
+        for c in record.columns.values()
+        if (roles[c.name] == "date" or c.name in parts) and c.distinct > 1
+    ]
+    places = [
+        c
+        for c in record.columns.values()
+        if roles[c.name] == "dimension" and c.name not in parts | numbers and c.distinct > 1
+    ]
     for period in periods:
         for size in range(1, min(len(places), 3) + 1):
             for chosen in combinations(places, size):
@@ -55,7 +66,8 @@ def summary_of(engine: Engine, record: IndexProfile, roles: dict[str, str], part
 
 
 def _one_row_each(engine: Engine, index: str, columns: list[Column]) -> bool:
-    """No two rows share their period and places: nested terms, the innermost keeping its fullest bucket."""
+    """No two rows share their period and places: nested terms, the innermost keeping its fullest
+    bucket."""
     aggs: dict[str, Any] = {"v": {"terms": {"field": columns[-1].name, "size": 1}}}
     for column in reversed(columns[:-1]):
         aggs = {"v": {"terms": {"field": column.name, "size": column.distinct}, "aggs": aggs}}
@@ -78,22 +90,36 @@ def _period_word(column: Column, parts: set[str]) -> str:
     return next(word for least, word in _PERIODS if days >= least)
 
 
-def summarise(record: IndexProfile, summary: Summary, measures: dict[str, Any], count: str) -> str | None:
-    """Rewrite the drafted measures for a table of figures; the main figure's key (None with no summed figure)."""
+def summarise(
+    record: IndexProfile, summary: Summary, measures: dict[str, Any], count: str
+) -> str | None:
+    """Rewrite the drafted measures for a table of figures; the main figure's key (None with no
+    summed figure)."""
     sums = [key for key, m in measures.items() if m["agg"] == "sum"]
     if not sums:
         return None
     nouns = [w for w in measures[count]["words"] if w not in _COUNTING]
     indexed = {singular(w) for w in words_of(record.index)}
-    named = [key for key in sums if indexed & {singular(w) for w in words_of(str(measures[key]["field"]))}]
+    named = [
+        key
+        for key in sums
+        if indexed & {singular(w) for w in words_of(str(measures[key]["field"]))}
+    ]
     figure = (named or sums)[0]
-    measures[count] = {**measures[count], "label": summary.label,
-                       "words": list(dict.fromkeys([summary.label, *_COUNTING]))}
+    measures[count] = {
+        **measures[count],
+        "label": summary.label,
+        "words": list(dict.fromkeys([summary.label, *_COUNTING])),
+    }
     measures[figure]["words"] = list(dict.fromkeys([*measures[figure]["words"], *nouns]))
     taken = {w for m in measures.values() for w in m["words"]}
     for key in sums:
         head = words_of(str(measures[key]["field"]))[0]
-        if len(words_of(str(measures[key]["field"]))) > 1 and head.endswith("s") and head not in taken:
+        if (
+            len(words_of(str(measures[key]["field"]))) > 1
+            and head.endswith("s")
+            and head not in taken
+        ):
             measures[key]["words"].append(head)  # "units_sold": "how many units"
             taken.add(head)
     return figure
@@ -106,19 +132,30 @@ def summary_why(record: IndexProfile, summary: Summary, figure: str | None) -> s
     named = [plural(summary.period), *(plural(phrase(p)) for p in summary.places)]
     shape = " × ".join(f"{size:,} {noun}" for size, noun in zip(summary.sizes, named, strict=True))
     then = f"; rankings and the records' nouns use '{figure}'" if figure else ""
-    return (f"{record.index}: one row per {' and '.join(phrase(p) for p in summary.places)} and {summary.period} "
-            f"({record.rows:,} rows of {shape}): figures already summed → count "
-            f"'{summary.label}'{then}")
+    return (
+        f"{record.index}: one row per {' and '.join(phrase(p) for p in summary.places)} and "
+        f"{summary.period} "
+        f"({record.rows:,} rows of {shape}): figures already summed → count "
+        f"'{summary.label}'{then}"
+    )
 
 
 def per_row_statistics(measures: dict[str, Any]) -> None:
-    """A median or mean stored per row is averaged across rows, with the assumption said; never summed."""
+    """A median or mean stored per row is averaged across rows, with the assumption said; never
+    summed."""
     words = {str(w) for w in _data("row_words.yaml")["statistics"]}
     for measure in measures.values():
         field = measure.get("field")
-        if field is None or not words & set(words_of(str(field))) or measure["agg"] not in {"sum", "avg"}:
+        if (
+            field is None
+            or not words & set(words_of(str(field)))
+            or measure["agg"] not in {"sum", "avg"}
+        ):
             continue
         said = spoken(str(field))
-        measure.update(agg="avg", label=f"average {said}",
-                       assumption=f"{said} is a figure of each row: averaged over the rows, not recomputed over "
-                                  "their records")
+        measure.update(
+            agg="avg",
+            label=f"average {said}",
+            assumption=f"{said} is a figure of each row: averaged over the rows, not recomputed over "
+            "their records",
+        )

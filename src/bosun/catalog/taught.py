@@ -1,9 +1,10 @@
-"""Taught words (issue #25): vocabulary people add while they ask, laid over the catalog like its own entries.
+"""Taught words (issue #25): vocabulary people add while they ask, laid over the catalog like its
+own entries.
 
-A taught word is one more synonym of a record field, a measure or an object, one more alias of a name, or one
-more word for a field's value. It is added to the catalog's own lists (`with_taught`) and the merged catalog is
-validated as a catalog file is, so a taught word can name only what the catalog already holds: no index, no
-field outside the record's, no script, no setting.
+A taught word is one more synonym of a record field, a measure or an object, one more alias of a
+name, or one more word for a field's value. It is added to the catalog's own lists (`with_taught`)
+and the merged catalog is validated as a catalog file is, so a taught word can name only what the
+catalog already holds: no index, no field outside the record's, no script, no setting.
 """
 
 from __future__ import annotations
@@ -29,10 +30,17 @@ class TaughtWord(BaseModel):
 
     kind: Kind
     word: str
-    target: str = Field(description="the field, measure or object name; the name an alias names; the value")
-    of: str | None = Field(None, description="alias: the entity whose name it is; value: the record field")
-    more: list[str] = Field(default_factory=list, description="value: further values of the same field that the "
-                            "word names together (“chillers” → container type 20RF or 40RF)")
+    target: str = Field(
+        description="the field, measure or object name; the name an alias names; the value"
+    )
+    of: str | None = Field(
+        None, description="alias: the entity whose name it is; value: the record field"
+    )
+    more: list[str] = Field(
+        default_factory=list,
+        description="value: further values of the same field that the "
+        "word names together (“chillers” → container type 20RF or 40RF)",
+    )
     by: str = "local"
     on: str = Field("", description="when it was taught, ISO date and time (UTC)")
 
@@ -53,22 +61,32 @@ def shape_problems(word: str) -> list[str]:
     if not word.strip():
         return ["the word is empty"]
     if len(word) > MAX_CHARS or len(word.split()) > MAX_WORDS:
-        return [f"“{word[:MAX_CHARS]}…” is too long to be a word: at most {MAX_WORDS} words, {MAX_CHARS} characters"]
+        return [
+            f"“{word[:MAX_CHARS]}…” is too long to be a word: at most {MAX_WORDS} words, "
+            f"{MAX_CHARS} characters"
+        ]
     if not _SHAPE.fullmatch(word.strip()):
         return [f"“{word}” is not a word: only letters, digits, spaces and - & ' . / may be taught"]
     return []
 
 
 def targets(catalog: Catalog, text: str) -> list[TaughtWord]:
-    """Everything `text` names in the catalog, as taught-word templates (the word left empty), best kind first."""
+    """Everything `text` names in the catalog, as taught-word templates (the word left empty), best
+    kind first."""
     key = _key(text)
-    found = _measures(catalog, key) + _fields(catalog, key) + _objects(catalog, key) + _values(catalog, key)
+    found = (
+        _measures(catalog, key)
+        + _fields(catalog, key)
+        + _objects(catalog, key)
+        + _values(catalog, key)
+    )
     return found + _names(catalog, key)
 
 
 def value_set(catalog: Catalog, text: str, joiners: list[str]) -> TaughtWord | None:
-    """Several values of one field named together, joined by `joiners` (the grammar's "or", "and", ","):
-    "container type 20RF or 40RF", "20RF, 40RF"; None unless every part is a value of that one field."""
+    """Several values of one field named together, joined by `joiners` (the grammar's "or", "and",
+    ","): "container type 20RF or 40RF", "20RF, 40RF"; None unless every part is a value of that one
+    field."""
     pattern = "|".join(rf"\b{re.escape(j)}\b" if j[0].isalnum() else re.escape(j) for j in joiners)
     parts = [_key(p) for p in re.split(pattern, text) if _key(p)] if joiners else []
     if len(parts) < 2:
@@ -80,37 +98,52 @@ def value_set(catalog: Catalog, text: str, joiners: list[str]) -> TaughtWord | N
     values = [next((t.target for t in ts if t.of == chosen), None) for ts in found]
     if chosen is None or any(v is None for v in values):
         return None
-    return TaughtWord(kind="value", word="", target=str(values[0]), of=chosen, more=[str(v) for v in values[1:]])
+    return TaughtWord(
+        kind="value", word="", target=str(values[0]), of=chosen, more=[str(v) for v in values[1:]]
+    )
 
 
 def _field_named_first(catalog: Catalog, key: str) -> tuple[str | None, str]:
-    """("container_type", "20rf") for "container type 20rf": the field a phrase begins by naming, and the rest."""
+    """("container_type", "20rf") for "container type 20rf": the field a phrase begins by naming,
+    and the rest."""
     for name, spec in catalog.record.fields.items():
         for said in sorted({_key(name), *(_key(w) for w in spec.synonyms)}, key=len, reverse=True):
             if key.startswith(said + " "):
-                return name, key[len(said) + 1:]
+                return name, key[len(said) + 1 :]
     return None, key
 
 
 def _fields(catalog: Catalog, key: str) -> list[TaughtWord]:
-    return [TaughtWord(kind="field", word="", target=name) for name, spec in catalog.record.fields.items()
-            if key in {_key(name), *(_key(w) for w in spec.synonyms)}]
+    return [
+        TaughtWord(kind="field", word="", target=name)
+        for name, spec in catalog.record.fields.items()
+        if key in {_key(name), *(_key(w) for w in spec.synonyms)}
+    ]
 
 
 def _measures(catalog: Catalog, key: str) -> list[TaughtWord]:
-    return [TaughtWord(kind="measure", word="", target=name) for name, spec in catalog.spec.measures.items()
-            if key in {_key(name), _key(spec.label), *(_key(w) for w in spec.words)}]
+    return [
+        TaughtWord(kind="measure", word="", target=name)
+        for name, spec in catalog.spec.measures.items()
+        if key in {_key(name), _key(spec.label), *(_key(w) for w in spec.words)}
+    ]
 
 
 def _objects(catalog: Catalog, key: str) -> list[TaughtWord]:
-    return [TaughtWord(kind="object", word="", target=name) for name, spec in catalog.spec.objects.items()
-            if key in {_key(name), *(_key(w) for w in spec.synonyms)}]
+    return [
+        TaughtWord(kind="object", word="", target=name)
+        for name, spec in catalog.spec.objects.items()
+        if key in {_key(name), *(_key(w) for w in spec.synonyms)}
+    ]
 
 
 def _values(catalog: Catalog, key: str) -> list[TaughtWord]:
-    return [TaughtWord(kind="value", word="", target=value, of=name)
-            for name, spec in catalog.record.fields.items() for value, words in spec.values.items()
-            if key in {_key(value), *(_key(w) for w in words)}]
+    return [
+        TaughtWord(kind="value", word="", target=value, of=name)
+        for name, spec in catalog.record.fields.items()
+        for value, words in spec.values.items()
+        if key in {_key(value), *(_key(w) for w in words)}
+    ]
 
 
 def _names(catalog: Catalog, key: str) -> list[TaughtWord]:
@@ -126,22 +159,39 @@ def _names(catalog: Catalog, key: str) -> list[TaughtWord]:
 
 
 def phrases(catalog: Catalog) -> list[tuple[str, TaughtWord]]:
-    """Every word of the catalog's measures, fields, objects and values, with what it names (the word empty)."""
-    found = [(w, TaughtWord(kind="measure", word="", target=n)) for n, m in catalog.spec.measures.items()
-             for w in [m.label, *m.words]]
-    found += [(w, TaughtWord(kind="field", word="", target=n)) for n, f in catalog.record.fields.items()
-              for w in [n.replace("_", " "), *f.synonyms]]
-    found += [(w, TaughtWord(kind="object", word="", target=n)) for n, o in catalog.spec.objects.items()
-              for w in o.synonyms]
-    return found + [(w, TaughtWord(kind="value", word="", target=v, of=n)) for n, f in catalog.record.fields.items()
-                    for v, words in f.values.items() for w in [v, *words]]
+    """Every word of the catalog's measures, fields, objects and values, with what it names (the
+    word empty)."""
+    found = [
+        (w, TaughtWord(kind="measure", word="", target=n))
+        for n, m in catalog.spec.measures.items()
+        for w in [m.label, *m.words]
+    ]
+    found += [
+        (w, TaughtWord(kind="field", word="", target=n))
+        for n, f in catalog.record.fields.items()
+        for w in [n.replace("_", " "), *f.synonyms]
+    ]
+    found += [
+        (w, TaughtWord(kind="object", word="", target=n))
+        for n, o in catalog.spec.objects.items()
+        for w in o.synonyms
+    ]
+    return found + [
+        (w, TaughtWord(kind="value", word="", target=v, of=n))
+        for n, f in catalog.record.fields.items()
+        for v, words in f.values.items()
+        for w in [v, *words]
+    ]
 
 
 def _entity_names(catalog: Catalog) -> list[tuple[str, str, list[str]]]:
     """(entity, name, its aliases) for every name the catalog's entities hold."""
     found = []
     for entity, spec in catalog.spec.entities.items():
-        found += [(entity, value, [*words, *spec.aliases.get(value, [])]) for value, words in spec.values.items()]
+        found += [
+            (entity, value, [*words, *spec.aliases.get(value, [])])
+            for value, words in spec.values.items()
+        ]
         if not (spec.object and spec.name_field):
             continue
         for row in catalog.reference_rows(spec.object):
@@ -187,16 +237,25 @@ def target_problems(catalog: Catalog, taught: TaughtWord) -> list[str]:
         "field": lambda: taught.target in catalog.record.fields,
         "measure": lambda: taught.target in spec.measures,
         "object": lambda: taught.target in spec.objects,
-        "value": lambda: set(taught.values) <= set(catalog.record.fields.get(str(taught.of), _NO_FIELD).values),
-        "alias": lambda: any(e == taught.of and n == taught.target for e, n, _ in _entity_names(catalog)),
+        "value": lambda: (
+            set(taught.values) <= set(catalog.record.fields.get(str(taught.of), _NO_FIELD).values)
+        ),
+        "alias": lambda: any(
+            e == taught.of and n == taught.target for e, n, _ in _entity_names(catalog)
+        ),
     }
     if known[taught.kind]():
         return []
     return [f"“{taught.target}” is not a {_KIND_WORDS[taught.kind]} of the catalog"]
 
 
-_KIND_WORDS = {"field": "field", "measure": "measure", "object": "object", "value": "value word of a field",
-               "alias": "name"}
+_KIND_WORDS = {
+    "field": "field",
+    "measure": "measure",
+    "object": "object",
+    "value": "value word of a field",
+    "alias": "name",
+}
 
 
 class _NoField(BaseModel):
@@ -218,7 +277,9 @@ def catalog_yaml(taught: list[TaughtWord], record: str) -> dict[str, Any]:
             _listed(out, ["objects", word.target, "synonyms"], word.word)
         elif word.kind == "value":
             for value in word.values:
-                _listed(out, ["objects", record, "fields", str(word.of), "values", value], word.word)
+                _listed(
+                    out, ["objects", record, "fields", str(word.of), "values", value], word.word
+                )
         else:
             _listed(out, ["entities", str(word.of), "aliases", word.target], word.word)
     return out

@@ -1,10 +1,10 @@
-"""Things the records count (issue #24 class 5): an id whose values repeat across rows numbers something of which
-a row is a part — the order of an order line, the plane of a flight, the voyage of a shipment — so "how many
-orders" is the number of distinct order ids, not of rows.
+"""Things the records count (issue #24 class 5): an id whose values repeat across rows numbers
+something of which a row is a part — the order of an order line, the plane of a flight, the voyage
+of a shipment — so "how many orders" is the number of distinct order ids, not of rows.
 
-Evidence: an id word in the column's name (written out through abbreviations.yaml: "tailnum" → "tail number"),
-values that repeat (fewer distinct values than 90 % of the rows) and enough of them to be things rather than
-positions or codes (a line's number within its order takes a handful of values).
+Evidence: an id word in the column's name (written out through abbreviations.yaml: "tailnum" → "tail
+number"), values that repeat (fewer distinct values than 90 % of the rows) and enough of them to be
+things rather than positions or codes (a line's number within its order takes a handful of values).
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ _FEW_THINGS = 30  # fewer distinct values: a position or a code, not things coun
 
 
 def thing_of(column: Column, record: IndexProfile) -> str | None:
-    """The plural noun of what a repeated id numbers ("order_key" → "orders"); None where the column is no such id."""
+    """The plural noun of what a repeated id numbers ("order_key" → "orders"); None where the column
+    is no such id."""
     if column.type not in {"keyword", "integer", "long"} or column.distinct < _FEW_THINGS:
         return None
     if column.distinct >= _REPEATS * record.rows:
@@ -30,7 +31,8 @@ def thing_of(column: Column, record: IndexProfile) -> str | None:
         return None
     noun = " ".join(w for w in said if w not in ids)
     records = {singular(w) for w in words_of(record.index)}
-    if not noun or singular(noun.split()[-1]) in records:  # "flight_number" in flights: the records themselves
+    # "flight_number" in flights: the records themselves
+    if not noun or singular(noun.split()[-1]) in records:
         return None
     return plural(singular(noun))
 
@@ -41,5 +43,7 @@ def thing_measure(column: Column, thing: str) -> dict[str, Any]:
 
 
 def thing_why(column: Column, record: IndexProfile) -> str:
-    return (f"an id repeated across rows ({column.distinct:,} values in {record.rows:,} rows): "
-            "the things it numbers are counted")
+    return (
+        f"an id repeated across rows ({column.distinct:,} values in {record.rows:,} rows): "
+        "the things it numbers are counted"
+    )

@@ -1,5 +1,6 @@
-"""The words `catalog init` reads in column and index names: data files beside this module, and the small
-helpers that split, write out and inflect names ("dep_delay" → "departure delay", "order" → "orders")."""
+"""The words `catalog init` reads in column and index names: data files beside this module, and the
+small helpers that split, write out and inflect names ("dep_delay" → "departure delay", "order" →
+"orders")."""
 
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ def _abbreviations() -> dict[str, str]:
 
 
 def paired_extreme(name: str, names: Collection[str]) -> bool:
-    """ "temp_min" where "temp_max" is a column too (or the other way round): a minimum or maximum of a pair,
-    whatever else its last word could mean ("min" is also minutes)."""
+    """ "temp_min" where "temp_max" is a column too (or the other way round): a minimum or maximum
+    of a pair, whatever else its last word could mean ("min" is also minutes)."""
     words = words_of(name)
     extreme = _extremes().get(words[-1]) if words else None
     return extreme is not None and "_".join([*words[:-1], extreme["other"]]) in names
@@ -52,8 +53,8 @@ def words_of(name: str) -> list[str]:
 
 
 def row_name(index: str) -> str:
-    """The index's name as its rows' name: without the words that say what the file is ("loans_full_schema" →
-    "loans"; row_words.yaml file_words), unless that leaves nothing."""
+    """The index's name as its rows' name: without the words that say what the file is
+    ("loans_full_schema" → "loans"; row_words.yaml file_words), unless that leaves nothing."""
     about_file = {str(w) for w in _data("row_words.yaml")["file_words"]}
     words = words_of(index)
     while len(words) > 1 and words[-1] in about_file:
@@ -68,9 +69,10 @@ def phrase(name: str) -> str:
 
 
 def spoken(name: str, names: Collection[str] = ()) -> str:
-    """The name's words with abbreviations written out (abbreviations.yaml), a trailing qualifier said first as
-    English does: "dep_delay" → "departure delay", "temp_max" → "maximum temperature"; "temp_min" beside a
-    "temp_max" among the other columns' `names` is the minimum temperature, not minutes."""
+    """The name's words with abbreviations written out (abbreviations.yaml), a trailing qualifier
+    said first as English does: "dep_delay" → "departure delay", "temp_max" → "maximum temperature";
+    "temp_min" beside a "temp_max" among the other columns' `names` is the minimum temperature, not
+    minutes."""
     words = [_abbreviations().get(word, word) for word in words_of(name)]
     if paired_extreme(name, names):
         words[-1] = _extremes()[words_of(name)[-1]]["said"]
@@ -96,6 +98,7 @@ def singular(word: str) -> str:
 
 
 def _has(name: str, key: str) -> bool:
-    """The column's name holds one of the words of list `key` (as a word, or the whole squeezed name)."""
+    """The column's name holds one of the words of list `key` (as a word, or the whole squeezed
+    name)."""
     listed = {str(w) for w in _words()[key]}
     return bool(listed & set(words_of(name))) or name.replace("_", "") in listed

@@ -25,7 +25,8 @@ class Prompt:
     human: str
 
     def render(self, values: dict[str, str]) -> tuple[str, str]:
-        """The system and human messages; a value the template lacks, or a gap without a value, is a bug."""
+        """The system and human messages; a value the template lacks, or a gap without a value, is a
+        bug."""
         try:
             return Template(self.system).substitute(values), Template(self.human).substitute(values)
         except KeyError as missing:
@@ -48,6 +49,8 @@ class Prompts:
 def load_prompts(path: Path = PROMPTS) -> Prompts:
     raw: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
     retry = str(raw.pop("retry"))
-    entries = {name: Prompt(name=name, schema=e["schema"], system=e["system"], human=e["human"])
-               for name, e in raw.items()}
+    entries = {
+        name: Prompt(name=name, schema=e["schema"], system=e["system"], human=e["human"])
+        for name, e in raw.items()
+    }
     return Prompts(entries, retry)

@@ -1,4 +1,5 @@
-"""Charts for answer tables: a Vega-Lite v5 spec chosen from a result's shape, never written by a model.
+"""Charts for answer tables: a Vega-Lite v5 spec chosen from a result's shape, never written by a
+model.
 
 The shape is read from the executed query and the rows, never from the question's words:
 
@@ -51,7 +52,9 @@ def chart_for(table: ResultTable) -> dict[str, Any] | None:
         if compared is not None:
             validate(compared)
         return compared
-    levels = _bucket_levels((table.query or {}).get("aggs") or (table.query or {}).get("aggregations"))
+    levels = _bucket_levels(
+        (table.query or {}).get("aggs") or (table.query or {}).get("aggregations")
+    )
     if levels == 0 or levels >= len(table.columns) or len(table.rows) < 2:
         return None
     aggs = (table.query or {}).get("aggs") or {}
@@ -65,7 +68,9 @@ def chart_for(table: ResultTable) -> dict[str, Any] | None:
     return spec
 
 
-def _spec(table: ResultTable, dims: list[str], measure: str, time: str | None, ranked: bool) -> dict[str, Any]:
+def _spec(
+    table: ResultTable, dims: list[str], measure: str, time: str | None, ranked: bool
+) -> dict[str, Any]:
     others = [d for d in dims if d != time]
     values = [dict(zip(table.columns, row, strict=False)) for row in table.rows]
     if time:
@@ -79,19 +84,28 @@ def _spec(table: ResultTable, dims: list[str], measure: str, time: str | None, r
         mark, encoding = "bar", _share(dims[0], measure)
     else:
         mark, encoding = "bar", _bars(dims[0], measure)
-    return {"$schema": SCHEMA_URL, "title": table.title, "width": "container", "autosize": {"type": "fit-x"},
-            "data": {"values": values},
-            "mark": {"type": mark, "tooltip": True, **({"point": True} if mark == "line" else {})},
-            "encoding": encoding}
+    return {
+        "$schema": SCHEMA_URL,
+        "title": table.title,
+        "width": "container",
+        "autosize": {"type": "fit-x"},
+        "data": {"values": values},
+        "mark": {"type": mark, "tooltip": True, **({"point": True} if mark == "line" else {})},
+        "encoding": encoding,
+    }
 
 
-def _named_periods(table: ResultTable, time: str, values: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
-                                                                                          list[str]]:
-    """The chart's periods in words as a dense axis writes them ("Jan 2025"), and those words in time order."""
+def _named_periods(
+    table: ResultTable, time: str, values: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The chart's periods in words as a dense axis writes them ("Jan 2025"), and those words in
+    time order."""
     interval = _interval((table.query or {}).get("aggs") or {})
     days = sorted({str(value[time]) for value in values})
     names = {day: str(period_cell(day, interval, dense=True)) for day in days}
-    return [{**value, time: names[str(value[time])]} for value in values], [names[day] for day in days]
+    return [{**value, time: names[str(value[time])]} for value in values], [
+        names[day] for day in days
+    ]
 
 
 def _interval(aggs: dict[str, Any]) -> str | None:
@@ -109,9 +123,12 @@ def _interval(aggs: dict[str, Any]) -> str | None:
 
 
 def _line(time: str, measure: str, others: list[str], order: list[str]) -> dict[str, Any]:
-    # the periods are named, so the axis is ordinal, in time order; a temporal axis would write dates its own way
-    encoding = {"x": {"field": time, "type": "ordinal", "sort": order, "title": time},
-                "y": {"field": measure, "type": "quantitative", "title": measure}}
+    # the periods are named, so the axis is ordinal, in time order; a temporal axis would write
+    # dates its own way
+    encoding = {
+        "x": {"field": time, "type": "ordinal", "sort": order, "title": time},
+        "y": {"field": measure, "type": "quantitative", "title": measure},
+    }
     if others:
         encoding["color"] = {"field": others[0], "type": "nominal", "title": others[0]}
     return encoding
@@ -119,21 +136,27 @@ def _line(time: str, measure: str, others: list[str], order: list[str]) -> dict[
 
 def _bars(dim: str, measure: str) -> dict[str, Any]:
     # sort null keeps the rows' order, so a ranking reads top to bottom as the table does
-    return {"y": {"field": dim, "type": "nominal", "sort": None, "title": dim},
-            "x": {"field": measure, "type": "quantitative", "title": measure}}
+    return {
+        "y": {"field": dim, "type": "nominal", "sort": None, "title": dim},
+        "x": {"field": measure, "type": "quantitative", "title": measure},
+    }
 
 
 def _stacked(dim: str, measure: str, part: str) -> dict[str, Any]:
-    return {"x": {"field": dim, "type": "nominal", "sort": None, "title": dim},
-            "y": {"field": measure, "type": "quantitative", "stack": "zero", "title": measure},
-            "color": {"field": part, "type": "nominal", "title": part}}
+    return {
+        "x": {"field": dim, "type": "nominal", "sort": None, "title": dim},
+        "y": {"field": measure, "type": "quantitative", "stack": "zero", "title": measure},
+        "color": {"field": part, "type": "nominal", "title": part},
+    }
 
 
 def _grouped(dim: str, measure: str, part: str) -> dict[str, Any]:
-    return {"x": {"field": dim, "type": "nominal", "sort": None, "title": dim},
-            "y": {"field": measure, "type": "quantitative", "title": measure},
-            "xOffset": {"field": part, "type": "nominal", "sort": None},
-            "color": {"field": part, "type": "nominal", "title": part}}
+    return {
+        "x": {"field": dim, "type": "nominal", "sort": None, "title": dim},
+        "y": {"field": measure, "type": "quantitative", "title": measure},
+        "xOffset": {"field": part, "type": "nominal", "sort": None},
+        "color": {"field": part, "type": "nominal", "title": part},
+    }
 
 
 def _pipelined(aggs: dict[str, Any]) -> bool:
@@ -150,8 +173,10 @@ def _ranked_within(aggs: dict[str, Any]) -> bool:
 
 
 def _share(dim: str, measure: str) -> dict[str, Any]:
-    return {"x": {"field": measure, "type": "quantitative", "stack": "normalize", "title": measure},
-            "color": {"field": dim, "type": "nominal", "sort": None, "title": dim}}
+    return {
+        "x": {"field": measure, "type": "quantitative", "stack": "normalize", "title": measure},
+        "color": {"field": dim, "type": "nominal", "sort": None, "title": dim},
+    }
 
 
 def _bucket_levels(aggs: dict[str, Any] | None) -> int:
@@ -163,14 +188,16 @@ def _bucket_levels(aggs: dict[str, Any] | None) -> int:
 
 
 def _is_share(label: str) -> bool:
-    """A label naming a share of a whole ("share of TEU", "% of value"), by the grammar's share words."""
+    """A label naming a share of a whole ("share of TEU", "% of value"), by the grammar's share
+    words."""
     words = set(label.lower().replace("%", " % ").split())
     return bool(words & set(english().share_words))
 
 
 def _whole(table: ResultTable, measure: str) -> bool:
-    """Shares that make up one whole (they add up to 100): one bar cut in parts. Shares of each group's own whole
-    ("held share by carrier"), or of a whole some groups were cut from, are bars side by side."""
+    """Shares that make up one whole (they add up to 100): one bar cut in parts. Shares of each
+    group's own whole ("held share by carrier"), or of a whole some groups were cut from, are bars
+    side by side."""
     at = table.columns.index(measure)
     return abs(sum(float(row[at]) for row in table.rows) - 100.0) <= SHARE_SLACK
 
@@ -186,12 +213,15 @@ def _all_dates(rows: list[list[Any]], column: int) -> bool:
 def validate(spec: dict[str, Any]) -> None:
     """Raise jsonschema's ValidationError when the spec is not valid Vega-Lite v5.
 
-    Inline data values are any JSON to the schema, so a spec is checked once per shape (the spec with no
-    rows): walking the schema takes milliseconds, and each answer draws one of a few shapes.
+    Inline data values are any JSON to the schema, so a spec is checked once per shape (the spec
+    with no rows): walking the schema takes milliseconds, and each answer draws one of a few shapes.
     """
     data = spec.get("data")
-    if not isinstance(data, dict) or not isinstance(data.get("values"), list) or \
-            not all(isinstance(r, dict) for r in data["values"]):
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("values"), list)
+        or not all(isinstance(r, dict) for r in data["values"])
+    ):
         _validator().validate(spec)
         return
     _validate_shape(json.dumps({**spec, "data": {**data, "values": []}}, sort_keys=True))

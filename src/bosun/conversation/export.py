@@ -1,8 +1,9 @@
-"""Every record a search matches, page by page in its own order (search_after), for the page's pager and its CSV
-and XLSX exports.
+"""Every record a search matches, page by page in its own order (search_after), for the page's pager
+and its CSV and XLSX exports.
 
-The query is the one an answer ran (its `query`), so an export lists exactly what the answer counted. It runs
-through the guarded engine like every other query: read-only, the catalog's indices, the caps per request.
+The query is the one an answer ran (its `query`), so an export lists exactly what the answer
+counted. It runs through the guarded engine like every other query: read-only, the catalog's
+indices, the caps per request.
 """
 
 from __future__ import annotations
@@ -20,16 +21,27 @@ PAGE = 1000  # hits per request while exporting: well under any cluster's max_re
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
-def records(engine: Engine, index: str, query: Body, limit: int, offset: int = 0) -> Iterator[dict[str, Any]]:
-    """The `_source` of each matching record from `offset` on, at most `limit`, in the query's sort order.
+def records(
+    engine: Engine, index: str, query: Body, limit: int, offset: int = 0
+) -> Iterator[dict[str, Any]]:
+    """The `_source` of each matching record from `offset` on, at most `limit`, in the query's sort
+    order.
 
-    A query that aggregates is refused here, before anything runs: its rows are all in its answer already.
+    A query that aggregates is refused here, before anything runs: its rows are all in its answer
+    already.
     """
     if any(key in query for key in ("aggs", "aggregations")):
-        raise UserError("only a list of records can be paged or exported; an aggregation's rows are all in its "
-                        "answer")
-    body = {k: v for k, v in query.items() if k not in ("from", "size", "search_after", "track_total_hits")}
-    body["sort"] = body.get("sort") or [{"_doc": "asc"}]  # search_after needs an order to continue from
+        raise UserError(
+            "only a list of records can be paged or exported; an aggregation's rows are all in its "
+            "answer"
+        )
+    body = {
+        k: v
+        for k, v in query.items()
+        if k not in ("from", "size", "search_after", "track_total_hits")
+    }
+    # search_after needs an order to continue from
+    body["sort"] = body.get("sort") or [{"_doc": "asc"}]
     return _pages(engine, index, body, limit, offset)
 
 
@@ -38,10 +50,14 @@ def matching(engine: Engine, index: str, query: Body) -> int:
     return engine.count(index, {"query": query["query"]} if "query" in query else None)
 
 
-def _pages(engine: Engine, index: str, body: Body, limit: int, offset: int) -> Iterator[dict[str, Any]]:
+def _pages(
+    engine: Engine, index: str, body: Body, limit: int, offset: int
+) -> Iterator[dict[str, Any]]:
     skipped = yielded = 0
     while yielded < limit:
-        hits = engine.search(index, {**body, "size": PAGE, "track_total_hits": False})["hits"]["hits"]
+        hits = engine.search(index, {**body, "size": PAGE, "track_total_hits": False})["hits"][
+            "hits"
+        ]
         for hit in hits:
             if skipped < offset:
                 skipped += 1
@@ -61,7 +77,9 @@ def csv_lines(found: Iterator[dict[str, Any]], columns: list[str]) -> Iterator[s
     """The header, then one CSV line per record, written as they come (nothing held in memory)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    lines: Iterator[list[Any]] = itertools.chain([list(columns)], ([r.get(c) for c in columns] for r in found))
+    lines: Iterator[list[Any]] = itertools.chain(
+        [list(columns)], ([r.get(c) for c in columns] for r in found)
+    )
     for line in lines:
         writer.writerow(line)
         yield buffer.getvalue()
@@ -70,9 +88,9 @@ def csv_lines(found: Iterator[dict[str, Any]], columns: list[str]) -> Iterator[s
 
 
 def xlsx_book(lines: Iterable[list[Any]], columns: list[str]) -> bytes:
-    """One sheet: the header, then each line, written a row at a time (XlsxWriter's constant-memory mode keeps
-    one row in memory, the rest in a temporary file). Values are written as the CSV writes them: numbers as
-    numbers, dates as their ISO text, lists and objects as their text."""
+    """One sheet: the header, then each line, written a row at a time (XlsxWriter's constant-memory
+    mode keeps one row in memory, the rest in a temporary file). Values are written as the CSV
+    writes them: numbers as numbers, dates as their ISO text, lists and objects as their text."""
     try:
         import xlsxwriter
     except ImportError:

@@ -1,4 +1,5 @@
-"""F01: the turn, read by the understanding backend against the thread's last turns, restated as goals."""
+"""F01: the turn, read by the understanding backend against the thread's last turns, restated as
+goals."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ def deliverables_of(meaning: Meaning) -> list[str]:
         return ["object_details"]
     if meaning.intent_type == "search" and meaning.page > 1:
         return ["page_results"]
-    analysed = meaning.intent_type == "aggregation" and (meaning.compare or meaning.interval or meaning.top_n)
+    analysed = meaning.intent_type == "aggregation" and (
+        meaning.compare or meaning.interval or meaning.top_n
+    )
     return ["formatted_results", "analysis"] if analysed else ["formatted_results"]
 
 
@@ -29,11 +32,26 @@ def goals_for(understanding: Understanding, today: date) -> GoalsOf:
 
 def _goal(goal_id: int, goal: GoalReading, reading: Reading) -> Goal:
     if goal.kind == "definition":
-        return Goal(id=goal_id, text=goal.text, deliverables=["answer"],
-                    params=GoalParams(kind="definition", text=goal.text, terms=goal.terms))
+        return Goal(
+            id=goal_id,
+            text=goal.text,
+            deliverables=["answer"],
+            params=GoalParams(kind="definition", text=goal.text, terms=goal.terms),
+        )
     if goal.kind == "fields":
-        return Goal(id=goal_id, text=goal.text, deliverables=["explanation"],
-                    params=GoalParams(kind="fields", text=goal.text, terms=goal.terms))
+        return Goal(
+            id=goal_id,
+            text=goal.text,
+            deliverables=["explanation"],
+            params=GoalParams(kind="fields", text=goal.text, terms=goal.terms),
+        )
     assert goal.meaning is not None
-    params = GoalParams(text=goal.text, meaning=goal.meaning, continuation=reading.continuation, preface=reading.note)
-    return Goal(id=goal_id, text=goal.text, params=params, deliverables=deliverables_of(goal.meaning))
+    params = GoalParams(
+        text=goal.text,
+        meaning=goal.meaning,
+        continuation=reading.continuation,
+        preface=reading.note,
+    )
+    return Goal(
+        id=goal_id, text=goal.text, params=params, deliverables=deliverables_of(goal.meaning)
+    )

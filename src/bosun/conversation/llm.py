@@ -1,4 +1,5 @@
-"""With the llm backend, the model also plans (F02) and writes (F04, F09, F10, F12): the context that says so."""
+"""With the llm backend, the model also plans (F02) and writes (F04, F09, F10, F12): the context
+that says so."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from bosun.workers.writing import with_writers
 
 
 def with_model(context: RunContext, client: ChatClient) -> RunContext:
-    """The context whose registry has the model's writers (and, if set, query clauses) and whose planner is the
-    model's, over the rules'."""
+    """The context whose registry has the model's writers (and, if set, query clauses) and whose
+    planner is the model's, over the rules'."""
     registry = with_writers(context.registry, client)
     if context.settings.llm_raw_dsl:
         registry = with_raw_dsl(registry, client)

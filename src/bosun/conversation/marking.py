@@ -8,9 +8,17 @@ from bosun.errors import UnknownTurn
 from bosun.understanding.llm import LLMUnderstanding
 
 
-def mark_turn(session: Session, thread_id: str, turn: int | None, right: bool, by: str,
-              figure: float | None = None, correction: str = "") -> Mark:
-    """Mark a turn (None: the thread's last) of the session's store; the LLM backend's examples follow."""
+def mark_turn(
+    session: Session,
+    thread_id: str,
+    turn: int | None,
+    right: bool,
+    by: str,
+    figure: float | None = None,
+    correction: str = "",
+) -> Mark:
+    """Mark a turn (None: the thread's last) of the session's store; the LLM backend's examples
+    follow."""
     marks = MarkStore(session.store)
     if turn is None:
         last = session.store.recent(thread_id, 1)
@@ -20,5 +28,6 @@ def mark_turn(session: Session, thread_id: str, turn: int | None, right: bool, b
     mark = marks.mark(thread_id, turn, right, by, figure, correction)
     understanding = session.context.understanding
     if isinstance(understanding, LLMUnderstanding) and understanding.examples is not None:
-        understanding.examples.forget()  # read again on the next question, even within the same second
+        # read again on the next question, even within the same second
+        understanding.examples.forget()
     return mark

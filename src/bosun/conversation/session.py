@@ -1,4 +1,5 @@
-"""A session: the configured engine, catalog, understanding, workers and durable graph, ready for turns."""
+"""A session: the configured engine, catalog, understanding, workers and durable graph, ready for
+turns."""
 
 from __future__ import annotations
 
@@ -55,22 +56,30 @@ from bosun.workers.slots import ANALYSIS_RESULT
 log = logging.getLogger("bosun.conversation")
 
 
-# lone surrogates other than the U+DC80..U+DCFF that stand for bytes that were not UTF-8 (JSON's "\ud800")
+# lone surrogates other than the U+DC80..U+DCFF that stand for bytes that were not UTF-8 (JSON's
+# "\ud800")
 _LONE_SURROGATE = re.compile("[\ud800-\udc7f\udd00-\udfff]")
 
 
 def prepared(question: str) -> str:
-    """The question as valid UTF-8: bytes that were not (command-line arguments arrive as lone surrogates)
-    and lone surrogates (JSON may carry them) become U+FFFD, so the turn can be read and stored."""
+    """The question as valid UTF-8: bytes that were not (command-line arguments arrive as lone
+    surrogates) and lone surrogates (JSON may carry them) become U+FFFD, so the turn can be read and
+    stored."""
     text = _LONE_SURROGATE.sub("\ufffd", question)
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _too_long(question: str, thread_id: str, limit: int) -> Answer:
-    """The answer to a question past the length cap: said, not run and not stored (it would only fill the disk)."""
+    """The answer to a question past the length cap: said, not run and not stored (it would only
+    fill the disk)."""
     said = f"The question is {len(question):,} characters long; please ask in at most {limit:,}."
-    return Answer(question=question[:200] + "…", thread_id=thread_id, status="failed", answer=said,
-                  trace=Trace(rounds=0, sub_goals=[]))
+    return Answer(
+        question=question[:200] + "…",
+        thread_id=thread_id,
+        status="failed",
+        answer=said,
+        trace=Trace(rounds=0, sub_goals=[]),
+    )
 
 
 @dataclass
@@ -81,18 +90,21 @@ class Session:
     graph: Any
     store: TurnStore
     today_note: str | None = None  # said once in an answer that reads a date relative to today
-    unsaved: str | None = None  # why nothing is saved (the data directory cannot be written), or None
+    # why nothing is saved (the data directory cannot be written), or None
+    unsaved: str | None = None
     teacher: Teacher | None = None  # the taught words of the deployment (issue #25)
     _locks: dict[str, threading.Lock] = field(default_factory=dict)
     _locks_guard: threading.Lock = field(default_factory=threading.Lock)
 
-    def stream(self, question: str, thread_id: str, as_of: date | None = None,
-               progress: bool = True) -> Iterator[TurnEvent | Answer]:
-        """The turn's events, then its answer; turns of one thread run one at a time, in arrival order,
-        within a process (a lock) and across processes (a lock file).
+    def stream(
+        self, question: str, thread_id: str, as_of: date | None = None, progress: bool = True
+    ) -> Iterator[TurnEvent | Answer]:
+        """The turn's events, then its answer; turns of one thread run one at a time, in arrival
+        order, within a process (a lock) and across processes (a lock file).
 
-        Without `progress`, only the session's own events (a resumed turn) come before the answer: the
-        graph's steps then run without streaming live events, which costs a thread hand-off per step.
+        Without `progress`, only the session's own events (a resumed turn) come before the answer:
+        the graph's steps then run without streaming live events, which costs a thread hand-off per
+        step.
         """
         question = prepared(question)
         limit = self.context.settings.max_question_chars
@@ -108,73 +120,118 @@ class Session:
                 self._go_unsaved(str(exc))
                 yield from self._turn(question, thread_id, context, as_of, progress)
 
-    def _turn(self, question: str, thread_id: str, context: RunContext, as_of: date | None = None,
-              progress: bool = False) -> Iterator[TurnEvent | Answer]:
+    def _turn(
+        self,
+        question: str,
+        thread_id: str,
+        context: RunContext,
+        as_of: date | None = None,
+        progress: bool = False,
+    ) -> Iterator[TurnEvent | Answer]:
         final: dict[str, Any] = {}
         history = [turn.past() for turn in self.history(thread_id)]
         if self.unsaved is None:
             self.store.begin(thread_id, question)
         try:
-            # Checkpoints at the turn's end only (a pause, in interrupt mode): a killed turn is found by the
-            # store's record of its start and run again from its question, so no step in between is read back.
-            turn = stream_turn(self.graph, question, thread_id, context, history, final, durability="exit",
-                               progress=progress)
+            # Checkpoints at the turn's end only (a pause, in interrupt mode): a killed turn is
+            # found by the store's record of its start and run again from its question, so no step
+            # in between is read back.
+            turn = stream_turn(
+                self.graph,
+                question,
+                thread_id,
+                context,
+                history,
+                final,
+                durability="exit",
+                progress=progress,
+            )
             for item in turn:
                 if isinstance(item, Answer):
                     state = MainState.model_validate(final)
-                    item = with_charts(item) if as_of else with_charts(self._with_today(item, state))
-                    item = taught_in(self.teacher, item, history, self._main_meaning(state, context))
+                    item = (
+                        with_charts(item) if as_of else with_charts(self._with_today(item, state))
+                    )
+                    item = taught_in(
+                        self.teacher, item, history, self._main_meaning(state, context)
+                    )
                     item = self._kept(thread_id, question, item, state, final, context)
                 yield item
         except sqlite3.Error as exc:
             raise problem(self.context.settings.checkpoint_path, "checkpoint store", exc) from None
         except StoreError:
-            raise  # the store itself failed: the turn cannot be recorded (`stream` answers unsaved when unwritable)
-        except Exception as exc:  # any other failure ends the turn as failed, so that the thread goes on
+            # the store itself failed: the turn cannot be recorded (`stream` answers unsaved when
+            # unwritable)
+            raise
+        # any other failure ends the turn as failed, so that the thread goes on
+        except Exception as exc:
             yield self._failed(thread_id, question, exc, context)
 
     def _failed(self, thread_id: str, question: str, exc: Exception, context: RunContext) -> Answer:
         """The answer of a turn that raised, stored as the thread's next turn with status failed.
 
-        Stored, and not left running, because running it again would raise again: only a turn whose process
-        died is run again (`_resumed`). An error that is not Bosun's own is a bug: logged with its traceback.
+        Stored, and not left running, because running it again would raise again: only a turn whose
+        process died is run again (`_resumed`). An error that is not Bosun's own is a bug: logged
+        with its traceback.
         """
         if isinstance(exc, BosunError):
             reason = str(exc)
         else:
             log.error("a turn on thread %r raised", thread_id, exc_info=exc)
             reason = f"an unexpected {type(exc).__name__} ({exc}) stopped it"
-        answer = Answer(question=question, thread_id=thread_id, status="failed",
-                        answer=f"I could not complete “{question}”: {reason}", trace=Trace(rounds=0, sub_goals=[]))
+        answer = Answer(
+            question=question,
+            thread_id=thread_id,
+            status="failed",
+            answer=f"I could not complete “{question}”: {reason}",
+            trace=Trace(rounds=0, sub_goals=[]),
+        )
         self.graph.checkpointer.delete_thread(thread_id)  # whatever the failed run checkpointed
         return self._kept(thread_id, question, answer, MainState(question=question), {}, context)
 
     def _resumed(self, thread_id: str, context: RunContext) -> Iterator[TurnEvent | Answer]:
-        """Run again, and store, the turn a killed process left unfinished on this thread, and say so.
+        """Run again, and store, the turn a killed process left unfinished on this thread, and say
+        so.
 
-        The turn starts over from its question: turns are checkpointed only at their end (or pause), so a
-        killed one left no checkpoint to resume from, and every worker is a read-only query, so running it
-        again is safe and gives the answer the turn would have given.
+        The turn starts over from its question: turns are checkpointed only at their end (or pause),
+        so a killed one left no checkpoint to resume from, and every worker is a read-only query, so
+        running it again is safe and gives the answer the turn would have given.
         """
         pending = self.store.running(thread_id) if self.unsaved is None else None
         if pending is None:
             return
-        yield TurnEvent(kind="resumed", message=f"running the interrupted turn “{pending}” again first")
+        yield TurnEvent(
+            kind="resumed", message=f"running the interrupted turn “{pending}” again first"
+        )
         self.graph.checkpointer.delete_thread(thread_id)
         kept = None
         for item in self._turn(pending, thread_id, context):
             kept = item if isinstance(item, Answer) else kept
         status = kept.status if kept else "failed"
-        yield TurnEvent(kind="resumed", status=status, message=f"the interrupted turn “{pending}” was answered "
-                        f"and stored: {kept.answer if kept else 'no answer'}")
+        yield TurnEvent(
+            kind="resumed",
+            status=status,
+            message=f"the interrupted turn “{pending}” was answered "
+            f"and stored: {kept.answer if kept else 'no answer'}",
+        )
 
-    def _kept(self, thread_id: str, question: str, answer: Answer, state: MainState, final: dict[str, Any],
-              context: RunContext) -> Answer:
-        """The answer stored as the thread's next turn (secrets masked), or saying why it was not saved.
+    def _kept(
+        self,
+        thread_id: str,
+        question: str,
+        answer: Answer,
+        state: MainState,
+        final: dict[str, Any],
+        context: RunContext,
+    ) -> Answer:
+        """The answer stored as the thread's next turn (secrets masked), or saying why it was not
+        saved.
 
-        `state` is the turn's own final state, never the thread's latest checkpoint (another turn's);
-        `final` is the same as LangGraph streamed it, with any pause the turn ended in."""
-        text = scrub(answer.model_dump_json(), [*self.context.settings.secrets(), *caller_secrets()])
+        `state` is the turn's own final state, never the thread's latest checkpoint (another
+        turn's); `final` is the same as LangGraph streamed it, with any pause the turn ended in."""
+        text = scrub(
+            answer.model_dump_json(), [*self.context.settings.secrets(), *caller_secrets()]
+        )
         answer = Answer.model_validate_json(text)
         reason = self.unsaved
         if reason is None:
@@ -197,7 +254,8 @@ class Session:
         self.graph = build_graph(memory_checkpointer(self.context.settings.secrets()))
 
     def _thread_lock(self, thread_id: str) -> AbstractContextManager[Any]:
-        """A lock file for the thread, held for the whole turn; none when the data directory is unwritable."""
+        """A lock file for the thread, held for the whole turn; none when the data directory is
+        unwritable."""
         settings = self.context.settings
         folder = settings.data_dir / "locks"
         try:
@@ -205,23 +263,28 @@ class Session:
         except OSError:
             return nullcontext()
         name = hashlib.sha256(thread_id.encode("utf-8", "replace")).hexdigest()[:24]
-        return _ThreadLock(FileLock(str(folder / f"{name}.lock"), timeout=settings.turn_deadline_s), thread_id)
+        return _ThreadLock(
+            FileLock(str(folder / f"{name}.lock"), timeout=settings.turn_deadline_s), thread_id
+        )
 
     def forget(self, thread_id: str) -> None:
         """Delete a thread: its turns, its answers, their marks and its checkpoints."""
         with self._lock(thread_id):
             self.store.drop_thread(thread_id)
-            MarkStore(self.store).drop_thread(thread_id)  # a later thread of the same name starts unmarked
+            # a later thread of the same name starts unmarked
+            MarkStore(self.store).drop_thread(thread_id)
             self.graph.checkpointer.delete_thread(thread_id)
 
     def refreshed(self) -> RunContext:
-        """The session's context with the taught words as the store holds them now, taught by any process."""
+        """The session's context with the taught words as the store holds them now, taught by any
+        process."""
         if self.teacher is not None:
             self.context = self.teacher.current(self.context)
         return self.context
 
     def _context_on(self, as_of: date | None) -> RunContext:
-        """The session's current context, or one whose today is `as_of` (a turn asked about another day)."""
+        """The session's current context, or one whose today is `as_of` (a turn asked about another
+        day)."""
         context = self.refreshed()
         if as_of is None:
             return context
@@ -249,7 +312,8 @@ class Session:
         return self.store.recent(thread_id, self.context.settings.memory_turns)
 
     def close(self) -> None:
-        """Close the engine, the vectors and both stores: a closed SQLite file has its log merged back."""
+        """Close the engine, the vectors and both stores: a closed SQLite file has its log merged
+        back."""
         self.context.engine.close()
         if self.context.vectors is not None:
             self.context.vectors.close()
@@ -267,8 +331,10 @@ class _ThreadLock(AbstractContextManager[Any]):
         try:
             self.lock.acquire()
         except Timeout:
-            raise StoreError(f"another turn on thread {self.thread_id!r} has run for more than "
-                             f"{self.lock.timeout:g} s; ask again when it has finished") from None
+            raise StoreError(
+                f"another turn on thread {self.thread_id!r} has run for more than "
+                f"{self.lock.timeout:g} s; ask again when it has finished"
+            ) from None
         except OSError:  # a lock file that cannot be created: nothing will be saved either
             pass
         return self
@@ -279,8 +345,13 @@ class _ThreadLock(AbstractContextManager[Any]):
 
 
 def _leaders(answer: Answer, meaning: Meaning | None) -> list[Any]:
-    """The groups (or periods) highest and lowest on the answer's first figure, the earlier one in a tie."""
-    if not answer.results or meaning is None or bool(meaning.group_by) + bool(meaning.interval) != 1:
+    """The groups (or periods) highest and lowest on the answer's first figure, the earlier one in a
+    tie."""
+    if (
+        not answer.results
+        or meaning is None
+        or bool(meaning.group_by) + bool(meaning.interval) != 1
+    ):
         return []
     rows = [r for r in answer.results[0].rows if len(r) > 1 and isinstance(r[1], int | float)]
     if meaning.interval:  # "the quietest one" is not a month cut short by the dates asked
@@ -291,7 +362,8 @@ def _leaders(answer: Answer, meaning: Meaning | None) -> list[Any]:
 
 
 def _summary(question: str, answer: Answer, state: MainState, context: RunContext) -> TurnSummary:
-    """The turn as memory keeps it: its main data goal's meaning, what it asked back, its top rows."""
+    """The turn as memory keeps it: its main data goal's meaning, what it asked back, its top
+    rows."""
     goals = [g for g in state.goals if g.params.kind == "data"]
     meaning = _meaning_of(goals[0], state, context) if goals else None
     clarification = None
@@ -300,13 +372,21 @@ def _summary(question: str, answer: Answer, state: MainState, context: RunContex
         asked = 2 if goals[0].params.continuation == "reask" else 1
         clarification = AskedBack(term=term, options=answer.clarification.options, asked=asked)
     first = [row[0] for row in answer.results[0].rows[:10]] if answer.results else []
-    return TurnSummary(turn_id=0, human_message=question, ai_response=answer.answer, status=answer.status,
-                       meaning=meaning, clarification=clarification, first_column=first,
-                       leaders=_leaders(answer, meaning))
+    return TurnSummary(
+        turn_id=0,
+        human_message=question,
+        ai_response=answer.answer,
+        status=answer.status,
+        meaning=meaning,
+        clarification=clarification,
+        first_column=first,
+        leaders=_leaders(answer, meaning),
+    )
 
 
 def _meaning_of(goal: Goal, state: MainState, context: RunContext) -> Meaning:
-    """What the goal was taken to mean: metadata_lookup's reading (after any pick), else the goal's own."""
+    """What the goal was taken to mean: metadata_lookup's reading (after any pick), else the goal's
+    own."""
     for sub_goal in state.sub_goals:
         found = state.output(sub_goal.id, ANALYSIS_RESULT)
         if sub_goal.goal_id == goal.id and found is not None:
@@ -315,7 +395,8 @@ def _meaning_of(goal: Goal, state: MainState, context: RunContext) -> Meaning:
 
 
 def open_session(settings: Settings, as_of: date | None = None) -> Session:
-    """Everything a turn needs, from the settings; the conversation store first, as it fails most often."""
+    """Everything a turn needs, from the settings; the conversation store first, as it fails most
+    often."""
     catalog = load_catalog(settings.catalog)
     checkpointer, unsaved = _checkpointer(settings)
     store = open_turn_store(settings)
@@ -325,9 +406,16 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
     require_sound(catalog)
     today, today_note = todays_date(catalog, guarded.inner, as_of)
     understanding = open_understanding(settings, catalog)
-    context = RunContext(settings=settings, goals_of=goals_for(understanding, today), today=lambda: today,
-                      engine=guarded, catalog=catalog, understanding=understanding, vectors=understanding.vectors,
-                      objects=open_object_source(settings, catalog.graph_objects(), guarded))
+    context = RunContext(
+        settings=settings,
+        goals_of=goals_for(understanding, today),
+        today=lambda: today,
+        engine=guarded,
+        catalog=catalog,
+        understanding=understanding,
+        vectors=understanding.vectors,
+        objects=open_object_source(settings, catalog.graph_objects(), guarded),
+    )
     if isinstance(understanding, LLMUnderstanding):
         context = with_model(context, understanding.client)
         attach_examples(understanding, store)
@@ -336,7 +424,8 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
 
 
 def _checkpointer(settings: Settings) -> tuple[Any, str | None]:
-    """The configured checkpointer; in memory, with the reason, when the data directory cannot be written."""
+    """The configured checkpointer; in memory, with the reason, when the data directory cannot be
+    written."""
     if settings.checkpoint_url:
         return open_postgres_checkpointer(settings.checkpoint_url), None
     try:
@@ -347,12 +436,18 @@ def _checkpointer(settings: Settings) -> tuple[Any, str | None]:
 
 def open_guarded_engine(settings: Settings, catalog: Catalog) -> GuardedEngine:
     """The configured engine behind the read-only guardrails, limited to the catalog's indices."""
-    rails = Guardrails(tuple(catalog.allowed_indices()), settings.max_result_size, settings.max_buckets,
-                       settings.query_timeout_s)
+    rails = Guardrails(
+        tuple(catalog.allowed_indices()),
+        settings.max_result_size,
+        settings.max_buckets,
+        settings.query_timeout_s,
+    )
     return GuardedEngine(open_engine(settings), rails)
 
 
-def todays_date(catalog: Catalog, engine: Engine, as_of: date | None = None) -> tuple[date, str | None]:
+def todays_date(
+    catalog: Catalog, engine: Engine, as_of: date | None = None
+) -> tuple[date, str | None]:
     """Today for questions, and what to say about it when it is not the real date.
 
     `--as-of`, then the catalog's `defaults.today`, then a generated sample's as-of, then the last

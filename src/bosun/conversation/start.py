@@ -1,4 +1,5 @@
-"""The start screen: what the data holds, and questions to begin with, from the catalog and the data alone."""
+"""The start screen: what the data holds, and questions to begin with, from the catalog and the data
+alone."""
 
 from __future__ import annotations
 
@@ -31,7 +32,9 @@ class Holding(BaseModel):
     count: int | None
     first: date | None
     last: date | None
-    dates: str = Field("", description="first to last in words, as a person reads them: 24 Jun 2024 to 15 Jun 2026")
+    dates: str = Field(
+        "", description="first to last in words, as a person reads them: 24 Jun 2024 to 15 Jun 2026"
+    )
     measures: list[str]
     objects: list[str]
 
@@ -48,16 +51,25 @@ def _templates() -> list[str]:
 
 
 def start_screen(catalog: Catalog, engine: Engine, today: date) -> StartScreen:
-    return StartScreen(holds=holding(catalog, engine), questions=suggestions(catalog, engine, today))
+    return StartScreen(
+        holds=holding(catalog, engine), questions=suggestions(catalog, engine, today)
+    )
 
 
 def holding(catalog: Catalog, engine: Engine) -> Holding:
     spec, record = catalog.spec, catalog.record
     first, last = _date_range(catalog, engine)
     others = [o.description for name, o in spec.objects.items() if o.kind == "reference"]
-    return Holding(records=spec.record, description=record.description, count=_count(catalog, engine), first=first,
-                   last=last, dates=_dates(first, last), measures=[m.label for m in spec.measures.values()],
-                   objects=others)
+    return Holding(
+        records=spec.record,
+        description=record.description,
+        count=_count(catalog, engine),
+        first=first,
+        last=last,
+        dates=_dates(first, last),
+        measures=[m.label for m in spec.measures.values()],
+        objects=others,
+    )
 
 
 def _dates(first: date | None, last: date | None) -> str:
@@ -68,10 +80,13 @@ def _dates(first: date | None, last: date | None) -> str:
 
 
 def suggestions(catalog: Catalog, engine: Engine, today: date) -> list[str]:
-    """Up to six questions the rules read whole, one per template before any template is used twice."""
+    """Up to six questions the rules read whole, one per template before any template is used
+    twice."""
     reader = RulesUnderstanding(catalog)
     chosen: list[str] = []
-    rounds = [list(_filled(template, catalog, engine, i)) for i, template in enumerate(_templates())]
+    rounds = [
+        list(_filled(template, catalog, engine, i)) for i, template in enumerate(_templates())
+    ]
     for question in _alternating(rounds):
         if len(chosen) == SUGGESTED:
             break
@@ -87,16 +102,26 @@ def _alternating(rounds: list[list[str]]) -> Iterator[str]:
 
 
 def _filled(template: str, catalog: Catalog, engine: Engine, shift: int) -> Iterator[str]:
-    """The template filled with each grouping field and measure, beginning `shift` along both (for variety)."""
+    """The template filled with each grouping field and measure, beginning `shift` along both (for
+    variety)."""
     spec = catalog.spec
     records = spec.measures[spec.defaults.measure].words[0]
-    measures = [m.words[0] for name, m in spec.measures.items() if name != spec.defaults.measure and m.words]
-    for (field, one, several), measure in itertools.product(_turned(_dimensions(catalog), shift),
-                                                            _turned(measures or [records], shift)):
+    measures = [
+        m.words[0] for name, m in spec.measures.items() if name != spec.defaults.measure and m.words
+    ]
+    for (field, one, several), measure in itertools.product(
+        _turned(_dimensions(catalog), shift), _turned(measures or [records], shift)
+    ):
         names = _top_values(catalog, engine, field) if "{name" in template else ["", ""]
         if len(names) == 2:
-            yield template.format(measure=measure, records=records, dimension=one, dimensions=several,
-                                  name=names[0], name2=names[1])
+            yield template.format(
+                measure=measure,
+                records=records,
+                dimension=one,
+                dimensions=several,
+                name=names[0],
+                name2=names[1],
+            )
 
 
 def _turned(items: list[Any], shift: int) -> list[Any]:
@@ -111,7 +136,10 @@ def _dimensions(catalog: Catalog) -> list[tuple[str, str, str]]:
     for name, spec in catalog.record.fields.items():
         if spec.role != "dimension" or not spec.synonyms:
             continue
-        plural = next((w for w in spec.synonyms if w.endswith("s") and w != spec.synonyms[0]), spec.synonyms[0])
+        plural = next(
+            (w for w in spec.synonyms if w.endswith("s") and w != spec.synonyms[0]),
+            spec.synonyms[0],
+        )
         found.append((name, spec.synonyms[0], plural))
     found.sort(key=lambda f: f[0] not in named)
     return found[:_DIMENSIONS]
@@ -130,7 +158,9 @@ def _read_whole(reading: Reading) -> bool:
     if len(reading.goals) != 1 or reading.goals[0].meaning is None:
         return False
     meaning = reading.goals[0].meaning
-    return not (meaning.not_understood or meaning.ambiguities or meaning.unknown_terms or meaning.refusal)
+    return not (
+        meaning.not_understood or meaning.ambiguities or meaning.unknown_terms or meaning.refusal
+    )
 
 
 def _count(catalog: Catalog, engine: Engine) -> int | None:
@@ -142,8 +172,13 @@ def _count(catalog: Catalog, engine: Engine) -> int | None:
 
 def _date_range(catalog: Catalog, engine: Engine) -> tuple[date | None, date | None]:
     field = catalog.spec.time.default_field
-    body: dict[str, Any] = {"size": 0, "aggs": {"first": {"min": {"field": field, "format": "yyyy-MM-dd"}},
-                                                "last": {"max": {"field": field, "format": "yyyy-MM-dd"}}}}
+    body: dict[str, Any] = {
+        "size": 0,
+        "aggs": {
+            "first": {"min": {"field": field, "format": "yyyy-MM-dd"}},
+            "last": {"max": {"field": field, "format": "yyyy-MM-dd"}},
+        },
+    }
     try:
         aggs = engine.search(catalog.record.index, body)["aggregations"]
     except BosunError:

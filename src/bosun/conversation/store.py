@@ -1,4 +1,5 @@
-"""Turn summaries per thread: one row per finished turn, in SQLite beside the checkpoints or in Postgres."""
+"""Turn summaries per thread: one row per finished turn, in SQLite beside the checkpoints or in
+Postgres."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from bosun.understanding import AskedBack, Meaning, PastTurn
 
 
 class TurnSummary(BaseModel):
-    """One finished turn as the store keeps it: the human message, the answer, and what the turn meant."""
+    """One finished turn as the store keeps it: the human message, the answer, and what the turn
+    meant."""
 
     turn_id: int
     human_message: str
@@ -26,23 +28,43 @@ class TurnSummary(BaseModel):
     meaning: Meaning | None = None  # the turn's main data goal, as understood
     status: str = "done"
     clarification: AskedBack | None = None  # the question back it ended with
-    first_column: list[Any] = Field(default_factory=list)  # the first table's leading values, in order
-    leaders: list[Any] = Field(default_factory=list)  # the leading values highest and lowest on the first figure
+    # the first table's leading values, in order
+    first_column: list[Any] = Field(default_factory=list)
+    # the leading values highest and lowest on the first figure
+    leaders: list[Any] = Field(default_factory=list)
 
     def past(self) -> PastTurn:
         """What reading the next turn needs of this one."""
-        return PastTurn(question=self.human_message, status=self.status, meaning=self.meaning,
-                        clarification=self.clarification, first_column=self.first_column, leaders=self.leaders)
+        return PastTurn(
+            question=self.human_message,
+            status=self.status,
+            meaning=self.meaning,
+            clarification=self.clarification,
+            first_column=self.first_column,
+            leaders=self.leaders,
+        )
 
 
-_TABLE = ("CREATE TABLE IF NOT EXISTS bosun_turns (thread_id TEXT NOT NULL, turn_id INTEGER NOT NULL, "
-          "summary TEXT NOT NULL, PRIMARY KEY (thread_id, turn_id))")
-_THREADS = "CREATE TABLE IF NOT EXISTS bosun_threads (thread_id TEXT PRIMARY KEY, created TEXT NOT NULL)"
-_ANSWERS = ("CREATE TABLE IF NOT EXISTS bosun_answers (thread_id TEXT NOT NULL, turn_id INTEGER NOT NULL, "
-            "answer TEXT NOT NULL, PRIMARY KEY (thread_id, turn_id))")
-# The turn a thread has started and not yet stored: what a killed process leaves behind, run again on the next ask.
-_RUNNING = "CREATE TABLE IF NOT EXISTS bosun_running (thread_id TEXT PRIMARY KEY, question TEXT NOT NULL)"
-_TITLES = "CREATE TABLE IF NOT EXISTS bosun_titles (thread_id TEXT PRIMARY KEY, title TEXT NOT NULL)"  # renamed ones
+_TABLE = (
+    "CREATE TABLE IF NOT EXISTS bosun_turns (thread_id TEXT NOT NULL, turn_id INTEGER NOT NULL, "
+    "summary TEXT NOT NULL, PRIMARY KEY (thread_id, turn_id))"
+)
+_THREADS = (
+    "CREATE TABLE IF NOT EXISTS bosun_threads (thread_id TEXT PRIMARY KEY, created TEXT NOT NULL)"
+)
+_ANSWERS = (
+    "CREATE TABLE IF NOT EXISTS bosun_answers (thread_id TEXT NOT NULL, turn_id INTEGER NOT NULL, "
+    "answer TEXT NOT NULL, PRIMARY KEY (thread_id, turn_id))"
+)
+# The turn a thread has started and not yet stored: what a killed process leaves behind, run again
+# on the next ask.
+_RUNNING = (
+    "CREATE TABLE IF NOT EXISTS bosun_running (thread_id TEXT PRIMARY KEY, question TEXT NOT NULL)"
+)
+# renamed ones
+_TITLES = (
+    "CREATE TABLE IF NOT EXISTS bosun_titles (thread_id TEXT PRIMARY KEY, title TEXT NOT NULL)"
+)
 _OPEN = "INSERT INTO bosun_threads VALUES (?, ?) ON CONFLICT (thread_id) DO NOTHING"
 
 
@@ -52,8 +74,16 @@ class TurnStore:
     One DB-API connection, used under a lock: SQLite by default, Postgres (psycopg) by URL.
     """
 
-    def __init__(self, conn: Any, where: str, errors: tuple[type[Exception], ...], placeholder: str = "?",
-                 timeout_s: float = 5.0, secrets: list[str] | None = None, unwritable: str | None = None) -> None:
+    def __init__(
+        self,
+        conn: Any,
+        where: str,
+        errors: tuple[type[Exception], ...],
+        placeholder: str = "?",
+        timeout_s: float = 5.0,
+        secrets: list[str] | None = None,
+        unwritable: str | None = None,
+    ) -> None:
         self._conn, self.where, self._errors, self._mark = conn, where, errors, placeholder
         self.timeout_s = timeout_s
         self.secrets = secrets or []
@@ -66,14 +96,23 @@ class TurnStore:
         """The thread's last `n` turns, oldest first; an unknown thread has none."""
         if self._conn is None:
             return []
-        rows = self._run("SELECT turn_id, summary FROM bosun_turns WHERE thread_id = ? ORDER BY turn_id DESC "
-                         "LIMIT ?", (thread_id, n))
+        rows = self._run(
+            "SELECT turn_id, summary FROM bosun_turns WHERE thread_id = ? ORDER BY turn_id DESC "
+            "LIMIT ?",
+            (thread_id, n),
+        )
         try:
-            return [TurnSummary.model_validate_json(str(r[1])).model_copy(update={"turn_id": int(str(r[0]))})
-                    for r in reversed(rows)]
+            return [
+                TurnSummary.model_validate_json(str(r[1])).model_copy(
+                    update={"turn_id": int(str(r[0]))}
+                )
+                for r in reversed(rows)
+            ]
         except ValueError as exc:
-            raise StoreError(f"the conversation store {self.where} holds an unreadable turn of {thread_id!r}: "
-                             f"{str(exc).splitlines()[0]}") from None
+            raise StoreError(
+                f"the conversation store {self.where} holds an unreadable turn of {thread_id!r}: "
+                f"{str(exc).splitlines()[0]}"
+            ) from None
 
     def open_thread(self, thread_id: str) -> None:
         """Record a thread (again is a no-op), so that it exists before its first turn."""
@@ -82,70 +121,122 @@ class TurnStore:
         self._run(_OPEN, (thread_id, _now()))
 
     def begin(self, thread_id: str, question: str) -> None:
-        """Record the thread and the turn it starts, before the turn runs: a killed turn is found by `running`."""
+        """Record the thread and the turn it starts, before the turn runs: a killed turn is found by
+        `running`."""
         if self.unwritable:
             return
-        # Not synced to the disk at once (SQLite's synchronous=NORMAL): the record must outlive a killed process,
-        # which it does from the commit; the turn's end, stored with a sync, syncs it too.
-        self._run_all([(_OPEN, (thread_id, _now())),
-                       ("INSERT INTO bosun_running VALUES (?, ?) ON CONFLICT (thread_id) DO UPDATE SET "
-                        "question = excluded.question", (thread_id, scrub(question, self.secrets)))], synced=False)
+        # Not synced to the disk at once (SQLite's synchronous=NORMAL): the record must outlive a
+        # killed process, which it does from the commit; the turn's end, stored with a sync, syncs
+        # it too.
+        self._run_all(
+            [
+                (_OPEN, (thread_id, _now())),
+                (
+                    "INSERT INTO bosun_running VALUES (?, ?) ON CONFLICT (thread_id) DO UPDATE SET "
+                    "question = excluded.question",
+                    (thread_id, scrub(question, self.secrets)),
+                ),
+            ],
+            synced=False,
+        )
 
     def running(self, thread_id: str) -> str | None:
-        """The question of the turn the thread started and never stored (its process died), if any."""
-        if self._conn is None or self.unwritable:  # a read-only store: a killed turn could not be stored anyway
+        """The question of the turn the thread started and never stored (its process died), if
+        any."""
+        # a read-only store: a killed turn could not be stored anyway
+        if self._conn is None or self.unwritable:
             return None
         rows = self._run("SELECT question FROM bosun_running WHERE thread_id = ?", (thread_id,))
         return str(rows[0][0]) if rows else None
 
     def finish(self, thread_id: str, summary: TurnSummary, answer: str) -> None:
-        """Store a finished turn and its answer JSON (secrets masked) in one transaction, as the thread's next
-        turn, and the turn no longer running.
+        """Store a finished turn and its answer JSON (secrets masked) in one transaction, as the
+        thread's next turn, and the turn no longer running.
 
         The number is taken inside the INSERT, so concurrent writers never pick the same one.
         """
         if self.unwritable:
             raise StoreUnwritable(self.unwritable)
-        self._run_all([
-            ("INSERT INTO bosun_turns SELECT ?, COALESCE(MAX(turn_id), 0) + 1, ? FROM bosun_turns WHERE thread_id = ?",
-             (thread_id, scrub(summary.model_dump_json(), self.secrets), thread_id)),
-            ("INSERT INTO bosun_answers SELECT ?, MAX(turn_id), ? FROM bosun_turns WHERE thread_id = ?",
-             (thread_id, scrub(answer, self.secrets), thread_id)),
-            ("DELETE FROM bosun_running WHERE thread_id = ?", (thread_id,))])
+        self._run_all(
+            [
+                (
+                    "INSERT INTO bosun_turns SELECT ?, COALESCE(MAX(turn_id), 0) + 1, ? FROM "
+                    "bosun_turns WHERE thread_id = ?",
+                    (thread_id, scrub(summary.model_dump_json(), self.secrets), thread_id),
+                ),
+                (
+                    "INSERT INTO bosun_answers SELECT ?, MAX(turn_id), ? FROM bosun_turns WHERE "
+                    "thread_id = ?",
+                    (thread_id, scrub(answer, self.secrets), thread_id),
+                ),
+                ("DELETE FROM bosun_running WHERE thread_id = ?", (thread_id,)),
+            ]
+        )
 
     def has_thread(self, thread_id: str) -> bool:
-        found = self._run("SELECT 1 FROM bosun_threads WHERE thread_id = ? UNION ALL "
-                          "SELECT 1 FROM bosun_turns WHERE thread_id = ?", (thread_id, thread_id))
+        found = self._run(
+            "SELECT 1 FROM bosun_threads WHERE thread_id = ? UNION ALL "
+            "SELECT 1 FROM bosun_turns WHERE thread_id = ?",
+            (thread_id, thread_id),
+        )
         return bool(found)
 
     def threads(self, limit: int = 100) -> list[tuple[str, str, str]]:
-        """(thread id, created, title) of the newest recorded threads: the name given, else the first question,
-        else ""."""
-        rows = self._run("SELECT t.thread_id, t.created, (SELECT a.answer FROM bosun_answers a WHERE "
-                         "a.thread_id = t.thread_id ORDER BY a.turn_id LIMIT 1), n.title FROM bosun_threads t "
-                         "LEFT JOIN bosun_titles n ON n.thread_id = t.thread_id "
-                         "ORDER BY t.created DESC, t.thread_id LIMIT ?", (limit,))
-        return [(str(r[0]), str(r[1]), str(r[3]) if r[3] else json.loads(str(r[2]))["question"] if r[2] else "")
-                for r in rows]
+        """(thread id, created, title) of the newest recorded threads: the name given, else the
+        first question, else ""."""
+        rows = self._run(
+            "SELECT t.thread_id, t.created, (SELECT a.answer FROM bosun_answers a WHERE "
+            "a.thread_id = t.thread_id ORDER BY a.turn_id LIMIT 1), n.title FROM bosun_threads t "
+            "LEFT JOIN bosun_titles n ON n.thread_id = t.thread_id "
+            "ORDER BY t.created DESC, t.thread_id LIMIT ?",
+            (limit,),
+        )
+        return [
+            (
+                str(r[0]),
+                str(r[1]),
+                str(r[3]) if r[3] else json.loads(str(r[2]))["question"] if r[2] else "",
+            )
+            for r in rows
+        ]
 
     def rename(self, thread_id: str, title: str) -> None:
-        self._run_all([("DELETE FROM bosun_titles WHERE thread_id = ?", (thread_id,)),
-                       ("INSERT INTO bosun_titles VALUES (?, ?)", (thread_id, scrub(title, self.secrets)))])
+        self._run_all(
+            [
+                ("DELETE FROM bosun_titles WHERE thread_id = ?", (thread_id,)),
+                ("INSERT INTO bosun_titles VALUES (?, ?)", (thread_id, scrub(title, self.secrets))),
+            ]
+        )
 
     def answers(self, thread_id: str) -> list[dict[str, Any]]:
         """The thread's recorded answers, oldest first."""
-        rows = self._run("SELECT answer FROM bosun_answers WHERE thread_id = ? ORDER BY turn_id", (thread_id,))
+        rows = self._run(
+            "SELECT answer FROM bosun_answers WHERE thread_id = ? ORDER BY turn_id", (thread_id,)
+        )
         return [json.loads(str(r[0])) for r in rows]
 
     def drop_thread(self, thread_id: str) -> None:
-        self._run_all([(f"DELETE FROM {table} WHERE thread_id = ?", (thread_id,))
-                       for table in ("bosun_threads", "bosun_turns", "bosun_answers", "bosun_running",
-                                     "bosun_titles")])
+        self._run_all(
+            [
+                (f"DELETE FROM {table} WHERE thread_id = ?", (thread_id,))
+                for table in (
+                    "bosun_threads",
+                    "bosun_turns",
+                    "bosun_answers",
+                    "bosun_running",
+                    "bosun_titles",
+                )
+            ]
+        )
 
-    def transaction(self, statements: list[tuple[str, tuple[object, ...]]]) -> list[list[tuple[object, ...]]]:
-        """Statements of a table kept beside the store's own (marks, taught words; `?` placeholders), in one
-        transaction: their rows. A store opened read-only still reads."""
-        if self.unwritable and any(not sql.lstrip().upper().startswith("SELECT") for sql, _ in statements):
+    def transaction(
+        self, statements: list[tuple[str, tuple[object, ...]]]
+    ) -> list[list[tuple[object, ...]]]:
+        """Statements of a table kept beside the store's own (marks, taught words; `?`
+        placeholders), in one transaction: their rows. A store opened read-only still reads."""
+        if self.unwritable and any(
+            not sql.lstrip().upper().startswith("SELECT") for sql, _ in statements
+        ):
             raise StoreUnwritable(self.unwritable)
         if self._conn is None:
             return [[] for _ in statements]
@@ -155,12 +246,13 @@ class TurnStore:
         (rows,) = self._run_all([(sql, args)])
         return rows
 
-    def _run_all(self, statements: list[tuple[str, tuple[object, ...]]],
-                 synced: bool = True) -> list[list[tuple[object, ...]]]:
+    def _run_all(
+        self, statements: list[tuple[str, tuple[object, ...]]], synced: bool = True
+    ) -> list[list[tuple[object, ...]]]:
         """Run the statements in one transaction (all or none) and commit; the rows each returned.
 
-        `synced`: SQLite waits for the disk at the commit (synchronous=FULL), so the transaction survives a
-        power loss, not only a killed process.
+        `synced`: SQLite waits for the disk at the commit (synchronous=FULL), so the transaction
+        survives a power loss, not only a killed process.
         """
         try:
             with self._lock:
@@ -178,7 +270,9 @@ class TurnStore:
         except self._errors as exc:
             if isinstance(self._conn, sqlite3.Connection):
                 raise problem(Path(self.where), "conversation store", exc) from None
-            raise StoreError(f"the conversation store {self.where} failed: {str(exc).splitlines()[0]}") from None
+            raise StoreError(
+                f"the conversation store {self.where} failed: {str(exc).splitlines()[0]}"
+            ) from None
 
     def _execute(self, cursor: Any, sql: str, args: tuple[object, ...]) -> list[tuple[object, ...]]:
         cursor.execute(sql.replace("?", self._mark), args)
@@ -195,10 +289,11 @@ def _now() -> str:
 
 
 def open_turn_store(settings: Settings) -> TurnStore:
-    """Postgres when `checkpoint_url` is set (the `postgres` extra), else SQLite under the data directory.
+    """Postgres when `checkpoint_url` is set (the `postgres` extra), else SQLite under the data
+    directory.
 
-    A SQLite store that cannot be written (a full disk, a read-only directory) is opened read-only: earlier
-    turns are still read and each answer says it was not saved.
+    A SQLite store that cannot be written (a full disk, a read-only directory) is opened read-only:
+    earlier turns are still read and each answer says it was not saved.
     """
     if settings.checkpoint_url:
         return _postgres(settings.checkpoint_url, settings.secrets())
@@ -223,6 +318,10 @@ def _postgres(url: str, secrets: list[str]) -> TurnStore:
 
     where = redacted(url)
     try:
-        return TurnStore(psycopg.connect(url), where, (psycopg.Error,), placeholder="%s", secrets=secrets)
+        return TurnStore(
+            psycopg.connect(url), where, (psycopg.Error,), placeholder="%s", secrets=secrets
+        )
     except psycopg.Error as exc:
-        raise StoreError(f"the conversation store at {where} cannot be used: {str(exc).splitlines()[0]}") from None
+        raise StoreError(
+            f"the conversation store at {where} cannot be used: {str(exc).splitlines()[0]}"
+        ) from None

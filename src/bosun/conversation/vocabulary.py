@@ -1,10 +1,12 @@
-"""Taught words in the deployment's store, and the session's catalog and readers kept up to date with them.
+"""Taught words in the deployment's store, and the session's catalog and readers kept up to date
+with them.
 
-The words live in a table beside the conversation store's turns (SQLite under the data directory, or the
-Postgres of `checkpoint_url`), so every thread and every process reads the same ones. A session checks the
-table's revision before each turn (one small query) and, when it moved, lays the words over its catalog and
-builds its readers again: the rules backend then reads them through the lexicon and name index the catalog's
-own words go through, and the LLM backend sees them in the catalog it is shown.
+The words live in a table beside the conversation store's turns (SQLite under the data directory, or
+the Postgres of `checkpoint_url`), so every thread and every process reads the same ones. A session
+checks the table's revision before each turn (one small query) and, when it moved, lays the words
+over its catalog and builds its readers again: the rules backend then reads them through the lexicon
+and name index the catalog's own words go through, and the LLM backend sees them in the catalog it
+is shown.
 """
 
 from __future__ import annotations
@@ -37,15 +39,21 @@ from bosun.understanding.rules import RulesUnderstanding
 
 _WORDS = "CREATE TABLE IF NOT EXISTS bosun_vocabulary (word TEXT PRIMARY KEY, entry TEXT NOT NULL)"
 _REVISION = "CREATE TABLE IF NOT EXISTS bosun_vocabulary_revision (id INTEGER PRIMARY KEY, revision INTEGER NOT NULL)"
-_BUMP = ("INSERT INTO bosun_vocabulary_revision VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET "
-         "revision = bosun_vocabulary_revision.revision + 1")
-_PICKS = ("CREATE TABLE IF NOT EXISTS bosun_picks (term TEXT NOT NULL, pick TEXT NOT NULL, times INTEGER NOT NULL, "
-          "PRIMARY KEY (term, pick))")
+_BUMP = (
+    "INSERT INTO bosun_vocabulary_revision VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET "
+    "revision = bosun_vocabulary_revision.revision + 1"
+)
+_PICKS = (
+    "CREATE TABLE IF NOT EXISTS bosun_picks (term TEXT NOT NULL, pick TEXT NOT NULL, times INTEGER "
+    "NOT NULL, "
+    "PRIMARY KEY (term, pick))"
+)
 REMEMBER_AFTER = 2  # a question back answered the same way this often is offered as a taught alias
 
 
 class VocabularyStore:
-    """The taught words and the picks made at questions back, in the conversation store's database."""
+    """The taught words and the picks made at questions back, in the conversation store's
+    database."""
 
     def __init__(self, turns: TurnStore) -> None:
         self.turns = turns
@@ -62,23 +70,40 @@ class VocabularyStore:
 
     def keep(self, taught: TaughtWord) -> None:
         """Store the word (again: its new meaning replaces the old one) and move the revision."""
-        self.turns.transaction([("DELETE FROM bosun_vocabulary WHERE word = ?", (normalize(taught.word),)),
-                            ("INSERT INTO bosun_vocabulary VALUES (?, ?)",
-                             (normalize(taught.word), taught.model_dump_json())), (_BUMP, ())])
+        self.turns.transaction(
+            [
+                ("DELETE FROM bosun_vocabulary WHERE word = ?", (normalize(taught.word),)),
+                (
+                    "INSERT INTO bosun_vocabulary VALUES (?, ?)",
+                    (normalize(taught.word), taught.model_dump_json()),
+                ),
+                (_BUMP, ()),
+            ]
+        )
 
     def remove(self, word: str) -> bool:
         found = self._read("SELECT 1 FROM bosun_vocabulary WHERE word = ?", (normalize(word),))
         if found:
-            self.turns.transaction([("DELETE FROM bosun_vocabulary WHERE word = ?", (normalize(word),)), (_BUMP, ())])
+            self.turns.transaction(
+                [("DELETE FROM bosun_vocabulary WHERE word = ?", (normalize(word),)), (_BUMP, ())]
+            )
         return bool(found)
 
     def picked(self, term: str, pick: str) -> int:
-        """Count one more answer `pick` to a question back about `term`; how often it has been given."""
+        """Count one more answer `pick` to a question back about `term`; how often it has been
+        given."""
         key = normalize(term)
-        (_, rows) = self.turns.transaction([
-            ("INSERT INTO bosun_picks VALUES (?, ?, 1) ON CONFLICT (term, pick) DO UPDATE SET "
-             "times = bosun_picks.times + 1", (key, pick)),
-            ("SELECT times FROM bosun_picks WHERE term = ? AND pick = ?", (key, pick))])
+        (_, rows) = self.turns.transaction(
+            [
+                (
+                    "INSERT INTO bosun_picks VALUES (?, ?, 1) ON CONFLICT (term, pick) DO UPDATE "
+                    "SET "
+                    "times = bosun_picks.times + 1",
+                    (key, pick),
+                ),
+                ("SELECT times FROM bosun_picks WHERE term = ? AND pick = ?", (key, pick)),
+            ]
+        )
         return int(str(rows[0][0]))
 
     def _read(self, sql: str, args: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
@@ -93,7 +118,8 @@ class VocabularyStore:
 
 @dataclass
 class Teacher:
-    """The session's taught words: checked, stored, and laid over the catalog the session started with."""
+    """The session's taught words: checked, stored, and laid over the catalog the session started
+    with."""
 
     store: VocabularyStore
     catalog: Catalog  # the catalog file's own words
@@ -103,7 +129,8 @@ class Teacher:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def current(self, context: RunContext) -> RunContext:
-        """`context` with the taught words as the store now holds them (rebuilt only when they changed)."""
+        """`context` with the taught words as the store now holds them (rebuilt only when they
+        changed)."""
         with self._lock:
             revision = self.store.revision()
             if revision == self._revision:
@@ -112,17 +139,30 @@ class Teacher:
             self._revision = revision
         catalog = with_taught(self.catalog, self.words)
         understanding = _reader(self.understanding, catalog, self.words)
-        return replace(context, catalog=catalog, understanding=understanding,
-                       goals_of=goals_for(understanding, context.today()))
+        return replace(
+            context,
+            catalog=catalog,
+            understanding=understanding,
+            goals_of=goals_for(understanding, context.today()),
+        )
 
-    def proposed(self, word: str, means: str, kind: str | None = None, by: str = "local") -> TaughtWord:
-        """The taught word that `word` means `means` (the name, field, measure, object or value it names)."""
+    def proposed(
+        self, word: str, means: str, kind: str | None = None, by: str = "local"
+    ) -> TaughtWord:
+        """The taught word that `word` means `means` (the name, field, measure, object or value it
+        names)."""
         problems = shape_problems(word)
         found = [t for t in targets(self.catalog, means) if kind is None or t.kind == kind]
-        several = value_set(self.catalog, means, english().teaching_joiners) if kind in (None, "value") else None
+        several = (
+            value_set(self.catalog, means, english().teaching_joiners)
+            if kind in (None, "value")
+            else None
+        )
         found = found or ([several] if several else [])
         if not found:
-            problems.append(f"“{means}” names nothing in the catalog: no field, measure, object, value or name")
+            problems.append(
+                f"“{means}” names nothing in the catalog: no field, measure, object, value or name"
+            )
         if problems:
             raise TeachingRefused(problems)
         return self.stamped(found[0].model_copy(update={"word": word.strip()}), by)
@@ -130,7 +170,9 @@ class Teacher:
     @staticmethod
     def stamped(taught: TaughtWord, by: str) -> TaughtWord:
         """The word with who teaches it, now."""
-        return taught.model_copy(update={"by": by, "on": datetime.now(UTC).isoformat(timespec="seconds")})
+        return taught.model_copy(
+            update={"by": by, "on": datetime.now(UTC).isoformat(timespec="seconds")}
+        )
 
     def teach(self, taught: TaughtWord, confirmed: bool = False) -> TaughtWord:
         """Check the word as a catalog entry and store it; TeachingRefused says why not."""
@@ -144,7 +186,8 @@ class Teacher:
         return taught
 
     def check(self, taught: TaughtWord) -> list[str]:
-        """What makes the word no catalog entry: its shape, its target, the catalog it would make."""
+        """What makes the word no catalog entry: its shape, its target, the catalog it would
+        make."""
         problems = shape_problems(taught.word) + target_problems(self.catalog, taught)
         if problems:
             return problems
@@ -156,30 +199,42 @@ class Teacher:
         return []
 
     def shadowed(self, taught: TaughtWord) -> list[str]:
-        """What the word already means to the catalog's or the grammar's words, said as a refusal."""
+        """What the word already means to the catalog's or the grammar's words, said as a
+        refusal."""
         rules = _rules(self.understanding)
         key = normalize(taught.word)
-        meanings = [f"{t.kind} {t.value}" if isinstance(t.value, str) else t.kind for t in rules.lexicon.get(key)]
+        meanings = [
+            f"{t.kind} {t.value}" if isinstance(t.value, str) else t.kind
+            for t in rules.lexicon.get(key)
+        ]
         meanings += [f"the name {c.value}" for c in rules.index.names.get(key, [])]
-        meanings += [f"{w.means()} (taught by {w.by})" for w in self.store.words()
-                     if normalize(w.word) == key and w.means() != taught.means()]
+        meanings += [
+            f"{w.means()} (taught by {w.by})"
+            for w in self.store.words()
+            if normalize(w.word) == key and w.means() != taught.means()
+        ]
         if not meanings:
             return []
-        return [f"“{taught.word}” already means {', '.join(dict.fromkeys(meanings))}: teaching it as "
-                f"{taught.means()} would shadow that; confirm to teach it anyway"]
+        return [
+            f"“{taught.word}” already means {', '.join(dict.fromkeys(meanings))}: teaching it as "
+            f"{taught.means()} would shadow that; confirm to teach it anyway"
+        ]
 
     def candidates(self, word: str, limit: int = 8) -> list[TaughtWord]:
-        """What a not-understood word may mean: the catalog's measures, fields, objects and values, the most
-        alike first (the page offers them next to the word)."""
+        """What a not-understood word may mean: the catalog's measures, fields, objects and values,
+        the most alike first (the page offers them next to the word)."""
         best: dict[tuple[str, str | None, str], float] = {}
         for phrase, template in phrases(self.catalog):
             key = (template.kind, template.of, template.target)
             best[key] = max(best.get(key, 0.0), fuzz.WRatio(normalize(word), normalize(phrase)))
         ranked = sorted(best, key=lambda k: -best[k])[:limit]
-        return [TaughtWord(kind=kind, word=word, target=target, of=of) for kind, of, target in ranked]
+        return [
+            TaughtWord(kind=kind, word=word, target=target, of=of) for kind, of, target in ranked
+        ]
 
     def remembered(self, term: str, pick: str) -> TaughtWord | None:
-        """The alias to offer when a question back about `term` has been answered `pick` often enough."""
+        """The alias to offer when a question back about `term` has been answered `pick` often
+        enough."""
         if self.store.picked(term, pick) < REMEMBER_AFTER:
             return None
         if any(normalize(w.word) == normalize(term) for w in self.store.words()):
@@ -188,7 +243,9 @@ class Teacher:
         return found[0].model_copy(update={"word": term}) if found else None
 
 
-def taught_in(teacher: Teacher | None, answer: Answer, history: list[PastTurn], meaning: Meaning | None) -> Answer:
+def taught_in(
+    teacher: Teacher | None, answer: Answer, history: list[PastTurn], meaning: Meaning | None
+) -> Answer:
     """The answer saying which taught words it read, and offering to remember a pick made twice."""
     if teacher is None:
         return answer
@@ -197,12 +254,18 @@ def taught_in(teacher: Teacher | None, answer: Answer, history: list[PastTurn], 
     text = answer.answer
     if offered is not None:
         text += f"\n\nRemember that “{offered.word}” means {offered.target}?"
-    return answer.model_copy(update={"assumptions": [*answer.assumptions, *said], "answer": text,
-                                     "remember": [offered] if offered else []})
+    return answer.model_copy(
+        update={
+            "assumptions": [*answer.assumptions, *said],
+            "answer": text,
+            "remember": [offered] if offered else [],
+        }
+    )
 
 
 def _offer(teacher: Teacher, history: list[PastTurn], meaning: Meaning | None) -> TaughtWord | None:
-    """A reply that picked one of the options the last turn asked back about, remembered when seen twice."""
+    """A reply that picked one of the options the last turn asked back about, remembered when seen
+    twice."""
     asked = history[-1].clarification if history else None
     if asked is None or meaning is None or not asked.term:
         return None
@@ -213,14 +276,17 @@ def _offer(teacher: Teacher, history: list[PastTurn], meaning: Meaning | None) -
 
 
 def used(words: list[TaughtWord], question: str, not_understood: list[str]) -> list[str]:
-    """The assumptions to add: each taught word the question holds, read as what it was taught to mean."""
+    """The assumptions to add: each taught word the question holds, read as what it was taught to
+    mean."""
     text = f" {normalize(question)} "
     missed = {normalize(w) for w in not_understood}
     said = []
     for word in words:
         key = normalize(word.word)
         if f" {key} " in text and key not in missed:
-            said.append(f"“{word.word}” read as {word.means()} — taught by {word.by} on {word.on[:10]}")
+            said.append(
+                f"“{word.word}” read as {word.means()} — taught by {word.by} on {word.on[:10]}"
+            )
     return said
 
 
@@ -231,13 +297,22 @@ def _rules(understanding: Understanding) -> RulesUnderstanding:
     return understanding
 
 
-def _reader(understanding: Understanding, catalog: Catalog, words: list[TaughtWord]) -> Understanding:
-    """The same backend over the catalog with taught words; the name vectors stay (taught aliases match exactly)."""
-    rules = RulesUnderstanding(catalog, vectors=_rules(understanding).vectors, grammar=_rules(understanding).grammar)
+def _reader(
+    understanding: Understanding, catalog: Catalog, words: list[TaughtWord]
+) -> Understanding:
+    """The same backend over the catalog with taught words; the name vectors stay (taught aliases
+    match exactly)."""
+    rules = RulesUnderstanding(
+        catalog, vectors=_rules(understanding).vectors, grammar=_rules(understanding).grammar
+    )
     _taught_names_first(rules, words)
     if isinstance(understanding, LLMUnderstanding):
-        return LLMUnderstanding(understanding.client, rules, examples=understanding.examples,
-                                taught={w.word: _meant(w) for w in words})
+        return LLMUnderstanding(
+            understanding.client,
+            rules,
+            examples=understanding.examples,
+            taught={w.word: _meant(w) for w in words},
+        )
     return rules
 
 
@@ -251,9 +326,14 @@ def _meant(word: TaughtWord) -> str:
 
 
 def _taught_names_first(rules: RulesUnderstanding, words: list[TaughtWord]) -> None:
-    """A taught alias names its one name, even where the word also named others (the pick it was taught from)."""
+    """A taught alias names its one name, even where the word also named others (the pick it was
+    taught from)."""
     for word in words:
         key = normalize(word.word)
-        named = [c for c in rules.index.names.get(key, []) if (c.entity, c.value) == (word.of, word.target)]
+        named = [
+            c
+            for c in rules.index.names.get(key, [])
+            if (c.entity, c.value) == (word.of, word.target)
+        ]
         if word.kind == "alias" and named:
             rules.index.names[key] = named[:1]

@@ -22,8 +22,16 @@ from bosun.catalog.schema import ObjectSpec
 from bosun.datagen.spec import Factor, GeneratorSpec, Pick
 from bosun.errors import CatalogError
 
-_SQL_TYPES = {"keyword": "VARCHAR", "text": "VARCHAR", "date": "DATE", "integer": "BIGINT", "long": "BIGINT",
-              "float": "DOUBLE", "double": "DOUBLE", "boolean": "BOOLEAN"}
+_SQL_TYPES = {
+    "keyword": "VARCHAR",
+    "text": "VARCHAR",
+    "date": "DATE",
+    "integer": "BIGINT",
+    "long": "BIGINT",
+    "float": "DOUBLE",
+    "double": "DOUBLE",
+    "boolean": "BOOLEAN",
+}
 
 
 @dataclass(frozen=True)
@@ -69,7 +77,9 @@ class _Picker:
         keys = np.zeros(self.n, dtype=np.int64)
         for alias in aliases:
             keys = keys * len(self.sources[self.tables[alias]].rows) + self.indices[alias]
-        _, first, inverse, counts = np.unique(keys, return_index=True, return_inverse=True, return_counts=True)
+        _, first, inverse, counts = np.unique(
+            keys, return_index=True, return_inverse=True, return_counts=True
+        )
         groups = np.split(np.argsort(inverse, kind="stable"), np.cumsum(counts)[:-1])
         chosen = np.empty(self.n, dtype=np.int64)
         for k, rows in enumerate(groups):
@@ -96,17 +106,23 @@ class _Picker:
 
     def _weights(self, step: Pick, source: Source, context: dict[str, int]) -> np.ndarray:
         where = {col: self._resolve(v, context) for col, v in step.where.items()}
-        within = {col: set(str(self._resolve(v, context) or "").split(step.separator))
-                  for col, v in step.within.items()}
-        weights = np.array([
-            (float(row[step.weight]) if step.weight else 1.0)
-            * all(row[c] == v for c, v in where.items())
-            * all(row[c] in vs for c, vs in within.items())
-            * (self._factor(step.factor, row, context) if step.factor else 1.0)
-            for row in source.rows
-        ])
+        within = {
+            col: set(str(self._resolve(v, context) or "").split(step.separator))
+            for col, v in step.within.items()
+        }
+        weights = np.array(
+            [
+                (float(row[step.weight]) if step.weight else 1.0)
+                * all(row[c] == v for c, v in where.items())
+                * all(row[c] in vs for c, vs in within.items())
+                * (self._factor(step.factor, row, context) if step.factor else 1.0)
+                for row in source.rows
+            ]
+        )
         if weights.sum() <= 0:
-            raise CatalogError(f"generator.yaml: pick {step.alias!r} has no candidate for {where or within}")
+            raise CatalogError(
+                f"generator.yaml: pick {step.alias!r} has no candidate for {where or within}"
+            )
         return weights
 
     def _factor(self, factor: Factor, candidate: dict[str, Any], context: dict[str, int]) -> float:
@@ -140,12 +156,21 @@ def period_start(as_of: date, months: int) -> date:
     return as_of - relativedelta(months=months) + timedelta(days=1)
 
 
-def generate_records(spec: GeneratorSpec, catalog: Catalog, rows: int, seed: int, as_of: date, *,
-                     piece: int = 0, first_row: int = 0) -> pa.Table:
+def generate_records(
+    spec: GeneratorSpec,
+    catalog: Catalog,
+    rows: int,
+    seed: int,
+    as_of: date,
+    *,
+    piece: int = 0,
+    first_row: int = 0,
+) -> pa.Table:
     """The record table: `rows` rows, typed by the catalog, identical for identical arguments.
 
-    `piece` and `first_row` make one piece of a larger table (see generate_pieces): its own random stream,
-    and row numbers (which the columns may use, e.g. for unique ids) counted from `first_row`.
+    `piece` and `first_row` make one piece of a larger table (see generate_pieces): its own random
+    stream, and row numbers (which the columns may use, e.g. for unique ids) counted from
+    `first_row`.
     """
     bits = np.random.PCG64(seed)
     rng = np.random.Generator(bits.jumped(piece) if piece else bits)
@@ -159,13 +184,15 @@ def generate_records(spec: GeneratorSpec, catalog: Catalog, rows: int, seed: int
     return _derive(spec, catalog, pa.table(columns), seed, as_of)
 
 
-def generate_pieces(spec: GeneratorSpec, catalog: Catalog, rows: int, seed: int, as_of: date,
-                    piece_rows: int) -> Iterator[pa.Table]:
-    """The record table in pieces of at most `piece_rows` rows, so memory holds one piece, not every row.
+def generate_pieces(
+    spec: GeneratorSpec, catalog: Catalog, rows: int, seed: int, as_of: date, piece_rows: int
+) -> Iterator[pa.Table]:
+    """The record table in pieces of at most `piece_rows` rows, so memory holds one piece, not every
+    row.
 
-    The first piece is generate_records' table of that size; each later piece draws from a stream of its
-    own (the seed's PCG64 jumped by the piece's number), so the same arguments give the same pieces, and a
-    table of up to `piece_rows` rows is the one generate_records makes.
+    The first piece is generate_records' table of that size; each later piece draws from a stream of
+    its own (the seed's PCG64 jumped by the piece's number), so the same arguments give the same
+    pieces, and a table of up to `piece_rows` rows is the one generate_records makes.
     """
     for piece, first_row in enumerate(range(0, rows, piece_rows)):
         size = min(piece_rows, rows - first_row)
@@ -173,21 +200,28 @@ def generate_pieces(spec: GeneratorSpec, catalog: Catalog, rows: int, seed: int,
 
 
 def _expression(record: ObjectSpec, name: str) -> str:
-    """The column itself, or the date part the catalog derives it from (the same as `data load` writes)."""
+    """The column itself, or the date part the catalog derives it from (the same as `data load`
+    writes)."""
     derived = record.fields[name].derived
     if derived is None:
         return name
     return part_sql(derived.of, derived.part, clock=record.fields[derived.of].type != "date")
 
 
-def _derive(spec: GeneratorSpec, catalog: Catalog, drawn: pa.Table, seed: int, as_of: date) -> pa.Table:
+def _derive(
+    spec: GeneratorSpec, catalog: Catalog, drawn: pa.Table, seed: int, as_of: date
+) -> pa.Table:
     record = catalog.object(spec.record)
-    missing = [f for f, field in record.fields.items() if f not in spec.columns and field.derived is None]
+    missing = [
+        f for f, field in record.fields.items() if f not in spec.columns and field.derived is None
+    ]
     if missing:
         raise CatalogError(f"generator.yaml: columns: no expression for {', '.join(missing)}")
     inner = ", ".join(f"{expr} AS {name}" for name, expr in spec.columns.items())
-    outer = ", ".join(f"CAST({_expression(record, name)} AS {_SQL_TYPES[f.type]}) AS {name}"
-                      for name, f in record.fields.items())
+    outer = ", ".join(
+        f"CAST({_expression(record, name)} AS {_SQL_TYPES[f.type]}) AS {name}"
+        for name, f in record.fields.items()
+    )
     start = period_start(as_of, spec.span_months)
     params = {"as_of": as_of, "start": start, "span_days": (as_of - start).days + 1, "seed": seed}
     used = {k: v for k, v in params.items() if f"${k}" in inner}

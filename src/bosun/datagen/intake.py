@@ -1,10 +1,11 @@
 """What a user's file must be before DuckDB reads it (`bosun data load`): checked, never trusted.
 
-A path is a regular, readable file or a directory of them (never a device, a pipe or a socket); it is read
-by its literal name (DuckDB's readers would take `[ab].csv` or `q?.csv` as globs and read other files); a zip
-archive is checked (total size, member count, member names) before anything is extracted; a JSON file is
-scanned for its nesting depth before a parser recurses into it. Each refusal is one LoadError naming the file
-and, where one applies, the limit and the setting that raises it.
+A path is a regular, readable file or a directory of them (never a device, a pipe or a socket); it
+is read by its literal name (DuckDB's readers would take `[ab].csv` or `q?.csv` as globs and read
+other files); a zip archive is checked (total size, member count, member names) before anything is
+extracted; a JSON file is scanned for its nesting depth before a parser recurses into it. Each
+refusal is one LoadError naming the file and, where one applies, the limit and the setting that
+raises it.
 """
 
 from __future__ import annotations
@@ -46,18 +47,30 @@ class FileLimits:
 
     @classmethod
     def of(cls, settings: Settings) -> FileLimits:
-        return cls(settings.load_max_json_depth, settings.load_max_archive_bytes, settings.load_max_archive_members,
-                   settings.max_columns, Memory(settings.engine_memory_bytes, settings.engine_spill_dir))
+        return cls(
+            settings.load_max_json_depth,
+            settings.load_max_archive_bytes,
+            settings.load_max_archive_members,
+            settings.max_columns,
+            Memory(settings.engine_memory_bytes, settings.engine_spill_dir),
+        )
 
     @classmethod
     def default(cls) -> FileLimits:
         defaults = Settings.model_construct()  # the settings' defaults, no environment read
-        return cls(defaults.load_max_json_depth, defaults.load_max_archive_bytes, defaults.load_max_archive_members,
-                   defaults.max_columns, Memory())  # DuckDB's own memory default: no data directory is known
+        return cls(
+            defaults.load_max_json_depth,
+            defaults.load_max_archive_bytes,
+            defaults.load_max_archive_members,
+            # DuckDB's own memory default: no data directory is known
+            defaults.max_columns,
+            Memory(),
+        )
 
 
 def checked_path(path: Path) -> bool:
-    """Whether `path` is a directory (True) or a regular, readable file (False); anything else is refused."""
+    """Whether `path` is a directory (True) or a regular, readable file (False); anything else is
+    refused."""
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
@@ -67,7 +80,9 @@ def checked_path(path: Path) -> bool:
     if stat.S_ISDIR(mode):
         return True
     if not stat.S_ISREG(mode):
-        raise LoadError(f"{path}: not a regular file (a device, a pipe or a socket); load a data file")
+        raise LoadError(
+            f"{path}: not a regular file (a device, a pipe or a socket); load a data file"
+        )
     try:
         with path.open("rb"):
             return False
@@ -84,7 +99,8 @@ def directory_files(path: Path) -> list[Path]:
 
 
 def literal_copy_name(path: PurePosixPath | Path, number: int) -> str:
-    """A name without glob characters that keeps the file's plain suffixes (".csv.gz"), for DuckDB to read."""
+    """A name without glob characters that keeps the file's plain suffixes (".csv.gz"), for DuckDB
+    to read."""
     suffixes = [s for s in path.suffixes if _PLAIN_SUFFIX.fullmatch(s)]
     return f"file{number}{''.join(suffixes)}"
 
@@ -97,33 +113,52 @@ def linked(path: Path, folder: Path, number: int) -> Path:
 
 
 def extracted(path: Path, folder: Path, first: int, limits: FileLimits) -> list[tuple[Path, str]]:
-    """The archive's files written to `folder` under literal names, after its listing passed the limits:
-    (file written, name in the archive)."""
+    """The archive's files written to `folder` under literal names, after its listing passed the
+    limits: (file written, name in the archive)."""
     try:
         with zipfile.ZipFile(path) as archive:
             members = _checked_members(path, archive, limits)
-            return [(_extract(archive, member, folder / literal_copy_name(PurePosixPath(member.filename), n)),
-                     member.filename) for n, member in enumerate(members, start=first)]
+            return [
+                (
+                    _extract(
+                        archive,
+                        member,
+                        folder / literal_copy_name(PurePosixPath(member.filename), n),
+                    ),
+                    member.filename,
+                )
+                for n, member in enumerate(members, start=first)
+            ]
     except zipfile.BadZipFile:
         raise LoadError(f"{path}: not a readable zip archive") from None
     except OSError as exc:
         raise LoadError(f"{path}: cannot be extracted ({exc.strerror or exc})") from None
 
 
-def _checked_members(path: Path, archive: zipfile.ZipFile, limits: FileLimits) -> list[zipfile.ZipInfo]:
+def _checked_members(
+    path: Path, archive: zipfile.ZipFile, limits: FileLimits
+) -> list[zipfile.ZipInfo]:
     """The archive's files, when their count, total size and names are within bounds."""
     members = [m for m in archive.infolist() if not m.is_dir()]
     if len(members) > limits.archive_members:
-        raise LoadError(f"{path}: the archive holds {len(members):,} files; the limit is {limits.archive_members:,} "
-                        "(BOSUN_LOAD_MAX_ARCHIVE_MEMBERS)")
+        raise LoadError(
+            f"{path}: the archive holds {len(members):,} files; the limit is "
+            f"{limits.archive_members:,} "
+            "(BOSUN_LOAD_MAX_ARCHIVE_MEMBERS)"
+        )
     total = sum(m.file_size for m in members)
     if total > limits.archive_bytes:
-        raise LoadError(f"{path}: the archive expands to {total:,} bytes; the limit is {limits.archive_bytes:,} "
-                        "(BOSUN_LOAD_MAX_ARCHIVE_BYTES)")
+        raise LoadError(
+            f"{path}: the archive expands to {total:,} bytes; the limit is "
+            f"{limits.archive_bytes:,} "
+            "(BOSUN_LOAD_MAX_ARCHIVE_BYTES)"
+        )
     for member in members:
         name = PurePosixPath(member.filename.replace("\\", "/"))
         if name.is_absolute() or ".." in name.parts or ":" in member.filename:
-            raise LoadError(f"{path}: the archive names a file outside itself ({member.filename!r}); refused")
+            raise LoadError(
+                f"{path}: the archive names a file outside itself ({member.filename!r}); refused"
+            )
     return members
 
 
@@ -135,28 +170,34 @@ def _extract(archive: zipfile.ZipFile, member: zipfile.ZipInfo, target: Path) ->
 
 
 def check_json_depth(path: Path, shown: Path, limit: int) -> None:
-    """Refuse a JSON file nested deeper than `limit`, found by a scan that never recurses (`shown` names it)."""
+    """Refuse a JSON file nested deeper than `limit`, found by a scan that never recurses (`shown`
+    names it)."""
     try:
         with _opened(path) as handle:
             depth = _deepest(handle, limit)
     except (OSError, EOFError) as exc:
         raise LoadError(f"{shown}: cannot be read ({exc})") from None
     if depth > limit:
-        raise LoadError(f"{shown}: JSON nested more than {limit} levels deep; the limit is {limit} "
-                        "(BOSUN_LOAD_MAX_JSON_DEPTH)")
+        raise LoadError(
+            f"{shown}: JSON nested more than {limit} levels deep; the limit is {limit} "
+            "(BOSUN_LOAD_MAX_JSON_DEPTH)"
+        )
 
 
 def _opened(path: Path) -> IO[bytes]:
     if path.suffix.lower() == ".gz":
-        return cast(IO[bytes], gzip.open(path, "rb"))  # a GzipFile is a binary file, whatever its stubs say
+        # a GzipFile is a binary file, whatever its stubs say
+        return cast(IO[bytes], gzip.open(path, "rb"))
     return path.open("rb")
 
 
 def _deepest(handle: IO[bytes], limit: int) -> int:
-    """The nesting depth of the JSON in `handle`, or the first depth past `limit` (the scan stops there).
+    """The nesting depth of the JSON in `handle`, or the first depth past `limit` (the scan stops
+    there).
 
-    Per chunk, at C speed: escaped backslashes and quotes are removed (so no quote inside a string counts), then
-    every byte but brackets and quotes; a bracket after an odd number of quotes is inside a string.
+    Per chunk, at C speed: escaped backslashes and quotes are removed (so no quote inside a string
+    counts), then every byte but brackets and quotes; a bracket after an odd number of quotes is
+    inside a string.
     """
     depth = deepest = 0
     inside = False
@@ -183,23 +224,29 @@ def _chunks(handle: IO[bytes]) -> Iterator[bytes]:
 
 
 def _split_escape(chunk: bytes) -> tuple[bytes, bytes]:
-    """The chunk without a trailing unpaired backslash, which escapes the next chunk's first byte, and it."""
+    """The chunk without a trailing unpaired backslash, which escapes the next chunk's first byte,
+    and it."""
     trailing = len(chunk) - len(chunk.rstrip(b"\\"))
     if trailing % 2:
         return chunk[:-1], b"\\"
     return chunk, b""
 
 
-# What every engine accepts as an index name (Elasticsearch's rules, and a field name's form): the engines keep
-# names that start otherwise for themselves ("_bosun_indices", "__tok__<index>__<field>", ".security").
+# What every engine accepts as an index name (Elasticsearch's rules, and a field name's form): the
+# engines keep names that start otherwise for themselves ("_bosun_indices",
+# "__tok__<index>__<field>", ".security").
 _INDEX_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,254}")
 
 
 def checked_index(name: str, reserved: set[str]) -> str:
-    """`name`, when files may load into it: a plain index name that Bosun does not keep for itself."""
+    """`name`, when files may load into it: a plain index name that Bosun does not keep for
+    itself."""
     if name in reserved:
         raise LoadError(f"index {name!r} is Bosun's own; load into another --index")
     if not _INDEX_NAME.fullmatch(name):
-        raise LoadError(f"index {name!r}: an index name is lowercase letters, digits, '_' and '-', starting with a "
-                        "letter or digit (names starting with '_', '.', '-' or '+' are the engine's own)")
+        raise LoadError(
+            f"index {name!r}: an index name is lowercase letters, digits, '_' and '-', starting "
+            "with a "
+            "letter or digit (names starting with '_', '.', '-' or '+' are the engine's own)"
+        )
     return name

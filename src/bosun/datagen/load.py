@@ -25,15 +25,23 @@ if TYPE_CHECKING:
 # every question reads the sample info, and none needs them.
 
 META_INDEX = "bosun_meta"
-_META_MAPPING = {"properties": {"domain": {"type": "keyword"}, "as_of": {"type": "date"},
-                                "seed": {"type": "long"}, "rows": {"type": "long"}}}
+_META_MAPPING = {
+    "properties": {
+        "domain": {"type": "keyword"},
+        "as_of": {"type": "date"},
+        "seed": {"type": "long"},
+        "rows": {"type": "long"},
+    }
+}
 Progress = Callable[[str], None]
-PIECE_ROWS = 1_000_000  # records generated at once (about 1.6 GB at peak); a larger sample is built piece by piece
+# records generated at once (about 1.6 GB at peak); a larger sample is built piece by piece
+PIECE_ROWS = 1_000_000
 
 
 @dataclass(frozen=True)
 class SampleInfo:
-    """What `data generate` built: the domain, its as-of date ("today" for questions), seed and rows."""
+    """What `data generate` built: the domain, its as-of date ("today" for questions), seed and
+    rows."""
 
     domain: str
     as_of: date
@@ -44,16 +52,27 @@ class SampleInfo:
 def generator_spec_for(catalog: Catalog) -> GeneratorSpec:
     path = catalog.path.parent / "generator.yaml"
     if not path.exists():
-        raise CatalogError(f"no generator.yaml beside {catalog.path.name}: this domain has no sample generator")
+        raise CatalogError(
+            f"no generator.yaml beside {catalog.path.name}: this domain has no sample generator"
+        )
     return load_generator_spec(path)
 
 
-def build(engine: Engine, catalog: Catalog, rows: int, seed: int, as_of: date,
-          progress: Progress = lambda _: None, piece_rows: int = PIECE_ROWS, scratch: Path | None = None) -> SampleInfo:
+def build(
+    engine: Engine,
+    catalog: Catalog,
+    rows: int,
+    seed: int,
+    as_of: date,
+    progress: Progress = lambda _: None,
+    piece_rows: int = PIECE_ROWS,
+    scratch: Path | None = None,
+) -> SampleInfo:
     """Generate the record table, load it and every reference table, then record the sample info.
 
-    Past `piece_rows` records the table is generated a piece at a time into a staging file under `scratch`
-    (the temp directory by default), then copied in by the engine's staged load: memory holds one piece.
+    Past `piece_rows` records the table is generated a piece at a time into a staging file under
+    `scratch` (the temp directory by default), then copied in by the engine's staged load: memory
+    holds one piece.
     """
     import pyarrow as pa
 
@@ -63,24 +82,42 @@ def build(engine: Engine, catalog: Catalog, rows: int, seed: int, as_of: date,
     for name, obj in catalog.spec.objects.items():
         if obj.kind == "reference":
             progress(f"loading {obj.index}")
-            engine.bulk_load(obj.index, catalog.reference_table(name), catalog.mapping_for(name), obj.id_field)
+            engine.bulk_load(
+                obj.index, catalog.reference_table(name), catalog.mapping_for(name), obj.id_field
+            )
     info = SampleInfo(catalog.spec.domain, as_of, seed, rows)
     progress(f"generating {rows:,} {catalog.record.index}")
     if rows <= piece_rows:
         table = generate_records(spec, catalog, rows, seed, as_of)
         progress(f"loading {catalog.record.index}")
-        engine.bulk_load(catalog.record.index, table, catalog.mapping_for(spec.record), catalog.record.id_field)
+        engine.bulk_load(
+            catalog.record.index, table, catalog.mapping_for(spec.record), catalog.record.id_field
+        )
     else:
         _build_in_pieces(engine, catalog, spec, info, piece_rows, scratch, progress)
-    meta = pa.table({"domain": [info.domain], "as_of": pa.array([as_of], pa.date32()), "seed": [seed],
-                     "rows": [rows]})
+    meta = pa.table(
+        {
+            "domain": [info.domain],
+            "as_of": pa.array([as_of], pa.date32()),
+            "seed": [seed],
+            "rows": [rows],
+        }
+    )
     engine.bulk_load(META_INDEX, meta, _META_MAPPING, "domain")
     return info
 
 
-def _build_in_pieces(engine: Engine, catalog: Catalog, spec: GeneratorSpec, info: SampleInfo, piece_rows: int,
-                     scratch: Path | None, progress: Progress) -> None:
-    """The record table generated piece by piece into a DuckDB staging file, then loaded from it in one step."""
+def _build_in_pieces(
+    engine: Engine,
+    catalog: Catalog,
+    spec: GeneratorSpec,
+    info: SampleInfo,
+    piece_rows: int,
+    scratch: Path | None,
+    progress: Progress,
+) -> None:
+    """The record table generated piece by piece into a DuckDB staging file, then loaded from it in
+    one step."""
     from bosun.datagen.generator import generate_pieces
 
     index = catalog.record.index
@@ -121,8 +158,12 @@ def read_sample_info(engine: Engine) -> SampleInfo | None:
     if not hits:
         return None
     source: dict[str, Any] = hits[0]["_source"]
-    return SampleInfo(source["domain"], date.fromisoformat(str(source["as_of"])[:10]), int(source["seed"]),
-                      int(source["rows"]))
+    return SampleInfo(
+        source["domain"],
+        date.fromisoformat(str(source["as_of"])[:10]),
+        int(source["seed"]),
+        int(source["rows"]),
+    )
 
 
 def export(engine: Engine, catalog: Catalog, out: Path) -> list[Path]:
@@ -140,7 +181,8 @@ def export(engine: Engine, catalog: Catalog, out: Path) -> list[Path]:
 
 
 def read_table(engine: Engine, index: str, id_field: str | None) -> pa.Table:
-    """Every row of an index: the embedded engine's table directly, a cluster paged by search_after."""
+    """Every row of an index: the embedded engine's table directly, a cluster paged by
+    search_after."""
     to_arrow = getattr(engine, "to_arrow", None)
     if to_arrow is not None:
         table: pa.Table = to_arrow(index)
@@ -153,7 +195,11 @@ def _scroll(engine: Engine, index: str, id_field: str | None) -> pa.Table:
     import pyarrow as pa
 
     rows: list[dict[str, Any]] = []
-    body: dict[str, Any] = {"size": 5000, "sort": [{id_field or "_doc": "asc"}], "track_total_hits": False}
+    body: dict[str, Any] = {
+        "size": 5000,
+        "sort": [{id_field or "_doc": "asc"}],
+        "track_total_hits": False,
+    }
     while True:
         hits = engine.search(index, body)["hits"]["hits"]
         rows.extend(h["_source"] for h in hits)
@@ -165,12 +211,18 @@ def _scroll(engine: Engine, index: str, id_field: str | None) -> pa.Table:
 LoadMode = Literal["create", "replace", "append"]
 
 
-def load_files(engine: Engine, paths: list[Path], index: str | None = None, mode: LoadMode = "create",
-               progress: Progress = lambda _: None,
-               limits: FileLimits | None = None) -> list[tuple[str, int, tuple[str, ...]]]:
+def load_files(
+    engine: Engine,
+    paths: list[Path],
+    index: str | None = None,
+    mode: LoadMode = "create",
+    progress: Progress = lambda _: None,
+    limits: FileLimits | None = None,
+) -> list[tuple[str, int, tuple[str, ...]]]:
     """Load data files: each path into the index named after it, or all of them into `index`.
 
-    Each index loaded comes back as (index, rows, notes): what reading decided that the user should hear.
+    Each index loaded comes back as (index, rows, notes): what reading decided that the user should
+    hear.
 
     Every file is read and checked before anything is written, and each index is replaced in one
     step, so a failed load leaves what was loaded before as it was.
@@ -178,8 +230,11 @@ def load_files(engine: Engine, paths: list[Path], index: str | None = None, mode
     from bosun.datagen.files import default_index, files_of, read_files
     from bosun.datagen.intake import FileLimits, checked_index
 
-    groups = [(index, [f for p in paths for f in files_of(p)])] if index else [
-        (default_index(p), files_of(p)) for p in paths]
+    groups = (
+        [(index, [f for p in paths for f in files_of(p)])]
+        if index
+        else [(default_index(p), files_of(p)) for p in paths]
+    )
     for name, _ in groups:
         checked_index(name or "", {META_INDEX})
     limits = limits or FileLimits.default()
@@ -190,18 +245,24 @@ def load_files(engine: Engine, paths: list[Path], index: str | None = None, mode
         loaded_files = []
         for name, files in groups:
             assert name is not None
-            progress(f"reading {files[0].name}" + (f" (+{len(files) - 1})" if len(files) > 1 else ""))
+            progress(
+                f"reading {files[0].name}" + (f" (+{len(files) - 1})" if len(files) > 1 else "")
+            )
             loaded_files.append(read_files(files, name, Path(folder), limits))
         return _written(engine, loaded_files, mode, progress)
 
 
-def _written(engine: Engine, loaded_files: list[LoadedFile], mode: LoadMode,
-             progress: Progress) -> list[tuple[str, int, tuple[str, ...]]]:
+def _written(
+    engine: Engine, loaded_files: list[LoadedFile], mode: LoadMode, progress: Progress
+) -> list[tuple[str, int, tuple[str, ...]]]:
     existing = set(engine.indices())
     for loaded in loaded_files:
         if loaded.index in existing and mode == "create":
-            raise LoadError(f"index {loaded.index!r} exists already: add --replace to replace it or --append to add "
-                            "rows to it")
+            raise LoadError(
+                f"index {loaded.index!r} exists already: add --replace to replace it or --append "
+                "to add "
+                "rows to it"
+            )
     done = []
     for loaded in loaded_files:
         progress(f"loading {loaded.staged.rows:,} rows into {loaded.index}")
@@ -214,11 +275,13 @@ def _written(engine: Engine, loaded_files: list[LoadedFile], mode: LoadMode,
 
 
 def _appended(engine: Engine, loaded: LoadedFile) -> int:
-    """The new rows added after the index's own, under the index's own mapping: by the engine in SQL when it can,
-    else the index's rows and the new ones loaded anew."""
+    """The new rows added after the index's own, under the index's own mapping: by the engine in SQL
+    when it can, else the index's rows and the new ones loaded anew."""
     before = set(engine.mapping(loaded.index).get("properties", {}))
     if before != set(loaded.mapping["properties"]):
-        raise LoadError(f"{loaded.sources[0]}: its columns differ from index {loaded.index!r}'s; use --replace")
+        raise LoadError(
+            f"{loaded.sources[0]}: its columns differ from index {loaded.index!r}'s; use --replace"
+        )
     append = getattr(engine, "append_staged", None)
     try:
         rows: int = append(loaded.index, loaded.staged) if append else _reloaded(engine, loaded)

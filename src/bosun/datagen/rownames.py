@@ -1,9 +1,10 @@
-"""R's row names (issue #24 class 1's exports): `write.csv` writes each row's name as a first column with an empty
-header; for a data frame without names of its own those names are only the row numbers 1, 2, … n.
+"""R's row names (issue #24 class 1's exports): `write.csv` writes each row's name as a first column
+with an empty header; for a data frame without names of its own those names are only the row numbers
+1, 2, … n.
 
-Evidence: the first column has no name in the file (DuckDB calls it `column0`), holds whole numbers, and they are
-exactly 1 to the number of rows, each once. Such a column says nothing about the rows, so it is not loaded; row
-names that are words (a car's model in `mtcars`) are data and stay.
+Evidence: the first column has no name in the file (DuckDB calls it `column0`), holds whole numbers,
+and they are exactly 1 to the number of rows, each once. Such a column says nothing about the rows,
+so it is not loaded; row names that are words (a car's model in `mtcars`) are data and stay.
 """
 
 from __future__ import annotations
@@ -17,11 +18,22 @@ def row_numbers_column(relation: duckdb.DuckDBPyRelation) -> tuple[str, str] | N
     """(the column, a note for the user) when the file's first column only numbers the rows."""
     if not relation.columns or relation.columns[0] != UNNAMED_FIRST:
         return None
-    if str(relation.types[0]) not in {"BIGINT", "INTEGER", "SMALLINT", "TINYINT", "HUGEINT", "UBIGINT"}:
+    if str(relation.types[0]) not in {
+        "BIGINT",
+        "INTEGER",
+        "SMALLINT",
+        "TINYINT",
+        "HUGEINT",
+        "UBIGINT",
+    }:
         return None
     rows, smallest, largest, distinct = relation.aggregate(
-        f'count(*), min("{UNNAMED_FIRST}"), max("{UNNAMED_FIRST}"), count(DISTINCT "{UNNAMED_FIRST}")').fetchall()[0]
+        f'count(*), min("{UNNAMED_FIRST}"), max("{UNNAMED_FIRST}"), count(DISTINCT '
+        f'"{UNNAMED_FIRST}")'
+    ).fetchall()[0]
     if not rows or smallest != 1 or largest != rows or distinct != rows:
         return None
-    return UNNAMED_FIRST, (f"the first column has no name and numbers the rows 1 to {rows:,} (R's row names): "
-                           "not loaded")
+    return UNNAMED_FIRST, (
+        f"the first column has no name and numbers the rows 1 to {rows:,} (R's row names): "
+        "not loaded"
+    )

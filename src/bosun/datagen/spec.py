@@ -16,7 +16,8 @@ class _Strict(BaseModel):
 
 
 class Factor(_Strict):
-    """Multiplies a candidate's weight by a column of a small table, matched on row and candidate values."""
+    """Multiplies a candidate's weight by a column of a small table, matched on row and candidate
+    values."""
 
     table: str
     column: str
@@ -30,7 +31,9 @@ class Pick(_Strict):
     alias: str = Field(alias="as")
     table: str
     where: dict[str, Any] = Field(default_factory=dict)
-    within: dict[str, str] = Field(default_factory=dict, description="column value must be in a list column")
+    within: dict[str, str] = Field(
+        default_factory=dict, description="column value must be in a list column"
+    )
     weight: str | None = None
     factor: Factor | None = None
     separator: str = "|"

@@ -37,14 +37,17 @@ class Engine(ABC):
         """Names of the indices this engine holds, sorted."""
 
     @abstractmethod
-    def bulk_load(self, index: str, table: pa.Table, mapping: dict[str, Any], id_field: str | None = None) -> int:
+    def bulk_load(
+        self, index: str, table: pa.Table, mapping: dict[str, Any], id_field: str | None = None
+    ) -> int:
         """Replace `index` with the rows of `table` under `mapping`; return the number loaded.
 
         Not reachable by the agent: guarded engines refuse it.
         """
 
     def load_staged(self, index: str, staged: StagedRows, mapping: dict[str, Any]) -> int:
-        """Replace `index` with staged rows (`bosun data load`); an engine that can copies them without Python."""
+        """Replace `index` with staged rows (`bosun data load`); an engine that can copies them
+        without Python."""
         return self.bulk_load(index, staged.to_arrow(), mapping)
 
     def close(self) -> None:  # noqa: B027 - optional hook

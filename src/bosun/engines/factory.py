@@ -19,17 +19,27 @@ def open_engine(settings: Settings, *, read_only: bool = True) -> Engine:
         if read_only and not path.exists():
             from bosun.errors import MissingIndex
 
-            raise MissingIndex(f"no data in {path}: load your data with `bosun data load FILE`, or build the sample "
-                               "with `bosun data generate`")
-        return EmbeddedEngine(path, read_only=read_only, limits=Limits(settings.max_buckets, settings.max_result_size),
-                              memory=Memory(settings.engine_memory_bytes, settings.engine_spill_dir))
+            raise MissingIndex(
+                f"no data in {path}: load your data with `bosun data load FILE`, or build the "
+                "sample "
+                "with `bosun data generate`"
+            )
+        return EmbeddedEngine(
+            path,
+            read_only=read_only,
+            limits=Limits(settings.max_buckets, settings.max_result_size),
+            memory=Memory(settings.engine_memory_bytes, settings.engine_spill_dir),
+        )
     from bosun.engines.remote import open_remote
 
     return open_remote(settings)
 
 
-def open_object_source(settings: Settings, objects: list[GraphObject], engine: Engine) -> ObjectSource:
-    """Single business objects: the remote GraphQL API when a URL is set, else the in-process schema."""
+def open_object_source(
+    settings: Settings, objects: list[GraphObject], engine: Engine
+) -> ObjectSource:
+    """Single business objects: the remote GraphQL API when a URL is set, else the in-process
+    schema."""
     if settings.graphql_url:
         return RemoteGraph(settings.graphql_url, settings.query_timeout_s)
     return LocalGraph(objects, engine)

@@ -21,11 +21,28 @@ if TYPE_CHECKING:
 
     from bosun.engines.staged import StagedRows
 
-FORBIDDEN_KEYS = {"script", "scripts", "script_fields", "runtime_mappings", "scripted_metric", "script_score",
-                  "stored_fields", "docvalue_fields", "_update", "_delete"}
-BUCKET_SIZES = {"terms": 10, "composite": 10, "significant_terms": 10, "multi_terms": 10, "rare_terms": 10}
+FORBIDDEN_KEYS = {
+    "script",
+    "scripts",
+    "script_fields",
+    "runtime_mappings",
+    "scripted_metric",
+    "script_score",
+    "stored_fields",
+    "docvalue_fields",
+    "_update",
+    "_delete",
+}
+BUCKET_SIZES = {
+    "terms": 10,
+    "composite": 10,
+    "significant_terms": 10,
+    "multi_terms": 10,
+    "rare_terms": 10,
+}
 RANGE_KINDS = ("range", "date_range", "ip_range", "geo_distance")
-MAX_JSON_DEPTH = 100  # far above any real query (20 nested bools are about 60 levels); checked before any walk
+# far above any real query (20 nested bools are about 60 levels); checked before any walk
+MAX_JSON_DEPTH = 100
 
 
 @dataclass(frozen=True)
@@ -46,7 +63,9 @@ class GuardedEngine(Engine):
     def _index(self, index: str) -> None:
         if index not in self.rails.allowed_indices:
             allowed = ", ".join(self.rails.allowed_indices)
-            raise GuardrailViolation(f"index {index!r} is not in the catalog's allowlist ({allowed})")
+            raise GuardrailViolation(
+                f"index {index!r} is not in the catalog's allowlist ({allowed})"
+            )
 
     def check(self, index: str, body: Body) -> None:
         """Raise GuardrailViolation when `body` breaks the policy."""
@@ -55,30 +74,42 @@ class GuardedEngine(Engine):
             raise BadQuery("body", f"expected an object, got {body!r:.80}")
         depth = json_depth(body)
         if depth > MAX_JSON_DEPTH:
-            raise GuardrailViolation(f"the query nests {depth} levels deep; the cap is {MAX_JSON_DEPTH}")
+            raise GuardrailViolation(
+                f"the query nests {depth} levels deep; the cap is {MAX_JSON_DEPTH}"
+            )
         bad = _forbidden(body)
         if bad:
             raise GuardrailViolation(f"{bad!r} {FORBIDDEN}")
         size, offset = integer(body, "search", "size", 10), integer(body, "search", "from", 0)
         if size + offset > self.rails.max_size:
-            raise GuardrailViolation(f"from + size = {size + offset} is over the cap of {self.rails.max_size} hits")
+            raise GuardrailViolation(
+                f"from + size = {size + offset} is over the cap of {self.rails.max_size} hits"
+            )
         aggs = an_object(body.get("aggs", body.get("aggregations")) or {}, "aggs")
         buckets = _bucket_product(aggs)
         if buckets > self.rails.max_buckets:
-            raise GuardrailViolation(f"the aggregations could return {buckets:,} buckets; the cap is "
-                                     f"{self.rails.max_buckets:,}")
+            raise GuardrailViolation(
+                f"the aggregations could return {buckets:,} buckets; the cap is "
+                f"{self.rails.max_buckets:,}"
+            )
         documents = _top_hits_documents(aggs)
         if documents > self.rails.max_size:
-            raise GuardrailViolation(f"top_hits could return {documents:,} documents; the cap is "
-                                     f"{self.rails.max_size:,} hits")
+            raise GuardrailViolation(
+                f"top_hits could return {documents:,} documents; the cap is "
+                f"{self.rails.max_size:,} hits"
+            )
 
     def search(self, index: str, body: Body) -> Response:
         self.check(index, body)
-        return _with_deadline(self.inner, self.rails.timeout_s, lambda: self.inner.search(index, body))
+        return _with_deadline(
+            self.inner, self.rails.timeout_s, lambda: self.inner.search(index, body)
+        )
 
     def count(self, index: str, body: Body | None = None) -> int:
         self.check(index, body or {})
-        return _with_deadline(self.inner, self.rails.timeout_s, lambda: self.inner.count(index, body))
+        return _with_deadline(
+            self.inner, self.rails.timeout_s, lambda: self.inner.count(index, body)
+        )
 
     def mapping(self, index: str) -> dict[str, Any]:
         self._index(index)
@@ -87,18 +118,25 @@ class GuardedEngine(Engine):
     def indices(self) -> list[str]:
         return [i for i in self.inner.indices() if i in self.rails.allowed_indices]
 
-    def bulk_load(self, index: str, table: pa.Table, mapping: dict[str, Any], id_field: str | None = None) -> int:
-        raise GuardrailViolation("writes are not allowed through the agent: the engine is read-only")
+    def bulk_load(
+        self, index: str, table: pa.Table, mapping: dict[str, Any], id_field: str | None = None
+    ) -> int:
+        raise GuardrailViolation(
+            "writes are not allowed through the agent: the engine is read-only"
+        )
 
     def load_staged(self, index: str, staged: StagedRows, mapping: dict[str, Any]) -> int:
-        raise GuardrailViolation("writes are not allowed through the agent: the engine is read-only")
+        raise GuardrailViolation(
+            "writes are not allowed through the agent: the engine is read-only"
+        )
 
     def close(self) -> None:
         self.inner.close()
 
 
 def _forbidden(node: Any) -> str | None:
-    """The first forbidden key in `node`; a pipeline's script is checked against the vetted template instead."""
+    """The first forbidden key in `node`; a pipeline's script is checked against the vetted template
+    instead."""
     if isinstance(node, dict):
         for key, value in node.items():
             if key in SCRIPTED and isinstance(value, dict) and "script" in value:
@@ -125,7 +163,8 @@ def _own_buckets(spec: dict[str, Any]) -> int:
 
 
 def _listed_buckets(spec: dict[str, Any]) -> int:
-    """The buckets a request lists: a filters aggregation's filters (and its other bucket), a range's ranges."""
+    """The buckets a request lists: a filters aggregation's filters (and its other bucket), a
+    range's ranges."""
     body = spec.get("filters")
     if isinstance(body, dict) and isinstance(body.get("filters"), dict | list):
         other = bool(body.get("other_bucket") or body.get("other_bucket_key"))
@@ -152,7 +191,8 @@ def _bucket_product(aggs: dict[str, Any]) -> int:
 
 
 def _top_hits_documents(aggs: dict[str, Any]) -> int:
-    """The most documents the top_hits in a tree could return: from + size times the buckets above them."""
+    """The most documents the top_hits in a tree could return: from + size times the buckets above
+    them."""
     total = 0
     for spec in aggs.values():
         if not isinstance(spec, dict):
@@ -168,8 +208,8 @@ def _with_deadline(engine: Engine, seconds: float, call: Any) -> Any:
     """Run `call`; past the deadline interrupt the engine (embedded) and raise QueryTimeout.
 
     An answer that arrives after the deadline is a timeout too, so the outcome does not depend on
-    whether the interrupt reached a running query; so is any failure after it, which the interrupt may have caused
-    wherever it landed (a statement reading the mapping, not only the query).
+    whether the interrupt reached a running query; so is any failure after it, which the interrupt
+    may have caused wherever it landed (a statement reading the mapping, not only the query).
     """
     interrupt = getattr(engine, "interrupt_all", None)
     timer = threading.Timer(seconds, interrupt) if interrupt else None

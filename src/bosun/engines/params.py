@@ -1,7 +1,8 @@
 """Parameters of a query DSL body, read with their type and range checked.
 
-A malformed value (a size given as words, NaN, an order that is neither asc nor desc) is a BadQuery naming
-the clause and the parameter, never a ValueError from deep inside an engine or a silently wrong answer.
+A malformed value (a size given as words, NaN, an order that is neither asc nor desc) is a BadQuery
+naming the clause and the parameter, never a ValueError from deep inside an engine or a silently
+wrong answer.
 """
 
 from __future__ import annotations
@@ -76,7 +77,8 @@ def field_name(body: Any, clause: str) -> str:
 
 
 def json_depth(node: Any) -> int:
-    """How deeply objects and lists nest in `node`; iterative, so any depth is measured without recursion."""
+    """How deeply objects and lists nest in `node`; iterative, so any depth is measured without
+    recursion."""
     deepest, stack = 0, [(node, 1)]
     while stack:
         item, depth = stack.pop()

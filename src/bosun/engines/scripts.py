@@ -1,16 +1,18 @@
-"""The one script language Bosun lets through: a pipeline's arithmetic and comparisons over its bucket values.
+"""The one script language Bosun lets through: a pipeline's arithmetic and comparisons over its
+bucket values.
 
-`bucket_selector` and `bucket_script` need a Painless `script`. Bosun runs no scripts, except this vetted
-template: an expression over `params.<name>` (names declared in the pipeline's `buckets_path`), numbers,
-comparisons (> >= < <= == !=), `&&`, `||`, `!`, + - * / and parentheses. A selector's expression must be a
-condition, a bucket_script's a number:
+`bucket_selector` and `bucket_script` need a Painless `script`. Bosun runs no scripts, except this
+vetted template: an expression over `params.<name>` (names declared in the pipeline's
+`buckets_path`), numbers, comparisons (> >= < <= == !=), `&&`, `||`, `!`, + - * / and parentheses. A
+selector's expression must be a condition, a bucket_script's a number:
 
     {"buckets_path": {"total": "teu", "n": "_count"}, "script": "params.total / params.n > 2.5"}
 
-It is parsed here by a parser of its own rather than by a library: no Python library parses a Painless
-subset, and `ast`/`eval` would accept Python, not this; a grammar this small is safer read token by token.
-It is evaluated in Python over the bucket values (never turned into SQL or sent anywhere as code of ours).
-Values follow Java: params are doubles (a gap is NaN), literals without a point are ints, int / int truncates.
+It is parsed here by a parser of its own rather than by a library: no Python library parses a
+Painless subset, and `ast`/`eval` would accept Python, not this; a grammar this small is safer read
+token by token. It is evaluated in Python over the bucket values (never turned into SQL or sent
+anywhere as code of ours). Values follow Java: params are doubles (a gap is NaN), literals without a
+point are ints, int / int truncates.
 """
 
 from __future__ import annotations
@@ -22,11 +24,15 @@ from typing import Any
 
 from bosun.errors import BadQuery, GuardrailViolation
 
-SCRIPTED = {"bucket_selector": "bool", "bucket_script": "num"}  # pipeline kind -> the type its script yields
+# pipeline kind -> the type its script yields
+SCRIPTED = {"bucket_selector": "bool", "bucket_script": "num"}
 FORBIDDEN = "is not allowed: Bosun's queries are read-only and run no scripts"
-_TOKEN = re.compile(r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|params\.(?P<param>[A-Za-z_]\w*)"
-                    r"|(?P<op>&&|\|\||[<>=!]=|[<>!()+\-*/]))")
-# far above any real template (about 20 tokens); a longer or deeper one would exhaust the parser's stack
+_TOKEN = re.compile(
+    r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|params\.(?P<param>[A-Za-z_]\w*)"
+    r"|(?P<op>&&|\|\||[<>=!]=|[<>!()+\-*/]))"
+)
+# far above any real template (about 20 tokens); a longer or deeper one would exhaust the parser's
+# stack
 MAX_LENGTH, MAX_TOKENS, MAX_NESTING = 1000, 100, 32
 _LEVELS = [("||",), ("&&",), ("==", "!="), ("<", "<=", ">", ">="), ("+", "-"), ("*", "/")]
 Value = float | int | bool
@@ -34,7 +40,8 @@ Value = float | int | bool
 
 @dataclass(frozen=True)
 class Node:
-    """One node of a parsed expression: a literal (`value`), a parameter (`param`) or an operator on `args`."""
+    """One node of a parsed expression: a literal (`value`), a parameter (`param`) or an operator on
+    `args`."""
 
     kind: str  # "num" or "bool": what it yields
     op: str = ""
@@ -66,13 +73,17 @@ class Template:
 
 
 def refuse(why: str) -> GuardrailViolation:
-    """The error for a script outside the vetted template (the same words as for any forbidden script)."""
-    return GuardrailViolation(f"'script' {FORBIDDEN} (a pipeline may use only an expression over params.<name> "
-                              f"from its buckets_path, numbers, comparisons, && || ! and + - * /: {why})")
+    """The error for a script outside the vetted template (the same words as for any forbidden
+    script)."""
+    return GuardrailViolation(
+        f"'script' {FORBIDDEN} (a pipeline may use only an expression over params.<name> "
+        f"from its buckets_path, numbers, comparisons, && || ! and + - * /: {why})"
+    )
 
 
 def vetted(kind: str, body: dict[str, Any]) -> Template:
-    """The parsed script of a bucket_selector / bucket_script body; anything else raises GuardrailViolation."""
+    """The parsed script of a bucket_selector / bucket_script body; anything else raises
+    GuardrailViolation."""
     if kind not in SCRIPTED:
         raise refuse(f"{kind} takes no script")
     paths = body.get("buckets_path")
@@ -81,21 +92,29 @@ def vetted(kind: str, body: dict[str, Any]) -> Template:
     source = _source(body.get("script"))
     root = _Parser(source, set(paths)).parse()
     if root.kind != SCRIPTED[kind]:
-        raise refuse(f"a {kind} script must yield {'a condition' if SCRIPTED[kind] == 'bool' else 'a number'}")
+        raise refuse(
+            f"a {kind} script must yield "
+            f"{'a condition' if SCRIPTED[kind] == 'bool' else 'a number'}"
+        )
     return Template(source, root)
 
 
 def _source(script: Any) -> str:
     if isinstance(script, str):
         return script
-    if (isinstance(script, dict) and set(script) <= {"source", "lang"} and isinstance(script.get("source"), str)
-            and script.get("lang", "painless") == "painless"):
+    if (
+        isinstance(script, dict)
+        and set(script) <= {"source", "lang"}
+        and isinstance(script.get("source"), str)
+        and script.get("lang", "painless") == "painless"
+    ):
         return str(script["source"])
     raise refuse("write the script as its source text (no stored script, params or other language)")
 
 
 class _Parser:
-    """Precedence climbing over the tokens, Java's precedence: || < && < equality < relation < + - < * /."""
+    """Precedence climbing over the tokens, Java's precedence: || < && < equality < relation < + - <
+    * /."""
 
     def __init__(self, source: str, names: set[str]) -> None:
         if len(source) > MAX_LENGTH:
@@ -200,13 +219,24 @@ def _apply(op: str, values: list[Value]) -> Value:
     a, b = values
     if op == "/":
         return _divide(a, b)
-    return {"&&": lambda: a and b, "||": lambda: a or b, "==": lambda: a == b, "!=": lambda: a != b,
-            "<": lambda: a < b, "<=": lambda: a <= b, ">": lambda: a > b, ">=": lambda: a >= b,
-            "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b}[op]()
+    return {
+        "&&": lambda: a and b,
+        "||": lambda: a or b,
+        "==": lambda: a == b,
+        "!=": lambda: a != b,
+        "<": lambda: a < b,
+        "<=": lambda: a <= b,
+        ">": lambda: a > b,
+        ">=": lambda: a >= b,
+        "+": lambda: a + b,
+        "-": lambda: a - b,
+        "*": lambda: a * b,
+    }[op]()
 
 
 def _divide(a: Value, b: Value) -> Value:
-    """Java's division: ints truncate toward zero (by zero: an error); doubles give ±Infinity or NaN by zero."""
+    """Java's division: ints truncate toward zero (by zero: an error); doubles give ±Infinity or NaN
+    by zero."""
     if isinstance(a, int) and isinstance(b, int):
         quotient = abs(a) // abs(b)  # ZeroDivisionError: Template.evaluate names it
         return quotient if (a >= 0) == (b >= 0) else -quotient

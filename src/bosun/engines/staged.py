@@ -1,5 +1,6 @@
-"""Rows a loader has written to a DuckDB file of its own, to be copied into an index without passing through
-Python: the embedded engine copies them table to table; an engine that takes rows reads them back."""
+"""Rows a loader has written to a DuckDB file of its own, to be copied into an index without passing
+through Python: the embedded engine copies them table to table; an engine that takes rows reads them
+back."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ import duckdb
 if TYPE_CHECKING:
     import pyarrow as pa
 
-SEQ = "__seq"  # the staged rows' load order, a column of their own (a field's name never starts with "_")
+# the staged rows' load order, a column of their own (a field's name never starts with "_")
+SEQ = "__seq"
 
 
 @dataclass(frozen=True)
 class StagedRows:
-    """Table (or view) `table` of the DuckDB file at `path`: `rows` rows, their load order in column SEQ."""
+    """Table (or view) `table` of the DuckDB file at `path`: `rows` rows, their load order in column
+    SEQ."""
 
     path: Path
     table: str

@@ -1,1 +1,2 @@
-"""Evaluation files (DATA_CONTRACT §4): questions, expectations computed by gold SQL, and the judge."""
+"""Evaluation files (DATA_CONTRACT §4): questions, expectations computed by gold SQL, and the
+judge."""

@@ -1,10 +1,12 @@
-"""Confirmed answers as an evaluation file (DATA_CONTRACT §4): a team's own regression set, grown from use.
+"""Confirmed answers as an evaluation file (DATA_CONTRACT §4): a team's own regression set, grown
+from use.
 
-Each marked turn becomes one item: its thread's earlier questions and its own as `turns`, and an expectation
-whose gold SQL is the confirmed figure itself, written as a literal (`select 1234`), so `bosun eval` judges a
-later answer against what a person confirmed, whatever the data holds then:
+Each marked turn becomes one item: its thread's earlier questions and its own as `turns`, and an
+expectation whose gold SQL is the confirmed figure itself, written as a literal (`select 1234`), so
+`bosun eval` judges a later answer against what a person confirmed, whatever the data holds then:
 
-- marked right: what the answer showed — a single figure (`value`), the number of records a search matched
+- marked right: what the answer showed — a single figure (`value`), the number of records a search
+  matched
   (`count`), the table's rows (`table`, in order), or the options of a question back (`clarify`);
 - marked wrong with a corrected figure: that figure (`value`);
 - marked wrong without one, or right with nothing to check: skipped, and counted.
@@ -41,12 +43,28 @@ def evaluation_items(confirmed: list[Confirmed]) -> Exported:
         expect = _expectation(entry)
         mark = entry.mark
         if expect is None:
-            verdict = "right, with no figure to check" if mark.right else "wrong, without a corrected figure"
-            skipped.append(f"{mark.thread_id} turn {mark.turn} (“{entry.question}”): marked {verdict}")
+            verdict = (
+                "right, with no figure to check"
+                if mark.right
+                else "wrong, without a corrected figure"
+            )
+            skipped.append(
+                f"{mark.thread_id} turn {mark.turn} (“{entry.question}”): marked {verdict}"
+            )
             continue
-        items.append({"id": f"confirmed-{mark.thread_id}-{mark.turn}", "turns": [*entry.before, entry.question],
-                      "expect": expect, "confirmed": {"right": mark.right, "by": mark.by, "at": mark.at,
-                                                      "correction": mark.correction}})
+        items.append(
+            {
+                "id": f"confirmed-{mark.thread_id}-{mark.turn}",
+                "turns": [*entry.before, entry.question],
+                "expect": expect,
+                "confirmed": {
+                    "right": mark.right,
+                    "by": mark.by,
+                    "at": mark.at,
+                    "correction": mark.correction,
+                },
+            }
+        )
     return Exported(items=items, skipped=skipped)
 
 
@@ -70,7 +88,8 @@ def _of_result(result: ResultTable) -> dict[str, Any] | None:
     rows = result.rows
     if len(rows) == 1 and len(rows[0]) == 1:
         return {"kind": "value", "gold_sql": f"select {_literal(rows[0][0])}"}
-    if result.total != len(rows) or len(rows) > MAX_TABLE_ROWS:  # records listed a page at a time: their number
+    # records listed a page at a time: their number
+    if result.total != len(rows) or len(rows) > MAX_TABLE_ROWS:
         return {"kind": "count", "gold_sql": f"select {result.total}"}
     if not rows:
         return None
@@ -79,7 +98,8 @@ def _of_result(result: ResultTable) -> dict[str, Any] | None:
 
 
 def _literal(value: Any) -> str:
-    """A cell as a DuckDB literal: numbers as numbers (doubles, which the judge compares within 0.5 %)."""
+    """A cell as a DuckDB literal: numbers as numbers (doubles, which the judge compares within 0.5
+    %)."""
     if value is None or (isinstance(value, float) and not math.isfinite(value)):
         return "NULL"
     if isinstance(value, bool):

@@ -1,16 +1,19 @@
-"""Who may call what Bosun serves over HTTP: anyone on loopback, only bearers of the token elsewhere.
+"""Who may call what Bosun serves over HTTP: anyone on loopback, only bearers of the token
+elsewhere.
 
 One rule for every server (`bosun serve`, `bosun serve graphql`, the MCP server):
 
 - bound to a loopback address (127.0.0.0/8, ::1, localhost) no token is needed;
 - bound to any other address, `BOSUN_API_TOKEN` must be set or the server does not start;
 - whenever a token is set, every request must carry `Authorization: Bearer <token>`, compared in
-  constant time; paths a server declares public (a page's static files, which hold no data) are exempt:
+  constant time; paths a server declares public (a page's static files, which hold no data) are
+  exempt:
   exact paths, or prefixes written with a trailing `*`.
 
-and which `Host` a request may name (against DNS rebinding, where a web page's own name comes to point at
-127.0.0.1): bound to loopback, the loopback names (with any port) and those of `BOSUN_ALLOWED_HOSTS`; bound
-elsewhere, the setting's names, or any when it is unset (the token then guards). Other hosts get a 400.
+and which `Host` a request may name (against DNS rebinding, where a web page's own name comes to
+point at 127.0.0.1): bound to loopback, the loopback names (with any port) and those of
+`BOSUN_ALLOWED_HOSTS`; bound elsewhere, the setting's names, or any when it is unset (the token then
+guards). Other hosts get a 400.
 
 `BearerAuth` is plain ASGI middleware, so it wraps Starlette, FastAPI and the MCP SDK's apps alike.
 """
@@ -62,8 +65,10 @@ def guard_hosts(app: ASGIApp, hosts: list[str]) -> ASGIApp:
 def required_token(host: str, token: str | None) -> str | None:
     """The token requests must bear on this host; off loopback without one is a SettingsError."""
     if not token and not is_loopback(host):
-        raise SettingsError(f"bad setting BOSUN_API_TOKEN: serving on {host}, off loopback, needs a token "
-                            "that every request then bears (Authorization: Bearer …)")
+        raise SettingsError(
+            f"bad setting BOSUN_API_TOKEN: serving on {host}, off loopback, needs a token "
+            "that every request then bears (Authorization: Bearer …)"
+        )
     return token or None
 
 
@@ -84,7 +89,8 @@ def protect(app: ASGIApp, token: str | None, public: tuple[str, ...] = ()) -> AS
 
 
 class BearerAuth:
-    """ASGI middleware: refuse HTTP and WebSocket requests that do not bear the token (401, JSON)."""
+    """ASGI middleware: refuse HTTP and WebSocket requests that do not bear the token (401,
+    JSON)."""
 
     def __init__(self, app: ASGIApp, token: str, public: tuple[str, ...] = ()) -> None:
         self.app, self.token, self.public = app, token, public
@@ -107,7 +113,14 @@ class BearerAuth:
 
 
 async def _refuse(send: Send) -> None:
-    body = json.dumps({"error": "unauthorized", "detail": "this server needs Authorization: Bearer <token>"})
-    await send({"type": "http.response.start", "status": 401,
-                "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")]})
+    body = json.dumps(
+        {"error": "unauthorized", "detail": "this server needs Authorization: Bearer <token>"}
+    )
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 401,
+            "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")],
+        }
+    )
     await send({"type": "http.response.body", "body": body.encode()})

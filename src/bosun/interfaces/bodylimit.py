@@ -1,8 +1,9 @@
 """The most bytes one HTTP request body may hold, checked before the body is read.
 
-`BodyLimit` is plain ASGI middleware in front of every server (`bosun serve`, `bosun serve graphql`): a declared
-`Content-Length` over the limit is answered 413 before a byte of the body is read; a chunked body (no length) is
-read up to the limit and refused as soon as it passes it, so no more than the limit is ever held.
+`BodyLimit` is plain ASGI middleware in front of every server (`bosun serve`, `bosun serve
+graphql`): a declared `Content-Length` over the limit is answered 413 before a byte of the body is
+read; a chunked body (no length) is read up to the limit and refused as soon as it passes it, so no
+more than the limit is ever held.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from bosun.interfaces.auth import ASGIApp, Receive, Scope, Send
 
 
 class BodyLimit:
-    """ASGI middleware: HTTP request bodies over `limit` bytes are answered 413 (JSON `{error, detail}`)."""
+    """ASGI middleware: HTTP request bodies over `limit` bytes are answered 413 (JSON `{error,
+    detail}`)."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app, self.limit = app, limit
@@ -35,7 +37,8 @@ class BodyLimit:
         await self.app(scope, _replay(chunks, receive), send)
 
     async def _read(self, receive: Receive) -> list[MutableMapping[str, Any]] | None:
-        """The body's messages, or None once more than the limit has come (the rest is never read)."""
+        """The body's messages, or None once more than the limit has come (the rest is never
+        read)."""
         messages: list[MutableMapping[str, Any]] = []
         size = 0
         while True:
@@ -76,7 +79,15 @@ def too_large(limit: int) -> str:
 
 async def _refuse(send: Send, limit: int) -> None:
     body = json.dumps({"error": "request_too_large", "detail": too_large(limit)}).encode()
-    await send({"type": "http.response.start", "status": 413,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            (b"connection", b"close")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

@@ -1,10 +1,12 @@
-"""Each HTTP request's queries run with its caller's own cluster credentials (BOSUN_ENGINE_AUTH=caller).
+"""Each HTTP request's queries run with its caller's own cluster credentials
+(BOSUN_ENGINE_AUTH=caller).
 
-Bosun's own token keeps its header (`Authorization: Bearer <BOSUN_API_TOKEN>`, `interfaces.auth`); the
-cluster credential comes in `X-Bosun-Engine-Authorization: ApiKey <key>` (or `Bearer <token>`) and is sent
-to the cluster as its `Authorization`. A request without it is refused with a 401 in one line, before any
-query; the public paths (the page's static files, the API's description) hold no data and need none.
-The credential is held for the request only (`engines.caller`), never stored or logged.
+Bosun's own token keeps its header (`Authorization: Bearer <BOSUN_API_TOKEN>`, `interfaces.auth`);
+the cluster credential comes in `X-Bosun-Engine-Authorization: ApiKey <key>` (or `Bearer <token>`)
+and is sent to the cluster as its `Authorization`. A request without it is refused with a 401 in one
+line, before any query; the public paths (the page's static files, the API's description) hold no
+data and need none. The credential is held for the request only (`engines.caller`), never stored or
+logged.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from bosun.interfaces.auth import ASGIApp, Receive, Scope, Send
 
 
 class CallerCredentials:
-    """ASGI middleware: run the request as its caller, or refuse it (401, JSON) without credentials."""
+    """ASGI middleware: run the request as its caller, or refuse it (401, JSON) without
+    credentials."""
 
     def __init__(self, app: ASGIApp, public: tuple[str, ...] = ()) -> None:
         self.app, self.public = app, public
@@ -55,6 +58,11 @@ async def _refuse(scope: Scope, send: Send, detail: str) -> None:
         await send({"type": "websocket.close", "code": 1008})
         return
     body = json.dumps({"error": "unauthorized", "detail": detail})
-    await send({"type": "http.response.start", "status": 401,
-                "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"ApiKey")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 401,
+            "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"ApiKey")],
+        }
+    )
     await send({"type": "http.response.body", "body": body.encode()})

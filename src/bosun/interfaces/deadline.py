@@ -1,8 +1,10 @@
-"""A request's deadline over its whole reply: the query, then building and serialising what is sent back.
+"""A request's deadline over its whole reply: the query, then building and serialising what is sent
+back.
 
-The guardrails stop a query at BOSUN_QUERY_TIMEOUT_S; a reply of many documents can take as long again to
-turn into JSON. Here the reply is written piece by piece (each flat object in one call of the C encoder) and
-the clock is read between pieces, so a reply past the deadline stops there with one line naming the limit.
+The guardrails stop a query at BOSUN_QUERY_TIMEOUT_S; a reply of many documents can take as long
+again to turn into JSON. Here the reply is written piece by piece (each flat object in one call of
+the C encoder) and the clock is read between pieces, so a reply past the deadline stops there with
+one line naming the limit.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ class Deadline:
 
     def check(self) -> None:
         if time.monotonic() >= self._ends:
-            raise QueryTimeout(f"the request took longer than {self.seconds:g} s with its reply and was stopped "
-                               f"({SETTING}); ask for fewer documents or buckets")
+            raise QueryTimeout(
+                f"the request took longer than {self.seconds:g} s with its reply and was stopped "
+                f"({SETTING}); ask for fewer documents or buckets"
+            )
 
     def json(self, value: Any) -> str:
         """`value` as compact JSON, the deadline checked between its pieces."""

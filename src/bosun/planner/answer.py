@@ -41,16 +41,29 @@ class Answer(BaseModel):
     not_understood: list[str] = Field(default_factory=list)
     results: list[ResultTable] = Field(default_factory=list)
     trace: Trace
-    tokens: TurnTokens | None = None  # the turn's model tokens, by node, and its budget (llm backend)
-    remember: list[TaughtWord] = Field(default_factory=list, description="aliases offered because a question back "
-                                       "was answered the same way twice; never applied unless taught")
+    # the turn's model tokens, by node, and its budget (llm backend)
+    tokens: TurnTokens | None = None
+    remember: list[TaughtWord] = Field(
+        default_factory=list,
+        description="aliases offered because a question back "
+        "was answered the same way twice; never applied unless taught",
+    )
 
 
 def trace_of(sub_goals: list[SubGoal], notes: list[str]) -> Trace:
     """The sub-goals as the answer's trace shows them, with what the gates decided."""
-    entries = [TraceEntry(id=s.id, goal_id=s.goal_id, worker=s.worker, status=s.status, round=s.round,
-                          duration_ms=s.duration_ms, error=s.error,
-                          inputs={k: f"sg{r.from_sub_goal}.{r.slot}" for k, r in s.inputs.items()})
-               for s in sub_goals]
+    entries = [
+        TraceEntry(
+            id=s.id,
+            goal_id=s.goal_id,
+            worker=s.worker,
+            status=s.status,
+            round=s.round,
+            duration_ms=s.duration_ms,
+            error=s.error,
+            inputs={k: f"sg{r.from_sub_goal}.{r.slot}" for k, r in s.inputs.items()},
+        )
+        for s in sub_goals
+    ]
     rounds = max((s.round or 0 for s in sub_goals), default=0)
     return Trace(rounds=rounds, sub_goals=entries, notes=notes)

@@ -23,8 +23,9 @@ def one_goal(question: str, history: list[PastTurn]) -> list[Goal]:
 
 @dataclass(frozen=True)
 class RunContext(Context):
-    """What a turn runs with: F01's reader, F02's planner, the workers' registry, the turn's token ledger, and the
-    name vectors the session's understanding resolves names with (MCP's name tool uses them too)."""
+    """What a turn runs with: F01's reader, F02's planner, the workers' registry, the turn's token
+    ledger, and the name vectors the session's understanding resolves names with (MCP's name tool
+    uses them too)."""
 
     registry: Registry = field(default_factory=lambda: REGISTRY)
     goals_of: GoalsOf = one_goal

@@ -7,7 +7,9 @@ from typing import Literal
 from langgraph.config import get_stream_writer
 from pydantic import BaseModel, Field
 
-EventKind = Literal["goals", "round_started", "dispatched", "finished", "join", "gate", "done", "resumed"]
+EventKind = Literal[
+    "goals", "round_started", "dispatched", "finished", "join", "gate", "done", "resumed"
+]
 
 
 class TurnEvent(BaseModel):
@@ -19,7 +21,9 @@ class TurnEvent(BaseModel):
     status: str | None = None
     duration_ms: float | None = None
     message: str = ""
-    inputs: dict[str, int] = Field(default_factory=dict, description="dispatched: input name → the sub-goal feeding it")
+    inputs: dict[str, int] = Field(
+        default_factory=dict, description="dispatched: input name → the sub-goal feeding it"
+    )
 
 
 def emit(event: TurnEvent) -> None:

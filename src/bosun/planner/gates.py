@@ -1,4 +1,5 @@
-"""Deterministic control, outside F02 (lessons of seeds 002/003): pure functions the gate nodes apply.
+"""Deterministic control, outside F02 (lessons of seeds 002/003): pure functions the gate nodes
+apply.
 
 Each takes the state (and the registry where it must) and returns what to change; none calls a
 worker or a model, so each is tested on its own.
@@ -22,7 +23,8 @@ def deadline_passed(state: MainState, now: float) -> bool:
 
 
 def validate_plan(proposal: PlanDecision, state: MainState, registry: Registry) -> list[str]:
-    """Why a proposed round may not run: unknown workers, bad or cyclic InputRefs, duplicate work."""
+    """Why a proposed round may not run: unknown workers, bad or cyclic InputRefs, duplicate
+    work."""
     problems: list[str] = []
     known = {s.id: s for s in state.sub_goals}
     proposed = {s.id: s for s in proposal.sub_goals}
@@ -34,11 +36,17 @@ def validate_plan(proposal: PlanDecision, state: MainState, registry: Registry) 
         for name, ref in sub_goal.inputs.items():
             source = known.get(ref.from_sub_goal) or proposed.get(ref.from_sub_goal)
             if source is None:
-                problems.append(f"sg{sub_goal.id}.{name}: refers to unknown sub-goal {ref.from_sub_goal}")
+                problems.append(
+                    f"sg{sub_goal.id}.{name}: refers to unknown sub-goal {ref.from_sub_goal}"
+                )
             elif source.status == "failed":
-                problems.append(f"sg{sub_goal.id}.{name}: refers to failed sub-goal {ref.from_sub_goal}")
+                problems.append(
+                    f"sg{sub_goal.id}.{name}: refers to failed sub-goal {ref.from_sub_goal}"
+                )
             elif ref.slot not in source.outputs:
-                problems.append(f"sg{sub_goal.id}.{name}: sg{source.id} declares no slot {ref.slot!r}")
+                problems.append(
+                    f"sg{sub_goal.id}.{name}: sg{source.id} declares no slot {ref.slot!r}"
+                )
     problems += _cycles(proposal.sub_goals)
     problems += _duplicates(proposal.sub_goals, state.sub_goals)
     return problems
@@ -61,7 +69,11 @@ def _cycles(sub_goals: list[SubGoal]) -> list[str]:
 
 
 def _signature(s: SubGoal) -> tuple[int, str, tuple[tuple[str, int, str], ...]]:
-    return s.goal_id, s.worker, tuple(sorted((k, r.from_sub_goal, r.slot) for k, r in s.inputs.items()))
+    return (
+        s.goal_id,
+        s.worker,
+        tuple(sorted((k, r.from_sub_goal, r.slot) for k, r in s.inputs.items())),
+    )
 
 
 def _duplicates(proposed: list[SubGoal], existing: list[SubGoal]) -> list[str]:
@@ -77,18 +89,29 @@ def _duplicates(proposed: list[SubGoal], existing: list[SubGoal]) -> list[str]:
 
 def retries(finished: list[SubGoal]) -> list[int]:
     """Sub-goals of the last round to run once more: transient failures with attempts left."""
-    return [s.id for s in finished
-            if s.status == "failed" and s.result is not None and s.result.transient and s.attempts < MAX_ATTEMPTS]
+    return [
+        s.id
+        for s in finished
+        if s.status == "failed"
+        and s.result is not None
+        and s.result.transient
+        and s.attempts < MAX_ATTEMPTS
+    ]
 
 
 def accept_partial(goals: list[Goal], blocked: dict[int, str]) -> list[Goal]:
     """Partial success: a goal that cannot progress is failed with its reason; the others go on."""
-    return [g.model_copy(update={"status": "failed", "error": blocked[g.id]}) if g.id in blocked and g.status == "open"
-            else g for g in goals]
+    return [
+        g.model_copy(update={"status": "failed", "error": blocked[g.id]})
+        if g.id in blocked and g.status == "open"
+        else g
+        for g in goals
+    ]
 
 
 def review(goal: Goal, finished: SubGoal, registry: Registry, ambiguity: str) -> Goal:
-    """The review gate: an empty result gets one diagnostic step; a needed clarification is asked (policy)."""
+    """The review gate: an empty result gets one diagnostic step; a needed clarification is asked
+    (policy)."""
     flags = finished.result or ResultFlags()
     if flags.needs and ambiguity == "ask" and flags.needs not in goal.deliverables:
         return goal.model_copy(update={"deliverables": [flags.needs]})
@@ -96,10 +119,17 @@ def review(goal: Goal, finished: SubGoal, registry: Registry, ambiguity: str) ->
         diagnostic = next((c for c in registry.capabilities() if c.reviews_empty), None)
         if diagnostic is not None:
             slot = diagnostic.produces[0]
-            return goal.model_copy(update={"deliverables": [*goal.deliverables, slot], "reviewed": True})
+            return goal.model_copy(
+                update={"deliverables": [*goal.deliverables, slot], "reviewed": True}
+            )
     return goal
 
 
 def delivered(goal: Goal, sub_goals: list[SubGoal]) -> bool:
-    return all(any(s.goal_id == goal.id and slot in s.outputs and s.status in ("success", "partial")
-                   for s in sub_goals) for slot in goal.deliverables)
+    return all(
+        any(
+            s.goal_id == goal.id and slot in s.outputs and s.status in ("success", "partial")
+            for s in sub_goals
+        )
+        for slot in goal.deliverables
+    )

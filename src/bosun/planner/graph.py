@@ -1,7 +1,7 @@
 """The Deterministic Planner of seed 000, as a LangGraph graph.
 
-    START → F01 → F02 → plan gate ─Send(WorkerInput)…→ F03 → F13 → review gate → F02 …
-                             └── done / failed ──────────────────────────────→ F14 → END
+START → F01 → F02 → plan gate ─Send(WorkerInput)…→ F03 → F13 → review gate → F02 …
+                         └── done / failed ──────────────────────────────→ F14 → END
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ def build_graph(checkpointer: Any = None) -> Any:
     graph.add_node("f01_reiterate_intention", f01_reiterate_intention)
     graph.add_node("f02_planner", f02_planner)
     graph.add_node("g_plan_gate", g_plan_gate)
-    graph.add_node("f03_worker_executor", cast(Any, f03_worker_executor), input_schema=WorkerInput)  # one per Send
+    # one per Send
+    graph.add_node("f03_worker_executor", cast(Any, f03_worker_executor), input_schema=WorkerInput)
     graph.add_node("f13_join_reduce", f13_join_reduce)
     graph.add_node("g_review_gate", g_review_gate)
     graph.add_node("f14_synthesizer", f14_synthesizer)
@@ -39,9 +40,11 @@ def build_graph(checkpointer: Any = None) -> Any:
     graph.add_edge("f01_reiterate_intention", "f02_planner")  # goals → first round
     graph.add_edge("f02_planner", "g_plan_gate")  # F02 only proposes; the gate decides
     graph.add_conditional_edges(  # fan out ready sub-goals, or synthesize when planning is over
-        "g_plan_gate", route_after_planner, ["f03_worker_executor", "f14_synthesizer"])
+        "g_plan_gate", route_after_planner, ["f03_worker_executor", "f14_synthesizer"]
+    )
     graph.add_edge("f03_worker_executor", "f13_join_reduce")  # F13 runs once, after every branch
-    graph.add_edge("f13_join_reduce", "g_review_gate")  # retries, review of empty results, ambiguity policy
+    # retries, review of empty results, ambiguity policy
+    graph.add_edge("f13_join_reduce", "g_review_gate")
     graph.add_edge("g_review_gate", "f02_planner")  # F13 always returns to F02
     graph.add_edge("f14_synthesizer", END)  # one answer
     return graph.compile(checkpointer=checkpointer)

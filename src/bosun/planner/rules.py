@@ -1,4 +1,5 @@
-"""F02, rules implementation: plan each goal backwards from its deliverable slots through the registry.
+"""F02, rules implementation: plan each goal backwards from its deliverable slots through the
+registry.
 
 A goal needs each deliverable slot; the worker that produces a slot needs the slots it consumes,
 each produced by another worker, and so on. Every sub-goal whose inputs are ready is proposed in the
@@ -41,11 +42,16 @@ class _Plan:
         return max((s.id for s in [*self.state.sub_goals, *self.added]), default=0) + 1
 
     def latest(self, goal_id: int, slot: str) -> SubGoal | None:
-        found = [s for s in [*self.state.sub_goals, *self.added] if s.goal_id == goal_id and slot in s.outputs]
+        found = [
+            s
+            for s in [*self.state.sub_goals, *self.added]
+            if s.goal_id == goal_id and slot in s.outputs
+        ]
         return found[-1] if found else None
 
     def need(self, slot: str, goal: Goal) -> dict[str, InputRef] | None:
-        """Refs to `slot` when it is available; otherwise plans what produces it and returns None."""
+        """Refs to `slot` when it is available; otherwise plans what produces it and returns
+        None."""
         if goal.inputs_from_goals and slot not in goal.deliverables:
             return self.from_goals(slot, goal)
         existing = self.latest(goal.id, slot)
@@ -66,9 +72,18 @@ class _Plan:
             inputs.update(refs or {})
         if ready:
             cap = producer.capability
-            self.added.append(SubGoal(id=self.next_id, goal_id=goal.id, worker=cap.name, inputs=inputs,
-                                      description=f"{cap.name}: {goal.text}", params=goal.params,
-                                      outputs=list(cap.produces), goal_type=cap.goal_type))
+            self.added.append(
+                SubGoal(
+                    id=self.next_id,
+                    goal_id=goal.id,
+                    worker=cap.name,
+                    inputs=inputs,
+                    description=f"{cap.name}: {goal.text}",
+                    params=goal.params,
+                    outputs=list(cap.produces),
+                    goal_type=cap.goal_type,
+                )
+            )
         return None
 
     def from_goals(self, slot: str, goal: Goal) -> dict[str, InputRef] | None:
@@ -96,8 +111,12 @@ class RulesPlanner:
                 blocked[goal.id] = str(reason)
         running = any(s.status == "pending" for s in state.sub_goals)
         if plan.added or running:
-            return PlanDecision(action="continue", sub_goals=plan.added, blocked=blocked,
-                                reasoning=f"{len(plan.added)} sub-goal(s) ready to run")
+            return PlanDecision(
+                action="continue",
+                sub_goals=plan.added,
+                blocked=blocked,
+                reasoning=f"{len(plan.added)} sub-goal(s) ready to run",
+            )
         return _finish(state, blocked)
 
 
@@ -106,7 +125,11 @@ def synthesis_refs(state: MainState) -> dict[str, InputRef]:
     refs: dict[str, InputRef] = {}
     for goal in state.goals:
         for slot in goal.deliverables:
-            found = [s for s in state.sub_goals if s.goal_id == goal.id and slot in s.outputs and s.status in DONE]
+            found = [
+                s
+                for s in state.sub_goals
+                if s.goal_id == goal.id and slot in s.outputs and s.status in DONE
+            ]
             if found:
                 refs[f"{goal.id}:{slot}"] = InputRef(from_sub_goal=found[-1].id, slot=slot)
     return refs
@@ -115,6 +138,12 @@ def synthesis_refs(state: MainState) -> dict[str, InputRef]:
 def _finish(state: MainState, blocked: dict[int, str]) -> PlanDecision:
     refs = synthesis_refs(state)
     if not refs:
-        return PlanDecision(action="failed", blocked=blocked, reasoning="no goal could be delivered")
-    return PlanDecision(action="done", synthesis_inputs=refs, blocked=blocked,
-                        reasoning="every goal is delivered or has failed")
+        return PlanDecision(
+            action="failed", blocked=blocked, reasoning="no goal could be delivered"
+        )
+    return PlanDecision(
+        action="done",
+        synthesis_inputs=refs,
+        blocked=blocked,
+        reasoning="every goal is delivered or has failed",
+    )

@@ -42,8 +42,8 @@ def _bosun_models() -> list[tuple[str, str]]:
 class ScrubbingSerializer(JsonPlusSerializer):
     """LangGraph's serializer with every known secret masked in what it writes.
 
-    Each secret's bytes become as many asterisks, so lengths inside the msgpack encoding stay valid; a
-    checkpoint never stores a password that reached a message or a state value.
+    Each secret's bytes become as many asterisks, so lengths inside the msgpack encoding stay valid;
+    a checkpoint never stores a password that reached a message or a state value.
     """
 
     def __init__(self, secrets: list[str]) -> None:
@@ -58,10 +58,12 @@ class ScrubbingSerializer(JsonPlusSerializer):
 
 
 def open_checkpointer(path: Path, secrets: list[str] | None = None) -> ChannelSqliteSaver:
-    """LangGraph's SQLite checkpointer in a file, checked on open; a damaged, full or read-only file is a StoreError."""
+    """LangGraph's SQLite checkpointer in a file, checked on open; a damaged, full or read-only file
+    is a StoreError."""
     conn = open_sqlite(path, "checkpoint store")
     try:
-        conn.execute("PRAGMA synchronous=NORMAL")  # a checkpoint per step: sync at WAL checkpoints only
+        # a checkpoint per step: sync at WAL checkpoints only
+        conn.execute("PRAGMA synchronous=NORMAL")
         saver = ChannelSqliteSaver(conn, serde=ScrubbingSerializer(secrets or []))
         saver.setup()
     except sqlite3.Error as exc:
@@ -79,49 +81,73 @@ def memory_checkpointer(secrets: list[str] | None = None) -> ChannelSqliteSaver:
 
 
 def open_postgres_checkpointer(url: str) -> Any:
-    """LangGraph's Postgres checkpointer (the `postgres` extra) on one connection; unreachable is a StoreError."""
+    """LangGraph's Postgres checkpointer (the `postgres` extra) on one connection; unreachable is a
+    StoreError."""
     try:
         import psycopg
         from langgraph.checkpoint.postgres import PostgresSaver
         from psycopg.rows import dict_row
     except ImportError:
-        raise StoreError("a postgresql:// checkpoint URL needs the postgres extra: pip install "
-                         "'bosun-bi[postgres]'") from None
+        raise StoreError(
+            "a postgresql:// checkpoint URL needs the postgres extra: pip install "
+            "'bosun-bi[postgres]'"
+        ) from None
     try:
         conn = psycopg.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row)
         saver = PostgresSaver(conn, serde=ScrubbingSerializer([]))
         saver.setup()
     except psycopg.Error as exc:
-        raise StoreError(f"the conversation store at {redacted(url)} cannot be used: "
-                         f"{str(exc).splitlines()[0]}") from None
+        raise StoreError(
+            f"the conversation store at {redacted(url)} cannot be used: {str(exc).splitlines()[0]}"
+        ) from None
     return saver
 
 
 def _config(thread_id: str, context: RunContext) -> dict[str, Any]:
-    return {"configurable": {"thread_id": thread_id}, "max_concurrency": context.settings.max_parallel_workers}
+    return {
+        "configurable": {"thread_id": thread_id},
+        "max_concurrency": context.settings.max_parallel_workers,
+    }
 
 
-def stream_turn(graph: Any, question: str, thread_id: str, context: RunContext,
-                history: list[PastTurn] | None = None, final: dict[str, Any] | None = None,
-                durability: Durability | None = None, progress: bool = True) -> Iterator[TurnEvent | Answer]:
-    """Events while the turn runs, then its Answer; a turn paused for a clarification resumes with this reply.
+def stream_turn(
+    graph: Any,
+    question: str,
+    thread_id: str,
+    context: RunContext,
+    history: list[PastTurn] | None = None,
+    final: dict[str, Any] | None = None,
+    durability: Durability | None = None,
+    progress: bool = True,
+) -> Iterator[TurnEvent | Answer]:
+    """Events while the turn runs, then its Answer; a turn paused for a clarification resumes with
+    this reply.
 
-    `final`, when given, receives the turn's own last state: what the turn meant, read from its run rather
-    than from the thread's latest checkpoint, which another process may have written since. `durability` is
-    LangGraph's: "async" (its default) checkpoints every step (a killed turn resumes where it stopped, `resume_turn`),
-    "exit" only the turn's end or pause, for a caller that runs a killed turn again from its question.
-    Without `progress` no event is streamed: LangGraph then runs a step's lone task in the calling thread
-    instead of handing each step to its thread pool and waiting there for events.
+    `final`, when given, receives the turn's own last state: what the turn meant, read from its run
+    rather than from the thread's latest checkpoint, which another process may have written since.
+    `durability` is LangGraph's: "async" (its default) checkpoints every step (a killed turn resumes
+    where it stopped, `resume_turn`), "exit" only the turn's end or pause, for a caller that runs a
+    killed turn again from its question. Without `progress` no event is streamed: LangGraph then
+    runs a step's lone task in the calling thread instead of handing each step to its thread pool
+    and waiting there for events.
     """
     config = _config(thread_id, context)
     context, ledger = _with_ledger(context)
     paused = _paused(graph, config)
-    payload: Any = Command(resume=question) if paused else {"question": question,
-                                                             "conversation_history": history or []}
+    payload: Any = (
+        Command(resume=question)
+        if paused
+        else {"question": question, "conversation_history": history or []}
+    )
     final = {} if final is None else final
     yield from _stream(graph, payload, thread_id, context, final, durability, progress)
-    pending = final.get(_PAUSE, ())  # the stream says where it paused: no need to read the state again
-    answer = _asked(pending[0].value, final, question, thread_id) if pending else _answer(final, question, thread_id)
+    # the stream says where it paused: no need to read the state again
+    pending = final.get(_PAUSE, ())
+    answer = (
+        _asked(pending[0].value, final, question, thread_id)
+        if pending
+        else _answer(final, question, thread_id)
+    )
     yield _billed(answer, ledger)
 
 
@@ -134,30 +160,53 @@ def _with_ledger(context: RunContext) -> tuple[RunContext, Ledger | None]:
 
 
 def _billed(answer: Answer, ledger: Ledger | None) -> Answer:
-    """The answer with the turn's tokens (in total and per sub-goal) and what the rules answered instead."""
+    """The answer with the turn's tokens (in total and per sub-goal) and what the rules answered
+    instead."""
     if ledger is None:
         return answer
     tokens = ledger.summary()
-    entries = [e.model_copy(update={"tokens": tokens.by_node.get(f"sg{e.id}")}) for e in answer.trace.sub_goals]
-    trace = answer.trace.model_copy(update={"sub_goals": entries, "notes": [*answer.trace.notes, *ledger.notes]})
-    return answer.model_copy(update={"tokens": tokens, "trace": trace,
-                                     "assumptions": [*answer.assumptions, *ledger.notes]})
+    entries = [
+        e.model_copy(update={"tokens": tokens.by_node.get(f"sg{e.id}")})
+        for e in answer.trace.sub_goals
+    ]
+    trace = answer.trace.model_copy(
+        update={"sub_goals": entries, "notes": [*answer.trace.notes, *ledger.notes]}
+    )
+    return answer.model_copy(
+        update={
+            "tokens": tokens,
+            "trace": trace,
+            "assumptions": [*answer.assumptions, *ledger.notes],
+        }
+    )
 
 
 def _paused(graph: Any, config: dict[str, Any]) -> bool:
-    """Whether the thread waits at a pause: its last checkpoint holds one (read without rebuilding the state)."""
+    """Whether the thread waits at a pause: its last checkpoint holds one (read without rebuilding
+    the state)."""
     last = graph.checkpointer.get_tuple(config) if graph.checkpointer else None
-    return last is not None and any(channel == _PAUSE for _, channel, _ in last.pending_writes or ())
+    return last is not None and any(
+        channel == _PAUSE for _, channel, _ in last.pending_writes or ()
+    )
 
 
 def _asked(value: dict[str, Any], values: dict[str, Any], question: str, thread_id: str) -> Answer:
-    """The answer of a turn paused inside the graph (interrupt mode): the question and its options."""
+    """The answer of a turn paused inside the graph (interrupt mode): the question and its
+    options."""
     asked = Clarification.model_validate(value)
-    return Answer(question=question, thread_id=thread_id, status="needs_clarification", answer=asked.text,
-                  clarification=asked, trace=_trace(values))
+    return Answer(
+        question=question,
+        thread_id=thread_id,
+        status="needs_clarification",
+        answer=asked.text,
+        clarification=asked,
+        trace=_trace(values),
+    )
 
 
-def resume_turn(graph: Any, thread_id: str, context: RunContext, final: dict[str, Any] | None = None) -> Answer:
+def resume_turn(
+    graph: Any, thread_id: str, context: RunContext, final: dict[str, Any] | None = None
+) -> Answer:
     """Finish a turn interrupted mid-way (a killed process) from its last checkpoint."""
     final = {} if final is None else final
     for _ in _stream(graph, None, thread_id, context, final):
@@ -168,28 +217,41 @@ def resume_turn(graph: Any, thread_id: str, context: RunContext, final: dict[str
 def forget_finished(graph: Any, thread_id: str, final: dict[str, Any]) -> None:
     """Drop a finished turn's checkpoints: resuming needs none, and memory lives in the turn store.
 
-    A turn paused inside the graph (interrupt mode: its last state, `final`, holds the pause) keeps its
-    checkpoints, as its reply resumes them.
+    A turn paused inside the graph (interrupt mode: its last state, `final`, holds the pause) keeps
+    its checkpoints, as its reply resumes them.
     """
     saver = graph.checkpointer
     if saver and not final.get(_PAUSE):
         saver.delete_thread(thread_id)
 
 
-def run_turn(graph: Any, question: str, thread_id: str, context: RunContext,
-             history: list[PastTurn] | None = None) -> Answer:
+def run_turn(
+    graph: Any,
+    question: str,
+    thread_id: str,
+    context: RunContext,
+    history: list[PastTurn] | None = None,
+) -> Answer:
     *_, outcome = stream_turn(graph, question, thread_id, context, history, progress=False)
     assert isinstance(outcome, Answer)
     return outcome
 
 
-def _stream(graph: Any, payload: Any, thread_id: str, context: RunContext,
-            final: dict[str, Any], durability: Durability | None = None,
-            progress: bool = True) -> Iterator[TurnEvent]:
+def _stream(
+    graph: Any,
+    payload: Any,
+    thread_id: str,
+    context: RunContext,
+    final: dict[str, Any],
+    durability: Durability | None = None,
+    progress: bool = True,
+) -> Iterator[TurnEvent]:
     """Yield custom events (with `progress`); keep the last full state in `final`."""
     config = _config(thread_id, context)
     modes = ["custom", "values"] if progress else ["values"]
-    for mode, chunk in graph.stream(payload, config, context=context, stream_mode=modes, durability=durability):
+    for mode, chunk in graph.stream(
+        payload, config, context=context, stream_mode=modes, durability=durability
+    ):
         if mode == "custom" and isinstance(chunk, TurnEvent):
             yield chunk
         elif mode == "values":
@@ -200,8 +262,13 @@ def _stream(graph: Any, payload: Any, thread_id: str, context: RunContext,
 def _answer(values: dict[str, Any], question: str, thread_id: str) -> Answer:
     final = values.get("final_response")
     if not isinstance(final, Answer):
-        return Answer(question=question, thread_id=thread_id, status="failed",
-                      answer="The turn stopped before it finished.", trace=Trace(rounds=0, sub_goals=[]))
+        return Answer(
+            question=question,
+            thread_id=thread_id,
+            status="failed",
+            answer="The turn stopped before it finished.",
+            trace=Trace(rounds=0, sub_goals=[]),
+        )
     return final.model_copy(update={"question": question, "thread_id": thread_id})
 
 

@@ -14,7 +14,9 @@ T = TypeVar("T")
 Status = Literal["planning", "executing", "done", "failed"]
 
 
-def worker_results_reducer(current: list[WorkerResult], update: list[WorkerResult] | None) -> list[WorkerResult]:
+def worker_results_reducer(
+    current: list[WorkerResult], update: list[WorkerResult] | None
+) -> list[WorkerResult]:
     """Concatenate what parallel branches return; an empty update (from F13) clears the list."""
     if not update:
         return []
@@ -27,7 +29,9 @@ class PlanDecision(BaseModel):
     action: Literal["continue", "done", "failed"]
     sub_goals: list[SubGoal] = Field(default_factory=list)
     synthesis_inputs: dict[str, InputRef] = Field(default_factory=dict)
-    blocked: dict[int, str] = Field(default_factory=dict, description="goals that cannot progress, and why")
+    blocked: dict[int, str] = Field(
+        default_factory=dict, description="goals that cannot progress, and why"
+    )
     reasoning: str = ""
 
 
@@ -36,14 +40,18 @@ class MainState(BaseModel):
     goals: list[Goal] = Field(default_factory=list)
     sub_goals: list[SubGoal] = Field(default_factory=list)
     completed_outputs: dict[int, dict[str, Any]] = Field(default_factory=dict)
-    worker_results: Annotated[list[WorkerResult], worker_results_reducer] = Field(default_factory=list)
+    worker_results: Annotated[list[WorkerResult], worker_results_reducer] = Field(
+        default_factory=list
+    )
     round: int = 0
     max_rounds: int = 8
     status: Status = "planning"
     proposal: PlanDecision | None = None
     synthesis_inputs: dict[str, InputRef] | None = None
     planner_reasoning: str = ""
-    notes: list[str] = Field(default_factory=list, description="what the gates decided, for the trace")
+    notes: list[str] = Field(
+        default_factory=list, description="what the gates decided, for the trace"
+    )
     final_response: Answer | None = None
     conversation_history: list[PastTurn] = Field(default_factory=list)
     deadline: float | None = None

@@ -1,7 +1,9 @@
-"""Language → meaning, behind one contract; the rules backend is the default, a chat model the other.
+"""Language → meaning, behind one contract; the rules backend is the default, a chat model the
+other.
 
 The layers above use understanding through what this module hands on: the contract (`Understanding`,
-`Reading`, `validate_meaning`), the typed `Meaning`, and the few language helpers answers are written with.
+`Reading`, `validate_meaning`), the typed `Meaning`, and the few language helpers answers are
+written with.
 """
 
 from bosun.understanding.grammar import english

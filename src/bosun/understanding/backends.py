@@ -1,4 +1,5 @@
-"""The understanding backend the settings choose (`BOSUN_UNDERSTANDING`): rules, or a chat model over them."""
+"""The understanding backend the settings choose (`BOSUN_UNDERSTANDING`): rules, or a chat model
+over them."""
 
 from __future__ import annotations
 
@@ -13,13 +14,20 @@ if TYPE_CHECKING:
     from bosun.understanding.llm.backend import LLMUnderstanding
 
 
-def open_understanding(settings: Settings, catalog: Catalog) -> RulesUnderstanding | LLMUnderstanding:
-    """The configured backend over the catalog, with its name vectors (the third stage of name resolution)."""
+def open_understanding(
+    settings: Settings, catalog: Catalog
+) -> RulesUnderstanding | LLMUnderstanding:
+    """The configured backend over the catalog, with its name vectors (the third stage of name
+    resolution)."""
     understanding = RulesUnderstanding(catalog)
-    understanding.vectors = name_vectors(understanding.index, open_embedder(settings.embedder), settings.qdrant_url)
+    understanding.vectors = name_vectors(
+        understanding.index, open_embedder(settings.embedder), settings.qdrant_url
+    )
     if settings.understanding == "rules":
         return understanding
     from bosun.chat import ChatClient
-    from bosun.understanding.llm.backend import LLMUnderstanding  # LangChain is imported only on this path
+
+    # LangChain is imported only on this path
+    from bosun.understanding.llm.backend import LLMUnderstanding
 
     return LLMUnderstanding(ChatClient.from_settings(settings), understanding)

@@ -1,8 +1,8 @@
 """The composition rules: a data goal's spans → its Meaning.
 
 Each rule reads some spans and marks them used; what no rule used is reported in `not_understood`.
-`compose` lists the rules in the order they run; each rule's docstring gives an example. Nothing here
-knows an English word or a domain: the words are in en.yaml (the grammar) and the catalog.
+`compose` lists the rules in the order they run; each rule's docstring gives an example. Nothing
+here knows an English word or a domain: the words are in en.yaml (the grammar) and the catalog.
 """
 
 from __future__ import annotations
@@ -44,14 +44,51 @@ from bosun.understanding.tagger import Span, is_plural, time_of
 
 _GLUE = frozenset({"function", "filler", "neutral", "structure", "meaning", "quantifier"})
 # Kinds that shape a question without being content of their own: not reported when left unused.
-_STRUCTURE = frozenset({"wh", "conj", "backref", "about", "page", "compare", "record", "entity_word", "object",
-                        "date_word", "degree", "group_cue", "name", "time", "currency", "term", "function",
-                        "field_question", "filler", "neutral", "sort_cue", "structure"})
-# Kinds of the catalog's own words: a refusal word the catalog reads as one of these is the catalog's.
-_CATALOG = frozenset({"field", "measure", "adjective", "value", "record", "object", "entity_word", "date_word", "term",
-                      "name"})
+_STRUCTURE = frozenset(
+    {
+        "wh",
+        "conj",
+        "backref",
+        "about",
+        "page",
+        "compare",
+        "record",
+        "entity_word",
+        "object",
+        "date_word",
+        "degree",
+        "group_cue",
+        "name",
+        "time",
+        "currency",
+        "term",
+        "function",
+        "field_question",
+        "filler",
+        "neutral",
+        "sort_cue",
+        "structure",
+    }
+)
+# Kinds of the catalog's own words: a refusal word the catalog reads as one of these is the
+# catalog's.
+_CATALOG = frozenset(
+    {
+        "field",
+        "measure",
+        "adjective",
+        "value",
+        "record",
+        "object",
+        "entity_word",
+        "date_word",
+        "term",
+        "name",
+    }
+)
 _WORDLIKE = re.compile(r"\w")  # a letter, a digit or "_": a symbol that stands for something
-Adjective = tuple[str, str, int, str]  # (field|measure, its name, +1 more / -1 less, base|comparative|superlative)
+# (field|measure, its name, +1 more / -1 less, base|comparative|superlative)
+Adjective = tuple[str, str, int, str]
 
 
 @dataclass
@@ -61,14 +98,18 @@ class Composer:
     catalog: Catalog
     grammar: Grammar
     today: date | None = None  # the turn's day: a range after it asks about the future
-    extra: set[str] = field(default_factory=set)  # measures asked beside a ranking ("and their transit times")
+    # measures asked beside a ranking ("and their transit times")
+    extra: set[str] = field(default_factory=set)
     wh_count: int | None = None  # "which 3 carriers"
     wh_plural: bool | None = None  # "which carriers" (several) or "which carrier" (one)
     said: list[str] = field(default_factory=list)  # words read but not usable ("top 0")
-    records_named: bool = False  # the question names the records ("shipments by carrier" counts them)
+    # the question names the records ("shipments by carrier" counts them)
+    records_named: bool = False
     wh_interval: bool = False  # "which month …" groups by month only when something is measured
-    ranked_plural: bool | None = None  # the ranked noun is plural ("the busiest ports") or not ("the busiest port")
-    per_group: tuple[str, Span] | None = None  # a grouping asked by "for each", "per", "every": (field, its cue)
+    # the ranked noun is plural ("the busiest ports") or not ("the busiest port")
+    ranked_plural: bool | None = None
+    # a grouping asked by "for each", "per", "every": (field, its cue)
+    per_group: tuple[str, Span] | None = None
 
     # -- span helpers ------------------------------------------------------------------------------
     @staticmethod
@@ -82,7 +123,9 @@ class Composer:
 
     def before(self, spans: list[Span], i: int, limit: int = 3) -> int | None:
         """The nearest span before i that is not glue, within `limit` spans."""
-        return next((j for j in range(i - 1, max(-1, i - 1 - limit), -1) if not self.glue(spans[j])), None)
+        return next(
+            (j for j in range(i - 1, max(-1, i - 1 - limit), -1) if not self.glue(spans[j])), None
+        )
 
     def role(self, name: str) -> str:
         spec = self.catalog.record.fields.get(name)
@@ -94,17 +137,25 @@ class Composer:
         A word of several fields ("origin country") takes the first, and the choice is said.
         """
         fields = [f for f in span.values("field") if self.role(f) == "dimension"]
-        if len(fields) > 1 and meaning is not None and all(a.term != span.key for a in meaning.ambiguities):
-            meaning.ambiguities.append(Ambiguity(term=span.key, kind="field", options=fields, default=fields[0]))
+        if (
+            len(fields) > 1
+            and meaning is not None
+            and all(a.term != span.key for a in meaning.ambiguities)
+        ):
+            meaning.ambiguities.append(
+                Ambiguity(term=span.key, kind="field", options=fields, default=fields[0])
+            )
         return fields[0] if fields else None
 
     def negated(self, spans: list[Span], i: int) -> bool:
-        """ "not from X", "excluding shipments from X": a negation just before, only glue or nouns between."""
+        """ "not from X", "excluding shipments from X": a negation just before, only glue or nouns
+        between."""
         for j in range(i - 1, max(-1, i - 4), -1):
             if spans[j].has("negation"):
                 spans[j].used = True
                 return True
-            if not (spans[j].quiet or spans[j].has("record")):  # "not carried by X": only small words between
+            # "not carried by X": only small words between
+            if not (spans[j].quiet or spans[j].has("record")):
                 return False
         return False
 
@@ -113,56 +164,108 @@ class Composer:
         spec = self.catalog.spec.measures[name]
         chosen = agg or spec.agg
         label = spec.label
-        if chosen != spec.agg:  # "the longest transit": the maximum of the field, not of its average
+        # "the longest transit": the maximum of the field, not of its average
+        if chosen != spec.agg:
             label = f"{self.grammar.aggregation_labels.get(chosen, chosen)} {(spec.field or name).replace('_', ' ')}"
         share = catalog_share(self.catalog, spec.share) if spec.share else None
-        return Measure(name=name, agg=chosen, field=spec.field, label=label, unit=spec.unit, share=share)
+        return Measure(
+            name=name, agg=chosen, field=spec.field, label=label, unit=spec.unit, share=share
+        )
 
     def field_measure(self, name: str, agg: str | None = None) -> Measure:
-        """The catalog's measure over a field, or a plain one ("earliest departure": min of departure_date)."""
+        """The catalog's measure over a field, or a plain one ("earliest departure": min of
+        departure_date)."""
         named = next((n for n, m in self.catalog.spec.measures.items() if m.field == name), None)
         if named is not None:
             return self.measure(named, agg)
         chosen = agg or "sum"
         label = f"{self.grammar.aggregation_labels.get(chosen, chosen)} {name.replace('_', ' ')}"
-        return Measure(name=f"{chosen}_{name}", agg=chosen, field=name, label=label,
-                       unit=self.catalog.record.fields[name].unit)
+        return Measure(
+            name=f"{chosen}_{name}",
+            agg=chosen,
+            field=name,
+            label=label,
+            unit=self.catalog.record.fields[name].unit,
+        )
 
     def adjective_measure(self, adjective: Adjective) -> Measure:
-        return self.measure(adjective[1]) if adjective[0] == "measure" else self.field_measure(adjective[1])
+        return (
+            self.measure(adjective[1])
+            if adjective[0] == "measure"
+            else self.field_measure(adjective[1])
+        )
 
     def default_measure(self) -> Measure:
-        """The count, or on rows that are already summaries the main figure unless the rows were named."""
+        """The count, or on rows that are already summaries the main figure unless the rows were
+        named."""
         figure = self.catalog.spec.defaults.figure
-        return self.measure(figure if figure and not self.records_named else self.catalog.spec.defaults.measure)
+        return self.measure(
+            figure if figure and not self.records_named else self.catalog.spec.defaults.measure
+        )
 
     def counting(self, span: Span) -> bool:
-        """A word of the default (count) measure that is not a record noun: "how many", "number of"."""
-        return self.catalog.spec.defaults.measure in span.values("measure") and not span.has("record")
+        """A word of the default (count) measure that is not a record noun: "how many", "number
+        of"."""
+        return self.catalog.spec.defaults.measure in span.values("measure") and not span.has(
+            "record"
+        )
 
 
 def catalog_share(catalog: Catalog, part: dict[str, list[str]]) -> Share:
-    """A ratio measure's part as conditions, its values typed as the field is (a boolean's "true" is True)."""
+    """A ratio measure's part as conditions, its values typed as the field is (a boolean's "true" is
+    True)."""
     conditions = []
     for name, values_ in part.items():
         boolean = catalog.record.fields[name].type == "boolean"
-        typed: list[str | int | float | bool] = [v == "true" for v in values_] if boolean else list(values_)
+        typed: list[str | int | float | bool] = (
+            [v == "true" for v in values_] if boolean else list(values_)
+        )
         conditions.append(Condition(field=name, values=typed, source=name))
     return Share(part=conditions)
 
 
 def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
-    """Every rule, in order, over the spans of one data goal (names are already filters in `meaning`)."""
-    for rule in (values, quantifiers, group_steps.group_thresholds, ranges, thresholds, time_filter, periods,
-                 first_last, date_parts, distinct, distinct_attributes, group_steps.per_period, grouping, percentiles,
-                 group_steps.period_steps, measures, recency, ranking, ordering, records_or_count,
-                 group_steps.step_measures, periods_measured, sets, comparison, side_by_side, shares, page):
+    """Every rule, in order, over the spans of one data goal (names are already filters in
+    `meaning`)."""
+    for rule in (
+        values,
+        quantifiers,
+        group_steps.group_thresholds,
+        ranges,
+        thresholds,
+        time_filter,
+        periods,
+        first_last,
+        date_parts,
+        distinct,
+        distinct_attributes,
+        group_steps.per_period,
+        grouping,
+        percentiles,
+        group_steps.period_steps,
+        measures,
+        recency,
+        ranking,
+        ordering,
+        records_or_count,
+        group_steps.step_measures,
+        periods_measured,
+        sets,
+        comparison,
+        side_by_side,
+        shares,
+        page,
+    ):
         rule(spans, composer, meaning)
-    meaning.intent_type = "aggregation" if (meaning.measures or meaning.group_by or meaning.interval) else "search"
+    meaning.intent_type = (
+        "aggregation" if (meaning.measures or meaning.group_by or meaning.interval) else "search"
+    )
     return meaning
 
 
-def add_value(meaning: Meaning, field_name: str, values_: list[Any], source: str, negate: bool) -> None:
+def add_value(
+    meaning: Meaning, field_name: str, values_: list[Any], source: str, negate: bool
+) -> None:
     """A filter on a field; a second value on the same field widens it and makes a comparison."""
     for condition in meaning.conditions:
         if condition.field == field_name and condition.negate == negate and condition.values:
@@ -171,11 +274,14 @@ def add_value(meaning: Meaning, field_name: str, values_: list[Any], source: str
             if fresh and field_name not in meaning.compare and not negate:
                 meaning.compare.append(field_name)
             return
-    meaning.conditions.append(Condition(field=field_name, values=values_, source=source, negate=negate))
+    meaning.conditions.append(
+        Condition(field=field_name, values=values_, source=source, negate=negate)
+    )
 
 
 def values(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "reefer shipments", "not in transit": a field's vocabulary word filters it (several values: any)."""
+    """ "reefer shipments", "not in transit": a field's vocabulary word filters it (several values:
+    any)."""
     for i, span in enumerate(spans):
         found = span.values("value")
         if not found or span.used:
@@ -185,15 +291,19 @@ def values(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             by_field.setdefault(name, []).append(value)
         negate = c.negated(spans, i)
         for name, vals in by_field.items():
-            meaning.conditions.append(Condition(field=name, values=list(dict.fromkeys(vals)), source=span.key,
-                                                negate=negate))
+            meaning.conditions.append(
+                Condition(
+                    field=name, values=list(dict.fromkeys(vals)), source=span.key, negate=negate
+                )
+            )
         span.used = True
 
 
 def quantifiers(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "all shipments from Busan", "any Maersk arrivals", "all carriers", "all salaries": a quantifier right before
-    a record noun, a name, a value, a field or a measure says the records (or values) as they stand. Anywhere else
-    ("all of Savannah, Houston and Miami") it is left unread, so reported."""
+    """ "all shipments from Busan", "any Maersk arrivals", "all carriers", "all salaries": a
+    quantifier right before a record noun, a name, a value, a field or a measure says the records
+    (or values) as they stand. Anywhere else ("all of Savannah, Houston and Miami") it is left
+    unread, so reported."""
     kinds = ("record", "name", "value", "date_word", "field", "object", "measure")
     for i, span in enumerate(spans[:-1]):
         following = spans[i + 1]
@@ -206,24 +316,42 @@ def ranges(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     """ "between 10 and 20 tons", "from 5 to 8 days": both bounds of one measure field."""
     for i, span in enumerate(spans[:-3]):
         low, join, high = spans[i + 1], spans[i + 2], spans[i + 3]
-        if not (span.key in c.grammar.range_words and low.has("number") and join.key in c.grammar.range_joins
-                and high.has("number")) or span.used:
+        if (
+            not (
+                span.key in c.grammar.range_words
+                and low.has("number")
+                and join.key in c.grammar.range_joins
+                and high.has("number")
+            )
+            or span.used
+        ):
             continue
         written, unit_at = _written_unit(spans, i + 3)
-        name = _field_after(spans, i + 3, c) or _field_of_unit(written, c) or _field_before(spans, i, c)
+        name = (
+            _field_after(spans, i + 3, c)
+            or _field_of_unit(written, c)
+            or _field_before(spans, i, c)
+        )
         if name is None:
             continue
         unit, factor = c.grammar.units.get(written, ("", 1.0))
         scale = factor if unit and unit == c.catalog.record.fields[name].unit else 1.0
-        meaning.conditions.append(Condition(field=name, source=span.text, gte=float(low.value("number")) * scale,
-                                            lte=float(high.value("number")) * scale))
+        meaning.conditions.append(
+            Condition(
+                field=name,
+                source=span.text,
+                gte=float(low.value("number")) * scale,
+                lte=float(high.value("number")) * scale,
+            )
+        )
         for s in (span, low, join, high, *([spans[unit_at]] if unit_at is not None else [])):
             s.used = True
 
 
 # -- thresholds ------------------------------------------------------------------------------------
 def thresholds(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "heavier than 20 tons", "over $1.5M", "at least 5 boxes", "10 days or more": a range on a measure."""
+    """ "heavier than 20 tons", "over $1.5M", "at least 5 boxes", "10 days or more": a range on a
+    measure."""
     for i, span in enumerate(spans):
         found = _operator(spans, i, c)
         if found is None:
@@ -234,22 +362,36 @@ def thresholds(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             continue
         at, value = number
         written, unit_at = _written_unit(spans, at)
-        name = hint or _field_after(spans, at, c) or _field_of_unit(written, c) or _field_before(spans, i, c)
+        name = (
+            hint
+            or _field_after(spans, at, c)
+            or _field_of_unit(written, c)
+            or _field_before(spans, i, c)
+        )
         if name is None:  # "over 5 widgets": a threshold on nothing the catalog knows, said
-            c.said.append(" ".join(s.text for s in spans[i:at + 2]))
-            for s in spans[i:at + 2]:
+            c.said.append(" ".join(s.text for s in spans[i : at + 2]))
+            for s in spans[i : at + 2]:
                 s.used = True
             continue
         _field_after(spans, at, c, name)
-        _field_before(spans, i, c, name, limit=1)  # "a declared value above $250k": the field's words are read
+        # "a declared value above $250k": the field's words are read
+        _field_before(spans, i, c, name, limit=1)
         unit, factor = c.grammar.units.get(written, ("", 1.0))
         if unit and unit == c.catalog.record.fields[name].unit:
             value *= factor
-        for s in spans[i:i + width] + [spans[at]] + ([spans[unit_at]] if unit_at is not None else []):
+        for s in (
+            spans[i : i + width] + [spans[at]] + ([spans[unit_at]] if unit_at is not None else [])
+        ):
             s.used = True
-        bound = {"gt": op == "gt", "gte": op in ("gte", "eq"), "lt": op == "lt", "lte": op in ("lte", "eq")}
-        meaning.conditions.append(Condition(field=name, source=span.text,
-                                            **{k: value for k, on in bound.items() if on}))
+        bound = {
+            "gt": op == "gt",
+            "gte": op in ("gte", "eq"),
+            "lt": op == "lt",
+            "lte": op in ("lte", "eq"),
+        }
+        meaning.conditions.append(
+            Condition(field=name, source=span.text, **{k: value for k, on in bound.items() if on})
+        )
 
 
 def _operator(spans: list[Span], i: int, c: Composer) -> tuple[str, str | None, int] | None:
@@ -263,7 +405,9 @@ def _operator(spans: list[Span], i: int, c: Composer) -> tuple[str, str | None, 
     degree = span.value("degree")
     width = 1
     if not comparative and degree and degree[0] == "comparative" and i + 1 < len(spans):
-        comparative = [(a[0], a[1], a[2] * degree[1], "comparative") for a in spans[i + 1].values("adjective")]
+        comparative = [
+            (a[0], a[1], a[2] * degree[1], "comparative") for a in spans[i + 1].values("adjective")
+        ]
         width = 2
     if not comparative or i + width >= len(spans) or spans[i + width].key != "than":
         return None
@@ -272,14 +416,9 @@ def _operator(spans: list[Span], i: int, c: Composer) -> tuple[str, str | None, 
     return ("gt" if adjective[2] > 0 else "lt"), name, width + 1
 
 
-
-
-
-
-
-
 def _field_after(spans: list[Span], at: int, c: Composer, wanted: str | None = None) -> str | None:
-    """The measure field named just after a threshold's number ("30 days in transit"); its words are read."""
+    """The measure field named just after a threshold's number ("30 days in transit"); its words are
+    read."""
     for j in range(at + 1, min(len(spans), at + 4)):
         name = _measure_field(spans[j], c)
         if name and wanted in (None, name):
@@ -288,8 +427,11 @@ def _field_after(spans: list[Span], at: int, c: Composer, wanted: str | None = N
     return None
 
 
-def _field_before(spans: list[Span], i: int, c: Composer, wanted: str | None = None, limit: int = 3) -> str | None:
-    """The measure field named in the `limit` words before i ("a transit of more than …"), glue not counted."""
+def _field_before(
+    spans: list[Span], i: int, c: Composer, wanted: str | None = None, limit: int = 3
+) -> str | None:
+    """The measure field named in the `limit` words before i ("a transit of more than …"), glue not
+    counted."""
     near = [j for j in range(i - 1, -1, -1) if not c.glue(spans[j])][:limit]
     for j in near:
         name = _measure_field(spans[j], c)
@@ -299,15 +441,15 @@ def _field_before(spans: list[Span], i: int, c: Composer, wanted: str | None = N
     return None
 
 
-
-
 # -- time ------------------------------------------------------------------------------------------
 def time_filter(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "shipped last month": the range on the date field of the first date word said (else the default).
+    """ "shipped last month": the range on the date field of the first date word said (else the
+    default).
 
     With no date word, or several, the choice is an ambiguity that the answer states.
     """
-    span = next((s for s in spans if s.has("time") and not s.used), None)  # used: a year of a link ("built in 2015")
+    # used: a year of a link ("built in 2015")
+    span = next((s for s in spans if s.has("time") and not s.used), None)
     time = time_of(span) if span else None
     if span is None or time is None:
         return
@@ -317,19 +459,22 @@ def time_filter(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     for s in spans:
         dated = [f for f in s.values("field") if c.role(f) == "date"] if not s.used else []
         for date_field in [*s.values("date_word"), *dated]:  # "shipped", "expected arrivals"
-            s.used = s.used or not s.has("measure")  # "arrivals" is also a count, read by `measures`
+            # "arrivals" is also a count, read by `measures`
+            s.used = s.used or not s.has("measure")
             named += [date_field] if date_field not in named else []
     chosen = named[0] if named else spec.default_field
     meaning.time = TimeFilter(field=chosen, start=time.start, end=time.end, text=time.text)
     others = named[1:] if named else [f for f in spec.fields if f != chosen]
     if others:
-        meaning.ambiguities.append(Ambiguity(term=time.text, kind="field", options=[chosen, *others],
-                                             default=chosen))
+        meaning.ambiguities.append(
+            Ambiguity(term=time.text, kind="field", options=[chosen, *others], default=chosen)
+        )
 
 
 # -- distinct counts, grouping ---------------------------------------------------------------------
 def distinct(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "how many distinct shippers …", "number of carriers serving X": a count of a field's values."""
+    """ "how many distinct shippers …", "number of carriers serving X": a count of a field's
+    values."""
     for i, span in enumerate(spans):
         asks = c.counting(span) or "cardinality" in [a[0] for a in span.values("agg")]
         j = c.after(spans, i) if asks else None
@@ -338,23 +483,29 @@ def distinct(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             j = c.after(spans, j)
         name = c.dimension(spans[j]) if j is not None else None
         if name is None or j is None or spans[j].used or spans[j].has("record"):
-            continue  # "how many pizzas" where a row is a pizza sold counts rows, not the pizza names
+            # "how many pizzas" where a row is a pizza sold counts rows, not the pizza names
+            continue
         spec = c.catalog.record.fields[name]
         label = f"distinct {next((s for s in spec.synonyms if s.endswith('s')), name)}"
-        meaning.measures.append(Measure(name=f"distinct_{name}", agg="cardinality", field=name, label=label))
+        meaning.measures.append(
+            Measure(name=f"distinct_{name}", agg="cardinality", field=name, label=label)
+        )
         span.used = spans[j].used = True
         k = c.after(spans, j)
-        if k is not None and c.counting(spans[k]) and span.value("agg"):  # "distinct vessel count": one count
+        # "distinct vessel count": one count
+        if k is not None and c.counting(spans[k]) and span.value("agg"):
             spans[k].used = True
 
 
 def grouping(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "by carrier", "per month", "for each port", "monthly", "which 3 carriers …", "who ships …": groups."""
+    """ "by carrier", "per month", "for each port", "monthly", "which 3 carriers …", "who ships …":
+    groups."""
     for i, span in enumerate(spans):
         if span.has("interval") and not span.used:
             meaning.interval = span.value("interval")
             span.used = True
-        elif _asks_party(span, c) and not span.used:  # "who ships the most toys": the catalog's phrase for shippers
+        # "who ships the most toys": the catalog's phrase for shippers
+        elif _asks_party(span, c) and not span.used:
             name = c.dimension(span, meaning) or ""
             meaning.group_by += [name] if name not in meaning.group_by else []
             c.wh_plural, span.used = False, True
@@ -363,12 +514,15 @@ def grouping(spans: list[Span], c: Composer, meaning: Meaning) -> None:
 
 
 def _interval_over_field(target: Span, name: str | None, c: Composer, meaning: Meaning) -> None:
-    """ "per year" where a field is also named "year" (a season's year, a fiscal year): the calendar's periods of the
-    date are used, and said, since the field may be the year the asker means."""
+    """ "per year" where a field is also named "year" (a season's year, a fiscal year): the
+    calendar's periods of the date are used, and said, since the field may be the year the asker
+    means."""
     if name is not None and c.role(name) != "date":
         date = c.catalog.spec.time.default_field
-        meaning.assumptions.append(f"“{target.text}” read as the calendar {target.value('interval_unit')} of {date}, "
-                                   f"not the field {name}")
+        meaning.assumptions.append(
+            f"“{target.text}” read as the calendar {target.value('interval_unit')} of {date}, "
+            f"not the field {name}"
+        )
 
 
 def _asks_party(span: Span, c: Composer) -> bool:
@@ -401,20 +555,25 @@ def _group_after(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> No
     elif target.has("record") and spans[i].has("group_cue"):
         pass  # "per shipment": an average per record is the average
     elif spans[i].key in c.grammar.ratio_cues and _measure_field(target, c) is not None:
-        c.said.append(f"{spans[i].text} {target.text}")  # "value per kg": a ratio, not computed: said
+        # "value per kg": a ratio, not computed: said
+        c.said.append(f"{spans[i].text} {target.text}")
         target.used = True
     elif not (spans[i].has("group_cue") and _measure_field(target, c) is not None):
         return
     spans[i].used = True
-    target.used = target.used or target.has("interval_unit") or name is not None or target.has("record")
+    target.used = (
+        target.used or target.has("interval_unit") or name is not None or target.has("record")
+    )
 
 
 # -- measures --------------------------------------------------------------------------------------
 def measures(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "average transit time", "total TEU", "maximum declared value", "earliest departure": what to compute.
+    """ "average transit time", "total TEU", "maximum declared value", "earliest departure": what to
+    compute.
 
-    An aggregation word just before a measure sets how it is computed; when the question groups, a word
-    that also ranks ("the most TEU") ranks instead. "how many TEU" asks TEU, not a count beside it.
+    An aggregation word just before a measure sets how it is computed; when the question groups, a
+    word that also ranks ("the most TEU") ranks instead. "how many TEU" asks TEU, not a count beside
+    it.
     """
     seen = {f"{m.agg}:{m.field}" for m in meaning.measures}
     for i, span in enumerate(spans):
@@ -434,34 +593,44 @@ def measures(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             seen.add(key)
             meaning.measures.append(found)
             _note_extra(spans, i, c, found)
-            if found.name in c.catalog.spec.measures and c.catalog.spec.measures[found.name].assumption:
+            if (
+                found.name in c.catalog.spec.measures
+                and c.catalog.spec.measures[found.name].assumption
+            ):
                 meaning.assumptions.append(c.catalog.spec.measures[found.name].assumption or "")
 
 
 def _dated(span: Span, c: Composer) -> bool:
-    """A date field's word, read by `time_filter` as the date of a range, that an aggregation may still measure."""
+    """A date field's word, read by `time_filter` as the date of a range, that an aggregation may
+    still measure."""
     return any(c.role(f) == "date" for f in span.values("field"))
 
 
-def _measure_at(spans: list[Span], i: int, c: Composer, agg: str | None, meaning: Meaning) -> Measure | None:
+def _measure_at(
+    spans: list[Span], i: int, c: Composer, agg: str | None, meaning: Meaning
+) -> Measure | None:
     span = spans[i]
     names = span.values("measure")
     before = c.before(spans, i, limit=2)
     if span.has("record") and before is not None and c.counting(spans[before]):
-        span.used = True  # "how many sales": the records counted, not the measure the word also names
+        # "how many sales": the records counted, not the measure the word also names
+        span.used = True
         return None
     if span.has("record") and c.catalog.spec.defaults.measure in names:
         span.used = True  # "shipments": the records, counted only when a grouping or ranking asks
         c.records_named = True
         return None
     if span.has("record") and not names:
-        c.records_named = True  # "pizzas by size", "flew": the records; "top 2 pizzas" may still rank pizza names
+        # "pizzas by size", "flew": the records; "top 2 pizzas" may still rank pizza names
+        c.records_named = True
         return None
     if names:
         if c.counting(span) and _names_measure_next(spans, i, c):
             span.used = True  # "how many TEU": the count word only introduces the measure
             return None
-        return c.measure(_one_measure(span, names, c, meaning), agg if agg != "cardinality" else None)
+        return c.measure(
+            _one_measure(span, names, c, meaning), agg if agg != "cardinality" else None
+        )
     measured = next((f for f in span.values("field") if c.role(f) == "measure"), None)
     if measured is not None:
         return c.field_measure(measured, agg if agg != "cardinality" else None)
@@ -472,12 +641,15 @@ def _measure_at(spans: list[Span], i: int, c: Composer, agg: str | None, meaning
 
 
 def _one_measure(span: Span, names: list[str], c: Composer, meaning: Meaning) -> str:
-    """One word naming measures over different fields: the default (or the first) is kept, and said."""
+    """One word naming measures over different fields: the default (or the first) is kept, and
+    said."""
     spec = c.catalog.spec
     if len({spec.measures[n].field for n in names}) <= 1:
         return str(names[0])
     chosen = spec.defaults.measure if spec.defaults.measure in names else names[0]
-    meaning.ambiguities.append(Ambiguity(term=span.key, kind="measure", options=names, default=chosen))
+    meaning.ambiguities.append(
+        Ambiguity(term=span.key, kind="measure", options=names, default=chosen)
+    )
     return str(chosen)
 
 
@@ -488,27 +660,38 @@ def _names_measure_next(spans: list[Span], i: int, c: Composer) -> bool:
 
 
 def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | None:
-    """The aggregation word just before a measure: "the average (of the) transit time", "the largest order amount"."""
+    """The aggregation word just before a measure: "the average (of the) transit time", "the largest
+    order amount"."""
     j = c.before(spans, i, limit=3)
     while j is not None and (spans[j].has("record") or spans[j].quiet) and not spans[j].has("agg"):
         j = c.before(spans, j, limit=2)
     if j is None or spans[j].used or not spans[j].has("agg"):
         return _agg_after(spans, i, c)
     following = c.after(spans, i)
-    ranks_groups = following is not None and c.dimension(spans[following]) is not None  # "lowest-volume ports"
+    # "lowest-volume ports"
+    ranks_groups = following is not None and c.dimension(spans[following]) is not None
     if (grouped or ranks_groups) and spans[j].has("rank"):
         return None  # "which carrier moved the most TEU": a ranking, read by `ranking`
     return j
 
 
 def _most_of_one(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> int | None:
-    """ "What is the most goals in a single match": a ranking word before a measure where nothing is grouped or could
-    be ranked (no grouping, no "who", no dimension after it) asks for the largest (or smallest) single value."""
+    """ "What is the most goals in a single match": a ranking word before a measure where nothing is
+    grouped or could be ranked (no grouping, no "who", no dimension after it) asks for the largest
+    (or smallest) single value."""
     j = c.before(spans, i, limit=2)
-    if j is None or spans[j].used or not spans[j].has("rank") or meaning.group_by or meaning.interval:
+    if (
+        j is None
+        or spans[j].used
+        or not spans[j].has("rank")
+        or meaning.group_by
+        or meaning.interval
+    ):
         return None
     following = c.after(spans, i)
-    if any(s.has("who") for s in spans) or (following is not None and c.dimension(spans[following]) is not None):
+    if any(s.has("who") for s in spans) or (
+        following is not None and c.dimension(spans[following]) is not None
+    ):
         return None
     return j
 
@@ -521,12 +704,18 @@ def _agg_of(span: Span) -> str:
 
 
 def _agg_after(spans: list[Span], i: int, c: Composer) -> int | None:
-    """A total or an average said after its measure, before any other measure: "goals in total", "how many boxes did
-    Maersk move in total", "delay on average"; a ranking word there ranks ("goals most") and is left to `ranking`."""
+    """A total or an average said after its measure, before any other measure: "goals in total",
+    "how many boxes did Maersk move in total", "delay on average"; a ranking word there ranks
+    ("goals most") and is left to `ranking`."""
     j = c.after(spans, i)
     while j is not None and not spans[j].has("agg") and _measure_field(spans[j], c) is None:
         j = c.after(spans, j)
-    if j is None or spans[j].used or spans[j].has("rank") or _measure_field(spans[j], c) is not None:
+    if (
+        j is None
+        or spans[j].used
+        or spans[j].has("rank")
+        or _measure_field(spans[j], c) is not None
+    ):
         return None
     if not {"sum", "avg"} & {a[0] for a in spans[j].values("agg")}:
         return None
@@ -535,19 +724,22 @@ def _agg_after(spans: list[Span], i: int, c: Composer) -> int | None:
 
 
 def _note_extra(spans: list[Span], i: int, c: Composer, found: Measure) -> None:
-    """ "… and their average transit times": a measure asked beside a ranking, not the one ranked."""
+    """ "… and their average transit times": a measure asked beside a ranking, not the one
+    ranked."""
     j = c.before(spans, i, limit=4)
     k = j
     while k is not None and (spans[k].has("agg") or spans[k].has("backref")):
         k = c.before(spans, k, limit=2)
     joined = k is not None and spans[k].has("conj")  # "and (their) average …", "and the units"
-    pointed = j is not None and j > 0 and spans[j].has("backref") and spans[j - 1].has("conj")  # "and their …"
+    # "and their …"
+    pointed = j is not None and j > 0 and spans[j].has("backref") and spans[j - 1].has("conj")
     if joined or pointed:
         c.extra.add(found.name)
 
 
 def recency(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "the latest 5 arrivals in Charleston", "the oldest shipments": records by their date, newest or oldest first.
+    """ "the latest 5 arrivals in Charleston", "the oldest shipments": records by their date, newest
+    or oldest first.
 
     The date is the one a date word names ("arrivals", "departures"), else the catalog's default.
     """
@@ -572,8 +764,9 @@ def recency(spans: list[Span], c: Composer, meaning: Meaning) -> None:
 
 # -- ranking ---------------------------------------------------------------------------------------
 def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "top 5 shippers", "the 4 least busy ports", "the three slowest carriers", "the 10 heaviest shipments",
-    "which carrier … the most TEU": how many groups or records, in which order, by what."""
+    """ "top 5 shippers", "the 4 least busy ports", "the three slowest carriers", "the 10 heaviest
+    shipments", "which carrier … the most TEU": how many groups or records, in which order, by what.
+    """
     for i in range(len(spans)):
         found = _ranker(spans, i, c)
         if found is None:
@@ -583,10 +776,16 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             continue  # "slowest first": an order, read by `ordering`
         count = _rank_count(spans, i, width, c)
         target_at = c.after(spans, i + width - 1 if count is None or count[0] < i else count[0])
-        if count is not None and count[0] > i and target_at is not None:  # "top 10 players", not "the most orders"
+        # "top 10 players", not "the most orders"
+        if count is not None and count[0] > i and target_at is not None:
             _ranked_things(spans[target_at], c, meaning)
-        while target_at is not None and _measure_field(spans[target_at], c) and c.dimension(spans[target_at]) is None:
-            target_at = c.after(spans, target_at)  # "the six lowest-volume origin ports": past the measure
+        while (
+            target_at is not None
+            and _measure_field(spans[target_at], c)
+            and c.dimension(spans[target_at]) is None
+        ):
+            # "the six lowest-volume origin ports": past the measure
+            target_at = c.after(spans, target_at)
         target = spans[target_at] if target_at is not None else None
         _ranked_periods(target, c, meaning)
         if target is None or not (c.dimension(target) or target.has("record") or target.used):
@@ -594,25 +793,30 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             if head is not None:
                 target = spans[head]
                 count = count or _rank_count(spans, head, 1, c)
-        if not _rank(spans[i:i + width], target, direction, adjective, c, meaning):
-            if count is not None and spans[i].has("rank"):  # "just the top 3": a count for the groups before
-                _set_count(spans, count, c, meaning, spans[i:i + width])
+        if not _rank(spans[i : i + width], target, direction, adjective, c, meaning):
+            # "just the top 3": a count for the groups before
+            if count is not None and spans[i].has("rank"):
+                _set_count(spans, count, c, meaning, spans[i : i + width])
                 meaning.order = "desc" if direction > 0 else "asc"
                 spans[i].used = True
                 return
             continue
         if count is not None:
-            _set_count(spans, count, c, meaning, spans[i:i + width])
+            _set_count(spans, count, c, meaning, spans[i : i + width])
         elif meaning.top_n is None:
             meaning.top_n = _unnumbered(c, meaning)
-        group_steps.top_each(spans, c, meaning)  # "the busiest port for each carrier": a ranking in each group
+        # "the busiest port for each carrier": a ranking in each group
+        group_steps.top_each(spans, c, meaning)
         return
 
 
 def _ranked_things(target: Span, c: Composer, meaning: Meaning) -> None:
-    """ "top 10 players by salary": the things a distinct count numbers, right after the ranking's number, are what
-    is ranked, each a group of its id; their number is no measure of the ranking."""
-    counted = [m for m in target.values("measure") if c.catalog.spec.measures[m].agg == "cardinality"]
+    """ "top 10 players by salary": the things a distinct count numbers, right after the ranking's
+    number, are what is ranked, each a group of its id; their number is no measure of the ranking.
+    """
+    counted = [
+        m for m in target.values("measure") if c.catalog.spec.measures[m].agg == "cardinality"
+    ]
     field = c.catalog.spec.measures[counted[0]].field if counted else None
     if field is None or field in meaning.group_by:
         return
@@ -622,8 +826,14 @@ def _ranked_things(target: Span, c: Composer, meaning: Meaning) -> None:
 
 
 def _ranked_periods(target: Span | None, c: Composer, meaning: Meaning) -> None:
-    """ "the busiest day", "the 3 slowest months", "the busiest month per carrier": the periods are what is ranked."""
-    if target is None or target.used or not target.has("interval_unit") or (meaning.group_by and c.per_group is None):
+    """ "the busiest day", "the 3 slowest months", "the busiest month per carrier": the periods are
+    what is ranked."""
+    if (
+        target is None
+        or target.used
+        or not target.has("interval_unit")
+        or (meaning.group_by and c.per_group is None)
+    ):
         return
     meaning.interval = target.value("interval_unit")
     target.used = True
@@ -655,7 +865,9 @@ def ordering(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         return
     if not meaning.group_by:
         plurals = tuple(c.grammar.plural_suffixes)
-        head = next((s for s in spans if not s.used and c.dimension(s) and is_plural(s, plurals)), None)
+        head = next(
+            (s for s in spans if not s.used and c.dimension(s) and is_plural(s, plurals)), None
+        )
         if head is None or not meaning.measures:
             return
         meaning.group_by.append(c.dimension(head) or "")
@@ -679,7 +891,8 @@ def _direction(spans: list[Span], c: Composer) -> str | None:
 
 
 def _ranker(spans: list[Span], i: int, c: Composer) -> tuple[int, Adjective | None, int] | None:
-    """(direction, the adjective that names the measure, spans taken): "busiest", "most valuable", "top"."""
+    """(direction, the adjective that names the measure, spans taken): "busiest", "most valuable",
+    "top"."""
     span = spans[i]
     if span.used:
         return None
@@ -699,7 +912,8 @@ def _ranker(spans: list[Span], i: int, c: Composer) -> tuple[int, Adjective | No
 
 
 def _rank_count(spans: list[Span], i: int, width: int, c: Composer) -> tuple[int, float] | None:
-    """The number of a ranking, written after it ("top 5") or before it ("5 least busy", "the 3 slowest")."""
+    """The number of a ranking, written after it ("top 5") or before it ("5 least busy", "the 3
+    slowest")."""
     j = i + width
     if j < len(spans) and spans[j].has("number") and not spans[j].used:
         return j, float(spans[j].value("number"))
@@ -709,9 +923,16 @@ def _rank_count(spans: list[Span], i: int, width: int, c: Composer) -> tuple[int
     return None
 
 
-def _rank(ranker: list[Span], target: Span | None, direction: int, adjective: Adjective | None, c: Composer,
-          meaning: Meaning) -> bool:
-    """Rank groups (a dimension follows, or the question groups) or sort records; False when nothing to rank."""
+def _rank(
+    ranker: list[Span],
+    target: Span | None,
+    direction: int,
+    adjective: Adjective | None,
+    c: Composer,
+    meaning: Meaning,
+) -> bool:
+    """Rank groups (a dimension follows, or the question groups) or sort records; False when nothing
+    to rank."""
     name = c.dimension(target, meaning) if target is not None and not target.used else None
     records = target is not None and target.has("record")
     if target is not None and (name is not None or records):
@@ -723,7 +944,8 @@ def _rank(ranker: list[Span], target: Span | None, direction: int, adjective: Ad
     elif not (meaning.group_by or meaning.interval) and _nothing_ranked(adjective, records):
         return False
     if not meaning.group_by and adjective is not None and adjective[0] == "field":
-        meaning.sort.append((adjective[1], "desc" if direction > 0 else "asc"))  # "the heaviest shipments"
+        # "the heaviest shipments"
+        meaning.sort.append((adjective[1], "desc" if direction > 0 else "asc"))
     elif adjective is not None:
         ranked = c.adjective_measure(adjective)
         meaning.measures = [ranked, *(m for m in meaning.measures if m.name != ranked.name)]
@@ -738,8 +960,9 @@ def _nothing_ranked(adjective: Adjective | None, records: bool) -> bool:
     return adjective is None or (adjective[0] == "measure" and not records)
 
 
-def _set_count(spans: list[Span], count: tuple[int, float], c: Composer, meaning: Meaning,
-               ranker: list[Span]) -> None:
+def _set_count(
+    spans: list[Span], count: tuple[int, float], c: Composer, meaning: Meaning, ranker: list[Span]
+) -> None:
     at, value = count
     spans[at].used = True
     if value < 1 or not value.is_integer():
@@ -753,7 +976,9 @@ def _bounded(value: float, written: str, meaning: Meaning) -> int:
     """A ranking's count, at most TOP_N_MOST; a count past it is bounded, and said."""
     if value <= TOP_N_MOST:
         return int(value)
-    meaning.assumptions.append(f"the top {TOP_N_MOST:,} at most, the most one answer lists (not {written})")
+    meaning.assumptions.append(
+        f"the top {TOP_N_MOST:,} at most, the most one answer lists (not {written})"
+    )
     return TOP_N_MOST
 
 
@@ -761,35 +986,47 @@ def _unnumbered(c: Composer, meaning: Meaning) -> int:
     """ "which carrier … the most": one; "which carriers …": the default; "which 3 …": three."""
     if c.wh_count:
         return c.wh_count
-    if (c.wh_plural is False and (meaning.group_by or meaning.interval)) or c.ranked_plural is False:
+    if (
+        c.wh_plural is False and (meaning.group_by or meaning.interval)
+    ) or c.ranked_plural is False:
         return 1  # "which carrier …", "the busiest port", "the lightest shipment"
     return c.catalog.spec.defaults.top_n
 
 
-# -- records or counts, comparison, page -------------------------------------------------------------
+# -- records or counts, comparison, page
+# -------------------------------------------------------------
 def records_or_count(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "Maersk shipments to LA" lists records; "how many shipments …" counts; a grouping needs a measure.
+    """ "Maersk shipments to LA" lists records; "how many shipments …" counts; a grouping needs a
+    measure.
 
-    A ranking with its measures asked beside ("top 5 shippers and their transit times") ranks by count.
+    A ranking with its measures asked beside ("top 5 shippers and their transit times") ranks by
+    count.
     """
     if c.wh_interval and not (meaning.measures or c.records_named or meaning.top_n):
         meaning.interval = None  # "what year was X built": an attribute, not a grouping
         for span in spans:
             span.used = span.used and not span.has("interval_unit")
     grouped = meaning.group_by or meaning.interval
-    if meaning.top_n and not (meaning.group_by or meaning.interval or meaning.sort) and meaning.measures:
+    if (
+        meaning.top_n
+        and not (meaning.group_by or meaning.interval or meaning.sort)
+        and meaning.measures
+    ):
         meaning.top_n = None  # "the top TEU figure": one number, nothing to rank
     if meaning.sort and not meaning.group_by:
         meaning.measures = []
     elif not meaning.measures and (meaning.top_n or (grouped and c.records_named)):
-        meaning.measures = [c.default_measure()]  # "shipments by carrier"; "which carriers serve X" lists them
+        # "shipments by carrier"; "which carriers serve X" lists them
+        meaning.measures = [c.default_measure()]
     elif meaning.top_n and meaning.measures and all(m.name in c.extra for m in meaning.measures):
         meaning.measures.insert(0, c.default_measure())
-    for span in spans:  # a record noun that also names a field and was not read as that field: the records
+    # a record noun that also names a field and was not read as that field: the records
+    for span in spans:
         span.used = span.used or (c.records_named and span.has("record"))
     main = [m for m in meaning.measures if m.name not in c.extra]
     if c.extra and not (grouped or meaning.top_n) and (main or c.records_named):
-        meaning.beside = [m.name for m in meaning.measures if m.name in c.extra]  # "… and their total weight"
+        # "… and their total weight"
+        meaning.beside = [m.name for m in meaning.measures if m.name in c.extra]
 
 
 def comparison(spans: list[Span], c: Composer, meaning: Meaning) -> None:
@@ -804,7 +1041,8 @@ def comparison(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         meaning.measures.append(c.default_measure())
 
 
-PAGE_MOST = 10**9  # past any list; a page number past 64 bits cannot be kept in the thread's checkpoint
+# past any list; a page number past 64 bits cannot be kept in the thread's checkpoint
+PAGE_MOST = 10**9
 
 
 def page(spans: list[Span], c: Composer, meaning: Meaning) -> None:
@@ -822,11 +1060,12 @@ def page(spans: list[Span], c: Composer, meaning: Meaning) -> None:
 
 
 def unanswerable(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "what will arrivals look like next quarter?" (future), "why did TEU drop?" (cause), "the lowest freight
-    rate" (no_measure), "is Maersk a good carrier?" (opinion): refused with the reason and the question's words.
+    """ "what will arrivals look like next quarter?" (future), "why did TEU drop?" (cause), "the
+    lowest freight rate" (no_measure), "is Maersk a good carrier?" (opinion): refused with the
+    reason and the question's words.
 
-    Run after every other rule and the lookup. The first reason of the grammar's `refusals` that the question
-    gives is the one said.
+    Run after every other rule and the lookup. The first reason of the grammar's `refusals` that the
+    question gives is the one said.
     """
     found: dict[RefusalReason, list[Span]] = {}
     for span in _refusal_words(spans, c):
@@ -846,8 +1085,8 @@ def unanswerable(spans: list[Span], c: Composer, meaning: Meaning) -> None:
 
 
 def _refusal_words(spans: list[Span], c: Composer) -> list[Span]:
-    """The refusal words no rule read and the catalog does not hold: "cheap" is a price where the catalog's
-    adjective says so, and "price" is held where an object has a unit_price."""
+    """The refusal words no rule read and the catalog does not hold: "cheap" is a price where the
+    catalog's adjective says so, and "price" is held where an object has a unit_price."""
     held = _held_words(c.catalog)
     found = []
     for span in spans:
@@ -860,7 +1099,8 @@ def _refusal_words(spans: list[Span], c: Composer) -> list[Span]:
 
 
 def _after_today(meaning: Meaning, c: Composer) -> bool:
-    """A time range that starts after today, on a date field that cannot lie ahead (an ETA can): the future."""
+    """A time range that starts after today, on a date field that cannot lie ahead (an ETA can): the
+    future."""
     time = meaning.time
     if time is None or time.start is None or c.today is None:
         return False
@@ -878,8 +1118,9 @@ def _held_words(catalog: Catalog) -> set[str]:
 
 
 def _measured(spans: list[Span], c: Composer) -> bool:
-    """The question names a measure of the catalog ("by TEU", "for revenue", "busiest"), not only the records:
-    "best" and "worst" then rank on it ("the best months by revenue"); with none, they are an opinion."""
+    """The question names a measure of the catalog ("by TEU", "for revenue", "busiest"), not only
+    the records: "best" and "worst" then rank on it ("the best months by revenue"); with none, they
+    are an opinion."""
     for span in spans:
         named = span.has("adjective") or (span.has("measure") and not span.has("record"))
         if span.used and (named or _measure_field(span, c) is not None):
@@ -888,13 +1129,16 @@ def _measured(spans: list[Span], c: Composer) -> bool:
 
 
 def unused(spans: list[Span]) -> list[str]:
-    """What the question said that no rule read: content words, unread numbers, unsupported groupings."""
+    """What the question said that no rule read: content words, unread numbers, unsupported
+    groupings."""
     said = [s.text for s in spans if not s.used and not _quiet(s)]
     return list(dict.fromkeys(said))
 
 
 def _quiet(span: Span) -> bool:
-    if not span.tags:  # a word nothing reads; of symbols, only wildcards ("Acme%", "*", "_") are said
+    # a word nothing reads; of symbols, only wildcards ("Acme%", "*", "_") are said
+    if not span.tags:
         return not _WORDLIKE.search(span.text) and span.text not in ("%", "*")
     return any(t.kind in ("function", "filler", "neutral", "structure") for t in span.tags) or all(
-        t.kind in _STRUCTURE for t in span.tags)
+        t.kind in _STRUCTURE for t in span.tags
+    )

@@ -1,4 +1,5 @@
-"""How a turn relates to the last one, decided from the stored meanings and the grammar's follow-up words.
+"""How a turn relates to the last one, decided from the stored meanings and the grammar's follow-up
+words.
 
 - a clarification reply picks one of the options offered (by name, by position, or by something
   only that option has: "the one in Hong Kong"), possibly with a refinement ("MSC ANNA, in 2025");
@@ -20,7 +21,14 @@ from bosun.catalog import Catalog
 from bosun.understanding.compose import Composer
 from bosun.understanding.goals import Part, definition, fields_asked
 from bosun.understanding.grammar import FollowUp, english
-from bosun.understanding.meaning import TOP_N_MOST, Ambiguity, Condition, Meaning, Measure, TimeFilter
+from bosun.understanding.meaning import (
+    TOP_N_MOST,
+    Ambiguity,
+    Condition,
+    Meaning,
+    Measure,
+    TimeFilter,
+)
 from bosun.understanding.names import normalize
 from bosun.understanding.periods import period_before
 from bosun.understanding.picks import replace_term
@@ -29,9 +37,15 @@ from bosun.understanding.reading import Continuation as Kind
 from bosun.understanding.reading import PastTurn, TaggingUnderstanding
 
 Value = str | int | float | bool  # a value of a record field, as a condition takes it
-KEPT = "kept from the last question"  # how an answer says which of the last turn's constraints a follow-up kept
-_STEP = {"day": relativedelta(days=1), "week": relativedelta(weeks=1), "month": relativedelta(months=1),
-         "quarter": relativedelta(months=3), "year": relativedelta(years=1)}
+# how an answer says which of the last turn's constraints a follow-up kept
+KEPT = "kept from the last question"
+_STEP = {
+    "day": relativedelta(days=1),
+    "week": relativedelta(weeks=1),
+    "month": relativedelta(months=1),
+    "quarter": relativedelta(months=3),
+    "year": relativedelta(years=1),
+}
 
 
 @dataclass(frozen=True)
@@ -50,7 +64,8 @@ def said(text: str, phrases: list[str]) -> str | None:
     return next((p for p in phrases if f" {normalize(p)} " in padded), None)
 
 
-_CONTENT = ("measure", "record", "field", "value", "name", "entity_word", "object", "adjective")  # kinds of a
+# kinds of a
+_CONTENT = ("measure", "record", "field", "value", "name", "entity_word", "object", "adjective")
 # word of the question a relative "that" can follow
 
 
@@ -92,53 +107,80 @@ class Continuation:
         return Continued("clarification_reply", f"{question} {rest}".strip() if rest else question)
 
     # -- refinements and follow-ups ----------------------------------------------------------------
-    def _follow(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> Continued | None:
-        """The turn read against the last one; its meaning says again the last turn's unread words, and which
-        of the last turn's constraints it kept."""
+    def _follow(
+        self, reply: str, previous: Meaning, last: PastTurn, today: date
+    ) -> Continued | None:
+        """The turn read against the last one; its meaning says again the last turn's unread words,
+        and which of the last turn's constraints it kept."""
         continued = self._continued(reply, previous, last, today)
         if continued is None or continued.meaning is None:
             return continued
-        meaning = built_on(continued.meaning, previous, reply, self.understanding.quiet_words,
-                           self.understanding.catalog)
+        meaning = built_on(
+            continued.meaning,
+            previous,
+            reply,
+            self.understanding.quiet_words,
+            self.understanding.catalog,
+        )
         return replace(continued, meaning=meaning)
 
-    def _continued(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> Continued | None:
+    def _continued(
+        self, reply: str, previous: Meaning, last: PastTurn, today: date
+    ) -> Continued | None:
         title = f"{previous.text} → {reply.strip()}"
         if self._asks_terms(reply, today):
-            return None  # "what is a reefer?": a definition, or a question about the fields, of its own
+            # "what is a reefer?": a definition, or a question about the fields, of its own
+            return None
         sorted_ = self._sort(reply, previous, last)
-        if sorted_ is not None:  # "sort by weight": the same records, or the same groups, in another order
-            return Continued("follow_up", title, sorted_.model_copy(update={"text": title, "not_understood": []}))
+        # "sort by weight": the same records, or the same groups, in another order
+        if sorted_ is not None:
+            return Continued(
+                "follow_up", title, sorted_.model_copy(update={"text": title, "not_understood": []})
+            )
         reranked = self._reranked(reply, previous, today)
-        if reranked is not None:  # "and the slowest one?" of carriers by TEU: the carrier slowest on transit
-            return Continued("follow_up", title, reranked.model_copy(update={"text": title, "not_understood": []}))
+        # "and the slowest one?" of carriers by TEU: the carrier slowest on transit
+        if reranked is not None:
+            return Continued(
+                "follow_up",
+                title,
+                reranked.model_copy(update={"text": title, "not_understood": []}),
+            )
         compared = self._compared(reply, previous, today)
-        if compared is not None:  # "how does Tacoma stack up?" after Seattle's TEU: both, side by side
+        # "how does Tacoma stack up?" after Seattle's TEU: both, side by side
+        if compared is not None:
             return Continued("follow_up", title, compared.model_copy(update={"text": title}))
         periods = self._periods(reply, previous, today)
-        if periods is not None:  # "how does that compare to last year?": the last period and the one before
+        # "how does that compare to last year?": the last period and the one before
+        if periods is not None:
             return Continued("follow_up", title, periods.model_copy(update={"text": title}))
         paged = self._paged(reply, previous, title, today)
         if paged is not None:  # "page 2", "show all": more of the last list of records
             return paged
         row, phrase = self._pointed(reply, previous, last, today)
-        own = self.understanding.analyze(_without(reply, phrase), today)  # "the second one" points back
+        # "the second one" points back
+        own = self.understanding.analyze(_without(reply, phrase), today)
         cued = self._cued(reply, today) or row is not None
-        alone = self._stands_alone(own) and not self._bare(own, previous)  # "top 3", "weekly": of the last one
+        # "top 3", "weekly": of the last one
+        alone = self._stands_alone(own) and not self._bare(own, previous)
         if (own.lookup is not None and (own.lookup.fields or not cued)) or (alone and not cued):
-            return None  # its own question: an attribute of one object, or records, measures, a ranking
+            # its own question: an attribute of one object, or records, measures, a ranking
+            return None
         if own.index != previous.index:
-            return None  # a listing of other objects ("which vessels are flagged in Liberia"): its own question
+            # a listing of other objects ("which vessels are flagged in Liberia"): its own question
+            return None
         if row is not None:  # said, as the rows' order or a superlative picked it
-            own = own.model_copy(update={"assumptions": [*own.assumptions, f"“{phrase}” read as {row}"]})
+            own = own.model_copy(
+                update={"assumptions": [*own.assumptions, f"“{phrase}” read as {row}"]}
+            )
         if row is not None and not ((own.group_by or own.interval) and not own.measures):
             dates = self.understanding.catalog.spec.time.default_field
             return Continued("follow_up", title, _pointed_at(previous, own, row, title, dates))
         return self._built_on(reply, own, previous, last, title, row, self._cued(reply, today))
 
     def _paged(self, reply: str, previous: Meaning, title: str, today: date) -> Continued | None:
-        """ "page 3" or "show all" after a list of records: the same records, that page or all of them (up to the
-        most one answer shows); after an aggregation, whose rows were all shown, said so."""
+        """ "page 3" or "show all" after a list of records: the same records, that page or all of
+        them (up to the most one answer shows); after an aggregation, whose rows were all shown,
+        said so."""
         own = self.understanding.analyze(reply, today)
         if own.conditions or own.time or own.measures or own.group_by or own.lookup is not None:
             return None
@@ -146,13 +188,19 @@ class Continuation:
         if not every and own.page == 1:
             return None
         if previous.intent_type != "search":
-            return Continued("new", reply, note="The last answer showed all its rows; it has no other page. ")
+            return Continued(
+                "new", reply, note="The last answer showed all its rows; it has no other page. "
+            )
         update = {"page": 1, "top_n": TOP_N_MOST} if every else {"page": own.page}
-        return Continued("follow_up", title, previous.model_copy(update={**update, "text": title,
-                                                                           "not_understood": []}))
+        return Continued(
+            "follow_up",
+            title,
+            previous.model_copy(update={**update, "text": title, "not_understood": []}),
+        )
 
     def _asks_terms(self, reply: str, today: date) -> bool:
-        """The reply asks what glossary terms mean, or which fields the data has: not about the last answer."""
+        """The reply asks what glossary terms mean, or which fields the data has: not about the last
+        answer."""
         part = Part(self.understanding.spans(reply, today), reply)
         grammar = self.understanding.grammar
         if fields_asked(part, grammar, self.understanding.catalog) is not None:
@@ -160,8 +208,9 @@ class Continuation:
         return bool(definition(part, grammar, self.understanding.quiet_words))
 
     def _compared(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
-        """ "and how does Tacoma stack up?" after TEU into Seattle by quarter: Seattle's and Tacoma's series side by
-        side (grouped by the field, filtered on both values); the measures, dates and other filters kept."""
+        """ "and how does Tacoma stack up?" after TEU into Seattle by quarter: Seattle's and
+        Tacoma's series side by side (grouped by the field, filtered on both values); the measures,
+        dates and other filters kept."""
         cue = _longest_said(reply, self.words.compare)
         if cue is None or previous.lookup is not None:
             return None
@@ -170,48 +219,76 @@ class Continuation:
         if len(named) != 1 or own.measures or own.group_by or own.interval:
             return None
         field = named[0].field
-        before = next((c for c in previous.conditions if c.field == field and c.values and not c.negate), None)
+        before = next(
+            (c for c in previous.conditions if c.field == field and c.values and not c.negate), None
+        )
         if before is None:
             return None  # nothing of the last question to set beside it
-        both = before.model_copy(update={"values": list(dict.fromkeys([*before.values, *named[0].values]))})
+        both = before.model_copy(
+            update={"values": list(dict.fromkeys([*before.values, *named[0].values]))}
+        )
         conditions = [both if c is before else c for c in previous.conditions]
-        measures = previous.measures or [Composer(self.understanding.catalog, self.understanding.grammar)
-                                         .default_measure()]
-        return previous.model_copy(update={
-            "conditions": conditions, "compare": [field], "measures": measures, "intent_type": "aggregation",
-            "group_by": [field, *(f for f in previous.group_by if f != field)], "time": own.time or previous.time,
-            "entities": [*previous.entities, *own.entities], "sort": [], "page": 1, "lookup": None,
-            "not_understood": own.not_understood,
-            "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions]))})
+        measures = previous.measures or [
+            Composer(self.understanding.catalog, self.understanding.grammar).default_measure()
+        ]
+        return previous.model_copy(
+            update={
+                "conditions": conditions,
+                "compare": [field],
+                "measures": measures,
+                "intent_type": "aggregation",
+                "group_by": [field, *(f for f in previous.group_by if f != field)],
+                "time": own.time or previous.time,
+                "entities": [*previous.entities, *own.entities],
+                "sort": [],
+                "page": 1,
+                "lookup": None,
+                "not_understood": own.not_understood,
+                "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions])),
+            }
+        )
 
     def _periods(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
-        """ "how does that compare to last year?", "and year over year?" after a question with one period: that
-        period beside the one the reply names, everything else kept."""
+        """ "how does that compare to last year?", "and year over year?" after a question with one
+        period: that period beside the one the reply names, everything else kept."""
         spans = self.understanding.spans(reply, today)
         shift = next((s for s in spans if s.has("period_shift")), None)
         compared = _longest_said(reply, self.words.compare) is not None
         if previous.time is None or not (shift or compared):
             return None
         if not compared and said(reply, list(self.words.shift)):
-            return None  # "and the month before?": the last question moved to another period, not compared
+            # "and the month before?": the last question moved to another period, not compared
+            return None
         own = self.understanding.analyze(reply, today)
         if own.conditions or own.measures or own.group_by or own.periods or not (own.time or shift):
             return None
         other = period_before(previous.time, own.time, shift)
         if other is None:
             return None
-        measures = previous.measures or [Composer(self.understanding.catalog, self.understanding.grammar)
-                                         .default_measure()]
+        measures = previous.measures or [
+            Composer(self.understanding.catalog, self.understanding.grammar).default_measure()
+        ]
         shifted = set(normalize(shift.text).split()) if shift else set()
         unread = [w for w in own.not_understood if not set(normalize(w).split()) <= shifted]
-        return previous.model_copy(update={
-            "periods": sorted([previous.time, other], key=lambda p: p.start or date.min), "time": None,
-            "measures": measures, "intent_type": "aggregation", "interval": None, "sort": [], "page": 1,
-            "lookup": None, "not_understood": unread})
+        return previous.model_copy(
+            update={
+                "periods": sorted([previous.time, other], key=lambda p: p.start or date.min),
+                "time": None,
+                "measures": measures,
+                "intent_type": "aggregation",
+                "interval": None,
+                "sort": [],
+                "page": 1,
+                "lookup": None,
+                "not_understood": unread,
+            }
+        )
 
-    def _pointed(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> tuple[Value | None, str | None]:
-        """ "the top one", "the second one", "the busiest one": the row of the last grouped answer pointed at (its
-        leading value), and the phrase."""
+    def _pointed(
+        self, reply: str, previous: Meaning, last: PastTurn, today: date
+    ) -> tuple[Value | None, str | None]:
+        """ "the top one", "the second one", "the busiest one": the row of the last grouped answer
+        pointed at (its leading value), and the phrase."""
         if not ((previous.group_by or previous.interval) and last.first_column):
             return None, None
         phrase = said(reply, self.words.top_one)
@@ -225,88 +302,152 @@ class Continuation:
                 return last.first_column[index], phrase
         return self._leader(reply, previous, last, today)
 
-    def _leader(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> tuple[Value | None, str | None]:
-        """ "the busiest one", "the smallest one": the row highest or lowest on the last answer's first figure,
-        when the word ranks by that figure (not "the slowest one" after a table of TEU)."""
+    def _leader(
+        self, reply: str, previous: Meaning, last: PastTurn, today: date
+    ) -> tuple[Value | None, str | None]:
+        """ "the busiest one", "the smallest one": the row highest or lowest on the last answer's
+        first figure, when the word ranks by that figure (not "the slowest one" after a table of
+        TEU)."""
         words = normalize(reply).split()
         for word, after in pairwise(words):
-            direction = self._ranks(word, previous, today) if after == "one" and last.leaders else None
+            direction = (
+                self._ranks(word, previous, today) if after == "one" and last.leaders else None
+            )
             if direction is not None:
                 return last.leaders[0 if direction > 0 else 1], f"{word} one"
         return None, None
 
     def _reranked(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
-        """ "the slowest one" after groups ranked on another measure: the same groups, the one first on the
-        measure the word names."""
+        """ "the slowest one" after groups ranked on another measure: the same groups, the one first
+        on the measure the word names."""
         if not previous.group_by or not previous.measures:
             return None
         words = normalize(reply).split()
         for word, after in pairwise(words):
             spans = self.understanding.spans(word, today) if after == "one" else []
             for adjective in spans[0].values("adjective") if len(spans) == 1 else []:
-                measure = Composer(self.understanding.catalog, self.understanding.grammar).adjective_measure(adjective)
+                measure = Composer(
+                    self.understanding.catalog, self.understanding.grammar
+                ).adjective_measure(adjective)
                 if adjective[3] == "superlative" and measure.name != previous.measures[0].name:
                     order: Literal["asc", "desc"] = "desc" if adjective[2] > 0 else "asc"
-                    return previous.model_copy(update={"measures": [measure], "top_n": 1, "order": order,
-                                                       "sort": [], "compare": [], "page": 1})
+                    return previous.model_copy(
+                        update={
+                            "measures": [measure],
+                            "top_n": 1,
+                            "order": order,
+                            "sort": [],
+                            "compare": [],
+                            "page": 1,
+                        }
+                    )
         return None
 
     def _ranks(self, word: str, previous: Meaning, today: date) -> int | None:
-        """+1 or -1 when `word` ranks highest or lowest first on the last answer's first measure, else None."""
+        """+1 or -1 when `word` ranks highest or lowest first on the last answer's first measure,
+        else None."""
         spans = self.understanding.spans(word, today)
         if len(spans) != 1 or not previous.measures:
             return None
         span, measure = spans[0], previous.measures[0]
         for kind, name, direction, form in span.values("adjective"):
-            if form == "superlative" and name == (measure.field if kind == "field" else measure.name):
+            if form == "superlative" and name == (
+                measure.field if kind == "field" else measure.name
+            ):
                 return int(direction)
         if span.has("rank"):
             return 1 if span.value("rank") == "desc" else -1
         aggs = [a[0] for a in span.values("agg")]
         return 1 if "max" in aggs else -1 if "min" in aggs else None
 
-    def _built_on(self, reply: str, own: Meaning, previous: Meaning, last: PastTurn, title: str,
-                  row: Value | None, cued: bool) -> Continued | None:
+    def _built_on(
+        self,
+        reply: str,
+        own: Meaning,
+        previous: Meaning,
+        last: PastTurn,
+        title: str,
+        row: Value | None,
+        cued: bool,
+    ) -> Continued | None:
         if own.top_n and not (own.group_by or own.conditions or own.time) and previous.group_by:
-            ranked = previous.model_copy(update={"top_n": own.top_n, "order": own.order, "text": title,
-                                                 "not_understood": own.not_understood})
+            ranked = previous.model_copy(
+                update={
+                    "top_n": own.top_n,
+                    "order": own.order,
+                    "text": title,
+                    "not_understood": own.not_understood,
+                }
+            )
             return Continued("follow_up", title, ranked)  # "just the top 3"
         if own.measures and not (own.conditions or own.time or own.group_by):
-            anew = said(reply, self.understanding.grammar.group_cues) is not None  # "what about by weight?"
-            anew = anew or not previous.group_by  # "and the average transit time?" of one number: that instead
+            # "what about by weight?"
+            anew = said(reply, self.understanding.grammar.group_cues) is not None
+            # "and the average transit time?" of one number: that instead
+            anew = anew or not previous.group_by
             return Continued("follow_up", title, _measured(previous, own, anew, title))
-        if said(reply, self.words.show) and previous.intent_type == "aggregation" and not (
-                previous.group_by or own.conditions):
-            listed = previous.model_copy(update={"measures": [], "intent_type": "search", "interval": None,
-                                                 "top_n": None, "sort": [], "page": 1, "text": title,
-                                                 "not_understood": []})
-            return Continued("follow_up", title, listed)  # "show them": the records behind the count
+        if (
+            said(reply, self.words.show)
+            and previous.intent_type == "aggregation"
+            and not (previous.group_by or own.conditions)
+        ):
+            listed = previous.model_copy(
+                update={
+                    "measures": [],
+                    "intent_type": "search",
+                    "interval": None,
+                    "top_n": None,
+                    "sort": [],
+                    "page": 1,
+                    "text": title,
+                    "not_understood": [],
+                }
+            )
+            # "show them": the records behind the count
+            return Continued("follow_up", title, listed)
         if (own.group_by or own.interval) and not own.measures:
             dates = self.understanding.catalog.spec.time.default_field
-            parts = {n for n, f in self.understanding.catalog.record.fields.items() if f.derived is not None}
-            return Continued("follow_up", title, _breakdown(previous, own, title, last, row, dates, parts))
+            parts = {
+                n
+                for n, f in self.understanding.catalog.record.fields.items()
+                if f.derived is not None
+            }
+            return Continued(
+                "follow_up", title, _breakdown(previous, own, title, last, row, dates, parts)
+            )
         if said(reply, self.words.more) and not (own.conditions or own.time):
             if previous.intent_type != "search":
-                return Continued("new", reply, note="The last answer showed all its rows; it has no next page. ")
-            return Continued("follow_up", title, previous.model_copy(update={"page": previous.page + 1,
-                                                                              "text": title, "not_understood": []}))
+                return Continued(
+                    "new", reply, note="The last answer showed all its rows; it has no next page. "
+                )
+            return Continued(
+                "follow_up",
+                title,
+                previous.model_copy(
+                    update={"page": previous.page + 1, "text": title, "not_understood": []}
+                ),
+            )
         shifted = self._shift(previous.time, reply)
         if own.conditions or own.time or shifted:
             return Continued("refinement", title, _refine(previous, own, shifted, title))
         if own.not_understood and cued:  # "break that down by colour": the last question again,
-            again = previous.model_copy(update={"text": title, "page": 1, "not_understood": own.not_understood})
+            again = previous.model_copy(
+                update={"text": title, "page": 1, "not_understood": own.not_understood}
+            )
             return Continued("follow_up", title, again)  # saying the words it could not read
         return None
 
     def _cued(self, reply: str, today: date) -> bool:
-        """A reply that starts like a refinement ("and in …", "what about …") or points back ("them")."""
+        """A reply that starts like a refinement ("and in …", "what about …") or points back
+        ("them")."""
         words = f"{normalize(reply)} "
         starts = any(words.startswith(f"{normalize(p)} ") for p in self.words.refine)
         return starts or self._points_back(reply, today)
 
     def _points_back(self, reply: str, today: date) -> bool:
-        """ "break that down", "show me those": a pointing word, but not one that only joins a clause to the word
-        of the question just before it ("the TEU that was reefer", "shipments that arrived late")."""
+        """ "break that down", "show me those": a pointing word, but not one that only joins a
+        clause to the word of the question just before it ("the TEU that was reefer", "shipments
+        that arrived late")."""
         pointing = {normalize(p) for p in self.understanding.grammar.pointing}
         spans = self.understanding.spans(reply, today)
         for i, span in enumerate(spans):
@@ -315,8 +456,9 @@ class Continuation:
         return False
 
     def _bare(self, own: Meaning, previous: Meaning) -> bool:
-        """A reply that names only a ranking ("top 3", after groups) or only a grouping ("weekly"), nothing to
-        rank or group of its own: not the records, a filter, dates or a measure other than the count."""
+        """A reply that names only a ranking ("top 3", after groups) or only a grouping ("weekly"),
+        nothing to rank or group of its own: not the records, a filter, dates or a measure other
+        than the count."""
         default = self.understanding.catalog.spec.defaults.measure
         measured = any(m.name != default for m in own.measures)
         records = said(own.text, self.understanding.catalog.record.synonyms) is not None
@@ -326,10 +468,12 @@ class Continuation:
         return not named and bool(ranks or regroups)
 
     def _stands_alone(self, meaning: Meaning) -> bool:
-        """A question of its own: it names the records or asks a measure, a grouping or a ranking."""
+        """A question of its own: it names the records or asks a measure, a grouping or a
+        ranking."""
         nouns = self.understanding.catalog.record.synonyms
         named = said(meaning.text, nouns) is not None
-        grouped = meaning.group_by and (meaning.conditions or meaning.time)  # "which carriers serve Honolulu?"
+        # "which carriers serve Honolulu?"
+        grouped = meaning.group_by and (meaning.conditions or meaning.time)
         return bool(named or meaning.measures or meaning.top_n or meaning.interval or grouped)
 
     def _sort(self, reply: str, previous: Meaning, last: PastTurn) -> Meaning | None:
@@ -338,16 +482,23 @@ class Continuation:
         if cue is None:
             return None
         words = normalize(reply)
-        rest = words[words.index(normalize(cue)) + len(normalize(cue)):]
+        rest = words[words.index(normalize(cue)) + len(normalize(cue)) :]
         field, measure = self._sort_field(rest)
         if field is None:
             return None
         direction: Literal["asc", "desc"] = "asc" if said(reply, self.words.ascending) else "desc"
         return self._sorted(previous, last, field, measure, direction)
 
-    def _sorted(self, previous: Meaning, last: PastTurn, field: str, measure: str | None,
-                direction: Literal["asc", "desc"]) -> Meaning | None:
-        """Records sorted by a field; the same groups ordered by the measure over it (added when not shown)."""
+    def _sorted(
+        self,
+        previous: Meaning,
+        last: PastTurn,
+        field: str,
+        measure: str | None,
+        direction: Literal["asc", "desc"],
+    ) -> Meaning | None:
+        """Records sorted by a field; the same groups ordered by the measure over it (added when not
+        shown)."""
         if previous.intent_type == "search":
             return previous.model_copy(update={"sort": [(field, direction)], "page": 1})
         if not previous.group_by:
@@ -357,15 +508,23 @@ class Continuation:
         if shown:
             first = shown[0]
         elif spec is not None:
-            first = Measure(name=measure or "", agg=spec.agg, field=field, label=spec.label, unit=spec.unit)
+            first = Measure(
+                name=measure or "", agg=spec.agg, field=field, label=spec.label, unit=spec.unit
+            )
         else:
             return None
         conditions = list(previous.conditions)
         if previous.top_n and last.first_column and len(last.first_column) == previous.top_n:
-            conditions.append(Condition(field=previous.group_by[0], values=list(last.first_column)))  # same groups
-        return previous.model_copy(update={"measures": [first, *(m for m in previous.measures if m is not first)],
-                                           "sort": [(field, direction)], "order": direction,
-                                           "conditions": conditions})
+            # same groups
+            conditions.append(Condition(field=previous.group_by[0], values=list(last.first_column)))
+        return previous.model_copy(
+            update={
+                "measures": [first, *(m for m in previous.measures if m is not first)],
+                "sort": [(field, direction)],
+                "order": direction,
+                "conditions": conditions,
+            }
+        )
 
     def _sort_field(self, phrase: str) -> tuple[str | None, str | None]:
         """(the field to sort by, the measure whose words name it, if any)."""
@@ -375,7 +534,9 @@ class Continuation:
                 return measure.field, name
         for name, spec in catalog.record.fields.items():
             if said(phrase, [*spec.synonyms, name.replace("_", " ")]):
-                measure_name = next((n for n, m in catalog.spec.measures.items() if m.field == name), None)
+                measure_name = next(
+                    (n for n, m in catalog.spec.measures.items() if m.field == name), None
+                )
                 return name, measure_name
         return None, None
 
@@ -386,11 +547,14 @@ class Continuation:
         words = normalize(reply).split()
         units = self.understanding.grammar.interval_units
         for i, word in enumerate(words):
-            near = [w for w in words[max(0, i - 1):i + 2] if w in self.words.shift]
+            near = [w for w in words[max(0, i - 1) : i + 2] if w in self.words.shift]
             if word in units and near:
                 step = _STEP[units[word]] * self.words.shift[near[0]]
-                end = time.end + relativedelta(days=1) + step - relativedelta(days=1)  # month ends stay month ends
-                return TimeFilter(field=time.field, start=time.start + step, end=end, text=f"{near[0]} {word}")
+                # month ends stay month ends
+                end = time.end + relativedelta(days=1) + step - relativedelta(days=1)
+                return TimeFilter(
+                    field=time.field, start=time.start + step, end=end, text=f"{near[0]} {word}"
+                )
         return None
 
 
@@ -404,25 +568,31 @@ def _cut(text: str, phrase: str) -> str:
     """The text without the words of `phrase`, the others as written (names keep their capitals)."""
     words, cut = text.split(), normalize(phrase).split()
     for i in range(len(words)):
-        window = normalize(" ".join(words[i:i + len(cut)])).split()
+        window = normalize(" ".join(words[i : i + len(cut)])).split()
         if window == cut:
-            return " ".join([*words[:i], *words[i + len(cut):]])
+            return " ".join([*words[:i], *words[i + len(cut) :]])
     return text
 
 
-def built_on(meaning: Meaning, previous: Meaning, reply: str, quiet: set[str], catalog: Catalog) -> Meaning:
-    """A follow-up's meaning, as every backend gives it: the last turn's unread words said again, and what of the
-    last question it kept said in the catalog's words (`quiet`: the words that carry no content)."""
+def built_on(
+    meaning: Meaning, previous: Meaning, reply: str, quiet: set[str], catalog: Catalog
+) -> Meaning:
+    """A follow-up's meaning, as every backend gives it: the last turn's unread words said again,
+    and what of the last question it kept said in the catalog's words (`quiet`: the words that carry
+    no content)."""
     return _kept_said(_doubted(meaning, previous, reply, quiet), previous, catalog)
 
 
 def _doubted(meaning: Meaning, previous: Meaning, reply: str, quiet: set[str]) -> Meaning:
-    """The last turn's unread words said again (the reply builds on a reading that did not use them), unless the
-    reply says one of their content words and reads it ("top 3" after "top 0"); then the reply's own."""
+    """The last turn's unread words said again (the reply builds on a reading that did not use
+    them), unless the reply says one of their content words and reads it ("top 3" after "top 0");
+    then the reply's own."""
     said_now = set(normalize(reply).split())
     unread_now = {w for p in meaning.not_understood for w in normalize(p).split()}
     kept = [p for p in previous.not_understood if not _read_now(p, said_now - quiet, unread_now)]
-    return meaning.model_copy(update={"not_understood": list(dict.fromkeys([*kept, *meaning.not_understood]))})
+    return meaning.model_copy(
+        update={"not_understood": list(dict.fromkeys([*kept, *meaning.not_understood]))}
+    )
 
 
 def _read_now(phrase: str, said_now: set[str], unread_now: set[str]) -> bool:
@@ -431,16 +601,26 @@ def _read_now(phrase: str, said_now: set[str], unread_now: set[str]) -> bool:
 
 
 def _kept_said(meaning: Meaning, previous: Meaning, catalog: Catalog) -> Meaning:
-    """The assumption that says which of the last question's filters and dates the follow-up kept (read from the
-    meaning, in the words its reading is said in, so a person can check it); the one a chain of follow-ups said
-    before is replaced."""
+    """The assumption that says which of the last question's filters and dates the follow-up kept
+    (read from the meaning, in the words its reading is said in, so a person can check it); the one
+    a chain of follow-ups said before is replaced."""
     same_measures = meaning.measures == previous.measures
     kept = [measure_words(m) for m in meaning.measures] if same_measures else []
     same_interval = meaning.interval is not None and meaning.interval == previous.interval
-    kept += [english().read_back.interval.format(interval=meaning.interval)] if same_interval else []
+    kept += (
+        [english().read_back.interval.format(interval=meaning.interval)] if same_interval else []
+    )
     before = [_bare(c) for c in previous.conditions]
-    kept += [condition_words(c, catalog, value_names(meaning)) for c in meaning.conditions if _bare(c) in before]
-    if meaning.time is not None and previous.time is not None and _dates(meaning.time) == _dates(previous.time):
+    kept += [
+        condition_words(c, catalog, value_names(meaning))
+        for c in meaning.conditions
+        if _bare(c) in before
+    ]
+    if (
+        meaning.time is not None
+        and previous.time is not None
+        and _dates(meaning.time) == _dates(previous.time)
+    ):
         kept.append(dates_words(meaning.time, catalog, english().read_back.dated))
     assumptions = [a for a in meaning.assumptions if not a.startswith(KEPT)]
     if kept:
@@ -449,7 +629,8 @@ def _kept_said(meaning: Meaning, previous: Meaning, catalog: Catalog) -> Meaning
 
 
 def _bare(condition: Condition) -> Condition:
-    """The condition without the words it was read from: the same filter, whichever turn wrote it."""
+    """The condition without the words it was read from: the same filter, whichever turn wrote
+    it."""
     return condition.model_copy(update={"source": ""})
 
 
@@ -465,41 +646,68 @@ def _without(reply: str, phrase: str | None) -> str:
 
 
 def _measured(previous: Meaning, own: Meaning, anew: bool, title: str) -> Meaning:
-    """ "what about by weight?" ranks the groups anew; "and the average transit time?" adds a column."""
+    """ "what about by weight?" ranks the groups anew; "and the average transit time?" adds a
+    column."""
     added = [m for m in own.measures if m.label not in {p.label for p in previous.measures}]
     measures = own.measures if anew else [*previous.measures, *added]
-    return previous.model_copy(update={"measures": measures, "sort": [], "text": title, "intent_type": "aggregation",
-                                       "page": 1, "not_understood": own.not_understood,
-                                       "assumptions": [*previous.assumptions, *own.assumptions]})
+    return previous.model_copy(
+        update={
+            "measures": measures,
+            "sort": [],
+            "text": title,
+            "intent_type": "aggregation",
+            "page": 1,
+            "not_understood": own.not_understood,
+            "assumptions": [*previous.assumptions, *own.assumptions],
+        }
+    )
 
 
 def _refine(previous: Meaning, own: Meaning, shifted: TimeFilter | None, title: str) -> Meaning:
     """The previous meaning with the reply's constraints replacing those on the same fields."""
     fields = {c.field for c in own.conditions}
     conditions = [c for c in previous.conditions if c.field not in fields] + [
-        Condition.model_validate(c.model_dump()) for c in own.conditions]
+        Condition.model_validate(c.model_dump()) for c in own.conditions
+    ]
     time = shifted or previous.time
     ambiguities = previous.ambiguities
     if own.time is not None:
-        named_field = not any(a.kind == "field" and a.term == own.time.text for a in own.ambiguities)
-        time = own.time if named_field or previous.time is None else own.time.model_copy(
-            update={"field": previous.time.field})
+        named_field = not any(
+            a.kind == "field" and a.term == own.time.text for a in own.ambiguities
+        )
+        time = (
+            own.time
+            if named_field or previous.time is None
+            else own.time.model_copy(update={"field": previous.time.field})
+        )
         ambiguities = _redated(previous, own.time, named_field)
     entities = [e for e in previous.entities if e.field not in fields] + own.entities
     compare = [f for f in previous.compare if f not in fields]
     group_by = [f for f in previous.group_by if f not in fields or f not in previous.compare]
     assumptions = list(dict.fromkeys([*previous.assumptions, *own.assumptions]))
     shift_words = set(normalize(shifted.text).split()) if shifted else set()
-    unread = [p for p in own.not_understood if not set(normalize(p).split()) <= shift_words]  # "the month before"
-    return previous.model_copy(update={"conditions": conditions, "time": time, "entities": entities,
-                                       "compare": compare, "group_by": group_by, "assumptions": assumptions,
-                                       "not_understood": unread, "page": 1, "text": title,
-                                       "ambiguities": ambiguities})
+    # "the month before"
+    unread = [p for p in own.not_understood if not set(normalize(p).split()) <= shift_words]
+    return previous.model_copy(
+        update={
+            "conditions": conditions,
+            "time": time,
+            "entities": entities,
+            "compare": compare,
+            "group_by": group_by,
+            "assumptions": assumptions,
+            "not_understood": unread,
+            "page": 1,
+            "text": title,
+            "ambiguities": ambiguities,
+        }
+    )
 
 
 def _redated(previous: Meaning, time: TimeFilter, named_field: bool) -> list[Ambiguity]:
-    """The last question's doubts, its doubt about which date its dates meant now about the reply's ("and in
-    2024?" keeps the field "in 2025" was read as, and says so of "in 2024"); gone when the reply names its field."""
+    """The last question's doubts, its doubt about which date its dates meant now about the reply's
+    ("and in 2024?" keeps the field "in 2025" was read as, and says so of "in 2024"); gone when the
+    reply names its field."""
     kept = []
     for doubt in previous.ambiguities:
         if previous.time is not None and doubt.kind == "field" and doubt.term == previous.time.text:
@@ -510,14 +718,25 @@ def _redated(previous: Meaning, time: TimeFilter, named_field: bool) -> list[Amb
     return kept
 
 
-def _pointed_at(previous: Meaning, own: Meaning, value: Value, title: str,
-                dates: str) -> Meaning:
-    """ "the busiest month for the second one", "what about the top one?": the reply's own question (or the last
-    one's measures) for the one group, or the one period, pointed at, within the last question's constraints."""
+def _pointed_at(previous: Meaning, own: Meaning, value: Value, title: str, dates: str) -> Meaning:
+    """ "the busiest month for the second one", "what about the top one?": the reply's own question
+    (or the last one's measures) for the one group, or the one period, pointed at, within the last
+    question's constraints."""
     field = previous.group_by[0] if previous.group_by else None
     asks = bool(own.measures or own.interval or own.group_by)
-    base = own if asks else previous.model_copy(update={"group_by": previous.group_by[1:], "top_n": None,
-                                                        "interval": None, "compare": [], "sort": []})
+    base = (
+        own
+        if asks
+        else previous.model_copy(
+            update={
+                "group_by": previous.group_by[1:],
+                "top_n": None,
+                "interval": None,
+                "compare": [],
+                "sort": [],
+            }
+        )
+    )
     named = {c.field for c in own.conditions} | {field}
     conditions = [c for c in previous.conditions if c.field not in named] + list(own.conditions)
     time = own.time or previous.time
@@ -526,25 +745,42 @@ def _pointed_at(previous: Meaning, own: Meaning, value: Value, title: str,
     else:  # a period: its own dates
         time = _period(previous, str(value), dates)
     entities = [e for e in previous.entities if e.field not in named] + own.entities
-    return base.model_copy(update={"conditions": conditions, "time": time, "text": title,
-                                   "entities": entities, "page": 1, "not_understood": own.not_understood,
-                                   "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions]))})
+    return base.model_copy(
+        update={
+            "conditions": conditions,
+            "time": time,
+            "text": title,
+            "entities": entities,
+            "page": 1,
+            "not_understood": own.not_understood,
+            "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions])),
+        }
+    )
 
 
 def _period(previous: Meaning, start: str, dates: str) -> TimeFilter:
-    """The dates of one period of the last answer's periods ("2025-11-01" of months: November 2025), on the
-    last question's date field (else `dates`, the catalog's default)."""
+    """The dates of one period of the last answer's periods ("2025-11-01" of months: November 2025),
+    on the last question's date field (else `dates`, the catalog's default)."""
     assert previous.interval is not None
     first = date.fromisoformat(start[:10])
     end = first + _STEP[previous.interval] - relativedelta(days=1)
     field = previous.time.field if previous.time else dates
-    return TimeFilter(field=field, start=first, end=end, text=f"the {previous.interval} of {start[:10]}")
+    return TimeFilter(
+        field=field, start=first, end=end, text=f"the {previous.interval} of {start[:10]}"
+    )
 
 
-def _breakdown(previous: Meaning, own: Meaning, title: str, last: PastTurn, row: Value | None,
-               dates: str, parts: set[str]) -> Meaning:
-    """ "break that down by carrier (for the top one)": the same question grouped anew; a period ("weekly")
-    replaces a grouping by a date part (`parts`), which it would only split."""
+def _breakdown(
+    previous: Meaning,
+    own: Meaning,
+    title: str,
+    last: PastTurn,
+    row: Value | None,
+    dates: str,
+    parts: set[str],
+) -> Meaning:
+    """ "break that down by carrier (for the top one)": the same question grouped anew; a period
+    ("weekly") replaces a grouping by a date part (`parts`), which it would only split."""
     conditions, time = list(previous.conditions), previous.time
     if row is not None and previous.group_by:
         field = previous.group_by[0]
@@ -553,13 +789,26 @@ def _breakdown(previous: Meaning, own: Meaning, title: str, last: PastTurn, row:
     elif row is not None:  # one of the periods: its dates, and no longer by period
         time = _period(previous, str(row), dates)
     measures = previous.measures or own.measures
-    kept = [g for g in previous.group_by if not (own.interval and g in parts)]  # "weekly" after "by weekday"
+    # "weekly" after "by weekday"
+    kept = [g for g in previous.group_by if not (own.interval and g in parts)]
     group_by = own.group_by or ([] if previous.interval else kept)  # "… by month": the same groups
     assumptions = list(dict.fromkeys([*previous.assumptions, *own.assumptions]))
-    ranked_on = measures[0].field if measures and group_by else None  # a series alone stays in time order
-    return previous.model_copy(update={"group_by": group_by, "conditions": conditions, "compare": [], "time": time,
-                                       "assumptions": assumptions, "not_understood": own.not_understood,
-                                       "interval": own.interval or (None if own.group_by else previous.interval),
-                                       "top_n": None, "measures": measures, "intent_type": "aggregation",
-                                       "sort": [(ranked_on, "desc")] if ranked_on else [],
-                                       "order": "desc", "text": title})
+    # a series alone stays in time order
+    ranked_on = measures[0].field if measures and group_by else None
+    return previous.model_copy(
+        update={
+            "group_by": group_by,
+            "conditions": conditions,
+            "compare": [],
+            "time": time,
+            "assumptions": assumptions,
+            "not_understood": own.not_understood,
+            "interval": own.interval or (None if own.group_by else previous.interval),
+            "top_n": None,
+            "measures": measures,
+            "intent_type": "aggregation",
+            "sort": [(ranked_on, "desc")] if ranked_on else [],
+            "order": "desc",
+            "text": title,
+        }
+    )

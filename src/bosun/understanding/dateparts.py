@@ -1,9 +1,11 @@
-"""Date parts in a question: "by day of the week", "on Fridays", "weekends", "in the mornings", "after 10pm".
+"""Date parts in a question: "by day of the week", "on Fridays", "weekends", "in the mornings",
+"after 10pm".
 
-A part is a field the loader derives from a date or clock field (catalog `derived: {part, of}`), so the rule
-reads it as an ordinary condition or grouping on that field. The words are en.yaml's `date_parts`; the field
-comes from the catalog. Where the data has no such part ("by hour" over dates without times), the question is
-refused with reason no_date_part: said, never answered as if the part had not been asked.
+A part is a field the loader derives from a date or clock field (catalog `derived: {part, of}`), so
+the rule reads it as an ordinary condition or grouping on that field. The words are en.yaml's
+`date_parts`; the field comes from the catalog. Where the data has no such part ("by hour" over
+dates without times), the question is refused with reason no_date_part: said, never answered as if
+the part had not been asked.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from bosun.understanding.meaning import Condition, Meaning, Refusal
 from bosun.understanding.tagger import Span, is_plural
 
 _CLOCK = re.compile(r"(\d{1,2})([a-z.]+)?")
-_LOOSE = 5  # letters a question word and a field word share to name the same thing ("departing", "departure")
+# letters a question word and a field word share to name the same thing ("departing", "departure")
+_LOOSE = 5
 
 
 class Composer(Protocol):
@@ -39,7 +42,8 @@ class Composer(Protocol):
 
 @dataclass
 class PartClaim:
-    """What the question asks of one part: a grouping, values to keep or leave out, or bounds on the hour."""
+    """What the question asks of one part: a grouping, values to keep or leave out, or bounds on the
+    hour."""
 
     part: DatePartName
     spans: list[Span]
@@ -50,8 +54,9 @@ class PartClaim:
 
 
 def date_parts(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "departures on Fridays in May": departure_date_weekday is 5; "TEU by day of the week": grouped by
-    arrival_date_weekday; "which weekday is busiest": grouped, and the ranking picks one."""
+    """ "departures on Fridays in May": departure_date_weekday is 5; "TEU by day of the week":
+    grouped by arrival_date_weekday; "which weekday is busiest": grouped, and the ranking picks one.
+    """
     claims = [*_groupings(spans, c), *_filters(spans, c), *_clock_bounds(spans, c)]
     if not claims:
         return
@@ -74,14 +79,20 @@ def _apply(claim: PartClaim, name: str, meaning: Meaning) -> None:
     elif claim.bounds:
         meaning.conditions.append(Condition(field=name, source=source, **claim.bounds))
     else:  # one condition for the part: "Mondays and Tuesdays" is not a comparison of the two
-        meaning.conditions.append(Condition(field=name, values=[str(v) for v in claim.values], source=source,
-                                            negate=claim.negate))
+        meaning.conditions.append(
+            Condition(
+                field=name,
+                values=[str(v) for v in claim.values],
+                source=source,
+                negate=claim.negate,
+            )
+        )
 
 
 # -- what the question asks ------------------------------------------------------------------------
 def _groupings(spans: list[Span], c: Composer) -> list[PartClaim]:
-    """A part's unit after a grouping cue, a question word or a ranking word: "by weekday", "which hour",
-    "the busiest day of the week"; or one that holds its own cue ("each day of the week")."""
+    """A part's unit after a grouping cue, a question word or a ranking word: "by weekday", "which
+    hour", "the busiest day of the week"; or one that holds its own cue ("each day of the week")."""
     found = []
     for i, span in enumerate(spans):
         if not span.has("part_unit") or span.used:
@@ -91,9 +102,16 @@ def _groupings(spans: list[Span], c: Composer) -> list[PartClaim]:
         if span.key.split()[0] in c.grammar.group_cues:
             found.append(PartClaim(span.value("part_unit"), [span], group=True))
         elif cue is not None and (cue.has("group_cue") or cue.has("wh")):
-            found.append(PartClaim(span.value("part_unit"), [cue, span] if cue.has("group_cue") else [span],
-                                   group=True))
-            c.wh_plural = is_plural(span, tuple(c.grammar.plural_suffixes)) if cue.has("wh") else c.wh_plural
+            found.append(
+                PartClaim(
+                    span.value("part_unit"),
+                    [cue, span] if cue.has("group_cue") else [span],
+                    group=True,
+                )
+            )
+            c.wh_plural = (
+                is_plural(span, tuple(c.grammar.plural_suffixes)) if cue.has("wh") else c.wh_plural
+            )
         elif cue is not None and _ranks(cue):
             found.append(PartClaim(span.value("part_unit"), [span], group=True))
             c.ranked_plural = is_plural(span, tuple(c.grammar.plural_suffixes))
@@ -106,7 +124,8 @@ def _ranks(span: Span) -> bool:
 
 
 def _filters(spans: list[Span], c: Composer) -> list[PartClaim]:
-    """Values of a part, gathered into one condition per part: "on Mondays and Tuesdays" keeps 1 and 2."""
+    """Values of a part, gathered into one condition per part: "on Mondays and Tuesdays" keeps 1 and
+    2."""
     found: dict[tuple[DatePartName, bool], PartClaim] = {}
     for i, span in enumerate(spans):
         if not span.has("part_value") or span.used or _grouped(span, spans, i, c):
@@ -122,12 +141,16 @@ def _filters(spans: list[Span], c: Composer) -> list[PartClaim]:
 def _grouped(span: Span, spans: list[Span], i: int, c: Composer) -> bool:
     """A word both unit and value ("weekday") that a cue before makes a grouping."""
     j = c.before(spans, i)
-    return span.has("part_unit") and j is not None and (spans[j].has("group_cue") or spans[j].has("wh"))
+    return (
+        span.has("part_unit")
+        and j is not None
+        and (spans[j].has("group_cue") or spans[j].has("wh"))
+    )
 
 
 def _clock_bounds(spans: list[Span], c: Composer) -> list[PartClaim]:
-    """ "after 10pm": the hour from 22; "before 6am": below 6; "between 9am and 5pm": 9 up to 17 (a span past
-    midnight, "between 10pm and 2am", is its hours listed). Only whole hours are read."""
+    """ "after 10pm": the hour from 22; "before 6am": below 6; "between 9am and 5pm": 9 up to 17 (a
+    span past midnight, "between 10pm and 2am", is its hours listed). Only whole hours are read."""
     found = []
     i = 0
     while i < len(spans):
@@ -138,7 +161,11 @@ def _clock_bounds(spans: list[Span], c: Composer) -> list[PartClaim]:
             i += 1
             continue
         hour, width = clock
-        end = _clock_after_join(spans, i + width, c) if word in c.grammar.date_parts.clock.between else None
+        end = (
+            _clock_after_join(spans, i + width, c)
+            if word in c.grammar.date_parts.clock.between
+            else None
+        )
         if end is not None:
             last_hour, last = end
             found.append(_span_of_hours(hour, last_hour, spans[before:last]))
@@ -146,7 +173,7 @@ def _clock_bounds(spans: list[Span], c: Composer) -> list[PartClaim]:
             continue
         bound = _bound(word, c)
         if bound is not None:
-            found.append(PartClaim("hour", spans[before:i + width], bounds={bound: float(hour)}))
+            found.append(PartClaim("hour", spans[before : i + width], bounds={bound: float(hour)}))
         i += width
     return found
 
@@ -161,7 +188,8 @@ def _bound(word: str, c: Composer) -> str | None:
 
 
 def _clock_after_join(spans: list[Span], at: int, c: Composer) -> tuple[int, int] | None:
-    """The second clock time of a span of hours, after its join ("and", "to"): (its hour, the index after it)."""
+    """The second clock time of a span of hours, after its join ("and", "to"): (its hour, the index
+    after it)."""
     if at >= len(spans) or spans[at].key not in c.grammar.date_parts.clock.joins:
         return None
     clock = _clock_at(spans, at + 1, c)
@@ -176,7 +204,8 @@ def _span_of_hours(start: int, end: int, spans: list[Span]) -> PartClaim:
 
 
 def _clock_at(spans: list[Span], i: int, c: Composer) -> tuple[int, int] | None:
-    """A clock time at span i and the spans it takes: "10pm", "10 pm", "noon"; None where there is none."""
+    """A clock time at span i and the spans it takes: "10pm", "10 pm", "noon"; None where there is
+    none."""
     if i >= len(spans) or spans[i].used:
         return None
     clock = c.grammar.date_parts.clock
@@ -195,11 +224,15 @@ def _clock_at(spans: list[Span], i: int, c: Composer) -> tuple[int, int] | None:
 
 # -- which field holds the part --------------------------------------------------------------------
 def _date_field(spans: list[Span], c: Composer, meaning: Meaning) -> str:
-    """The date field the question's date word picks ("departures": departure_date), as for a time filter."""
+    """The date field the question's date word picks ("departures": departure_date), as for a time
+    filter."""
     if meaning.time is not None:
         return meaning.time.field
     for span in spans:
-        named = [*span.values("date_word"), *(f for f in span.values("field") if c.role(f) == "date")]
+        named = [
+            *span.values("date_word"),
+            *(f for f in span.values("field") if c.role(f) == "date"),
+        ]
         if named:
             span.used = span.used or not span.has("measure")
             return str(named[0])
@@ -207,21 +240,29 @@ def _date_field(spans: list[Span], c: Composer, meaning: Meaning) -> str:
 
 
 def _part_field(c: Composer, part: DatePartName, dated: str, spans: list[Span]) -> str | None:
-    """The derived field of `part` of the date field; an hour may also be of a clock field the question's
-    words name ("departing" for dep_time), else of the first that has one."""
-    fields = {name: spec.derived for name, spec in c.catalog.record.fields.items()
-              if spec.derived is not None and spec.derived.part == part}
+    """The derived field of `part` of the date field; an hour may also be of a clock field the
+    question's words name ("departing" for dep_time), else of the first that has one."""
+    fields = {
+        name: spec.derived
+        for name, spec in c.catalog.record.fields.items()
+        if spec.derived is not None and spec.derived.part == part
+    }
     mine = [name for name, derived in fields.items() if derived.of == dated]
     if mine or part != "hour" or not fields:
         return mine[0] if mine else None
     words = {s.key[:_LOOSE] for s in spans if len(s.key) >= _LOOSE}
     chosen = max(fields, key=lambda name: len(words & _said(c, fields[name].of)))
     for span in spans:  # the word that chose it ("departing") is read
-        span.used = span.used or (not span.tags and span.key[:_LOOSE] in _said(c, fields[chosen].of))
+        span.used = span.used or (
+            not span.tags and span.key[:_LOOSE] in _said(c, fields[chosen].of)
+        )
     return chosen
 
 
 def _said(c: Composer, name: str) -> set[str]:
-    """The beginnings of the words a field is called by: "dep_time", "departure time" → {"dep", "time", "depar"}."""
+    """The beginnings of the words a field is called by: "dep_time", "departure time" → {"dep",
+    "time", "depar"}."""
     spec = c.catalog.record.fields[name]
-    return {w[:_LOOSE] for phrase in [name.replace("_", " "), *spec.synonyms] for w in phrase.split()}
+    return {
+        w[:_LOOSE] for phrase in [name.replace("_", " "), *spec.synonyms] for w in phrase.split()
+    }

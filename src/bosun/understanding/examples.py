@@ -1,8 +1,10 @@
-"""Confirmed examples for the LLM backend: answers people marked right (or wrong, with a correction), the
-few closest to a question found by similarity in the name index's vector store (Qdrant).
+"""Confirmed examples for the LLM backend: answers people marked right (or wrong, with a
+correction), the few closest to a question found by similarity in the name index's vector store
+(Qdrant).
 
-An example only informs the prompt, as inert data: the model's reading is checked as every reading is, so an
-example can never add an index, a field outside the catalog, a script or a guardrail change.
+An example only informs the prompt, as inert data: the model's reading is checked as every reading
+is, so an example can never add an index, a field outside the catalog, a script or a guardrail
+change.
 """
 
 from __future__ import annotations
@@ -28,16 +30,21 @@ MAX_KEPT = 2000  # the newest confirmed examples searched
 
 @dataclass(frozen=True)
 class Example:
-    """A question and how it was read, as a person confirmed it: right, or wrong with a correction."""
+    """A question and how it was read, as a person confirmed it: right, or wrong with a
+    correction."""
 
     question: str
-    read_as: dict[str, Any] | None  # the turn's reading (the Meaning's main parts), as the history shows it
+    # the turn's reading (the Meaning's main parts), as the history shows it
+    read_as: dict[str, Any] | None
     right: bool
     correction: str = ""
 
     def line(self) -> str:
         """One JSON line: every text a quoted string, never an instruction; bounded in size."""
-        entry: dict[str, Any] = {"question": _cut(self.question), "confirmed": "right" if self.right else "wrong"}
+        entry: dict[str, Any] = {
+            "question": _cut(self.question),
+            "confirmed": "right" if self.right else "wrong",
+        }
         if self.correction:
             entry["correction"] = _cut(self.correction)
         shown = _inert(json.dumps({**entry, "read_as": self.read_as}, ensure_ascii=False))
@@ -45,7 +52,8 @@ class Example:
 
 
 def _inert(line: str) -> str:
-    """Angle brackets escaped (still JSON): no text can close the prompt's <examples> or open a <question>."""
+    """Angle brackets escaped (still JSON): no text can close the prompt's <examples> or open a
+    <question>."""
     return line.replace("<", "\\u003c").replace(">", "\\u003e")
 
 
@@ -62,10 +70,15 @@ class ExampleSource(Protocol):
 
 
 class ExampleIndex:
-    """The confirmed examples, embedded into a collection of the vector store the name index uses."""
+    """The confirmed examples, embedded into a collection of the vector store the name index
+    uses."""
 
-    def __init__(self, embedder: Embedder | None = None, client: Callable[[], QdrantClient] | None = None,
-                 source: ExampleSource | None = None) -> None:
+    def __init__(
+        self,
+        embedder: Embedder | None = None,
+        client: Callable[[], QdrantClient] | None = None,
+        source: ExampleSource | None = None,
+    ) -> None:
         self.embedder = embedder or HashingEmbedder()
         self._client: QdrantClient | None = None
         self._client_of = client  # opened on the first search, once there are examples to search
@@ -81,12 +94,14 @@ class ExampleIndex:
         self._version = None
 
     def _hold(self, examples: list[Example]) -> None:
-        """Hold these examples (the newest last) instead of the ones held; embedded on the next search."""
+        """Hold these examples (the newest last) instead of the ones held; embedded on the next
+        search."""
         self._examples = examples[-MAX_KEPT:]
         self._collection = None
 
     def _follow(self) -> None:
-        """The source's examples, when they changed since they were read (one small query a question)."""
+        """The source's examples, when they changed since they were read (one small query a
+        question)."""
         if self._source is None:
             return
         version = self._source.version()
@@ -102,7 +117,9 @@ class ExampleIndex:
                 return []
             collection = self._built()
             (vector,) = self.embedder.embed([question])
-            found = self.client.query_points(collection, query=vector, limit=limit, score_threshold=MIN_SCORE)
+            found = self.client.query_points(
+                collection, query=vector, limit=limit, score_threshold=MIN_SCORE
+            )
             return [self._examples[int(point.id)] for point in found.points]
 
     def prompt_text(self, question: str) -> str:
@@ -120,9 +137,11 @@ class ExampleIndex:
         return self._client
 
     def _built(self) -> str:
-        """The collection of the held examples, built again (replacing this index's last one) when they changed.
+        """The collection of the held examples, built again (replacing this index's last one) when
+        they changed.
 
-        Named by this index alone: a Qdrant server shared by several processes gives each its own collection.
+        Named by this index alone: a Qdrant server shared by several processes gives each its own
+        collection.
         """
         if self._collection is not None:
             return self._collection
@@ -131,9 +150,15 @@ class ExampleIndex:
         name = self._name
         if self.client.collection_exists(name):
             self.client.delete_collection(name)
-        self.client.create_collection(name, vectors_config=models.VectorParams(
-            size=self.embedder.dim, distance=models.Distance.COSINE))
+        self.client.create_collection(
+            name,
+            vectors_config=models.VectorParams(
+                size=self.embedder.dim, distance=models.Distance.COSINE
+            ),
+        )
         vectors = self.embedder.embed([example.question for example in self._examples])
-        self.client.upload_points(name, [models.PointStruct(id=i, vector=v) for i, v in enumerate(vectors)], wait=True)
+        self.client.upload_points(
+            name, [models.PointStruct(id=i, vector=v) for i, v in enumerate(vectors)], wait=True
+        )
         self._collection = name
         return name

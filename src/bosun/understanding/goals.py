@@ -1,6 +1,8 @@
-"""F01's rules over a turn's spans: its goals — data questions, definitions of terms, questions about fields.
+"""F01's rules over a turn's spans: its goals — data questions, definitions of terms, questions
+about fields.
 
-    >>> # "what's a reefer and how many reefer shipments went to Oakland?" → a definition, then a data goal
+>>> # "what's a reefer and how many reefer shipments went to Oakland?" → a definition, then a data
+goal
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ class Part:
 
 
 def split(spans: list[Span], text: str, grammar: Grammar) -> list[Part]:
-    """ "what's a shipment and find me shipments …": a conjunction before a word that starts a question."""
+    """ "what's a shipment and find me shipments …": a conjunction before a word that starts a
+    question."""
     starts = set(grammar.goal_starts)
     parts: list[list[Span]] = [[]]
-    cuts: list[int] = []  # where each part's text ends: at the conjunction that ends it, or the question's end
+    # where each part's text ends: at the conjunction that ends it, or the question's end
+    cuts: list[int] = []
     for i, span in enumerate(spans):
         following = spans[i + 1] if i + 1 < len(spans) else None
         starting = following is not None and following.key.split()[0] in starts
@@ -39,7 +43,11 @@ def split(spans: list[Span], text: str, grammar: Grammar) -> list[Part]:
             continue
         parts[-1].append(span)
     cuts.append(len(text))
-    return [Part(p, text[p[0].start:cut].strip().rstrip(",;")) for p, cut in zip(parts, cuts, strict=True) if p]
+    return [
+        Part(p, text[p[0].start : cut].strip().rstrip(",;"))
+        for p, cut in zip(parts, cuts, strict=True)
+        if p
+    ]
 
 
 def _asks(spans: list[Span]) -> bool:
@@ -48,17 +56,19 @@ def _asks(spans: list[Span]) -> bool:
 
 
 def definition(part: Part, grammar: Grammar, lexicon_quiet: set[str]) -> list[str] | None:
-    """The glossary terms a part asks to define ("whats a bill of lading", "explain SCAC", "TEU meaning").
+    """The glossary terms a part asks to define ("whats a bill of lading", "explain SCAC", "TEU
+    meaning").
 
-    A pattern of only common words ("what is *") needs the whole rest to be terms; one with a word of its
-    own ("define", "explain", "mean") takes any rest that names no data, as an unknown term ("explain demurrage").
+    A pattern of only common words ("what is *") needs the whole rest to be terms; one with a word
+    of its own ("define", "explain", "mean") takes any rest that names no data, as an unknown term
+    ("explain demurrage").
     """
     keys = [s.key for s in part.spans]
     for pattern in grammar.definitions:
         middle = _middle(keys, pattern)
         if middle is None:
             continue
-        inside = part.spans[middle[0]:middle[1]]
+        inside = part.spans[middle[0] : middle[1]]
         content = [s for s in inside if not _joins(s)]
         if not content:
             continue
@@ -83,8 +93,8 @@ def _middle(keys: list[str], pattern: str) -> tuple[int, int] | None:
     words = [w for k in keys for w in k.split()]
     for skip in range(min(4, len(words))):  # politeness before: "pls define …"
         for tail in range(min(3, len(words) - skip)):  # a word after: "what does X mean here?"
-            rest = words[skip:len(words) - tail]
-            if rest[:len(before)] == before and (not after or rest[-len(after):] == after):
+            rest = words[skip : len(words) - tail]
+            if rest[: len(before)] == before and (not after or rest[-len(after) :] == after):
                 return _span_range(keys, skip + len(before), len(words) - tail - len(after))
             if not after:
                 break
@@ -110,36 +120,54 @@ def _joins(span: Span) -> bool:
 
 
 def _names_data(span: Span) -> bool:
-    """A span that asks something of the data; a record noun alone does not ("the fields of shipments")."""
+    """A span that asks something of the data; a record noun alone does not ("the fields of
+    shipments")."""
     if span.has("record"):
         return False
-    return any(span.has(k) for k in ("name", "value", "measure", "time", "rank", "group_cue", "interval"))
+    return any(
+        span.has(k) for k in ("name", "value", "measure", "time", "rank", "group_cue", "interval")
+    )
 
 
 def fields_asked(part: Part, grammar: Grammar, catalog: Catalog) -> list[str] | None:
-    """ "what fields do you have?" (all), "what does transit_days mean?", "which fields describe the consignee?"."""
+    """ "what fields do you have?" (all), "what does transit_days mean?", "which fields describe the
+    consignee?"."""
     said = f" {' '.join(s.key for s in part.spans)} "
     asks_fields = any(f" {normalize(w)} " in said for w in grammar.field_questions)
-    named = [s.key for s in part.spans if s.key in catalog.record.fields and not s.has("term")]  # "transit_days"
+    # "transit_days"
+    named = [s.key for s in part.spans if s.key in catalog.record.fields and not s.has("term")]
     if named and not asks_fields:
         return named if _asks_meaning_of(part, grammar, set(named)) else None
     if not asks_fields or any(_names_data(s) for s in part.spans):
         return None
-    subject = {w.rstrip("s") for s in part.spans if not _joins(s) and not s.has("record") and f" {s.key} " not in
-               {f" {normalize(w)} " for w in grammar.field_questions} for w in s.key.split()}
-    return [name for name, spec in catalog.record.fields.items() if subject & _field_words(name, spec.synonyms)]
+    subject = {
+        w.rstrip("s")
+        for s in part.spans
+        if not _joins(s)
+        and not s.has("record")
+        and f" {s.key} " not in {f" {normalize(w)} " for w in grammar.field_questions}
+        for w in s.key.split()
+    }
+    return [
+        name
+        for name, spec in catalog.record.fields.items()
+        if subject & _field_words(name, spec.synonyms)
+    ]
 
 
 def _asks_meaning_of(part: Part, grammar: Grammar, fields: set[str]) -> bool:
-    """ "what does transit_days mean?": a definition pattern around nothing but the fields' own names."""
+    """ "what does transit_days mean?": a definition pattern around nothing but the fields' own
+    names."""
     keys = [s.key for s in part.spans]
     for pattern in grammar.definitions:
         middle = _middle(keys, pattern)
-        inside = part.spans[middle[0]:middle[1]] if middle else []
+        inside = part.spans[middle[0] : middle[1]] if middle else []
         if inside and all(s.key in fields or _joins(s) for s in inside):
             return True
     return False
 
 
 def _field_words(name: str, synonyms: list[str]) -> set[str]:
-    return {w.rstrip("s") for s in [name.replace("_", " "), *synonyms] for w in normalize(s).split()}
+    return {
+        w.rstrip("s") for s in [name.replace("_", " "), *synonyms] for w in normalize(s).split()
+    }

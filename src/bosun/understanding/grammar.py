@@ -1,7 +1,9 @@
-"""The grammar as data: en.yaml's English and the catalog's domain words, as one lexicon of tagged phrases.
+"""The grammar as data: en.yaml's English and the catalog's domain words, as one lexicon of tagged
+phrases.
 
-A phrase (lower-case words) maps to every tag it can carry: "most" is a ranking word and a degree word,
-"arrivals" a record noun and a date word. The tagger picks phrases; the composition rules pick tags.
+A phrase (lower-case words) maps to every tag it can carry: "most" is a ranking word and a degree
+word, "arrivals" a record noun and a date word. The tagger picks phrases; the composition rules pick
+tags.
 """
 
 from __future__ import annotations
@@ -58,7 +60,8 @@ class StepWords(_Data):
     percent: list[str]
     previous: list[str]
     within: list[str]
-    per_period_read: str  # said when "average monthly <field>" averages the period totals of a field's sum
+    # said when "average monthly <field>" averages the period totals of a field's sum
+    per_period_read: str
     over_groups: list[str]
 
 
@@ -72,7 +75,8 @@ class PeriodWords(_Data):
 
 
 class PeriodNames(_Data):
-    """en.yaml `period_names`: how a period is written ("January 2025", "Q1 2026", "week of 6 Jan 2025")."""
+    """en.yaml `period_names`: how a period is written ("January 2025", "Q1 2026", "week of 6 Jan
+    2025")."""
 
     formats: dict[str, str]
     dense: dict[str, str]
@@ -95,7 +99,8 @@ class Replies(_Data):
 
 
 class ReadBack(_Data):
-    """How a meaning is said back in words: templates around the catalog's names (en.yaml `read_back`)."""
+    """How a meaning is said back in words: templates around the catalog's names (en.yaml
+    `read_back`)."""
 
     joiner: str
     grouping: str
@@ -122,7 +127,8 @@ class ReadBack(_Data):
 
 
 class Clock(_Data):
-    """Clock times of a question: "10pm", "10 am", "noon"; the words that bound or span hours by them."""
+    """Clock times of a question: "10pm", "10 am", "noon"; the words that bound or span hours by
+    them."""
 
     suffixes: dict[str, int]
     named: dict[str, int]
@@ -133,7 +139,8 @@ class Clock(_Data):
 
 
 class DateParts(_Data):
-    """Words of the parts of a date (en.yaml `date_parts`): what groups by a part, what filters on its values."""
+    """Words of the parts of a date (en.yaml `date_parts`): what groups by a part, what filters on
+    its values."""
 
     units: dict[str, DatePartName]
     values: dict[DatePartName, dict[str, list[int]]]
@@ -145,7 +152,8 @@ class DateParts(_Data):
 
 
 class MeasureKindWords(_Data):
-    """Words of the measure kinds (en.yaml `measure_kinds`): percentiles, shares, first/last dates."""
+    """Words of the measure kinds (en.yaml `measure_kinds`): percentiles, shares, first/last
+    dates."""
 
     median: list[str]
     percentile: list[str]
@@ -164,8 +172,10 @@ class MeasureKindWords(_Data):
 class Grammar(_Data):
     """en.yaml, typed."""
 
-    teaching: list[str] = []  # "by {word} i mean {target}": a chat line that teaches a word (issue #25)
-    teaching_joiners: list[str] = []  # "20RF or 40RF": several values one taught word names together
+    # "by {word} i mean {target}": a chat line that teaches a word (issue #25)
+    teaching: list[str] = []
+    # "20RF or 40RF": several values one taught word names together
+    teaching_joiners: list[str] = []
 
     filler: list[str]
     function_words: list[str]
@@ -224,11 +234,12 @@ class Grammar(_Data):
     sets: SetWords
 
     def singular(self, phrase: str) -> str:
-        """The phrase with its last word made singular by the first plural ending it has ("countries" → country)."""
+        """The phrase with its last word made singular by the first plural ending it has
+        ("countries" → country)."""
         for rule in self.plural_suffixes:
             ending, _, single = rule.partition(">")
             if phrase.endswith(ending) and len(phrase) > len(ending) + 1:
-                return phrase[:-len(ending)] + single
+                return phrase[: -len(ending)] + single
         return phrase
 
 
@@ -240,7 +251,8 @@ def english() -> Grammar:
 
 @dataclass(frozen=True)
 class Tag:
-    """One thing a phrase can be: `kind` (see Lexicon) and its value (a field, an aggregation, a number…)."""
+    """One thing a phrase can be: `kind` (see Lexicon) and its value (a field, an aggregation, a
+    number…)."""
 
     kind: str
     value: Any = None
@@ -355,16 +367,24 @@ def _analysis_words(lexicon: Lexicon, g: Grammar) -> None:
     for phrase, direction in g.periods.change.items():
         lexicon.add(phrase, Tag("change", direction))
     lexicon.add_all(g.periods.percent, "change_percent")
-    for kind, words in (("every", g.sets.every), ("every_join", g.sets.every_joins), ("none", g.sets.none),
-                        ("union", g.sets.union)):
+    for kind, words in (
+        ("every", g.sets.every),
+        ("every_join", g.sets.every_joins),
+        ("none", g.sets.none),
+        ("union", g.sets.union),
+    ):
         lexicon.add_all(words, "set", kind)
 
 
 def _degree_words(lexicon: Lexicon, degree: Degree) -> None:
     for word in degree.comparative_words:
-        lexicon.add(word, Tag("degree", ("comparative", -1 if word in degree.lowering_words else 1)))
+        lexicon.add(
+            word, Tag("degree", ("comparative", -1 if word in degree.lowering_words else 1))
+        )
     for word in degree.superlative_words:
-        lexicon.add(word, Tag("degree", ("superlative", -1 if word in degree.lowering_words else 1)))
+        lexicon.add(
+            word, Tag("degree", ("superlative", -1 if word in degree.lowering_words else 1))
+        )
 
 
 def _catalog(lexicon: Lexicon, catalog: Catalog, g: Grammar) -> None:
@@ -395,15 +415,21 @@ def _catalog(lexicon: Lexicon, catalog: Catalog, g: Grammar) -> None:
         lexicon.add_all([term, *synonyms.get(term, [])], "term", term)
 
 
-def _adjectives(lexicon: Lexicon, adjectives: Adjectives, target: tuple[str, str], degree: Degree) -> None:
+def _adjectives(
+    lexicon: Lexicon, adjectives: Adjectives, target: tuple[str, str], degree: Degree
+) -> None:
     """Each base form with its comparative and superlative: heavy → heavier, heaviest."""
     for direction, words in ((1, adjectives.more), (-1, adjectives.less)):
         for word in words:
             lexicon.add(word, Tag("adjective", (*target, direction, "base")))
             for suffix in degree.comparative:
-                lexicon.add(inflect(word, suffix), Tag("adjective", (*target, direction, "comparative")))
+                lexicon.add(
+                    inflect(word, suffix), Tag("adjective", (*target, direction, "comparative"))
+                )
             for suffix in degree.superlative:
-                lexicon.add(inflect(word, suffix), Tag("adjective", (*target, direction, "superlative")))
+                lexicon.add(
+                    inflect(word, suffix), Tag("adjective", (*target, direction, "superlative"))
+                )
 
 
 def inflect(word: str, suffix: str) -> str:
@@ -414,5 +440,10 @@ def inflect(word: str, suffix: str) -> str:
     if word.endswith("e"):
         return word + suffix[1:]
     consonant_before = len(word) < 3 or word[-3] not in vowels
-    short = len(word) <= 4 and word[-1] not in vowels + "wxy" and word[-2] in vowels and consonant_before
+    short = (
+        len(word) <= 4
+        and word[-1] not in vowels + "wxy"
+        and word[-2] in vowels
+        and consonant_before
+    )
     return word + word[-1] + suffix if short else word + suffix

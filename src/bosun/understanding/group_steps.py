@@ -1,8 +1,8 @@
-"""Steps after grouping, read from spans (issue 23): thresholds on a group's measure, top N within each group,
-running totals, change from each period to the next, and averages per period.
+"""Steps after grouping, read from spans (issue 23): thresholds on a group's measure, top N within
+each group, running totals, change from each period to the next, and averages per period.
 
-Each rule returns its claims — the step, the spans it read, and the measure, grouping or interval it found —
-and `settle` writes them into the Meaning once. compose() runs the rules beside its own:
+Each rule returns its claims — the step, the spans it read, and the measure, grouping or interval it
+found — and `settle` writes them into the Meaning once. compose() runs the rules beside its own:
 
     "ports with more than 2,000 shipments"    → Threshold(gt=2000) on the count, grouped by port
     "busiest month per carrier"               → TopEach(n=1), grouped by carrier, per month
@@ -16,7 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bosun.understanding.bounds import Reader, field_of_unit, measure_field, threshold_number, written_unit
+from bosun.understanding.bounds import (
+    Reader,
+    field_of_unit,
+    measure_field,
+    threshold_number,
+    written_unit,
+)
 from bosun.understanding.meaning import (
     Change,
     Interval,
@@ -33,7 +39,8 @@ from bosun.understanding.tagger import Span
 
 
 class Composer(Reader, Protocol):
-    """What these rules read of compose.Composer (a protocol, so that compose may import this module)."""
+    """What these rules read of compose.Composer (a protocol, so that compose may import this
+    module)."""
 
     per_group: tuple[str, Span] | None
 
@@ -57,7 +64,8 @@ _ADDITIVE = ("count", "sum")  # measures whose per-period average is an average 
 
 @dataclass
 class Claim:
-    """What one rule read: the step, the spans it used, and the measure, grouping or interval the step is on."""
+    """What one rule read: the step, the spans it used, and the measure, grouping or interval the
+    step is on."""
 
     step: Step
     spans: list[Span]
@@ -68,7 +76,8 @@ class Claim:
 
 
 def settle(meaning: Meaning, claims: list[Claim]) -> None:
-    """The claims written into the Meaning: spans used, grouping and measure added, the step appended."""
+    """The claims written into the Meaning: spans used, grouping and measure added, the step
+    appended."""
     for claim in claims:
         for span in [*claim.spans, *claim.extra]:
             span.used = True
@@ -89,16 +98,22 @@ def _measure_index(meaning: Meaning, measure: Measure) -> int:
     return len(meaning.measures) - 1
 
 
-# -- thresholds on a group's measure -----------------------------------------------------------------
+# -- thresholds on a group's measure
+# -----------------------------------------------------------------
 def group_thresholds(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "ports with more than 2,000 shipments", "carriers whose average transit time is over 20 days", "days in May
-    with fewer than 50 shipments": a bound on what each group (or period) measures, not on a record's field.
+    """ "ports with more than 2,000 shipments", "carriers whose average transit time is over 20
+    days", "days in May with fewer than 50 shipments": a bound on what each group (or period)
+    measures, not on a record's field.
 
-    The evidence is the head the bound follows: a grouping noun (a dimension or a period) with nothing between but
-    small words, the measure and its aggregation. After a record noun ("shipments over 25 tons") it is a record's.
+    The evidence is the head the bound follows: a grouping noun (a dimension or a period) with
+    nothing between but small words, the measure and its aggregation. After a record noun
+    ("shipments over 25 tons") it is a record's.
     """
-    claims = [claim for i in range(len(spans))
-              if (claim := _threshold_claim(spans, i, c) or _range_claim(spans, i, c)) is not None]
+    claims = [
+        claim
+        for i in range(len(spans))
+        if (claim := _threshold_claim(spans, i, c) or _range_claim(spans, i, c)) is not None
+    ]
     settle(meaning, claims)
 
 
@@ -115,9 +130,17 @@ def _range_claim(spans: list[Span], i: int, c: Composer) -> Claim | None:
         return None
     measure, words = measured
     factor, units = _unit(spans, i + 3, measure, c)
-    bounds = {"gte": float(low.value("number")) * factor, "lte": float(high.value("number")) * factor}
-    return Claim(Threshold(**bounds), [spans[i], low, join, high, spans[head], *words, *units], measure=measure,
-                 group=c.dimension(spans[head]), interval=spans[head].value("interval_unit"))
+    bounds = {
+        "gte": float(low.value("number")) * factor,
+        "lte": float(high.value("number")) * factor,
+    }
+    return Claim(
+        Threshold(**bounds),
+        [spans[i], low, join, high, spans[head], *words, *units],
+        measure=measure,
+        group=c.dimension(spans[head]),
+        interval=spans[head].value("interval_unit"),
+    )
 
 
 def _threshold_claim(spans: list[Span], i: int, c: Composer) -> Claim | None:
@@ -137,9 +160,15 @@ def _threshold_claim(spans: list[Span], i: int, c: Composer) -> Claim | None:
     measure, words = measured
     factor, units = _unit(spans, at, measure, c)
     value *= factor
-    words += [s for s in spans[head:i] if s.has("who") or s.has("record")]  # "customers who spent", "teams paid"
-    return Claim(Threshold(**_bounds(span.value("threshold"), value)), [span, spans[at], spans[head], *words, *units],
-                 measure=measure, group=c.dimension(spans[head]), interval=spans[head].value("interval_unit"))
+    # "customers who spent", "teams paid"
+    words += [s for s in spans[head:i] if s.has("who") or s.has("record")]
+    return Claim(
+        Threshold(**_bounds(span.value("threshold"), value)),
+        [span, spans[at], spans[head], *words, *units],
+        measure=measure,
+        group=c.dimension(spans[head]),
+        interval=spans[head].value("interval_unit"),
+    )
 
 
 def _unit(spans: list[Span], at: int, measure: Measure, c: Composer) -> tuple[float, list[Span]]:
@@ -159,11 +188,14 @@ def _bounds(op: str, value: float) -> dict[str, float]:
 
 
 def _head(spans: list[Span], start: int, c: Composer) -> int | None:
-    """The grouping noun a bound follows ("ports … with more than"), past small words, the measure and the time."""
+    """The grouping noun a bound follows ("ports … with more than"), past small words, the measure
+    and the time."""
     for j in range(start - 1, -1, -1):
         head = spans[j]
         if head.has("record") and _acted_by_group(spans, j, start, c):
-            continue  # "teams paid more than $200M": the records' verb right after the group, right before the bound
+            # "teams paid more than $200M": the records' verb right after the group, right before
+            # the bound
+            continue
         if head.has("record"):
             return None
         if c.dimension(head) is not None or head.has("interval_unit"):
@@ -174,36 +206,53 @@ def _head(spans: list[Span], start: int, c: Composer) -> int | None:
 
 
 def _acted_by_group(spans: list[Span], at: int, bound: int, c: Composer) -> bool:
-    """A word of the records between a grouping noun and a bound, touching both ("which teams paid more than"):
-    what each group did in all. With a word between ("carriers with shipments over 25 tons") it is a record's."""
+    """A word of the records between a grouping noun and a bound, touching both ("which teams paid
+    more than"): what each group did in all. With a word between ("carriers with shipments over 25
+    tons") it is a record's."""
     return at == bound - 1 and at > 0 and c.dimension(spans[at - 1]) is not None
 
 
 def _passable(span: Span, c: Composer) -> bool:
-    """Words between a grouping noun and its bound: "that handled", "whose average transit time is", "in May"."""
+    """Words between a grouping noun and its bound: "that handled", "whose average transit time is",
+    "in May"."""
     kinds = ("who", "wh", "time", "agg", "quantifier", "meaning", "measure", "date_word")
-    return span.quiet or c.glue(span) or any(span.has(k) for k in kinds) or measure_field(span, c) is not None
+    return (
+        span.quiet
+        or c.glue(span)
+        or any(span.has(k) for k in kinds)
+        or measure_field(span, c) is not None
+    )
 
 
-def _bound_measure(spans: list[Span], head: int, i: int, at: int, c: Composer) -> tuple[Measure, list[Span]] | None:
-    """The measure the bound is on: named between the head and the bound ("a total weight above"), after the number
-    ("over 2,000 shipments", "at least 50 reefer boxes"), or by the number's unit ("over $1,000")."""
-    aggs = [s for s in spans[head + 1:min(i, at)] if s.has("agg") and not s.has("rank")]  # "an average of"
+def _bound_measure(
+    spans: list[Span], head: int, i: int, at: int, c: Composer
+) -> tuple[Measure, list[Span]] | None:
+    """The measure the bound is on: named between the head and the bound ("a total weight above"),
+    after the number ("over 2,000 shipments", "at least 50 reefer boxes"), or by the number's unit
+    ("over $1,000")."""
+    # "an average of"
+    aggs = [s for s in spans[head + 1 : min(i, at)] if s.has("agg") and not s.has("rank")]
     agg = aggs[0].value("agg")[0] if aggs else None
     found = _named_before(spans, head, min(i, at), c) or _named_after(spans, at, c)
     field_ = field_of_unit(written_unit(spans, at)[0], c)
-    if field_ and (found is None or found[0].field is None):  # "$500 in purchases": dollars, not a count
+    # "$500 in purchases": dollars, not a count
+    if field_ and (found is None or found[0].field is None):
         found = (c.field_measure(field_), found[1] if found else [])
     if found is None:
         return None
     return _with_agg(found[0], agg, c), [*found[1], *aggs]
 
 
-def _named_before(spans: list[Span], head: int, end: int, c: Composer) -> tuple[Measure, list[Span]] | None:
-    """ "carriers whose transit time is over 20 days", "commodities with a total weight above 10,000 tons"."""
+def _named_before(
+    spans: list[Span], head: int, end: int, c: Composer
+) -> tuple[Measure, list[Span]] | None:
+    """ "carriers whose transit time is over 20 days", "commodities with a total weight above 10,000
+    tons"."""
     for j in range(head + 1, end):
         if _acted_by_group(spans, j, end, c) and spans[j].has("record"):
-            continue  # "teams paid more than 200 million in salaries": the verb counts nothing; the amount follows
+            # "teams paid more than 200 million in salaries": the verb counts nothing; the amount
+            # follows
+            continue
         named = _named(spans[j], c)
         if named is not None:
             return named, [spans[j]]
@@ -211,9 +260,15 @@ def _named_before(spans: list[Span], head: int, end: int, c: Composer) -> tuple[
 
 
 def _named_after(spans: list[Span], at: int, c: Composer) -> tuple[Measure, list[Span]] | None:
-    """ "over 2,000 shipments", "at least 50 reefer boxes", "at least 30 voyages" (distinct voyages)."""
+    """ "over 2,000 shipments", "at least 50 reefer boxes", "at least 30 voyages" (distinct
+    voyages)."""
     for j in range(at + 1, min(len(spans), at + 4)):
-        if spans[j].has("value") or spans[j].has("currency") or spans[j].has("scale") or c.glue(spans[j]):
+        if (
+            spans[j].has("value")
+            or spans[j].has("currency")
+            or spans[j].has("scale")
+            or c.glue(spans[j])
+        ):
             continue
         named = _named(spans[j], c) or _distinct(spans[j], c)
         return (named, [spans[j]]) if named is not None else None
@@ -222,12 +277,16 @@ def _named_after(spans: list[Span], at: int, c: Composer) -> tuple[Measure, list
 
 def _distinct(span: Span, c: Composer) -> Measure | None:
     """A field of values counted: "at least 30 voyages" is a count of distinct voyages."""
-    counted = next((f for f in span.values("field") if c.role(f) in ("dimension", "identifier", "attribute")), None)
+    counted = next(
+        (f for f in span.values("field") if c.role(f) in ("dimension", "identifier", "attribute")),
+        None,
+    )
     return c.field_measure(counted, "cardinality") if counted else None
 
 
 def _named(span: Span, c: Composer) -> Measure | None:
-    """The measure a word names: a record noun counts, a measure word or a measure field sums as the catalog says."""
+    """The measure a word names: a record noun counts, a measure word or a measure field sums as the
+    catalog says."""
     if span.has("record") or c.counting(span):
         return c.default_measure()
     names = span.values("measure")
@@ -245,11 +304,12 @@ def _with_agg(measure: Measure, agg: str | None, c: Composer) -> Measure:
     return c.field_measure(measure.field or "", agg)
 
 
-# -- averages per period ------------------------------------------------------------------------------
+# -- averages per period
+# ------------------------------------------------------------------------------
 def per_period(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "average shipments per day in May", "weekly average TEU", "how many boxes per week on average": the average
-    of the period totals. Only for a measure that adds up (a count, a sum): "average transit time per month" is the
-    average transit of each month, a grouping."""
+    """ "average shipments per day in May", "weekly average TEU", "how many boxes per week on
+    average": the average of the period totals. Only for a measure that adds up (a count, a sum):
+    "average transit time per month" is the average transit of each month, a grouping."""
     for i, span in enumerate(spans):
         if span.used or "avg" not in [a[0] for a in span.values("agg")]:
             continue
@@ -257,22 +317,24 @@ def per_period(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         group = _group_near(spans, c) if period is None else None
         if (period is None and group is None) or not _additive(spans, c):
             continue
-        if group is not None:  # "average TEU per carrier": each carrier's total, averaged over the carriers
+        # "average TEU per carrier": each carrier's total, averaged over the carriers
+        if group is not None:
             settle(meaning, [Claim(PerGroup(), [span, *group[1]], group=group[0])])
             return
         assert period is not None
         interval, words = period
         settle(meaning, [Claim(PerPeriod(interval=interval), [span, *words])])
         summed = _summed_fields(spans, c)
-        if summed:  # "average monthly installment": a monthly total averaged, or each record's own amount
+        # "average monthly installment": a monthly total averaged, or each record's own amount
+        if summed:
             said = c.grammar.steps.per_period_read
             meaning.assumptions += [said.format(period=words[-1].text, field=f) for f in summed]
         return
 
 
 def _period_near(spans: list[Span], i: int, c: Composer) -> tuple[Interval, list[Span]] | None:
-    """A period word beside the average ("average daily", "weekly average", "an average day"), or "per <period>"
-    anywhere."""
+    """A period word beside the average ("average daily", "weekly average", "an average day"), or
+    "per <period>" anywhere."""
     for j in (c.before(spans, i, limit=1), c.after(spans, i)):
         if j is not None and j - i in (-1, 1) and spans[j].has("interval") and not spans[j].used:
             return spans[j].value("interval"), [spans[j]]
@@ -281,22 +343,36 @@ def _period_near(spans: list[Span], i: int, c: Composer) -> tuple[Interval, list
         return following.value("interval_unit"), [following]
     for j, cue in enumerate(spans[:-1]):
         unit = spans[j + 1]
-        if cue.key in c.grammar.steps.within and unit.has("interval_unit") and not (cue.used or unit.used):
+        if (
+            cue.key in c.grammar.steps.within
+            and unit.has("interval_unit")
+            and not (cue.used or unit.used)
+        ):
             return unit.value("interval_unit"), [cue, unit]
     return None
 
 
 def _summed_fields(spans: list[Span], c: Composer) -> list[str]:
-    """The fields, in words, whose sums the question names (a count is of records, never a record's own amount)."""
+    """The fields, in words, whose sums the question names (a count is of records, never a record's
+    own amount)."""
     measures, fields = c.catalog.spec.measures, c.catalog.record.fields
-    named = [measures[n] for span in spans if not span.has("record") for n in span.values("measure")]
+    named = [
+        measures[n] for span in spans if not span.has("record") for n in span.values("measure")
+    ]
     summed = [m.field for m in named if m.agg == "sum" and m.field in fields]
     return [next(iter(fields[f].synonyms), f.replace("_", " ")) for f in summed if f]
+
+
 def _group_near(spans: list[Span], c: Composer) -> tuple[str, list[Span]] | None:
-    """ "per <dimension>" anywhere: the groups an average is taken over ("average TEU per carrier")."""
+    """ "per <dimension>" anywhere: the groups an average is taken over ("average TEU per
+    carrier")."""
     for j, cue in enumerate(spans[:-1]):
         named = c.dimension(spans[j + 1])
-        if cue.key in c.grammar.steps.over_groups and named is not None and not (cue.used or spans[j + 1].used):
+        if (
+            cue.key in c.grammar.steps.over_groups
+            and named is not None
+            and not (cue.used or spans[j + 1].used)
+        ):
             return named, [cue, spans[j + 1]]
     return None
 
@@ -311,23 +387,30 @@ def _additive(spans: list[Span], c: Composer) -> bool:
     return True
 
 
-# -- running totals and changes -----------------------------------------------------------------------
+# -- running totals and changes
+# -----------------------------------------------------------------------
 def period_steps(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "running total of TEU by month", "weekly change in volume", "shipments by month vs the month before": a
-    running total, or the change from each period to the next; both need periods (an interval)."""
+    """ "running total of TEU by month", "weekly change in volume", "shipments by month vs the month
+    before": a running total, or the change from each period to the next; both need periods (an
+    interval)."""
     if meaning.interval is None:
         return
     for i in range(len(spans)):
-        claim = _running(spans, i) or _change(spans, i, c) or _change_to_previous(spans, i, c, meaning)
+        claim = (
+            _running(spans, i) or _change(spans, i, c) or _change_to_previous(spans, i, c, meaning)
+        )
         if claim is not None and not any(s.kind == claim.step.kind for s in meaning.steps):
             settle(meaning, [claim])
 
 
 def _running(spans: list[Span], i: int) -> Claim | None:
-    """ "running total of TEU", "cumulative shipments", "running TEU total" (its total a word of the running)."""
+    """ "running total of TEU", "cumulative shipments", "running TEU total" (its total a word of the
+    running)."""
     if spans[i].used or spans[i].value("step") != "running":
         return None
-    total = [s for s in spans[i + 1:i + 3] if not s.used and ("sum", "desc") in s.values("agg")][:1]
+    total = [s for s in spans[i + 1 : i + 3] if not s.used and ("sum", "desc") in s.values("agg")][
+        :1
+    ]
     return Claim(Running(), [spans[i]], extra=total)
 
 
@@ -341,14 +424,15 @@ def _change(spans: list[Span], i: int, c: Composer) -> Claim | None:
 
 
 def _change_to_previous(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> Claim | None:
-    """ "vs the month before", "compared to the previous week": the period's interval between a comparison word and
-    a word of the period before. Said as a date ("the previous month"), it names no range of its own."""
+    """ "vs the month before", "compared to the previous week": the period's interval between a
+    comparison word and a word of the period before. Said as a date ("the previous month"), it names
+    no range of its own."""
     if spans[i].used or not spans[i].has("compare") or i + 1 >= len(spans):
         return None
     if spans[i + 1].has("time") and _previous_period(spans[i + 1].key, c, meaning):
         _drop_time(spans[i + 1], meaning)
         return Claim(Change(), [spans[i], spans[i + 1]])
-    after = [s for s in spans[i + 1:i + 5] if not _only_function(s)][:2]
+    after = [s for s in spans[i + 1 : i + 5] if not _only_function(s)][:2]
     units = [s for s in after if s.value("interval_unit") == meaning.interval]
     previous = [s for s in after if s.key in c.grammar.steps.previous]
     if len(after) != 2 or not units or not previous:
@@ -357,7 +441,8 @@ def _change_to_previous(spans: list[Span], i: int, c: Composer, meaning: Meaning
 
 
 def _previous_period(words: str, c: Composer, meaning: Meaning) -> bool:
-    """ "the previous month", "the prior week": a word of the period before and the meaning's interval."""
+    """ "the previous month", "the prior week": a word of the period before and the meaning's
+    interval."""
     said = words.split()
     units = [c.grammar.interval_units.get(w) for w in said]
     return meaning.interval in units and any(w in c.grammar.steps.previous for w in said)
@@ -373,10 +458,12 @@ def _only_function(span: Span) -> bool:
     return bool(span.tags) and all(t.kind == "function" for t in span.tags)
 
 
-# -- top N within each group --------------------------------------------------------------------------
+# -- top N within each group
+# --------------------------------------------------------------------------
 def top_each(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "top 3 shippers for each port", "busiest month per carrier", "top carrier each month": a ranking read inside
-    each group. The group the cue names comes first in group_by; a period said with "each" holds the groups."""
+    """ "top 3 shippers for each port", "busiest month per carrier", "top carrier each month": a
+    ranking read inside each group. The group the cue names comes first in group_by; a period said
+    with "each" holds the groups."""
     if meaning.top_n is None:
         return
     outer = _outer(spans, c, meaning)
@@ -384,7 +471,9 @@ def top_each(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         return
     if outer != "period" and c.per_group is not None:
         meaning.group_by = [outer, *(g for g in meaning.group_by if g != outer)]
-    step = TopEach(n=meaning.top_n, order=meaning.order, outer="period" if outer == "period" else "group")
+    step = TopEach(
+        n=meaning.top_n, order=meaning.order, outer="period" if outer == "period" else "group"
+    )
     meaning.top_n = None
     if not meaning.measures:
         meaning.measures = [c.default_measure()]
@@ -392,7 +481,8 @@ def top_each(spans: list[Span], c: Composer, meaning: Meaning) -> None:
 
 
 def _outer(spans: list[Span], c: Composer, meaning: Meaning) -> str | None:
-    """The grouping that holds the ranked groups: the one named with "for each", or the period said with "each"."""
+    """The grouping that holds the ranked groups: the one named with "for each", or the period said
+    with "each"."""
     if c.per_group is not None:
         name = c.per_group[0]
         inner = [g for g in meaning.group_by if g != name]

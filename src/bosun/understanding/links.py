@@ -1,15 +1,19 @@
-"""Links: a filter on an attribute of a linked object ("TEU carried by Ocean Alliance members"), and a question that
-lists the linked objects themselves ("which carriers belong to the Gemini Cooperation").
+"""Links: a filter on an attribute of a linked object ("TEU carried by Ocean Alliance members"), and
+a question that lists the linked objects themselves ("which carriers belong to the Gemini
+Cooperation").
 
-The catalog's `links` say which record field holds which object's key and which of the object's attributes a
-question may name, with their words. A value of such an attribute (a word of its vocabulary, or a name the
-catalog already knows, such as a country) reads as a link when the words around it ask for it: a cue of the
-attribute ("flagged in", "based in") or a word for the object ("ports in Korea"); a value that names nothing
-else needs neither ("Ocean Alliance"). The record field is picked as a name's is: by the objects the value
-selects (`when`), a word naming one field ("shippers"), then the cue before it ("from" ports, "into" ports).
+The catalog's `links` say which record field holds which object's key and which of the object's
+attributes a question may name, with their words. A value of such an attribute (a word of its
+vocabulary, or a name the catalog already knows, such as a country) reads as a link when the words
+around it ask for it: a cue of the attribute ("flagged in", "based in") or a word for the object
+("ports in Korea"); a value that names nothing else needs neither ("Ocean Alliance"). The record
+field is picked as a name's is: by the objects the value selects (`when`), a word naming one field
+("shippers"), then the cue before it ("from" ports, "into" ports).
 
-    >>> read_links(spans("shipments on vessels flagged in Panama"), composer, meaning)   # doctest: +SKIP
-    >>> meaning.links[0].condition                                                       # doctest: +SKIP
+    >>> read_links(spans("shipments on vessels flagged in Panama"), composer, meaning)   # doctest:
+    +SKIP
+    >>> meaning.links[0].condition                                                       # doctest:
+    +SKIP
     Condition(field='flag', values=['PA'], …)
 """
 
@@ -54,8 +58,8 @@ class Mark:
 
 @dataclass(frozen=True)
 class Evidence:
-    """What around a value asks for one link: a cue of the attribute (strong, or a small word such as "in"),
-    and the word naming the objects."""
+    """What around a value asks for one link: a cue of the attribute (strong, or a small word such
+    as "in"), and the word naming the objects."""
 
     strong: list[int]
     weak: list[int]
@@ -67,7 +71,8 @@ class Evidence:
 
 
 class LinkWords:
-    """The catalog's link vocabulary, read once: phrases of values, cue words, and words for each object."""
+    """The catalog's link vocabulary, read once: phrases of values, cue words, and words for each
+    object."""
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
@@ -81,7 +86,9 @@ class LinkWords:
             for attribute in spec.attributes:
                 for value, words in self.catalog.link_values(name, attribute).items():
                     for word in words:
-                        found.setdefault(normalize(word), []).append(LinkValue(name, attribute, value))
+                        found.setdefault(normalize(word), []).append(
+                            LinkValue(name, attribute, value)
+                        )
         return found
 
     @cached_property
@@ -98,52 +105,68 @@ class LinkWords:
         for name, spec in self.specs.items():
             obj = self.catalog.object(name)
             found = {*spec.words, *obj.synonyms}
-            found |= {w for e in self.catalog.spec.entities.values() if e.object == name for w in e.words}
+            found |= {
+                w for e in self.catalog.spec.entities.values() if e.object == name for w in e.words
+            }
             words[name] = {normalize(w) for w in found}
         return words
 
     def field_words(self, name: str) -> dict[str, set[str]]:
         """record field of the link → the words naming that field ("shippers": shipper_name)."""
         fields = self.catalog.record.fields
-        return {t.field: {normalize(w) for w in [*fields[t.field].synonyms, t.field.replace("_", " ")]}
-                for t in self.specs[name].fields}
+        return {
+            t.field: {normalize(w) for w in [*fields[t.field].synonyms, t.field.replace("_", " ")]}
+            for t in self.specs[name].fields
+        }
 
     def names_object(self, name: str, key: str) -> bool:
         words = set().union(*self.field_words(name).values()) | self.generic[name]
         return key in words or (key.endswith("s") and key[:-1] in words)
 
     def named_by(self, entity: str) -> list[tuple[str, str]]:
-        """(object, attribute) whose values the names of `entity` also name (countries: flags, headquarters)."""
-        return [(name, attribute) for name, spec in self.specs.items()
-                for attribute, words in spec.attributes.items() if words.names_from == entity]
+        """(object, attribute) whose values the names of `entity` also name (countries: flags,
+        headquarters)."""
+        return [
+            (name, attribute)
+            for name, spec in self.specs.items()
+            for attribute, words in spec.attributes.items()
+            if words.names_from == entity
+        ]
 
 
-# -- tagging -----------------------------------------------------------------------------------------
+# -- tagging
+# -----------------------------------------------------------------------------------------
 def marks(text: str, words: LinkWords, names: list[Found]) -> list[Mark]:
-    """The phrases of `text` that name link values, longest first, each with the name found at the same place
-    (so that a rule can still read it as a name); none inside a longer name ("Ocean Network Express")."""
+    """The phrases of `text` that name link values, longest first, each with the name found at the
+    same place (so that a rule can still read it as a name); none inside a longer name ("Ocean
+    Network Express")."""
     toks = tokens(text)
     taken = [False] * len(toks)
     found: list[Mark] = []
     for size in range(min(words.longest, len(toks)), 0, -1):
         for i in range(len(toks) - size + 1):
-            key = " ".join(t.norm for t in toks[i:i + size])
-            if any(taken[i:i + size]) or normalize(key) not in words.phrases:
+            key = " ".join(t.norm for t in toks[i : i + size])
+            if any(taken[i : i + size]) or normalize(key) not in words.phrases:
                 continue
             start, end = toks[i].start, toks[i + size - 1].end
-            if any(f.start <= start and end <= f.end and (f.start, f.end) != (start, end) for f in names):
+            if any(
+                f.start <= start and end <= f.end and (f.start, f.end) != (start, end)
+                for f in names
+            ):
                 continue
             same = [Tag("name", f) for f in names if (f.start, f.end) == (start, end)]
             values = [Tag("link_value", v) for v in words.phrases[normalize(key)]]
             found.append(Mark(start, end, (*values, *same)))
-            taken[i:i + size] = [True] * size
+            taken[i : i + size] = [True] * size
     return found
 
 
-# -- the rule ------------------------------------------------------------------------------------------
+# -- the rule
+# ------------------------------------------------------------------------------------------
 def read_links(spans: list[Span], c: Composer, meaning: Meaning, words: LinkWords) -> None:
-    """ "shipments on vessels flagged in Panama", "built before 2010", "more than 15,000 TEU capacity": each value
-    or range of a linked object's attribute asked for, as a Link on the record field that holds the object."""
+    """ "shipments on vessels flagged in Panama", "built before 2010", "more than 15,000 TEU
+    capacity": each value or range of a linked object's attribute asked for, as a Link on the record
+    field that holds the object."""
     for i, span in enumerate(spans):
         if not span.used:
             _value_link(spans, i, c, meaning, words)
@@ -171,28 +194,41 @@ def _value_link(spans: list[Span], i: int, c: Composer, meaning: Meaning, words:
         return  # "Denmark" alone: a flag or a headquarters, nothing says which
     evidence, value = top[0]
     if _by_name(spans[i], c) and not _asked(spans, evidence, i, _backed(spans[i], c)):
-        return  # "imports from Korea", "the one operated by Ocean Network Express": the name, as ever
+        # "imports from Korea", "the one operated by Ocean Network Express": the name, as ever
+        return
     condition = Condition(field=value.attribute, values=[value.value], source=spans[i].text)
-    _add(spans, [i, *evidence.strong, *evidence.weak], evidence.object_at, value.object, condition, c, meaning,
-         words)
+    _add(
+        spans,
+        [i, *evidence.strong, *evidence.weak],
+        evidence.object_at,
+        value.object,
+        condition,
+        c,
+        meaning,
+        words,
+    )
 
 
 def _by_name(span: Span, c: Composer) -> bool:
-    """The value is (also) a name the catalog knows, or comes only from one: it is a link only when asked as one."""
+    """The value is (also) a name the catalog knows, or comes only from one: it is a link only when
+    asked as one."""
     return _named(span) or not span.has("link_value")
 
 
 def _backed(span: Span, c: Composer) -> bool:
     """A name of a reference object ("Maersk"), not of an inline vocabulary (a country)."""
     found: Found | None = span.value("name")
-    return found is not None and any(c.catalog.spec.entities[x.entity].object for x in found.candidates
-                                     if x.entity in c.catalog.spec.entities)
+    return found is not None and any(
+        c.catalog.spec.entities[x.entity].object
+        for x in found.candidates
+        if x.entity in c.catalog.spec.entities
+    )
 
 
 def _asked(spans: list[Span], evidence: Evidence, i: int, backed: bool) -> bool:
-    """ "ports in Korea", "carriers headquartered in Taiwan", "Korean ports": the object's word with a cue, or right
-    beside the value (not for a reference object's name: "Maersk vessels" are Maersk's shipments; nor a word that
-    groups: "for every shipper, Japan …")."""
+    """ "ports in Korea", "carriers headquartered in Taiwan", "Korean ports": the object's word with
+    a cue, or right beside the value (not for a reference object's name: "Maersk vessels" are
+    Maersk's shipments; nor a word that groups: "for every shipper, Japan …")."""
     at = evidence.object_at
     if at is None:
         return False
@@ -201,13 +237,17 @@ def _asked(spans: list[Span], evidence: Evidence, i: int, backed: bool) -> bool:
 
 
 def _named(span: Span) -> bool:
-    """The phrase is also a name as written (not by a loose match: "Gulf Coast" is no "GULF COAST CHEMICALS")."""
+    """The phrase is also a name as written (not by a loose match: "Gulf Coast" is no "GULF COAST
+    CHEMICALS")."""
     found: Found | None = span.value("name")
-    return found is not None and any(c.method in ("exact", "alias", "code") for c in found.candidates)
+    return found is not None and any(
+        c.method in ("exact", "alias", "code") for c in found.candidates
+    )
 
 
 def _near(spans: list[Span], i: int, c: Composer) -> list[int]:
-    """The spans around i within the windows, small words not counted ("vessels with more than … capacity")."""
+    """The spans around i within the windows, small words not counted ("vessels with more than …
+    capacity")."""
     near: list[int] = []
     for step, width in ((-1, WINDOW_BEFORE), (1, WINDOW_AFTER)):
         j, counted = i + step, 0
@@ -218,24 +258,36 @@ def _near(spans: list[Span], i: int, c: Composer) -> list[int]:
     return sorted(near)
 
 
-def _evidence(spans: list[Span], i: int, value: LinkValue, c: Composer, words: LinkWords) -> Evidence:
+def _evidence(
+    spans: list[Span], i: int, value: LinkValue, c: Composer, words: LinkWords
+) -> Evidence:
     near = _near(spans, i, c)
     cues = words.cues(value.object, value.attribute)
     cued = [j for j in near if spans[j].key in cues and not spans[j].used]
-    objects = [j for j in near if words.names_object(value.object, spans[j].key) and not spans[j].used
-               and not _grouped(spans, j, [i, *cued])]  # used: another link's ("Chinese ports to the East Coast")
+    objects = [
+        j
+        for j in near
+        if words.names_object(value.object, spans[j].key)
+        and not spans[j].used
+        # used: another link's ("Chinese ports to the East Coast")
+        and not _grouped(spans, j, [i, *cued])
+    ]
     nearest = min(objects, key=lambda j: abs(j - i), default=None)
-    return Evidence([j for j in cued if not c.glue(spans[j])], [j for j in cued if c.glue(spans[j])], nearest)
+    return Evidence(
+        [j for j in cued if not c.glue(spans[j])], [j for j in cued if c.glue(spans[j])], nearest
+    )
 
 
 def _grouped(spans: list[Span], j: int, phrase: list[int]) -> bool:
-    """ "by carrier": a word after a grouping cue groups, and does not name the linked objects, unless the value or
-    its cue follows it right away ("carried by carriers headquartered in Taiwan")."""
+    """ "by carrier": a word after a grouping cue groups, and does not name the linked objects,
+    unless the value or its cue follows it right away ("carried by carriers headquartered in
+    Taiwan")."""
     return j > 0 and spans[j - 1].has("group_cue") and j + 1 not in phrase
 
 
 def _range_link(spans: list[Span], j: int, c: Composer, meaning: Meaning, words: LinkWords) -> None:
-    """A cue of a numeric attribute with its bound: "built before 2010", "capacity under 5000 TEU"."""
+    """A cue of a numeric attribute with its bound: "built before 2010", "capacity under 5000
+    TEU"."""
     for name, spec in words.specs.items():
         for attribute in spec.attributes:
             kind = c.catalog.object(name).fields[attribute].type
@@ -252,10 +304,11 @@ def _range_link(spans: list[Span], j: int, c: Composer, meaning: Meaning, words:
 
 
 def _years(spans: list[Span], j: int, c: Composer) -> tuple[dict[str, float], list[int]] | None:
-    """ "built before 2010": the years of the date range right after the cue (before 2010: under 2010)."""
+    """ "built before 2010": the years of the date range right after the cue (before 2010: under
+    2010)."""
     if c.today is None or j + 1 >= len(spans):
         return None
-    text = " ".join(s.text for s in spans[j + 1:j + 6])
+    text = " ".join(s.text for s in spans[j + 1 : j + 6])
     found = find_time_range(text, c.today)
     if found is None or found.at != 0:
         return None
@@ -269,13 +322,15 @@ def _years(spans: list[Span], j: int, c: Composer) -> tuple[dict[str, float], li
 
 
 def _within(spans: list[Span], first: int, k: int, text: str) -> bool:
-    """Span k lies within `text` as read from span `first` on (the spans joined by single spaces)."""
-    joined = " ".join(s.text for s in spans[first:k + 1])
+    """Span k lies within `text` as read from span `first` on (the spans joined by single
+    spaces)."""
+    joined = " ".join(s.text for s in spans[first : k + 1])
     return len(joined) <= len(text)
 
 
 def _threshold(spans: list[Span], j: int, c: Composer) -> tuple[dict[str, float], list[int]] | None:
-    """ "with more than 15,000 TEU capacity", "a capacity under 5000 TEU", "priced over 100 dollars"."""
+    """ "with more than 15,000 TEU capacity", "a capacity under 5000 TEU", "priced over 100
+    dollars"."""
     for k in range(max(0, j - 4), min(len(spans) - 1, j + 3)):
         op = spans[k].value("threshold")
         number = spans[k + 1].value("number")
@@ -290,65 +345,112 @@ def _unit(span: Span) -> bool:
     return span.has("unit") or span.has("currency") or span.has("measure")
 
 
-def _add(spans: list[Span], used: list[int], object_at: int | None, name: str, condition: Condition, c: Composer,
-         meaning: Meaning, words: LinkWords) -> None:
+def _add(
+    spans: list[Span],
+    used: list[int],
+    object_at: int | None,
+    name: str,
+    condition: Condition,
+    c: Composer,
+    meaning: Meaning,
+    words: LinkWords,
+) -> None:
     spec = words.specs[name]
-    target = _target(spans, [*used, *([object_at] if object_at is not None else [])], object_at, name, condition,
-                     c, words)
+    target = _target(
+        spans,
+        [*used, *([object_at] if object_at is not None else [])],
+        object_at,
+        name,
+        condition,
+        c,
+        words,
+    )
     for k in [*used, *([object_at] if object_at is not None else [])]:
         spans[k].used = True
-    said = " ".join(spans[k].text for k in sorted({*used, *([object_at] if object_at is not None else [])}))
+    said = " ".join(
+        spans[k].text for k in sorted({*used, *([object_at] if object_at is not None else [])})
+    )
     for link in meaning.links:
-        if (link.object, link.field, link.condition.field) == (name, target.field, condition.field) and \
-                condition.values and link.condition.values:
-            link.condition.values.extend(v for v in condition.values if v not in link.condition.values)
+        if (
+            (link.object, link.field, link.condition.field) == (name, target.field, condition.field)
+            and condition.values
+            and link.condition.values
+        ):
+            link.condition.values.extend(
+                v for v in condition.values if v not in link.condition.values
+            )
             return
-    meaning.links.append(Link(object=name, condition=condition, field=target.field, key=spec.key, words=said))
+    meaning.links.append(
+        Link(object=name, condition=condition, field=target.field, key=spec.key, words=said)
+    )
 
 
-def _target(spans: list[Span], at: list[int], object_at: int | None, name: str, condition: Condition,
-            c: Composer, words: LinkWords) -> Target:
-    """The record field the link filters: one the selected objects can be in, one a word names, else by cue."""
+def _target(
+    spans: list[Span],
+    at: list[int],
+    object_at: int | None,
+    name: str,
+    condition: Condition,
+    c: Composer,
+    words: LinkWords,
+) -> Target:
+    """The record field the link filters: one the selected objects can be in, one a word names, else
+    by cue."""
     spec = words.specs[name]
     usable = _usable(spec.fields, selected_rows(c.catalog, name, condition)) or spec.fields
     if object_at is not None and spans[object_at].key not in words.generic[name]:
-        named = [t for t in usable if spans[object_at].key in words.field_words(name)[t.field]
-                 or spans[object_at].key.rstrip("s") in words.field_words(name)[t.field]]
+        named = [
+            t
+            for t in usable
+            if spans[object_at].key in words.field_words(name)[t.field]
+            or spans[object_at].key.rstrip("s") in words.field_words(name)[t.field]
+        ]
         if named:
             return named[0]
-    before = [w for s in spans[max(0, min(at) - 3):min(at)] for w in s.key.split()]
+    before = [w for s in spans[max(0, min(at) - 3) : min(at)] for w in s.key.split()]
     cued = [(t, _cue_distance(before, t.cues)) for t in usable]
     near = [(d, t) for t, d in cued if d is not None]
     return min(near, key=lambda p: p[0])[1] if near else usable[0]
 
 
 def _cue_distance(words: list[str], cues: list[str]) -> tuple[int, int] | None:
-    """How far before the phrase a cue ends (0: right before it), longer cues first on a tie; None: no cue."""
+    """How far before the phrase a cue ends (0: right before it), longer cues first on a tie; None:
+    no cue."""
     found = []
     for cue in cues:
         parts = normalize(cue).split()
         for end in range(len(words), len(parts) - 1, -1):
-            if words[end - len(parts):end] == parts:
+            if words[end - len(parts) : end] == parts:
                 found.append((len(words) - end, -len(parts)))
                 break
     return min(found) if found else None
 
 
 def _usable(targets: list[Target], rows: list[dict[str, str]]) -> list[Target]:
-    """The targets whose `when` holds for every selected object ("ports in Europe" are no U.S. port)."""
-    return [t for t in targets if all(all(str(r.get(k)) == v for k, v in t.when.items()) for r in rows)]
+    """The targets whose `when` holds for every selected object ("ports in Europe" are no U.S.
+    port)."""
+    return [
+        t for t in targets if all(all(str(r.get(k)) == v for k, v in t.when.items()) for r in rows)
+    ]
 
 
 def selected_rows(catalog: Catalog, name: str, condition: Condition) -> list[dict[str, str]]:
-    """The reference rows a condition on values selects (none for a range: those are left to the lookup)."""
+    """The reference rows a condition on values selects (none for a range: those are left to the
+    lookup)."""
     wanted = {str(v) for v in condition.values}
-    return [r for r in catalog.reference_rows(name) if str(r.get(condition.field)) in wanted] if wanted else []
+    return (
+        [r for r in catalog.reference_rows(name) if str(r.get(condition.field)) in wanted]
+        if wanted
+        else []
+    )
 
 
-# -- listing the objects themselves -------------------------------------------------------------------------
+# -- listing the objects themselves
+# -------------------------------------------------------------------------
 def as_listing(spans: list[Span], meaning: Meaning, words: LinkWords) -> None:
-    """ "which carriers belong to the Gemini Cooperation": links on one object, asked of the objects themselves
-    (their word heads the question, no record, measure or date is asked), read as a search on their index."""
+    """ "which carriers belong to the Gemini Cooperation": links on one object, asked of the objects
+    themselves (their word heads the question, no record, measure or date is asked), read as a
+    search on their index."""
     objects = {link.object for link in meaning.links}
     if len(objects) != 1 or _about_records(spans, meaning):
         return
@@ -364,12 +466,20 @@ def as_listing(spans: list[Span], meaning: Meaning, words: LinkWords) -> None:
 
 
 def _about_records(spans: list[Span], meaning: Meaning) -> bool:
-    asked: list[Any] = [meaning.measures, meaning.time, meaning.interval, meaning.conditions, meaning.entities,
-                        meaning.sort, meaning.compare]
+    asked: list[Any] = [
+        meaning.measures,
+        meaning.time,
+        meaning.interval,
+        meaning.conditions,
+        meaning.entities,
+        meaning.sort,
+        meaning.compare,
+    ]
     return any(asked) or any(s.has("record") for s in spans)
 
 
-# -- checks ---------------------------------------------------------------------------------------------------
+# -- checks
+# ---------------------------------------------------------------------------------------------------
 def link_problems(meaning: Meaning, catalog: Catalog) -> list[str]:
     """Each link against the catalog's links: its object, record field, key and attribute."""
     problems = []
@@ -390,21 +500,37 @@ def link_problems(meaning: Meaning, catalog: Catalog) -> list[str]:
 
 
 def _value_problems(name: str, condition: Condition, catalog: Catalog) -> list[str]:
-    """A value must be one the reference data holds or one the catalog has words for (a flag no vessel flies is
-    a value; the lookup says that no vessel has it)."""
+    """A value must be one the reference data holds or one the catalog has words for (a flag no
+    vessel flies is a value; the lookup says that no vessel has it)."""
     known = {str(r.get(condition.field)) for r in catalog.reference_rows(name)}
     known |= set(catalog.link_values(name, condition.field))
     entity = catalog.spec.links[name].attributes[condition.field].names_from
     known |= set(catalog.spec.entities[entity].values) if entity else set()
-    return [f"{name} {condition.field} has no value {v!r}" for v in condition.values if str(v) not in known]
+    return [
+        f"{name} {condition.field} has no value {v!r}"
+        for v in condition.values
+        if str(v) not in known
+    ]
 
 
 def listing_problems(meaning: Meaning, catalog: Catalog) -> list[str]:
-    """A search on a reference object's index: conditions on its fields, nothing measured or grouped."""
-    obj = next((o for o in catalog.spec.objects.values() if o.index == meaning.index and o.kind == "reference"), None)
+    """A search on a reference object's index: conditions on its fields, nothing measured or
+    grouped."""
+    obj = next(
+        (
+            o
+            for o in catalog.spec.objects.values()
+            if o.index == meaning.index and o.kind == "reference"
+        ),
+        None,
+    )
     if obj is None:
         return [f"unknown index {meaning.index!r}"]
-    problems = [f"{meaning.index!r} has no field {c.field!r}" for c in meaning.conditions if c.field not in obj.fields]
+    problems = [
+        f"{meaning.index!r} has no field {c.field!r}"
+        for c in meaning.conditions
+        if c.field not in obj.fields
+    ]
     if meaning.measures or meaning.group_by or meaning.links:
         problems.append(f"a listing of {meaning.index} measures, groups and links nothing")
     return problems

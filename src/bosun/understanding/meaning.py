@@ -1,4 +1,5 @@
-"""What a turn means, as typed data: the output of understanding and the input of query generation."""
+"""What a turn means, as typed data: the output of understanding and the input of query
+generation."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ IntentType = Literal["search", "aggregation"]
 Agg = Literal["count", "sum", "avg", "min", "max", "cardinality", "percentile"]
 Interval = Literal["day", "week", "month", "quarter", "year"]
 Resolution = Literal["exact", "alias", "code", "partial", "fuzzy", "vector", "value"]
-# The most groups or records a ranking asks for: "top 10^23 carriers" is read as the top 10,000 and said so.
-# The same as the default bucket cap of the guardrails, so a bounded ranking still runs.
+# The most groups or records a ranking asks for: "top 10^23 carriers" is read as the top 10,000 and
+# said so. The same as the default bucket cap of the guardrails, so a bounded ranking still runs.
 TOP_N_MOST = 10_000
 
 
@@ -27,7 +28,8 @@ class ResolvedEntity(BaseModel):
     score: float = 1.0
     object: str | None = None
     key: str | None = None  # the id of the one object the name names, when it names exactly one
-    name: str | None = None  # the catalog's name for the value, where the value is a code ("851713": Smartphones)
+    # the catalog's name for the value, where the value is a code ("851713": Smartphones)
+    name: str | None = None
 
 
 class Ambiguity(BaseModel):
@@ -40,7 +42,8 @@ class Ambiguity(BaseModel):
 
 
 class ObjectLookup(BaseModel):
-    """A question about one business object: which one, by its id, and which of its fields (none = all)."""
+    """A question about one business object: which one, by its id, and which of its fields (none =
+    all)."""
 
     object: str
     key: str
@@ -71,9 +74,10 @@ class TimeFilter(BaseModel):
 class Share(BaseModel):
     """A measure's part as a fraction of its whole.
 
-    "what share of reefer boxes went to Savannah": the boxes with port_of_unlading SAVANNAH (`part`) over every
-    reefer box (the whole: the Meaning's own filters). With no `part`, each group's share of all groups together:
-    "share of TEU by carrier". A catalog ratio measure ("held share") is a share whose part the catalog names.
+    "what share of reefer boxes went to Savannah": the boxes with port_of_unlading SAVANNAH (`part`)
+    over every reefer box (the whole: the Meaning's own filters). With no `part`, each group's share
+    of all groups together: "share of TEU by carrier". A catalog ratio measure ("held share") is a
+    share whose part the catalog names.
     """
 
     part: list[Condition] = Field(default_factory=list)
@@ -87,13 +91,17 @@ class Measure(BaseModel):
     field: str | None = None
     label: str
     unit: str | None = None
-    percent: float | None = Field(None, gt=0, lt=100, description="percentile: which one (50 for a median)")
-    share: Share | None = Field(None, description="the measure as a fraction of its whole, not a figure")
+    percent: float | None = Field(
+        None, gt=0, lt=100, description="percentile: which one (50 for a median)"
+    )
+    share: Share | None = Field(
+        None, description="the measure as a fraction of its whole, not a figure"
+    )
 
 
 class Threshold(BaseModel):
-    """Keep the groups whose measure passes a bound (SQL's HAVING): "ports with more than 2,000 shipments" is
-    Threshold(gt=2000) on the shipments measure of a grouping by port."""
+    """Keep the groups whose measure passes a bound (SQL's HAVING): "ports with more than 2,000
+    shipments" is Threshold(gt=2000) on the shipments measure of a grouping by port."""
 
     kind: Literal["threshold"] = "threshold"
     measure: int = Field(0, ge=0, description="which of the Meaning's measures (its position)")
@@ -105,15 +113,19 @@ class Threshold(BaseModel):
 
 class TopEach(BaseModel):
     """The top N of the inner grouping within each outer group: "top 3 shippers for each port" is
-    TopEach(n=3) with group_by [port_of_unlading, shipper_name]; "busiest month per carrier" is TopEach(n=1)
-    with group_by [carrier_name] and interval month. `outer` says which grouping holds the groups ranked within:
-    "top carrier each month" is TopEach(n=1, outer="period") with group_by [carrier_name] and interval month."""
+    TopEach(n=3) with group_by [port_of_unlading, shipper_name]; "busiest month per carrier" is
+    TopEach(n=1) with group_by [carrier_name] and interval month. `outer` says which grouping holds
+    the groups ranked within: "top carrier each month" is TopEach(n=1, outer="period") with group_by
+    [carrier_name] and interval month."""
 
     kind: Literal["top_each"] = "top_each"
     n: int = Field(ge=1)
     order: Literal["desc", "asc"] = "desc"
-    outer: Literal["group", "period"] = Field("group", description="the first group_by (group) or the interval "
-                                              "(period) holds the groups whose top n are kept")
+    outer: Literal["group", "period"] = Field(
+        "group",
+        description="the first group_by (group) or the interval "
+        "(period) holds the groups whose top n are kept",
+    )
 
 
 class Running(BaseModel):
@@ -123,33 +135,36 @@ class Running(BaseModel):
 
 
 class Change(BaseModel):
-    """The change of the first measure from each period to the next (with an interval: "month-over-month change
-    in shipments"), or from the first period compared to the last (with `Meaning.periods`: "which carrier grew
-    most from 2024 to 2025", ranked by the change when the Meaning ranks). `percent`: as a percentage."""
+    """The change of the first measure from each period to the next (with an interval:
+    "month-over-month change in shipments"), or from the first period compared to the last (with
+    `Meaning.periods`: "which carrier grew most from 2024 to 2025", ranked by the change when the
+    Meaning ranks). `percent`: as a percentage."""
 
     kind: Literal["change"] = "change"
     percent: bool = False
 
 
 class PerPeriod(BaseModel):
-    """The average over the periods of the time filter, empty periods counted as zero: "average shipments per
-    day in May" is PerPeriod(interval=day) over the count, May 1–31 (31 days, whatever had records)."""
+    """The average over the periods of the time filter, empty periods counted as zero: "average
+    shipments per day in May" is PerPeriod(interval=day) over the count, May 1–31 (31 days, whatever
+    had records)."""
 
     kind: Literal["per_period"] = "per_period"
     interval: Interval
 
 
 class PerGroup(BaseModel):
-    """The average over the groups of the first grouping of what each group adds up: "average TEU per carrier" is
-    PerGroup() on the sum of teu grouped by carrier_name (each carrier's total, averaged over the carriers), as
-    PerPeriod averages the totals of periods."""
+    """The average over the groups of the first grouping of what each group adds up: "average TEU
+    per carrier" is PerGroup() on the sum of teu grouped by carrier_name (each carrier's total,
+    averaged over the carriers), as PerPeriod averages the totals of periods."""
 
     kind: Literal["per_group"] = "per_group"
 
 
 class HasAll(BaseModel):
-    """Keep the groups that have records of every value: "vessels that called at both Busan and Shanghai" is
-    HasAll(field=port_of_lading, values=[BUSAN, SHANGHAI]) on a grouping by vessel_name."""
+    """Keep the groups that have records of every value: "vessels that called at both Busan and
+    Shanghai" is HasAll(field=port_of_lading, values=[BUSAN, SHANGHAI]) on a grouping by
+    vessel_name."""
 
     kind: Literal["has_all"] = "has_all"
     field: str
@@ -157,22 +172,26 @@ class HasAll(BaseModel):
 
 
 class HasNone(BaseModel):
-    """Keep the groups that have no record of any value: "shippers using MSC or CMA CGM but never Maersk" is a
-    filter on [MSC, CMA CGM] for the records and HasNone(field=carrier_name, values=[MAERSK]) on the shippers."""
+    """Keep the groups that have no record of any value: "shippers using MSC or CMA CGM but never
+    Maersk" is a filter on [MSC, CMA CGM] for the records and HasNone(field=carrier_name,
+    values=[MAERSK]) on the shippers."""
 
     kind: Literal["has_none"] = "has_none"
     field: str
     values: list[str | int | float | bool] = Field(min_length=1)
 
 
-Step = Annotated[Threshold | TopEach | Running | Change | PerPeriod | PerGroup | HasAll | HasNone,
-                 Field(discriminator="kind")]
+Step = Annotated[
+    Threshold | TopEach | Running | Change | PerPeriod | PerGroup | HasAll | HasNone,
+    Field(discriminator="kind"),
+]
 
 
 class Link(BaseModel):
-    """A filter on an attribute of a linked object, answered in two steps: "TEU carried by Ocean Alliance
-    members" reads the carriers whose alliance is OCEAN ALLIANCE (`object`, `condition`), then filters the records
-    whose carrier_name (`field`) is one of their carrier_name (`key`) values."""
+    """A filter on an attribute of a linked object, answered in two steps: "TEU carried by Ocean
+    Alliance members" reads the carriers whose alliance is OCEAN ALLIANCE (`object`, `condition`),
+    then filters the records whose carrier_name (`field`) is one of their carrier_name (`key`)
+    values."""
 
     object: str
     condition: Condition
@@ -185,11 +204,14 @@ RefusalReason = Literal["future", "cause", "no_measure", "opinion", "no_date_par
 
 
 class Refusal(BaseModel):
-    """Why the data cannot answer a question (it is refused with the reason, never answered with a figure)."""
+    """Why the data cannot answer a question (it is refused with the reason, never answered with a
+    figure)."""
 
-    reason: RefusalReason  # future: forecasts; cause: why something happened; no_measure: a measure the catalog
-    # lacks (a price, a rate, satisfaction); opinion: a judgement (best, most reliable) the data does not hold;
-    # no_date_part: a weekday, month or hour of a date field the data does not derive ("by hour" over dates alone)
+    # future: forecasts; cause: why something happened; no_measure: a measure the catalog
+    reason: RefusalReason
+    # lacks (a price, a rate, satisfaction); opinion: a judgement (best, most reliable) the data
+    # does not hold; no_date_part: a weekday, month or hour of a date field the data does not derive
+    # ("by hour" over dates alone)
     words: list[str] = Field(default_factory=list, description="the question's words that ask it")
 
 
@@ -213,15 +235,30 @@ class Meaning(BaseModel):
     assumptions: list[str] = Field(default_factory=list)
     ambiguities: list[Ambiguity] = Field(default_factory=list)
     unknown_terms: list[str] = Field(default_factory=list)
-    not_understood: list[str] = Field(default_factory=list, description="words of the question no rule used")
-    beside: list[str] = Field(default_factory=list, description="measures asked beside the rest ('… and their "
-                              "total weight'): a goal of their own when nothing groups or ranks")
+    not_understood: list[str] = Field(
+        default_factory=list, description="words of the question no rule used"
+    )
+    beside: list[str] = Field(
+        default_factory=list,
+        description="measures asked beside the rest ('… and their "
+        "total weight'): a goal of their own when nothing groups or ranks",
+    )
     lookup: ObjectLookup | None = None
     page: int = Field(1, ge=1, description="which page of records a search asks for")
-    refusal: Refusal | None = Field(None, description="the data cannot answer this: said, never a figure")
-    steps: list[Step] = Field(default_factory=list, description="what is done with the groups and periods once "
-                              "measured, in order: thresholds, top N of each group, running totals, changes, "
-                              "averages per period, set logic")
-    periods: list[TimeFilter] = Field(default_factory=list, description="periods compared side by side ('Q2 this "
-                                      "year vs Q2 last year'), each a column; `time` is then None")
-    links: list[Link] = Field(default_factory=list, description="filters on a linked object's attribute")
+    refusal: Refusal | None = Field(
+        None, description="the data cannot answer this: said, never a figure"
+    )
+    steps: list[Step] = Field(
+        default_factory=list,
+        description="what is done with the groups and periods once "
+        "measured, in order: thresholds, top N of each group, running totals, changes, "
+        "averages per period, set logic",
+    )
+    periods: list[TimeFilter] = Field(
+        default_factory=list,
+        description="periods compared side by side ('Q2 this "
+        "year vs Q2 last year'), each a column; `time` is then None",
+    )
+    links: list[Link] = Field(
+        default_factory=list, description="filters on a linked object's attribute"
+    )

@@ -1,5 +1,6 @@
-"""Composition rules of the measure kinds (issue 23): the first or last date of something, medians and percentiles,
-and shares. `compose` calls each at its place; the words are en.yaml's `measure_kinds`, the measures the catalog's.
+"""Composition rules of the measure kinds (issue 23): the first or last date of something, medians
+and percentiles, and shares. `compose` calls each at its place; the words are en.yaml's
+`measure_kinds`, the measures the catalog's.
 """
 
 from __future__ import annotations
@@ -25,14 +26,17 @@ class Composer(Protocol):
     def field_measure(self, name: str, agg: str | None = None) -> Measure: ...
     def default_measure(self) -> Measure: ...
 
+
 _NEAR = 6  # how far a measure or date may follow the word that asks for it, in spans
 
 
-# -- the first or last date of something -------------------------------------------------------------
+# -- the first or last date of something
+# -------------------------------------------------------------
 def first_last(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "the date of the latest reefer arrival at Savannah", "when did the last Maersk shipment arrive": the
-    maximum (or minimum) of the date field, with the filters. Asked by a date word ("date", "when") or by the
-    date field itself ("last departure date", "latest ETA"); "the latest 5 arrivals" lists records instead."""
+    """ "the date of the latest reefer arrival at Savannah", "when did the last Maersk shipment
+    arrive": the maximum (or minimum) of the date field, with the filters. Asked by a date word
+    ("date", "when") or by the date field itself ("last departure date", "latest ETA"); "the latest
+    5 arrivals" lists records instead."""
     for i, span in enumerate(spans):
         agg = _extreme(span)
         if agg is None or span.used or _counted(spans, i):
@@ -68,9 +72,10 @@ def _counted(spans: list[Span], i: int) -> bool:
 
 
 def _date_after(spans: list[Span], i: int, c: Composer) -> tuple[int, str, bool] | None:
-    """(where, the date field, named as the date itself) of the first date word after i, through names, values
-    and record nouns; the default date field when the record noun comes with none ("the last order from X").
-    "departure date" names the date itself; "arrival" names the event, so "the first arrival" needs "when"."""
+    """(where, the date field, named as the date itself) of the first date word after i, through
+    names, values and record nouns; the default date field when the record noun comes with none
+    ("the last order from X"). "departure date" names the date itself; "arrival" names the event, so
+    "the first arrival" needs "when"."""
     record = False
     for j in range(i + 1, min(len(spans), i + 1 + _NEAR)):
         fields = [f for f in spans[j].values("field") if c.role(f) == "date"]
@@ -78,31 +83,44 @@ def _date_after(spans: list[Span], i: int, c: Composer) -> tuple[int, str, bool]
         if fields or words:
             return j, (fields or words)[0], bool(fields) and not words
         record = record or spans[j].has("record")
-        if not (spans[j].has("name") or spans[j].has("value") or spans[j].has("record") or c.glue(spans[j])):
+        if not (
+            spans[j].has("name")
+            or spans[j].has("value")
+            or spans[j].has("record")
+            or c.glue(spans[j])
+        ):
             break
     return (-1, c.catalog.spec.time.default_field, False) if record else None
 
 
 # -- distinct counts of attributes ---------------------------------------------------------------
 def distinct_attributes(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "number of different voyages per vessel", "how many unique voyages": a count of the values of a field
-    nobody groups by (an attribute), after `distinct` has read those of the dimensions."""
+    """ "number of different voyages per vessel", "how many unique voyages": a count of the values
+    of a field nobody groups by (an attribute), after `distinct` has read those of the dimensions.
+    """
     for i, span in enumerate(spans):
         if span.used or "cardinality" not in [a[0] for a in span.values("agg")]:
             continue
         j = next((k for k in range(i + 1, len(spans)) if not c.glue(spans[k])), None)
-        fields = [f for f in spans[j].values("field") if c.role(f) in ("attribute", "identifier")] if j else []
+        fields = (
+            [f for f in spans[j].values("field") if c.role(f) in ("attribute", "identifier")]
+            if j
+            else []
+        )
         if j is None or spans[j].used or not fields:
             continue
         label = f"{c.grammar.aggregation_labels['cardinality']} {spans[j].key}"
-        meaning.measures.append(Measure(name=f"distinct_{fields[0]}", agg="cardinality", field=fields[0], label=label))
+        meaning.measures.append(
+            Measure(name=f"distinct_{fields[0]}", agg="cardinality", field=fields[0], label=label)
+        )
         span.used = spans[j].used = True
 
 
 # -- medians and percentiles -----------------------------------------------------------------------
 def percentiles(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "median weight of a reefer shipment", "90th percentile of transit time", "p95 declared value": the
-    percentile of the measure named next; several ask side by side ("median and 90th percentile transit time")."""
+    """ "median weight of a reefer shipment", "90th percentile of transit time", "p95 declared
+    value": the percentile of the measure named next; several ask side by side ("median and 90th
+    percentile transit time")."""
     for i in range(len(spans)):
         asked = _percent(spans, i, c)
         if asked is None:
@@ -119,7 +137,8 @@ def percentiles(spans: list[Span], c: Composer, meaning: Meaning) -> None:
 
 
 def _percent(spans: list[Span], i: int, c: Composer) -> tuple[float, list[Span]] | None:
-    """Which percentile span i asks, and the spans that say it: "median", "90th percentile", "95 pct", "p90"."""
+    """Which percentile span i asks, and the spans that say it: "median", "90th percentile", "95
+    pct", "p90"."""
     span = spans[i]
     if span.used:
         return None
@@ -151,30 +170,45 @@ def _ordinal_number(span: Span, c: Composer) -> float | None:
 
 
 def _measure_after(spans: list[Span], i: int, c: Composer) -> int | None:
-    """The first span after i naming a measure field, past glue, conjunctions and other percentile words."""
+    """The first span after i naming a measure field, past glue, conjunctions and other percentile
+    words."""
     for j in range(i + 1, min(len(spans), i + 1 + _NEAR)):
         if _measure_field(spans[j], c) is not None and not spans[j].has("record"):
             return j
-        passable = c.glue(spans[j]) or spans[j].has("conj") or spans[j].has("percentile") or spans[j].has("median")
+        passable = (
+            c.glue(spans[j])
+            or spans[j].has("conj")
+            or spans[j].has("percentile")
+            or spans[j].has("median")
+        )
         if not (passable or spans[j].has("record") or _ordinal_number(spans[j], c) is not None):
             return None
     return None
 
 
 def percentile_measure(c: Composer, field: str, percent: float) -> Measure:
-    named = next((n for n, m in c.catalog.spec.measures.items() if m.field == field and not m.share), None)
+    named = next(
+        (n for n, m in c.catalog.spec.measures.items() if m.field == field and not m.share), None
+    )
     label = c.catalog.spec.measures[named].label if named else field.replace("_", " ")
     for word in c.grammar.aggregation_labels.values():  # "average transit days" → "transit days"
         label = label.removeprefix(f"{word} ")
     words = c.grammar.measure_kinds
     template = words.median_label if percent == 50 else words.percentile_label
     shown = f"{percent:g}"
-    return Measure(name=f"p{shown}_{field}", agg="percentile", field=field, percent=percent,
-                   label=template.format(measure=label, percent=shown), unit=c.catalog.record.fields[field].unit)
+    return Measure(
+        name=f"p{shown}_{field}",
+        agg="percentile",
+        field=field,
+        percent=percent,
+        label=template.format(measure=label, percent=shown),
+        unit=c.catalog.record.fields[field].unit,
+    )
 
 
 def _measure_field(span: Span, c: Composer) -> str | None:
-    """The record field a measure word or a measure field's word names ("weight", "transit time")."""
+    """The record field a measure word or a measure field's word names ("weight", "transit
+    time")."""
     for name in span.values("measure"):
         measured = c.catalog.spec.measures[name].field
         if measured:
@@ -184,15 +218,20 @@ def _measure_field(span: Span, c: Composer) -> str | None:
 
 # -- several measures side by side ---------------------------------------------------------------
 def side_by_side(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "shipments, TEU and average transit time for each port", "Maersk and MSC side by side on boxes, weight and
-    declared value": measures of one grouping are one table, a column each, in the order named; the record noun
-    in such a list is their count."""
+    """ "shipments, TEU and average transit time for each port", "Maersk and MSC side by side on
+    boxes, weight and declared value": measures of one grouping are one table, a column each, in the
+    order named; the record noun in such a list is their count."""
     if not (meaning.group_by or meaning.interval):
         return
-    meaning.beside = []  # a grouping made after `records_or_count` (a comparison): one table, not goals apart
+    # a grouping made after `records_or_count` (a comparison): one table, not goals apart
+    meaning.beside = []
     for i, span in enumerate(spans):
         counted = c.catalog.spec.defaults.measure in span.values("measure") and span.has("record")
-        if counted and _listed(spans, i, c) and all(m.agg != "count" or m.field for m in meaning.measures):
+        if (
+            counted
+            and _listed(spans, i, c)
+            and all(m.agg != "count" or m.field for m in meaning.measures)
+        ):
             first = all(_measure_field(s, c) is None for s in spans[:i])
             meaning.measures.insert(0 if first else len(meaning.measures), c.default_measure())
             span.used = True
@@ -200,8 +239,8 @@ def side_by_side(spans: list[Span], c: Composer, meaning: Meaning) -> None:
 
 
 def _listed(spans: list[Span], i: int, c: Composer) -> bool:
-    """A noun in a list of measures: a measure next to it past a conjunction or a comma ("shipments, TEU and …",
-    "weight and shipments"), not one it qualifies ("average shipment weight")."""
+    """A noun in a list of measures: a measure next to it past a conjunction or a comma ("shipments,
+    TEU and …", "weight and shipments"), not one it qualifies ("average shipment weight")."""
     for step in (1, -1):
         j, joined = i + step, False
         while 0 <= j < len(spans) and (c.glue(spans[j]) or spans[j].has("conj")):
@@ -217,11 +256,12 @@ def _listed(spans: list[Span], i: int, c: Composer) -> bool:
 
 # -- shares --------------------------------------------------------------------------------------
 def shares(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """ "what share of reefer boxes went to Savannah": the boxes to Savannah (the part) over every reefer box (the
-    whole: the other filters). The part is the value named before the share word ("Maersk's share"), else, with no
-    grouping, the last one named after it; with a grouping, one named right after the share word or the measure
-    ("percentage held per carrier", "share of each carrier's shipments were held"), else each group's share of
-    all groups ("share of TEU by carrier")."""
+    """ "what share of reefer boxes went to Savannah": the boxes to Savannah (the part) over every
+    reefer box (the whole: the other filters). The part is the value named before the share word
+    ("Maersk's share"), else, with no grouping, the last one named after it; with a grouping, one
+    named right after the share word or the measure ("percentage held per carrier", "share of each
+    carrier's shipments were held"), else each group's share of all groups ("share of TEU by
+    carrier")."""
     at = next((i for i, s in enumerate(spans) if _share_word(spans, i)), None)
     if at is None:
         return
@@ -238,13 +278,15 @@ def shares(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         meaning.compare = [f for f in meaning.compare if f != part.field]
     label = c.grammar.measure_kinds.share_label.format(measure=measure.label)
     share = Share(part=[part] if part is not None else [])
-    meaning.measures[0] = measure.model_copy(update={"share": share, "name": f"share_{measure.name}",
-                                                     "label": label})
+    meaning.measures[0] = measure.model_copy(
+        update={"share": share, "name": f"share_{measure.name}", "label": label}
+    )
     spans[at].used = True
 
 
 def _share_word(spans: list[Span], i: int) -> bool:
-    """A share word, not a symbol glued to the word before it ("Acme%" is a wildcard, "12%" a figure)."""
+    """A share word, not a symbol glued to the word before it ("Acme%" is a wildcard, "12%" a
+    figure)."""
     span = spans[i]
     glued = i > 0 and spans[i - 1].end == span.start and not span.key.isalpha()
     return span.has("share") and not span.used and not glued
@@ -254,11 +296,13 @@ def _part(spans: list[Span], at: int, c: Composer, meaning: Meaning) -> Conditio
     placed = _placed(spans, meaning)
     owner = c.before(spans, at, limit=1)
     measured_before = any(s.has("record") or _measure_field(s, c) is not None for s in spans[:at])
-    if owner is not None and owner in placed and not measured_before:  # "Maersk's share of TEU", not "the TEU
+    # "Maersk's share of TEU", not "the TEU
+    if owner is not None and owner in placed and not measured_before:
         return placed[owner]  # from Shanghai, as a percentage, …"
     after = sorted(j for j in placed if j > at)
     grouped = bool(meaning.group_by or meaning.interval)
-    if not after:  # a share word last ("MSC's 2025 TEU, as a percentage"): the last value named before it
+    # a share word last ("MSC's 2025 TEU, as a percentage"): the last value named before it
+    if not after:
         before = sorted(j for j in placed if j < at)
         return placed[before[-1]] if before and not grouped else None
     if not grouped:
@@ -277,7 +321,9 @@ def _placed(spans: list[Span], meaning: Meaning) -> dict[int, Condition]:
         if condition.negate or not condition.values:
             continue
         source = without_possessive(condition.source)  # "Maersk's" names the span "Maersk"
-        j = next((j for j, s in enumerate(spans) if source in (s.text, s.key) and j not in placed), None)
+        j = next(
+            (j for j, s in enumerate(spans) if source in (s.text, s.key) and j not in placed), None
+        )
         if j is not None:
             placed[j] = condition
     return placed
@@ -286,7 +332,11 @@ def _placed(spans: list[Span], meaning: Meaning) -> dict[int, Condition]:
 def _noun_after(spans: list[Span], at: int, c: Composer) -> int | None:
     """The measure or record noun a share word is of ("share of each carrier's shipments")."""
     for j in range(at + 1, min(len(spans), at + 1 + _NEAR)):
-        if spans[j].has("record") or spans[j].has("measure") or _measure_field(spans[j], c) is not None:
+        if (
+            spans[j].has("record")
+            or spans[j].has("measure")
+            or _measure_field(spans[j], c) is not None
+        ):
             return j
     return None
 

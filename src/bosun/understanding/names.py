@@ -1,4 +1,5 @@
-"""Names in a question resolved to the catalog's entities: exact and alias, then partial and fuzzy, then vectors.
+"""Names in a question resolved to the catalog's entities: exact and alias, then partial and fuzzy,
+then vectors.
 
 Everything comes from the catalog (names, aliases, codes, inline vocabularies); nothing here knows
 a domain. A phrase that names several things equally well is an ambiguity; a capitalised phrase
@@ -118,21 +119,23 @@ def find_names(
 ) -> list[Found]:
     """Longest phrases first, left to right; each word belongs to at most one phrase.
 
-    `common` holds ordinary words: a short name written in lower case is read only when it is not one
-    ("zim", "msc", but not "one" or "in"); without it, short names are read only in capitals.
+    `common` holds ordinary words: a short name written in lower case is read only when it is not
+    one ("zim", "msc", but not "one" or "in"); without it, short names are read only in capitals.
     """
     words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
     taken = [False] * len(words)
     found: list[Found] = []
     for size in range(min(MAX_WORDS, len(words)), 0, -1):
         for i in range(len(words) - size + 1):
-            if any(taken[i:i + size]):
+            if any(taken[i : i + size]):
                 continue
-            phrase = text[words[i][0]:words[i + size - 1][1]]
-            hit = _match(phrase, index, skip or set(), min_score, vectors, min_similarity, common, plurals)
+            phrase = text[words[i][0] : words[i + size - 1][1]]
+            hit = _match(
+                phrase, index, skip or set(), min_score, vectors, min_similarity, common, plurals
+            )
             if hit is not None:
                 found.append(Found(words[i][0], words[i + size - 1][1], phrase, *hit))
-                taken[i:i + size] = [True] * size
+                taken[i : i + size] = [True] * size
     return sorted(found, key=lambda f: f.start)
 
 
@@ -161,9 +164,11 @@ def _match(
     if key in index.names:
         ordinary = common is None or key in common
         if len(key) <= 3 and ordinary and not re.sub(r"['’]s\b", "", phrase).isupper():
-            return None  # a short name that is also a word only in capitals: "ONE", "IN", not "one", "in"
+            # a short name that is also a word only in capitals: "ONE", "IN", not "one", "in"
+            return None
         return tuple(index.names[key]), 100.0
-    if not _proper(phrase):  # a lower-case word is fuzzy-matched only when long ("maesrk", not "times")
+    # a lower-case word is fuzzy-matched only when long ("maesrk", not "times")
+    if not _proper(phrase):
         return None if " " in key or len(key) < 6 else _fuzzy(key, index, min_score)
     partial = _partial(key, index)
     if partial:
@@ -171,67 +176,96 @@ def _match(
     if len(key) < 5 or len(key.split()) > 3:
         return None
     fuzzy = _fuzzy(key, index, min_score)
-    if fuzzy is None and vectors is not None and not _known_words(key.split(), index) and not _ordinary(key, common):
+    if (
+        fuzzy is None
+        and vectors is not None
+        and not _known_words(key.split(), index)
+        and not _ordinary(key, common)
+    ):
         return _nearest(key, index, vectors, min_similarity)
     return fuzzy
 
 
 def _singular(key: str, index: NameIndex, plurals: tuple[str, ...]) -> str:
-    """ "yoga mats" names what "yoga mat" names, "chef knives" what "chef knife" does, when the plural names
-    nothing itself; `plurals` are the grammar's endings ("ives>ife": the ending, then what replaces it)."""
+    """ "yoga mats" names what "yoga mat" names, "chef knives" what "chef knife" does, when the
+    plural names nothing itself; `plurals` are the grammar's endings ("ives>ife": the ending, then
+    what replaces it)."""
     for rule in plurals:
         ending, _, single = rule.partition(">")
-        if key.endswith(ending) and len(key) > len(ending) + 2 and key[:-len(ending)] + single in index.names:
-            return key[:-len(ending)] + single
+        if (
+            key.endswith(ending)
+            and len(key) > len(ending) + 2
+            and key[: -len(ending)] + single in index.names
+        ):
+            return key[: -len(ending)] + single
     return key
 
 
 def _fuzzy(key: str, index: NameIndex, min_score: float) -> Hit | None:
-    """The closest name by Damerau-Levenshtein similarity (a swapped pair of letters costs one edit, as people
-    type), scored natively by rapidfuzz."""
-    best = process.extractOne(key, index.keys, scorer=DamerauLevenshtein.normalized_similarity,
-                              score_cutoff=min_score / 100.0)
+    """The closest name by Damerau-Levenshtein similarity (a swapped pair of letters costs one edit,
+    as people type), scored natively by rapidfuzz."""
+    best = process.extractOne(
+        key,
+        index.keys,
+        scorer=DamerauLevenshtein.normalized_similarity,
+        score_cutoff=min_score / 100.0,
+    )
     if best is None:
         return None
-    return tuple(Candidate(c.entity, c.value, "fuzzy", c.row) for c in index.names[best[0]]), 100.0 * best[1]
+    return tuple(
+        Candidate(c.entity, c.value, "fuzzy", c.row) for c in index.names[best[0]]
+    ), 100.0 * best[1]
 
 
 def _nearest(key: str, index: NameIndex, vectors: NameVectors, min_similarity: float) -> Hit | None:
-    """The nearest name by vector, if near enough; names within 0.03 of the nearest are an ambiguity."""
+    """The nearest name by vector, if near enough; names within 0.03 of the nearest are an
+    ambiguity."""
     near = vectors.search(key, limit=3)
     if not near or near[0][1] < min_similarity:
         return None
     best = near[0][1]
-    if any(c.value == near[0][0] or normalize(c.value) == near[0][0] for c in _exact_parts(key, index)):
+    if any(
+        c.value == near[0][0] or normalize(c.value) == near[0][0] for c in _exact_parts(key, index)
+    ):
         return None  # "List Evergreen": the exact "Evergreen" inside says it better
-    keys = [k for k, score in near if score >= min_similarity and best - score <= 0.03 and k in index.names]
+    keys = [
+        k
+        for k, score in near
+        if score >= min_similarity and best - score <= 0.03 and k in index.names
+    ]
     candidates: dict[tuple[str, str], Candidate] = {}
     for k in keys:
         for c in index.names[k]:
-            candidates.setdefault((c.entity, c.value), Candidate(c.entity, c.value, "vector", c.row))
+            candidates.setdefault(
+                (c.entity, c.value), Candidate(c.entity, c.value, "vector", c.row)
+            )
     return (tuple(candidates.values()), 100.0 * best) if candidates else None
 
 
 def _exact_parts(key: str, index: NameIndex) -> list[Candidate]:
     """Candidates of every shorter run of words inside `key` that is a name as it stands."""
     words = key.split()
-    runs = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)} - {key}
+    runs = {
+        " ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)
+    } - {key}
     return [c for run in runs if run in index.names for c in index.names[run]]
 
 
 def _ordinary(key: str, common: frozenset[str] | None) -> bool:
-    """Only words the grammar or catalog knows, or numbers ("Which", "Top 3"): a capital, not a name, to look up."""
+    """Only words the grammar or catalog knows, or numbers ("Which", "Top 3"): a capital, not a
+    name, to look up."""
     return common is not None and all(w in common or w.isdigit() for w in key.split())
 
 
 def _known_words(words: list[str], index: NameIndex) -> bool:
-    """The words split into names the index knows ("rotterdam hmm"): each is meant as itself, not as one name."""
+    """The words split into names the index knows ("rotterdam hmm"): each is meant as itself, not as
+    one name."""
     known = [True] + [False] * len(words)  # known[i]: words[:i] splits into known names
     for end in range(1, len(words) + 1):
-        known[end] = any(known[start] and " ".join(words[start:end]) in index.names for start in range(end))
+        known[end] = any(
+            known[start] and " ".join(words[start:end]) in index.names for start in range(end)
+        )
     return known[-1]
-
-
 
 
 def _partial(key: str, index: NameIndex) -> tuple[Candidate, ...]:
@@ -240,10 +274,14 @@ def _partial(key: str, index: NameIndex) -> tuple[Candidate, ...]:
     if len(words) == 1 and len(words[0]) < 4:
         return ()
     names = set.intersection(*(index.tokens.get(w, set()) for w in words)) if words else set()
-    close = [n for n in sorted(names) if len(n.split()) <= len(words) + 2 and _contains_words(n, words)]
-    return tuple(Candidate(c.entity, c.value, "partial", c.row) for n in close for c in index.names[n])
+    close = [
+        n for n in sorted(names) if len(n.split()) <= len(words) + 2 and _contains_words(n, words)
+    ]
+    return tuple(
+        Candidate(c.entity, c.value, "partial", c.row) for n in close for c in index.names[n]
+    )
 
 
 def _contains_words(name: str, words: list[str]) -> bool:
     tokens = name.split()
-    return any(tokens[i:i + len(words)] == words for i in range(len(tokens) - len(words) + 1))
+    return any(tokens[i : i + len(words)] == words for i in range(len(tokens) - len(words) + 1))

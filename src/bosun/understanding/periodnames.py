@@ -1,9 +1,11 @@
-"""Periods in words, one way for every reader: the answer's text, the reading, table cells and chart axes.
+"""Periods in words, one way for every reader: the answer's text, the reading, table cells and chart
+axes.
 
-A period is its first day and its interval: 2025-01-01 by month is "January 2025" ("Jan 2025" on a crowded
-axis), by quarter "Q1 2025", by week "week of 6 Jan 2025", by day "6 Jan 2025", by year "2025". A span of
-dates that is one whole calendar period is said as that period ("2025", "Q1 2026", "March 2026"). The words
-are en.yaml's (`period_names`, the month names of `date_parts`). The answer JSON's values stay ISO dates.
+A period is its first day and its interval: 2025-01-01 by month is "January 2025" ("Jan 2025" on a
+crowded axis), by quarter "Q1 2025", by week "week of 6 Jan 2025", by day "6 Jan 2025", by year
+"2025". A span of dates that is one whole calendar period is said as that period ("2025", "Q1 2026",
+"March 2026"). The words are en.yaml's (`period_names`, the month names of `date_parts`). The answer
+JSON's values stay ISO dates.
 """
 
 from __future__ import annotations
@@ -20,12 +22,18 @@ _MONTHS_IN = {"month": 1, "quarter": 3, "year": 12}
 
 
 def period_name(day: date, interval: str, dense: bool = False) -> str:
-    """The period that begins on `day`, in words: "January 2025", "Q1 2025", "week of 6 Jan 2025"."""
+    """The period that begins on `day`, in words: "January 2025", "Q1 2025", "week of 6 Jan
+    2025"."""
     names = english().period_names
     template = (names.dense if dense else names.formats)[interval]
     month = english().date_parts.names["month"][day.month]
-    return template.format(day=day.day, mon=names.short_months[day.month], month=month, year=day.year,
-                           quarter=(day.month - 1) // 3 + 1)
+    return template.format(
+        day=day.day,
+        mon=names.short_months[day.month],
+        month=month,
+        year=day.year,
+        quarter=(day.month - 1) // 3 + 1,
+    )
 
 
 def day_name(day: date) -> str:
@@ -34,19 +42,21 @@ def day_name(day: date) -> str:
 
 
 def period_cell(value: Any, interval: str | None, dense: bool = False) -> Any:
-    """A table cell that holds a period's first day (an ISO date), in words; any other cell as it is."""
+    """A table cell that holds a period's first day (an ISO date), in words; any other cell as it
+    is."""
     if interval is None or not isinstance(value, str) or not _ISO_DAY.match(value):
         return value
     return period_name(date.fromisoformat(value[:10]), interval, dense)
 
 
 def period_names(columns: list[str], rows: list[list[Any]], interval: str | None) -> dict[str, str]:
-    """Each period of the rows (ISO first day) with its words, for a page or chart that shows the table."""
+    """Each period of the rows (ISO first day) with its words, for a page or chart that shows the
+    table."""
     if interval is None:
         return {}
     named: dict[str, str] = {}
     for row in rows:
-        for value in row[:len(columns)]:
+        for value in row[: len(columns)]:
             said = period_cell(value, interval)
             if said is not value:
                 named[str(value)] = str(said)
@@ -54,7 +64,8 @@ def period_names(columns: list[str], rows: list[list[Any]], interval: str | None
 
 
 def span_name(start: date, end: date) -> str | None:
-    """A span that is one whole year, quarter or month, by its name ("2025", "Q1 2026", "March 2026"); else None."""
+    """A span that is one whole year, quarter or month, by its name ("2025", "Q1 2026", "March
+    2026"); else None."""
     for interval, months in sorted(_MONTHS_IN.items(), key=lambda item: -item[1]):
         if start.day == 1 and (start.month - 1) % months == 0 and end == _last_day(start, months):
             return period_name(start, interval)

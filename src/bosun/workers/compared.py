@@ -1,17 +1,24 @@
-"""Periods side by side and set logic over groups, as Elasticsearch DSL and as an answer table (issue 23).
+"""Periods side by side and set logic over groups, as Elasticsearch DSL and as an answer table
+(issue 23).
 
-    "TEU by carrier, 2024 vs 2025"         → query: the records of either period (nothing between them is read);
-                                             per carrier, a `filter` agg for each period (p0, p1) holding the
+    "TEU by carrier, 2024 vs 2025"         → query: the records of either period (nothing between
+    them is read);
+                                             per carrier, a `filter` agg for each period (p0, p1)
+                                             holding the
                                              measures
-    "vessels that called at both A and B"  → terms on the vessel; a `filter` agg per value (has0, has1) and a
-                                             `bucket_selector` keeping the vessels where each is above zero
-    "shippers using MSC but never Maersk"  → the records of MSC or Maersk; per shipper, the measures over the
-                                             MSC records (`kept`), a `filter` agg on Maersk (`none`) and a
+    "vessels that called at both A and B"  → terms on the vessel; a `filter` agg per value (has0,
+    has1) and a
+                                             `bucket_selector` keeping the vessels where each is
+                                             above zero
+    "shippers using MSC but never Maersk"  → the records of MSC or Maersk; per shipper, the measures
+    over the
+                                             MSC records (`kept`), a `filter` agg on Maersk (`none`)
+                                             and a
                                              `bucket_selector` keeping the shippers where it is zero
 
-`querygen` calls this module with its own helpers (the filters of a meaning, its metric aggs) so that one
-compiler speaks for both. Scripts are the vetted template of `engines.scripts`: comparisons of bucket counts,
-no user or model text.
+`querygen` calls this module with its own helpers (the filters of a meaning, its metric aggs) so
+that one compiler speaks for both. Scripts are the vetted template of `engines.scripts`: comparisons
+of bucket counts, no user or model text.
 """
 
 from __future__ import annotations
@@ -31,14 +38,23 @@ def applies(meaning: Meaning) -> bool:
     return meaning.intent_type == "aggregation" and bool(meaning.periods or _sets(meaning))
 
 
-def build(meaning: Meaning, clauses_of: Clauses, metrics: dict[str, Any], cap: int) -> dict[str, Any]:
-    """The query of periods side by side or of set logic over groups (see the module's docstring)."""
+def build(
+    meaning: Meaning, clauses_of: Clauses, metrics: dict[str, Any], cap: int
+) -> dict[str, Any]:
+    """The query of periods side by side or of set logic over groups (see the module's
+    docstring)."""
     widened = [c for c in meaning.conditions if c.field not in {s.field for s in _nones(meaning)}]
     clauses = clauses_of(meaning.model_copy(update={"conditions": widened}))
     clauses += [_either(meaning.periods)] if meaning.periods else []
-    clauses += [clause for s in _nones(meaning) if (clause := _records_of_sets(meaning, s)) is not None]
+    clauses += [
+        clause for s in _nones(meaning) if (clause := _records_of_sets(meaning, s)) is not None
+    ]
     inner = _inner(meaning, metrics)
-    body: dict[str, Any] = {"query": {"bool": {"filter": clauses}}, "track_total_hits": True, "size": 0}
+    body: dict[str, Any] = {
+        "query": {"bool": {"filter": clauses}},
+        "track_total_hits": True,
+        "size": 0,
+    }
     if not meaning.group_by:
         body["aggs"] = inner
         return body
@@ -52,10 +68,13 @@ def build(meaning: Meaning, clauses_of: Clauses, metrics: dict[str, Any], cap: i
 
 
 def _inner(meaning: Meaning, metrics: dict[str, Any]) -> dict[str, Any]:
-    """What each group (or the whole) holds: the measures per period, or over the kept records, and the tests."""
+    """What each group (or the whole) holds: the measures per period, or over the kept records, and
+    the tests."""
     if meaning.periods:
-        return {f"p{i}": {"filter": _range(p), **({"aggs": metrics} if metrics else {})}
-                for i, p in enumerate(meaning.periods)}
+        return {
+            f"p{i}": {"filter": _range(p), **({"aggs": metrics} if metrics else {})}
+            for i, p in enumerate(meaning.periods)
+        }
     kept = _kept(meaning)
     inner: dict[str, Any] = dict(metrics)
     prefix = ""
@@ -73,7 +92,8 @@ def _inner(meaning: Meaning, metrics: dict[str, Any]) -> dict[str, Any]:
 
 
 def _tests(meaning: Meaning) -> dict[str, Any]:
-    """A `filter` agg for each value a group must have (has0, has1 …) or must not (none), and the selector."""
+    """A `filter` agg for each value a group must have (has0, has1 …) or must not (none), and the
+    selector."""
     aggs: dict[str, Any] = {}
     tests: list[str] = []
     paths: dict[str, str] = {}
@@ -97,27 +117,41 @@ def _tests(meaning: Meaning) -> dict[str, Any]:
 
 
 def _kept(meaning: Meaning) -> dict[str, Any] | None:
-    """ "using MSC but never Maersk": the records measured are MSC's (the query also reads Maersk's, to test)."""
+    """ "using MSC but never Maersk": the records measured are MSC's (the query also reads Maersk's,
+    to test)."""
     for step in _nones(meaning):
-        wanted = [v for c in meaning.conditions if c.field == step.field and not c.negate for v in c.values]
+        wanted = [
+            v
+            for c in meaning.conditions
+            if c.field == step.field and not c.negate
+            for v in c.values
+        ]
         if wanted:
             return {"terms": {step.field: wanted}}
     return None
 
 
 def _records_of_sets(meaning: Meaning, step: HasNone) -> dict[str, Any] | None:
-    """The records a has-none test reads: the values measured and the values excluded, of that field (all of its
-    records when none is measured: "carriers that never called at Honolulu")."""
-    wanted = [v for c in meaning.conditions if c.field == step.field and not c.negate for v in c.values]
+    """The records a has-none test reads: the values measured and the values excluded, of that field
+    (all of its records when none is measured: "carriers that never called at Honolulu")."""
+    wanted = [
+        v for c in meaning.conditions if c.field == step.field and not c.negate for v in c.values
+    ]
     return {"terms": {step.field: [*wanted, *step.values]}} if wanted else None
 
 
 def coverage_query(field: str) -> dict[str, Any]:
-    """The first and last date the data has on a date field, whatever else the question filters: a period is
-    partly covered when the data begins or ends inside it, not when the records asked for happen to (reefer boxes
-    into Savannah whose first arrival in Q2 is on the 2nd; the month of the first snow day)."""
-    return {"size": 0, "aggs": {"first": {"min": {"field": field, "format": "yyyy-MM-dd"}},
-                                "last": {"max": {"field": field, "format": "yyyy-MM-dd"}}}}
+    """The first and last date the data has on a date field, whatever else the question filters: a
+    period is partly covered when the data begins or ends inside it, not when the records asked for
+    happen to (reefer boxes into Savannah whose first arrival in Q2 is on the 2nd; the month of the
+    first snow day)."""
+    return {
+        "size": 0,
+        "aggs": {
+            "first": {"min": {"field": field, "format": "yyyy-MM-dd"}},
+            "last": {"max": {"field": field, "format": "yyyy-MM-dd"}},
+        },
+    }
 
 
 def _either(periods: list[TimeFilter]) -> dict[str, Any]:
@@ -125,7 +159,11 @@ def _either(periods: list[TimeFilter]) -> dict[str, Any]:
 
 
 def _range(period: TimeFilter) -> dict[str, Any]:
-    bounds = {op: day.isoformat() for op, day in (("gte", period.start), ("lte", period.end)) if day is not None}
+    bounds = {
+        op: day.isoformat()
+        for op, day in (("gte", period.start), ("lte", period.end))
+        if day is not None
+    }
     return {"range": {period.field: bounds}}
 
 
@@ -137,24 +175,34 @@ def _nones(meaning: Meaning) -> list[HasNone]:
     return [s for s in meaning.steps if isinstance(s, HasNone)]
 
 
-# -- the answer table --------------------------------------------------------------------------------------
-def table(meaning: Meaning, response: dict[str, Any], values: Values) -> tuple[list[str], list[list[Any]], int]:
-    """(columns, rows, total): a group's row holds each period's figures and the change, or its set figures."""
+# -- the answer table
+# --------------------------------------------------------------------------------------
+def table(
+    meaning: Meaning, response: dict[str, Any], values: Values
+) -> tuple[list[str], list[list[Any]], int]:
+    """(columns, rows, total): a group's row holds each period's figures and the change, or its set
+    figures."""
     aggs = response.get("aggregations", {})
     labels = [m.label for m in meaning.measures]
     if not meaning.periods:
         kept = _kept(meaning) is not None
-        rows = [[b["key"], *values(meaning, b["kept"] if kept else b)] for b in aggs["g"]["buckets"]]
+        rows = [
+            [b["key"], *values(meaning, b["kept"] if kept else b)] for b in aggs["g"]["buckets"]
+        ]
         return [meaning.group_by[0], *labels], rows, len(rows)
     buckets = aggs["g"]["buckets"] if meaning.group_by else [aggs]
-    rows = [[*([b["key"]] if meaning.group_by else []), *_period_figures(meaning, b, values)] for b in buckets]
+    rows = [
+        [*([b["key"]] if meaning.group_by else []), *_period_figures(meaning, b, values)]
+        for b in buckets
+    ]
     rows = _ranked(meaning, rows) if meaning.group_by else rows
     columns = [f"{label} · {period_words(p)}" for label in labels for p in meaning.periods]
     return [*meaning.group_by[:1], *columns, "change", "change %"], rows, len(rows)
 
 
 def _period_figures(meaning: Meaning, bucket: dict[str, Any], values: Values) -> list[Any]:
-    """Each measure in each period, then the first measure's change from the first period to the last."""
+    """Each measure in each period, then the first measure's change from the first period to the
+    last."""
     per_period = [values(meaning, bucket[f"p{i}"]) for i in range(len(meaning.periods))]
     figures = [period[j] for j in range(len(meaning.measures)) for period in per_period]
     return [*figures, *change(per_period[0][0], per_period[-1][0])]
@@ -171,10 +219,11 @@ def change(before: Any, after: Any) -> tuple[float | int | None, float | None]:
 
 
 def _ranked(meaning: Meaning, rows: list[list[Any]]) -> list[list[Any]]:
-    """Groups ranked by the change (in percent when asked) when the meaning ranks a change, else by the later
-    period's first figure; the top N kept. Done on the response, not in the DSL: a bucket_sort on a bucket_script
-    of the two periods would need the script to divide by a period's figure, which may be zero, and a group
-    missing a period has no change to rank (it goes last, never first)."""
+    """Groups ranked by the change (in percent when asked) when the meaning ranks a change, else by
+    the later period's first figure; the top N kept. Done on the response, not in the DSL: a
+    bucket_sort on a bucket_script of the two periods would need the script to divide by a period's
+    figure, which may be zero, and a group missing a period has no change to rank (it goes last,
+    never first)."""
     steps = [s for s in meaning.steps if isinstance(s, Change)]
     if not (steps or meaning.top_n):
         return rows
@@ -184,11 +233,12 @@ def _ranked(meaning: Meaning, rows: list[list[Any]]) -> list[list[Any]]:
     present = [r for r in rows if r[column] is not None]
     ordered = sorted(present, key=lambda r: r[column], reverse=meaning.order == "desc")
     ordered += [r for r in rows if r[column] is None]
-    return ordered[:meaning.top_n] if meaning.top_n else ordered
+    return ordered[: meaning.top_n] if meaning.top_n else ordered
 
 
 def considered(meaning: Meaning, response: dict[str, Any]) -> int | None:
-    """How many groups the set logic tested (each had records of what it measures), for "N of M passed"."""
+    """How many groups the set logic tested (each had records of what it measures), for "N of M
+    passed"."""
     found = response.get("aggregations", {}).get("of", {}).get("n", {}).get("value")
     return int(found) if found is not None and _sets(meaning) else None
 

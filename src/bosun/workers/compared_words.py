@@ -1,7 +1,7 @@
 """The answer's words for periods side by side and for set logic over groups (issue 23).
 
-    "Total TEU: 12,345 in 2024, 13,000 in 2025: +655 (+5.3 %) …"
-    "12 of 60 vessels have records of both BUSAN and SHANGHAI: MSC GULSUN 348 shipments; …"
+"Total TEU: 12,345 in 2024, 13,000 in 2025: +655 (+5.3 %) …"
+"12 of 60 vessels have records of both BUSAN and SHANGHAI: MSC GULSUN 348 shipments; …"
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ _LISTED = 5
 def summary(meaning: Meaning, results: QueryResults, noun: str, which: str, figure: Figure) -> str:
     if meaning.periods:
         outside = _outside(meaning, results.dates)
-        if outside:  # a period the data does not reach: its zero is no figure, and a change from it is none
+        # a period the data does not reach: its zero is no figure, and a change from it is none
+        if outside:
             return f"{outside} There is nothing to compare, so no change is given; the table has what there is."
         said = _periods(meaning, results.rows, noun, which, figure)
         return " ".join([said, *_coverage(meaning, results.dates)])
@@ -31,7 +32,8 @@ def summary(meaning: Meaning, results: QueryResults, noun: str, which: str, figu
 
 
 def _outside(meaning: Meaning, dates: tuple[date | None, date | None]) -> str:
-    """A period wholly before the records begin or after they end, said; "" when every period has records."""
+    """A period wholly before the records begin or after they end, said; "" when every period has
+    records."""
     first, last = dates
     for period in meaning.periods:
         if first is not None and period.end is not None and period.end < first:
@@ -42,15 +44,20 @@ def _outside(meaning: Meaning, dates: tuple[date | None, date | None]) -> str:
 
 
 def _coverage(meaning: Meaning, dates: tuple[date | None, date | None]) -> list[str]:
-    """A period the records cover only in part, said: 2024 against 2025 when the data begins in June 2024 is
-    half a year against a whole one."""
+    """A period the records cover only in part, said: 2024 against 2025 when the data begins in June
+    2024 is half a year against a whole one."""
     first, last = dates
     said = []
     for period in meaning.periods:
         if first is not None and period.start is not None and first > period.start:
-            said.append(f"The records begin {day_name(first)}: {period_words(period)} is only partly covered.")
+            said.append(
+                f"The records begin {day_name(first)}: {period_words(period)} is only partly "
+                "covered."
+            )
         if last is not None and period.end is not None and last < period.end:
-            said.append(f"The records end {day_name(last)}: {period_words(period)} is only partly covered.")
+            said.append(
+                f"The records end {day_name(last)}: {period_words(period)} is only partly covered."
+            )
     return said
 
 
@@ -63,8 +70,11 @@ def _periods(meaning: Meaning, rows: list[list[Any]], noun: str, which: str, fig
         if not rows:
             return "No rows match."
         row = rows[0]
-        return (f"{what[0].upper()}{what[1:]}: {figure(row[0], measure.unit)} in {first}, "
-                f"{figure(row[len(meaning.periods) - 1], measure.unit)} in {last}; change {_change(row, figure)}.")
+        return (
+            f"{what[0].upper()}{what[1:]}: {figure(row[0], measure.unit)} in {first}, "
+            f"{figure(row[len(meaning.periods) - 1], measure.unit)} in {last}; change "
+            f"{_change(row, figure)}."
+        )
     if not rows:
         return f"No {noun} have records in {first} or {last}."
     listed = "; ".join(_group_row(row, meaning, figure) for row in rows[:_LISTED])
@@ -94,11 +104,17 @@ def _ranked_by(meaning: Meaning) -> str:
     if not changes:
         return ""
     how = "change in percent" if changes[0].percent else "change"
-    order = "highest first" if meaning.order == "desc" else "lowest first: the largest fall, else the smallest rise"
+    order = (
+        "highest first"
+        if meaning.order == "desc"
+        else "lowest first: the largest fall, else the smallest rise"
+    )
     return f", by {how} ({order})"
 
 
-def _sets(meaning: Meaning, rows: list[list[Any]], noun: str, considered: int | None, figure: Figure) -> str:
+def _sets(
+    meaning: Meaning, rows: list[list[Any]], noun: str, considered: int | None, figure: Figure
+) -> str:
     """How many groups passed of how many, and the first of them."""
     test = "; ".join(_test(step) for step in meaning.steps if isinstance(step, HasAll | HasNone))
     of = f" of {considered:,}" if considered is not None else ""

@@ -54,49 +54,82 @@ from bosun.workers.slots import (
 )
 
 
-@worker("common_helpdesk", "Answers what a term means from the catalog's glossary", consumes=[],
-        produces=[ANSWER], goal_type="deliverable", preconditions=["the goal asks what a term means"],
-        title="define the term")
+@worker(
+    "common_helpdesk",
+    "Answers what a term means from the catalog's glossary",
+    consumes=[],
+    produces=[ANSWER],
+    goal_type="deliverable",
+    preconditions=["the goal asks what a term means"],
+    title="define the term",
+)
 def common_helpdesk(wi: WorkerInput, ctx: Context) -> WorkerResult:
     glossary = ctx.catalog.glossary
     lines = [f"**{t}**: {glossary[t]}" for t in wi.sub_goal.params.terms if t in glossary]
     if not lines:
         asked = wi.sub_goal.params.text or wi.sub_goal.description
-        return WorkerResult.of(wi, ANSWER.of(Deliverable(text=f"I don't know the term “{asked}”; it is not in "
-                                                              "the glossary.")))
+        return WorkerResult.of(
+            wi,
+            ANSWER.of(
+                Deliverable(text=f"I don't know the term “{asked}”; it is not in the glossary.")
+            ),
+        )
     return WorkerResult.of(wi, ANSWER.of(Deliverable(text="\n\n".join(lines))))
 
 
-@worker("explain_metadata", "Explains the fields of the data and what they mean", consumes=[],
-        produces=[EXPLANATION], goal_type="deliverable", preconditions=["the goal asks about fields"],
-        title="describe the fields")
+@worker(
+    "explain_metadata",
+    "Explains the fields of the data and what they mean",
+    consumes=[],
+    produces=[EXPLANATION],
+    goal_type="deliverable",
+    preconditions=["the goal asks about fields"],
+    title="describe the fields",
+)
 def explain_metadata(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    return WorkerResult.of(wi, EXPLANATION.of(explain_fields(ctx.catalog, wi.sub_goal.params.terms)))
+    return WorkerResult.of(
+        wi, EXPLANATION.of(explain_fields(ctx.catalog, wi.sub_goal.params.terms))
+    )
 
 
 def explain_fields(catalog: Catalog, names: list[str]) -> Deliverable:
-    """The record's fields named (all of them, as a table, when none is a field) with their types and meanings."""
+    """The record's fields named (all of them, as a table, when none is a field) with their types
+    and meanings."""
     record = catalog.record
     asked = [f for f in names if f in record.fields]
     chosen = asked or list(record.fields)
     rows = [[name, record.fields[name].type, record.fields[name].description] for name in chosen]
     derived = [name for name in chosen if record.fields[name].derived is not None and not asked]
-    text = "\n".join(f"- **{name}** ({kind}): {description}" for name, kind, description in rows
-                     if name not in derived)
+    text = "\n".join(
+        f"- **{name}** ({kind}): {description}"
+        for name, kind, description in rows
+        if name not in derived
+    )
     if derived:  # date parts, one line: the table lists each
         text += f"\n- derived at load (date parts): {', '.join(derived)}"
-    table = ResultTable(title=f"fields of {record.index}", columns=["field", "type", "description"], rows=rows,
-                        total=len(rows))
+    table = ResultTable(
+        title=f"fields of {record.index}",
+        columns=["field", "type", "description"],
+        rows=rows,
+        total=len(rows),
+    )
     return Deliverable(text=text, tables=[] if asked else [table])
 
 
-@worker("metadata_lookup", "Resolves names and reads the goal's meaning against the catalog", consumes=[],
-        produces=[ANALYSIS_RESULT, ENTITY_OPTIONS], goal_type="support", preconditions=["the goal asks about data"],
-        title="read the question")
+@worker(
+    "metadata_lookup",
+    "Resolves names and reads the goal's meaning against the catalog",
+    consumes=[],
+    produces=[ANALYSIS_RESULT, ENTITY_OPTIONS],
+    goal_type="support",
+    preconditions=["the goal asks about data"],
+    title="read the question",
+)
 def metadata_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
     params = wi.sub_goal.params
     text = params.text
-    meaning = params.meaning or ctx.understanding.analyze(text, ctx.today())  # F01's reading, or this goal's text
+    # F01's reading, or this goal's text
+    meaning = params.meaning or ctx.understanding.analyze(text, ctx.today())
     meaning = _picked(meaning, params.reply, ctx)
     problems = validate_meaning(meaning, ctx.catalog)
     if problems:
@@ -106,33 +139,48 @@ def metadata_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
         raise UserError(f"{preface}{refused(meaning.refusal, ctx)}")
     if _says_nothing(meaning, text, ctx):
         record = ctx.catalog.record
-        raise UserError(f"{preface}I could not find a question about the data in “{text[:80]}”. Ask about "
-                        f"{record.index}, "
-                        f"for example by {', '.join(_examples(ctx))}, a date range, or a measure such as "
-                        f"{', '.join(list(ctx.catalog.spec.measures)[:3])}.")
+        raise UserError(
+            f"{preface}I could not find a question about the data in “{text[:80]}”. Ask about "
+            f"{record.index}, "
+            f"for example by {', '.join(_examples(ctx))}, a date range, or a measure such as "
+            f"{', '.join(list(ctx.catalog.spec.measures)[:3])}."
+        )
     if _mostly_unread(meaning):
         unread = ", ".join(f"“{w}”" for w in meaning.not_understood)
-        raise UserError(f"{preface}I could not read most of “{text[:80]}”: I did not understand {unread}. Ask about "
-                        f"{ctx.catalog.record.index} in other words, for example by {', '.join(_examples(ctx))}.")
+        raise UserError(
+            f"{preface}I could not read most of “{text[:80]}”: I did not understand {unread}. Ask "
+            "about "
+            f"{ctx.catalog.record.index} in other words, for example by "
+            f"{', '.join(_examples(ctx))}."
+        )
     if meaning.unknown_terms:
         kinds = ", ".join(ctx.catalog.spec.entities)
-        raise UnknownEntity(meaning.unknown_terms[0], f"{preface}I don't know “{meaning.unknown_terms[0]}”: nothing "
-                            f"in the data is called that (I looked among: {kinds}).")
+        raise UnknownEntity(
+            meaning.unknown_terms[0],
+            f"{preface}I don't know “{meaning.unknown_terms[0]}”: nothing "
+            f"in the data is called that (I looked among: {kinds}).",
+        )
     entity = next((a for a in meaning.ambiguities if a.kind == "entity"), None)
     if entity is not None and ctx.settings.ambiguity == "ask":
-        return WorkerResult.of(wi, ANALYSIS_RESULT.of(meaning), ENTITY_OPTIONS.of(entity), status="partial",
-                               needs=CLARIFICATION_MESSAGE.name, message=f"“{entity.term}” is ambiguous")
+        return WorkerResult.of(
+            wi,
+            ANALYSIS_RESULT.of(meaning),
+            ENTITY_OPTIONS.of(entity),
+            status="partial",
+            needs=CLARIFICATION_MESSAGE.name,
+            message=f"“{entity.term}” is ambiguous",
+        )
     return WorkerResult.of(wi, ANALYSIS_RESULT.of(meaning))
 
 
 _REFUSED = {
     "future": "The data records what has happened, up to {today}: it holds no forecasts, so I cannot tell what will "
-              "happen ({words}).",
+    "happen ({words}).",
     "cause": "The data records what happened, not why: I cannot tell the cause ({words}).",
     "no_measure": "The data holds no {words}, so I cannot give a figure for it.",
     "opinion": "{words} is a judgement the data does not hold, so I cannot rank by it.",
     "no_date_part": "The data has no field for {words} (no time of day, weekday or month derived from its dates), "
-                    "so I cannot give a figure for it.",
+    "so I cannot give a figure for it.",
 }
 
 
@@ -141,8 +189,11 @@ def refused(refusal: Refusal, ctx: Context) -> str:
     words = " ".join(f"“{w}”" for w in refusal.words) or "this"
     said = _REFUSED[refusal.reason].format(today=day_name(ctx.today()), words=words)
     measures = [spec.label for spec in ctx.catalog.spec.measures.values()][:6]
-    return f"{said} I can tell what happened in {ctx.catalog.record.index}: {', '.join(measures)}, by any of its " \
-           f"fields and dates."
+    return (
+        f"{said} I can tell what happened in {ctx.catalog.record.index}: {', '.join(measures)}, by "
+        "any of its "
+        f"fields and dates."
+    )
 
 
 def _picked(meaning: Meaning, reply: str | None, ctx: Context) -> Meaning:
@@ -159,17 +210,32 @@ def _picked(meaning: Meaning, reply: str | None, ctx: Context) -> Meaning:
 
 
 def _says_nothing(meaning: Meaning, text: str, ctx: Context) -> bool:
-    """Nothing understood and the records not even named: empty, punctuation, another language, noise."""
-    understood = (meaning.conditions or meaning.time or meaning.measures or meaning.group_by or meaning.sort
-                  or meaning.top_n or meaning.ambiguities or meaning.unknown_terms)
+    """Nothing understood and the records not even named: empty, punctuation, another language,
+    noise."""
+    understood = (
+        meaning.conditions
+        or meaning.time
+        or meaning.measures
+        or meaning.group_by
+        or meaning.sort
+        or meaning.top_n
+        or meaning.ambiguities
+        or meaning.unknown_terms
+    )
     nouns = {normalize(s) for s in ctx.catalog.record.synonyms}
     return not understood and not any(f" {n} " in f" {normalize(text)} " for n in nouns)
 
 
 def _mostly_unread(meaning: Meaning) -> bool:
     """More words not understood than parts of a meaning read: no reading to answer with."""
-    read = len(meaning.conditions) + len(meaning.measures) + len(meaning.group_by) + len(meaning.sort)
-    read += int(meaning.time is not None) + int(meaning.interval is not None) + int(meaning.lookup is not None)
+    read = (
+        len(meaning.conditions) + len(meaning.measures) + len(meaning.group_by) + len(meaning.sort)
+    )
+    read += (
+        int(meaning.time is not None)
+        + int(meaning.interval is not None)
+        + int(meaning.lookup is not None)
+    )
     return len(meaning.not_understood) >= 2 and len(meaning.not_understood) > read
 
 
@@ -177,79 +243,147 @@ def _examples(ctx: Context) -> list[str]:
     return [spec.words[0] for spec in ctx.catalog.spec.entities.values() if spec.words][:3]
 
 
-@worker("es_query_gen", "Builds the search or aggregation query from the meaning", consumes=[ANALYSIS_RESULT],
-        produces=[ES_QUERY, AMBIGUITY], goal_type="support", consumes_if=[(LINKED_KEYS, has_links)],
-        title="build the query")
+@worker(
+    "es_query_gen",
+    "Builds the search or aggregation query from the meaning",
+    consumes=[ANALYSIS_RESULT],
+    produces=[ES_QUERY, AMBIGUITY],
+    goal_type="support",
+    consumes_if=[(LINKED_KEYS, has_links)],
+    title="build the query",
+)
 def es_query_gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    meaning = with_keys(wi.get(ANALYSIS_RESULT), wired(wi), ctx.catalog)  # a link: the keys looked up before
+    # a link: the keys looked up before
+    meaning = with_keys(wi.get(ANALYSIS_RESULT), wired(wi), ctx.catalog)
     unsure = [a for a in meaning.ambiguities if a.kind in ("field", "measure")]
-    query = CompiledQuery(index=meaning.index, body=querygen.build_query(meaning, ctx.catalog), meaning=meaning)
+    query = CompiledQuery(
+        index=meaning.index, body=querygen.build_query(meaning, ctx.catalog), meaning=meaning
+    )
     return WorkerResult.of(wi, ES_QUERY.of(query), AMBIGUITY.of(unsure))
 
 
-@worker("es_query_exec", "Runs the query on the engine, within the guardrails", consumes=[ES_QUERY],
-        produces=[ES_RESULTS], goal_type="support", title="run the query")
+@worker(
+    "es_query_exec",
+    "Runs the query on the engine, within the guardrails",
+    consumes=[ES_QUERY],
+    produces=[ES_RESULTS],
+    goal_type="support",
+    title="run the query",
+)
 def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
     query = wi.get(ES_QUERY)
     response = ctx.engine.search(query.index, query.body)
     dates = _data_span(query, ctx)
     columns, rows, total = querygen.table(query.meaning, response, ctx.catalog, dates)
     considered = compared.considered(query.meaning, response)
-    results = QueryResults(columns=columns, rows=rows, total=total, query=query.body, meaning=query.meaning,
-                           dates=dates, groups=stepquery.group_count(response), considered=considered)
-    passed = bool(query.meaning.steps)  # no group passing a threshold is an answer, not records missing
+    results = QueryResults(
+        columns=columns,
+        rows=rows,
+        total=total,
+        query=query.body,
+        meaning=query.meaning,
+        dates=dates,
+        groups=stepquery.group_count(response),
+        considered=considered,
+    )
+    # no group passing a threshold is an answer, not records missing
+    passed = bool(query.meaning.steps)
     return WorkerResult.of(wi, ES_RESULTS.of(results), empty=not (rows or passed or considered))
 
 
 def _data_span(query: CompiledQuery, ctx: Context) -> tuple[date | None, date | None]:
-    """The first and last date the data has on the date field a question of periods reads, whatever else it
-    filters (None, None for a question without periods)."""
+    """The first and last date the data has on the date field a question of periods reads, whatever
+    else it filters (None, None for a question without periods)."""
     field = querygen.period_field(query.meaning, ctx.catalog)
     if field is None:
         return None, None
     return querygen.record_dates(ctx.engine.search(query.index, compared.coverage_query(field)))
 
 
-@worker("page_query", "Fetches one page of a search's records by offset and limit", consumes=[ES_QUERY],
-        produces=[PAGE_RESULTS], goal_type="deliverable",
-        preconditions=["the goal asks for records beyond the first page"], title="fetch a page of records")
+@worker(
+    "page_query",
+    "Fetches one page of a search's records by offset and limit",
+    consumes=[ES_QUERY],
+    produces=[PAGE_RESULTS],
+    goal_type="deliverable",
+    preconditions=["the goal asks for records beyond the first page"],
+    title="fetch a page of records",
+)
 def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
     query = wi.get(ES_QUERY)
     meaning = query.meaning
     size = ctx.catalog.spec.defaults.page_size
     offset = (meaning.page - 1) * size
     if offset + size > ctx.settings.max_result_size:
-        raise UserError(f"Page {meaning.page} is past the first {ctx.settings.max_result_size:,} records, the most "
-                        "Bosun reads for one question; narrow it down with a date range or a filter instead.")
+        raise UserError(
+            f"Page {meaning.page} is past the first {ctx.settings.max_result_size:,} records, the "
+            "most "
+            "Bosun reads for one question; narrow it down with a date range or a filter instead."
+        )
     body = {**query.body, "from": offset, "size": size}
-    columns, rows, total = querygen.table(meaning, ctx.engine.search(query.index, body), ctx.catalog)
+    columns, rows, total = querygen.table(
+        meaning, ctx.engine.search(query.index, body), ctx.catalog
+    )
     end = offset + len(rows)
     if rows:
-        text = f"Records {offset + 1:,}–{end:,} of {total:,}" + ("; there are more." if end < total else ".")
+        text = f"Records {offset + 1:,}–{end:,} of {total:,}" + (
+            "; there are more." if end < total else "."
+        )
     else:
         text = f"There are {total:,} matching records: none beyond the first {offset:,}."
-    table = ResultTable(title=meaning.text, reading=read_back(meaning, ctx.catalog), columns=columns, rows=rows,
-                        total=total, query=body, sub_goal_id=wi.sub_goal.id)
-    page = Deliverable(text=text, tables=[table], assumptions=meaning.assumptions,
-                       not_understood=meaning.not_understood)
+    table = ResultTable(
+        title=meaning.text,
+        reading=read_back(meaning, ctx.catalog),
+        columns=columns,
+        rows=rows,
+        total=total,
+        query=body,
+        sub_goal_id=wi.sub_goal.id,
+    )
+    page = Deliverable(
+        text=text,
+        tables=[table],
+        assumptions=meaning.assumptions,
+        not_understood=meaning.not_understood,
+    )
     return WorkerResult.of(wi, PAGE_RESULTS.of(page))
 
 
-@worker("show_results", "Shows the results as a table (template, no model); states the fields it assumed",
-        consumes=[ES_RESULTS, AMBIGUITY], produces=[FORMATTED_RESULTS], goal_type="deliverable", title="show the table")
+@worker(
+    "show_results",
+    "Shows the results as a table (template, no model); states the fields it assumed",
+    consumes=[ES_RESULTS, AMBIGUITY],
+    produces=[FORMATTED_RESULTS],
+    goal_type="deliverable",
+    title="show the table",
+)
 def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     results = wi.get(ES_RESULTS)
-    meaning = querygen.counted(results.meaning, ctx.catalog)  # as the table was computed: a trend counts by default
-    table = ResultTable(title=meaning.text, reading=read_back(meaning, ctx.catalog), columns=results.columns,
-                        rows=results.rows, total=results.total, query=results.query, sub_goal_id=wi.sub_goal.id,
-                        period_names=period_names(results.columns, results.rows, meaning.interval))
+    # as the table was computed: a trend counts by default
+    meaning = querygen.counted(results.meaning, ctx.catalog)
+    table = ResultTable(
+        title=meaning.text,
+        reading=read_back(meaning, ctx.catalog),
+        columns=results.columns,
+        rows=results.rows,
+        total=results.total,
+        query=results.query,
+        sub_goal_id=wi.sub_goal.id,
+        period_names=period_names(results.columns, results.rows, meaning.interval),
+    )
     groups = {r[0] for r in results.rows} if meaning.group_by else results.rows
     names = code_names(ctx.catalog, meaning.group_by[0]) if meaning.group_by else {}
-    said = results.model_copy(update={"rows": with_names(results.rows, names)}) if names else results
-    over, noun = _Over.of(meaning, ctx.catalog), _noun(meaning, ctx, max(len(groups), results.considered or 0))
+    said = (
+        results.model_copy(update={"rows": with_names(results.rows, names)}) if names else results
+    )
+    over, noun = (
+        _Over.of(meaning, ctx.catalog),
+        _noun(meaning, ctx, max(len(groups), results.considered or 0)),
+    )
     if compared.applies(meaning):  # periods side by side, set logic over groups
         text = compared_words.summary(meaning, said, noun, over.which if over.said else "", _figure)
-    elif meaning.steps:  # thresholds, top N within groups, running totals, changes, averages per period
+    # thresholds, top N within groups, running totals, changes, averages per period
+    elif meaning.steps:
         text = steptext.summary(said, lambda count: _noun(meaning, ctx, count), over.which)
     else:
         text = _summary(meaning, said, noun, over)
@@ -259,10 +393,17 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
         assumed += _dates(meaning)
     assumed += measure_text.notes(meaning, ctx.engine.kind)
     if meaning.interval not in (None, "day") and meaning.top_n and not meaning.group_by:
-        assumed.append(f"only whole {meaning.interval}s are ranked: one cut short by the dates asked or by the "
-                       "first or last day in the data is left out")
-    shown = Deliverable(text=text, tables=[table], not_understood=meaning.not_understood,
-                        assumptions=[*meaning.assumptions, *assumed])
+        assumed.append(
+            f"only whole {meaning.interval}s are ranked: one cut short by the dates asked or by "
+            "the "
+            "first or last day in the data is left out"
+        )
+    shown = Deliverable(
+        text=text,
+        tables=[table],
+        not_understood=meaning.not_understood,
+        assumptions=[*meaning.assumptions, *assumed],
+    )
     return WorkerResult.of(wi, FORMATTED_RESULTS.of(shown))
 
 
@@ -278,7 +419,8 @@ _YEAR = re.compile(r"\b\d{4}\b")
 
 
 def _dates(meaning: Meaning) -> list[str]:
-    """Time words that give no year ("last month", "in March", "Q3") are said with the dates they were read as."""
+    """Time words that give no year ("last month", "in March", "Q3") are said with the dates they
+    were read as."""
     time = meaning.time
     if time is None or _YEAR.search(time.text):
         return []
@@ -291,8 +433,8 @@ def _span(meaning: Meaning) -> str:
 
 
 def _noun(meaning: Meaning, ctx: Context, count: int) -> str:
-    """What a grouping's rows are called, agreeing with their count: the grouped field's first synonym
-    ("carrier"), its plural among the synonyms ("carriers"), else the field's name."""
+    """What a grouping's rows are called, agreeing with their count: the grouped field's first
+    synonym ("carrier"), its plural among the synonyms ("carriers"), else the field's name."""
     if not meaning.group_by:
         return f"{meaning.interval}{'' if count == 1 else 's'}" if meaning.interval else "periods"
     spec = ctx.catalog.record.fields.get(meaning.group_by[0])
@@ -308,7 +450,8 @@ def _noun(meaning: Meaning, ctx: Context, count: int) -> str:
 
 @dataclass(frozen=True)
 class _Over:
-    """The records a figure was computed over, in the reading's words: "shipments", "carrier MAERSK", …"""
+    """The records a figure was computed over, in the reading's words: "shipments", "carrier
+    MAERSK", …"""
 
     records: str
     said: list[str]
@@ -316,11 +459,15 @@ class _Over:
 
     @classmethod
     def of(cls, meaning: Meaning, catalog: Catalog) -> _Over:
-        return cls(listed_noun(meaning.index, catalog), constraints_in_text(meaning, catalog), catalog)  # listings too
+        # listings too
+        return cls(
+            listed_noun(meaning.index, catalog), constraints_in_text(meaning, catalog), catalog
+        )
 
     @property
     def which(self) -> str:
-        """ "with port of unlading CHARLESTON and arrival date 2026-05-01 to 2026-05-31", or "in all"."""
+        """ "with port of unlading CHARLESTON and arrival date 2026-05-01 to 2026-05-31", or "in
+        all"."""
         if not self.said:
             return "in all"
         listed = ", ".join(self.said[:-1])
@@ -331,8 +478,8 @@ _NAMED = 10  # the objects a listing names in its text; the rest are in its tabl
 
 
 def _objects_named(meaning: Meaning, rows: list[list[Any]], total: int, catalog: Catalog) -> str:
-    """A listing of reference objects names them ("3 carriers with alliance Premier Alliance: HMM, ONE, YANG
-    MING"); records are too many to name and are only counted."""
+    """A listing of reference objects names them ("3 carriers with alliance Premier Alliance: HMM,
+    ONE, YANG MING"); records are too many to name and are only counted."""
     if meaning.index == catalog.record.index or not rows:
         return ""
     names = ", ".join(str(row[0]) for row in rows[:_NAMED])
@@ -347,21 +494,28 @@ def _summary(meaning: Meaning, results: QueryResults, noun: str, over: _Over) ->
         shown = f" (showing the first {len(rows)}{more})" if total > len(rows) else ""
         named = _objects_named(meaning, rows, total, over.catalog)
         return f"{total:,} {over.records} {over.which}{named}{shown}.{_first_by_sort(meaning, results)}"
-    lead = int(bool(meaning.group_by)) + int(meaning.interval is not None)  # columns before the figures
+    # columns before the figures
+    lead = int(bool(meaning.group_by)) + int(meaning.interval is not None)
     if measure_text.special(meaning):
         records = f"the {over.records} {over.which}" if over.said else f"all {over.records}"
         return measure_text.summary(meaning, rows, lead, noun, records, over.catalog)
     if not rows:
         return "No rows match."
     figures = list(zip(meaning.measures, rows[0][lead:], strict=True))
-    if len(rows) == 1 and figures and not (meaning.interval and not meaning.top_n):  # one number, or the one asked
-        return f"{_key(rows[0][:1], meaning)} — {_stated(figures)}." if lead else f"{_one_figure(figures, over)}."
+    # one number, or the one asked
+    if len(rows) == 1 and figures and not (meaning.interval and not meaning.top_n):
+        return (
+            f"{_key(rows[0][:1], meaning)} — {_stated(figures)}."
+            if lead
+            else f"{_one_figure(figures, over)}."
+        )
     return _listing(meaning, results.columns, rows, lead, noun)
 
 
 def _one_figure(figures: list[tuple[Measure, Any]], over: _Over) -> str:
-    """A figure naming what it counts and over which records: "67 shipments with port of unlading CHARLESTON
-    and arrival date 2026-05-01 to 2026-05-31", "Total TEU of the shipments with …: 12,345"."""
+    """A figure naming what it counts and over which records: "67 shipments with port of unlading
+    CHARLESTON and arrival date 2026-05-01 to 2026-05-31", "Total TEU of the shipments with …:
+    12,345"."""
     if len(figures) == 1 and _counts(figures[0][0]):
         return f"{_stated(figures)} {over.which}"
     records = f"the {over.records} {over.which}" if over.said else f"all {over.records}"
@@ -372,18 +526,25 @@ def _one_figure(figures: list[tuple[Measure, Any]], over: _Over) -> str:
 
 
 def _stated(figures: list[tuple[Measure, Any]]) -> str:
-    """Figures with what each is: "67 shipments", "total TEU: 1,234", "average transit days: 23.50"."""
-    return "; ".join(f"{_figure(value)} {measure.label}" if _counts(measure) else
-                     f"{measure_words(measure)}: {_figure(value)}" for measure, value in figures)
+    """Figures with what each is: "67 shipments", "total TEU: 1,234", "average transit days:
+    23.50"."""
+    return "; ".join(
+        f"{_figure(value)} {measure.label}"
+        if _counts(measure)
+        else f"{measure_words(measure)}: {_figure(value)}"
+        for measure, value in figures
+    )
 
 
 def _counts(measure: Measure) -> bool:
-    """A count of records or of values reads as a number of them: "67 shipments", "12 distinct carriers"."""
+    """A count of records or of values reads as a number of them: "67 shipments", "12 distinct
+    carriers"."""
     return measure.agg in ("count", "cardinality")
 
 
 def _first_by_sort(meaning: Meaning, results: QueryResults) -> str:
-    """ "the heaviest shipment": the record at the top of the order, with the figure it was ordered by."""
+    """ "the heaviest shipment": the record at the top of the order, with the figure it was ordered
+    by."""
     if not meaning.sort or not results.rows or meaning.sort[0][0] not in results.columns:
         return ""
     field, direction = meaning.sort[0]
@@ -395,13 +556,17 @@ def _first_by_sort(meaning: Meaning, results: QueryResults) -> str:
     return f" First, with the {side} {field.replace('_', ' ')}: {first[0]} ({_figure(value)})."
 
 
-def _listing(meaning: Meaning, columns: list[str], rows: list[list[Any]], lead: int, noun: str) -> str:
+def _listing(
+    meaning: Meaning, columns: list[str], rows: list[list[Any]], lead: int, noun: str
+) -> str:
     """Several rows in words: "The top 5 shipper by TEU: A 1,234 TEU; B 1,100 TEU; … and 3 more"."""
     more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
     if lead >= len(columns):  # "which carriers serve X": the values alone
         return f"{len(rows)} {noun}: {', '.join(str(r[0]) for r in rows[:_LISTED])}{more}."
     unit = meaning.measures[0].unit if meaning.measures else None
-    shown = "; ".join(f"{_key(row[:lead], meaning)} {_figure(row[lead], unit)}" for row in rows[:_LISTED])
+    shown = "; ".join(
+        f"{_key(row[:lead], meaning)} {_figure(row[lead], unit)}" for row in rows[:_LISTED]
+    )
     groups = len({r[0] for r in rows}) if meaning.group_by and meaning.interval else len(rows)
     return f"{_heading(meaning, groups, columns[lead], noun)}: {shown}{more}."
 
@@ -415,7 +580,8 @@ def _key(cells: list[Any], meaning: Meaning) -> str:
 
 
 def _heading(meaning: Meaning, count: int, label: str, what: str) -> str:
-    """What the rows are: "The top 5 carrier by TEU", "TEU per month, 12 months", "Only 3 port match"."""
+    """What the rows are: "The top 5 carrier by TEU", "TEU per month, 12 months", "Only 3 port
+    match"."""
     if meaning.interval and not meaning.group_by and not meaning.top_n:
         return f"{label} per {meaning.interval}, {count} {meaning.interval}s"
     if meaning.interval:  # groups by period: "TEU per month for 2 carriers"
@@ -432,13 +598,25 @@ def _figure(value: Any, unit: str | None = None) -> str:
     """A figure as a person reads it: thousands separated, the unit after it."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
-    number = f"{value:,}" if isinstance(value, int) else f"{value:,.2f}" if abs(value) >= 1 else f"{value:.4g}"
+    number = (
+        f"{value:,}"
+        if isinstance(value, int)
+        else f"{value:,.2f}"
+        if abs(value) >= 1
+        else f"{value:.4g}"
+    )
     return f"{number} {unit}" if unit else number
 
 
-@worker("analyze_results", "States comparisons, rankings and trends computed from the results", consumes=[ES_RESULTS],
-        produces=[ANALYSIS], goal_type="deliverable", preconditions=["the goal compares, ranks or follows a trend"],
-        title="analyse the figures")
+@worker(
+    "analyze_results",
+    "States comparisons, rankings and trends computed from the results",
+    consumes=[ES_RESULTS],
+    produces=[ANALYSIS],
+    goal_type="deliverable",
+    preconditions=["the goal compares, ranks or follows a trend"],
+    title="analyse the figures",
+)
 def analyze_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     results = wi.get(ES_RESULTS)
     betters = [better_way(ctx.catalog, m) for m in results.meaning.measures]
@@ -447,27 +625,37 @@ def analyze_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
 
 
 def _other_measures(results: QueryResults, betters: list[Better | None]) -> str:
-    """Groups compared on several measures ("their volumes and average transit times"): after the first, each
-    further measure's leader, judged the catalog's way ("EVERGREEN has the best average transit days")."""
+    """Groups compared on several measures ("their volumes and average transit times"): after the
+    first, each further measure's leader, judged the catalog's way ("EVERGREEN has the best average
+    transit days")."""
     meaning = results.meaning
     if not meaning.group_by or meaning.interval or meaning.steps or meaning.periods:
         return ""
     said = []
     for at, measure in enumerate(meaning.measures[1:], start=2):
-        rows = [[r[0], r[at]] for r in results.rows if len(r) > at and isinstance(r[at], int | float)]
+        rows = [
+            [r[0], r[at]] for r in results.rows if len(r) > at and isinstance(r[at], int | float)
+        ]
         if len(rows) >= 2:
             additive = measure.agg in ("count", "sum") and measure.share is None
             better = betters[at - 1]  # the best first where the catalog says which way is better
-            said.append(_ranking(rows, results.columns[at], additive, lowest=better == "lower", better=better))
+            said.append(
+                _ranking(
+                    rows, results.columns[at], additive, lowest=better == "lower", better=better
+                )
+            )
     return " ".join(said)
 
 
 def _analysis(results: QueryResults, better: Better | None = None) -> str:
-    """The comparison, ranking or trend the results show, in words ("" when there is nothing to compare)."""
+    """The comparison, ranking or trend the results show, in words ("" when there is nothing to
+    compare)."""
     meaning = results.meaning
-    if not meaning.measures or meaning.steps or meaning.periods:  # their figures are said with the results
+    # their figures are said with the results
+    if not meaning.measures or meaning.steps or meaning.periods:
         return ""
-    at = int(bool(meaning.group_by)) + int(meaning.interval is not None)  # the first measure: ranked or followed
+    # the first measure: ranked or followed
+    at = int(bool(meaning.group_by)) + int(meaning.interval is not None)
     rows = [[r[0], r[at]] for r in results.rows if isinstance(r[at], int | float)]
     if len(rows) < 2:
         return ""
@@ -476,10 +664,16 @@ def _analysis(results: QueryResults, better: Better | None = None) -> str:
         whole = querygen.whole_periods(rows, meaning, results.dates)
         named = [[period_cell(r[0], meaning.interval), r[1]] for r in rows]
         return _trend([named[rows.index(r)] for r in whole], label, named, meaning.interval)
-    first = meaning.measures[0]  # a share of a sum means something; of averages, percentiles or shares not
+    # a share of a sum means something; of averages, percentiles or shares not
+    first = meaning.measures[0]
     additive = first.agg in ("count", "sum") and first.share is None
-    if meaning.interval:  # groups by period: the groups' totals over the periods, if totals mean something
-        rows, label = (_totals(rows), f"{label} over the {meaning.interval}s shown") if additive else ([], label)
+    # groups by period: the groups' totals over the periods, if totals mean something
+    if meaning.interval:
+        rows, label = (
+            (_totals(rows), f"{label} over the {meaning.interval}s shown")
+            if additive
+            else ([], label)
+        )
         if len(rows) < 2:
             return ""
     return _ranking(rows, label, additive, lowest=meaning.order == "asc", better=better)
@@ -504,8 +698,13 @@ def _pct(part: float, whole: float) -> str:
     return f"{share:.1f} %" if abs(share) < 10 else f"{share:.0f} %"
 
 
-def _ranking(rows: list[list[Any]], label: str, additive: bool, lowest: bool = False,
-             better: Better | None = None) -> str:
+def _ranking(
+    rows: list[list[Any]],
+    label: str,
+    additive: bool,
+    lowest: bool = False,
+    better: Better | None = None,
+) -> str:
     ordered = sorted(rows, key=lambda r: r[-1], reverse=not lowest)
     total = sum(r[-1] for r in ordered)
     first, second = ordered[0], ordered[1]
@@ -517,18 +716,26 @@ def _ranking(rows: list[list[Any]], label: str, additive: bool, lowest: bool = F
     elif lowest:
         side = "least" if additive else "lowest"
         said = verdict(label, better, side, highest=False) or f"has the {side} {label}"
-        text = (f"{first[0]} {said} with {_num(first[-1])}, "
-                f"{_num(gap)} less than {second[0]} ({_pct(gap, second[-1])} lower)")
+        text = (
+            f"{first[0]} {said} with {_num(first[-1])}, "
+            f"{_num(gap)} less than {second[0]} ({_pct(gap, second[-1])} lower)"
+        )
     else:
-        text = (f"{first[0]} {_top(label, additive, better)} with {_num(first[-1])}, {_num(gap)} more than "
-                f"{second[0]} ({_pct(gap, second[-1])} higher)")
+        text = (
+            f"{first[0]} {_top(label, additive, better)} with {_num(first[-1])}, {_num(gap)} more "
+            "than "
+            f"{second[0]} ({_pct(gap, second[-1])} higher)"
+        )
     shown = additive and len(ordered) > 2
-    return text + (f"; it is {_pct(first[-1], total)} of the {len(ordered)} shown." if shown else ".")
+    return text + (
+        f"; it is {_pct(first[-1], total)} of the {len(ordered)} shown." if shown else "."
+    )
 
 
 def _top(label: str, additive: bool, better: Better | None) -> str:
-    """The group with the highest figure: a sum's lead, unless the catalog says more is worse; an average's
-    highest, or its best or worst where the catalog says which way is better (a longer transit is no lead)."""
+    """The group with the highest figure: a sum's lead, unless the catalog says more is worse; an
+    average's highest, or its best or worst where the catalog says which way is better (a longer
+    transit is no lead)."""
     if additive and better != "lower":
         return f"leads on {label}"
     side = "most" if additive else "highest"
@@ -536,13 +743,22 @@ def _top(label: str, additive: bool, better: Better | None) -> str:
 
 
 def _trend(rows: list[list[Any]], label: str, shown: list[list[Any]], interval: str) -> str:
-    """From the first whole period to the last (`rows`), of the periods `shown`; cut ones are named, not compared."""
+    """From the first whole period to the last (`rows`), of the periods `shown`; cut ones are named,
+    not compared."""
     cut = [str(r[0]) for r in shown if r not in rows]
     if len(rows) < 2:
-        return f"Too few whole {interval}s to follow a trend: {', '.join(cut)} are cut short by the dates." if cut \
+        return (
+            f"Too few whole {interval}s to follow a trend: {', '.join(cut)} are cut short by the "
+            "dates."
+            if cut
             else ""
-    aside = f" ({', '.join(cut)} {'is' if len(cut) == 1 else 'are'} cut short by the dates, so not compared)" \
-        if cut else ""
+        )
+    aside = (
+        f" ({', '.join(cut)} {'is' if len(cut) == 1 else 'are'} cut short by the dates, so not "
+        "compared)"
+        if cut
+        else ""
+    )
     return f"{_trend_of(rows, label).removesuffix('.')}{aside}."
 
 
@@ -551,20 +767,38 @@ def _trend_of(rows: list[list[Any]], label: str) -> str:
     peak = max(rows, key=lambda r: r[-1])
     change = end[-1] - start[-1]
     direction = "up" if change > 0 else "down" if change < 0 else "flat"
-    return (f"{label} went {direction} from {_num(start[-1])} ({start[0]}) to {_num(end[-1])} ({end[0]}), "
-            f"{_pct(change, start[-1])} change; the peak was {_num(peak[-1])} in {peak[0]}.")
+    return (
+        f"{label} went {direction} from {_num(start[-1])} ({start[0]}) to {_num(end[-1])} "
+        f"({end[0]}), "
+        f"{_pct(change, start[-1])} change; the peak was {_num(peak[-1])} in {peak[0]}."
+    )
 
 
-@worker("clarify_question", "Asks which of several matching names was meant", consumes=[ENTITY_OPTIONS],
-        produces=[CLARIFICATION_MESSAGE], goal_type="deliverable", title="ask which one was meant")
+@worker(
+    "clarify_question",
+    "Asks which of several matching names was meant",
+    consumes=[ENTITY_OPTIONS],
+    produces=[CLARIFICATION_MESSAGE],
+    goal_type="deliverable",
+    title="ask which one was meant",
+)
 def clarify_question(wi: WorkerInput, ctx: Context) -> WorkerResult:
     found = wi.get(ENTITY_OPTIONS)
     asked = Clarification.about(found.term, found.options, wi.sub_goal.params.preface)
-    return WorkerResult.of(wi, CLARIFICATION_MESSAGE.of(Deliverable(text=asked.text, clarification=asked)))
+    return WorkerResult.of(
+        wi, CLARIFICATION_MESSAGE.of(Deliverable(text=asked.text, clarification=asked))
+    )
 
 
-@worker("diagnose_query", "Finds which filter emptied a result", consumes=[ES_QUERY], produces=[DIAGNOSIS],
-        goal_type="deliverable", reviews_empty=True, title="find what emptied the result")
+@worker(
+    "diagnose_query",
+    "Finds which filter emptied a result",
+    consumes=[ES_QUERY],
+    produces=[DIAGNOSIS],
+    goal_type="deliverable",
+    reviews_empty=True,
+    title="find what emptied the result",
+)
 def diagnose_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
     query = wi.get(ES_QUERY)
     return WorkerResult.of(wi, DIAGNOSIS.of(Deliverable(text=_diagnosis(query, ctx))))
@@ -585,7 +819,8 @@ def _diagnosis(query: CompiledQuery, ctx: Context) -> str:
 
 
 def _clause(clause: dict[str, Any]) -> str:
-    """A filter clause in words: "port_of_unlading = SAVANNAH", "arrival_date from 2026-06-22 to 2026-06-28"."""
+    """A filter clause in words: "port_of_unlading = SAVANNAH", "arrival_date from 2026-06-22 to
+    2026-06-28"."""
     kind, body = next(iter(clause.items()))
     field, value = next(iter(body.items())) if isinstance(body, dict) and body else ("", body)
     if kind == "term":

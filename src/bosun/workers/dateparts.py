@@ -1,7 +1,9 @@
-"""Groups of a date part in an answer: in the part's own order (Monday first), each said by its name.
+"""Groups of a date part in an answer: in the part's own order (Monday first), each said by its
+name.
 
-A weekday grouping is a `terms` aggregation on the derived field (catalog/parts.py): ordered by its key when
-nothing ranks the groups, so the rows read Monday to Sunday, and its keys (ISO numbers) shown as en.yaml's names.
+A weekday grouping is a `terms` aggregation on the derived field (catalog/parts.py): ordered by its
+key when nothing ranks the groups, so the rows read Monday to Sunday, and its keys (ISO numbers)
+shown as en.yaml's names.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""A listing of reference objects ("which carriers belong to the Gemini Cooperation"): a search on the object's
-own index, answered with a table of the objects (their title, then the attributes asked)."""
+"""A listing of reference objects ("which carriers belong to the Gemini Cooperation"): a search on
+the object's own index, answered with a table of the objects (their title, then the attributes
+asked)."""
 
 from __future__ import annotations
 
@@ -19,15 +20,20 @@ def listed_object(meaning: Meaning, catalog: Catalog) -> ObjectSpec | None:
 
 def listing_query(obj: ObjectSpec, filters: list[dict[str, Any]], size: int) -> dict[str, Any]:
     order = obj.title_field or obj.id_field or "_doc"
-    return {"query": {"bool": {"filter": filters}}, "track_total_hits": True, "size": size,
-            "sort": [{order: "asc"}]}
+    return {
+        "query": {"bool": {"filter": filters}},
+        "track_total_hits": True,
+        "size": size,
+        "sort": [{order: "asc"}],
+    }
 
 
 Table = tuple[list[str], list[list[Any]], int]
 
 
 def listing_table(meaning: Meaning, obj: ObjectSpec, response: dict[str, Any]) -> Table:
-    """(columns, rows, total): the objects' title, their id when it differs, and each attribute asked."""
+    """(columns, rows, total): the objects' title, their id when it differs, and each attribute
+    asked."""
     wanted = [obj.title_field, obj.id_field, *(c.field for c in meaning.conditions)]
     columns = [c for c in dict.fromkeys(wanted) if c]
     rows = [[h["_source"].get(c) for c in columns] for h in response["hits"]["hits"]]

@@ -1,11 +1,13 @@
-"""The DSL of each measure and the cells it gives in an answer table: plain metrics, percentiles and shares.
+"""The DSL of each measure and the cells it gives in an answer table: plain metrics, percentiles and
+shares.
 
-A share of a part ("held share") is the measure over the bucket (the whole) and, beside it, a `filter` agg with the
-part's conditions (the part). A share of all groups ("share of TEU by carrier") is each group's measure over the
-measure of every record the query matched, asked once at the top level: the sum of the rows shown would miss the
-groups a `terms` size cut drops.
+A share of a part ("held share") is the measure over the bucket (the whole) and, beside it, a
+`filter` agg with the part's conditions (the part). A share of all groups ("share of TEU by
+carrier") is each group's measure over the measure of every record the query matched, asked once at
+the top level: the sum of the rows shown would miss the groups a `terms` size cut drops.
 
-    >>> metric_aggs(0, Measure(name="p", agg="percentile", field="teu", label="median TEU", percent=50))
+    >>> metric_aggs(0, Measure(name="p", agg="percentile", field="teu", label="median TEU",
+    percent=50))
     {'m0': {'percentiles': {'field': 'teu', 'percents': [50.0]}}}
 """
 
@@ -25,9 +27,17 @@ def condition_clauses(condition: Condition) -> list[dict[str, Any]]:
     clauses: list[dict[str, Any]] = []
     if condition.values:
         values = condition.values
-        clause = {"term": {condition.field: values[0]}} if len(values) == 1 else {"terms": {condition.field: values}}
+        clause = (
+            {"term": {condition.field: values[0]}}
+            if len(values) == 1
+            else {"terms": {condition.field: values}}
+        )
         clauses.append({"bool": {"must_not": [clause]}} if condition.negate else clause)
-    bounds = {op: getattr(condition, op) for op in ("gte", "lte", "gt", "lt") if getattr(condition, op) is not None}
+    bounds = {
+        op: getattr(condition, op)
+        for op in ("gte", "lte", "gt", "lt")
+        if getattr(condition, op) is not None
+    }
     if bounds:
         clauses.append({"range": {condition.field: bounds}})
     return clauses
@@ -37,7 +47,8 @@ def plain_metric(measure: Measure) -> dict[str, Any] | None:
     """The metric agg of a measure; None for a count of records (the bucket's doc_count)."""
     if measure.field is None:
         return None
-    if measure.agg == "cardinality":  # exact up to 40,000 values on Elasticsearch (its cap); always on DuckDB
+    # exact up to 40,000 values on Elasticsearch (its cap); always on DuckDB
+    if measure.agg == "cardinality":
         return {"cardinality": {"field": measure.field, "precision_threshold": 40000}}
     if measure.agg == "percentile":
         return {"percentiles": {"field": measure.field, "percents": [float(measure.percent or 50)]}}
@@ -70,13 +81,17 @@ def whole_aggs(measures: list[Measure]) -> dict[str, Any]:
 
 
 def ranked_here(measures: list[Measure]) -> bool:
-    """A first measure the engine cannot order groups by (a share of a part, a percentile): ranked on the rows."""
+    """A first measure the engine cannot order groups by (a share of a part, a percentile): ranked
+    on the rows."""
     first = measures[0] if measures else None
-    return first is not None and (first.agg == "percentile" or bool(first.share and first.share.part))
+    return first is not None and (
+        first.agg == "percentile" or bool(first.share and first.share.part)
+    )
 
 
 def columns(measures: list[Measure]) -> list[str]:
-    """The table's columns of the measures: a share is its percentage, then its part and its whole."""
+    """The table's columns of the measures: a share is its percentage, then its part and its
+    whole."""
     names: list[str] = []
     for measure in measures:
         if measure.agg == "percentile":
@@ -102,13 +117,18 @@ def cells(measures: list[Measure], bucket: dict[str, Any], wholes: dict[str, Any
         if measure.share is None:
             row.append(value)
             continue
-        part, whole = (_part(i, measure, bucket), value) if measure.share.part else (value, wholes.get(f"m{i}"))
+        part, whole = (
+            (_part(i, measure, bucket), value)
+            if measure.share.part
+            else (value, wholes.get(f"m{i}"))
+        )
         row += [percentage(part, whole), part, whole]
     return row
 
 
 def whole_values(measures: list[Measure], aggs: dict[str, Any], total: int) -> dict[str, Any]:
-    """The whole of each share of all groups, from the top-level aggs (or the hits total, for a count)."""
+    """The whole of each share of all groups, from the top-level aggs (or the hits total, for a
+    count)."""
     wholes: dict[str, Any] = {}
     for i, measure in enumerate(measures):
         if measure.share is not None and not measure.share.part:
@@ -134,7 +154,8 @@ def _value(measure: Measure, metric: dict[str, Any] | None, doc_count: int) -> A
     if measure.agg == "percentile":
         found = list((metric.get("values") or {}).values())
         return _number(found[0] if found else None, measure)
-    if "value_as_string" in metric and metric.get("value") is not None:  # a date: the day, not epoch ms
+    # a date: the day, not epoch ms
+    if "value_as_string" in metric and metric.get("value") is not None:
         return str(metric["value_as_string"])[:10]
     return _number(metric.get("value"), measure)
 

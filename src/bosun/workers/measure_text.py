@@ -1,9 +1,10 @@
 """The answer's words for shares and percentiles: each figure with what it was computed over.
 
-"12.40 % of the containers of the shipments with container type 20RF or 40RF (1,234 of 9,950) are with port of
-unlading SAVANNAH"; "median transit days of the shipments with carrier MAERSK: 23, over 4,321 shipments with a
-value"; by group, "MAERSK 2.10 % (123 of 5,860); MSC …". Tables carry the same numbers: a share is its percentage,
-its part and its whole; a percentile its value and how many records had one.
+"12.40 % of the containers of the shipments with container type 20RF or 40RF (1,234 of 9,950) are
+with port of unlading SAVANNAH"; "median transit days of the shipments with carrier MAERSK: 23, over
+4,321 shipments with a value"; by group, "MAERSK 2.10 % (123 of 5,860); MSC …". Tables carry the
+same numbers: a share is its percentage, its part and its whole; a percentile its value and how many
+records had one.
 """
 
 from __future__ import annotations
@@ -28,17 +29,27 @@ def widths(measures: list[Measure]) -> list[int]:
     return [3 if m.share is not None else 2 if m.agg == "percentile" else 1 for m in measures]
 
 
-def summary(meaning: Meaning, rows: list[list[Any]], lead: int, noun: str, over: str, catalog: Catalog) -> str:
-    """The figures of a table of shares or percentiles in words; `over` says the records ("the shipments with
-    carrier MAERSK", "all shipments"), `noun` what a row is ("carriers")."""
+def summary(
+    meaning: Meaning, rows: list[list[Any]], lead: int, noun: str, over: str, catalog: Catalog
+) -> str:
+    """The figures of a table of shares or percentiles in words; `over` says the records ("the
+    shipments with carrier MAERSK", "all shipments"), `noun` what a row is ("carriers")."""
     if not rows:
         return "No rows match."
     if lead == 0:
-        return "; ".join(_figure(m, cells, meaning, over, catalog) for m, cells in _split(meaning, rows[0], 0)) + "."
+        return (
+            "; ".join(
+                _figure(m, cells, meaning, over, catalog)
+                for m, cells in _split(meaning, rows[0], 0)
+            )
+            + "."
+        )
     shown = "; ".join(_row(meaning, row, lead) for row in rows[:LISTED])
     more = f"; and {len(rows) - LISTED} more in the table" if len(rows) > LISTED else ""
     first = meaning.measures[0]
-    return f"{first.label} {_of_part(first, meaning, catalog)}by {noun}, over {over}: {shown}{more}."
+    return (
+        f"{first.label} {_of_part(first, meaning, catalog)}by {noun}, over {over}: {shown}{more}."
+    )
 
 
 def notes(meaning: Meaning, engine_kind: str) -> list[str]:
@@ -53,17 +64,24 @@ def _split(meaning: Meaning, row: list[Any], lead: int) -> list[tuple[Measure, l
     """Each measure with its cells of the row."""
     out, at = [], lead
     for measure, width in zip(meaning.measures, widths(meaning.measures), strict=True):
-        out.append((measure, row[at:at + width]))
+        out.append((measure, row[at : at + width]))
         at += width
     return out
 
 
-def _figure(measure: Measure, cells: list[Any], meaning: Meaning, over: str, catalog: Catalog) -> str:
+def _figure(
+    measure: Measure, cells: list[Any], meaning: Meaning, over: str, catalog: Catalog
+) -> str:
     if measure.share is not None:
         percent, part, whole = cells
-        base = "" if measure.agg == "count" else f"the {measure.label.removeprefix('share of ')} of "  # records
-        return (f"{_percent(percent)} of {base}{over} ({_number(part)} of {_number(whole)}) "
-                f"{_of_part(measure, meaning, catalog).strip()}").strip()
+        # records
+        base = (
+            "" if measure.agg == "count" else f"the {measure.label.removeprefix('share of ')} of "
+        )
+        return (
+            f"{_percent(percent)} of {base}{over} ({_number(part)} of {_number(whole)}) "
+            f"{_of_part(measure, meaning, catalog).strip()}"
+        ).strip()
     if measure.agg == "percentile":
         value, counted = cells
         unit = f" {measure.unit}" if measure.unit else ""
@@ -88,7 +106,9 @@ def _of_part(measure: Measure, meaning: Meaning, catalog: Catalog) -> str:
     """ "with port of unlading SAVANNAH " for a share of a part; "" otherwise."""
     if measure.share is None or not measure.share.part:
         return ""
-    part = " and ".join(condition_words(c, catalog, value_names(meaning)) for c in measure.share.part)
+    part = " and ".join(
+        condition_words(c, catalog, value_names(meaning)) for c in measure.share.part
+    )
     return f"{english().measure_kinds.share_part.format(part=part)} "
 
 

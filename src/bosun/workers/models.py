@@ -19,7 +19,8 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, eq=False)
 class Slot(Generic[T]):
-    """A named output of one worker and the type of its value (the slots themselves are in `slots.py`)."""
+    """A named output of one worker and the type of its value (the slots themselves are in
+    `slots.py`)."""
 
     name: str
     kind: type[T]
@@ -40,10 +41,11 @@ class Slot(Generic[T]):
 
 
 def conforms(value: object, kind: object) -> bool:
-    """Is `value` of the type `kind` (a class, or list, dict, tuple or a union of them), down to every item?
+    """Is `value` of the type `kind` (a class, or list, dict, tuple or a union of them), down to
+    every item?
 
-    Our own check, because pydantic's strictest validation still takes a dict for a model, and the point
-    here is that no dict travels where a model is declared.
+    Our own check, because pydantic's strictest validation still takes a dict for a model, and the
+    point here is that no dict travels where a model is declared.
     """
     origin, args = get_origin(kind), get_args(kind)
     if kind is Any:
@@ -61,7 +63,9 @@ def conforms(value: object, kind: object) -> bool:
         return all(conforms(k, args[0]) and conforms(v, args[1]) for k, v in pairs)
     if origin is tuple:
         items = cast(tuple[object, ...], value)
-        return len(items) == len(args) and all(conforms(i, a) for i, a in zip(items, args, strict=True))
+        return len(items) == len(args) and all(
+            conforms(i, a) for i, a in zip(items, args, strict=True)
+        )
     return True
 
 
@@ -86,15 +90,22 @@ class InputRef(BaseModel):
 
 
 class GoalParams(BaseModel):
-    """What a goal asks, as understood: the parameters every sub-goal of the goal hands its worker."""
+    """What a goal asks, as understood: the parameters every sub-goal of the goal hands its
+    worker."""
 
     kind: GoalKind = "data"
     text: str = ""
-    meaning: Meaning | None = Field(None, description="a data goal's reading; None: the worker reads `text`")
-    terms: list[str] = Field(default_factory=list, description="definition: glossary terms; fields: fields asked")
+    meaning: Meaning | None = Field(
+        None, description="a data goal's reading; None: the worker reads `text`"
+    )
+    terms: list[str] = Field(
+        default_factory=list, description="definition: glossary terms; fields: fields asked"
+    )
     continuation: Continuation = "new"
     preface: str = Field("", description="said first in a question back or a refusal")
-    reply: str | None = Field(None, description="interrupt mode: the user's pick, given inside the turn")
+    reply: str | None = Field(
+        None, description="interrupt mode: the user's pick, given inside the turn"
+    )
 
 
 class Goal(BaseModel):
@@ -104,14 +115,17 @@ class Goal(BaseModel):
     text: str
     deliverables: list[str]
     params: GoalParams = Field(default_factory=GoalParams)
-    inputs_from_goals: list[int] = Field(default_factory=list, description="goals whose deliverables feed this one")
+    inputs_from_goals: list[int] = Field(
+        default_factory=list, description="goals whose deliverables feed this one"
+    )
     status: Literal["open", "done", "failed"] = "open"
     error: str | None = None
     reviewed: bool = False
 
 
 class ResultFlags(BaseModel):
-    """What F13 keeps of a sub-goal's result for the gates: retry it, review its emptiness, or ask back."""
+    """What F13 keeps of a sub-goal's result for the gates: retry it, review its emptiness, or ask
+    back."""
 
     transient: bool = False
     empty: bool = False
@@ -149,7 +163,11 @@ class WorkerInput(BaseModel):
 
     def gathered(self, slot: Slot[T]) -> list[T]:
         """Every value of `slot` wired in from other goals (`inputs_from_goals`), in goal order."""
-        return [slot.read(v) for k, v in self.resolved_inputs.items() if k.partition("@")[0] == slot.name]
+        return [
+            slot.read(v)
+            for k, v in self.resolved_inputs.items()
+            if k.partition("@")[0] == slot.name
+        ]
 
 
 class WorkerResult(BaseModel):
@@ -161,17 +179,34 @@ class WorkerResult(BaseModel):
     error: str | None = None
     message: str | None = None
     transient: bool = Field(False, description="a failure worth one retry (timeout, engine hiccup)")
-    empty: bool = Field(False, description="the result holds no data: the review gate may diagnose it")
-    needs: str | None = Field(None, description="a slot the goal now needs instead, e.g. a clarification")
+    empty: bool = Field(
+        False, description="the result holds no data: the review gate may diagnose it"
+    )
+    needs: str | None = Field(
+        None, description="a slot the goal now needs instead, e.g. a clarification"
+    )
     duration_ms: float = 0.0
 
     @classmethod
-    def of(cls, wi: WorkerInput, *filled: Filled, status: ResultStatus = "success", empty: bool = False,
-           needs: str | None = None, message: str | None = None) -> WorkerResult:
+    def of(
+        cls,
+        wi: WorkerInput,
+        *filled: Filled,
+        status: ResultStatus = "success",
+        empty: bool = False,
+        needs: str | None = None,
+        message: str | None = None,
+    ) -> WorkerResult:
         """A result of `wi`'s sub-goal with these slots filled."""
         outputs = {f.slot.name: f.value for f in filled}
-        return cls(sub_goal_id=wi.sub_goal.id, status=status, outputs=outputs, empty=empty, needs=needs,
-                   message=message)
+        return cls(
+            sub_goal_id=wi.sub_goal.id,
+            status=status,
+            outputs=outputs,
+            empty=empty,
+            needs=needs,
+            message=message,
+        )
 
     def get(self, slot: Slot[T]) -> T | None:
         """The value this result put in `slot`, if any."""
@@ -197,24 +232,36 @@ class WorkerCapability(BaseModel):
     produces: list[str]
     goal_type: GoalType
     preconditions: list[str] = Field(default_factory=list)
-    reviews_empty: bool = Field(False, description="the diagnostic step the review gate adds for empty results")
-    consumes_if: list[str] = Field(default_factory=list, description="slots consumed only for some goals")
+    reviews_empty: bool = Field(
+        False, description="the diagnostic step the review gate adds for empty results"
+    )
+    consumes_if: list[str] = Field(
+        default_factory=list, description="slots consumed only for some goals"
+    )
 
 
 class ResultTable(BaseModel):
     """A table the answer shows (DATA_CONTRACT §3 `results`)."""
 
     title: str
-    reading: str = Field("", description="what the result was computed over, in words from the meaning and the "
-                                         "catalog, never from the question's text; empty for tables of no data")
+    reading: str = Field(
+        "",
+        description="what the result was computed over, in words from the meaning and the "
+        "catalog, never from the question's text; empty for tables of no data",
+    )
     columns: list[str]
     rows: list[list[Any]]
     total: int
     query: dict[str, Any] | None = None
     sub_goal_id: int | None = None
-    chart: dict[str, Any] | None = Field(None, description="a Vega-Lite v5 spec where one fits the table's shape")
-    period_names: dict[str, str] = Field(default_factory=dict, description="each period of the rows (its first "
-                                         "day, as the rows hold it) in words: 2025-01-01 by month is January 2025")
+    chart: dict[str, Any] | None = Field(
+        None, description="a Vega-Lite v5 spec where one fits the table's shape"
+    )
+    period_names: dict[str, str] = Field(
+        default_factory=dict,
+        description="each period of the rows (its first "
+        "day, as the rows hold it) in words: 2025-01-01 by month is January 2025",
+    )
 
 
 class Clarification(BaseModel):
@@ -224,7 +271,10 @@ class Clarification(BaseModel):
     @classmethod
     def about(cls, term: str, options: list[str], preface: str = "") -> Clarification:
         """The question back for a name that matches several options."""
-        return cls(question=f"{preface}“{term}” matches several names. Which one did you mean?", options=options)
+        return cls(
+            question=f"{preface}“{term}” matches several names. Which one did you mean?",
+            options=options,
+        )
 
     @property
     def text(self) -> str:
@@ -238,6 +288,8 @@ class Deliverable(BaseModel):
     text: str = ""
     tables: list[ResultTable] = Field(default_factory=list)
     assumptions: list[str] = Field(default_factory=list)
-    not_understood: list[str] = Field(default_factory=list, description="words of the question not used")
+    not_understood: list[str] = Field(
+        default_factory=list, description="words of the question not used"
+    )
     clarification: Clarification | None = None
     failed: bool = False

@@ -12,10 +12,15 @@ from bosun.workers.registry import worker
 from bosun.workers.slots import ANALYSIS_RESULT, OBJECT_DETAILS
 
 
-@worker("graphql_lookup", "Looks up one business object and the attributes asked of it through GraphQL",
-        consumes=[ANALYSIS_RESULT], produces=[OBJECT_DETAILS], goal_type="deliverable",
-        preconditions=["the goal asks about one business object, not about groups of records"],
-        title="look up the object")
+@worker(
+    "graphql_lookup",
+    "Looks up one business object and the attributes asked of it through GraphQL",
+    consumes=[ANALYSIS_RESULT],
+    produces=[OBJECT_DETAILS],
+    goal_type="deliverable",
+    preconditions=["the goal asks about one business object, not about groups of records"],
+    title="look up the object",
+)
 def graphql_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
     lookup = wi.get(ANALYSIS_RESULT).lookup
     if lookup is None:
@@ -27,21 +32,42 @@ def graphql_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
     title = f"{noun} {key}"
     labels = [_label(obj.fields[f].synonyms, f) for f in fields]
     if lookup.fields:  # the attributes asked: one row, stated in words
-        asked = "; ".join(f"{label}: {_shown(row.get(f))}" for f, label in zip(fields[1:], labels[1:], strict=True))
+        asked = "; ".join(
+            f"{label}: {_shown(row.get(f))}"
+            for f, label in zip(fields[1:], labels[1:], strict=True)
+        )
         text = f"{key} ({noun}) — {asked}."
         reading = english().read_back.joiner.join([title, ", ".join(labels[1:])])
-        table = ResultTable(title=title, reading=reading, columns=fields, rows=[[row.get(f) for f in fields]],
-                            total=1, sub_goal_id=wi.sub_goal.id)
+        table = ResultTable(
+            title=title,
+            reading=reading,
+            columns=fields,
+            rows=[[row.get(f) for f in fields]],
+            total=1,
+            sub_goal_id=wi.sub_goal.id,
+        )
     else:  # everything about it: one line per field
         text = f"{key} ({noun}): {obj.description}"
-        table = ResultTable(title=title, reading=title, columns=["field", "value"],
-                            rows=[[f, row.get(f)] for f in fields], total=len(fields), sub_goal_id=wi.sub_goal.id)
+        table = ResultTable(
+            title=title,
+            reading=title,
+            columns=["field", "value"],
+            rows=[[f, row.get(f)] for f in fields],
+            total=len(fields),
+            sub_goal_id=wi.sub_goal.id,
+        )
     return WorkerResult.of(wi, OBJECT_DETAILS.of(Deliverable(text=text, tables=[table])))
 
 
-def fetch_object(ctx: Context, name: str, key: str, term: str, asked: list[str] | None = None,
-                 ) -> tuple[list[str], dict[str, Any]]:
-    """The fields fetched (the id first, then those asked, else all) and the row of the object whose id is `key`."""
+def fetch_object(
+    ctx: Context,
+    name: str,
+    key: str,
+    term: str,
+    asked: list[str] | None = None,
+) -> tuple[list[str], dict[str, Any]]:
+    """The fields fetched (the id first, then those asked, else all) and the row of the object whose
+    id is `key`."""
     obj = ctx.catalog.object(name)
     if obj.id_field is None:
         raise UnsupportedQuery("graphql_lookup", f"{name} has no id field to look one up by")
@@ -54,8 +80,11 @@ def fetch_object(ctx: Context, name: str, key: str, term: str, asked: list[str] 
 
 
 def _label(synonyms: list[str], field: str) -> str:
-    """A field's first multi-letter synonym reads better than its column name: "IMO number", not vessel_imo."""
-    return next((s for s in synonyms if len(s) > 3 and s.lower() != "name"), field.replace("_", " "))
+    """A field's first multi-letter synonym reads better than its column name: "IMO number", not
+    vessel_imo."""
+    return next(
+        (s for s in synonyms if len(s) > 3 and s.lower() != "name"), field.replace("_", " ")
+    )
 
 
 def _shown(value: Any) -> str:

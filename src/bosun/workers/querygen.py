@@ -12,8 +12,13 @@ from bosun.workers.dateparts import named_parts, part_order
 from bosun.workers.listing import listed_object, listing_query, listing_table
 
 MAX_GROUPS = 1000
-FORMATS = {"day": "yyyy-MM-dd", "week": "yyyy-MM-dd", "month": "yyyy-MM-dd", "quarter": "yyyy-MM-dd",
-           "year": "yyyy-MM-dd"}
+FORMATS = {
+    "day": "yyyy-MM-dd",
+    "week": "yyyy-MM-dd",
+    "month": "yyyy-MM-dd",
+    "quarter": "yyyy-MM-dd",
+    "year": "yyyy-MM-dd",
+}
 
 
 def filters(meaning: Meaning) -> list[dict[str, Any]]:
@@ -41,55 +46,81 @@ def counted(meaning: Meaning, catalog: Catalog) -> Meaning:
 def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
     listed = listed_object(meaning, catalog)
     if listed is not None:  # "which carriers belong to the Gemini Cooperation"
-        return listing_query(listed, filters(meaning), meaning.top_n or catalog.spec.defaults.page_size)
+        return listing_query(
+            listed, filters(meaning), meaning.top_n or catalog.spec.defaults.page_size
+        )
     meaning = counted(meaning, catalog)
     if compared.applies(meaning):  # periods side by side, set logic over groups
         return compared.build(meaning, filters, _metrics(meaning), MAX_GROUPS)
-    body: dict[str, Any] = {"query": {"bool": {"filter": filters(meaning)}}, "track_total_hits": True}
+    body: dict[str, Any] = {
+        "query": {"bool": {"filter": filters(meaning)}},
+        "track_total_hits": True,
+    }
     if meaning.intent_type == "search":
         record = catalog.record
         sort: list[dict[str, Any]] = [{f: d} for f, d in meaning.sort]
         sort = sort or [{catalog.spec.time.default_field: {"order": "desc"}}]
-        body.update(size=meaning.top_n or catalog.spec.defaults.page_size,
-                    sort=[*sort, {record.id_field or "_doc": "asc"}])
+        body.update(
+            size=meaning.top_n or catalog.spec.defaults.page_size,
+            sort=[*sort, {record.id_field or "_doc": "asc"}],
+        )
         return body
     body["size"] = 0
     metrics = _metrics(meaning)
-    if meaning.steps:  # thresholds, top N within groups, running totals, changes, averages per period
+    # thresholds, top N within groups, running totals, changes, averages per period
+    if meaning.steps:
         return body | {"aggs": stepquery.aggs(meaning, catalog, metrics)}
     inner: dict[str, Any] = dict(metrics)
     if meaning.interval:
         field = meaning.time.field if meaning.time else catalog.spec.time.default_field
-        inner = {"t": {"date_histogram": {"field": field, "calendar_interval": meaning.interval,
-                                          "format": FORMATS[meaning.interval], "min_doc_count": 0},
-                       **({"aggs": metrics} if metrics else {})}}
+        inner = {
+            "t": {
+                "date_histogram": {
+                    "field": field,
+                    "calendar_interval": meaning.interval,
+                    "format": FORMATS[meaning.interval],
+                    "min_doc_count": 0,
+                },
+                **({"aggs": metrics} if metrics else {}),
+            }
+        }
     if meaning.group_by:
         ranked_here = measure_dsl.ranked_here(meaning.measures)
         size = MAX_GROUPS if ranked_here else meaning.top_n or MAX_GROUPS
         order = None if ranked_here else part_order(meaning, catalog) or _order(meaning)
         terms = {"field": meaning.group_by[0], "size": size, **({"order": order} if order else {})}
         inner = {"g": {"terms": terms, **({"aggs": inner} if inner else {})}}
-    inner |= measure_dsl.whole_aggs(meaning.measures) if (meaning.group_by or meaning.interval) else {}
+    inner |= (
+        measure_dsl.whole_aggs(meaning.measures) if (meaning.group_by or meaning.interval) else {}
+    )
     if inner:
         body["aggs"] = inner
     return body
 
 
 def _metrics(meaning: Meaning) -> dict[str, Any]:
-    return {k: v for i, m in enumerate(meaning.measures) for k, v in measure_dsl.metric_aggs(i, m).items()}
+    return {
+        k: v
+        for i, m in enumerate(meaning.measures)
+        for k, v in measure_dsl.metric_aggs(i, m).items()
+    }
 
 
 def _order(meaning: Meaning) -> dict[str, str] | None:
-    """Groups in the order of their first measure (a ranking's, or highest first), so that the rows read in
-    the order the answer's words list them; groups of periods keep the engine's order."""
+    """Groups in the order of their first measure (a ranking's, or highest first), so that the rows
+    read in the order the answer's words list them; groups of periods keep the engine's order."""
     if not meaning.measures or (meaning.interval and not (meaning.top_n or meaning.sort)):
         return None
     first = meaning.measures[0]
     return {"_count": meaning.order} if first.agg == "count" else {"m0": meaning.order}
 
 
-def table(meaning: Meaning, response: dict[str, Any], catalog: Catalog,
-          dates: tuple[date | None, date | None] = (None, None)) -> tuple[list[str], list[list[Any]], int]:
+def table(
+    meaning: Meaning,
+    response: dict[str, Any],
+    catalog: Catalog,
+    dates: tuple[date | None, date | None] = (None, None),
+) -> tuple[list[str], list[list[Any]], int]:
     """(columns, rows, total) of an answer table from an ES response."""
     listed = listed_object(meaning, catalog)
     if listed is not None:
@@ -98,28 +129,41 @@ def table(meaning: Meaning, response: dict[str, Any], catalog: Catalog,
         return _hits_table(meaning, response, catalog)
     meaning = counted(meaning, catalog)
     if compared.applies(meaning):
-        return compared.table(meaning, response, lambda m, bucket: measure_dsl.cells(m.measures, bucket, {}))
+        return compared.table(
+            meaning, response, lambda m, bucket: measure_dsl.cells(m.measures, bucket, {})
+        )
     labels = measure_dsl.columns(meaning.measures)
     aggs = response.get("aggregations", {})
     total = response["hits"]["total"]["value"]
     wholes = measure_dsl.whole_values(meaning.measures, aggs, total)
     if meaning.steps:
-        return stepquery.table(meaning, response, lambda bucket: measure_dsl.cells(meaning.measures, bucket, wholes))
+        return stepquery.table(
+            meaning, response, lambda bucket: measure_dsl.cells(meaning.measures, bucket, wholes)
+        )
     if meaning.group_by:
         rows = []
         for bucket in aggs["g"]["buckets"]:
             prefix = [bucket["key"]]
             if meaning.interval:
-                rows += [[*prefix, b["key_as_string"], *measure_dsl.cells(meaning.measures, b, wholes)]
-                         for b in bucket["t"]["buckets"]]
+                rows += [
+                    [*prefix, b["key_as_string"], *measure_dsl.cells(meaning.measures, b, wholes)]
+                    for b in bucket["t"]["buckets"]
+                ]
             else:
                 rows.append([*prefix, *measure_dsl.cells(meaning.measures, bucket, wholes)])
         if measure_dsl.ranked_here(meaning.measures) and not meaning.interval:
             rows = _ranked(rows, meaning)
         time_col = ["period"] if meaning.interval else []
-        return [meaning.group_by[0], *time_col, *labels], named_parts(meaning, catalog, rows), len(rows)
+        return (
+            [meaning.group_by[0], *time_col, *labels],
+            named_parts(meaning, catalog, rows),
+            len(rows),
+        )
     if meaning.interval:
-        rows = [[b["key_as_string"], *measure_dsl.cells(meaning.measures, b, wholes)] for b in aggs["t"]["buckets"]]
+        rows = [
+            [b["key_as_string"], *measure_dsl.cells(meaning.measures, b, wholes)]
+            for b in aggs["t"]["buckets"]
+        ]
         if meaning.top_n:
             rows = _ranked(whole_periods(rows, meaning, dates), meaning)
         return ["period", *labels], rows, len(rows)
@@ -127,20 +171,23 @@ def table(meaning: Meaning, response: dict[str, Any], catalog: Catalog,
 
 
 def _ranked(rows: list[list[Any]], meaning: Meaning) -> list[list[Any]]:
-    """ "the busiest day", "the lowest hold rate": periods, or groups by a share or a percentile, ranked by the
-    first measure (the earlier first in a tie), the top N kept.
+    """ "the busiest day", "the lowest hold rate": periods, or groups by a share or a percentile,
+    ranked by the first measure (the earlier first in a tie), the top N kept.
 
-    A date histogram cannot be ordered by a metric in the DSL both engines speak, nor groups by a ratio or a
-    percentile, so their buckets (all of them) are ranked here.
+    A date histogram cannot be ordered by a metric in the DSL both engines speak, nor groups by a
+    ratio or a percentile, so their buckets (all of them) are ranked here.
     """
     present = [r for r in rows if r[1] is not None]
     ordered = sorted(present, key=lambda r: r[1], reverse=meaning.order == "desc")
-    return ordered[:meaning.top_n] if meaning.top_n else ordered
+    return ordered[: meaning.top_n] if meaning.top_n else ordered
 
 
-def whole_periods(rows: list[list[Any]], meaning: Meaning, dates: tuple[date | None, date | None]) -> list[list[Any]]:
-    """The periods wholly inside both the dates asked and the dates the records have (`dates`, first and last):
-    a week cut in half by either would rank as the quietest, or end a trend low, for want of days."""
+def whole_periods(
+    rows: list[list[Any]], meaning: Meaning, dates: tuple[date | None, date | None]
+) -> list[list[Any]]:
+    """The periods wholly inside both the dates asked and the dates the records have (`dates`, first
+    and last): a week cut in half by either would rank as the quietest, or end a trend low, for want
+    of days."""
     assert meaning.interval is not None
     first, last = dates
     asked = meaning.time
@@ -149,13 +196,16 @@ def whole_periods(rows: list[list[Any]], meaning: Meaning, dates: tuple[date | N
     kept = []
     for row in rows:
         start = date.fromisoformat(str(row[0])[:10])
-        if all(start >= d for d in starts) and all(period_end(start, meaning.interval) <= d for d in ends):
+        if all(start >= d for d in starts) and all(
+            period_end(start, meaning.interval) <= d for d in ends
+        ):
             kept.append(row)
     return kept
 
 
 def period_field(meaning: Meaning, catalog: Catalog) -> str | None:
-    """The date field whose periods a question compares, ranks or follows (None when it has no periods)."""
+    """The date field whose periods a question compares, ranks or follows (None when it has no
+    periods)."""
     if meaning.periods:
         return meaning.periods[0].field
     if meaning.interval or any(getattr(step, "interval", None) for step in meaning.steps):
@@ -183,10 +233,16 @@ def period_end(start: date, interval: str) -> date:
     return date(start.year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
 
 
-def _hits_table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> tuple[list[str], list[list[Any]], int]:
+def _hits_table(
+    meaning: Meaning, response: dict[str, Any], catalog: Catalog
+) -> tuple[list[str], list[list[Any]], int]:
     record = catalog.record
-    wanted = [record.id_field, *(c.field for c in meaning.conditions), *(f for f, _ in meaning.sort),
-              meaning.time.field if meaning.time else catalog.spec.time.default_field]
+    wanted = [
+        record.id_field,
+        *(c.field for c in meaning.conditions),
+        *(f for f, _ in meaning.sort),
+        meaning.time.field if meaning.time else catalog.spec.time.default_field,
+    ]
     wanted += [f for f, s in record.fields.items() if s.role == "dimension"][:3]
     columns = [c for c in dict.fromkeys(wanted) if c]
     rows = [[h["_source"].get(c) for c in columns] for h in response["hits"]["hits"]]

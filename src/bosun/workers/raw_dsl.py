@@ -1,11 +1,12 @@
-"""F06 with `BOSUN_LLM_RAW_DSL=true`: the model may add one filter clause for the words a Meaning could not use.
+"""F06 with `BOSUN_LLM_RAW_DSL=true`: the model may add one filter clause for the words a Meaning
+could not use.
 
 The query is still compiled from the validated Meaning; the model's clause only joins it as one more
 filter, so it can narrow the records, never widen them or reach another index. Before it is used the
 clause is checked: one of a few read-only query kinds, over the catalog's fields only, for words the
-reading did not understand; then the combined query goes through the engine's guardrails in a dry run
-(size 0). A refused clause gets one retry with the problems (the engine's own error among them); after
-that the words stay not understood, as without the model, and the answer says so.
+reading did not understand; then the combined query goes through the engine's guardrails in a dry
+run (size 0). A refused clause gets one retry with the problems (the engine's own error among them);
+after that the words stay not understood, as without the model, and the answer says so.
 """
 
 from __future__ import annotations
@@ -28,12 +29,17 @@ BOOL_PARTS = {"must", "filter", "should", "must_not"}
 
 
 class ModelClause(BaseModel):
-    clause: dict[str, Any] | None = Field(None, description="one query DSL clause over the fields listed, or null")
-    words: list[str] = Field(default_factory=list, description="the words not understood that the clause expresses")
+    clause: dict[str, Any] | None = Field(
+        None, description="one query DSL clause over the fields listed, or null"
+    )
+    words: list[str] = Field(
+        default_factory=list, description="the words not understood that the clause expresses"
+    )
 
 
 def with_raw_dsl(registry: Registry, client: ChatClient) -> Registry:
-    """A copy of the registry whose es_query_gen lets the model add a clause for words not understood."""
+    """A copy of the registry whose es_query_gen lets the model add a clause for words not
+    understood."""
     if "es_query_gen" not in registry.workers:
         return registry
     inner = registry.workers["es_query_gen"]
@@ -55,11 +61,16 @@ def _extended(inner: WorkerFn, client: ChatClient) -> WorkerFn:
     return query_gen
 
 
-def _ask(client: ChatClient, wi: WorkerInput, ctx: Context, query: CompiledQuery) -> ModelClause | None:
+def _ask(
+    client: ChatClient, wi: WorkerInput, ctx: Context, query: CompiledQuery
+) -> ModelClause | None:
     meaning = query.meaning
-    values = {"index": meaning.index, "words": ", ".join(meaning.not_understood),
-              "question": wi.sub_goal.params.text or meaning.text,
-              "fields": "\n".join(f.line(n) for n, f in ctx.catalog.record.fields.items())}
+    values = {
+        "index": meaning.index,
+        "words": ", ".join(meaning.not_understood),
+        "question": wi.sub_goal.params.text or meaning.text,
+        "fields": "\n".join(f.line(n) for n, f in ctx.catalog.record.fields.items()),
+    }
     try:
         asked = client.ask("raw_dsl", ModelClause, values, lambda c: _problems(c, query, ctx))
     except ModelFailure as exc:
@@ -71,14 +82,21 @@ def _ask(client: ChatClient, wi: WorkerInput, ctx: Context, query: CompiledQuery
 
 
 def _unused(why: str) -> None:
-    fell_back("raw_dsl", f"The model's query clause was not used ({why[:200]}); the words it was for were left out.")
+    fell_back(
+        "raw_dsl",
+        f"The model's query clause was not used ({why[:200]}); the words it was for were left out.",
+    )
 
 
 def _problems(asked: ModelClause, query: CompiledQuery, ctx: Context) -> list[str]:
     if asked.clause is None:
         return []
     unread = {w.lower() for w in query.meaning.not_understood}
-    found = [f"{w!r} is not among the words not understood" for w in asked.words if w.lower() not in unread]
+    found = [
+        f"{w!r} is not among the words not understood"
+        for w in asked.words
+        if w.lower() not in unread
+    ]
     found += [] if asked.words else ["name the words the clause expresses"]
     found += clause_problems(asked.clause, set(ctx.catalog.record.fields))
     if found:
@@ -91,10 +109,11 @@ def _problems(asked: ModelClause, query: CompiledQuery, ctx: Context) -> list[st
 
 
 def clause_problems(clause: Any, fields: set[str]) -> list[str]:
-    """Why `clause` is not one read-only query over `fields` (bool of term, terms, match, range, exists …).
+    """Why `clause` is not one read-only query over `fields` (bool of term, terms, match, range,
+    exists …).
 
-    Our own walk, because the engines' DSL parsers accept far more (scripts, joins, other indices' fields)
-    than a model's clause may use.
+    Our own walk, because the engines' DSL parsers accept far more (scripts, joins, other indices'
+    fields) than a model's clause may use.
     """
     if not isinstance(clause, dict) or len(clause) != 1:
         return [f"a clause is an object with one query kind, not {json.dumps(clause)[:80]}"]
@@ -121,7 +140,8 @@ def _bool_problems(spec: Any, fields: set[str]) -> list[str]:
 
 
 def _filtered(body: dict[str, Any], clause: dict[str, Any]) -> dict[str, Any]:
-    """The body's query with `clause` as one more filter: it can only narrow what the query matches."""
+    """The body's query with `clause` as one more filter: it can only narrow what the query
+    matches."""
     return {"bool": {"filter": [body["query"], clause] if "query" in body else [clause]}}
 
 
@@ -129,9 +149,15 @@ def _joined(query: CompiledQuery, asked: ModelClause) -> CompiledQuery:
     meaning = query.meaning
     assert asked.clause is not None
     said = {w.lower() for w in asked.words}
-    read = meaning.model_copy(update={
-        "not_understood": [w for w in meaning.not_understood if w.lower() not in said],
-        "assumptions": [*meaning.assumptions, f"“{' '.join(asked.words)}” read by the model as the filter "
-                                              f"{json.dumps(asked.clause, ensure_ascii=False)}"]})
+    read = meaning.model_copy(
+        update={
+            "not_understood": [w for w in meaning.not_understood if w.lower() not in said],
+            "assumptions": [
+                *meaning.assumptions,
+                f"“{' '.join(asked.words)}” read by the model as the filter "
+                f"{json.dumps(asked.clause, ensure_ascii=False)}",
+            ],
+        }
+    )
     body = {**query.body, "query": _filtered(query.body, asked.clause)}
     return query.model_copy(update={"body": body, "meaning": read})

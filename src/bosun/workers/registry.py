@@ -8,7 +8,14 @@ from typing import Any
 
 from bosun.errors import ConfigError
 from bosun.workers.context import Context
-from bosun.workers.models import GoalParams, GoalType, Slot, WorkerCapability, WorkerInput, WorkerResult
+from bosun.workers.models import (
+    GoalParams,
+    GoalType,
+    Slot,
+    WorkerCapability,
+    WorkerInput,
+    WorkerResult,
+)
 
 WorkerFn = Callable[[WorkerInput, Context], WorkerResult]
 Applies = Callable[[GoalParams], bool]
@@ -22,15 +29,22 @@ class RegisteredWorker:
     consumes_if: tuple[tuple[Slot[Any], Applies], ...] = ()  # inputs needed only by some goals
 
     def consumed(self, params: GoalParams) -> list[str]:
-        """The slots this worker needs for a goal: those it always consumes, then those the goal calls for
-        (es_query_gen needs the keys of a linked object only when the goal filters on one)."""
-        return [*self.capability.consumes, *(slot.name for slot, applies in self.consumes_if if applies(params))]
+        """The slots this worker needs for a goal: those it always consumes, then those the goal
+        calls for (es_query_gen needs the keys of a linked object only when the goal filters on
+        one)."""
+        return [
+            *self.capability.consumes,
+            *(slot.name for slot, applies in self.consumes_if if applies(params)),
+        ]
 
     def problems(self, result: WorkerResult) -> list[str]:
         """What of a result does not fill the slots this worker declares, with their types."""
         declared = {slot.name: slot for slot in self.produces}
-        found = [f"{self.capability.name} produced {name!r}, a slot it does not declare"
-                 for name in result.outputs if name not in declared]
+        found = [
+            f"{self.capability.name} produced {name!r}, a slot it does not declare"
+            for name in result.outputs
+            if name not in declared
+        ]
         for name, value in result.outputs.items():
             problem = declared[name].problem(value) if name in declared else None
             found += [f"{self.capability.name}: {problem}"] if problem else []
@@ -50,8 +64,10 @@ class Registry:
         for slot in capability.produces:
             other = self.producer_of(slot)
             if other is not None:
-                raise ConfigError(f"slot {slot!r} of worker {capability.name!r} is already produced by "
-                                  f"{other.capability.name!r}")
+                raise ConfigError(
+                    f"slot {slot!r} of worker {capability.name!r} is already produced by "
+                    f"{other.capability.name!r}"
+                )
         self.workers[capability.name] = worker
 
     def producer_of(self, slot: str) -> RegisteredWorker | None:
@@ -70,18 +86,33 @@ class Registry:
 REGISTRY = Registry()
 
 
-def worker(name: str, description: str, *, consumes: Sequence[Slot[Any]], produces: Sequence[Slot[Any]],
-           goal_type: GoalType, title: str = "", preconditions: list[str] | None = None, reviews_empty: bool = False,
-           consumes_if: Sequence[tuple[Slot[Any], Applies]] = (),
-           registry: Registry = REGISTRY) -> Callable[[WorkerFn], WorkerFn]:
-    """Register a stateless `(WorkerInput, Context) -> WorkerResult` function with its typed slots; `consumes_if`:
-    slots it consumes only for the goals a test on the goal's parameters accepts; `title` says what it does in a
-    few words, as the page's plan shows it."""
-    capability = WorkerCapability(name=name, description=description, title=title or name.replace("_", " "),
-                                  consumes=[s.name for s in consumes],
-                                  produces=[s.name for s in produces], goal_type=goal_type,
-                                  preconditions=preconditions or [], reviews_empty=reviews_empty,
-                                  consumes_if=[s.name for s, _ in consumes_if])
+def worker(
+    name: str,
+    description: str,
+    *,
+    consumes: Sequence[Slot[Any]],
+    produces: Sequence[Slot[Any]],
+    goal_type: GoalType,
+    title: str = "",
+    preconditions: list[str] | None = None,
+    reviews_empty: bool = False,
+    consumes_if: Sequence[tuple[Slot[Any], Applies]] = (),
+    registry: Registry = REGISTRY,
+) -> Callable[[WorkerFn], WorkerFn]:
+    """Register a stateless `(WorkerInput, Context) -> WorkerResult` function with its typed slots;
+    `consumes_if`: slots it consumes only for the goals a test on the goal's parameters accepts;
+    `title` says what it does in a few words, as the page's plan shows it."""
+    capability = WorkerCapability(
+        name=name,
+        description=description,
+        title=title or name.replace("_", " "),
+        consumes=[s.name for s in consumes],
+        produces=[s.name for s in produces],
+        goal_type=goal_type,
+        preconditions=preconditions or [],
+        reviews_empty=reviews_empty,
+        consumes_if=[s.name for s, _ in consumes_if],
+    )
 
     def decorate(fn: WorkerFn) -> WorkerFn:
         registry.register(RegisteredWorker(capability, fn, tuple(produces), tuple(consumes_if)))

@@ -33,15 +33,22 @@ class QueryResults(BaseModel):
     total: int
     query: dict[str, Any]
     meaning: Meaning
-    dates: tuple[date | None, date | None] = Field((None, None), description="the records' first and last dates, "
-                                                   "for a query of periods")
-    groups: int | None = Field(None, description="how many groups a step after grouping chose among (a "
-                               "threshold's 'of 62 ports')")
-    considered: int | None = Field(None, description="how many groups set logic tested (of which `rows` passed)")
+    dates: tuple[date | None, date | None] = Field(
+        (None, None), description="the records' first and last dates, for a query of periods"
+    )
+    groups: int | None = Field(
+        None,
+        description="how many groups a step after grouping chose among (a "
+        "threshold's 'of 62 ports')",
+    )
+    considered: int | None = Field(
+        None, description="how many groups set logic tested (of which `rows` passed)"
+    )
 
 
 class FoundKeys(BaseModel):
-    """What one link read on its reference index: the keys of the objects that have the attribute asked."""
+    """What one link read on its reference index: the keys of the objects that have the attribute
+    asked."""
 
     link: Link
     keys: list[str]

@@ -1,12 +1,17 @@
-"""Steps after grouping → Elasticsearch DSL pipelines, and their responses → the rows an analyst reads (issue 23).
+"""Steps after grouping → Elasticsearch DSL pipelines, and their responses → the rows an analyst
+reads (issue 23).
 
     Threshold  → `bucket_selector` in the grouping (a vetted script built from numbers only)
-    TopEach    → nested `terms` whose inner size is n, ordered by the measure; periods ranked by `bucket_sort`
+    TopEach    → nested `terms` whose inner size is n, ordered by the measure; periods ranked by
+    `bucket_sort`
     Running    → `cumulative_sum` in the date_histogram
-    Change     → `derivative` in the date_histogram (a percentage is the change over the period before)
-    PerPeriod  → a date_histogram (empty periods kept, bounded by the time range) and `avg_bucket` beside it
+    Change     → `derivative` in the date_histogram (a percentage is the change over the period
+    before)
+    PerPeriod  → a date_histogram (empty periods kept, bounded by the time range) and `avg_bucket`
+    beside it
 
-querygen calls `aggs` and `table` with the metrics and the value reader it builds; this module imports none of it.
+querygen calls `aggs` and `table` with the metrics and the value reader it builds; this module
+imports none of it.
 """
 
 from __future__ import annotations
@@ -18,9 +23,18 @@ from typing import Any
 from bosun.catalog import Catalog
 from bosun.errors import UnsupportedQuery
 from bosun.understanding import Meaning
-from bosun.understanding.meaning import Change, PerGroup, PerPeriod, Running, Step, Threshold, TopEach
+from bosun.understanding.meaning import (
+    Change,
+    PerGroup,
+    PerPeriod,
+    Running,
+    Step,
+    Threshold,
+    TopEach,
+)
 
-GROUP_CAP = 1000  # every group of a threshold or a top N within groups is seen: terms size, said when exceeded
+# every group of a threshold or a top N within groups is seen: terms size, said when exceeded
+GROUP_CAP = 1000
 _FORMAT = "yyyy-MM-dd"
 _SCRIPT_OPS = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 Values = Callable[[dict[str, Any]], list[Any]]
@@ -43,7 +57,8 @@ def aggs(meaning: Meaning, catalog: Catalog, metrics: dict[str, Any]) -> dict[st
 
 
 def group_count(response: dict[str, Any]) -> int | None:
-    """How many groups a step chose among (the `groups` cardinality beside its grouping), if it asked."""
+    """How many groups a step chose among (the `groups` cardinality beside its grouping), if it
+    asked."""
     groups = response.get("aggregations", {}).get("groups")
     return int(groups["value"]) if groups else None
 
@@ -57,50 +72,81 @@ def _order(meaning: Meaning, direction: str = "desc", index: int = 0) -> dict[st
     return {path(meaning, index): direction}
 
 
-def _histogram(meaning: Meaning, catalog: Catalog, inner: dict[str, Any],
-               interval: str | None = None) -> dict[str, Any]:
-    """Every period of the time range, empty ones too (a zero day counts in an average, a running total, a change)."""
+def _histogram(
+    meaning: Meaning, catalog: Catalog, inner: dict[str, Any], interval: str | None = None
+) -> dict[str, Any]:
+    """Every period of the time range, empty ones too (a zero day counts in an average, a running
+    total, a change)."""
     field = meaning.time.field if meaning.time else catalog.spec.time.default_field
-    body: dict[str, Any] = {"field": field, "calendar_interval": interval or meaning.interval, "format": _FORMAT,
-                            "min_doc_count": 0}
+    body: dict[str, Any] = {
+        "field": field,
+        "calendar_interval": interval or meaning.interval,
+        "format": _FORMAT,
+        "min_doc_count": 0,
+    }
     if meaning.time is not None and meaning.time.start and meaning.time.end:
-        body["extended_bounds"] = {"min": meaning.time.start.isoformat(), "max": meaning.time.end.isoformat()}
+        body["extended_bounds"] = {
+            "min": meaning.time.start.isoformat(),
+            "max": meaning.time.end.isoformat(),
+        }
     return {"date_histogram": body, **({"aggs": inner} if inner else {})}
 
 
 def _grouped(meaning: Meaning, metrics: dict[str, Any], inner: dict[str, Any]) -> dict[str, Any]:
-    """`inner` within each group of the first grouping (largest first), or as it stands without one."""
+    """`inner` within each group of the first grouping (largest first), or as it stands without
+    one."""
     if not meaning.group_by:
         return inner
     terms = {"field": meaning.group_by[0], "size": GROUP_CAP, "order": _order(meaning)}
-    return {"g": {"terms": terms, "aggs": {**metrics, **inner}}, "groups": _groups(meaning.group_by[0])}
+    return {
+        "g": {"terms": terms, "aggs": {**metrics, **inner}},
+        "groups": _groups(meaning.group_by[0]),
+    }
 
 
 def _groups(field: str) -> dict[str, Any]:
-    """How many groups there are (exact to 40,000 on Elasticsearch), to say how many passed or were cut."""
+    """How many groups there are (exact to 40,000 on Elasticsearch), to say how many passed or were
+    cut."""
     return {"cardinality": {"field": field, "precision_threshold": 40000}}
 
 
 # -- threshold -------------------------------------------------------------------------------------
 def selector(step: Threshold, bucket_path: str) -> dict[str, Any]:
     """A bucket_selector whose script is made of the step's numbers and operators only."""
-    tests = [f"params.v {_SCRIPT_OPS[op]} {float(getattr(step, op))!r}" for op in _SCRIPT_OPS
-             if getattr(step, op) is not None]
+    tests = [
+        f"params.v {_SCRIPT_OPS[op]} {float(getattr(step, op))!r}"
+        for op in _SCRIPT_OPS
+        if getattr(step, op) is not None
+    ]
     return {"bucket_selector": {"buckets_path": {"v": bucket_path}, "script": " && ".join(tests)}}
 
 
-def _threshold(meaning: Meaning, catalog: Catalog, metrics: dict[str, Any], step: Threshold) -> dict[str, Any]:
+def _threshold(
+    meaning: Meaning, catalog: Catalog, metrics: dict[str, Any], step: Threshold
+) -> dict[str, Any]:
     having = {"having": selector(step, path(meaning, step.measure))}
-    if meaning.group_by and meaning.interval:  # "stores with revenue of at least $5,000 per month": each month
-        return _grouped(meaning, metrics, {"t": _histogram(meaning, catalog, {**metrics, **having})})
+    # "stores with revenue of at least $5,000 per month": each month
+    if meaning.group_by and meaning.interval:
+        return _grouped(
+            meaning, metrics, {"t": _histogram(meaning, catalog, {**metrics, **having})}
+        )
     if meaning.group_by:
-        terms = {"field": meaning.group_by[0], "size": GROUP_CAP, "order": _order(meaning, index=step.measure)}
-        return {"g": {"terms": terms, "aggs": {**metrics, **having}}, "groups": _groups(meaning.group_by[0])}
+        terms = {
+            "field": meaning.group_by[0],
+            "size": GROUP_CAP,
+            "order": _order(meaning, index=step.measure),
+        }
+        return {
+            "g": {"terms": terms, "aggs": {**metrics, **having}},
+            "groups": _groups(meaning.group_by[0]),
+        }
     return {"t": _histogram(meaning, catalog, {**metrics, **having})}
 
 
 # -- top N within each group -----------------------------------------------------------------------
-def _top_each(meaning: Meaning, catalog: Catalog, metrics: dict[str, Any], step: TopEach) -> dict[str, Any]:
+def _top_each(
+    meaning: Meaning, catalog: Catalog, metrics: dict[str, Any], step: TopEach
+) -> dict[str, Any]:
     ranked = _order(meaning, step.order)
     if step.outer == "period":
         inner_terms = {"field": meaning.group_by[0], "size": step.n, "order": ranked}
@@ -110,12 +156,17 @@ def _top_each(meaning: Meaning, catalog: Catalog, metrics: dict[str, Any], step:
         inner_terms = {"field": meaning.group_by[1], "size": step.n, "order": ranked}
         inner = {"i": {"terms": inner_terms, **({"aggs": metrics} if metrics else {})}}
     else:  # the busiest periods of each group: every period measured, the top n kept by bucket_sort
-        top = {"top": {"bucket_sort": {"sort": [{path(meaning): {"order": step.order}}], "size": step.n}}}
+        top = {
+            "top": {
+                "bucket_sort": {"sort": [{path(meaning): {"order": step.order}}], "size": step.n}
+            }
+        }
         inner = {"t": _histogram(meaning, catalog, {**metrics, **top})}
     return _grouped(meaning, metrics, inner)
 
 
-# -- running totals and changes ----------------------------------------------------------------------
+# -- running totals and changes
+# ----------------------------------------------------------------------
 def _running_or_change(meaning: Meaning, step: Step) -> dict[str, Any]:
     if isinstance(step, Running):
         return {"run": {"cumulative_sum": {"buckets_path": path(meaning)}}}
@@ -123,23 +174,30 @@ def _running_or_change(meaning: Meaning, step: Step) -> dict[str, Any]:
 
 
 # -- averages per period ---------------------------------------------------------------------------
-def _per_period(meaning: Meaning, catalog: Catalog, metrics: dict[str, Any], step: PerPeriod) -> dict[str, Any]:
+def _per_period(
+    meaning: Meaning, catalog: Catalog, metrics: dict[str, Any], step: PerPeriod
+) -> dict[str, Any]:
     measured = path(meaning)
-    average = {"per": {"avg_bucket": {"buckets_path": f"t>{measured}", "gap_policy": "insert_zeros"}}}
+    average = {
+        "per": {"avg_bucket": {"buckets_path": f"t>{measured}", "gap_policy": "insert_zeros"}}
+    }
     inner = {"t": _histogram(meaning, catalog, metrics, step.interval), **average}
     return _grouped(meaning, metrics, inner)
 
 
 def _per_group(meaning: Meaning, metrics: dict[str, Any]) -> dict[str, Any]:
-    """Each group's figure, and their average (`avg_bucket`) beside; the groups are counted, so an average over
-    fewer groups than there are (past GROUP_CAP) is refused, never shown."""
+    """Each group's figure, and their average (`avg_bucket`) beside; the groups are counted, so an
+    average over fewer groups than there are (past GROUP_CAP) is refused, never shown."""
     average = {"per": {"avg_bucket": {"buckets_path": f"g>{path(meaning)}"}}}
     return _grouped(meaning, metrics, {}) | average
 
 
 # -- tables ----------------------------------------------------------------------------------------
-def table(meaning: Meaning, response: dict[str, Any], values: Values) -> tuple[list[str], list[list[Any]], int]:
-    """(columns, rows, total) of a step's answer: groups or periods with their figures, in the order computed."""
+def table(
+    meaning: Meaning, response: dict[str, Any], values: Values
+) -> tuple[list[str], list[list[Any]], int]:
+    """(columns, rows, total) of a step's answer: groups or periods with their figures, in the order
+    computed."""
     step = meaning.steps[0]
     result = response.get("aggregations", {})
     labels = [m.label for m in meaning.measures]
@@ -156,10 +214,15 @@ def table(meaning: Meaning, response: dict[str, Any], values: Values) -> tuple[l
     return columns, rows, len(rows)
 
 
-def _threshold_rows(meaning: Meaning, result: dict[str, Any], values: Values,
-                    labels: list[str]) -> tuple[list[str], list[list[Any]]]:
+def _threshold_rows(
+    meaning: Meaning, result: dict[str, Any], values: Values, labels: list[str]
+) -> tuple[list[str], list[list[Any]]]:
     if meaning.group_by and meaning.interval:
-        rows = [[g["key"], b["key_as_string"], *values(b)] for g in result["g"]["buckets"] for b in g["t"]["buckets"]]
+        rows = [
+            [g["key"], b["key_as_string"], *values(b)]
+            for g in result["g"]["buckets"]
+            for b in g["t"]["buckets"]
+        ]
         return [meaning.group_by[0], "period", *labels], rows
     if meaning.group_by:
         rows = [[b["key"], *values(b)] for b in result["g"]["buckets"]]
@@ -167,19 +230,27 @@ def _threshold_rows(meaning: Meaning, result: dict[str, Any], values: Values,
     return ["period", *labels], [[b["key_as_string"], *values(b)] for b in result["t"]["buckets"]]
 
 
-def _top_each_rows(meaning: Meaning, result: dict[str, Any], step: TopEach, values: Values,
-                   labels: list[str]) -> tuple[list[str], list[list[Any]]]:
+def _top_each_rows(
+    meaning: Meaning, result: dict[str, Any], step: TopEach, values: Values, labels: list[str]
+) -> tuple[list[str], list[list[Any]]]:
     if step.outer == "period":
-        rows = [[t["key_as_string"], g["key"], *values(g)] for t in result["t"]["buckets"] for g in t["g"]["buckets"]]
+        rows = [
+            [t["key_as_string"], g["key"], *values(g)]
+            for t in result["t"]["buckets"]
+            for g in t["g"]["buckets"]
+        ]
         return ["period", meaning.group_by[0], *labels], rows
     inner, column = ("i", meaning.group_by[1]) if len(meaning.group_by) > 1 else ("t", "period")
     key = "key" if inner == "i" else "key_as_string"
-    rows = [[g["key"], b[key], *values(b)] for g in result["g"]["buckets"] for b in g[inner]["buckets"]]
+    rows = [
+        [g["key"], b[key], *values(b)] for g in result["g"]["buckets"] for b in g[inner]["buckets"]
+    ]
     return [meaning.group_by[0], column, *labels], rows
 
 
-def _period_rows(meaning: Meaning, result: dict[str, Any], step: Step, values: Values,
-                 labels: list[str]) -> tuple[list[str], list[list[Any]]]:
+def _period_rows(
+    meaning: Meaning, result: dict[str, Any], step: Step, values: Values, labels: list[str]
+) -> tuple[list[str], list[list[Any]]]:
     """Each period with its figure and the running total, or the change from the period before."""
     added = ["running total"] if isinstance(step, Running) else ["change"]
     if isinstance(step, Change) and step.percent:
@@ -188,7 +259,10 @@ def _period_rows(meaning: Meaning, result: dict[str, Any], step: Step, values: V
     rows = []
     for group in groups:
         prefix = [group["key"]] if meaning.group_by else []
-        rows += [[*prefix, b["key_as_string"], *values(b)[:1], *_pipelined(b, step)] for b in group["t"]["buckets"]]
+        rows += [
+            [*prefix, b["key_as_string"], *values(b)[:1], *_pipelined(b, step)]
+            for b in group["t"]["buckets"]
+        ]
     return [*meaning.group_by[:1], "period", labels[0], *added], rows
 
 
@@ -210,10 +284,17 @@ def _percent(bucket: dict[str, Any], change: float | int | None) -> float | None
     return round(100 * change / before, 1) if before else None
 
 
-def _per_period_rows(meaning: Meaning, result: dict[str, Any], step: PerPeriod,
-                     labels: list[str]) -> tuple[list[str], list[list[Any]]]:
-    """Each group's (or the whole's) average per period, the number of periods and the total over them."""
-    columns = [*meaning.group_by[:1], f"{labels[0]} per {step.interval} (average)", f"{step.interval}s", labels[0]]
+def _per_period_rows(
+    meaning: Meaning, result: dict[str, Any], step: PerPeriod, labels: list[str]
+) -> tuple[list[str], list[list[Any]]]:
+    """Each group's (or the whole's) average per period, the number of periods and the total over
+    them."""
+    columns = [
+        *meaning.group_by[:1],
+        f"{labels[0]} per {step.interval} (average)",
+        f"{step.interval}s",
+        labels[0],
+    ]
     groups = result["g"]["buckets"] if meaning.group_by else [result]
     rows = []
     for group in groups:
@@ -224,11 +305,15 @@ def _per_period_rows(meaning: Meaning, result: dict[str, Any], step: PerPeriod,
     return columns, rows
 
 
-def _per_group_rows(meaning: Meaning, result: dict[str, Any], labels: list[str]) -> tuple[list[str], list[list[Any]]]:
+def _per_group_rows(
+    meaning: Meaning, result: dict[str, Any], labels: list[str]
+) -> tuple[list[str], list[list[Any]]]:
     """One row: the average of the groups' figures, how many groups, and the total over them."""
     groups = result["g"]["buckets"]
     if len(groups) < int(result["groups"]["value"]):
-        raise UnsupportedQuery("avg_bucket", f"more than {GROUP_CAP:,} groups to average over (some would be left out)")
+        raise UnsupportedQuery(
+            "avg_bucket", f"more than {GROUP_CAP:,} groups to average over (some would be left out)"
+        )
     field = meaning.group_by[0]
     total = sum(_bucket_value(meaning, b) for b in groups)
     columns = [f"{labels[0]} per {field} (average)", f"{field} groups", labels[0]]
@@ -248,7 +333,8 @@ def _number(value: Any) -> Any:
 
 
 def periods_between(start: date, end: date, interval: str) -> int:
-    """How many calendar periods the days start…end touch (31 days in May; 24 weeks touched by Jan 1 – Jun 15)."""
+    """How many calendar periods the days start…end touch (31 days in May; 24 weeks touched by Jan 1
+    – Jun 15)."""
     return _period_index(end, interval) - _period_index(start, interval) + 1
 
 

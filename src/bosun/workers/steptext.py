@@ -1,6 +1,8 @@
-"""The answer's words for a step after grouping (issue 23): each figure with what it was computed over.
+"""The answer's words for a step after grouping (issue 23): each figure with what it was computed
+over.
 
-    "7 of 48 ports of unlading had number of shipments above 2,000 (arrival date in all): LOS ANGELES 13,219; …"
+    "7 of 48 ports of unlading had number of shipments above 2,000 (arrival date in all): LOS
+    ANGELES 13,219; …"
     "Running total of total TEU per month: 79,745 by May 2026 (from January 2026)."
     "Change in number of shipments from April 2026 to May 2026: 2,105 → 2,095 (-10, -0.5 %)."
     "Average number of shipments per day: 68.48 over the 31 days May 2026 (2,123 in all)."
@@ -23,7 +25,8 @@ Noun = Callable[[int], str]  # what the groups are called, agreeing with a count
 
 
 def summary(results: QueryResults, noun: Noun, over: str) -> str:
-    """The step's figures in words; `over` says which records ("with port of unlading SAVANNAH", "in all")."""
+    """The step's figures in words; `over` says which records ("with port of unlading SAVANNAH", "in
+    all")."""
     meaning = results.meaning
     step = meaning.steps[0]
     if not results.rows and not isinstance(step, Threshold):
@@ -52,8 +55,11 @@ def figure(value: Any, unit: str | None = None) -> str:
 def _bound(meaning: Meaning, step: Threshold) -> str:
     """ "number of shipments above 2,000", "total TEU at least 500 and at most 900"."""
     words = english().read_back.bounds
-    said = [words[op].format(value=figure(_whole(getattr(step, op)))) for op in ("gt", "gte", "lt", "lte")
-            if getattr(step, op) is not None]
+    said = [
+        words[op].format(value=figure(_whole(getattr(step, op))))
+        for op in ("gt", "gte", "lt", "lte")
+        if getattr(step, op) is not None
+    ]
     return f"{measure_words(meaning.measures[step.measure])} {' and '.join(said)}"
 
 
@@ -73,24 +79,34 @@ def _threshold(results: QueryResults, step: Threshold, noun: Noun, over: str) ->
     if meaning.group_by and among is not None and among > GROUP_CAP:
         cut = f" (only the {GROUP_CAP:,} largest were tested)"
     listed = _listed(results.rows, meaning, 1 + step.measure)
-    return f"{counted} {what} had {_bound(meaning, step)} {over}{cut}" + (f": {listed}." if listed else ".")
+    return f"{counted} {what} had {_bound(meaning, step)} {over}{cut}" + (
+        f": {listed}." if listed else "."
+    )
 
 
 def _threshold_by_period(results: QueryResults, step: Threshold, noun: Noun, over: str) -> str:
-    """ "85 months of 8 carriers (of 12) had total TEU above 1,000": each group's periods past the bound."""
+    """ "85 months of 8 carriers (of 12) had total TEU above 1,000": each group's periods past the
+    bound."""
     meaning = results.meaning
     groups = len({row[0] for row in results.rows})
     among = f" (of {results.groups:,})" if results.groups is not None else ""
     unit = meaning.measures[step.measure].unit
-    shown = "; ".join(f"{_named(r[0], meaning)} {_named(r[1], meaning)} {figure(r[2 + step.measure], unit)}"
-                      for r in results.rows[:_LISTED])
-    more = f"; and {len(results.rows) - _LISTED} more in the table" if len(results.rows) > _LISTED else ""
+    shown = "; ".join(
+        f"{_named(r[0], meaning)} {_named(r[1], meaning)} {figure(r[2 + step.measure], unit)}"
+        for r in results.rows[:_LISTED]
+    )
+    more = (
+        f"; and {len(results.rows) - _LISTED} more in the table"
+        if len(results.rows) > _LISTED
+        else ""
+    )
     periods = f"{len(results.rows):,} {meaning.interval}s of {groups:,} {noun(groups)}{among}"
     return f"{periods} had {_bound(meaning, step)} {over}" + (f": {shown}{more}." if shown else ".")
 
 
 def _among(results: QueryResults) -> int | None:
-    """How many groups the threshold tested: the groups there are, or the periods of the time range."""
+    """How many groups the threshold tested: the groups there are, or the periods of the time
+    range."""
     meaning = results.meaning
     if meaning.group_by:
         return results.groups
@@ -103,7 +119,10 @@ def _among(results: QueryResults) -> int | None:
 def _listed(rows: list[list[Any]], meaning: Meaning, at: int) -> str:
     more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
     unit = meaning.measures[at - 1].unit
-    return "; ".join(f"{_named(row[0], meaning)} {figure(row[at], unit)}" for row in rows[:_LISTED]) + more
+    return (
+        "; ".join(f"{_named(row[0], meaning)} {figure(row[at], unit)}" for row in rows[:_LISTED])
+        + more
+    )
 
 
 def _named(value: Any, meaning: Meaning) -> Any:
@@ -118,13 +137,21 @@ def _top_each(results: QueryResults, step: TopEach, noun: Noun, over: str) -> st
         outer.setdefault(row[0], []).append(row)
     side = "top" if step.order == "desc" else "bottom"
     inner = results.columns[1].replace("_", " ")
-    within = results.columns[0].replace("_", " ") if step.outer == "group" else meaning.interval or "period"
+    within = (
+        results.columns[0].replace("_", " ")
+        if step.outer == "group"
+        else meaning.interval or "period"
+    )
     unit = meaning.measures[0].unit
-    shown = "; ".join(f"{_named(key, meaning)}: " + ", ".join(f"{_named(r[1], meaning)} {figure(r[2], unit)}"
-                                                             for r in rows)
-                      for key, rows in list(outer.items())[:_LISTED])
+    shown = "; ".join(
+        f"{_named(key, meaning)}: "
+        + ", ".join(f"{_named(r[1], meaning)} {figure(r[2], unit)}" for r in rows)
+        for key, rows in list(outer.items())[:_LISTED]
+    )
     more = f"; and {len(outer) - _LISTED} more in the table" if len(outer) > _LISTED else ""
-    heading = f"The {side} {step.n} {inner} by {measure_words(meaning.measures[0])} within each {within}"
+    heading = (
+        f"The {side} {step.n} {inner} by {measure_words(meaning.measures[0])} within each {within}"
+    )
     among = f"{len(outer):,} in all" + ("" if over == "in all" else f", {over}")
     return f"{heading} ({among}): {shown}{more}."
 
@@ -135,8 +162,10 @@ def _running(results: QueryResults, over: str) -> str:
     label = f"Running total of {measure_words(meaning.measures[0])} per {meaning.interval} {over}"
     if meaning.group_by:
         ends = _last_by_group(results.rows)
-        shown = "; ".join(f"{key} {figure(row[-1], unit)} by {_named(row[1], meaning)}"
-                          for key, row in list(ends.items())[:_LISTED])
+        shown = "; ".join(
+            f"{key} {figure(row[-1], unit)} by {_named(row[1], meaning)}"
+            for key, row in list(ends.items())[:_LISTED]
+        )
         return f"{label}: {shown}."
     first, last = results.rows[0], results.rows[-1]
     upto, since = _named(last[0], meaning), _named(first[0], meaning)
@@ -155,25 +184,37 @@ def _change(results: QueryResults, step: Change, over: str) -> str:
     at = 1 if meaning.group_by else 0
     rows = [r for r in results.rows if r[at + 2] is not None]
     if meaning.group_by or not rows:
-        return _changes_by_group(results, over) if rows else "There is no period before the first to change from."
+        return (
+            _changes_by_group(results, over)
+            if rows
+            else "There is no period before the first to change from."
+        )
     whole = [r for r in rows if not _cut_short(meaning, results, r[0])] or rows
     last = whole[-1]
     before = results.rows[results.rows.index(last) - 1]
     percent = f", {figure(last[3])} %" if step.percent and last[3] is not None else ""
     unit = meaning.measures[0].unit
     moved = f"{figure(before[1], unit)} → {figure(last[1], unit)} ({_signed(last[2])}{percent})"
-    skipped = f"; {_named(rows[-1][0], meaning)} is cut short by the dates, so not compared" \
-        if last is not rows[-1] else ""
+    skipped = (
+        f"; {_named(rows[-1][0], meaning)} is cut short by the dates, so not compared"
+        if last is not rows[-1]
+        else ""
+    )
     since, upto = _named(before[0], meaning), _named(last[0], meaning)
-    return (f"Change in {measure_words(meaning.measures[0])} {over} from {since} to {upto}: {moved}{skipped}. "
-            f"Each {meaning.interval}'s change from the one before is in the table.")
+    return (
+        f"Change in {measure_words(meaning.measures[0])} {over} from {since} to {upto}: "
+        f"{moved}{skipped}. "
+        f"Each {meaning.interval}'s change from the one before is in the table."
+    )
 
 
 def _changes_by_group(results: QueryResults, over: str) -> str:
     meaning = results.meaning
     ends = _last_by_group([r for r in results.rows if r[3] is not None])
-    shown = "; ".join(f"{key} {_signed(row[3])} in {_named(row[1], meaning)}"
-                      for key, row in list(ends.items())[:_LISTED])
+    shown = "; ".join(
+        f"{key} {_signed(row[3])} in {_named(row[1], meaning)}"
+        for key, row in list(ends.items())[:_LISTED]
+    )
     return f"Change in {measure_words(meaning.measures[0])} per {meaning.interval} {over}, the latest: {shown}."
 
 
@@ -187,34 +228,58 @@ def _per_period(results: QueryResults, step: PerPeriod, noun: Noun, over: str) -
     label = f"Average {measure_words(meaning.measures[0])} per {step.interval}"
     span = _span(meaning)
     if meaning.group_by:
-        shown = "; ".join(f"{r[0]} {figure(r[1], unit)} (over {r[2]} {step.interval}s)" for r in results.rows[:_LISTED])
-        more = f"; and {len(results.rows) - _LISTED} more in the table" if len(results.rows) > _LISTED else ""
+        shown = "; ".join(
+            f"{r[0]} {figure(r[1], unit)} (over {r[2]} {step.interval}s)"
+            for r in results.rows[:_LISTED]
+        )
+        more = (
+            f"; and {len(results.rows) - _LISTED} more in the table"
+            if len(results.rows) > _LISTED
+            else ""
+        )
         return f"{label} for {len(results.rows):,} {noun(len(results.rows))} {over}{span}: {shown}{more}."
     average, periods, total = results.rows[0]
     dates = over if span else f"from the first {step.interval} with records to the last, {over}"
-    return (f"{label}: {figure(average, unit)} over the {periods} {step.interval}s {dates} "
-            f"({figure(total, unit)} in all; {step.interval}s without any count as zero){_partial(meaning, step)}.")
+    return (
+        f"{label}: {figure(average, unit)} over the {periods} {step.interval}s {dates} "
+        f"({figure(total, unit)} in all; {step.interval}s without any count as "
+        f"zero){_partial(meaning, step)}."
+    )
 
 
 def _per_group(results: QueryResults, noun: Noun, over: str) -> str:
-    """ "Average total salary per team id: 125,004,579.73 over the 30 team ids (3,750,137,392 in all), …"."""
+    """ "Average total salary per team id: 125,004,579.73 over the 30 team ids (3,750,137,392 in
+    all), …"."""
     meaning = results.meaning
     unit = meaning.measures[0].unit
     average, groups, total = results.rows[0]
-    return (f"Average {measure_words(meaning.measures[0])} per {noun(1)}: {figure(average, unit)} over the "
-            f"{groups:,} {noun(groups)} {over} ({figure(total, unit)} in all; each {noun(1)}'s total, averaged).")
+    return (
+        f"Average {measure_words(meaning.measures[0])} per {noun(1)}: {figure(average, unit)} over "
+        "the "
+        f"{groups:,} {noun(groups)} {over} ({figure(total, unit)} in all; each {noun(1)}'s total, "
+        "averaged)."
+    )
 
 
 def _partial(meaning: Meaning, step: PerPeriod) -> str:
-    """ "; the first and last weeks are partial": periods the dates cut, which pull an average down."""
+    """ "; the first and last weeks are partial": periods the dates cut, which pull an average
+    down."""
     time = meaning.time
     if time is None or time.start is None or time.end is None or step.interval == "day":
         return ""
-    cut = [word for word, at, whole in (("first", time.start, _period_start(time.start, step.interval)),
-                                        ("last", time.end, period_end(_period_start(time.end, step.interval),
-                                                                      step.interval)))
-           if at != whole]
-    return f"; the {' and '.join(cut)} {step.interval}{'s are' if len(cut) > 1 else ' is'} partial" if cut else ""
+    cut = [
+        word
+        for word, at, whole in (
+            ("first", time.start, _period_start(time.start, step.interval)),
+            ("last", time.end, period_end(_period_start(time.end, step.interval), step.interval)),
+        )
+        if at != whole
+    ]
+    return (
+        f"; the {' and '.join(cut)} {step.interval}{'s are' if len(cut) > 1 else ' is'} partial"
+        if cut
+        else ""
+    )
 
 
 def _period_start(day: date, interval: str) -> date:
@@ -232,12 +297,18 @@ def _span(meaning: Meaning) -> str:
 
 
 def _cut(meaning: Meaning, results: QueryResults, period: str) -> str:
-    return f", {_named(period, meaning)} cut short by the dates" if _cut_short(meaning, results, period) else ""
+    return (
+        f", {_named(period, meaning)} cut short by the dates"
+        if _cut_short(meaning, results, period)
+        else ""
+    )
 
 
 def _cut_short(meaning: Meaning, results: QueryResults, period: str) -> bool:
     """A period that ends after the dates asked, or after the records' last date."""
     assert meaning.interval is not None
     end = period_end(date.fromisoformat(str(period)[:10]), meaning.interval)
-    limits = [d for d in (meaning.time.end if meaning.time else None, results.dates[1]) if d is not None]
+    limits = [
+        d for d in (meaning.time.end if meaning.time else None, results.dates[1]) if d is not None
+    ]
     return any(end > limit for limit in limits)

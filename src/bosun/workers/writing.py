@@ -1,4 +1,5 @@
-"""The model's words for F04, F09, F10 and F12, written from summaries, over the rules workers' answers.
+"""The model's words for F04, F09, F10 and F12, written from summaries, over the rules workers'
+answers.
 
 Each wrapped worker first answers by its rules (the glossary entry, the options, the field list, the
 figures F12 computed); the model then rewrites the text from a bounded summary of that answer (at
@@ -23,7 +24,14 @@ from bosun.ledger import fell_back
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Deliverable, Slot, WorkerInput, WorkerResult
 from bosun.workers.registry import RegisteredWorker, Registry, WorkerFn
-from bosun.workers.slots import ANALYSIS, ANSWER, CLARIFICATION_MESSAGE, ENTITY_OPTIONS, ES_RESULTS, EXPLANATION
+from bosun.workers.slots import (
+    ANALYSIS,
+    ANSWER,
+    CLARIFICATION_MESSAGE,
+    ENTITY_OPTIONS,
+    ES_RESULTS,
+    EXPLANATION,
+)
 
 TOP_ROWS = 10
 CELL = 40
@@ -53,20 +61,27 @@ def explain_summary(wi: WorkerInput, done: Deliverable) -> dict[str, str] | None
 
 
 def analyze_summary(wi: WorkerInput, done: Deliverable) -> dict[str, str] | None:
-    """F12's figures, the columns, the row count and the top rows: bounded whatever the result's size."""
+    """F12's figures, the columns, the row count and the top rows: bounded whatever the result's
+    size."""
     if not done.text:
         return None
     results = wi.get(ES_RESULTS)
-    rows = [[_cell(v) for v in row[:len(results.columns)]] for row in results.rows[:TOP_ROWS]]
-    return {"figures": done.text, "columns": json.dumps(results.columns[:20]), "total": str(results.total),
-            "rows": json.dumps(rows, ensure_ascii=False), "question": _question(wi)}
+    rows = [[_cell(v) for v in row[: len(results.columns)]] for row in results.rows[:TOP_ROWS]]
+    return {
+        "figures": done.text,
+        "columns": json.dumps(results.columns[:20]),
+        "total": str(results.total),
+        "rows": json.dumps(rows, ensure_ascii=False),
+        "question": _question(wi),
+    }
 
 
 def _cell(value: Any) -> Any:
     return value[:CELL] if isinstance(value, str) else value
 
 
-WRITERS: dict[str, tuple[Slot[Deliverable], str, Summary]] = {  # worker → (its deliverable slot, prompt, summary)
+# worker → (its deliverable slot, prompt, summary)
+WRITERS: dict[str, tuple[Slot[Deliverable], str, Summary]] = {
     "common_helpdesk": (ANSWER, "helpdesk", helpdesk_summary),
     "clarify_question": (CLARIFICATION_MESSAGE, "clarify", clarify_summary),
     "explain_metadata": (EXPLANATION, "explain", explain_summary),
@@ -85,8 +100,9 @@ def with_writers(registry: Registry, client: ChatClient) -> Registry:
     return Registry(workers)
 
 
-def _written(inner: WorkerFn, client: ChatClient, slot: Slot[Deliverable], prompt: str,
-             summary: Summary) -> WorkerFn:
+def _written(
+    inner: WorkerFn, client: ChatClient, slot: Slot[Deliverable], prompt: str, summary: Summary
+) -> WorkerFn:
     def write(wi: WorkerInput, ctx: Context) -> WorkerResult:
         result = inner(wi, ctx)
         done = result.get(slot)
@@ -116,7 +132,9 @@ def _ask(client: ChatClient, prompt: str, values: dict[str, str]) -> str | None:
 
 
 def _kept(prompt: str, why: str) -> None:
-    fell_back(prompt, f"The model's {prompt} text was not used ({why[:200]}); the rules' text stands.")
+    fell_back(
+        prompt, f"The model's {prompt} text was not used ({why[:200]}); the rules' text stands."
+    )
 
 
 def _rewritten(done: Deliverable, text: str) -> Deliverable:
@@ -132,7 +150,10 @@ def _checks(prompt: str, system: str, values: dict[str, str]) -> Callable[[Writt
         if leaked(written.text, system):
             problems.append("the text repeats the instructions")
         if prompt == "analyze":
-            problems += [f"the figure {n} is not in the summary" for n in invented_figures(written.text, values)]
+            problems += [
+                f"the figure {n} is not in the summary"
+                for n in invented_figures(written.text, values)
+            ]
         return problems
 
     return check
@@ -145,9 +166,11 @@ def _words(text: str) -> list[str]:
 def leaked(text: str, instructions: str) -> bool:
     """Does the text repeat a passage of the instructions (LEAK_WORDS words in a row)?"""
     said = _words(text)
-    runs = {" ".join(said[i:i + LEAK_WORDS]) for i in range(len(said) - LEAK_WORDS + 1)}
+    runs = {" ".join(said[i : i + LEAK_WORDS]) for i in range(len(said) - LEAK_WORDS + 1)}
     told = _words(instructions)
-    return any(" ".join(told[i:i + LEAK_WORDS]) in runs for i in range(len(told) - LEAK_WORDS + 1))
+    return any(
+        " ".join(told[i : i + LEAK_WORDS]) in runs for i in range(len(told) - LEAK_WORDS + 1)
+    )
 
 
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")

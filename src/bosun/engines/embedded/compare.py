@@ -20,14 +20,22 @@ _ROUNDED = {">=": 1, "<": 1, ">": 0, "<=": 0}
 
 
 def native(f: Field, op: str, value: Any) -> tuple[str, Any] | None:
-    """(op, value in the column's type) keeping the rows `column op value` keeps, or None (no exact form).
+    """(op, value in the column's type) keeping the rows `column op value` keeps, or None (no exact
+    form).
 
     `=` against a value the column's type cannot hold keeps no row: returned as ("FALSE", None).
     """
     if f.sql != quote(f.column):  # a single-precision field is compared as ES rounds it
         return None
-    rounded = _date_bounds(value) if f.column_type == "DATE" and isinstance(value, datetime) else (
-        _integer_bounds(value) if f.column_type in INTEGER_COLUMNS and isinstance(value, float) else None)
+    rounded = (
+        _date_bounds(value)
+        if f.column_type == "DATE" and isinstance(value, datetime)
+        else (
+            _integer_bounds(value)
+            if f.column_type in INTEGER_COLUMNS and isinstance(value, float)
+            else None
+        )
+    )
     if rounded is None:
         return None
     low, high = rounded
@@ -47,6 +55,6 @@ def _date_bounds(moment: datetime) -> tuple[date, date] | None:
 
 
 def _integer_bounds(value: float) -> tuple[int, int] | None:
-    if not math.isfinite(value) or abs(value) >= 2.0 ** 63:
+    if not math.isfinite(value) or abs(value) >= 2.0**63:
         return None
     return math.floor(value), math.ceil(value)

@@ -10,9 +10,25 @@ from dateutil.relativedelta import relativedelta
 
 from bosun.errors import UnsupportedQuery
 
-_UNITS = {"y": "years", "M": "months", "w": "weeks", "d": "days", "h": "hours", "H": "hours", "m": "minutes",
-          "s": "seconds"}
-_JAVA = [("yyyy", "%Y"), ("uuuu", "%Y"), ("MM", "%m"), ("dd", "%d"), ("HH", "%H"), ("mm", "%M"), ("ss", "%S")]
+_UNITS = {
+    "y": "years",
+    "M": "months",
+    "w": "weeks",
+    "d": "days",
+    "h": "hours",
+    "H": "hours",
+    "m": "minutes",
+    "s": "seconds",
+}
+_JAVA = [
+    ("yyyy", "%Y"),
+    ("uuuu", "%Y"),
+    ("MM", "%m"),
+    ("dd", "%d"),
+    ("HH", "%H"),
+    ("mm", "%M"),
+    ("ss", "%S"),
+]
 
 
 def to_millis(moment: datetime) -> int:
@@ -20,11 +36,14 @@ def to_millis(moment: datetime) -> int:
 
 
 def from_millis(millis: float) -> datetime:
-    """The moment of an epoch-millis value; one outside the years 1 to 9999 (a sum of dates, say) is refused."""
+    """The moment of an epoch-millis value; one outside the years 1 to 9999 (a sum of dates, say) is
+    refused."""
     try:
         return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(milliseconds=millis)
     except (OverflowError, ValueError):
-        raise UnsupportedQuery("date", f"{millis:.0f} epoch milliseconds is outside the years 1 to 9999") from None
+        raise UnsupportedQuery(
+            "date", f"{millis:.0f} epoch milliseconds is outside the years 1 to 9999"
+        ) from None
 
 
 def java_to_strftime(pattern: str) -> str:
@@ -33,7 +52,7 @@ def java_to_strftime(pattern: str) -> str:
     while i < len(pattern):
         if pattern[i] == "'":
             end = pattern.index("'", i + 1)
-            out += pattern[i + 1:end]
+            out += pattern[i + 1 : end]
             i = end + 1
             continue
         for java, py in [*_JAVA, ("SSS", "%f")]:
@@ -43,7 +62,9 @@ def java_to_strftime(pattern: str) -> str:
                 break
         else:
             if pattern[i].isalpha():
-                raise UnsupportedQuery("format", f"date pattern letter {pattern[i]!r} in {pattern!r}")
+                raise UnsupportedQuery(
+                    "format", f"date pattern letter {pattern[i]!r} in {pattern!r}"
+                )
             out += pattern[i]
             i += 1
     return out
@@ -51,7 +72,12 @@ def java_to_strftime(pattern: str) -> str:
 
 def format_millis(millis: float, fmt: str | None) -> str:
     moment = from_millis(millis)
-    if fmt in (None, "strict_date_optional_time", "date_optional_time", "strict_date_optional_time||epoch_millis"):
+    if fmt in (
+        None,
+        "strict_date_optional_time",
+        "date_optional_time",
+        "strict_date_optional_time||epoch_millis",
+    ):
         return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
     if fmt in ("date", "strict_date", "yyyy-MM-dd"):
         return moment.strftime("%Y-%m-%d")
@@ -61,14 +87,15 @@ def format_millis(millis: float, fmt: str | None) -> str:
     return text.replace(f"{moment.microsecond:06d}", f"{moment.microsecond // 1000:03d}")
 
 
-#: an ISO date or date-time cut short, and the unit of its last part: what ES fills up when it rounds up
+# : an ISO date or date-time cut short, and the unit of its last part: what ES fills up when it
+# rounds up
 _ISO_PARTS = re.compile(r"\d{4}(-\d{2}(-\d{2}([T ]\d{2}(:\d{2}(:\d{2}(\.\d+)?)?)?)?)?)?")
 _ISO_UNITS = ("y", "M", "d", "h", "m", "s")
 
 
 def _iso_unit(value: str) -> str | None:
-    """The finest unit an ISO value gives ("2017-03-31" → "d"), or None when it is given to the millisecond
-    or carries a zone (zoned values are read as written)."""
+    """The finest unit an ISO value gives ("2017-03-31" → "d"), or None when it is given to the
+    millisecond or carries a zone (zoned values are read as written)."""
     match = _ISO_PARTS.fullmatch(value)
     if match is None:
         return None
@@ -88,15 +115,17 @@ def _pattern_unit(pattern: str) -> str | None:
 def parse_date(text: Any, fmt: str | None = None, round_up: bool = False) -> datetime:
     """A date value as ES parses it: epoch millis numbers, ISO dates, or the given format.
 
-    round_up (a `gt` or `lte` bound) fills the parts the value leaves out with their largest values, as ES
-    does: `lte 2017-03-31` keeps the whole of that day (…T23:59:59.999), `gt 2017-03` excludes all of March.
+    round_up (a `gt` or `lte` bound) fills the parts the value leaves out with their largest values,
+    as ES does: `lte 2017-03-31` keeps the whole of that day (…T23:59:59.999), `gt 2017-03` excludes
+    all of March.
     """
     moment, unit = _parse(text, fmt)
     return _round(moment, unit, up=True) if round_up and unit is not None else moment
 
 
 def _parse(text: Any, fmt: str | None) -> tuple[datetime, str | None]:
-    """The moment, and the unit of the value's finest part when it leaves later parts out (else None)."""
+    """The moment, and the unit of the value's finest part when it leaves later parts out (else
+    None)."""
     if isinstance(text, int | float) and not isinstance(text, bool):
         return from_millis(float(text)), None
     if isinstance(text, datetime):
@@ -112,7 +141,9 @@ def _parse(text: Any, fmt: str | None) -> tuple[datetime, str | None]:
                 return from_millis(float(value)), None
             continue
         try:
-            return datetime.strptime(value, java_to_strftime(option)).replace(tzinfo=UTC), _pattern_unit(option)
+            return datetime.strptime(value, java_to_strftime(option)).replace(
+                tzinfo=UTC
+            ), _pattern_unit(option)
         except ValueError:
             continue
     try:
@@ -129,7 +160,9 @@ def _round(moment: datetime, unit: str, up: bool) -> datetime:
     start = {
         "y": moment.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0),
         "M": moment.replace(day=1, hour=0, minute=0, second=0, microsecond=0),
-        "w": (moment - timedelta(days=moment.weekday())).replace(hour=0, minute=0, second=0, microsecond=0),
+        "w": (moment - timedelta(days=moment.weekday())).replace(
+            hour=0, minute=0, second=0, microsecond=0
+        ),
         "d": moment.replace(hour=0, minute=0, second=0, microsecond=0),
         "h": moment.replace(minute=0, second=0, microsecond=0),
         "H": moment.replace(minute=0, second=0, microsecond=0),
@@ -142,12 +175,15 @@ def _round(moment: datetime, unit: str, up: bool) -> datetime:
 
 
 def evaluate(expr: Any, now: datetime, fmt: str | None = None, round_up: bool = False) -> datetime:
-    """`now-1d/d`, `2025-01-01||+1M/d`, or a plain date; `/unit` rounds down, or up when round_up."""
+    """`now-1d/d`, `2025-01-01||+1M/d`, or a plain date; `/unit` rounds down, or up when
+    round_up."""
     if not isinstance(expr, str):
         return parse_date(expr, fmt)
     if expr.startswith("now"):
         anchor, ops = now if now.tzinfo else now.replace(tzinfo=UTC), expr[3:]
-    elif "||" in expr and not expr.split("||", 1)[1].startswith(("epoch", "yyyy", "date", "strict")):
+    elif "||" in expr and not expr.split("||", 1)[1].startswith(
+        ("epoch", "yyyy", "date", "strict")
+    ):
         head, ops = expr.split("||", 1)
         anchor = parse_date(head, fmt)
     else:

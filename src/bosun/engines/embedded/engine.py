@@ -1,4 +1,5 @@
-"""The embedded engine: a DuckDB file that answers Elasticsearch query DSL in ES's response shape."""
+"""The embedded engine: a DuckDB file that answers Elasticsearch query DSL in ES's response
+shape."""
 
 from __future__ import annotations
 
@@ -48,21 +49,41 @@ if TYPE_CHECKING:
     from bosun.engines.staged import StagedRows
 
 _META = "_bosun_indices"
-_BODY_KEYS = {"query", "size", "from", "sort", "_source", "track_total_hits", "search_after", "aggs",
-              "aggregations", "timeout", "track_scores", "version", "seq_no_primary_term"}
+_BODY_KEYS = {
+    "query",
+    "size",
+    "from",
+    "sort",
+    "_source",
+    "track_total_hits",
+    "search_after",
+    "aggs",
+    "aggregations",
+    "timeout",
+    "track_scores",
+    "version",
+    "seq_no_primary_term",
+}
 _SKIP = {"_id", "_seq"}
 _STAGED_DB = "__staged"
 _FEW = 32  # up to this many documents are fetched one equality each (see fetch_sources)
 
 
 def _check_shapes(body: Body) -> None:
-    """What a cluster refuses before it runs anything: an empty or null query, a null or malformed `_source`, an
-    empty `search_after`, aggregations that are not an object."""
+    """What a cluster refuses before it runs anything: an empty or null query, a null or malformed
+    `_source`, an empty `search_after`, aggregations that are not an object."""
     if "query" in body and not body["query"]:
-        raise BadQuery("query", f"an empty query ({body['query']!r}): leave it out to match every record")
+        raise BadQuery(
+            "query", f"an empty query ({body['query']!r}): leave it out to match every record"
+        )
     check_source(body, "_source")
-    if "search_after" in body and (not isinstance(body["search_after"], list) or not body["search_after"]):
-        raise BadQuery("search_after", f"expected the sort values of the last hit, got {body['search_after']!r:.80}")
+    if "search_after" in body and (
+        not isinstance(body["search_after"], list) or not body["search_after"]
+    ):
+        raise BadQuery(
+            "search_after",
+            f"expected the sort values of the last hit, got {body['search_after']!r:.80}",
+        )
     for key in ("aggs", "aggregations"):
         if key in body and not isinstance(body[key], dict):
             raise BadQuery(key, f"expected an object of named aggregations, got {body[key]!r:.80}")
@@ -75,7 +96,8 @@ _DAMAGE = ("corrupt", "checksum", "not a valid duckdb", "invalid database")
 
 
 def _damaged(exc: BaseException) -> bool:
-    """Whether DuckDB's error says its file is damaged (it raises the base class for a checksum mismatch)."""
+    """Whether DuckDB's error says its file is damaged (it raises the base class for a checksum
+    mismatch)."""
     text = str(exc).lower()
     return any(word in text for word in _DAMAGE)
 
@@ -85,7 +107,8 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _connect(path: Path | None, read_only: bool, memory: Memory) -> duckdb.DuckDBPyConnection:
-    """Open the DuckDB file within its memory; a damaged one is moved aside and named, with what to do."""
+    """Open the DuckDB file within its memory; a damaged one is moved aside and named, with what to
+    do."""
     try:
         con = duckdb.connect(str(path) if path else ":memory:", read_only=read_only)
         con.execute("SET enable_progress_bar = false")
@@ -94,10 +117,15 @@ def _connect(path: Path | None, read_only: bool, memory: Memory) -> duckdb.DuckD
         return con
     except duckdb.Error as exc:
         if path is None or not _damaged(exc):
-            raise StoreError(f"the embedded engine's data file {path} cannot be opened: {_first_line(exc)}") from None
+            raise StoreError(
+                f"the embedded engine's data file {path} cannot be opened: {_first_line(exc)}"
+            ) from None
         aside = move_aside(path)
-        raise StoreError(f"the embedded engine's data file {path} is damaged ({_first_line(exc)}); it was moved to "
-                         f"{aside.name}: run `bosun data generate` to rebuild it") from None
+        raise StoreError(
+            f"the embedded engine's data file {path} is damaged ({_first_line(exc)}); it was moved "
+            "to "
+            f"{aside.name}: run `bosun data generate` to rebuild it"
+        ) from None
 
 
 class EmbeddedEngine(Engine):
@@ -105,11 +133,18 @@ class EmbeddedEngine(Engine):
 
     kind = "embedded"
 
-    def __init__(self, path: Path | None = None, *, read_only: bool = False,
-                 clock: Callable[[], datetime] | None = None, limits: Limits | None = None,
-                 memory: Memory | None = None) -> None:
+    def __init__(
+        self,
+        path: Path | None = None,
+        *,
+        read_only: bool = False,
+        clock: Callable[[], datetime] | None = None,
+        limits: Limits | None = None,
+        memory: Memory | None = None,
+    ) -> None:
         self.path = path
-        self.limits = limits or Limits()  # like a cluster's search.max_buckets and max_result_window
+        # like a cluster's search.max_buckets and max_result_window
+        self.limits = limits or Limits()
         self.memory = memory or Memory()
         if path is not None and not read_only:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -118,11 +153,14 @@ class EmbeddedEngine(Engine):
         self._local = threading.local()
         self._write = threading.Lock()
         self._mappings: dict[str, dict[str, Any]] = {}
-        self._field_maps: dict[str, dict[str, Field]] = {}  # per index, built once: searches only read it
+        # per index, built once: searches only read it
+        self._field_maps: dict[str, dict[str, Field]] = {}
         self._cursors: list[duckdb.DuckDBPyConnection] = []
         self._memo = PageMemo()
         if not read_only:
-            self._con.execute(f"CREATE TABLE IF NOT EXISTS {_META} (name VARCHAR PRIMARY KEY, mapping VARCHAR)")
+            self._con.execute(
+                f"CREATE TABLE IF NOT EXISTS {_META} (name VARCHAR PRIMARY KEY, mapping VARCHAR)"
+            )
 
     # -- plumbing --------------------------------------------------------------------------------
     def _cursor(self) -> duckdb.DuckDBPyConnection:
@@ -143,9 +181,13 @@ class EmbeddedEngine(Engine):
             raise self.memory.exceeded("the query") from None
         except duckdb.Error as exc:
             if not _damaged(exc):
-                raise UnsupportedQuery("query", f"the embedded engine could not run it: {_first_line(exc)}") from None
-            raise StoreError(f"the embedded engine's data file {self.path} cannot be read ({_first_line(exc)}): "
-                             "run `bosun data generate` to rebuild it") from None
+                raise UnsupportedQuery(
+                    "query", f"the embedded engine could not run it: {_first_line(exc)}"
+                ) from None
+            raise StoreError(
+                f"the embedded engine's data file {self.path} cannot be read ({_first_line(exc)}): "
+                "run `bosun data generate` to rebuild it"
+            ) from None
 
     def interrupt_all(self) -> None:
         """Stop every running query (a guardrail's deadline)."""
@@ -155,20 +197,33 @@ class EmbeddedEngine(Engine):
     def _mapping(self, index: str) -> dict[str, Any]:
         if index not in self._mappings:
             try:
-                rows = self._cursor().execute(f"SELECT mapping FROM {_META} WHERE name = ?", [index]).fetchall()
+                rows = (
+                    self._cursor()
+                    .execute(f"SELECT mapping FROM {_META} WHERE name = ?", [index])
+                    .fetchall()
+                )
             except duckdb.CatalogException:
                 rows = []
             if not rows:
-                raise MissingIndex(f"no index {index!r} in the embedded engine: load it with `bosun data load FILE` "
-                                   "(or build the sample with `bosun data generate`)")
+                raise MissingIndex(
+                    f"no index {index!r} in the embedded engine: load it with `bosun data load "
+                    "FILE` "
+                    "(or build the sample with `bosun data generate`)"
+                )
             self._mappings[index] = json.loads(rows[0][0])
         return self._mappings[index]
 
     def _fields(self, index: str) -> dict[str, Field]:
         if index not in self._field_maps:
             mapping = self._mapping(index)
-            rows = self._cursor().execute(f"SELECT column_name, column_type FROM (DESCRIBE {quote(index)})").fetchall()
-            self._field_maps[index] = flatten_mapping(mapping, index, {str(n): str(t) for n, t in rows})
+            rows = (
+                self._cursor()
+                .execute(f"SELECT column_name, column_type FROM (DESCRIBE {quote(index)})")
+                .fetchall()
+            )
+            self._field_maps[index] = flatten_mapping(
+                mapping, index, {str(n): str(t) for n, t in rows}
+            )
         return self._field_maps[index]
 
     def _compiler(self, index: str) -> Compiler:
@@ -177,7 +232,9 @@ class EmbeddedEngine(Engine):
     # -- Engine ----------------------------------------------------------------------------------
     def indices(self) -> list[str]:
         try:
-            return sorted(r[0] for r in self._cursor().execute(f"SELECT name FROM {_META}").fetchall())
+            return sorted(
+                r[0] for r in self._cursor().execute(f"SELECT name FROM {_META}").fetchall()
+            )
         except duckdb.CatalogException:
             return []
 
@@ -186,16 +243,24 @@ class EmbeddedEngine(Engine):
 
     def count(self, index: str, body: Body | None = None) -> int:
         where = self._compiler(index).compile((body or {}).get("query"))
-        return int(self._run(f"SELECT count(*) FROM {quote(index)} WHERE {where.text}",
-                             where.params)[0][0])
+        return int(
+            self._run(f"SELECT count(*) FROM {quote(index)} WHERE {where.text}", where.params)[0][0]
+        )
 
-    def bulk_load(self, index: str, table: pa.Table, mapping: dict[str, Any], id_field: str | None = None) -> int:
+    def bulk_load(
+        self, index: str, table: pa.Table, mapping: dict[str, Any], id_field: str | None = None
+    ) -> int:
         import numpy as np
         import pyarrow as pa
 
-        ids = table.column(id_field).cast(pa.string()) if id_field else pa.array(
-            np.arange(table.num_rows).astype(str))
-        loaded = table.append_column("_id", ids).append_column("_seq", pa.array(np.arange(table.num_rows)))
+        ids = (
+            table.column(id_field).cast(pa.string())
+            if id_field
+            else pa.array(np.arange(table.num_rows).astype(str))
+        )
+        loaded = table.append_column("_id", ids).append_column(
+            "_seq", pa.array(np.arange(table.num_rows))
+        )
         with self._write:
             self._con.register("__load", loaded)
             try:
@@ -205,29 +270,44 @@ class EmbeddedEngine(Engine):
         return table.num_rows
 
     def load_staged(self, index: str, staged: StagedRows, mapping: dict[str, Any]) -> int:
-        """The staged table copied in by DuckDB, table to table: its memory limit bounds the load, not the rows."""
+        """The staged table copied in by DuckDB, table to table: its memory limit bounds the load,
+        not the rows."""
         with self._write, self._attached(staged):
-            self._replaced(index, mapping, f"SELECT * EXCLUDE ({SEQ}), CAST({SEQ} AS VARCHAR) AS _id, {SEQ} AS _seq "
-                                           f"FROM {_staged(staged)}")
+            self._replaced(
+                index,
+                mapping,
+                f"SELECT * EXCLUDE ({SEQ}), CAST({SEQ} AS VARCHAR) AS _id, {SEQ} AS _seq "
+                f"FROM {_staged(staged)}",
+            )
         return staged.rows
 
     def append_staged(self, index: str, staged: StagedRows) -> int:
-        """The staged rows added after the index's own, cast to its columns' types; the index's rows stay."""
+        """The staged rows added after the index's own, cast to its columns' types; the index's rows
+        stay."""
         columns = self._fields_of(index)
         cast = ", ".join(f"CAST({quote(name)} AS {kind})" for name, kind in columns.items())
         first = f"(SELECT coalesce(max(_seq) + 1, 0) FROM {quote(index)})"
-        select = (f"SELECT {', '.join(map(quote, columns))}, _id, _seq FROM {quote(index)} UNION ALL "
-                  f"SELECT {cast}, CAST({SEQ} + {first} AS VARCHAR), {SEQ} + {first} FROM {_staged(staged)}")
+        select = (
+            f"SELECT {', '.join(map(quote, columns))}, _id, _seq FROM {quote(index)} UNION ALL "
+            f"SELECT {cast}, CAST({SEQ} + {first} AS VARCHAR), {SEQ} + {first} FROM "
+            f"{_staged(staged)}"
+        )
         with self._write, self._attached(staged):
             try:
                 self._replaced(index, self._mapping(index), select)
             except duckdb.ConversionException as exc:
-                raise LoadError(f"its values do not fit index {index!r}: {_first_line(exc)}") from None
+                raise LoadError(
+                    f"its values do not fit index {index!r}: {_first_line(exc)}"
+                ) from None
         return staged.rows
 
     def _fields_of(self, index: str) -> dict[str, str]:
         """An index's loaded columns and their DuckDB types, in order (not _id or _seq)."""
-        rows = self._cursor().execute(f"SELECT column_name, column_type FROM (DESCRIBE {quote(index)})").fetchall()
+        rows = (
+            self._cursor()
+            .execute(f"SELECT column_name, column_type FROM (DESCRIBE {quote(index)})")
+            .fetchall()
+        )
         return {str(n): str(t) for n, t in rows if n not in _SKIP}
 
     @contextmanager
@@ -239,7 +319,8 @@ class EmbeddedEngine(Engine):
             self._con.execute(f"DETACH {_STAGED_DB}")
 
     def _replaced(self, index: str, mapping: dict[str, Any], select: str) -> None:
-        """`index` replaced by the rows of `select` in one transaction: readers see the old or the new, never half."""
+        """`index` replaced by the rows of `select` in one transaction: readers see the old or the
+        new, never half."""
         self._con.begin()
         try:
             self._replace(index, mapping, select)
@@ -258,18 +339,28 @@ class EmbeddedEngine(Engine):
         self._con.execute(f"CREATE OR REPLACE TABLE {quote(index)} AS {select}")
         for column in text_columns(mapping):
             self._con.execute(
-                f"CREATE OR REPLACE TABLE {quote(token_table(index, column))} AS SELECT v, {_SPLIT} AS toks "
-                f"FROM (SELECT DISTINCT {quote(column)} AS v FROM {quote(index)} WHERE v IS NOT NULL)")
-        self._con.execute(f"INSERT OR REPLACE INTO {_META} VALUES (?, ?)", [index, json.dumps(mapping)])
+                f"CREATE OR REPLACE TABLE {quote(token_table(index, column))} AS SELECT v, "
+                f"{_SPLIT} AS toks "
+                f"FROM (SELECT DISTINCT {quote(column)} AS v FROM {quote(index)} WHERE v IS NOT "
+                "NULL)"
+            )
+        self._con.execute(
+            f"INSERT OR REPLACE INTO {_META} VALUES (?, ?)", [index, json.dumps(mapping)]
+        )
 
     def to_arrow(self, index: str) -> pa.Table:
         """Every row of an index in load order, with the columns it was loaded with."""
         columns = [quote(name) for name in self._mapping(index).get("properties", {})]
-        return self._cursor().sql(f"SELECT {', '.join(columns)} FROM {quote(index)} ORDER BY _seq").to_arrow_table()
+        return (
+            self._cursor()
+            .sql(f"SELECT {', '.join(columns)} FROM {quote(index)} ORDER BY _seq")
+            .to_arrow_table()
+        )
 
     def sql(self, text: str) -> list[tuple[Any, ...]]:
-        """Rows of SQL over the indices' tables (one per index, its fields as columns, plus `_id` and `_seq`):
-        what benchmarks and tests compare the DSL's answers with. Not for user or model text."""
+        """Rows of SQL over the indices' tables (one per index, its fields as columns, plus `_id`
+        and `_seq`): what benchmarks and tests compare the DSL's answers with. Not for user or model
+        text."""
         return self._cursor().execute(text).fetchall()
 
     def close(self) -> None:
@@ -290,9 +381,12 @@ class EmbeddedEngine(Engine):
         _check_shapes(body)
         compiler = self._compiler(index)
         where = compiler.compile(body.get("query"))
-        response: Response = {"took": 0, "timed_out": False,
-                              "_shards": {"total": 1, "successful": 1, "skipped": 0, "failed": 0},
-                              "hits": self._hits(index, body, compiler, where)}
+        response: Response = {
+            "took": 0,
+            "timed_out": False,
+            "_shards": {"total": 1, "successful": 1, "skipped": 0, "failed": 0},
+            "hits": self._hits(index, body, compiler, where),
+        }
         aggs = body.get("aggs", body.get("aggregations"))
         if aggs:
             aggregator = Aggregator(compiler, self._run, quote(index), self.limits, self._memo)
@@ -306,12 +400,17 @@ class EmbeddedEngine(Engine):
     def _hits(self, index: str, body: Body, compiler: Compiler, where: Sql) -> dict[str, Any]:
         size, offset = integer(body, "search", "size", 10), integer(body, "search", "from", 0)
         if size + offset > self.limits.max_hits:
-            raise GuardrailViolation(f"from + size = {size + offset:,} is over the cap of "
-                                     f"{self.limits.max_hits:,} hits")
+            raise GuardrailViolation(
+                f"from + size = {size + offset:,} is over the cap of {self.limits.max_hits:,} hits"
+            )
         keys = sort_keys(compiler, body.get("sort"))
         total = self._total(index, where, body.get("track_total_hits", 10_000))
         if size <= 0:
-            return {"total": total, "max_score": None, "hits": []} if total else {"max_score": None, "hits": []}
+            return (
+                {"total": total, "max_score": None, "hits": []}
+                if total
+                else {"max_score": None, "hits": []}
+            )
         condition = where
         if body.get("search_after") is not None:
             after = search_after_sql(keys, body["search_after"])
@@ -320,15 +419,21 @@ class EmbeddedEngine(Engine):
         rule = source_filter(body.get("_source"))
         names = source_columns(list(self._mapping(index).get("properties", {})), rule)
         columns = ", ".join(["_id", *(k.expr for k in keys), *(quote(n) for n in names)])
-        sql = (f"SELECT {columns} FROM {quote(index)} WHERE {condition.text} "
-               f"ORDER BY {order} LIMIT {size} OFFSET {offset}")
+        sql = (
+            f"SELECT {columns} FROM {quote(index)} WHERE {condition.text} "
+            f"ORDER BY {order} LIMIT {size} OFFSET {offset}"
+        )
         hits = []
         for row in self._run(sql, condition.params):
             hit: dict[str, Any] = {"_index": index, "_id": row[0], "_score": None if keys else 1.0}
             if rule is not None:
-                hit["_source"] = {n: json_value(v) for n, v in zip(names, row[1 + len(keys):], strict=True)}
+                hit["_source"] = {
+                    n: json_value(v) for n, v in zip(names, row[1 + len(keys) :], strict=True)
+                }
             if keys:
-                hit["sort"] = [k.sort_value(v) for k, v in zip(keys, row[1:1 + len(keys)], strict=True)]
+                hit["sort"] = [
+                    k.sort_value(v) for k, v in zip(keys, row[1 : 1 + len(keys)], strict=True)
+                ]
             hits.append(hit)
         max_score = None if keys else (1.0 if hits else None)
         result: dict[str, Any] = {"max_score": max_score, "hits": hits}
@@ -340,30 +445,47 @@ class EmbeddedEngine(Engine):
         tracked = {} if track is None else {"track_total_hits": track}
         limit = None if track is True else integer(tracked, "search", "track_total_hits", 10_000)
         count_sql = f"SELECT count(*) FROM {quote(index)} WHERE {where.text}"
-        if limit is not None and where.text != TRUE:  # an unfiltered count(*) is read from the table's statistics
+        # an unfiltered count(*) is read from the table's statistics
+        if limit is not None and where.text != TRUE:
             count_sql = f"SELECT count(*) FROM (SELECT 1 FROM {quote(index)} WHERE {where.text} LIMIT {limit + 1})"
         count = int(self._run(count_sql, where.params)[0][0])
         if limit is not None and count > limit:
             return {"value": limit, "relation": "gte"}
         return {"value": count, "relation": "eq"}
 
-    def fetch_sources(self, index: str, seqs: list[int], names: list[str] | None = None) -> dict[int, dict[str, Any]]:
+    def fetch_sources(
+        self, index: str, seqs: list[int], names: list[str] | None = None
+    ) -> dict[int, dict[str, Any]]:
         """_source documents (plus `_id`) by load position: every mapped column, or only `names`."""
         if not seqs:
             return {}
         names = list(self._mapping(index).get("properties", {})) if names is None else names
-        select = f"SELECT {', '.join(['_seq', '_id', *(quote(n) for n in names)])} FROM {quote(index)}"
-        if len(seqs) <= _FEW:  # `_seq = n` is a filter inside the scan, which reads only the rows it keeps
-            # (written as int literals, which DuckDB plans faster than parameters: no text of a user's gets in)
-            rows = self._run(" UNION ALL ".join(f"{select} WHERE _seq = {int(seq)}" for seq in seqs), [])
-        else:  # a join reads every row of every column; the positions go as one text, since DuckDB converts a
+        select = (
+            f"SELECT {', '.join(['_seq', '_id', *(quote(n) for n in names)])} FROM {quote(index)}"
+        )
+        # `_seq = n` is a filter inside the scan, which reads only the rows it keeps
+        if len(seqs) <= _FEW:
+            # (written as int literals, which DuckDB plans faster than parameters: no text of a
+            # user's gets in)
+            rows = self._run(
+                " UNION ALL ".join(f"{select} WHERE _seq = {int(seq)}" for seq in seqs), []
+            )
+        # a join reads every row of every column; the positions go as one text, since DuckDB
+        # converts a
+        else:
             # list parameter element by element (trying to import pandas for each: 10 s for 10,000)
-            rows = self._run(f"{select} WHERE _seq IN (SELECT unnest(string_split(?, ',')::BIGINT[]))",
-                             [",".join(str(int(seq)) for seq in seqs)])
-        return {r[0]: {"_id": r[1], **{n: json_value(v) for n, v in zip(names, r[2:], strict=True)}} for r in rows}
+            rows = self._run(
+                f"{select} WHERE _seq IN (SELECT unnest(string_split(?, ',')::BIGINT[]))",
+                [",".join(str(int(seq)) for seq in seqs)],
+            )
+        return {
+            r[0]: {"_id": r[1], **{n: json_value(v) for n, v in zip(names, r[2:], strict=True)}}
+            for r in rows
+        }
 
     def _finish(self, index: str, results: dict[str, Any]) -> dict[str, Any]:
-        """Replace top_hits placeholders with hits, every placeholder's sources fetched in one query."""
+        """Replace top_hits placeholders with hits, every placeholder's sources fetched in one
+        query."""
         placeholders = list(_placeholders(results))
         if not placeholders:
             return results
@@ -403,20 +525,29 @@ def _placeholders(node: Any) -> Iterator[dict[str, Any]]:
             yield from _placeholders(value)
 
 
-def _top_hits(index: str, found: dict[str, Any], spec: dict[str, Any],
-              docs: dict[int, dict[str, Any]]) -> dict[str, Any]:
+def _top_hits(
+    index: str, found: dict[str, Any], spec: dict[str, Any], docs: dict[int, dict[str, Any]]
+) -> dict[str, Any]:
     rule = source_filter(spec.get("_source"))
     sorted_by = bool(spec.get("sort"))
     hits = []
-    kept: list[str] | None = None  # every fetched document has the same fields: the rule is matched once
+    # every fetched document has the same fields: the rule is matched once
+    kept: list[str] | None = None
     for doc_id, seq, sort_values in found["seqs"]:
         hit: dict[str, Any] = {"_index": index, "_id": doc_id, "_score": None if sorted_by else 1.0}
         if rule is not None:
-            kept = source_columns([k for k in docs[seq] if k != "_id"], rule) if kept is None else kept
+            kept = (
+                source_columns([k for k in docs[seq] if k != "_id"], rule) if kept is None else kept
+            )
             hit["_source"] = {name: docs[seq][name] for name in kept}
         if sorted_by:
             hit["sort"] = sort_values
         hits.append(hit)
     max_score = None if sorted_by else 1.0
-    return {"hits": {"total": {"value": int(found["total"]), "relation": "eq"}, "max_score": max_score,
-                     "hits": hits}}
+    return {
+        "hits": {
+            "total": {"value": int(found["total"]), "relation": "eq"},
+            "max_score": max_score,
+            "hits": hits,
+        }
+    }

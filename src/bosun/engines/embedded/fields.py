@@ -5,9 +5,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-NUMERIC = {"integer", "long", "short", "byte", "float", "double", "half_float", "scaled_float", "unsigned_long"}
+NUMERIC = {
+    "integer",
+    "long",
+    "short",
+    "byte",
+    "float",
+    "double",
+    "half_float",
+    "scaled_float",
+    "unsigned_long",
+}
 INTEGRAL = {"integer", "long", "short", "byte", "unsigned_long"}
-INTEGER_COLUMNS = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT"}
+INTEGER_COLUMNS = {
+    "TINYINT",
+    "SMALLINT",
+    "INTEGER",
+    "BIGINT",
+    "UTINYINT",
+    "USMALLINT",
+    "UINTEGER",
+    "UBIGINT",
+}
 
 
 @dataclass(frozen=True)
@@ -22,13 +41,15 @@ class Field:
 
     @property
     def sql(self) -> str:
-        """The column as Elasticsearch sees its values: `float` fields are single precision there."""
+        """The column as Elasticsearch sees its values: `float` fields are single precision
+        there."""
         if self.type in ("float", "half_float"):
             return f"CAST(CAST({quote(self.column)} AS FLOAT) AS DOUBLE)"
         return quote(self.column)
 
     def text_match(self, predicate: str) -> str:
-        """Rows whose text matches `predicate` over `toks`, the lower-cased tokens of one distinct value.
+        """Rows whose text matches `predicate` over `toks`, the lower-cased tokens of one distinct
+        value.
 
         Tokens live in a side table of the column's distinct values, so a match is decided once per
         value rather than once per row.
@@ -54,8 +75,9 @@ class Field:
         return self.millis_of(self.sql)
 
     def millis_of(self, expr: str) -> str:
-        """`expr`, a value of this date field, as epoch milliseconds. A DATE converts directly: through a cast to
-        TIMESTAMP, DuckDB takes about three times as long (20 ms against 7 ms a million rows)."""
+        """`expr`, a value of this date field, as epoch milliseconds. A DATE converts directly:
+        through a cast to TIMESTAMP, DuckDB takes about three times as long (20 ms against 7 ms a
+        million rows)."""
         if self.column_type == "DATE":
             return f"epoch_ms({expr})"
         return f"epoch_ms(CAST({expr} AS TIMESTAMP))"
@@ -69,8 +91,11 @@ def token_table(index: str, column: str) -> str:
     return f"__tok__{index}__{column}"
 
 
-def flatten_mapping(mapping: dict[str, Any], index: str = "", types: dict[str, str] | None = None) -> dict[str, Field]:
-    """Every addressable field name (sub-fields included) → Field; `types` are the columns' DuckDB types."""
+def flatten_mapping(
+    mapping: dict[str, Any], index: str = "", types: dict[str, str] | None = None
+) -> dict[str, Field]:
+    """Every addressable field name (sub-fields included) → Field; `types` are the columns' DuckDB
+    types."""
     types = types or {}
     fields: dict[str, Field] = {}
     for name, spec in mapping.get("properties", {}).items():
@@ -78,7 +103,9 @@ def flatten_mapping(mapping: dict[str, Any], index: str = "", types: dict[str, s
         fields[name] = Field(name, kind, name, index, types.get(name, ""))
         for sub, sub_spec in spec.get("fields", {}).items():
             sub_kind = sub_spec.get("type", "keyword")
-            fields[f"{name}.{sub}"] = Field(f"{name}.{sub}", sub_kind, name, index, types.get(name, ""))
+            fields[f"{name}.{sub}"] = Field(
+                f"{name}.{sub}", sub_kind, name, index, types.get(name, "")
+            )
     return fields
 
 

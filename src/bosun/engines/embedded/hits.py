@@ -23,7 +23,9 @@ class SortKey:
     def __init__(self, compiler: Compiler, raw: Any) -> None:
         name, options = _sort_item(raw)
         self.name = name
-        self.desc = descending(options.get("order"), f"sort.{name}", "desc" if name == "_score" else "asc")
+        self.desc = descending(
+            options.get("order"), f"sort.{name}", "desc" if name == "_score" else "asc"
+        )
         self.missing = options.get("missing", "_last")
         self.field: Field | None = None
         if name in ("_doc", "_score"):
@@ -44,7 +46,11 @@ class SortKey:
                 last = low if self.desc else high
                 fill = last if self.missing == "_last" else (high if self.desc else low)
             else:
-                fill = to_millis(parse_date(self.missing)) if f.is_date else number(self.missing, "sort", "missing")
+                fill = (
+                    to_millis(parse_date(self.missing))
+                    if f.is_date
+                    else number(self.missing, "sort", "missing")
+                )
             literal = f"'{fill}'::DOUBLE" if math.isinf(fill) else str(fill)
             return f"COALESCE({column}, {literal})"
         return column
@@ -59,11 +65,21 @@ class SortKey:
             return 1.0
         if self.field is not None and self.field.type == "boolean" and value is not None:
             return 1 if value else 0
-        if self.field is not None and self.field.type in ("float", "half_float") and isinstance(value, float):
+        if (
+            self.field is not None
+            and self.field.type in ("float", "half_float")
+            and isinstance(value, float)
+        ):
             import numpy as np  # only for a sort on a single-precision field
 
-            return float(str(np.float32(value)))  # Elasticsearch prints single precision at its shortest
-        if isinstance(value, float) and value.is_integer() and self.field is not None and not self.field.is_numeric:
+            # Elasticsearch prints single precision at its shortest
+            return float(str(np.float32(value)))
+        if (
+            isinstance(value, float)
+            and value.is_integer()
+            and self.field is not None
+            and not self.field.is_numeric
+        ):
             return int(value)
         return value
 
@@ -75,7 +91,7 @@ def _sort_item(raw: Any) -> tuple[str, dict[str, Any]]:
     item = an_object(raw, "sort")
     if len(item) != 1:
         raise BadQuery("sort", f"each sort item must name one field, got {raw!r:.80}")
-    (name, options), = item.items()
+    ((name, options),) = item.items()
     if isinstance(options, str):
         return str(name), {"order": options}
     # mode and unmapped_type change nothing over single-valued mapped fields
@@ -114,7 +130,8 @@ def search_after_sql(keys: list[SortKey], values: list[Any]) -> Sql:
 
 
 def check_source(body: dict[str, Any], clause: str) -> None:
-    """A `_source` given as null, or malformed, is refused as a cluster refuses it (left out, it means all)."""
+    """A `_source` given as null, or malformed, is refused as a cluster refuses it (left out, it
+    means all)."""
     if "_source" in body:
         if body["_source"] is None:
             raise BadQuery(clause, "expected true, false, a pattern, a list or an object, got null")
@@ -132,7 +149,9 @@ def source_filter(spec: Any) -> tuple[list[str] | None, list[str]] | None:
     if isinstance(spec, list):
         return _as_list(spec), []
     if not isinstance(spec, dict):
-        raise BadQuery("_source", f"expected true, false, a pattern, a list or an object, got {spec!r:.80}")
+        raise BadQuery(
+            "_source", f"expected true, false, a pattern, a list or an object, got {spec!r:.80}"
+        )
     check_keys("_source", spec, {"includes", "excludes", "include", "exclude"})
     includes = spec.get("includes", spec.get("include"))
     excludes = spec.get("excludes", spec.get("exclude", []))
@@ -151,12 +170,14 @@ def _as_list(value: Any) -> list[str]:
 
 def _kept(name: str, rule: tuple[list[str] | None, list[str]]) -> bool:
     includes, excludes = rule
-    return ((includes is None or any(fnmatch.fnmatchcase(name, p) for p in includes))
-            and not any(fnmatch.fnmatchcase(name, p) for p in excludes))
+    return (includes is None or any(fnmatch.fnmatchcase(name, p) for p in includes)) and not any(
+        fnmatch.fnmatchcase(name, p) for p in excludes
+    )
 
 
 def source_columns(names: list[str], rule: tuple[list[str] | None, list[str]] | None) -> list[str]:
-    """The columns a _source rule keeps, so a search reads only those (none for `_source: false`)."""
+    """The columns a _source rule keeps, so a search reads only those (none for `_source:
+    false`)."""
     return [] if rule is None else [n for n in names if _kept(n, rule)]
 
 

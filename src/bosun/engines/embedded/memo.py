@@ -6,15 +6,17 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-Groups = tuple[list[tuple[Any, ...]], dict[str, dict[tuple[Any, ...], Any]]]  # rows (keys..., count), metrics
+# rows (keys..., count), metrics
+Groups = tuple[list[tuple[Any, ...]], dict[str, dict[tuple[Any, ...], Any]]]
 
 
 class PageMemo:
     """The groups of recent composite aggregations, by what they group over.
 
-    A client pages through a composite with one request per page, and each page would group every row again:
-    at 1M rows, 14 pages were 14 full GROUP BYs where one gives every page. The first page keeps its groups
-    (at most `rows` of them) and the next pages are read from them. A data load forgets its index's groups.
+    A client pages through a composite with one request per page, and each page would group every
+    row again: at 1M rows, 14 pages were 14 full GROUP BYs where one gives every page. The first
+    page keeps its groups (at most `rows` of them) and the next pages are read from them. A data
+    load forgets its index's groups.
     """
 
     def __init__(self, entries: int = 16, rows: int = 10_000) -> None:

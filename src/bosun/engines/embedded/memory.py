@@ -1,4 +1,5 @@
-"""How much memory DuckDB may use, and where it spills past that: for the engine's file and the loader's reads."""
+"""How much memory DuckDB may use, and where it spills past that: for the engine's file and the
+loader's reads."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ def shown(size: int) -> str:
 
 @dataclass(frozen=True)
 class Memory:
-    """DuckDB's `memory_limit` in bytes (None: DuckDB's own default) and its `temp_directory` (None: its own)."""
+    """DuckDB's `memory_limit` in bytes (None: DuckDB's own default) and its `temp_directory` (None:
+    its own)."""
 
     limit: int | None = None
     temp_dir: Path | None = None
@@ -34,5 +36,11 @@ class Memory:
 
     def exceeded(self, what: str) -> MemoryLimitExceeded:
         """The error for `what` (a query, the load of a file) needing more than the limit."""
-        limit = f"the embedded engine's memory limit of {shown(self.limit)}" if self.limit else "the machine's memory"
-        return MemoryLimitExceeded(f"{what} needs more than {limit} ({SETTING}); narrow it, or raise the limit")
+        limit = (
+            f"the embedded engine's memory limit of {shown(self.limit)}"
+            if self.limit
+            else "the machine's memory"
+        )
+        return MemoryLimitExceeded(
+            f"{what} needs more than {limit} ({SETTING}); narrow it, or raise the limit"
+        )

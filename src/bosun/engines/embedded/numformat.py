@@ -1,7 +1,9 @@
-"""A number written with a Java DecimalFormat pattern, as Elasticsearch writes a pipeline's `value_as_string`.
+"""A number written with a Java DecimalFormat pattern, as Elasticsearch writes a pipeline's
+`value_as_string`.
 
-Only the plain patterns: grouping (`#,##0`), least integer digits (`0`), least and most fraction digits
-(`.00##`); rounding half to even on the double's exact value, as the JDK does. Anything else is refused.
+Only the plain patterns: grouping (`#,##0`), least integer digits (`0`), least and most fraction
+digits (`.00##`); rounding half to even on the double's exact value, as the JDK does. Anything else
+is refused.
 """
 
 from __future__ import annotations
@@ -17,8 +19,14 @@ _PATTERN = re.compile(r"([#,0]*)(?:\.(0*)(#*))?")
 def decimal_format(value: float, pattern: str) -> str:
     found = _PATTERN.fullmatch(str(pattern))
     if not pattern or not found or found[1].endswith(","):
-        raise UnsupportedQuery("format", f"only plain DecimalFormat patterns such as '#,##0.00', got {pattern!r:.40}")
-    whole_pattern, least_fraction, more_fraction = found[1], len(found[2] or ""), len(found[3] or "")
+        raise UnsupportedQuery(
+            "format", f"only plain DecimalFormat patterns such as '#,##0.00', got {pattern!r:.40}"
+        )
+    whole_pattern, least_fraction, more_fraction = (
+        found[1],
+        len(found[2] or ""),
+        len(found[3] or ""),
+    )
     most_fraction = least_fraction + more_fraction
     exact = Decimal(value).quantize(Decimal(1).scaleb(-most_fraction), rounding=ROUND_HALF_EVEN)
     whole, _, fraction = format(abs(exact), "f").partition(".")

@@ -2,14 +2,14 @@
 
 A pipeline reads values of other aggregations through a `buckets_path` (`agg>agg.metric`, `_count`,
 `_key`, `pcts[99.9]`), never rows. Parent pipelines (bucket_selector, bucket_sort, bucket_script,
-cumulative_sum, derivative, serial_diff) sit in a multi-bucket aggregation's `aggs` and work across its
-buckets; sibling pipelines (avg/sum/max/min_bucket) read a multi-bucket aggregation beside them and add
-one value where they are declared. As in Elasticsearch, inner pipelines run before outer ones, and a
-pipeline that reads another pipeline runs after it.
+cumulative_sum, derivative, serial_diff) sit in a multi-bucket aggregation's `aggs` and work across
+its buckets; sibling pipelines (avg/sum/max/min_bucket) read a multi-bucket aggregation beside them
+and add one value where they are declared. As in Elasticsearch, inner pipelines run before outer
+ones, and a pipeline that reads another pipeline runs after it.
 
-A gap is a value that is missing (NaN, infinite, or any metric of an empty bucket); `gap_policy` says
-whether it stays a gap (`skip`, NaN here as in Elasticsearch), becomes 0 (`insert_zeros`) or keeps a
-finite metric of an empty bucket (`keep_values`).
+A gap is a value that is missing (NaN, infinite, or any metric of an empty bucket); `gap_policy`
+says whether it stays a gap (`skip`, NaN here as in Elasticsearch), becomes 0 (`insert_zeros`) or
+keeps a finite metric of an empty bucket (`keep_values`).
 """
 
 from __future__ import annotations
@@ -25,20 +25,30 @@ from bosun.engines.params import an_object, descending, integer
 from bosun.engines.scripts import vetted
 from bosun.errors import BadQuery, UnsupportedQuery
 
-PARENT = {"bucket_selector", "bucket_sort", "bucket_script", "cumulative_sum", "derivative", "serial_diff"}
+PARENT = {
+    "bucket_selector",
+    "bucket_sort",
+    "bucket_script",
+    "cumulative_sum",
+    "derivative",
+    "serial_diff",
+}
 SIBLING = {"avg_bucket", "sum_bucket", "max_bucket", "min_bucket"}
 PIPELINES = PARENT | SIBLING
-_HISTOGRAM_ONLY = {"cumulative_sum", "derivative", "serial_diff"}  # parents must be (date_)histograms
+# parents must be (date_)histograms
+_HISTOGRAM_ONLY = {"cumulative_sum", "derivative", "serial_diff"}
 _HISTOGRAMS = {"histogram", "date_histogram"}
 _SINGLE_BUCKET = {"filter", "missing"}
 _GAP_POLICIES = {"skip", "insert_zeros", "keep_values"}
-_KEYS = {"bucket_selector": {"buckets_path", "script", "gap_policy"},
-         "bucket_script": {"buckets_path", "script", "gap_policy", "format"},
-         "bucket_sort": {"sort", "from", "size", "gap_policy"},
-         "cumulative_sum": {"buckets_path", "format"},
-         "derivative": {"buckets_path", "gap_policy", "format"},
-         "serial_diff": {"buckets_path", "gap_policy", "format", "lag"},
-         **{kind: {"buckets_path", "gap_policy", "format"} for kind in SIBLING}}
+_KEYS = {
+    "bucket_selector": {"buckets_path", "script", "gap_policy"},
+    "bucket_script": {"buckets_path", "script", "gap_policy", "format"},
+    "bucket_sort": {"sort", "from", "size", "gap_policy"},
+    "cumulative_sum": {"buckets_path", "format"},
+    "derivative": {"buckets_path", "gap_policy", "format"},
+    "serial_diff": {"buckets_path", "gap_policy", "format", "lag"},
+    **{kind: {"buckets_path", "gap_policy", "format"} for kind in SIBLING},
+}
 
 Row = tuple[Any, dict[str, Any]]  # (the key of a keyed bucket or None, the bucket)
 Item = tuple[str, str, dict[str, Any], dict[str, Any]]  # name, kind, body, children
@@ -50,7 +60,8 @@ def run_pipelines(aggs: dict[str, Any], results: dict[str, Any]) -> None:
     _check_paths(aggs)
     items = _items(aggs)
     for name, kind, _, children in items:
-        if kind not in PIPELINES and name in results:  # a metric on an unmapped field has no result to walk
+        # a metric on an unmapped field has no result to walk
+        if kind not in PIPELINES and name in results:
             _inside(kind, children, results[name])
     for name, kind, body, _ in _in_order(items):
         results[name] = _sibling(kind, body, results, items)
@@ -66,14 +77,16 @@ def _check_parents(aggs: dict[str, Any], parent: str | None) -> None:
 
 
 def _inside(kind: str, children: dict[str, Any], result: dict[str, Any]) -> None:
-    """The pipelines declared in the `aggs` of an aggregation of `kind`, whose response is `result`."""
+    """The pipelines declared in the `aggs` of an aggregation of `kind`, whose response is
+    `result`."""
     items = _items(children)
     if not items or ("buckets" not in result and kind not in _SINGLE_BUCKET):
         return
     rows = _rows(kind, result)
     for _, bucket in rows:
         for name, child_kind, _, grandchildren in items:
-            if child_kind not in PIPELINES and name in bucket:  # as at the top: no result, nothing to walk
+            # as at the top: no result, nothing to walk
+            if child_kind not in PIPELINES and name in bucket:
                 _inside(child_kind, grandchildren, bucket[name])
     for name, pipe, body, _ in _in_order(items):
         if pipe in SIBLING:
@@ -85,7 +98,8 @@ def _inside(kind: str, children: dict[str, Any], result: dict[str, Any]) -> None
 
 
 def _check_paths(aggs: dict[str, Any]) -> None:
-    """Refuse a buckets_path that names no aggregation: a typo must not read as a gap in every bucket."""
+    """Refuse a buckets_path that names no aggregation: a typo must not read as a gap in every
+    bucket."""
     items = _items(aggs)
     for _, kind, body, children in items:
         if kind in SIBLING:
@@ -112,18 +126,23 @@ def _declared(kind: str, path: str, items: list[Item]) -> Item | None:
     for item in items:
         if item[0] == first:
             return item
-    raise BadQuery(kind, f"buckets_path {path!r}: no aggregation named {first!r} beside the pipeline")
+    raise BadQuery(
+        kind, f"buckets_path {path!r}: no aggregation named {first!r} beside the pipeline"
+    )
 
 
 def _check_sibling_path(kind: str, path: str, items: list[Item]) -> None:
-    """A sibling's path: through single-bucket aggregations to a multi-bucket one, then a path in its buckets."""
+    """A sibling's path: through single-bucket aggregations to a multi-bucket one, then a path in
+    its buckets."""
     step, _, rest = path.partition(">")
     target = _declared(kind, step, items) if rest else None
     while target is not None and target[1] in _SINGLE_BUCKET:
         step, _, rest = rest.partition(">")
         target = _declared(kind, step, _items(target[3])) if rest else None
     if target is None or target[1] in PIPELINES:
-        raise BadQuery(kind, f"buckets_path {path!r} must lead to a multi-bucket aggregation beside {kind}")
+        raise BadQuery(
+            kind, f"buckets_path {path!r} must lead to a multi-bucket aggregation beside {kind}"
+        )
     _declared(kind, rest, _items(target[3]))
 
 
@@ -133,9 +152,13 @@ def _check_parent(pipe: str, name: str, parent: str | None) -> None:
     if parent == "composite":
         raise UnsupportedQuery(f"composite > {pipe}", "pipelines under a composite aggregation")
     if parent in _SINGLE_BUCKET:
-        raise BadQuery(pipe, f"{name!r} must be declared inside a multi-bucket aggregation, not {parent}")
+        raise BadQuery(
+            pipe, f"{name!r} must be declared inside a multi-bucket aggregation, not {parent}"
+        )
     if pipe in _HISTOGRAM_ONLY and parent not in _HISTOGRAMS:
-        raise BadQuery(pipe, f"{pipe} aggregation [{name}] must have a histogram or date_histogram as parent")
+        raise BadQuery(
+            pipe, f"{pipe} aggregation [{name}] must have a histogram or date_histogram as parent"
+        )
 
 
 def _rows(kind: str, result: dict[str, Any]) -> list[Row]:
@@ -154,7 +177,8 @@ def _store(result: dict[str, Any], rows: list[Row]) -> None:
         result["buckets"] = [b for _, b in rows]
 
 
-# -- reading a buckets_path ---------------------------------------------------------------------------
+# -- reading a buckets_path
+# ---------------------------------------------------------------------------
 def _steps(path: Any, kind: str) -> list[tuple[str, str | None]]:
     """`a>b.metric` or `a>b[key]` as [(name, None), (name, metric or key)]."""
     if not isinstance(path, str) or not path:
@@ -176,7 +200,8 @@ def _steps(path: Any, kind: str) -> list[tuple[str, str | None]]:
 
 
 def raw_value(bucket: dict[str, Any], label: Any, path: str, kind: str) -> float | None:
-    """The number at `path` in `bucket` (NaN for a metric without a value, None when nothing is there)."""
+    """The number at `path` in `bucket` (NaN for a metric without a value, None when nothing is
+    there)."""
     node: dict[str, Any] = bucket
     steps = _steps(path, kind)
     for step, _ in steps[:-1]:
@@ -195,7 +220,8 @@ def raw_value(bucket: dict[str, Any], label: Any, path: str, kind: str) -> float
 
 
 def _step(node: dict[str, Any], step: str, path: str, kind: str) -> dict[str, Any] | None:
-    """Into a single-bucket aggregation (`f`), or one bucket of a multi-bucket one by its key (`by_type['hat']`)."""
+    """Into a single-bucket aggregation (`f`), or one bucket of a multi-bucket one by its key
+    (`by_type['hat']`)."""
     name, _, key = step.partition("[")
     child = node.get(name)
     if not isinstance(child, dict):
@@ -203,10 +229,17 @@ def _step(node: dict[str, Any], step: str, path: str, kind: str) -> dict[str, An
     if "buckets" not in child:
         return child
     if not key.endswith("]"):
-        raise BadQuery(kind, f"buckets_path {path!r} goes through the multi-bucket aggregation {name!r}: name a bucket")
+        raise BadQuery(
+            kind,
+            f"buckets_path {path!r} goes through the multi-bucket aggregation {name!r}: name a "
+            "bucket",
+        )
     wanted = key[:-1].strip("'\"")
     for label, bucket in _rows("", child):
-        if str(label if label is not None else bucket.get("key_as_string", bucket.get("key"))) == wanted:
+        if (
+            str(label if label is not None else bucket.get("key_as_string", bucket.get("key")))
+            == wanted
+        ):
             return bucket
     return None
 
@@ -222,7 +255,10 @@ def _metric(result: Any, metric: str | None, path: str, kind: str) -> float:
         return _percentile(result["values"], metric, path, kind)
     if metric is None or (metric == "value" and "value" in result):
         if "value" not in result:
-            raise BadQuery(kind, f"buckets_path {path!r} must reach a single-value metric (name one of its values)")
+            raise BadQuery(
+                kind,
+                f"buckets_path {path!r} must reach a single-value metric (name one of its values)",
+            )
         return _number(result["value"], path, kind)
     if metric in result and not isinstance(result[metric], dict | list):
         return _number(result[metric], path, kind)
@@ -238,7 +274,9 @@ def _percentile(values: Any, metric: str, path: str, kind: str) -> float:
     for key, value in pairs:
         if float(key) == wanted:
             return _number(value, path, kind)
-    raise UnsupportedQuery(f"{kind}.buckets_path", f"{path!r}: percentile {metric} was not among the percents asked")
+    raise UnsupportedQuery(
+        f"{kind}.buckets_path", f"{path!r}: percentile {metric} was not among the percents asked"
+    )
 
 
 def _number(value: Any, path: str, kind: str) -> float:
@@ -250,7 +288,8 @@ def _number(value: Any, path: str, kind: str) -> float:
 
 
 def resolve(bucket: dict[str, Any], label: Any, path: str, gap: str, kind: str) -> float | None:
-    """The value at `path` with the gap policy applied; None when the path names nothing in this bucket."""
+    """The value at `path` with the gap policy applied; None when the path names nothing in this
+    bucket."""
     value = raw_value(bucket, label, path, kind)
     if value is None:
         return None
@@ -283,7 +322,8 @@ def _path(body: dict[str, Any], kind: str) -> str:
 
 
 def _value(value: float | None, body: dict[str, Any]) -> dict[str, Any]:
-    """A simple value's response: null when it is not finite, value_as_string when a format is asked."""
+    """A simple value's response: null when it is not finite, value_as_string when a format is
+    asked."""
     finite = value is not None and math.isfinite(value)
     result: dict[str, Any] = {"value": value if finite else None}
     if finite and body.get("format") is not None:
@@ -291,21 +331,26 @@ def _value(value: float | None, body: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-# -- parent pipelines --------------------------------------------------------------------------------
+# -- parent pipelines
+# --------------------------------------------------------------------------------
 def _selector(name: str, body: dict[str, Any], rows: list[Row]) -> list[Row]:
     template = vetted("bucket_selector", body)
     gap = _gap(body, "bucket_selector")
     paths = an_object(body["buckets_path"], "bucket_selector.buckets_path")
     kept = []
     for label, bucket in rows:
-        params = {var: _or_nan(resolve(bucket, label, p, gap, "bucket_selector")) for var, p in paths.items()}
+        params = {
+            var: _or_nan(resolve(bucket, label, p, gap, "bucket_selector"))
+            for var, p in paths.items()
+        }
         if template.evaluate(params):
             kept.append((label, bucket))
     return kept
 
 
 def _script(name: str, body: dict[str, Any], rows: list[Row]) -> list[Row]:
-    """A bucket_script's number in each bucket; a bucket with a gap under `skip` or `keep_values` gets none."""
+    """A bucket_script's number in each bucket; a bucket with a gap under `skip` or `keep_values`
+    gets none."""
     template = vetted("bucket_script", body)
     gap = _gap(body, "bucket_script")
     paths = an_object(body["buckets_path"], "bucket_script.buckets_path")
@@ -313,7 +358,9 @@ def _script(name: str, body: dict[str, Any], rows: list[Row]) -> list[Row]:
         params = {var: resolve(bucket, label, p, gap, "bucket_script") for var, p in paths.items()}
         if gap != "insert_zeros" and any(v is None or math.isnan(v) for v in params.values()):
             continue
-        bucket[name] = _value(float(template.evaluate({k: _or_nan(v) for k, v in params.items()})), body)
+        bucket[name] = _value(
+            float(template.evaluate({k: _or_nan(v) for k, v in params.items()})), body
+        )
     return rows
 
 
@@ -322,7 +369,8 @@ def _or_nan(value: float | None) -> float:
 
 
 def _sort(name: str, body: dict[str, Any], rows: list[Row]) -> list[Row]:
-    """Buckets ordered by `sort` (a bucket without a value last, whatever the direction), then `from`/`size`."""
+    """Buckets ordered by `sort` (a bucket without a value last, whatever the direction), then
+    `from`/`size`."""
     gap = _gap(body, "bucket_sort")
     start = integer(body, "bucket_sort", "from", 0)
     size = integer(body, "bucket_sort", "size", max(1, len(rows)), minimum=1)
@@ -334,7 +382,7 @@ def _sort(name: str, body: dict[str, Any], rows: list[Row]) -> list[Row]:
             return _compare(values[id(a[1])], values[id(b[1])], sorts)
 
         rows = sorted(rows, key=cmp_to_key(compare))
-    return rows[start:start + size]
+    return rows[start : start + size]
 
 
 def _sorts(raw: Any) -> list[tuple[str, bool]]:
@@ -385,7 +433,8 @@ def _cumulative(name: str, body: dict[str, Any], rows: list[Row]) -> list[Row]:
 
 
 def _derivative(name: str, body: dict[str, Any], rows: list[Row]) -> list[Row]:
-    """Each bucket's value minus the previous bucket's: none in the first; null next to a gap under `skip`."""
+    """Each bucket's value minus the previous bucket's: none in the first; null next to a gap under
+    `skip`."""
     if body.get("unit") is not None:
         raise UnsupportedQuery("derivative.unit")
     path, gap = _path(body, "derivative"), _gap(body, "derivative")
@@ -399,7 +448,8 @@ def _derivative(name: str, body: dict[str, Any], rows: list[Row]) -> list[Row]:
 
 
 def _serial_diff(name: str, body: dict[str, Any], rows: list[Row]) -> list[Row]:
-    """Each bucket's value minus the value `lag` buckets before; none where either is a gap or missing."""
+    """Each bucket's value minus the value `lag` buckets before; none where either is a gap or
+    missing."""
     path, gap = _path(body, "serial_diff"), _gap(body, "serial_diff")
     lag = integer(body, "serial_diff", "lag", 1, minimum=1)
     seen: list[float] = []
@@ -413,20 +463,32 @@ def _serial_diff(name: str, body: dict[str, Any], rows: list[Row]) -> list[Row]:
 
 
 _PARENTS: dict[str, Callable[[str, dict[str, Any], list[Row]], list[Row]]] = {
-    "bucket_selector": _selector, "bucket_script": _script, "bucket_sort": _sort,
-    "cumulative_sum": _cumulative, "derivative": _derivative, "serial_diff": _serial_diff}
+    "bucket_selector": _selector,
+    "bucket_script": _script,
+    "bucket_sort": _sort,
+    "cumulative_sum": _cumulative,
+    "derivative": _derivative,
+    "serial_diff": _serial_diff,
+}
 
 
-# -- sibling pipelines --------------------------------------------------------------------------------
-def _sibling(kind: str, body: dict[str, Any], node: dict[str, Any], items: list[Item]) -> dict[str, Any]:
-    """avg/sum/max/min of a value over the buckets of a multi-bucket aggregation beside the pipeline."""
+# -- sibling pipelines
+# --------------------------------------------------------------------------------
+def _sibling(
+    kind: str, body: dict[str, Any], node: dict[str, Any], items: list[Item]
+) -> dict[str, Any]:
+    """avg/sum/max/min of a value over the buckets of a multi-bucket aggregation beside the
+    pipeline."""
     path, gap = _path(body, kind), _gap(body, kind)
     first, _, rest = path.partition(">")
     kinds = {name: k for name, k, _, _ in items}
     if first not in kinds or not rest:
-        raise BadQuery(kind, f"buckets_path {path!r} must start with a multi-bucket aggregation beside {kind}")
+        raise BadQuery(
+            kind, f"buckets_path {path!r} must start with a multi-bucket aggregation beside {kind}"
+        )
     result, first_kind = node[first], kinds[first]
-    while "buckets" not in result and first_kind in _SINGLE_BUCKET:  # through single-bucket aggregations
+    # through single-bucket aggregations
+    while "buckets" not in result and first_kind in _SINGLE_BUCKET:
         first, _, rest = rest.partition(">")
         if first not in result or not rest:
             raise BadQuery(kind, f"buckets_path {path!r} must reach a multi-bucket aggregation")
@@ -459,8 +521,9 @@ def _sum(found: list[tuple[str, float]], body: dict[str, Any]) -> dict[str, Any]
     return _value(sum(v for _, v in found), body)
 
 
-def _extreme(pick: Callable[[list[float]], float]) -> Callable[[list[tuple[str, float]], dict[str, Any]],
-                                                                 dict[str, Any]]:
+def _extreme(
+    pick: Callable[[list[float]], float],
+) -> Callable[[list[tuple[str, float]], dict[str, Any]], dict[str, Any]]:
     def extreme(found: list[tuple[str, float]], body: dict[str, Any]) -> dict[str, Any]:
         if not found:
             return {"value": None, "keys": []}
@@ -471,10 +534,15 @@ def _extreme(pick: Callable[[list[float]], float]) -> Callable[[list[tuple[str, 
 
 
 _SIBLINGS: dict[str, Callable[[list[tuple[str, float]], dict[str, Any]], dict[str, Any]]] = {
-    "avg_bucket": _average, "sum_bucket": _sum, "max_bucket": _extreme(max), "min_bucket": _extreme(min)}
+    "avg_bucket": _average,
+    "sum_bucket": _sum,
+    "max_bucket": _extreme(max),
+    "min_bucket": _extreme(min),
+}
 
 
-# -- the aggregations of one level ---------------------------------------------------------------------
+# -- the aggregations of one level
+# ---------------------------------------------------------------------
 def _items(aggs: dict[str, Any]) -> list[Item]:
     items = []
     for name, spec in an_object(aggs, "aggs").items():

@@ -44,8 +44,10 @@ class Compiler:
         if query is None or query == {}:
             return Sql(TRUE)
         if not isinstance(query, dict) or len(query) != 1:
-            raise BadQuery("query", f"each query object must have exactly one clause, got {query!r:.80}")
-        (kind, spec), = query.items()
+            raise BadQuery(
+                "query", f"each query object must have exactly one clause, got {query!r:.80}"
+            )
+        ((kind, spec),) = query.items()
         handler: Callable[[Any], Sql] | None = getattr(self, f"_q_{kind}", None)
         if handler is None:
             raise UnsupportedQuery(kind)
@@ -111,7 +113,11 @@ class Compiler:
         return Sql(FALSE)
 
     def _q_bool(self, spec: dict[str, Any]) -> Sql:
-        check_keys("bool", spec, {"must", "filter", "should", "must_not", "minimum_should_match", "boost", "_name"})
+        check_keys(
+            "bool",
+            spec,
+            {"must", "filter", "should", "must_not", "minimum_should_match", "boost", "_name"},
+        )
         parts = [self.compile(q) for key in ("must", "filter") for q in _as_list(spec.get(key))]
         parts += [_not(self.compile(q)) for q in _as_list(spec.get("must_not"))]
         should = [self.compile(q) for q in _as_list(spec.get("should"))]
@@ -167,21 +173,31 @@ class Compiler:
 
     def _q_prefix(self, spec: dict[str, Any]) -> Sql:
         name, raw = self._single(spec, "prefix")
-        check_keys("prefix", raw if isinstance(raw, dict) else {}, {"value", "case_insensitive", "rewrite", *_SCORED})
+        check_keys(
+            "prefix",
+            raw if isinstance(raw, dict) else {},
+            {"value", "case_insensitive", "rewrite", *_SCORED},
+        )
         value = str(_scalar("prefix", raw.get("value") if isinstance(raw, dict) else raw))
         f = self.field(name)
         if f is None:
             return Sql(FALSE)
         if f.is_text:
-            return Sql(f.text_match("len(list_filter(toks, lambda t: starts_with(t, ?))) > 0"), [value])
+            return Sql(
+                f.text_match("len(list_filter(toks, lambda t: starts_with(t, ?))) > 0"), [value]
+            )
         return Sql(f"starts_with({f.sql}, ?)", [value])
 
     def _q_wildcard(self, spec: dict[str, Any]) -> Sql:
         name, raw = self._single(spec, "wildcard")
         options = raw if isinstance(raw, dict) else {"value": raw}
-        check_keys("wildcard", options, {"value", "wildcard", "case_insensitive", "rewrite", *_SCORED})
+        check_keys(
+            "wildcard", options, {"value", "wildcard", "case_insensitive", "rewrite", *_SCORED}
+        )
         pattern = str(_scalar("wildcard", options.get("value", options.get("wildcard", ""))))
-        like = pattern.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_").replace("*", "%")
+        like = (
+            pattern.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_").replace("*", "%")
+        )
         like = like.replace("?", "_")
         f = self.field(name)
         if f is None:
@@ -190,7 +206,9 @@ class Compiler:
         # ESCAPE only when the pattern needs it: DuckDB runs LIKE with an ESCAPE clause ~9x slower
         escape = " ESCAPE '\\'" if "\\" in like else ""
         if f.is_text:
-            return Sql(f.text_match(f"len(list_filter(toks, lambda t: t {op} ?{escape})) > 0"), [like])
+            return Sql(
+                f.text_match(f"len(list_filter(toks, lambda t: t {op} ?{escape})) > 0"), [like]
+            )
         return Sql(f"{f.sql} {op} ?{escape}", [like])
 
     def _q_range(self, spec: dict[str, Any]) -> Sql:
@@ -200,7 +218,12 @@ class Compiler:
         if f is None:
             return Sql(FALSE)
         parts = []
-        for op, sql_op, up in (("gt", ">", True), ("gte", ">=", False), ("lt", "<", False), ("lte", "<=", True)):
+        for op, sql_op, up in (
+            ("gt", ">", True),
+            ("gte", ">=", False),
+            ("lt", "<", False),
+            ("lte", "<=", True),
+        ):
             if options.get(op) is None:
                 continue
             parts.append(self.compare(f, sql_op, self._bound(f, options[op], options, up)))
@@ -216,9 +239,13 @@ class Compiler:
         name, raw = self._single(spec, "match")
         options = raw if isinstance(raw, dict) else {"query": raw}
         check_keys("match", options, {"query", "operator", "boost", "lenient", "analyzer"})
-        return self._full_text(name, options["query"], operator=str(options.get("operator", "or")).lower())
+        return self._full_text(
+            name, options["query"], operator=str(options.get("operator", "or")).lower()
+        )
 
-    def _full_text(self, name: str, query: Any, *, operator: str = "or", phrase: bool = False) -> Sql:
+    def _full_text(
+        self, name: str, query: Any, *, operator: str = "or", phrase: bool = False
+    ) -> Sql:
         """match / match_phrase on one field: tokens for text fields, the whole value otherwise."""
         f = self.field(name)
         if f is None:
@@ -229,7 +256,10 @@ class Compiler:
         if not tokens:
             return Sql(FALSE)
         if phrase:
-            return Sql(f.text_match("contains(' ' || array_to_string(toks, ' ') || ' ', ?)"), [f" {' '.join(tokens)} "])
+            return Sql(
+                f.text_match("contains(' ' || array_to_string(toks, ' ') || ' ', ?)"),
+                [f" {' '.join(tokens)} "],
+            )
         function = "list_has_all" if operator == "and" else "list_has_any"
         return Sql(f.text_match(f"{function}(toks, ?::VARCHAR[])"), [tokens])
 
@@ -263,11 +293,12 @@ def _scalar(clause: str, value: Any) -> Any:
 
 
 def clause_errors(clause: str, handler: Callable[[Any], Sql], spec: Any) -> Sql:
-    """Run one clause's handler; a parameter of the wrong shape it trips on becomes a BadQuery naming the clause.
+    """Run one clause's handler; a parameter of the wrong shape it trips on becomes a BadQuery
+    naming the clause.
 
-    The handlers validate the parameters that change answers (sizes, intervals, orders); this catches the
-    shapes no validator foresaw (a list where an object belongs, a missing key) so they never surface as
-    a bare KeyError or TypeError from the engine.
+    The handlers validate the parameters that change answers (sizes, intervals, orders); this
+    catches the shapes no validator foresaw (a list where an object belongs, a missing key) so they
+    never surface as a bare KeyError or TypeError from the engine.
     """
     try:
         return handler(spec)
@@ -305,7 +336,9 @@ def _minimum_should(raw: Any, count: int, has_required: bool) -> int:
 def _and(parts: list[Sql]) -> Sql:
     if not parts:
         return Sql(TRUE)
-    return Sql("(" + " AND ".join(p.text for p in parts) + ")", [x for p in parts for x in p.params])
+    return Sql(
+        "(" + " AND ".join(p.text for p in parts) + ")", [x for p in parts for x in p.params]
+    )
 
 
 def _or(parts: list[Sql]) -> Sql:
@@ -313,8 +346,9 @@ def _or(parts: list[Sql]) -> Sql:
 
 
 def _at_least(should: list[Sql], required: int) -> Sql:
-    """Rows matching `required` of the clauses: one is OR, all is AND (which DuckDB pushes into its scan, where a
-    count of matches is computed row by row: 14-28 ms a million rows against 7-10); others count."""
+    """Rows matching `required` of the clauses: one is OR, all is AND (which DuckDB pushes into its
+    scan, where a count of matches is computed row by row: 14-28 ms a million rows against 7-10);
+    others count."""
     if required == 1:
         return _or(should)
     if required == len(should):

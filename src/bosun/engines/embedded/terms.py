@@ -47,9 +47,23 @@ def bucket_key(f: Field, value: Any, fmt: str | None = None) -> dict[str, Any]:
     return {"key": value}
 
 
-def terms(agg: Aggregations, body: dict[str, Any], children: dict[str, Any], scope: Scope) -> dict[Key, Any]:
-    check_keys("terms", body, {"field", "size", "order", "min_doc_count", "missing", "shard_size", "format",
-                               "show_term_doc_count_error"})
+def terms(
+    agg: Aggregations, body: dict[str, Any], children: dict[str, Any], scope: Scope
+) -> dict[Key, Any]:
+    check_keys(
+        "terms",
+        body,
+        {
+            "field",
+            "size",
+            "order",
+            "min_doc_count",
+            "missing",
+            "shard_size",
+            "format",
+            "show_term_doc_count_error",
+        },
+    )
     f = agg.field(body, "terms")
     size = integer(body, "terms", "size", 10, minimum=1)
     min_doc = integer(body, "terms", "min_doc_count", 1)
@@ -59,9 +73,12 @@ def terms(agg: Aggregations, body: dict[str, Any], children: dict[str, Any], sco
         return {k: dict(empty) for k in agg.parent_keys(scope)}
     expr = key_expression(f, body.get("missing"))
     present = None if body.get("missing") is not None else Sql(f"{f.sql} IS NOT NULL")
-    ranked_in_sql = not scope.keys and _simple(orders) and min_doc >= 1  # only the top `size` rows leave DuckDB
+    # only the top `size` rows leave DuckDB
+    ranked_in_sql = not scope.keys and _simple(orders) and min_doc >= 1
     order = f" ORDER BY {_order_sql(orders)} LIMIT {size}" if ranked_in_sql else ""
-    rows, ready = agg.counted(scope, children, own_keys=(expr,), extra=present, order=order, total=ranked_in_sql)
+    rows, ready = agg.counted(
+        scope, children, own_keys=(expr,), extra=present, order=order, total=ranked_in_sql
+    )
     n = len(scope.keys)
     per_parent: dict[Key, list[tuple[Any, int]]] = {}
     for row in rows:
@@ -72,26 +89,46 @@ def terms(agg: Aggregations, body: dict[str, Any], children: dict[str, Any], sco
     inner_scope = inner_scope.with_condition(present) if present else inner_scope
     simple = _simple(orders)
     if children and simple:
-        inner_scope = inner_scope.with_condition(_only(expr, _kept_keys(per_parent, orders, size, min_doc)))
-        inner_scope = inner_scope.with_known((*parent, k) for parent, found in per_parent.items()
-                                             for k, _ in _ranked(found, orders, min_doc)[:size])
+        inner_scope = inner_scope.with_condition(
+            _only(expr, _kept_keys(per_parent, orders, size, min_doc))
+        )
+        inner_scope = inner_scope.with_known(
+            (*parent, k)
+            for parent, found in per_parent.items()
+            for k, _ in _ranked(found, orders, min_doc)[:size]
+        )
     inner = agg.evaluate(children, inner_scope, ready) if children else {}
     out: dict[Key, Any] = {}
     for parent, found in per_parent.items():
+
         def bucket(k: Any, c: int, parent: Key = parent) -> dict[str, Any]:
-            return {**bucket_key(f, k, body.get("format")), "doc_count": c, **agg.fill(children, inner, (*parent, k))}
+            return {
+                **bucket_key(f, k, body.get("format")),
+                "doc_count": c,
+                **agg.fill(children, inner, (*parent, k)),
+            }
 
         kept, other = _top(found, orders, size, min_doc, bucket)
-        out[parent] = {"doc_count_error_upper_bound": 0, "sum_other_doc_count": other, "buckets": kept}
+        out[parent] = {
+            "doc_count_error_upper_bound": 0,
+            "sum_other_doc_count": other,
+            "buckets": kept,
+        }
     if ranked_in_sql:  # each row holds the count of every bucket, the LIMIT's too
         counted = int(rows[0][n + 2]) if rows else 0
-        out[()] = {**out.get((), dict(empty)), "sum_other_doc_count": counted - sum(int(r[n + 1]) for r in rows)}
+        out[()] = {
+            **out.get((), dict(empty)),
+            "sum_other_doc_count": counted - sum(int(r[n + 1]) for r in rows),
+        }
     return out
 
 
 def _order_sql(orders: list[tuple[str, bool]]) -> str:
     """The terms order over (key, count) columns 1 and 2, as _ranked sorts: a missing value last."""
-    return ", ".join(f"{2 if path == '_count' else 1} {'DESC' if desc else 'ASC'} NULLS LAST" for path, desc in orders)
+    return ", ".join(
+        f"{2 if path == '_count' else 1} {'DESC' if desc else 'ASC'} NULLS LAST"
+        for path, desc in orders
+    )
 
 
 def _simple(orders: list[tuple[str, bool]]) -> bool:
@@ -99,8 +136,13 @@ def _simple(orders: list[tuple[str, bool]]) -> bool:
     return all(path in ("_key", "_term", "_count") for path, _ in orders)
 
 
-def _top(found: list[tuple[Any, int]], orders: list[tuple[str, bool]], size: int, min_doc: int,
-         bucket: Callable[[Any, int], dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+def _top(
+    found: list[tuple[Any, int]],
+    orders: list[tuple[str, bool]],
+    size: int,
+    min_doc: int,
+    bucket: Callable[[Any, int], dict[str, Any]],
+) -> tuple[list[dict[str, Any]], int]:
     """One parent's `size` first buckets, and how many documents the other eligible buckets hold."""
     if _simple(orders):  # rank bare (key, count) pairs: only the kept ones are made into buckets
         ranked = _ranked(found, orders, min_doc)
@@ -110,18 +152,27 @@ def _top(found: list[tuple[Any, int]], orders: list[tuple[str, bool]], size: int
     return eligible[:size], sum(b["doc_count"] for b in eligible[size:])
 
 
-def _ranked(found: list[tuple[Any, int]], orders: list[tuple[str, bool]], min_doc: int) -> list[tuple[Any, int]]:
-    """The (key, count) pairs with at least `min_doc` documents, in an order that needs no sub-aggregation."""
+def _ranked(
+    found: list[tuple[Any, int]], orders: list[tuple[str, bool]], min_doc: int
+) -> list[tuple[Any, int]]:
+    """The (key, count) pairs with at least `min_doc` documents, in an order that needs no
+    sub-aggregation."""
     pairs = [(k, c) for k, c in found if c >= min_doc]
-    for path, desc in reversed(orders):  # stable sorts, last criterion first: the order _compare gives, faster
+    # stable sorts, last criterion first: the order _compare gives, faster
+    for path, desc in reversed(orders):
         at = 1 if path == "_count" else 0
         present = sorted((p for p in pairs if p[at] is not None), key=lambda p: p[at], reverse=desc)
-        pairs = present + [p for p in pairs if p[at] is None]  # no value sorts last, whatever the direction
+        # no value sorts last, whatever the direction
+        pairs = present + [p for p in pairs if p[at] is None]
     return pairs
 
 
-def _kept_keys(per_parent: dict[Key, list[tuple[Any, int]]], orders: list[tuple[str, bool]], size: int,
-               min_doc: int) -> list[Any]:
+def _kept_keys(
+    per_parent: dict[Key, list[tuple[Any, int]]],
+    orders: list[tuple[str, bool]],
+    size: int,
+    min_doc: int,
+) -> list[Any]:
     """Keys that make some parent's top `size` when ordering needs no sub-aggregation."""
     kept = {k for found in per_parent.values() for k, _ in _ranked(found, orders, min_doc)[:size]}
     return sorted(kept, key=lambda k: (k is None, k))
@@ -134,9 +185,16 @@ def _only(expr: Sql, keys: list[Any]) -> Sql:
     return Sql(f"{expr.text} IN ({marks})", [*expr.params, *keys])
 
 
-def _add_zero_counts(agg: Aggregations, expr: Sql, per_parent: dict[Key, list[tuple[Any, int]]], scope: Scope) -> None:
-    every = [r[0] for r in agg.run(f"SELECT DISTINCT {expr.text} FROM {agg.table} WHERE {expr.text} IS NOT NULL",
-                                  [*expr.params, *expr.params])]
+def _add_zero_counts(
+    agg: Aggregations, expr: Sql, per_parent: dict[Key, list[tuple[Any, int]]], scope: Scope
+) -> None:
+    every = [
+        r[0]
+        for r in agg.run(
+            f"SELECT DISTINCT {expr.text} FROM {agg.table} WHERE {expr.text} IS NOT NULL",
+            [*expr.params, *expr.params],
+        )
+    ]
     parents = agg.parent_keys(scope)
     agg.check_buckets("terms", len(parents) * len(every))
     for parent in parents:
@@ -147,8 +205,11 @@ def _add_zero_counts(agg: Aggregations, expr: Sql, per_parent: dict[Key, list[tu
 
 def _orders(raw: Any) -> list[tuple[str, bool]]:
     items = raw if isinstance(raw, list) else [raw]
-    orders = [(str(path), descending(direction, "terms.order")) for item in items
-              for path, direction in an_object(item, "terms.order").items()]
+    orders = [
+        (str(path), descending(direction, "terms.order"))
+        for item in items
+        for path, direction in an_object(item, "terms.order").items()
+    ]
     if not any(path in ("_key", "_term") for path, _ in orders):
         orders.append(("_key", False))
     return orders

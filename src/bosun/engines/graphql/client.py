@@ -1,4 +1,5 @@
-"""Fetch one business object through GraphQL: the in-process schema by default, a remote API by URL."""
+"""Fetch one business object through GraphQL: the in-process schema by default, a remote API by
+URL."""
 
 from __future__ import annotations
 
@@ -26,7 +27,12 @@ def _selection(fields: list[str]) -> str:
         if "." in f:
             head, rest = f.split(".", 1)
             nested.setdefault(head, []).append(rest)
-    return " ".join([*dict.fromkeys(plain), *(f"{head} {{ {_selection(rest)} }}" for head, rest in nested.items())])
+    return " ".join(
+        [
+            *dict.fromkeys(plain),
+            *(f"{head} {{ {_selection(rest)} }}" for head, rest in nested.items()),
+        ]
+    )
 
 
 class LocalGraph:
@@ -42,13 +48,19 @@ class LocalGraph:
 
         try:
             return build_schema(self.objects)
-        except Exception as exc:  # Strawberry's own errors; `bosun catalog check` names the object at fault
-            raise CatalogError(f"the GraphQL schema does not build: {str(exc).splitlines()[0]}; "
-                               "`bosun catalog check` names the object") from None
+        # Strawberry's own errors; `bosun catalog check` names the object at fault
+        except Exception as exc:
+            raise CatalogError(
+                f"the GraphQL schema does not build: {str(exc).splitlines()[0]}; "
+                "`bosun catalog check` names the object"
+            ) from None
 
     def fetch(self, obj: str, key: str, fields: list[str]) -> dict[str, Any] | None:
-        result = self.schema.execute_sync(lookup_query(obj, fields), variable_values={"id": key},
-                                          context_value={"engine": self.engine})
+        result = self.schema.execute_sync(
+            lookup_query(obj, fields),
+            variable_values={"id": key},
+            context_value={"engine": self.engine},
+        )
         if result.errors:
             error = result.errors[0]
             if isinstance(error.original_error, BosunError):
@@ -67,7 +79,9 @@ class RemoteGraph:
 
         self.url = redacted(url)  # for messages: a password in the URL is never shown
         transport = RequestsHTTPTransport(url=url, timeout=max(1, round(timeout_s)), retries=0)
-        self.client = Client(transport=transport, fetch_schema_from_transport=True, execute_timeout=timeout_s)
+        self.client = Client(
+            transport=transport, fetch_schema_from_transport=True, execute_timeout=timeout_s
+        )
 
     def fetch(self, obj: str, key: str, fields: list[str]) -> dict[str, Any] | None:
         from gql import gql
@@ -79,13 +93,18 @@ class RemoteGraph:
         try:
             data = self.client.execute(request)
         except GraphQLError as exc:  # the query does not fit the introspected schema
-            raise UnsupportedQuery(f"{obj} {{ {' '.join(fields)} }}", f"the GraphQL API at {self.url}: "
-                                   f"{exc.message}") from None
+            raise UnsupportedQuery(
+                f"{obj} {{ {' '.join(fields)} }}", f"the GraphQL API at {self.url}: {exc.message}"
+            ) from None
         except TransportQueryError as exc:
-            raise EngineUnavailable(f"the GraphQL API at {self.url} answered with an error: "
-                                    f"{redacted(str(exc))}") from None
-        except Exception as exc:  # connection refused, HTTP 5xx, not JSON, not GraphQL: all mean "unusable"
-            raise EngineUnavailable(f"the GraphQL API at {self.url} failed: {type(exc).__name__}: "
-                                    f"{redacted(str(exc))[:200]}") from None
+            raise EngineUnavailable(
+                f"the GraphQL API at {self.url} answered with an error: {redacted(str(exc))}"
+            ) from None
+        # connection refused, HTTP 5xx, not JSON, not GraphQL: all mean "unusable"
+        except Exception as exc:
+            raise EngineUnavailable(
+                f"the GraphQL API at {self.url} failed: {type(exc).__name__}: "
+                f"{redacted(str(exc))[:200]}"
+            ) from None
         found: dict[str, Any] | None = data.get(obj)
         return found

@@ -1,12 +1,14 @@
-"""A Strawberry schema over business objects, built from their description rather than written per type.
+"""A Strawberry schema over business objects, built from their description rather than written per
+type.
 
-Each object becomes a type whose fields are the object's fields, plus a nested object for every field
-that holds another object's id (a vessel's `carrier_name` gives `carriers { … }`). The root query has
-one field per object, `<object>(id: String!)`, resolved by a term query on the engine handed in as the
-execution context: the engine's indices are the only source of truth.
+Each object becomes a type whose fields are the object's fields, plus a nested object for every
+field that holds another object's id (a vessel's `carrier_name` gives `carriers { … }`). The root
+query has one field per object, `<object>(id: String!)`, resolved by a term query on the engine
+handed in as the execution context: the engine's indices are the only source of truth.
 
-Served over HTTP, a whole execution (parsing, validation and the resolvers' blocking searches) runs in a
-worker thread: on the event loop, 100 small queries at once held every other request (`/health`) for seconds.
+Served over HTTP, a whole execution (parsing, validation and the resolvers' blocking searches) runs
+in a worker thread: on the event loop, 100 small queries at once held every other request
+(`/health`) for seconds.
 """
 
 from __future__ import annotations
@@ -28,8 +30,16 @@ from strawberry.types import ExecutionResult
 from bosun.engines.base import Engine
 from bosun.engines.graphql.objects import GraphObject
 
-_SCALARS: dict[str, type] = {"keyword": str, "text": str, "date": str, "integer": int, "long": int, "float": float,
-                             "double": float, "boolean": bool}
+_SCALARS: dict[str, type] = {
+    "keyword": str,
+    "text": str,
+    "date": str,
+    "integer": int,
+    "long": int,
+    "float": float,
+    "double": float,
+    "boolean": bool,
+}
 
 
 def fetch_one(engine: Engine, obj: GraphObject, key: str) -> dict[str, Any] | None:
@@ -39,17 +49,22 @@ def fetch_one(engine: Engine, obj: GraphObject, key: str) -> dict[str, Any] | No
     return hits[0]["_source"] if hits else None
 
 
-# Few threads: more only contend for the interpreter with the server's other requests, not answer sooner.
+# Few threads: more only contend for the interpreter with the server's other requests, not answer
+# sooner.
 _WORKERS = ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1), thread_name_prefix="graphql")
 
 
 class OffLoopSchema(strawberry.Schema):
-    """A schema whose `execute` (what an ASGI server awaits) runs `execute_sync` in a worker thread."""
+    """A schema whose `execute` (what an ASGI server awaits) runs `execute_sync` in a worker
+    thread."""
 
     async def execute(self, query: str | None, *args: Any, **kwargs: Any) -> ExecutionResult:
         call = functools.partial(self.execute_sync, query, *args, **kwargs)
-        # in the request's context: it holds the caller's credentials when the server runs as its callers
-        return await asyncio.get_running_loop().run_in_executor(_WORKERS, contextvars.copy_context().run, call)
+        # in the request's context: it holds the caller's credentials when the server runs as its
+        # callers
+        return await asyncio.get_running_loop().run_in_executor(
+            _WORKERS, contextvars.copy_context().run, call
+        )
 
 
 def build_schema(objects: list[GraphObject]) -> strawberry.Schema:
@@ -59,18 +74,26 @@ def build_schema(objects: list[GraphObject]) -> strawberry.Schema:
     for obj in objects:
         _make_type(obj, by_name, types, ())
     query = _root(objects, types)
-    return OffLoopSchema(query=query, config=StrawberryConfig(auto_camel_case=False), extensions=_limits())
+    return OffLoopSchema(
+        query=query, config=StrawberryConfig(auto_camel_case=False), extensions=_limits()
+    )
 
 
-MAX_DEPTH = 8  # the deepest link chain in a catalog is a few objects; a cycle cannot recurse for ever
+# the deepest link chain in a catalog is a few objects; a cycle cannot recurse for ever
+MAX_DEPTH = 8
 MAX_ALIASES = 30  # 5,000 aliases once took 34 s and stalled every other request
-MAX_TOKENS = 2_000  # the cost of a document: its size, which bounds fields, fragments and arguments alike
+# the cost of a document: its size, which bounds fields, fragments and arguments alike
+MAX_TOKENS = 2_000
 
 
 def _limits() -> list[Any]:
-    """Strawberry's validation extensions: refuse a query past these limits before any field resolves."""
-    return [lambda: QueryDepthLimiter(max_depth=MAX_DEPTH), lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
-            lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS)]
+    """Strawberry's validation extensions: refuse a query past these limits before any field
+    resolves."""
+    return [
+        lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),
+        lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
+        lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
+    ]
 
 
 _GRAPHQL_NAME = re.compile(r"[_A-Za-z][_0-9A-Za-z]*")
@@ -78,23 +101,35 @@ _GRAPHQL_NAME = re.compile(r"[_A-Za-z][_0-9A-Za-z]*")
 
 def links(obj: GraphObject, objects: dict[str, GraphObject]) -> dict[str, GraphObject]:
     """Nested objects of `obj`: field holding another object's id → that object."""
-    return {f: other for f in obj.fields for other in objects.values()
-            if other.name != obj.name and other.id_field == f}
+    return {
+        f: other
+        for f in obj.fields
+        for other in objects.values()
+        if other.name != obj.name and other.id_field == f
+    }
 
 
-def _make_type(obj: GraphObject, objects: dict[str, GraphObject], types: dict[str, type],
-               visiting: tuple[str, ...]) -> type:
+def _make_type(
+    obj: GraphObject,
+    objects: dict[str, GraphObject],
+    types: dict[str, type],
+    visiting: tuple[str, ...],
+) -> type:
     if obj.name in types:
         return types[obj.name]
     fields = _named(obj)
-    annotations: dict[str, Any] = {f: Optional[_SCALARS.get(kind, str)] for f, kind in fields.items()}  # noqa: UP045
+    annotations: dict[str, Any] = {
+        f: Optional[_SCALARS.get(kind, str)]  # noqa: UP045
+        for f, kind in fields.items()
+    }
     namespace: dict[str, Any] = {"__annotations__": annotations, **dict.fromkeys(fields)}
     for field, other in links(obj, objects).items():
         if other.name in visiting or other.name in obj.fields:
             continue  # a cycle, or a name taken by a plain field: the id stays a plain value
         target = _make_type(other, objects, types, (*visiting, obj.name))
-        namespace[other.name] = strawberry.field(resolver=_nested(other, field, target),
-                                                 description=other.description or None)
+        namespace[other.name] = strawberry.field(
+            resolver=_nested(other, field, target), description=other.description or None
+        )
     cls = type(_type_name(obj.name), (), namespace)
     types[obj.name] = strawberry.type(cls, description=obj.description or None)
     return types[obj.name]
@@ -103,7 +138,11 @@ def _make_type(obj: GraphObject, objects: dict[str, GraphObject], types: dict[st
 def _nested(other: GraphObject, field: str, target: type) -> Any:
     def resolve(root: Any, info: strawberry.Info) -> Any:
         key = getattr(root, field, None)
-        return _instance(target, other, fetch_one(info.context["engine"], other, key)) if key is not None else None
+        return (
+            _instance(target, other, fetch_one(info.context["engine"], other, key))
+            if key is not None
+            else None
+        )
 
     resolve.__annotations__ = {"root": Any, "info": strawberry.Info, "return": Optional[target]}  # noqa: UP045
     return resolve
@@ -112,8 +151,10 @@ def _nested(other: GraphObject, field: str, target: type) -> Any:
 def _root(objects: list[GraphObject], types: dict[str, type]) -> type:
     namespace: dict[str, Any] = {"__annotations__": {}}
     for obj in objects:
-        namespace[obj.name] = strawberry.field(resolver=_lookup(obj, types[obj.name]),
-                                               description=f"One {obj.name} record by its {obj.id_field}.")
+        namespace[obj.name] = strawberry.field(
+            resolver=_lookup(obj, types[obj.name]),
+            description=f"One {obj.name} record by its {obj.id_field}.",
+        )
     return strawberry.type(type("Query", (), namespace))
 
 
@@ -132,8 +173,8 @@ def _instance(target: type, obj: GraphObject, row: dict[str, Any] | None) -> Any
 
 
 def _named(obj: GraphObject) -> dict[str, str]:
-    """The fields GraphQL can name: a column named "2B" (a count of doubles) is `2_b`, no GraphQL name; it stays
-    out of the type, and searches still read it."""
+    """The fields GraphQL can name: a column named "2B" (a count of doubles) is `2_b`, no GraphQL
+    name; it stays out of the type, and searches still read it."""
     return {f: kind for f, kind in obj.fields.items() if _GRAPHQL_NAME.fullmatch(f)}
 
 

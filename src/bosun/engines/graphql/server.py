@@ -24,7 +24,9 @@ class _EngineGraphQL(GraphQL[dict[str, Any], None]):
         try:
             return super().decode_json(data)
         except RecursionError:
-            raise HTTPException(400, "Unable to parse request body as JSON: nested too deep") from None
+            raise HTTPException(
+                400, "Unable to parse request body as JSON: nested too deep"
+            ) from None
 
     async def get_context(self, request: Any, response: Any) -> dict[str, Any]:
         return {"request": request, "response": response, "engine": self.engine}
@@ -37,4 +39,6 @@ def graphql_endpoint(schema: strawberry.Schema, engine: Engine) -> Any:
 
 def graphql_app(schema: strawberry.Schema, engine: Engine) -> Starlette:
     """An ASGI app answering GraphQL over HTTP at `/graphql`."""
-    return Starlette(routes=[Route("/graphql", graphql_endpoint(schema, engine), methods=["GET", "POST"])])
+    return Starlette(
+        routes=[Route("/graphql", graphql_endpoint(schema, engine), methods=["GET", "POST"])]
+    )

@@ -1,4 +1,5 @@
-"""The HTTP API (FastAPI): threads, turns as JSON or Server-Sent Events, the catalog, health; OpenAPI at /docs."""
+"""The HTTP API (FastAPI): threads, turns as JSON or Server-Sent Events, the catalog, health;
+OpenAPI at /docs."""
 
 from __future__ import annotations
 
@@ -29,17 +30,23 @@ from bosun.interfaces.mcp.server import build_server, transport_security
 from bosun.planner.answer import Answer
 
 STATIC = Path(__file__).resolve().parent.parent / "ui" / "static"
-PUBLIC_PATHS = ("/", "/static/*", "/docs", "/openapi.json")  # the page and the API's description: no data
+# the page and the API's description: no data
+PUBLIC_PATHS = ("/", "/static/*", "/docs", "/openapi.json")
 
 
-# Periods are counted from as_of ("the last 10 years"); at the calendar's ends they leave it (year 0 or 10000).
+# Periods are counted from as_of ("the last 10 years"); at the calendar's ends they leave it (year 0
+# or 10000).
 EARLIEST_AS_OF, LATEST_AS_OF = date(1000, 1, 1), date(8999, 12, 31)
 
 
 class TurnRequest(BaseModel):
     question: str = Field(min_length=1, description="the question or reply, in plain language")
-    as_of: date | None = Field(None, ge=EARLIEST_AS_OF, le=LATEST_AS_OF,
-                               description="today's date for this turn; default the data's as-of date")
+    as_of: date | None = Field(
+        None,
+        ge=EARLIEST_AS_OF,
+        le=LATEST_AS_OF,
+        description="today's date for this turn; default the data's as-of date",
+    )
 
 
 class ThreadCreated(BaseModel):
@@ -63,8 +70,12 @@ class Turn(BaseModel):
 
 class RecordsRequest(BaseModel):
     query: dict[str, Any] = Field(description="a search an answer ran: its result's `query`")
-    index: str | None = Field(None, description="the index it ran on; default the catalog's records")
-    columns: list[str] = Field(default_factory=list, description="fields to give; default every field")
+    index: str | None = Field(
+        None, description="the index it ran on; default the catalog's records"
+    )
+    columns: list[str] = Field(
+        default_factory=list, description="fields to give; default every field"
+    )
     offset: int = Field(0, ge=0)
     limit: int = Field(20, ge=1, le=1000)
 
@@ -80,20 +91,24 @@ class ThreadTurns(BaseModel):
 
 
 def create_app(session: Session, host: str = "127.0.0.1", closing: bool = False) -> FastAPI:
-    """One ASGI app: the API, the web page at `/`, GraphQL at `/graphql` and MCP (streamable HTTP) at `/mcp`.
+    """One ASGI app: the API, the web page at `/`, GraphQL at `/graphql` and MCP (streamable HTTP)
+    at `/mcp`.
 
-    `host` is the interface served: MCP's own check of the Host and Origin headers answers to the same names as
-    the Host check `bosun serve` puts in front of the whole app (`interfaces.auth.guard_hosts`). The bearer token,
-    when one is needed, is checked in front of the whole app (`interfaces.auth.protect`), MCP included.
-    With `closing`, the app owns the session and closes it when it shuts down (a worker process's app).
+    `host` is the interface served: MCP's own check of the Host and Origin headers answers to the
+    same names as the Host check `bosun serve` puts in front of the whole app
+    (`interfaces.auth.guard_hosts`). The bearer token, when one is needed, is checked in front of
+    the whole app (`interfaces.auth.protect`), MCP included. With `closing`, the app owns the
+    session and closes it when it shuts down (a worker process's app).
 
-    MCP is stateless over HTTP: every request stands alone, so any worker process may answer it. Bosun's tools
-    never call back to the client (no sampling, elicitation or progress), which is all a session would carry.
+    MCP is stateless over HTTP: every request stands alone, so any worker process may answer it.
+    Bosun's tools never call back to the client (no sampling, elicitation or progress), which is all
+    a session would carry.
     """
     mcp = build_server(session, callers=session.context.settings.engine_auth == "caller")
     security = transport_security(served_hosts(host, session.context.settings.allowed_hosts))
-    mcp_routes = mcp.streamable_http_app(streamable_http_path="/mcp", transport_security=security,
-                                         stateless_http=True).routes
+    mcp_routes = mcp.streamable_http_app(
+        streamable_http_path="/mcp", transport_security=security, stateless_http=True
+    ).routes
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -104,8 +119,12 @@ def create_app(session: Session, host: str = "127.0.0.1", closing: bool = False)
             if closing:
                 session.close()
 
-    app = FastAPI(title="Bosun", version="0.1.0", description="Ask your operational data in plain language.",
-                  lifespan=lifespan)
+    app = FastAPI(
+        title="Bosun",
+        version="0.1.0",
+        description="Ask your operational data in plain language.",
+        lifespan=lifespan,
+    )
     app.router.routes.extend(mcp_routes)
     errors.install(app)
     _threads(app, session)
@@ -117,8 +136,12 @@ def create_app(session: Session, host: str = "127.0.0.1", closing: bool = False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_route("/", lambda _: FileResponse(STATIC / "index.html"), include_in_schema=False)
     schema = build_schema(session.context.catalog.graph_objects())
-    app.add_route("/graphql", graphql_endpoint(schema, session.context.engine), methods=["GET", "POST"],
-                  include_in_schema=False)
+    app.add_route(
+        "/graphql",
+        graphql_endpoint(schema, session.context.engine),
+        methods=["GET", "POST"],
+        include_in_schema=False,
+    )
     return app
 
 
@@ -145,7 +168,9 @@ def _threads(app: FastAPI, session: Session) -> None:
     def get_thread(thread_id: str) -> ThreadTurns:
         """The thread's turns, oldest first: each question and its answer JSON."""
         answers = session.store.answers(_known(session, thread_id))
-        return ThreadTurns(thread_id=thread_id, turns=[Turn(question=a["question"], answer=a) for a in answers])
+        return ThreadTurns(
+            thread_id=thread_id, turns=[Turn(question=a["question"], answer=a) for a in answers]
+        )
 
     @app.patch("/threads/{thread_id}", status_code=204, tags=["threads"])
     def rename_thread(thread_id: str, change: ThreadRename) -> Response:
@@ -163,22 +188,36 @@ def _threads(app: FastAPI, session: Session) -> None:
 def _turns(app: FastAPI, session: Session) -> None:
     cap = session.context.settings.max_question_chars
 
-    @app.post("/threads/{thread_id}/turns", tags=["turns"], response_model=Answer,
-              responses={200: {"content": {"text/event-stream": {}},
-                               "description": "the answer JSON, or with `Accept: text/event-stream` the turn's "
-                                              "events (round_started, dispatched, finished, …, clarification, "
-                                              "answer)"}})
+    @app.post(
+        "/threads/{thread_id}/turns",
+        tags=["turns"],
+        response_model=Answer,
+        responses={
+            200: {
+                "content": {"text/event-stream": {}},
+                "description": "the answer JSON, or with `Accept: text/event-stream` the turn's "
+                "events (round_started, dispatched, finished, …, clarification, "
+                "answer)",
+            }
+        },
+    )
     async def ask(thread_id: str, turn: TurnRequest, request: Request) -> Response:
         """Ask a question on the thread; a reply to a question back is simply the next turn."""
         if len(turn.question) > cap:
-            raise ApiError(413, "question_too_long", f"a question may be {cap} characters long; this is "
-                                                     f"{len(turn.question)}")
+            raise ApiError(
+                413,
+                "question_too_long",
+                f"a question may be {cap} characters long; this is {len(turn.question)}",
+            )
         if not turn.question.strip():
             raise ApiError(400, "bad_request", "question: the question is empty")
         _known(session, thread_id)
         if "text/event-stream" in request.headers.get("accept", ""):
-            return StreamingResponse(sse_of(session, turn.question, thread_id, turn.as_of),
-                                     media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+            return StreamingResponse(
+                sse_of(session, turn.question, thread_id, turn.as_of),
+                media_type="text/event-stream",
+                headers={"Cache-Control": "no-cache"},
+            )
         answer = await answer_of(session, turn.question, thread_id, turn.as_of)
         return JSONResponse(answer.model_dump(mode="json"))
 
@@ -191,15 +230,18 @@ def _records(app: FastAPI, session: Session) -> None:
 
     @app.post("/records", response_model=Records, tags=["results"])
     def records(request: RecordsRequest) -> Response:
-        """One page of the records a search matches, in its order: the table's pager past the answer's rows.
-        Its searches and its reply are within one deadline (BOSUN_QUERY_TIMEOUT_S)."""
+        """One page of the records a search matches, in its order: the table's pager past the
+        answer's rows. Its searches and its reply are within one deadline (BOSUN_QUERY_TIMEOUT_S).
+        """
         deadline = Deadline(session.context.settings.query_timeout_s)
         index = request.index or catalog.record.index
         found = export.records(engine, index, request.query, request.limit, request.offset)
         page = Records(columns=_columns(request), rows=export.rows(found, _columns(request)))
         return Response(deadline.json(page.model_dump(mode="json")), media_type="application/json")
 
-    def _exported(request: RecordsRequest, name: str) -> tuple[Iterator[dict[str, Any]], dict[str, str]]:
+    def _exported(
+        request: RecordsRequest, name: str
+    ) -> tuple[Iterator[dict[str, Any]], dict[str, str]]:
         """The records to export, at most `max_export_rows`, and the headers: the file's name, and
         `X-Bosun-Capped` (how many of how many) when the cap cut them."""
         index = request.index or catalog.record.index
@@ -216,11 +258,14 @@ def _records(app: FastAPI, session: Session) -> None:
         """Every record a search matches as CSV, streamed; past `max_export_rows` it stops, and the
         `X-Bosun-Capped` header says how many of how many were written."""
         found, headers = _exported(request, "records.csv")
-        return StreamingResponse(export.csv_lines(found, _columns(request)), media_type="text/csv", headers=headers)
+        return StreamingResponse(
+            export.csv_lines(found, _columns(request)), media_type="text/csv", headers=headers
+        )
 
     @app.post("/records.xlsx", tags=["results"], response_class=Response)
     def records_xlsx(request: RecordsRequest) -> Response:
-        """The same records as the CSV, capped the same way, as one XLSX sheet (needs `bosun-bi[xlsx]`)."""
+        """The same records as the CSV, capped the same way, as one XLSX sheet (needs
+        `bosun-bi[xlsx]`)."""
         found, headers = _exported(request, "records.xlsx")
         columns = _columns(request)
         book = export.xlsx_book(([record.get(c) for c in columns] for record in found), columns)
@@ -233,7 +278,9 @@ def _records(app: FastAPI, session: Session) -> None:
         if len(table.rows) > cap:
             raise ApiError(400, "bad_request", f"rows: at most {cap:,} rows are exported")
         headers = {"Content-Disposition": 'attachment; filename="table.xlsx"'}
-        return Response(export.xlsx_book(table.rows, table.columns), media_type=export.XLSX, headers=headers)
+        return Response(
+            export.xlsx_book(table.rows, table.columns), media_type=export.XLSX, headers=headers
+        )
 
 
 def _about(app: FastAPI, session: Session) -> None:
@@ -241,9 +288,13 @@ def _about(app: FastAPI, session: Session) -> None:
     def catalog() -> dict[str, Any]:
         """What Bosun knows about the domain: objects and their fields, measures, glossary."""
         spec = session.context.catalog.spec
-        return {"domain": spec.domain, "description": spec.description, "record": spec.record,
-                **spec.model_dump(mode="json", include={"objects", "measures"}),
-                "glossary": session.context.catalog.glossary}
+        return {
+            "domain": spec.domain,
+            "description": spec.description,
+            "record": spec.record,
+            **spec.model_dump(mode="json", include={"objects", "measures"}),
+            "glossary": session.context.catalog.glossary,
+        }
 
     @app.get("/start", tags=["catalog"], response_model=StartScreen)
     def start() -> StartScreen:
@@ -253,9 +304,11 @@ def _about(app: FastAPI, session: Session) -> None:
 
     @app.get("/health", tags=["health"])
     def health() -> JSONResponse:
-        """200 when the engine answers, 503 with the reason when it does not; `process` is the id of the
-        process that answered (with `bosun serve --workers N`, one of N)."""
+        """200 when the engine answers, 503 with the reason when it does not; `process` is the id of
+        the process that answered (with `bosun serve --workers N`, one of N)."""
         down = engine_problem(session)
         if down:
             return errors.error_response(503, "engine_unavailable", down)
-        return JSONResponse({"status": "ok", "engine": session.context.settings.engine, "process": os.getpid()})
+        return JSONResponse(
+            {"status": "ok", "engine": session.context.settings.engine, "process": os.getpid()}
+        )

@@ -15,7 +15,8 @@ log = logging.getLogger("bosun.api")
 
 
 class ApiError(Exception):
-    """An error the API answers with a status of its own choosing (404 unknown thread, 413 too long)."""
+    """An error the API answers with a status of its own choosing (404 unknown thread, 413 too
+    long)."""
 
     def __init__(self, status: int, error: str, detail: str) -> None:
         super().__init__(detail)
@@ -27,8 +28,8 @@ def error_response(status: int, error: str, detail: str) -> JSONResponse:
 
 
 def status_of(exc: BosunError) -> tuple[int, str]:
-    """User mistakes are 400, outside failures (engine down, store locked) 503, configuration 500; the caller's
-    cluster credentials missing or refused 401, not allowed what was asked 403."""
+    """User mistakes are 400, outside failures (engine down, store locked) 503, configuration 500;
+    the caller's cluster credentials missing or refused 401, not allowed what was asked 403."""
     if isinstance(exc, Unauthorized):
         return 401, "unauthorized"
     if isinstance(exc, Forbidden):
@@ -58,7 +59,9 @@ def install(app: FastAPI) -> None:
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-        return error_response(400, "bad_request", f"{where}: {first.get('msg', 'invalid')}".lstrip(": "))
+        return error_response(
+            400, "bad_request", f"{where}: {first.get('msg', 'invalid')}".lstrip(": ")
+        )
 
     @app.exception_handler(HTTPException)
     async def _http(_: Request, exc: HTTPException) -> JSONResponse:
@@ -66,5 +69,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
-        log.exception("unexpected error", exc_info=exc)  # the trace goes to the server's log, not the client
-        return error_response(500, "internal", f"an unexpected {type(exc).__name__}; the server log has the details")
+        # the trace goes to the server's log, not the client
+        log.exception("unexpected error", exc_info=exc)
+        return error_response(
+            500, "internal", f"an unexpected {type(exc).__name__}; the server log has the details"
+        )

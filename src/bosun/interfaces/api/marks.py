@@ -1,4 +1,5 @@
-"""Marking an answer right or wrong over the API: a write, so off loopback it needs the token like every call."""
+"""Marking an answer right or wrong over the API: a write, so off loopback it needs the token like
+every call."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from bosun.interfaces.api.errors import ApiError
 
 class MarkRequest(BaseModel):
     right: bool = Field(description="whether the answer is right")
-    figure: float | None = Field(None, allow_inf_nan=False, description="the figure it should have given")
+    figure: float | None = Field(
+        None, allow_inf_nan=False, description="the figure it should have given"
+    )
     correction: str = Field("", max_length=MAX_CORRECTION, description="what was wrong, in words")
     by: str = Field("", max_length=100, description="who marks it; default 'api'")
 
@@ -22,12 +25,20 @@ class MarkRequest(BaseModel):
 def install(app: FastAPI, session: Session) -> None:
     @app.post("/threads/{thread_id}/turns/{turn}/mark", response_model=Mark, tags=["turns"])
     def mark(thread_id: str, turn: int, request: MarkRequest) -> Mark:
-        """Mark the thread's turn (numbered from 1) right or wrong, with an optional correction; the last mark
-        of a turn wins. Marked answers feed `bosun eval export` and the llm backend's examples."""
+        """Mark the thread's turn (numbered from 1) right or wrong, with an optional correction; the
+        last mark of a turn wins. Marked answers feed `bosun eval export` and the llm backend's
+        examples."""
         _known(session, thread_id)
         try:
-            return mark_turn(session, thread_id, turn, request.right, request.by.strip() or "api", request.figure,
-                             request.correction)
+            return mark_turn(
+                session,
+                thread_id,
+                turn,
+                request.right,
+                request.by.strip() or "api",
+                request.figure,
+                request.correction,
+            )
         except UnknownTurn as exc:
             raise ApiError(404, "unknown_turn", str(exc)) from None
 

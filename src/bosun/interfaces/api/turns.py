@@ -1,4 +1,5 @@
-"""Running a turn for the API: in a worker thread, answered whole or streamed as Server-Sent Events."""
+"""Running a turn for the API: in a worker thread, answered whole or streamed as Server-Sent
+Events."""
 
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ _END = object()
 async def answer_of(session: Session, question: str, thread_id: str, as_of: date | None) -> Answer:
     """The turn's answer; a failed turn whose engine is down is a 503."""
     answer = await anyio.to_thread.run_sync(_last, session, question, thread_id, as_of)
-    if answer.status == "failed" and (down := await anyio.to_thread.run_sync(engine_problem, session)):
+    if answer.status == "failed" and (
+        down := await anyio.to_thread.run_sync(engine_problem, session)
+    ):
         raise ApiError(503, "engine_unavailable", down)
     return answer
 
@@ -44,8 +47,11 @@ def engine_problem(session: Session) -> str | None:
     return None
 
 
-async def sse_of(session: Session, question: str, thread_id: str, as_of: date | None) -> AsyncIterator[str]:
-    """The turn's events as SSE while it runs in a worker thread, then `clarification` (if any) and `answer`."""
+async def sse_of(
+    session: Session, question: str, thread_id: str, as_of: date | None
+) -> AsyncIterator[str]:
+    """The turn's events as SSE while it runs in a worker thread, then `clarification` (if any) and
+    `answer`."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[Any] = asyncio.Queue()
 
@@ -58,7 +64,8 @@ async def sse_of(session: Session, question: str, thread_id: str, as_of: date | 
         finally:
             loop.call_soon_threadsafe(queue.put_nowait, _END)
 
-    # the turn runs to its end even if the client goes away: its answer is still stored on the thread
+    # the turn runs to its end even if the client goes away: its answer is still stored on the
+    # thread
     running = asyncio.ensure_future(anyio.to_thread.run_sync(produce))
     while (item := await queue.get()) is not _END:
         for kind, data in _frames(item, session):
@@ -76,7 +83,15 @@ def _frames(item: Any, session: Session) -> list[tuple[str, dict[str, Any]]]:
     if isinstance(item, BosunError):
         return [("error", {"error": status_of(item)[1], "detail": str(item)})]
     log.error("unexpected error in a streamed turn", exc_info=item)
-    return [("error", {"error": "internal", "detail": f"an unexpected {type(item).__name__}; see the server log"})]
+    return [
+        (
+            "error",
+            {
+                "error": "internal",
+                "detail": f"an unexpected {type(item).__name__}; see the server log",
+            },
+        )
+    ]
 
 
 def _failed(session: Session, answer: Answer) -> list[tuple[str, dict[str, Any]]]:

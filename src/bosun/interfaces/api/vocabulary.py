@@ -1,4 +1,5 @@
-"""/vocabulary: taught words over HTTP (issue #25); behind the same bearer token as every other route."""
+"""/vocabulary: taught words over HTTP (issue #25); behind the same bearer token as every other
+route."""
 
 from __future__ import annotations
 
@@ -15,18 +16,26 @@ from bosun.interfaces.api.errors import ApiError
 
 
 class Teaching(BaseModel):
-    """A word to teach: what it means in the catalog's words (`means`), or exactly (`kind`, `target`, `of`)."""
+    """A word to teach: what it means in the catalog's words (`means`), or exactly (`kind`,
+    `target`, `of`)."""
 
     word: str = Field(min_length=1, max_length=200, description="the word people use")
-    means: str | None = Field(None, max_length=200, description="a field, measure, object, value or name")
+    means: str | None = Field(
+        None, max_length=200, description="a field, measure, object, value or name"
+    )
     kind: Kind | None = None
-    target: str | None = Field(None, max_length=200, description="with kind: the catalog's own name of it")
+    target: str | None = Field(
+        None, max_length=200, description="with kind: the catalog's own name of it"
+    )
     of: str | None = Field(None, max_length=200, description="alias: the entity; value: the field")
-    confirm: bool = Field(False, description="teach it even where it shadows a word Bosun already knows")
+    confirm: bool = Field(
+        False, description="teach it even where it shadows a word Bosun already knows"
+    )
 
 
 def who(request: Request) -> str:
-    """Who teaches: the bearer of the API token (named by its digest, never the token), else "local"."""
+    """Who teaches: the bearer of the API token (named by its digest, never the token), else
+    "local"."""
     scheme, _, token = (request.headers.get("authorization") or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return "local"
@@ -49,12 +58,16 @@ def routes(app: FastAPI, session: Session) -> None:
 
     @app.post("/vocabulary", status_code=201, response_model=TaughtWord, tags=["vocabulary"])
     def teach(teaching: Teaching, request: Request) -> TaughtWord:
-        """Teach a word; 409 when it shadows a known word unconfirmed, 400 when it is no catalog entry."""
+        """Teach a word; 409 when it shadows a known word unconfirmed, 400 when it is no catalog
+        entry."""
         try:
-            return teacher.teach(_entry(teacher, teaching, who(request)), confirmed=teaching.confirm)
+            return teacher.teach(
+                _entry(teacher, teaching, who(request)), confirmed=teaching.confirm
+            )
         except TeachingRefused as exc:
-            raise ApiError(409 if exc.shadowing else 400, "shadowing" if exc.shadowing else "refused",
-                           str(exc)) from None
+            raise ApiError(
+                409 if exc.shadowing else 400, "shadowing" if exc.shadowing else "refused", str(exc)
+            ) from None
 
     @app.delete("/vocabulary/{word}", status_code=204, tags=["vocabulary"])
     def forget(word: str) -> Response:
@@ -65,10 +78,15 @@ def routes(app: FastAPI, session: Session) -> None:
 
 
 def _entry(teacher: Teacher, teaching: Teaching, by: str) -> TaughtWord:
-    """The word as given exactly (the page's candidates, a remembered pick), else read from `means`."""
+    """The word as given exactly (the page's candidates, a remembered pick), else read from
+    `means`."""
     if teaching.kind is not None and teaching.target is not None:
-        exact = TaughtWord(kind=teaching.kind, word=teaching.word.strip(), target=teaching.target, of=teaching.of)
+        exact = TaughtWord(
+            kind=teaching.kind, word=teaching.word.strip(), target=teaching.target, of=teaching.of
+        )
         return teacher.stamped(exact, by)
     if teaching.means is None:
-        raise ApiError(400, "bad_request", "say what the word means: `means`, or `kind` and `target`")
+        raise ApiError(
+            400, "bad_request", "say what the word means: `means`, or `kind` and `target`"
+        )
     return teacher.proposed(teaching.word, teaching.means, teaching.kind, by)

@@ -15,14 +15,16 @@ from bosun.interfaces.cli.process import Process
 def main() -> None:
     """Entry point: every deliberate error and usage mistake ends as one line, never a traceback.
 
-    Usage mistakes and Bosun's errors exit with 2; with `--json` the error is a JSON object on stdout.
+    Usage mistakes and Bosun's errors exit with 2; with `--json` the error is a JSON object on
+    stdout.
     """
     from bosun.interfaces.cli.app import app
 
     Process.whole = True
     try:
         code = app(standalone_mode=False)
-    except (click.ClickException, typer.TyperException) as exc:  # usage: a missing argument, an unknown option
+    # usage: a missing argument, an unknown option
+    except (click.ClickException, typer.TyperException) as exc:
         if isinstance(exc, click.exceptions.Abort | typer.Abort):
             sys.exit(130)
         _fail(_usage_message(exc), int(getattr(exc, "exit_code", 2)))

@@ -4,16 +4,34 @@ from __future__ import annotations
 
 import typer
 
-from bosun.interfaces.cli import ask_cmd, catalog_cmd, chat_cmd, data_cmd, demo_cmd, eval_cmd, serve_cmd, teach_cmd
+from bosun.interfaces.cli import (
+    ask_cmd,
+    catalog_cmd,
+    chat_cmd,
+    data_cmd,
+    demo_cmd,
+    eval_cmd,
+    serve_cmd,
+    teach_cmd,
+)
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="Bosun: ask your operational data.")
-app.add_typer(data_cmd.app, name="data", help="Load your data files, or build and export the sample domain.")
+app = typer.Typer(
+    no_args_is_help=True, add_completion=False, help="Bosun: ask your operational data."
+)
+app.add_typer(
+    data_cmd.app, name="data", help="Load your data files, or build and export the sample domain."
+)
 app.add_typer(catalog_cmd.app, name="catalog", help="Show, draft or check the semantic catalog.")
 app.add_typer(serve_cmd.app, name="serve", help="Serve Bosun over HTTP.")
 app.command("demo")(demo_cmd.demo)
 app.command("ask")(ask_cmd.ask)
 app.command("chat")(chat_cmd.chat)
-app.add_typer(eval_cmd.app, name="eval", help="Score the agent on an evaluation file, or export confirmed answers "
-              "as one.")
+app.add_typer(
+    eval_cmd.app,
+    name="eval",
+    help="Score the agent on an evaluation file, or export confirmed answers as one.",
+)
 app.command("teach")(teach_cmd.teach)
-catalog_cmd.app.add_typer(teach_cmd.app, name="vocabulary", help="List, export or remove taught words.")
+catalog_cmd.app.add_typer(
+    teach_cmd.app, name="vocabulary", help="List, export or remove taught words."
+)

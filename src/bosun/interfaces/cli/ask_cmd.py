@@ -25,12 +25,22 @@ if TYPE_CHECKING:
 
 def ask(
     question: Annotated[str, typer.Argument(help="the question, in plain language")],
-    thread: Annotated[str | None, typer.Option("--thread", callback=thread_name,
-                                                    help="conversation id; turns with one id form one")] = None,
+    thread: Annotated[
+        str | None,
+        typer.Option(
+            "--thread", callback=thread_name, help="conversation id; turns with one id form one"
+        ),
+    ] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="today's date, YYYY-MM-DD")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the answer object (DATA_CONTRACT §3)")] = False,
-    trace: Annotated[bool, typer.Option("--trace", help="print the sub-goal DAG as Mermaid")] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", help="show rounds and workers live")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="print the answer object (DATA_CONTRACT §3)")
+    ] = False,
+    trace: Annotated[
+        bool, typer.Option("--trace", help="print the sub-goal DAG as Mermaid")
+    ] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", help="show rounds and workers live")
+    ] = False,
 ) -> None:
     """Answer one question from the data; exits with 1 when the turn failed."""
     with starting():
@@ -56,7 +66,8 @@ def ask(
 
 
 def _answer(items: Iterable[TurnEvent | Answer], verbose: bool, console: Console) -> Answer:
-    """The turn's answer; its events printed on `console` as they come with `verbose` (a resumed turn's always)."""
+    """The turn's answer; its events printed on `console` as they come with `verbose` (a resumed
+    turn's always)."""
     from bosun.planner.answer import Answer
 
     answer = None
@@ -104,14 +115,20 @@ def show(console: Console, answer: Answer) -> None:
 
     console.print(Markdown(printable(answer.answer)))
     for result in answer.results:
-        console.print(f"[bold]{escape(printable(result.title))}[/]  ({result.total:,} total)", highlight=False)
+        console.print(
+            f"[bold]{escape(printable(result.title))}[/]  ({result.total:,} total)", highlight=False
+        )
         if result.reading:
-            console.print(f"Read as: {printable(result.reading)}", style="dim", highlight=False, markup=False)
+            console.print(
+                f"Read as: {printable(result.reading)}", style="dim", highlight=False, markup=False
+            )
         table = Table()
         for column in result.columns:
             table.add_column(escape(printable(column)))
         for row in result.rows[:50]:
-            table.add_row(*(_cell(result.period_names.get(v, v) if isinstance(v, str) else v) for v in row))
+            table.add_row(
+                *(_cell(result.period_names.get(v, v) if isinstance(v, str) else v) for v in row)
+            )
         console.print(table)
     for assumption in answer.assumptions:
         console.print(f"[italic]Assumed: {escape(printable(assumption))}[/]")

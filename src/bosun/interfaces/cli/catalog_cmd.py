@@ -20,7 +20,11 @@ app = typer.Typer(no_args_is_help=True)
 
 
 @app.command()
-def show(path: Annotated[Path | None, typer.Argument(help="catalog file; default: the configured one")] = None) -> None:
+def show(
+    path: Annotated[
+        Path | None, typer.Argument(help="catalog file; default: the configured one")
+    ] = None,
+) -> None:
     """Print the catalog readably: objects and fields, entities, measures, time words, glossary."""
     from rich.console import Console
     from rich.table import Table
@@ -32,12 +36,20 @@ def show(path: Annotated[Path | None, typer.Argument(help="catalog file; default
     console = Console()
     console.print(f"[bold]{catalog.spec.domain}[/] — {catalog.spec.description}  ({catalog.path})")
     for name, obj in catalog.spec.objects.items():
-        table = Table(title=f"{name} ({obj.kind}, index {obj.index}): {obj.description}", title_justify="left")
+        table = Table(
+            title=f"{name} ({obj.kind}, index {obj.index}): {obj.description}", title_justify="left"
+        )
         for column in ("field", "type", "role", "unit", "synonyms", "description"):
             table.add_column(column)
         for field, spec in obj.fields.items():
-            table.add_row(field, spec.type, spec.role, spec.unit or "", ", ".join(spec.synonyms[:5]),
-                          spec.description)
+            table.add_row(
+                field,
+                spec.type,
+                spec.role,
+                spec.unit or "",
+                ", ".join(spec.synonyms[:5]),
+                spec.description,
+            )
         console.print(table)
     _summary(console, catalog)
 
@@ -49,7 +61,11 @@ def _summary(console: Console, catalog: Catalog) -> None:
     for column in ("entity", "names from", "filters"):
         entities.add_column(column)
     for name, entity in catalog.spec.entities.items():
-        source = f"{entity.object}.{entity.name_field}" if entity.object else f"{len(entity.values)} inline names"
+        source = (
+            f"{entity.object}.{entity.name_field}"
+            if entity.object
+            else f"{len(entity.values)} inline names"
+        )
         entities.add_row(name, source, ", ".join(t.field for t in entity.targets))
     console.print(entities)
     measures = Table(title="measures", title_justify="left")
@@ -60,19 +76,36 @@ def _summary(console: Console, catalog: Catalog) -> None:
     console.print(measures)
     for field, words in catalog.spec.time.fields.items():
         console.print(f"date field [bold]{field}[/]: {', '.join(words)}")
-    console.print(f"default date field: {catalog.spec.time.default_field}; glossary: {len(catalog.glossary)} terms")
+    console.print(
+        f"default date field: {catalog.spec.time.default_field}; glossary: {len(catalog.glossary)} "
+        "terms"
+    )
 
 
 @app.command()
 def init(
-    index: Annotated[list[str], typer.Option("--index", help="live index; repeat it: the first is the record, "
-                                                             "the others reference objects")],
-    out: Annotated[Path | None, typer.Option("--out", dir_okay=False,
-                                             help="write here instead of standard output")] = None,
-    llm: Annotated[bool, typer.Option("--llm", help="ask the configured chat model (BOSUN_LLM_MODEL) for "
-                                                    "descriptions and synonyms, checked against the data")] = False,
+    index: Annotated[
+        list[str],
+        typer.Option(
+            "--index",
+            help="live index; repeat it: the first is the record, the others reference objects",
+        ),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", dir_okay=False, help="write here instead of standard output"),
+    ] = None,
+    llm: Annotated[
+        bool,
+        typer.Option(
+            "--llm",
+            help="ask the configured chat model (BOSUN_LLM_MODEL) for "
+            "descriptions and synonyms, checked against the data",
+        ),
+    ] = False,
 ) -> None:
-    """Draft a catalog from live indices: roles, measures, names and links drafted from their values."""
+    """Draft a catalog from live indices: roles, measures, names and links drafted from their
+    values."""
     from bosun.catalog.draft import draft
     from bosun.engines.factory import open_engine
     from bosun.settings import load_settings
@@ -92,7 +125,9 @@ def init(
         typer.echo(text)
     else:
         out.write_text(text, encoding="utf-8")
-        typer.echo(f"wrote {out}; next: bosun catalog check {out}, then BOSUN_CATALOG={out} bosun ask …")
+        typer.echo(
+            f"wrote {out}; next: bosun catalog check {out}, then BOSUN_CATALOG={out} bosun ask …"
+        )
 
 
 def _worded(text: str, notes: list[str], settings: Settings) -> tuple[str, list[str]]:
@@ -101,15 +136,19 @@ def _worded(text: str, notes: list[str], settings: Settings) -> tuple[str, list[
     from bosun.chat import ChatClient
 
     if not settings.llm_model:
-        raise SettingsError("catalog init --llm needs a chat model: set BOSUN_LLM_MODEL (and BOSUN_LLM_BASE_URL "
-                            "for a local server)")
+        raise SettingsError(
+            "catalog init --llm needs a chat model: set BOSUN_LLM_MODEL (and BOSUN_LLM_BASE_URL "
+            "for a local server)"
+        )
     worded = with_model_words(text, ChatClient.from_settings(settings))
     return worded.text, [*notes, *worded.notes]
 
 
 @app.command()
 def check(
-    path: Annotated[Path | None, typer.Argument(help="catalog file; default: the configured one")] = None,
+    path: Annotated[
+        Path | None, typer.Argument(help="catalog file; default: the configured one")
+    ] = None,
 ) -> None:
     """List every problem of a catalog with its key path; exit 1 when there is one."""
     from bosun.catalog.check import check_file

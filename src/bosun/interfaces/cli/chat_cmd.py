@@ -26,16 +26,21 @@ if TYPE_CHECKING:
     from bosun.conversation.session import Session
     from bosun.planner.answer import Answer
 
-HELP = (f"/new starts a new conversation · /trace shows the last turn's plan · {marking.HELP} · "
-        "“by X I mean Y” teaches a word · /quit leaves")
+HELP = (
+    f"/new starts a new conversation · /trace shows the last turn's plan · {marking.HELP} · "
+    "“by X I mean Y” teaches a word · /quit leaves"
+)
 
 
 def chat(
-    thread: Annotated[str | None, typer.Option("--thread", callback=thread_name,
-                                                    help="continue this conversation")] = None,
+    thread: Annotated[
+        str | None,
+        typer.Option("--thread", callback=thread_name, help="continue this conversation"),
+    ] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="today's date, YYYY-MM-DD")] = None,
 ) -> None:
-    """Talk with your data: follow-ups, refinements and replies to questions build on the last turns."""
+    """Talk with your data: follow-ups, refinements and replies to questions build on the last
+    turns."""
     with starting():
         from rich.console import Console
 
@@ -45,7 +50,8 @@ def chat(
 
         settings = load_settings()
         session = open_session(settings, day(as_of))
-    if isinstance(sys.stdin, io.TextIOWrapper):  # a line that is not UTF-8 is read with U+FFFD, not a crash
+    # a line that is not UTF-8 is read with U+FFFD, not a crash
+    if isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(errors="replace")
     _remember_lines(settings.data_dir / "chat_history")
     console = Console()
@@ -61,13 +67,17 @@ def chat(
                 thread_id = _new_thread()
                 console.print(f"new conversation {thread_id}", highlight=False)
             elif line == "/trace":
-                console.print(render_trace_mermaid(last.trace) if last else "no turn yet", highlight=False)
+                console.print(
+                    render_trace_mermaid(last.trace) if last else "no turn yet", highlight=False
+                )
             elif marking.is_mark(line):
                 marking.mark_last(session, console, line, thread_id)
             elif (said := teaching.handle(line)) is not None:
                 console.print(said, highlight=False, markup=False)
             elif line.startswith("/"):
-                console.print(f"unknown command {printable(line)}; {HELP}", highlight=False, markup=False)
+                console.print(
+                    f"unknown command {printable(line)}; {HELP}", highlight=False, markup=False
+                )
             elif line:
                 last = _turn(session, console, line, thread_id) or last
     finally:
@@ -120,6 +130,7 @@ def _remember_lines(path: Path) -> None:
 
 
 def _save_lines(write: Callable[[str], None], path: Path) -> None:
-    """Keep the lines for the next run; a data directory gone or unwritable by then only loses them."""
+    """Keep the lines for the next run; a data directory gone or unwritable by then only loses
+    them."""
     with contextlib.suppress(OSError):
         write(str(path))

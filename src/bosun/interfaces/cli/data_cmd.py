@@ -34,7 +34,9 @@ def _date(text: str | None) -> date:
 def generate(
     rows: Annotated[int, typer.Option(min=1, help="number of records")] = 50_000,
     seed: Annotated[int, typer.Option(help="random seed; same arguments, same data")] = 42,
-    as_of: Annotated[str | None, typer.Option("--as-of", help="the sample's today, YYYY-MM-DD")] = None,
+    as_of: Annotated[
+        str | None, typer.Option("--as-of", help="the sample's today, YYYY-MM-DD")
+    ] = None,
 ) -> None:
     """Build the sample domain and load it into the configured engine."""
     from bosun.catalog import load_catalog
@@ -52,11 +54,15 @@ def generate(
             info = build(engine, catalog, rows, seed, _date(as_of))
     finally:
         engine.close()
-    typer.echo(f"loaded {info.rows:,} {catalog.record.index} (seed {info.seed}, as of {info.as_of}) "
-               f"and {len(catalog.spec.objects) - 1} reference tables into the {settings.engine} engine")
+    typer.echo(
+        f"loaded {info.rows:,} {catalog.record.index} (seed {info.seed}, as of {info.as_of}) "
+        f"and {len(catalog.spec.objects) - 1} reference tables into the {settings.engine} engine"
+    )
 
 
-def _build_with_progress(engine: Engine, catalog: Catalog, rows: int, seed: int, as_of: date) -> SampleInfo:
+def _build_with_progress(
+    engine: Engine, catalog: Catalog, rows: int, seed: int, as_of: date
+) -> SampleInfo:
     """build(), with a progress bar: one step per table loaded plus generating the records."""
     from bosun.datagen.load import build
 
@@ -78,16 +84,29 @@ def _bar(width: int) -> Progress:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    return Progress(TextColumn(f"{{task.description:<{width}}}"), BarColumn(), TimeElapsedColumn(),
-                    console=Console(stderr=True))
+    return Progress(
+        TextColumn(f"{{task.description:<{width}}}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+    )
 
 
 @app.command("load")
 def load(
-    paths: Annotated[list[Path], typer.Argument(help="CSV (.gz/.zip), Parquet, JSON or JSON Lines files, or folders")],
-    index: Annotated[str | None, typer.Option("--index", help="load every path into this index")] = None,
-    replace: Annotated[bool, typer.Option("--replace", help="replace an index that exists")] = False,
-    append: Annotated[bool, typer.Option("--append", help="add the rows to an index that exists")] = False,
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="CSV (.gz/.zip), Parquet, JSON or JSON Lines files, or folders"),
+    ],
+    index: Annotated[
+        str | None, typer.Option("--index", help="load every path into this index")
+    ] = None,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="replace an index that exists")
+    ] = False,
+    append: Annotated[
+        bool, typer.Option("--append", help="add the rows to an index that exists")
+    ] = False,
 ) -> None:
     """Load your own data files into the configured engine; each file's index is named after it."""
     if replace and append:
@@ -114,12 +133,16 @@ def load(
         typer.echo(f"loaded {rows:,} rows into index {name!r} ({settings.engine} engine)")
         for note in notes:
             typer.echo(f"  {note}")
-    typer.echo(f"{sum(rows for _, rows, _ in done):,} rows in {seconds:.1f} s; next: bosun catalog init "
-               + " ".join(f"--index {name}" for name, _, _ in done) + " --out catalog.yaml")
+    typer.echo(
+        f"{sum(rows for _, rows, _ in done):,} rows in {seconds:.1f} s; next: bosun catalog init "
+        + " ".join(f"--index {name}" for name, _, _ in done)
+        + " --out catalog.yaml"
+    )
 
 
-def _load_with_progress(engine: Engine, paths: list[Path], index: str | None, mode: LoadMode,
-                        limits: FileLimits) -> list[tuple[str, int, tuple[str, ...]]]:
+def _load_with_progress(
+    engine: Engine, paths: list[Path], index: str | None, mode: LoadMode, limits: FileLimits
+) -> list[tuple[str, int, tuple[str, ...]]]:
     """load_files(), with a progress bar: reading and loading each index are its steps."""
     from bosun.datagen.load import load_files
 
@@ -137,7 +160,9 @@ def _load_with_progress(engine: Engine, paths: list[Path], index: str | None, mo
     return done
 
 
-OutDir = Annotated[Path, typer.Option("--out", file_okay=False, help="directory for the Parquet files")]
+OutDir = Annotated[
+    Path, typer.Option("--out", file_okay=False, help="directory for the Parquet files")
+]
 
 
 @app.command("export")

@@ -27,13 +27,18 @@ def _demo_plan(catalog: Catalog) -> tuple[SampleInfo, list[str]]:
     if not path.exists():
         raise CatalogError(f"no demo.yaml beside {catalog.path.name}: this domain has no demo")
     plan = yaml.safe_load(path.read_text(encoding="utf-8"))
-    info = SampleInfo(catalog.spec.domain, date.fromisoformat(str(plan["as_of"])), int(plan["seed"]),
-                      int(plan["rows"]))
+    info = SampleInfo(
+        catalog.spec.domain,
+        date.fromisoformat(str(plan["as_of"])),
+        int(plan["seed"]),
+        int(plan["rows"]),
+    )
     return info, [str(q) for q in plan.get("questions", [])]
 
 
 def demo() -> None:
-    """Build the domain's demo sample and answer its demo questions (the seed's scenarios for the bundled one)."""
+    """Build the domain's demo sample and answer its demo questions (the seed's scenarios for the
+    bundled one)."""
     from rich.console import Console
 
     from bosun.catalog import load_catalog
@@ -58,14 +63,19 @@ def demo() -> None:
         session.close()
 
 
-def _engine_with_sample(settings: Settings, catalog: Catalog, sample: SampleInfo, console: Console) -> Engine:
+def _engine_with_sample(
+    settings: Settings, catalog: Catalog, sample: SampleInfo, console: Console
+) -> Engine:
     from bosun.datagen.load import build, read_sample_info
     from bosun.engines.factory import open_engine
 
     if settings.engine != "embedded" or settings.duckdb_path.exists():
         engine = open_engine(settings)
         if read_sample_info(engine) == sample:
-            console.print(f"sample already loaded: {sample.rows:,} {catalog.record.index} as of {sample.as_of}")
+            console.print(
+                f"sample already loaded: {sample.rows:,} {catalog.record.index} as of "
+                f"{sample.as_of}"
+            )
             return engine
         engine.close()
     with console.status("building the sample domain"):
@@ -74,8 +84,10 @@ def _engine_with_sample(settings: Settings, catalog: Catalog, sample: SampleInfo
             build(writer, catalog, sample.rows, sample.seed, sample.as_of)
         finally:
             writer.close()
-    console.print(f"built {sample.rows:,} {catalog.record.index} (seed {sample.seed}, as of {sample.as_of}) "
-                  f"in the {settings.engine} engine")
+    console.print(
+        f"built {sample.rows:,} {catalog.record.index} (seed {sample.seed}, as of {sample.as_of}) "
+        f"in the {settings.engine} engine"
+    )
     return open_engine(settings)
 
 

@@ -1,5 +1,5 @@
-"""`bosun eval FILE.jsonl`: ask every item, judge the last turn, score per kind and overall; `bosun eval export`:
-the answers people confirmed, as such a file."""
+"""`bosun eval FILE.jsonl`: ask every item, judge the last turn, score per kind and overall; `bosun
+eval export`: the answers people confirmed, as such a file."""
 
 from __future__ import annotations
 
@@ -25,9 +25,11 @@ if TYPE_CHECKING:
 
 
 class _EvalGroup(TyperGroup):
-    """`bosun eval FILE` runs the file (`bosun eval run FILE`); `bosun eval export` is the other command."""
+    """`bosun eval FILE` runs the file (`bosun eval run FILE`); `bosun eval export` is the other
+    command."""
 
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:  # typer's own (vendored) click Context
+    # typer's own (vendored) click Context
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
             args = ["run", *args]
         return super().parse_args(ctx, args)
@@ -38,11 +40,19 @@ app = typer.Typer(cls=_EvalGroup, no_args_is_help=True)
 
 @app.command("run")
 def evaluate(
-    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True,
-                                         help="evaluation file, JSON Lines")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            exists=True, dir_okay=False, readable=True, help="evaluation file, JSON Lines"
+        ),
+    ],
     as_of: Annotated[str | None, typer.Option("--as-of", help="today's date, YYYY-MM-DD")] = None,
-    failures: Annotated[bool, typer.Option("--failures", help="show why each failed item failed")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", min=1, help="items asked at once, each in its own thread")] = 1,
+    failures: Annotated[
+        bool, typer.Option("--failures", help="show why each failed item failed")
+    ] = False,
+    jobs: Annotated[
+        int, typer.Option("--jobs", min=1, help="items asked at once, each in its own thread")
+    ] = 1,
 ) -> None:
     """Score the agent on an evaluation file: every item asked in this one process."""
     items = _items(file)
@@ -58,9 +68,11 @@ def evaluate(
     try:
         gold = _gold_tables(session.context.engine.inner, settings.catalog)
         with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="eval") as pool:
-            # Items run on their own conversation threads; the session serialises turns per thread only.
+            # Items run on their own conversation threads; the session serialises turns per thread
+            # only.
             answers = pool.map(partial(_last_answer, session), items)
-            for item, answer in zip(items, answers, strict=True):  # judged here, in order: one gold connection
+            # judged here, in order: one gold connection
+            for item, answer in zip(items, answers, strict=True):
                 ok, reason = judge(item["expect"], answer, gold)
                 scores[item["expect"]["kind"]].append(ok)
                 if not ok:
@@ -73,7 +85,11 @@ def evaluate(
 def _items(file: Path) -> list[dict[str, Any]]:
     """The file's items, one JSON object a line (a usage error when it is not JSON Lines text)."""
     try:
-        items = [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
+        items = [
+            json.loads(line)
+            for line in file.read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise typer.BadParameter(f"{file} is not JSON Lines: {exc}") from None
     if not all(isinstance(item, dict) and "turns" in item and "expect" in item for item in items):
@@ -113,8 +129,12 @@ def _report(scores: dict[str, list[bool]], failures: list[tuple[str, str, str]])
     everything = [ok for oks in scores.values() for ok in oks]
     for kind, oks in sorted(scores.items()):
         table.add_row(kind, str(sum(oks)), str(len(oks)), f"{100 * sum(oks) / len(oks):.0f} %")
-    table.add_row("overall", str(sum(everything)), str(len(everything)),
-                  f"{100 * sum(everything) / max(1, len(everything)):.1f} %")
+    table.add_row(
+        "overall",
+        str(sum(everything)),
+        str(len(everything)),
+        f"{100 * sum(everything) / max(1, len(everything)):.1f} %",
+    )
     console.print(table)
     for item_id, question, reason in failures:
         console.print(f"[red]{item_id}[/] {question}\n    {reason}")
@@ -122,10 +142,13 @@ def _report(scores: dict[str, list[bool]], failures: list[tuple[str, str, str]])
 
 @app.command("export")
 def export(
-    out: Annotated[Path | None, typer.Option("--out", dir_okay=False, help="file to write; default standard output")]
-    = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", dir_okay=False, help="file to write; default standard output"),
+    ] = None,
 ) -> None:
-    """Write the answers people marked (right, or wrong with the right figure) as an evaluation file."""
+    """Write the answers people marked (right, or wrong with the right figure) as an evaluation
+    file."""
     with starting():
         from bosun.conversation.marks import MarkStore
         from bosun.conversation.store import open_turn_store
@@ -142,6 +165,10 @@ def export(
     else:
         out.write_text(exported.jsonl(), encoding="utf-8")
     marked = len(exported.items) + len(exported.skipped)
-    typer.echo(f"exported {len(exported.items)} of {marked} marked answers; skipped {len(exported.skipped)}", err=True)
+    typer.echo(
+        f"exported {len(exported.items)} of {marked} marked answers; skipped "
+        f"{len(exported.skipped)}",
+        err=True,
+    )
     for reason in exported.skipped:
         typer.echo(f"  skipped {reason}", err=True)

@@ -1,4 +1,5 @@
-"""`/right` and `/wrong [FIGURE] [CORRECTION]` in `bosun chat`: mark the conversation's last answer."""
+"""`/right` and `/wrong [FIGURE] [CORRECTION]` in `bosun chat`: mark the conversation's last
+answer."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ def is_mark(line: str) -> bool:
 
 
 def figure_and_note(text: str) -> tuple[float | None, str]:
-    """A leading number ("1,234", "56.7") is the corrected figure; the rest is the correction in words."""
+    """A leading number ("1,234", "56.7") is the corrected figure; the rest is the correction in
+    words."""
     first, _, rest = text.strip().partition(" ")
     try:
         return float(first.replace(",", "")), rest.strip()
@@ -41,7 +43,9 @@ def mark_last(session: Session, console: Console, line: str, thread_id: str) -> 
         return
     figure, note = figure_and_note(text) if command == "/wrong" else (None, "")
     try:
-        mark = mark_turn(session, thread_id, last[0].turn_id, command == "/right", _who(), figure, note)
+        mark = mark_turn(
+            session, thread_id, last[0].turn_id, command == "/right", _who(), figure, note
+        )
     except BosunError as exc:
         console.print(printable(str(exc)), style="red", highlight=False, markup=False)
         return

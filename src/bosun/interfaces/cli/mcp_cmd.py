@@ -11,11 +11,17 @@ from bosun.interfaces.cli.process import starting
 
 
 def mcp(
-    http: Annotated[bool, typer.Option("--http", help="streamable HTTP at HOST:PORT/mcp, not stdio")] = False,
-    host: Annotated[str, typer.Option(help="interface to listen on with --http; off loopback needs "
-                                           "BOSUN_API_TOKEN")] = "127.0.0.1",
+    http: Annotated[
+        bool, typer.Option("--http", help="streamable HTTP at HOST:PORT/mcp, not stdio")
+    ] = False,
+    host: Annotated[
+        str,
+        typer.Option(help="interface to listen on with --http; off loopback needs BOSUN_API_TOKEN"),
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="TCP port with --http")] = 8766,
-    as_of: Annotated[str | None, typer.Option("--as-of", help="today's date for ask, YYYY-MM-DD")] = None,
+    as_of: Annotated[
+        str | None, typer.Option("--as-of", help="today's date for ask, YYYY-MM-DD")
+    ] = None,
 ) -> None:
     """Serve Bosun's tools (ask, catalog, names, search, aggregate, lookup, fields) over MCP."""
     with starting():

@@ -1,4 +1,5 @@
-"""`bosun teach WORD MEANING` and `bosun catalog vocabulary list | export | remove`: taught words (issue #25)."""
+"""`bosun teach WORD MEANING` and `bosun catalog vocabulary list | export | remove`: taught words
+(issue #25)."""
 
 from __future__ import annotations
 
@@ -39,11 +40,17 @@ def who() -> str:
 
 def teach(
     word: Annotated[str, typer.Argument(help="the word people use: “trainers”, “Big Apple”")],
-    meaning: Annotated[str, typer.Argument(help="what it means, in the catalog's words: a field, measure, "
-                                                "object, value or name")],
+    meaning: Annotated[
+        str,
+        typer.Argument(
+            help="what it means, in the catalog's words: a field, measure, object, value or name"
+        ),
+    ],
     kind: Annotated[str | None, typer.Option("--as", help=KIND_HELP)] = None,
-    confirm: Annotated[bool, typer.Option("--confirm", help="teach it even where it shadows a word "
-                                                            "Bosun already knows")] = False,
+    confirm: Annotated[
+        bool,
+        typer.Option("--confirm", help="teach it even where it shadows a word Bosun already knows"),
+    ] = False,
 ) -> None:
     """Teach a word: every later question, on every thread and in every process, reads it so."""
     from bosun.catalog.taught import KINDS
@@ -64,14 +71,19 @@ def teach(
 
 
 @app.command("list")
-def list_words(as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False) -> None:
+def list_words(
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False,
+) -> None:
     """The taught words: the word, what it means, who taught it and when."""
     session, taught = teacher()
     words = taught.store.words()
     session.close()
     for entry in words:
-        line = entry.model_dump_json() if as_json else (f"{entry.word}\t{entry.kind}\t{entry.means()}\t"
-                                                        f"{entry.by}\t{entry.on}")
+        line = (
+            entry.model_dump_json()
+            if as_json
+            else (f"{entry.word}\t{entry.kind}\t{entry.means()}\t{entry.by}\t{entry.on}")
+        )
         typer.echo(line)
 
 
@@ -86,7 +98,9 @@ def export() -> None:
     words = taught.store.words()
     record = session.context.catalog.spec.record
     session.close()
-    typer.echo(yaml.safe_dump(catalog_yaml(words, record), allow_unicode=True, sort_keys=False).rstrip())
+    typer.echo(
+        yaml.safe_dump(catalog_yaml(words, record), allow_unicode=True, sort_keys=False).rstrip()
+    )
 
 
 @app.command()
@@ -101,9 +115,9 @@ def remove(word: Annotated[str, typer.Argument(help="the taught word")]) -> None
     typer.echo(f"removed “{word}”")
 
 
-
 class ChatTeaching:
-    """`bosun chat`'s teaching lines: "by trainers I mean footwear", and /confirm for one that shadows a word."""
+    """`bosun chat`'s teaching lines: "by trainers I mean footwear", and /confirm for one that
+    shadows a word."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -137,5 +151,7 @@ class ChatTeaching:
         except TeachingRefused as exc:
             shadowing = exc.shadowing
             self.pending = entry if shadowing else None
-            return f"not taught: {'; '.join(exc.problems)}" + (" (/confirm teaches it)" if shadowing else "")
+            return f"not taught: {'; '.join(exc.problems)}" + (
+                " (/confirm teaches it)" if shadowing else ""
+            )
         return f"taught: “{entry.word}” means {entry.means()}"

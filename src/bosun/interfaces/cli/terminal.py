@@ -8,7 +8,9 @@ from datetime import date
 import typer
 
 # ANSI CSI and OSC sequences, then any other C0/C1 control character except newline and tab
-_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x00-\x08\x0b-\x1f\x7f-\x9f]"
+)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")  # how argv carries bytes that were not UTF-8
@@ -30,7 +32,8 @@ def day(text: str | None) -> date | None:
 
 
 def thread_name(text: str | None) -> str | None:
-    """A --thread value: text, not bytes that are not UTF-8 (a usage error: it names a conversation)."""
+    """A --thread value: text, not bytes that are not UTF-8 (a usage error: it names a
+    conversation)."""
     if text is not None and _SURROGATE.search(text):
         raise typer.BadParameter("--thread is not valid UTF-8 text")
     return text

@@ -1,4 +1,5 @@
-"""The MCP tool that marks an answer right or wrong: it writes a mark (never data), so it is not read-only."""
+"""The MCP tool that marks an answer right or wrong: it writes a mark (never data), so it is not
+read-only."""
 
 from __future__ import annotations
 
@@ -14,16 +15,29 @@ from bosun.conversation.session import Session
 
 def mark_tool(session: Session) -> Callable[..., Mark]:
     def mark_answer(
-        thread_id: Annotated[str, Field(description="the answer's thread_id, as `ask` returned it")],
+        thread_id: Annotated[
+            str, Field(description="the answer's thread_id, as `ask` returned it")
+        ],
         right: Annotated[bool, Field(description="whether the answer is right")],
-        turn: Annotated[int | None, Field(ge=1, description="the turn's number on the thread, from 1; default "
-                                                            "the thread's last answer")] = None,
-        figure: Annotated[float | None, Field(allow_inf_nan=False, description="the figure it should have "
-                                                                                "given, when wrong")] = None,
-        correction: Annotated[str, Field(max_length=MAX_CORRECTION, description="what was wrong, in words")] = "",
+        turn: Annotated[
+            int | None,
+            Field(
+                ge=1,
+                description="the turn's number on the thread, from 1; default "
+                "the thread's last answer",
+            ),
+        ] = None,
+        figure: Annotated[
+            float | None,
+            Field(allow_inf_nan=False, description="the figure it should have given, when wrong"),
+        ] = None,
+        correction: Annotated[
+            str, Field(max_length=MAX_CORRECTION, description="what was wrong, in words")
+        ] = "",
     ) -> Mark:
-        """Mark an answer right or wrong, with an optional correction (the last mark of a turn wins). Marked
-        answers become the deployment's evaluation set (`bosun eval export`) and examples for its model."""
+        """Mark an answer right or wrong, with an optional correction (the last mark of a turn
+        wins). Marked answers become the deployment's evaluation set (`bosun eval export`) and
+        examples for its model."""
         return mark_turn(session, thread_id, turn, right, "mcp", figure, correction)
 
     return mark_answer

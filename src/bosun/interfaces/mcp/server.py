@@ -1,4 +1,5 @@
-"""Bosun's tools, resources and prompts on the official MCP SDK's MCPServer, over stdio or streamable HTTP."""
+"""Bosun's tools, resources and prompts on the official MCP SDK's MCPServer, over stdio or
+streamable HTTP."""
 
 from __future__ import annotations
 
@@ -36,14 +37,19 @@ from bosun.interfaces.mcp.tools import Tools
 log = logging.getLogger("bosun.mcp")
 P = ParamSpec("P")
 R = TypeVar("R")
-PROMPTS_FILE = "mcp_prompts.yaml"  # beside the catalog: a domain's starting prompts are domain knowledge
-INSTRUCTIONS = ("Bosun answers questions about operational data. `ask` runs the whole agent; the other tools "
-                "are its parts: the catalog, name resolution, read-only Elasticsearch-DSL search and aggregation, "
-                "single business objects and field explanations.")
+# beside the catalog: a domain's starting prompts are domain knowledge
+PROMPTS_FILE = "mcp_prompts.yaml"
+INSTRUCTIONS = (
+    "Bosun answers questions about operational data. `ask` runs the whole agent; the other tools "
+    "are its parts: the catalog, name resolution, read-only Elasticsearch-DSL search and "
+    "aggregation, "
+    "single business objects and field explanations."
+)
 
 
 class StaticToken:
-    """The token verifier for one shared bearer token (BOSUN_API_TOKEN), compared in constant time."""
+    """The token verifier for one shared bearer token (BOSUN_API_TOKEN), compared in constant
+    time."""
 
     def __init__(self, token: str) -> None:
         self._token = token
@@ -61,7 +67,8 @@ class BosunMCP(MCPServer):
     multi-line report, and a prompt's missing arguments as "Internal server error".
     """
 
-    callers = False  # BOSUN_ENGINE_AUTH=caller over HTTP: each call queries with its request's credentials
+    # BOSUN_ENGINE_AUTH=caller over HTTP: each call queries with its request's credentials
+    callers = False
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
@@ -72,11 +79,15 @@ class BosunMCP(MCPServer):
         except UnexpectedToolError as exc:
             log.error("tool %r crashed", name, exc_info=exc.__cause__)
             cause = type(exc.__cause__).__name__
-            raise ToolError(f"Error executing tool {name}: an unexpected {cause}; the server log has the details") \
-                from None
+            raise ToolError(
+                f"Error executing tool {name}: an unexpected {cause}; the server log has the "
+                "details"
+            ) from None
         except ToolError as exc:
             if isinstance(exc.__cause__, ValidationError):
-                raise ToolError(f"Error executing tool {name}: {first_problem(exc.__cause__)}") from None
+                raise ToolError(
+                    f"Error executing tool {name}: {first_problem(exc.__cause__)}"
+                ) from None
             raise ToolError(one_line(str(exc), name)) from None
 
     async def read_resource(self, uri: Any, context: Any = None) -> Any:
@@ -87,10 +98,11 @@ class BosunMCP(MCPServer):
             raise ResourceError(str(exc)) from None
 
     def _as_caller(self, context: Any) -> AbstractContextManager[None]:
-        """Run as the caller of the HTTP request (its tool runs in a thread started in this context).
+        """Run as the caller of the HTTP request (its tool runs in a thread started in this
+        context).
 
-        Read here, per call, and not by the HTTP middleware: the SDK runs a session's calls in a task of the
-        session's own, outside the context of the HTTP request that carried the call.
+        Read here, per call, and not by the HTTP middleware: the SDK runs a session's calls in a
+        task of the session's own, outside the context of the HTTP request that carried the call.
         """
         if not self.callers:
             return nullcontext()
@@ -98,7 +110,9 @@ class BosunMCP(MCPServer):
         headers = request.scope.get("headers", []) if isinstance(request, Request) else []
         return as_caller(credential(request_header(headers)))
 
-    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Any = None) -> Any:
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Any = None
+    ) -> Any:
         try:
             result: Any = await super().get_prompt(name, arguments, context)
         except ValueError as exc:
@@ -107,7 +121,8 @@ class BosunMCP(MCPServer):
 
 
 def first_problem(exc: ValidationError) -> str:
-    """Pydantic's first complaint, on one line: `where: what` (the rejected value is the caller's own)."""
+    """Pydantic's first complaint, on one line: `where: what` (the rejected value is the caller's
+    own)."""
     first = exc.errors()[0]
     where = ".".join(str(part) for part in first.get("loc", ()))
     return f"{where}: {first.get('msg', 'invalid')}".lstrip(": ")
@@ -119,31 +134,77 @@ def one_line(text: str, name: str) -> str:
     return lines[0] if lines else f"{name} failed without a message"
 
 
-def build_server(session: Session, token: str | None = None, url: str = "http://127.0.0.1",
-                 callers: bool = False) -> MCPServer:
-    """The MCP server over `session`; with a token, HTTP clients must send it as `Authorization: Bearer …`;
-    with `callers`, each call queries the cluster with its request's `X-Bosun-Engine-Authorization`."""
+def build_server(
+    session: Session, token: str | None = None, url: str = "http://127.0.0.1", callers: bool = False
+) -> MCPServer:
+    """The MCP server over `session`; with a token, HTTP clients must send it as `Authorization:
+    Bearer …`; with `callers`, each call queries the cluster with its request's
+    `X-Bosun-Engine-Authorization`."""
     auth = AuthSettings(issuer_url=url, resource_server_url=None) if token else None
-    server = BosunMCP("bosun", instructions=INSTRUCTIONS, log_level="WARNING", auth=auth,
-                       token_verifier=StaticToken(token) if token else None)
+    server = BosunMCP(
+        "bosun",
+        instructions=INSTRUCTIONS,
+        log_level="WARNING",
+        auth=auth,
+        token_verifier=StaticToken(token) if token else None,
+    )
     server.callers = callers
     tools = Tools(session)
     seconds = session.context.settings.query_timeout_s
-    for tool in (tools.describe_catalog, tools.resolve_name, _replied(tools.search, seconds),
-                 _replied(tools.aggregate, seconds), tools.lookup_object, tools.explain_field):
-        server.add_tool(_one_line(tool, ToolError), annotations=ToolAnnotations(
-            read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
+    for tool in (
+        tools.describe_catalog,
+        tools.resolve_name,
+        _replied(tools.search, seconds),
+        _replied(tools.aggregate, seconds),
+        tools.lookup_object,
+        tools.explain_field,
+    ):
+        server.add_tool(
+            _one_line(tool, ToolError),
+            annotations=ToolAnnotations(
+                read_only_hint=True,
+                destructive_hint=False,
+                idempotent_hint=True,
+                open_world_hint=False,
+            ),
+        )
     # ask adds a turn to the thread's memory: read-only for the data, but not idempotent.
-    server.add_tool(_one_line(tools.ask, ToolError), annotations=ToolAnnotations(
-        read_only_hint=True, destructive_hint=False, idempotent_hint=False, open_world_hint=False))
-    # mark_answer writes a mark beside the turn (never data); marking a turn again replaces its mark.
-    server.add_tool(_one_line(mark_tool(session), ToolError), annotations=ToolAnnotations(
-        read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
+    server.add_tool(
+        _one_line(tools.ask, ToolError),
+        annotations=ToolAnnotations(
+            read_only_hint=True,
+            destructive_hint=False,
+            idempotent_hint=False,
+            open_world_hint=False,
+        ),
+    )
+    # mark_answer writes a mark beside the turn (never data); marking a turn again replaces its
+    # mark.
+    server.add_tool(
+        _one_line(mark_tool(session), ToolError),
+        annotations=ToolAnnotations(
+            read_only_hint=False,
+            destructive_hint=False,
+            idempotent_hint=True,
+            open_world_hint=False,
+        ),
+    )
     teaching = TeachingTools(session)  # writes vocabulary, never data
-    server.add_tool(_one_line(teaching.teach_word, ToolError), annotations=ToolAnnotations(
-        read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
-    server.add_tool(_one_line(teaching.taught_words, ToolError), annotations=ToolAnnotations(
-        read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
+    server.add_tool(
+        _one_line(teaching.teach_word, ToolError),
+        annotations=ToolAnnotations(
+            read_only_hint=False,
+            destructive_hint=False,
+            idempotent_hint=True,
+            open_world_hint=False,
+        ),
+    )
+    server.add_tool(
+        _one_line(teaching.taught_words, ToolError),
+        annotations=ToolAnnotations(
+            read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+        ),
+    )
     _add_resources(server, tools)
     for prompt in domain_prompts(tools.catalog):
         server.add_prompt(prompt)
@@ -151,18 +212,21 @@ def build_server(session: Session, token: str | None = None, url: str = "http://
 
 
 def transport_security(hosts: list[str]) -> TransportSecuritySettings:
-    """The SDK's Host and Origin check answering to `hosts` (any port); off when any host (or a `*.` name,
-    which the SDK cannot match) is allowed, leaving the Host check to `interfaces.auth.guard_hosts`."""
+    """The SDK's Host and Origin check answering to `hosts` (any port); off when any host (or a `*.`
+    name, which the SDK cannot match) is allowed, leaving the Host check to
+    `interfaces.auth.guard_hosts`."""
     if any(name.startswith("*") for name in hosts):
         return TransportSecuritySettings(enable_dns_rebinding_protection=False)
     with_ports = [f"{name}{port}" for name in hosts for port in ("", ":*")]
-    return TransportSecuritySettings(allowed_hosts=with_ports,
-                                     allowed_origins=[f"{scheme}://{h}" for scheme in ("http", "https")
-                                                      for h in with_ports])
+    return TransportSecuritySettings(
+        allowed_hosts=with_ports,
+        allowed_origins=[f"{scheme}://{h}" for scheme in ("http", "https") for h in with_ports],
+    )
 
 
 def _one_line(call: Callable[P, R], error: type[Exception]) -> Callable[P, R]:
-    """`call`, with Bosun's deliberate errors turned into the SDK's error carrying their one-line message."""
+    """`call`, with Bosun's deliberate errors turned into the SDK's error carrying their one-line
+    message."""
 
     @functools.wraps(call)
     def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -175,15 +239,17 @@ def _one_line(call: Callable[P, R], error: type[Exception]) -> Callable[P, R]:
 
 
 def _replied(call: Callable[P, BaseModel], seconds: float) -> Callable[P, Any]:
-    """`call`, its result made into the tool's reply (structured and as text) within the request's deadline:
-    the SDK, given a finished reply, only checks it against the output schema."""
+    """`call`, its result made into the tool's reply (structured and as text) within the request's
+    deadline: the SDK, given a finished reply, only checks it against the output schema."""
 
     @functools.wraps(call)
     def replied(*args: P.args, **kwargs: P.kwargs) -> CallToolResult:
         deadline = Deadline(seconds)
         structured = call(*args, **kwargs).model_dump(mode="json", by_alias=True)
         text = deadline.json(structured)
-        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
+        return CallToolResult(
+            content=[TextContent(type="text", text=text)], structured_content=structured
+        )
 
     return replied
 
@@ -202,13 +268,20 @@ def _add_resources(server: MCPServer, tools: Tools) -> None:
         return json.dumps(tools.session.context.engine.mapping(name), indent=1)
 
     json_type = "application/json"
-    server.resource("catalog://current", name="catalog", mime_type=json_type)(_one_line(catalog, ResourceError))
-    server.resource("catalog://glossary", name="glossary", mime_type=json_type)(_one_line(glossary, ResourceError))
-    server.resource("index://{name}/mapping", name="mapping", mime_type=json_type)(_one_line(mapping, ResourceError))
+    server.resource("catalog://current", name="catalog", mime_type=json_type)(
+        _one_line(catalog, ResourceError)
+    )
+    server.resource("catalog://glossary", name="glossary", mime_type=json_type)(
+        _one_line(glossary, ResourceError)
+    )
+    server.resource("index://{name}/mapping", name="mapping", mime_type=json_type)(
+        _one_line(mapping, ResourceError)
+    )
 
 
 def domain_prompts(catalog: Catalog) -> list[Prompt]:
-    """The starting prompts of the catalog's domain pack (`mcp_prompts.yaml` beside it), if it has them."""
+    """The starting prompts of the catalog's domain pack (`mcp_prompts.yaml` beside it), if it has
+    them."""
     path = catalog.path.parent / PROMPTS_FILE
     if not path.exists():
         return []
@@ -216,7 +289,9 @@ def domain_prompts(catalog: Catalog) -> list[Prompt]:
         specs: dict[str, dict[str, Any]] = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         return [_prompt(name, spec) for name, spec in specs.items()]
     except (yaml.YAMLError, KeyError, TypeError, AttributeError) as exc:
-        raise CatalogError(f"{path.name}: not a mapping of name → description, arguments, text: {exc}") from None
+        raise CatalogError(
+            f"{path.name}: not a mapping of name → description, arguments, text: {exc}"
+        ) from None
 
 
 def _prompt(name: str, spec: dict[str, Any]) -> Prompt:
@@ -226,14 +301,22 @@ def _prompt(name: str, spec: dict[str, Any]) -> Prompt:
     def render(**values: str) -> str:
         return text.format(**values)
 
-    return Prompt(name=name, description=str(spec["description"]), fn=render,
-                  arguments=[PromptArgument(name=a, description=d, required=True) for a, d in arguments.items()])
+    return Prompt(
+        name=name,
+        description=str(spec["description"]),
+        fn=render,
+        arguments=[
+            PromptArgument(name=a, description=d, required=True) for a, d in arguments.items()
+        ],
+    )
 
 
 def serve(session: Session, http: bool, host: str, port: int, token: str | None) -> None:
-    """Serve until interrupted: stdio for a desktop client, or streamable HTTP at http://HOST:PORT/mcp.
+    """Serve until interrupted: stdio for a desktop client, or streamable HTTP at
+    http://HOST:PORT/mcp.
 
-    The caller has checked the exposure (`interfaces.auth.required_token`) before opening the session.
+    The caller has checked the exposure (`interfaces.auth.required_token`) before opening the
+    session.
     """
     if not http:
         build_server(session).run("stdio")
@@ -243,4 +326,6 @@ def serve(session: Session, http: bool, host: str, port: int, token: str | None)
         run_as_callers(session.context.engine)
     server = build_server(session, token, f"http://{host}:{port}", callers)
     hosts = served_hosts(host, session.context.settings.allowed_hosts)
-    server.run("streamable-http", host=host, port=port, transport_security=transport_security(hosts))
+    server.run(
+        "streamable-http", host=host, port=port, transport_security=transport_security(hosts)
+    )

@@ -1,4 +1,5 @@
-"""MCP's teaching tools (issue #25): a thin call of the session's taught words, as the API's /vocabulary."""
+"""MCP's teaching tools (issue #25): a thin call of the session's taught words, as the API's
+/vocabulary."""
 
 from __future__ import annotations
 
@@ -15,16 +16,28 @@ class TeachingTools:
         assert session.teacher is not None
         self.teacher = session.teacher
 
-    def teach_word(self, word: Annotated[str, Field(description="the word people use, e.g. “trainers”")],
-                   means: Annotated[str, Field(description="what it means in the catalog's words: a field, "
-                                                           "measure, object, value or name")],
-                   kind: Annotated[Kind | None, Field(description="what the word is, when `means` names "
-                                                                  "several things")] = None,
-                   confirm: Annotated[bool, Field(description="teach it even where it shadows a word Bosun "
-                                                              "already knows")] = False) -> TaughtWord:
-        """Teach a word (vocabulary only): every later question of every thread reads it so. Refused when it
-        names nothing in the catalog, or shadows a known word unless `confirm`."""
-        return self.teacher.teach(self.teacher.proposed(word, means, kind, "mcp"), confirmed=confirm)
+    def teach_word(
+        self,
+        word: Annotated[str, Field(description="the word people use, e.g. “trainers”")],
+        means: Annotated[
+            str,
+            Field(
+                description="what it means in the catalog's words: a field, "
+                "measure, object, value or name"
+            ),
+        ],
+        kind: Annotated[
+            Kind | None, Field(description="what the word is, when `means` names several things")
+        ] = None,
+        confirm: Annotated[
+            bool, Field(description="teach it even where it shadows a word Bosun already knows")
+        ] = False,
+    ) -> TaughtWord:
+        """Teach a word (vocabulary only): every later question of every thread reads it so. Refused
+        when it names nothing in the catalog, or shadows a known word unless `confirm`."""
+        return self.teacher.teach(
+            self.teacher.proposed(word, means, kind, "mcp"), confirmed=confirm
+        )
 
     def taught_words(self) -> list[TaughtWord]:
         """The taught words: what each means, who taught it and when."""

@@ -1,4 +1,5 @@
-"""The LLM backend of understanding (`BOSUN_UNDERSTANDING=llm`): a chat model fills the turn's Reading.
+"""The LLM backend of understanding (`BOSUN_UNDERSTANDING=llm`): a chat model fills the turn's
+Reading.
 
 Imported only when the llm backend is configured; LangChain itself is imported on first use.
 """

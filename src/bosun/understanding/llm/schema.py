@@ -1,4 +1,5 @@
-"""What the model fills when it reads a turn (ModelReading), checked and turned into the contract's Reading.
+"""What the model fills when it reads a turn (ModelReading), checked and turned into the contract's
+Reading.
 
 The model's form is flat and small (fields, values, ranges); the Meaning is built from it here with
 the catalog's own measure labels, after every name it uses is checked against the catalog and every
@@ -48,11 +49,18 @@ class ModelFilter(BaseModel):
 class ModelMeasure(BaseModel):
     agg: Agg
     field: str | None = Field(None, description="the field aggregated; none for a count of records")
-    percent: float | None = Field(None, gt=0, lt=100, description="agg percentile only: which percentile (50 for "
-                                  "a median, 90 for 'p90')")
+    percent: float | None = Field(
+        None,
+        gt=0,
+        lt=100,
+        description="agg percentile only: which percentile (50 for a median, 90 for 'p90')",
+    )
     share: list[ModelFilter] | None = Field(
-        None, description="the measure as a percentage of its whole (the goal's filters): the part's filters ('% of "
-        "shipments held': status held); [] for each group's share of all groups ('share of TEU by carrier')")
+        None,
+        description="the measure as a percentage of its whole (the goal's filters): the part's filters ('% of "
+        "shipments held': status held); [] for each group's share of all groups ('share of TEU by "
+        "carrier')",
+    )
 
 
 class ModelRange(BaseModel):
@@ -68,8 +76,11 @@ class ModelTime(BaseModel):
     start: dt.date | None = None
     end: dt.date | None = None
     words: str = Field("", description="the words of the question that gave the dates")
-    named: bool = Field(False, description="true when the question's words name this date field (shipped, "
-                        "departed, ETA); false when the field is your choice")
+    named: bool = Field(
+        False,
+        description="true when the question's words name this date field (shipped, "
+        "departed, ETA); false when the field is your choice",
+    )
 
 
 class ModelSort(BaseModel):
@@ -84,13 +95,16 @@ class ModelLookup(BaseModel):
 
 
 class ModelLink(BaseModel):
-    """A filter on a linked object's attribute: "TEU carried by Ocean Alliance members" is object carriers,
-    attribute alliance, values [Ocean Alliance], field carrier_name (the record field holding the carrier)."""
+    """A filter on a linked object's attribute: "TEU carried by Ocean Alliance members" is object
+    carriers, attribute alliance, values [Ocean Alliance], field carrier_name (the record field
+    holding the carrier)."""
 
     object: str
     attribute: str
     field: str = Field(description="the record field that holds the object")
-    values: list[Scalar] = Field(default_factory=list, description="values as the object's data holds them")
+    values: list[Scalar] = Field(
+        default_factory=list, description="values as the object's data holds them"
+    )
     gt: float | None = None
     gte: float | None = None
     lt: float | None = None
@@ -107,14 +121,19 @@ class ModelGoal(BaseModel):
 
     kind: Literal["data", "definition", "fields"] = "data"
     text: str
-    terms: list[str] = Field(default_factory=list, description="definition: glossary terms; fields: fields asked")
+    terms: list[str] = Field(
+        default_factory=list, description="definition: glossary terms; fields: fields asked"
+    )
     records: bool = Field(False, description="true lists records; false aggregates")
     measures: list[ModelMeasure] = Field(default_factory=list)
     filters: list[ModelFilter] = Field(default_factory=list)
     ranges: list[ModelRange] = Field(default_factory=list)
     time: ModelTime | None = None
-    periods: list[ModelTime] = Field(default_factory=list, description="periods compared side by side ('Q2 this "
-                                     "year vs Q2 last year'), earliest first; `time` is then empty")
+    periods: list[ModelTime] = Field(
+        default_factory=list,
+        description="periods compared side by side ('Q2 this "
+        "year vs Q2 last year'), earliest first; `time` is then empty",
+    )
     group_by: list[str] = Field(default_factory=list)
     interval: Literal["day", "week", "month", "quarter", "year"] | None = None
     top_n: int | None = Field(None, ge=1, le=TOP_N_MOST)
@@ -122,20 +141,32 @@ class ModelGoal(BaseModel):
     sort: list[ModelSort] = Field(default_factory=list)
     page: int = Field(1, ge=1, description="which page of records (a follow-up asking for more)")
     lookup: ModelLookup | None = None
-    links: list[ModelLink] = Field(default_factory=list, description="filters on a linked object's attributes")
-    listing: str | None = Field(None, description="a linked object whose objects are listed ('which carriers are in "
-                                "the Ocean Alliance'): filters and ranges are then on its own fields")
+    links: list[ModelLink] = Field(
+        default_factory=list, description="filters on a linked object's attributes"
+    )
+    listing: str | None = Field(
+        None,
+        description="a linked object whose objects are listed ('which carriers are in "
+        "the Ocean Alliance'): filters and ranges are then on its own fields",
+    )
     ambiguous: list[ModelAmbiguity] = Field(default_factory=list)
     unknown_names: list[str] = Field(default_factory=list)
     not_understood: list[str] = Field(default_factory=list)
-    refused: RefusalReason | None = Field(None, description="why the data cannot answer this goal, if it cannot")
-    refused_words: list[str] = Field(default_factory=list, description="the words that ask what it cannot answer")
-    steps: list[Step] = Field(default_factory=list, description="what is done with the groups and periods once "
-                              "measured, in order: a threshold on a group's measure (by its position in measures), "
-                              "the top n within each group, a running total, a change over the periods (from each "
-                              "interval to the next, or from the first period compared to the last), an average "
-                              "per period, has_all / has_none (groups having every / none of some values: 'vessels "
-                              "that called at both A and B')")
+    refused: RefusalReason | None = Field(
+        None, description="why the data cannot answer this goal, if it cannot"
+    )
+    refused_words: list[str] = Field(
+        default_factory=list, description="the words that ask what it cannot answer"
+    )
+    steps: list[Step] = Field(
+        default_factory=list,
+        description="what is done with the groups and periods once "
+        "measured, in order: a threshold on a group's measure (by its position in measures), "
+        "the top n within each group, a running total, a change over the periods (from each "
+        "interval to the next, or from the first period compared to the last), an average "
+        "per period, has_all / has_none (groups having every / none of some values: 'vessels "
+        "that called at both A and B')",
+    )
 
 
 class ModelReading(BaseModel):
@@ -147,21 +178,26 @@ class ModelReading(BaseModel):
 
 @dataclass(frozen=True)
 class Offered:
-    """The names the prompt offered: name field → values the model may filter on, and every candidate value."""
+    """The names the prompt offered: name field → values the model may filter on, and every
+    candidate value."""
 
     by_field: dict[str, set[str]]
     values: set[str]
-    named: dict[tuple[str, str], tuple[str, Candidate, float]] = field(default_factory=dict)  # (field, value) →
+    # (field, value) →
+    named: dict[tuple[str, str], tuple[str, Candidate, float]] = field(default_factory=dict)
     # the phrase of the question that named it, its candidate and the match's score
-    in_question: dict[str, set[str]] = field(default_factory=dict)  # a phrase of the question that names
-    # something exactly (name, alias, code) → the values a reading uses it by; earlier turns' names are not here
+    # a phrase of the question that names
+    in_question: dict[str, set[str]] = field(default_factory=dict)
+    # something exactly (name, alias, code) → the values a reading uses it by; earlier turns' names
+    # are not here
 
     def allows(self, field: str, value: Scalar) -> bool:
         return field not in self.by_field or str(value) in self.by_field[field]
 
 
 def problems(reading: ModelReading, catalog: Catalog, offered: Offered) -> list[str]:
-    """What in the model's reading the catalog lacks or the candidates do not offer (before any Meaning)."""
+    """What in the model's reading the catalog lacks or the candidates do not offer (before any
+    Meaning)."""
     found: list[str] = []
     for goal in reading.goals:
         found += _goal_problems(goal, catalog, offered)
@@ -169,25 +205,42 @@ def problems(reading: ModelReading, catalog: Catalog, offered: Offered) -> list[
 
 
 def dropped(reading: ModelReading, offered: Offered) -> list[str]:
-    """A name the question gives exactly is used by some goal (filtered on, compared, excluded, looked up, asked
-    about) or reported as not understood: a reading never drops it silently."""
+    """A name the question gives exactly is used by some goal (filtered on, compared, excluded,
+    looked up, asked about) or reported as not understood: a reading never drops it silently."""
     used = {str(value) for goal in reading.goals for value in _names_used(goal)}
-    reported = set(normalize(" ".join(phrase for goal in reading.goals for phrase in goal.not_understood)).split())
-    refused = " ".join(normalize(goal.text) for goal in reading.goals if goal.refused)  # no figure drops a name
-    unused = [phrase for phrase, values in offered.in_question.items()
-              if not values & used and not set(normalize(phrase).split()) <= reported
-              and f" {normalize(phrase)} " not in f" {refused} "]
-    return [f"“{phrase}” was named in the question but the reading does not use it" for phrase in unused]
+    reported = set(
+        normalize(
+            " ".join(phrase for goal in reading.goals for phrase in goal.not_understood)
+        ).split()
+    )
+    # no figure drops a name
+    refused = " ".join(normalize(goal.text) for goal in reading.goals if goal.refused)
+    unused = [
+        phrase
+        for phrase, values in offered.in_question.items()
+        if not values & used
+        and not set(normalize(phrase).split()) <= reported
+        and f" {normalize(phrase)} " not in f" {refused} "
+    ]
+    return [
+        f"“{phrase}” was named in the question but the reading does not use it" for phrase in unused
+    ]
 
 
 def _names_used(goal: ModelGoal) -> list[Scalar]:
     """The values a goal's filters, shares' parts, links, lookup and questions back hold."""
     values = [value for condition in _filters(goal) for value in condition.values]
     values += [option for ambiguity in goal.ambiguous for option in ambiguity.options]
-    values += [value for link in goal.links for value in link.values]  # "carriers based in Taiwan": TW
+    # "carriers based in Taiwan": TW
+    values += [value for link in goal.links for value in link.values]
     if goal.lookup is not None:
         values.append(goal.lookup.key)
-    values += [value for step in goal.steps if step.kind in ("has_all", "has_none") for value in step.values]
+    values += [
+        value
+        for step in goal.steps
+        if step.kind in ("has_all", "has_none")
+        for value in step.values
+    ]
     return values
 
 
@@ -199,31 +252,58 @@ def _goal_problems(goal: ModelGoal, catalog: Catalog, offered: Offered) -> list[
         return []
     if goal.listing is not None:
         return _listing_problems(goal, catalog)
-    found = [f"unknown field {m.field!r} to measure" for m in goal.measures if m.field and m.field not in fields]
+    found = [
+        f"unknown field {m.field!r} to measure"
+        for m in goal.measures
+        if m.field and m.field not in fields
+    ]
     found += _link_problems(goal, catalog)
-    found += [f"{m.agg} needs a field" for m in goal.measures if m.field is None and m.agg != "count"]
-    found += [f"percentile of {m.field!r} needs a percent" for m in goal.measures
-              if m.agg == "percentile" and m.percent is None]
-    found += [f"unknown field {f.field!r} in a share" for m in goal.measures for f in m.share or []
-              if f.field not in fields]
-    found += [f"unknown field {r.field!r} for a range" for r in goal.ranges if r.field not in fields]
+    found += [
+        f"{m.agg} needs a field" for m in goal.measures if m.field is None and m.agg != "count"
+    ]
+    found += [
+        f"percentile of {m.field!r} needs a percent"
+        for m in goal.measures
+        if m.agg == "percentile" and m.percent is None
+    ]
+    found += [
+        f"unknown field {f.field!r} in a share"
+        for m in goal.measures
+        for f in m.share or []
+        if f.field not in fields
+    ]
+    found += [
+        f"unknown field {r.field!r} for a range" for r in goal.ranges if r.field not in fields
+    ]
     for condition in _filters(goal):
         invented = [v for v in condition.values if not offered.allows(condition.field, v)]
-        found += [f"{condition.field!r} value {v!r} is not among the candidates offered" for v in invented]
+        found += [
+            f"{condition.field!r} value {v!r} is not among the candidates offered" for v in invented
+        ]
     for ambiguity in goal.ambiguous:
-        found += [f"option {o!r} is not among the candidates offered" for o in ambiguity.options
-                  if o not in offered.values]
+        found += [
+            f"option {o!r} is not among the candidates offered"
+            for o in ambiguity.options
+            if o not in offered.values
+        ]
     for step in goal.steps:
         if step.kind in ("has_all", "has_none"):
-            found += [f"{step.field!r} value {v!r} is not among the candidates offered" for v in step.values
-                      if not offered.allows(step.field, v)]
+            found += [
+                f"{step.field!r} value {v!r} is not among the candidates offered"
+                for v in step.values
+                if not offered.allows(step.field, v)
+            ]
     return found
 
 
 def _link_problems(goal: ModelGoal, catalog: Catalog) -> list[str]:
-    """A link's object must be linked before its Meaning can be built (its key is the catalog's); the rest of it is
-    checked on the Meaning, as the rules' links are (`links.link_problems`)."""
-    return [f"{link.object!r} is not a linked object" for link in goal.links if link.object not in catalog.spec.links]
+    """A link's object must be linked before its Meaning can be built (its key is the catalog's);
+    the rest of it is checked on the Meaning, as the rules' links are (`links.link_problems`)."""
+    return [
+        f"{link.object!r} is not a linked object"
+        for link in goal.links
+        if link.object not in catalog.spec.links
+    ]
 
 
 def _listing_problems(goal: ModelGoal, catalog: Catalog) -> list[str]:
@@ -235,7 +315,8 @@ def _listing_problems(goal: ModelGoal, catalog: Catalog) -> list[str]:
 
 
 def _filters(goal: ModelGoal) -> list[ModelFilter]:
-    """The goal's filters and its shares' parts: each value checked against the candidates, each name used."""
+    """The goal's filters and its shares' parts: each value checked against the candidates, each
+    name used."""
     return [*goal.filters, *(f for m in goal.measures for f in m.share or [])]
 
 
@@ -252,57 +333,125 @@ def _goal(goal: ModelGoal, catalog: Catalog) -> GoalReading:
 
 
 def to_meaning(goal: ModelGoal, catalog: Catalog) -> Meaning:
-    conditions = [Condition(field=f.field, values=f.values, negate=f.negate, source="model") for f in goal.filters]
-    conditions += [Condition(field=r.field, gt=r.gt, gte=r.gte, lt=r.lt, lte=r.lte, source="model")
-                   for r in goal.ranges]
-    time = TimeFilter(field=goal.time.field, start=goal.time.start, end=goal.time.end,
-                      text=goal.time.words) if goal.time else None
-    periods = [TimeFilter(field=p.field, start=p.start, end=p.end, text=p.words) for p in goal.periods]
+    conditions = [
+        Condition(field=f.field, values=f.values, negate=f.negate, source="model")
+        for f in goal.filters
+    ]
+    conditions += [
+        Condition(field=r.field, gt=r.gt, gte=r.gte, lt=r.lt, lte=r.lte, source="model")
+        for r in goal.ranges
+    ]
+    time = (
+        TimeFilter(
+            field=goal.time.field, start=goal.time.start, end=goal.time.end, text=goal.time.words
+        )
+        if goal.time
+        else None
+    )
+    periods = [
+        TimeFilter(field=p.field, start=p.start, end=p.end, text=p.words) for p in goal.periods
+    ]
     measures = [_measure(m, catalog) for m in goal.measures]
     aggregated = bool(measures or goal.group_by or goal.interval or periods) and not goal.records
-    lookup = ObjectLookup(object=goal.lookup.object, key=goal.lookup.key, term=goal.lookup.key,
-                          fields=goal.lookup.fields) if goal.lookup else None
-    ambiguities = [Ambiguity(term=a.phrase, kind="entity", options=a.options) for a in goal.ambiguous]
+    lookup = (
+        ObjectLookup(
+            object=goal.lookup.object,
+            key=goal.lookup.key,
+            term=goal.lookup.key,
+            fields=goal.lookup.fields,
+        )
+        if goal.lookup
+        else None
+    )
+    ambiguities = [
+        Ambiguity(term=a.phrase, kind="entity", options=a.options) for a in goal.ambiguous
+    ]
     ambiguities += _date_field_choice(goal.time, catalog)
     refusal = Refusal(reason=goal.refused, words=goal.refused_words) if goal.refused else None
     index = catalog.object(goal.listing).index if goal.listing else catalog.record.index
-    return Meaning(text=goal.text, index=index, intent_type="aggregation" if aggregated else "search",
-                   conditions=conditions, time=time, measures=measures, group_by=goal.group_by,
-                   interval=goal.interval, top_n=goal.top_n, order=goal.order, compare=_compared(goal),
-                   sort=[(s.field, s.direction) for s in goal.sort], lookup=lookup, ambiguities=ambiguities,
-                   unknown_terms=goal.unknown_names, not_understood=goal.not_understood, page=goal.page,
-                   refusal=refusal, periods=periods, steps=list(goal.steps),
-                   links=[_link(link, catalog) for link in goal.links])
+    return Meaning(
+        text=goal.text,
+        index=index,
+        intent_type="aggregation" if aggregated else "search",
+        conditions=conditions,
+        time=time,
+        measures=measures,
+        group_by=goal.group_by,
+        interval=goal.interval,
+        top_n=goal.top_n,
+        order=goal.order,
+        compare=_compared(goal),
+        sort=[(s.field, s.direction) for s in goal.sort],
+        lookup=lookup,
+        ambiguities=ambiguities,
+        unknown_terms=goal.unknown_names,
+        not_understood=goal.not_understood,
+        page=goal.page,
+        refusal=refusal,
+        periods=periods,
+        steps=list(goal.steps),
+        links=[_link(link, catalog) for link in goal.links],
+    )
 
 
 def _link(link: ModelLink, catalog: Catalog) -> Link:
-    condition = Condition(field=link.attribute, values=link.values, gt=link.gt, gte=link.gte, lt=link.lt,
-                          lte=link.lte, source="model")
-    return Link(object=link.object, condition=condition, field=link.field, key=catalog.spec.links[link.object].key)
+    condition = Condition(
+        field=link.attribute,
+        values=link.values,
+        gt=link.gt,
+        gte=link.gte,
+        lt=link.lt,
+        lte=link.lte,
+        source="model",
+    )
+    return Link(
+        object=link.object,
+        condition=condition,
+        field=link.field,
+        key=catalog.spec.links[link.object].key,
+    )
 
 
 def _compared(goal: ModelGoal) -> list[str]:
-    """ "Maersk vs Evergreen": a field grouped by and filtered on several values is a comparison of them."""
-    return [f.field for f in goal.filters if len(f.values) > 1 and not f.negate and f.field in goal.group_by]
+    """ "Maersk vs Evergreen": a field grouped by and filtered on several values is a comparison of
+    them."""
+    return [
+        f.field
+        for f in goal.filters
+        if len(f.values) > 1 and not f.negate and f.field in goal.group_by
+    ]
 
 
 def _date_field_choice(time: ModelTime | None, catalog: Catalog) -> list[Ambiguity]:
-    """Dates the question gave without naming their field: the field chosen is an assumption the answer states."""
+    """Dates the question gave without naming their field: the field chosen is an assumption the
+    answer states."""
     others = [f for f in catalog.spec.time.fields if time is not None and f != time.field]
     if time is None or time.named or not others:
         return []
-    return [Ambiguity(term=time.words or "the dates", kind="field", options=[time.field, *others], default=time.field)]
+    return [
+        Ambiguity(
+            term=time.words or "the dates",
+            kind="field",
+            options=[time.field, *others],
+            default=time.field,
+        )
+    ]
 
 
 def _measure(measure: ModelMeasure, catalog: Catalog) -> Measure:
-    """The catalog's own measure and label where one fits ("count" → shipments; avg of teu → average TEU); a
-    percentile and a share as the rules make them."""
+    """The catalog's own measure and label where one fits ("count" → shipments; avg of teu → average
+    TEU); a percentile and a share as the rules make them."""
     plain = _plain_measure(measure, catalog)
     if measure.share is None:
         return plain
-    part = [Condition(field=f.field, values=f.values, negate=f.negate, source="model") for f in measure.share]
+    part = [
+        Condition(field=f.field, values=f.values, negate=f.negate, source="model")
+        for f in measure.share
+    ]
     label = english().measure_kinds.share_label.format(measure=plain.label)
-    return plain.model_copy(update={"share": Share(part=part), "label": label, "name": f"share_{plain.name}"})
+    return plain.model_copy(
+        update={"share": Share(part=part), "label": label, "name": f"share_{plain.name}"}
+    )
 
 
 def _plain_measure(measure: ModelMeasure, catalog: Catalog) -> Measure:
@@ -311,7 +460,9 @@ def _plain_measure(measure: ModelMeasure, catalog: Catalog) -> Measure:
         return percentile_measure(composer, measure.field, measure.percent or 50.0)
     if measure.field is not None:
         return composer.field_measure(measure.field, measure.agg)
-    counted = next((n for n, m in catalog.spec.measures.items() if m.agg == "count" and m.field is None), None)
+    counted = next(
+        (n for n, m in catalog.spec.measures.items() if m.agg == "count" and m.field is None), None
+    )
     if counted is not None:
         return composer.measure(counted, "count")
     return Measure(name="count", agg="count", label="count")
