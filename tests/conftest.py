@@ -7,6 +7,7 @@ Loopback (the tests' own servers, osmem, PostgreSQL) and Unix sockets stay open.
 from __future__ import annotations
 
 import ipaddress
+import os
 import socket
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
@@ -26,6 +27,14 @@ from bosun.settings import Settings
 NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
 
 _connect = socket.socket.connect
+
+
+def missing_system_part(reason: str) -> None:
+    """Skip a test whose system part (chromium, a PostgreSQL server, axe-core) this machine lacks;
+    CI sets BOSUN_REQUIRE_SYSTEM_TESTS=1, and there the lack is a failure, not a silent skip."""
+    if os.environ.get("BOSUN_REQUIRE_SYSTEM_TESTS") == "1":
+        pytest.fail(f"{reason}, and CI requires these tests to run")
+    pytest.skip(reason)
 
 
 def _loopback(address: Any) -> bool:

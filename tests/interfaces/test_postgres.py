@@ -16,6 +16,7 @@ import pytest
 from bosun.conversation.session import open_session
 from bosun.errors import StoreError
 from bosun.settings import Settings
+from tests.conftest import missing_system_part
 from tests.engines.graphql_server import free_port
 
 
@@ -30,7 +31,7 @@ def _binary(name: str) -> str | None:
 def postgres_url() -> Iterator[str]:
     initdb, pg_ctl = _binary("initdb"), _binary("pg_ctl")
     if not (initdb and pg_ctl):
-        pytest.skip("no PostgreSQL server binaries on this machine")
+        missing_system_part("no PostgreSQL server binaries on this machine")
     folder = Path(tempfile.mkdtemp(prefix="bosun-pg-"))
     # the server refuses root
     as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import missing_system_part
 from tests.engines.graphql_server import free_port
 from tests.interfaces.serving import bosun_serve, data_copy
 
@@ -44,7 +45,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
-        pytest.skip(
+        missing_system_part(
             f"no {CHROMIUM}: install Debian's chromium (python3 dev.py test does so as root)"
         )
     from playwright.sync_api import sync_playwright
@@ -291,7 +292,7 @@ def test_axe_finds_no_serious_violation_on_the_start_screen_or_an_answer(
     browser: Any, data_dir: Path, tmp_path: Path, size: tuple[int, int]
 ) -> None:
     if not AXE.exists():
-        pytest.skip("no axe-core: python3 dev.py test installs it with npm")
+        missing_system_part("no axe-core: python3 dev.py test installs it with npm")
     with bosun_serve(data_copy(data_dir, tmp_path / "d")) as base:
         opened = browser.new_page(viewport={"width": size[0], "height": size[1]})
         opened.goto(base + "/")
