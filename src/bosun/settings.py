@@ -1,15 +1,20 @@
-"""All of Bosun's settings: one class, read from BOSUN_* variables and a .env file."""
+"""All of Bosun's settings: one class, read from BOSUN_* variables and a .env file.
+
+`python -m bosun.settings` prints them as docs/configuration.md.
+"""
 
 from __future__ import annotations
 
 import os
 import re
+import types
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, get_args, get_origin
 from urllib.parse import parse_qsl, urlparse
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bosun.errors import SettingsError
@@ -58,81 +63,157 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="BOSUN_", env_file=".env", extra="ignore")
 
     data_dir: Path = Field(
-        Path(".bosun"), description="where the embedded engine, checkpoints and vectors live"
+        Path(".bosun"),
+        description="the folder of Bosun's own files: the embedded engine's database "
+        "(bosun.duckdb), conversations and checkpoints (SQLite), thread locks, chat history",
     )
     catalog: Path | None = Field(
-        None, description="catalog YAML; default: the bundled maritime sample"
+        None, description="the catalog YAML file; unset: the bundled maritime sample's"
     )
 
-    engine: EngineKind = Field("embedded", description="embedded | elasticsearch | opensearch")
-    engine_url: str | None = Field(None, description="cluster URL for elasticsearch / opensearch")
-    engine_username: str | None = None
-    engine_password: SecretStr | None = None
-    engine_api_key: SecretStr | None = None
-    engine_verify_certs: bool = True
+    engine: EngineKind = Field(
+        "embedded",
+        description="where the data lives: `embedded` (DuckDB, in the data folder), "
+        "`elasticsearch` or `opensearch` (a cluster: needs BOSUN_ENGINE_URL and the extra of "
+        "that name)",
+    )
+    engine_url: str | None = Field(
+        None, description="the cluster's URL (http:// or https://) when BOSUN_ENGINE is a cluster"
+    )
+    engine_username: str | None = Field(
+        None, description="the cluster user Bosun queries as, with BOSUN_ENGINE_PASSWORD"
+    )
+    engine_password: SecretStr | None = Field(
+        None, description="that user's password; masked in every message"
+    )
+    engine_api_key: SecretStr | None = Field(
+        None,
+        description="a cluster API key, instead of a user name and password; masked in every "
+        "message",
+    )
+    engine_verify_certs: bool = Field(
+        True, description="check the cluster's TLS certificate; `false` only for a test cluster"
+    )
     engine_auth: Literal["service", "caller"] = Field(
         "service",
-        description="service: every query runs with the credentials above | caller: the API and MCP over "
-        "HTTP run each request's queries with the caller's own (header "
-        "X-Bosun-Engine-Authorization), refusing a request without them",
+        description="`service`: every query runs with the credentials above; `caller`: the API, "
+        "GraphQL and MCP over HTTP run each request's queries with the caller's own (header "
+        "X-Bosun-Engine-Authorization), refusing a request without them; needs a cluster",
     )
-    query_timeout_s: float = Field(10.0, gt=0)
-    max_result_size: int = Field(10_000, gt=0, le=10_000)
-    max_buckets: int = Field(10_000, gt=0)
+    query_timeout_s: float = Field(
+        10.0,
+        gt=0,
+        description="seconds one query may take, on the engine and against a remote GraphQL API",
+    )
+    max_result_size: int = Field(
+        10_000,
+        gt=0,
+        le=10_000,
+        description="the most records one query returns; paging through a listing stops there",
+    )
+    max_buckets: int = Field(
+        10_000,
+        gt=0,
+        description="the most aggregation buckets one query may build (as a cluster's "
+        "search.max_buckets); a query needing more is refused",
+    )
     engine_memory_limit: str = Field(
         "50%",
-        description="embedded engine: the most memory DuckDB may use for a "
-        "query or a load, as a share of the machine's (50%) or a "
-        "size (2GB, 512MB)",
+        description="embedded engine: the most memory DuckDB may use for a query or a load, as a "
+        "share of the machine's (50%) or a size (2GB, 512MB)",
     )
     engine_temp_dir: Path | None = Field(
         None,
-        description="embedded engine: where DuckDB spills past its memory "
-        "limit; default data_dir/tmp",
+        description="embedded engine: where DuckDB spills past its memory limit; unset: tmp in "
+        "the data folder",
     )
     max_export_rows: int = Field(
-        100_000, gt=0, description="the most records one CSV export writes (said when cut)"
+        100_000,
+        gt=0,
+        description="the most records one CSV export (POST /records.csv) writes; a longer one "
+        "stops and says so",
     )
 
-    max_rounds: int = Field(8, ge=1, le=50)
-    worker_timeout_s: float = Field(30.0, gt=0)
-    turn_deadline_s: float = Field(120.0, gt=0)
+    max_rounds: int = Field(
+        8,
+        ge=1,
+        le=50,
+        description="the most planning rounds of one turn; a turn that reaches it answers with "
+        "what it has and says it stopped",
+    )
+    worker_timeout_s: float = Field(
+        30.0, gt=0, description="seconds one sub-goal's worker may take before it counts as failed"
+    )
+    turn_deadline_s: float = Field(
+        120.0,
+        gt=0,
+        description="seconds one turn may take; also how long a turn waits for the turn before it "
+        "on the same thread",
+    )
     max_parallel_workers: int = Field(
         16, ge=1, description="sub-goals of one round that run at once"
     )
-    ambiguity: Literal["ask", "assume"] = "ask"
-    clarification_mode: Literal["end_turn", "interrupt"] = "end_turn"
-    understanding: Literal["rules", "llm"] = "rules"
-    memory_turns: int = Field(5, ge=0)
+    ambiguity: Literal["ask", "assume"] = Field(
+        "ask",
+        description="a name with several close matches: `ask` back with the options, or "
+        "`assume` the catalog's default and say so",
+    )
+    clarification_mode: Literal["end_turn", "interrupt"] = Field(
+        "end_turn",
+        description="a question back: `end_turn` ends the turn and reads the reply as the next "
+        "one; `interrupt` pauses the graph and resumes it at the same node",
+    )
+    understanding: Literal["rules", "llm"] = Field(
+        "rules",
+        description="what reads questions: `rules` (offline) or `llm` (a chat model, which also "
+        "plans and writes some answers: needs BOSUN_LLM_MODEL and the llm extra; the rules answer "
+        "where it fails)",
+    )
+    memory_turns: int = Field(
+        5, ge=0, description="how many earlier turns of a thread the next turn reads"
+    )
 
     checkpoint_url: str | None = Field(
-        None, description="postgresql://... ; default: SQLite under data_dir"
+        None,
+        description="a PostgreSQL URL (postgresql://...) for checkpoints, turns, marks and taught "
+        "words, shared by every server (postgres extra); unset: SQLite in the data folder",
     )
     qdrant_url: str | None = Field(
-        None, description="Qdrant server for name vectors; default: local mode in memory"
+        None,
+        description="a Qdrant server for name vectors; unset: Qdrant's local mode, in memory in "
+        "each process",
     )
     embedder: Literal["hashing", "minilm"] = Field(
         "hashing",
-        description="name vectors: hashing (character n-grams, no model) | minilm (semantic extra)",
+        description="how names become vectors: `hashing` (character n-grams, no model) or "
+        "`minilm` (all-MiniLM-L6-v2: the semantic extra)",
     )
     graphql_url: str | None = Field(
-        None, description="remote GraphQL API; default: the in-process schema"
+        None,
+        description="a remote GraphQL API for questions about one business object; unset: the "
+        "schema built from the catalog, run in-process",
     )
     api_token: SecretStr | None = Field(
-        None, description="bearer token `bosun serve` requires; needed off loopback"
+        None,
+        description="the bearer token HTTP clients (API, page, GraphQL, MCP over HTTP) must send; "
+        "required to serve off loopback",
     )
     max_request_bytes: int = Field(
         1_000_000,
         gt=0,
-        description="the largest HTTP request body a server reads; larger: 413 before it is read",
+        description="the largest HTTP request body a server reads; a larger one gets 413 before "
+        "it is read",
     )
     allowed_hosts: str = Field(
         "",
-        description="host names the servers answer to besides the loopback names, "
-        "comma-separated (`*.example.org` allowed); off loopback, unset = any",
+        description="host names the servers answer to besides 127.0.0.1, localhost and [::1], "
+        "comma-separated (`*.example.org` allowed); off loopback, unset means any",
     )
     max_question_chars: int = Field(
-        4000, gt=0, description="the longest question Bosun reads (longer: said, not run)"
+        4000,
+        gt=0,
+        description="the longest question Bosun reads; a longer one is said, not run (413 from "
+        "the API)",
     )
     max_columns: int = Field(
         1000,
@@ -153,26 +234,34 @@ class Settings(BaseSettings):
     )
 
     llm_model: str | None = Field(
-        None, description="provider:model for init_chat_model, e.g. openai:gpt-4o-mini"
+        None,
+        description="the chat model as provider:model for LangChain's init_chat_model, e.g. "
+        "openai:gpt-4o-mini or ollama:llama3.1; needed when BOSUN_UNDERSTANDING=llm",
     )
     llm_base_url: str | None = Field(
-        None, description="an OpenAI-compatible server (or Ollama) instead of the provider's own"
+        None,
+        description="an OpenAI-compatible server (or Ollama) to call instead of the provider's own",
     )
     llm_api_key: SecretStr | None = Field(
-        None, description="the model provider's key; never shown or stored"
+        None, description="the model provider's key; never shown in answers, logs or stored turns"
     )
-    llm_temperature: float = Field(0.0, ge=0, le=2)
-    llm_timeout_s: float = Field(60.0, gt=0, description="one model call")
+    llm_temperature: float = Field(
+        0.0, ge=0, le=2, description="the chat model's sampling temperature"
+    )
+    llm_timeout_s: float = Field(60.0, gt=0, description="seconds one model call may take")
     llm_max_retries: int = Field(
         1, ge=0, description="the provider client's own retries of a failed request"
     )
     llm_turn_token_budget: int = Field(
-        50_000, gt=0, description="input + output tokens one turn may use"
+        50_000,
+        gt=0,
+        description="input + output tokens one turn may use; past it the rules finish the turn "
+        "and the answer says so",
     )
     llm_raw_dsl: bool = Field(
         False,
-        description="let the model add a DSL filter a Meaning cannot express "
-        "(guardrails and a dry run first)",
+        description="let the model add one read-only query filter for words the reading could "
+        "not use (guardrails and a dry run first; said in the answer's assumptions)",
     )
 
     @field_validator("engine_url", "qdrant_url", "graphql_url")
@@ -282,3 +371,77 @@ def load_settings(**overrides: object) -> Settings:
             "openai:gpt-4o-mini or ollama:llama3.1"
         )
     return settings
+
+
+_CONFIGURATION_INTRO = """\
+# Configuration
+
+<!-- Generated from src/bosun/settings.py by `python -m bosun.settings > docs/configuration.md`:
+edit the descriptions there, then run that command. -->
+
+Bosun has one settings class, `Settings` in `src/bosun/settings.py`. Each setting is read from its
+`BOSUN_` environment variable or from a `.env` file in the folder Bosun runs in (the environment
+wins); the names are not case-sensitive. A bad value stops Bosun at start with one line naming the
+setting (`bad setting BOSUN_ENGINE_URL: ...`), and so do three combinations: a cluster engine
+without `BOSUN_ENGINE_URL`, `BOSUN_ENGINE_AUTH=caller` on the embedded engine, and
+`BOSUN_UNDERSTANDING=llm` without `BOSUN_LLM_MODEL`.
+
+Passwords, keys, tokens and the user-info of every URL are masked in messages, stored turns and
+checkpoints. Some values need an extra installed (see the [README](../README.md)): a cluster engine
+the `elasticsearch` or `opensearch` extra, `BOSUN_CHECKPOINT_URL` the `postgres` extra,
+`BOSUN_EMBEDDER=minilm` the `semantic` extra, `BOSUN_UNDERSTANDING=llm` the `llm` extra.
+"""
+
+_TYPE_NAMES: dict[Any, str] = {
+    Path: "path",
+    str: "text",
+    SecretStr: "secret text",
+    int: "integer",
+    float: "number",
+    bool: "`true` or `false`",
+}
+_BOUNDS = {"gt": ">", "ge": "≥", "lt": "<", "le": "≤"}
+
+
+def configuration_markdown() -> str:
+    """docs/configuration.md: the intro above, then every setting with its environment variable,
+    type, default and description, in the class's order."""
+    rows = [_setting_row(name, field) for name, field in Settings.model_fields.items()]
+    table = ["| variable | type | default | what it sets |", "|---|---|---|---|", *rows]
+    return _CONFIGURATION_INTRO + "\n" + "\n".join(table) + "\n"
+
+
+def _setting_row(name: str, field: FieldInfo) -> str:
+    variable = f"`{Settings.model_config['env_prefix']}{name.upper()}`"
+    description = (field.description or "").replace("|", "\\|")
+    return f"| {variable} | {_type_text(field)} | {_default_text(field.default)} | {description} |"
+
+
+def _type_text(field: FieldInfo) -> str:
+    """`integer > 0`, `path`, or the choices of a Literal; an optional setting reads as its type."""
+    annotation = field.annotation
+    if isinstance(annotation, types.UnionType):
+        annotation = next(arg for arg in get_args(annotation) if arg is not type(None))
+    if get_origin(annotation) is Literal:
+        *firsts, last = [f"`{choice}`" for choice in get_args(annotation)]
+        return f"{', '.join(firsts)} or {last}"
+    bounds = [
+        f"{symbol} {getattr(rule, key)}"
+        for rule in field.metadata
+        for key, symbol in _BOUNDS.items()
+        if hasattr(rule, key)
+    ]
+    return " ".join([_TYPE_NAMES[annotation], ", ".join(bounds)]).strip()
+
+
+def _default_text(default: object) -> str:
+    """The default as one would write it in the environment; unset when there is none."""
+    if default is None or default == "":
+        return "unset"
+    if isinstance(default, bool):
+        return f"`{str(default).lower()}`"
+    return f"`{default}`"
+
+
+if __name__ == "__main__":
+    print(configuration_markdown(), end="")
