@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 from bosun.interfaces.cli.app import app
 from tests.eval.check_gold import CONVERSATIONS, check, load_items
 
-# What the rules backend passed when the corpus was written (main at f8541e9): the refinements
-# that read today, and a few turns that happen to point the right way.
+# What the rules backend passed when the corpus was written (main at f8541e9 and 9aa0f0e): the
+# refinements that read today, and a few turns that happen to point the right way.
 _PASSING_WHEN_WRITTEN = """
     c032 c035 c037 c042 c045 c046 c070 c071 c072 c074 c075 c077 c078 c081 c091 c097 c101 c106 c112
     c114 c116 c120 c129 c132 c133 c135 c136 c144 c145 c146 c147 c148 c149 c150 c151 c152 c153 c154
