@@ -193,15 +193,8 @@ def observed(meaning: Meaning) -> dict[str, Any]:
         "measures": [_measure(m) for m in meaning.measures],
         "filters": {c.field: c.values for c in meaning.conditions if c.values and not c.negate},
         "exclude": {c.field: c.values for c in meaning.conditions if c.values and c.negate},
-        "ranges": {
-            c.field: {
-                op: float(getattr(c, op))
-                for op in ("gt", "gte", "lt", "lte")
-                if getattr(c, op) is not None
-            }
-            for c in meaning.conditions
-            if not c.values
-        },
+        "ranges": _ranges(meaning, negate=False),
+        "exclude_ranges": _ranges(meaning, negate=True),
         "time": [meaning.time.field, _day(meaning.time.start), _day(meaning.time.end)]
         if meaning.time
         else None,
@@ -222,6 +215,20 @@ def observed(meaning: Meaning) -> dict[str, Any]:
         "links": [_link(link) for link in meaning.links],
         "index": meaning.index,
         "page": meaning.page,
+    }
+
+
+def _ranges(meaning: Meaning, negate: bool) -> dict[str, dict[str, float]]:
+    """The bounds of each range condition, {field: {op: bound}}: those kept, or (negate) those whose
+    records are dropped ("without a declared value" is NOT declared_value_usd > 0)."""
+    return {
+        c.field: {
+            op: float(getattr(c, op))
+            for op in ("gt", "gte", "lt", "lte")
+            if getattr(c, op) is not None
+        }
+        for c in meaning.conditions
+        if not c.values and c.negate == negate
     }
 
 
@@ -261,7 +268,7 @@ def normal(key: str, wanted: Any) -> Any:
     floats)."""
     if key == "time" and wanted is not None:
         return [wanted[0], *(_day(d) for d in wanted[1:])]
-    if key == "ranges":
+    if key in ("ranges", "exclude_ranges"):
         return {f: {op: float(v) for op, v in bounds.items()} for f, bounds in wanted.items()}
     if key == "filters" or key == "exclude":
         return {

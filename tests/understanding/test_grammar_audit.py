@@ -20,11 +20,28 @@ from bosun.understanding.reading import PastTurn, Reading
 from tests.understanding.test_corpus import CORPUS, backend, past
 
 LISTS = ("filler", "function_words", "neutral_verbs")
+# Quiet words the trust corpus (corpus/trust.yaml, issue 34) shows carrying meaning: a rule reads them
+# ("across all ports" groups, "no shipments" and "without hazmat" negate) while en.yaml lists them as
+# function words. Strict xfails until the grammar data says what they are.
+CARRY_MEANING = {
+    ("function_words", "across"),
+    ("function_words", "no"),
+    ("function_words", "without"),
+}
 
 
 def _words() -> list[tuple[str, str]]:
     grammar = english()
     return sorted({(name, phrase) for name in LISTS for phrase in getattr(grammar, name)})
+
+
+def _audited() -> list[Any]:
+    params = []
+    for name, phrase in _words():
+        known = (name, phrase) in CARRY_MEANING
+        marks = [pytest.mark.xfail(strict=True, reason="carries meaning")] if known else []
+        params.append(pytest.param(name, phrase, id=f"{name}:{phrase}", marks=marks))
+    return params
 
 
 def _today(item: dict[str, Any]) -> dt.date:
@@ -103,7 +120,7 @@ def _changes(phrase: str) -> list[str]:
     return changed
 
 
-@pytest.mark.parametrize(("name", "phrase"), _words(), ids=[f"{n}:{p}" for n, p in _words()])
+@pytest.mark.parametrize(("name", "phrase"), _audited())
 def test_quiet_word_changes_no_reading(name: str, phrase: str) -> None:
     assert _changes(phrase) == [], f"{phrase!r} of {name} changes readings: it carries meaning"
 
