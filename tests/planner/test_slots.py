@@ -13,6 +13,7 @@ from bosun.planner.context import RunContext
 from bosun.planner.graph import build_graph
 from bosun.planner.run import run_turn, stream_turn
 from bosun.planner.state import MainState
+from bosun.query import CompiledQuery
 from bosun.settings import Settings
 from bosun.understanding import Ambiguity, Meaning
 from bosun.workers.context import Context
@@ -23,7 +24,6 @@ from bosun.workers.slots import (
     ANALYSIS_RESULT,
     ES_QUERY,
     ES_RESULTS,
-    CompiledQuery,
     QueryResults,
 )
 from tests.conftest import sample_session

@@ -44,12 +44,12 @@ from bosun.planner.run import (
     stream_turn,
 )
 from bosun.planner.state import MainState
+from bosun.query import whole_periods
 from bosun.settings import Settings, scrub
 from bosun.storage import problem
 from bosun.understanding import AskedBack, Meaning, day_name
 from bosun.understanding.backends import open_understanding
 from bosun.understanding.llm import LLMUnderstanding
-from bosun.workers import querygen
 from bosun.workers.models import Goal
 from bosun.workers.slots import ANALYSIS_RESULT
 
@@ -355,7 +355,7 @@ def _leaders(answer: Answer, meaning: Meaning | None) -> list[Any]:
         return []
     rows = [r for r in answer.results[0].rows if len(r) > 1 and isinstance(r[1], int | float)]
     if meaning.interval:  # "the quietest one" is not a month cut short by the dates asked
-        rows = querygen.whole_periods(rows, meaning, (None, None))
+        rows = whole_periods(rows, meaning, (None, None))
     if not rows:
         return []
     return [max(rows, key=lambda r: r[1])[0], min(rows, key=lambda r: r[1])[0]]

@@ -10,10 +10,9 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from bosun.understanding import day_name
-from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning
+from bosun.understanding import date_span, day_name
+from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning, TimeFilter
 from bosun.understanding.readback import measure_words
-from bosun.workers.compared import period_words
 from bosun.workers.slots import QueryResults
 
 Figure = Callable[[Any, str | None], str]
@@ -131,3 +130,8 @@ def _test(step: HasAll | HasNone) -> str:
     if isinstance(step, HasAll):
         return f"records of each {field} {' and '.join(str(v) for v in step.values)}"
     return f"no record of {field} {' or '.join(str(v) for v in step.values)}"
+
+
+def period_words(period: TimeFilter) -> str:
+    """ "Q1 2025", "6 Jan 2025 to 3 Mar 2025": as the reading says dates."""
+    return date_span(period.start, period.end) or "all dates"

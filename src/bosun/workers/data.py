@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from bosun import query
 from bosun.catalog import Catalog
 from bosun.catalog.schema import Better
 from bosun.errors import InvalidReading, UnknownEntity, UserError
+from bosun.query import CompiledQuery
 from bosun.understanding import (
     Ambiguity,
     Meaning,
@@ -28,7 +30,7 @@ from bosun.understanding import (
     replace_term,
     validate_meaning,
 )
-from bosun.workers import compared, compared_words, measure_text, querygen, stepquery, steptext
+from bosun.workers import compared_words, measure_text, steptext
 from bosun.workers.context import Context
 from bosun.workers.judged import better_way, verdict
 from bosun.workers.links import has_links, wired, with_keys
@@ -49,7 +51,6 @@ from bosun.workers.slots import (
     FORMATTED_RESULTS,
     LINKED_KEYS,
     PAGE_RESULTS,
-    CompiledQuery,
     QueryResults,
 )
 
@@ -256,10 +257,8 @@ def es_query_gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
     # a link: the keys looked up before
     meaning = with_keys(wi.get(ANALYSIS_RESULT), wired(wi), ctx.catalog)
     unsure = [a for a in meaning.ambiguities if a.kind in ("field", "measure")]
-    query = CompiledQuery(
-        index=meaning.index, body=querygen.build_query(meaning, ctx.catalog), meaning=meaning
-    )
-    return WorkerResult.of(wi, ES_QUERY.of(query), AMBIGUITY.of(unsure))
+    compiled = query.compile(meaning, ctx.catalog)
+    return WorkerResult.of(wi, ES_QUERY.of(compiled), AMBIGUITY.of(unsure))
 
 
 @worker(
@@ -271,33 +270,33 @@ def es_query_gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
     title="run the query",
 )
 def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    query = wi.get(ES_QUERY)
-    response = ctx.engine.search(query.index, query.body)
-    dates = _data_span(query, ctx)
-    columns, rows, total = querygen.table(query.meaning, response, ctx.catalog, dates)
-    considered = compared.considered(query.meaning, response)
+    compiled = wi.get(ES_QUERY)
+    response = ctx.engine.search(compiled.index, compiled.body)
+    dates = _data_span(compiled, ctx)
+    columns, rows, total = query.tabulate(compiled, response, ctx.catalog, dates)
+    considered = query.considered(compiled.meaning, response)
     results = QueryResults(
         columns=columns,
         rows=rows,
         total=total,
-        query=query.body,
-        meaning=query.meaning,
+        query=compiled.body,
+        meaning=compiled.meaning,
         dates=dates,
-        groups=stepquery.group_count(response),
+        groups=query.group_count(response),
         considered=considered,
     )
     # no group passing a threshold is an answer, not records missing
-    passed = bool(query.meaning.steps)
+    passed = bool(compiled.meaning.steps)
     return WorkerResult.of(wi, ES_RESULTS.of(results), empty=not (rows or passed or considered))
 
 
-def _data_span(query: CompiledQuery, ctx: Context) -> tuple[date | None, date | None]:
+def _data_span(compiled: CompiledQuery, ctx: Context) -> tuple[date | None, date | None]:
     """The first and last date the data has on the date field a question of periods reads, whatever
     else it filters (None, None for a question without periods)."""
-    field = querygen.period_field(query.meaning, ctx.catalog)
+    field = query.period_field(compiled.meaning, ctx.catalog)
     if field is None:
         return None, None
-    return querygen.record_dates(ctx.engine.search(query.index, compared.coverage_query(field)))
+    return query.record_dates(ctx.engine.search(compiled.index, query.coverage_query(field)))
 
 
 @worker(
@@ -310,8 +309,8 @@ def _data_span(query: CompiledQuery, ctx: Context) -> tuple[date | None, date | 
     title="fetch a page of records",
 )
 def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    query = wi.get(ES_QUERY)
-    meaning = query.meaning
+    compiled = wi.get(ES_QUERY)
+    meaning = compiled.meaning
     size = ctx.catalog.spec.defaults.page_size
     offset = (meaning.page - 1) * size
     if offset + size > ctx.settings.max_result_size:
@@ -320,9 +319,9 @@ def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
             "most "
             "Bosun reads for one question; narrow it down with a date range or a filter instead."
         )
-    body = {**query.body, "from": offset, "size": size}
-    columns, rows, total = querygen.table(
-        meaning, ctx.engine.search(query.index, body), ctx.catalog
+    body = {**compiled.body, "from": offset, "size": size}
+    columns, rows, total = query.tabulate(
+        compiled, ctx.engine.search(compiled.index, body), ctx.catalog
     )
     end = offset + len(rows)
     if rows:
@@ -360,7 +359,7 @@ def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
 def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     results = wi.get(ES_RESULTS)
     # as the table was computed: a trend counts by default
-    meaning = querygen.counted(results.meaning, ctx.catalog)
+    meaning = query.counted(results.meaning, ctx.catalog)
     table = ResultTable(
         title=meaning.text,
         reading=read_back(meaning, ctx.catalog),
@@ -380,7 +379,7 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
         _Over.of(meaning, ctx.catalog),
         _noun(meaning, ctx, max(len(groups), results.considered or 0)),
     )
-    if compared.applies(meaning):  # periods side by side, set logic over groups
+    if query.compares(meaning):  # periods side by side, set logic over groups
         text = compared_words.summary(meaning, said, noun, over.which if over.said else "", _figure)
     # thresholds, top N within groups, running totals, changes, averages per period
     elif meaning.steps:
@@ -661,7 +660,7 @@ def _analysis(results: QueryResults, better: Better | None = None) -> str:
         return ""
     label = results.columns[at]
     if meaning.interval and not meaning.group_by and not meaning.top_n:
-        whole = querygen.whole_periods(rows, meaning, results.dates)
+        whole = query.whole_periods(rows, meaning, results.dates)
         named = [[period_cell(r[0], meaning.interval), r[1]] for r in rows]
         return _trend([named[rows.index(r)] for r in whole], label, named, meaning.interval)
     # a share of a sum means something; of averages, percentiles or shares not
@@ -800,17 +799,17 @@ def clarify_question(wi: WorkerInput, ctx: Context) -> WorkerResult:
     title="find what emptied the result",
 )
 def diagnose_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    query = wi.get(ES_QUERY)
-    return WorkerResult.of(wi, DIAGNOSIS.of(Deliverable(text=_diagnosis(query, ctx))))
+    compiled = wi.get(ES_QUERY)
+    return WorkerResult.of(wi, DIAGNOSIS.of(Deliverable(text=_diagnosis(compiled, ctx))))
 
 
-def _diagnosis(query: CompiledQuery, ctx: Context) -> str:
+def _diagnosis(compiled: CompiledQuery, ctx: Context) -> str:
     """Which of the query's filters, dropped alone, would find records."""
-    clauses = query.body["query"]["bool"]["filter"]
+    clauses = compiled.body["query"]["bool"]["filter"]
     culprits = []
     for i, clause in enumerate(clauses):
         rest = [c for j, c in enumerate(clauses) if j != i]
-        if ctx.engine.count(query.index, {"query": {"bool": {"filter": rest}}}) > 0:
+        if ctx.engine.count(compiled.index, {"query": {"bool": {"filter": rest}}}) > 0:
             culprits.append(clause)
     if not culprits:
         return "No records matched, and dropping any one filter would still find none."

@@ -12,17 +12,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from bosun.query import CompiledQuery
 from bosun.understanding import Ambiguity, Meaning
 from bosun.understanding.meaning import Link
 from bosun.workers.models import Deliverable, Slot
-
-
-class CompiledQuery(BaseModel):
-    """F06's query: the index, the DSL body, and the meaning it was compiled from."""
-
-    index: str
-    body: dict[str, Any]
-    meaning: Meaning
 
 
 class QueryResults(BaseModel):

@@ -14,11 +14,10 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
+from bosun.query import GROUP_CAP, period_end, periods_between
 from bosun.understanding import Meaning, date_span, english, measure_words, period_cell
 from bosun.understanding.meaning import Change, PerGroup, PerPeriod, Running, Threshold, TopEach
-from bosun.workers.querygen import period_end
 from bosun.workers.slots import QueryResults
-from bosun.workers.stepquery import GROUP_CAP, periods_between
 
 _LISTED = 5
 Noun = Callable[[int], str]  # what the groups are called, agreeing with a count

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
+from pydantic import BaseModel
+
 from bosun.catalog import Catalog
+from bosun.query import _compared, _measures, _steps
+from bosun.query._listing import listed_object, listing_query, listing_table
+from bosun.query._parts import named_parts, part_order
+from bosun.query._periods import whole_periods
 from bosun.understanding import Meaning, Measure
-from bosun.workers import compared, measure_dsl, stepquery
-from bosun.workers.dateparts import named_parts, part_order
-from bosun.workers.listing import listed_object, listing_query, listing_table
 
 MAX_GROUPS = 1000
 FORMATS = {
@@ -21,8 +24,16 @@ FORMATS = {
 }
 
 
+class CompiledQuery(BaseModel):
+    """F06's query: the index, the DSL body, and the meaning it was compiled from."""
+
+    index: str
+    body: dict[str, Any]
+    meaning: Meaning
+
+
 def filters(meaning: Meaning) -> list[dict[str, Any]]:
-    clauses = [clause for c in meaning.conditions for clause in measure_dsl.condition_clauses(c)]
+    clauses = [clause for c in meaning.conditions for clause in _measures.condition_clauses(c)]
     if meaning.time:
         bounds = {}
         if meaning.time.start:
@@ -50,8 +61,8 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
             listed, filters(meaning), meaning.top_n or catalog.spec.defaults.page_size
         )
     meaning = counted(meaning, catalog)
-    if compared.applies(meaning):  # periods side by side, set logic over groups
-        return compared.build(meaning, filters, _metrics(meaning), MAX_GROUPS)
+    if _compared.applies(meaning):  # periods side by side, set logic over groups
+        return _compared.build(meaning, filters, _metrics(meaning), MAX_GROUPS)
     body: dict[str, Any] = {
         "query": {"bool": {"filter": filters(meaning)}},
         "track_total_hits": True,
@@ -69,7 +80,7 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
     metrics = _metrics(meaning)
     # thresholds, top N within groups, running totals, changes, averages per period
     if meaning.steps:
-        return body | {"aggs": stepquery.aggs(meaning, catalog, metrics)}
+        return body | {"aggs": _steps.aggs(meaning, catalog, metrics)}
     inner: dict[str, Any] = dict(metrics)
     if meaning.interval:
         field = meaning.time.field if meaning.time else catalog.spec.time.default_field
@@ -85,13 +96,13 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
             }
         }
     if meaning.group_by:
-        ranked_here = measure_dsl.ranked_here(meaning.measures)
+        ranked_here = _measures.ranked_here(meaning.measures)
         size = MAX_GROUPS if ranked_here else meaning.top_n or MAX_GROUPS
         order = None if ranked_here else part_order(meaning, catalog) or _order(meaning)
         terms = {"field": meaning.group_by[0], "size": size, **({"order": order} if order else {})}
         inner = {"g": {"terms": terms, **({"aggs": inner} if inner else {})}}
     inner |= (
-        measure_dsl.whole_aggs(meaning.measures) if (meaning.group_by or meaning.interval) else {}
+        _measures.whole_aggs(meaning.measures) if (meaning.group_by or meaning.interval) else {}
     )
     if inner:
         body["aggs"] = inner
@@ -100,9 +111,7 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
 
 def _metrics(meaning: Meaning) -> dict[str, Any]:
     return {
-        k: v
-        for i, m in enumerate(meaning.measures)
-        for k, v in measure_dsl.metric_aggs(i, m).items()
+        k: v for i, m in enumerate(meaning.measures) for k, v in _measures.metric_aggs(i, m).items()
     }
 
 
@@ -128,17 +137,17 @@ def table(
     if meaning.intent_type == "search":
         return _hits_table(meaning, response, catalog)
     meaning = counted(meaning, catalog)
-    if compared.applies(meaning):
-        return compared.table(
-            meaning, response, lambda m, bucket: measure_dsl.cells(m.measures, bucket, {})
+    if _compared.applies(meaning):
+        return _compared.table(
+            meaning, response, lambda m, bucket: _measures.cells(m.measures, bucket, {})
         )
-    labels = measure_dsl.columns(meaning.measures)
+    labels = _measures.columns(meaning.measures)
     aggs = response.get("aggregations", {})
     total = response["hits"]["total"]["value"]
-    wholes = measure_dsl.whole_values(meaning.measures, aggs, total)
+    wholes = _measures.whole_values(meaning.measures, aggs, total)
     if meaning.steps:
-        return stepquery.table(
-            meaning, response, lambda bucket: measure_dsl.cells(meaning.measures, bucket, wholes)
+        return _steps.table(
+            meaning, response, lambda bucket: _measures.cells(meaning.measures, bucket, wholes)
         )
     if meaning.group_by:
         rows = []
@@ -146,12 +155,12 @@ def table(
             prefix = [bucket["key"]]
             if meaning.interval:
                 rows += [
-                    [*prefix, b["key_as_string"], *measure_dsl.cells(meaning.measures, b, wholes)]
+                    [*prefix, b["key_as_string"], *_measures.cells(meaning.measures, b, wholes)]
                     for b in bucket["t"]["buckets"]
                 ]
             else:
-                rows.append([*prefix, *measure_dsl.cells(meaning.measures, bucket, wholes)])
-        if measure_dsl.ranked_here(meaning.measures) and not meaning.interval:
+                rows.append([*prefix, *_measures.cells(meaning.measures, bucket, wholes)])
+        if _measures.ranked_here(meaning.measures) and not meaning.interval:
             rows = _ranked(rows, meaning)
         time_col = ["period"] if meaning.interval else []
         return (
@@ -161,13 +170,13 @@ def table(
         )
     if meaning.interval:
         rows = [
-            [b["key_as_string"], *measure_dsl.cells(meaning.measures, b, wholes)]
+            [b["key_as_string"], *_measures.cells(meaning.measures, b, wholes)]
             for b in aggs["t"]["buckets"]
         ]
         if meaning.top_n:
             rows = _ranked(whole_periods(rows, meaning, dates), meaning)
         return ["period", *labels], rows, len(rows)
-    return labels, [measure_dsl.cells(meaning.measures, {"doc_count": total, **aggs}, wholes)], 1
+    return labels, [_measures.cells(meaning.measures, {"doc_count": total, **aggs}, wholes)], 1
 
 
 def _ranked(rows: list[list[Any]], meaning: Meaning) -> list[list[Any]]:
@@ -180,57 +189,6 @@ def _ranked(rows: list[list[Any]], meaning: Meaning) -> list[list[Any]]:
     present = [r for r in rows if r[1] is not None]
     ordered = sorted(present, key=lambda r: r[1], reverse=meaning.order == "desc")
     return ordered[: meaning.top_n] if meaning.top_n else ordered
-
-
-def whole_periods(
-    rows: list[list[Any]], meaning: Meaning, dates: tuple[date | None, date | None]
-) -> list[list[Any]]:
-    """The periods wholly inside both the dates asked and the dates the records have (`dates`, first
-    and last): a week cut in half by either would rank as the quietest, or end a trend low, for want
-    of days."""
-    assert meaning.interval is not None
-    first, last = dates
-    asked = meaning.time
-    starts = [d for d in (asked.start if asked else None, first) if d is not None]
-    ends = [d for d in (asked.end if asked else None, last) if d is not None]
-    kept = []
-    for row in rows:
-        start = date.fromisoformat(str(row[0])[:10])
-        if all(start >= d for d in starts) and all(
-            period_end(start, meaning.interval) <= d for d in ends
-        ):
-            kept.append(row)
-    return kept
-
-
-def period_field(meaning: Meaning, catalog: Catalog) -> str | None:
-    """The date field whose periods a question compares, ranks or follows (None when it has no
-    periods)."""
-    if meaning.periods:
-        return meaning.periods[0].field
-    if meaning.interval or any(getattr(step, "interval", None) for step in meaning.steps):
-        return meaning.time.field if meaning.time else catalog.spec.time.default_field
-    return None
-
-
-def record_dates(response: dict[str, Any]) -> tuple[date | None, date | None]:
-    """The first and last date of a coverage query's answer (None where the data has none)."""
-    aggs = response.get("aggregations", {})
-    first, last = (aggs.get(name, {}).get("value_as_string") for name in ("first", "last"))
-    return _day(first), _day(last)
-
-
-def _day(text: object) -> date | None:
-    return date.fromisoformat(str(text)[:10]) if text else None
-
-
-def period_end(start: date, interval: str) -> date:
-    """The last day of the calendar period that begins on `start`."""
-    months = {"month": 1, "quarter": 3, "year": 12}.get(interval)
-    if months is None:
-        return start + timedelta(days=6 if interval == "week" else 0)
-    month = start.month - 1 + months
-    return date(start.year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
 
 
 def _hits_table(

@@ -140,20 +140,6 @@ def _records_of_sets(meaning: Meaning, step: HasNone) -> dict[str, Any] | None:
     return {"terms": {step.field: [*wanted, *step.values]}} if wanted else None
 
 
-def coverage_query(field: str) -> dict[str, Any]:
-    """The first and last date the data has on a date field, whatever else the question filters: a
-    period is partly covered when the data begins or ends inside it, not when the records asked for
-    happen to (reefer boxes into Savannah whose first arrival in Q2 is on the 2nd; the month of the
-    first snow day)."""
-    return {
-        "size": 0,
-        "aggs": {
-            "first": {"min": {"field": field, "format": "yyyy-MM-dd"}},
-            "last": {"max": {"field": field, "format": "yyyy-MM-dd"}},
-        },
-    }
-
-
 def _either(periods: list[TimeFilter]) -> dict[str, Any]:
     return {"bool": {"should": [_range(p) for p in periods], "minimum_should_match": 1}}
 
@@ -196,7 +182,7 @@ def table(
         for b in buckets
     ]
     rows = _ranked(meaning, rows) if meaning.group_by else rows
-    columns = [f"{label} · {period_words(p)}" for label in labels for p in meaning.periods]
+    columns = [f"{label} · {_heading(p)}" for label in labels for p in meaning.periods]
     return [*meaning.group_by[:1], *columns, "change", "change %"], rows, len(rows)
 
 
@@ -243,6 +229,6 @@ def considered(meaning: Meaning, response: dict[str, Any]) -> int | None:
     return int(found) if found is not None and _sets(meaning) else None
 
 
-def period_words(period: TimeFilter) -> str:
-    """ "Q1 2025", "6 Jan 2025 to 3 Mar 2025": as the reading says dates."""
+def _heading(period: TimeFilter) -> str:
+    """A period's column heading, as the reading says dates: "Q1 2025", "6 Jan 2025 to 3 Mar 2025"."""
     return date_span(period.start, period.end) or "all dates"

@@ -17,7 +17,6 @@ imports none of it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, timedelta
 from typing import Any
 
 from bosun.catalog import Catalog
@@ -330,18 +329,3 @@ def _number(value: Any) -> Any:
     if isinstance(value, float):
         return int(value) if value.is_integer() else round(value, 2)
     return value
-
-
-def periods_between(start: date, end: date, interval: str) -> int:
-    """How many calendar periods the days start…end touch (31 days in May; 24 weeks touched by Jan 1
-    – Jun 15)."""
-    return _period_index(end, interval) - _period_index(start, interval) + 1
-
-
-def _period_index(day: date, interval: str) -> int:
-    if interval == "day":
-        return day.toordinal()
-    if interval == "week":
-        return (day - timedelta(days=day.weekday())).toordinal() // 7
-    months = {"month": 1, "quarter": 3, "year": 12}[interval]
-    return (day.year * 12 + day.month - 1) // months
