@@ -111,4 +111,4 @@ def test_a_turn_carries_its_meaning_typed_from_the_goal_to_the_results(session: 
     assert isinstance(query, CompiledQuery) and isinstance(results, QueryResults)
     # read once, never revived
     assert meaning == goal.params.meaning == query.meaning == results.meaning
-    assert results.rows == answer.results[0].rows  # type: ignore[union-attr]
+    assert results.table.rows == answer.results[0].rows  # type: ignore[union-attr]

@@ -1,7 +1,8 @@
 """The compiler: a `Meaning` → an Elasticsearch query, and the engine's response → the answer's table.
 
     compile(meaning, catalog)             → CompiledQuery (index, DSL body, the meaning)
-    tabulate(compiled, response, catalog) → the table of the response
+    tabulate(compiled, response, catalog) → Table (columns with roles, rows, what the answer says
+                                            of them)
 
 Beside these, the few helpers the workers need: the filters of a meaning (a reference lookup reads
 its own index with them), the coverage query and the records' dates (which periods the data covers
@@ -23,27 +24,29 @@ from bosun.query._periods import (
     period_field,
     periods_between,
     record_dates,
-    whole_periods,
+    whole_period,
 )
 from bosun.query._steps import GROUP_CAP, group_count
+from bosun.query.table import Column, Role, Table
 from bosun.understanding import Meaning
 
 __all__ = [
     "GROUP_CAP",
+    "Column",
     "CompiledQuery",
+    "Role",
+    "Table",
     "compares",
     "compile",
-    "considered",
     "counted",
     "coverage_query",
     "filters",
-    "group_count",
     "period_end",
     "period_field",
     "periods_between",
     "record_dates",
     "tabulate",
-    "whole_periods",
+    "whole_period",
 ]
 
 
@@ -57,7 +60,11 @@ def tabulate(
     response: dict[str, Any],
     catalog: Catalog,
     dates: tuple[date | None, date | None] = (None, None),
-) -> tuple[list[str], list[list[Any]], int]:
-    """(columns, rows, total) of the answer to `compiled` from the engine's `response`; `dates`,
-    the records' first and last, keep periods the data cuts short out of a ranking."""
-    return table(compiled.meaning, response, catalog, dates)
+) -> Table:
+    """The answer to `compiled` from the engine's `response`, with how many groups a step chose
+    among and how many set logic tested; `dates`, the records' first and last, keep periods the
+    data cuts short out of a ranking."""
+    meaning = compiled.meaning
+    answered = table(meaning, response, catalog, dates)
+    counts = {"groups": group_count(response), "considered": considered(meaning, response)}
+    return answered.model_copy(update={"dates": dates, **counts})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from typing import Any
 
@@ -9,11 +10,13 @@ from pydantic import BaseModel
 
 from bosun.catalog import Catalog
 from bosun.query import _compared, _measures, _steps
-from bosun.query._listing import listed_object, listing_query, listing_table
-from bosun.query._parts import named_parts, part_order
-from bosun.query._periods import whole_periods
+from bosun.query._listing import listed_object, listing_query, listing_table, record_table
+from bosun.query._parts import part_order
+from bosun.query._periods import whole_period
+from bosun.query.table import PERIOD, Column, Table
 from bosun.understanding import Meaning, Measure
 
+Values = Callable[[dict[str, Any]], list[Any]]  # a bucket's cells, in the measures' columns
 MAX_GROUPS = 1000
 FORMATS = {
     "day": "yyyy-MM-dd",
@@ -129,8 +132,9 @@ def table(
     response: dict[str, Any],
     catalog: Catalog,
     dates: tuple[date | None, date | None] = (None, None),
-) -> tuple[list[str], list[list[Any]], int]:
-    """(columns, rows, total) of an answer table from an ES response."""
+) -> Table:
+    """The answer's table from an ES response (the records' `dates` keep cut periods out of a
+    ranking)."""
     listed = listed_object(meaning, catalog)
     if listed is not None:
         return listing_table(meaning, listed, response)
@@ -141,59 +145,77 @@ def table(
         return _compared.table(
             meaning, response, lambda m, bucket: _measures.cells(m.measures, bucket, {})
         )
-    labels = _measures.columns(meaning.measures)
     aggs = response.get("aggregations", {})
     total = response["hits"]["total"]["value"]
     wholes = _measures.whole_values(meaning.measures, aggs, total)
+
+    def values(bucket: dict[str, Any]) -> list[Any]:
+        return _measures.cells(meaning.measures, bucket, wholes)
+
     if meaning.steps:
-        return _steps.table(
-            meaning, response, lambda bucket: _measures.cells(meaning.measures, bucket, wholes)
-        )
+        return _steps.table(meaning, response, values)
     if meaning.group_by:
-        rows = []
-        for bucket in aggs["g"]["buckets"]:
-            prefix = [bucket["key"]]
-            if meaning.interval:
-                rows += [
-                    [*prefix, b["key_as_string"], *_measures.cells(meaning.measures, b, wholes)]
-                    for b in bucket["t"]["buckets"]
-                ]
-            else:
-                rows.append([*prefix, *_measures.cells(meaning.measures, bucket, wholes)])
-        if _measures.ranked_here(meaning.measures) and not meaning.interval:
-            rows = _ranked(rows, meaning)
-        time_col = ["period"] if meaning.interval else []
-        return (
-            [meaning.group_by[0], *time_col, *labels],
-            named_parts(meaning, catalog, rows),
-            len(rows),
-        )
+        return _grouped(meaning, aggs, values)
     if meaning.interval:
-        rows = [
-            [b["key_as_string"], *_measures.cells(meaning.measures, b, wholes)]
-            for b in aggs["t"]["buckets"]
-        ]
-        if meaning.top_n:
-            rows = _ranked(whole_periods(rows, meaning, dates), meaning)
-        return ["period", *labels], rows, len(rows)
-    return labels, [_measures.cells(meaning.measures, {"doc_count": total, **aggs}, wholes)], 1
+        return _periodic(meaning, aggs, values, dates)
+    figures = _measures.columns(meaning.measures)
+    return Table(columns=figures, rows=[values({"doc_count": total, **aggs})], total=1)
 
 
-def _ranked(rows: list[list[Any]], meaning: Meaning) -> list[list[Any]]:
+def _grouped(meaning: Meaning, aggs: dict[str, Any], values: Values) -> Table:
+    """A row per group (and per period, by a grouping and an interval), ranked here when the
+    engine cannot rank the groups."""
+    period = [PERIOD] if meaning.interval else []
+    columns = [Column(name=meaning.group_by[0], role="key"), *period]
+    rows = []
+    for bucket in aggs["g"]["buckets"]:
+        if meaning.interval:
+            rows += [
+                [bucket["key"], b["key_as_string"], *values(b)] for b in bucket["t"]["buckets"]
+            ]
+        else:
+            rows.append([bucket["key"], *values(bucket)])
+    grouped = Table(
+        columns=[*columns, *_measures.columns(meaning.measures)], rows=rows, total=len(rows)
+    )
+    if _measures.ranked_here(meaning.measures) and not meaning.interval:
+        return _ranked(grouped, meaning)
+    return grouped
+
+
+def _periodic(
+    meaning: Meaning,
+    aggs: dict[str, Any],
+    values: Values,
+    dates: tuple[date | None, date | None],
+) -> Table:
+    """A row per period; the whole periods alone, ranked, when the meaning ranks them."""
+    rows = [[b["key_as_string"], *values(b)] for b in aggs["t"]["buckets"]]
+    periods = Table(
+        columns=[PERIOD, *_measures.columns(meaning.measures)], rows=rows, total=len(rows)
+    )
+    if not meaning.top_n:
+        return periods
+    whole = [row for row in rows if whole_period(periods.period(row), meaning, dates)]
+    return _ranked(periods.model_copy(update={"rows": whole}), meaning)
+
+
+def _ranked(table: Table, meaning: Meaning) -> Table:
     """ "the busiest day", "the lowest hold rate": periods, or groups by a share or a percentile,
     ranked by the first measure (the earlier first in a tie), the top N kept.
 
     A date histogram cannot be ordered by a metric in the DSL both engines speak, nor groups by a
     ratio or a percentile, so their buckets (all of them) are ranked here.
     """
-    present = [r for r in rows if r[1] is not None]
-    ordered = sorted(present, key=lambda r: r[1], reverse=meaning.order == "desc")
-    return ordered[: meaning.top_n] if meaning.top_n else ordered
+    present = [row for row in table.rows if table.figure(row) is not None]
+    ordered = sorted(present, key=table.figure, reverse=meaning.order == "desc")
+    kept = ordered[: meaning.top_n] if meaning.top_n else ordered
+    return table.model_copy(update={"rows": kept, "total": len(kept)})
 
 
-def _hits_table(
-    meaning: Meaning, response: dict[str, Any], catalog: Catalog
-) -> tuple[list[str], list[list[Any]], int]:
+def _hits_table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> Table:
+    """The records found: the first column names each (its id), then the fields asked and a few
+    more."""
     record = catalog.record
     wanted = [
         record.id_field,
@@ -202,6 +224,5 @@ def _hits_table(
         meaning.time.field if meaning.time else catalog.spec.time.default_field,
     ]
     wanted += [f for f, s in record.fields.items() if s.role == "dimension"][:3]
-    columns = [c for c in dict.fromkeys(wanted) if c]
-    rows = [[h["_source"].get(c) for c in columns] for h in response["hits"]["hits"]]
-    return columns, rows, int(response["hits"]["total"]["value"])
+    names = [c for c in dict.fromkeys(wanted) if c]
+    return record_table(names, response)

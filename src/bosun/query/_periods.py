@@ -10,25 +10,20 @@ from bosun.catalog import Catalog
 from bosun.understanding import Meaning
 
 
-def whole_periods(
-    rows: list[list[Any]], meaning: Meaning, dates: tuple[date | None, date | None]
-) -> list[list[Any]]:
-    """The periods wholly inside both the dates asked and the dates the records have (`dates`, first
-    and last): a week cut in half by either would rank as the quietest, or end a trend low, for want
-    of days."""
+def whole_period(
+    first_day: object, meaning: Meaning, dates: tuple[date | None, date | None]
+) -> bool:
+    """Is the period that begins on `first_day` (an ISO date) wholly inside both the dates asked and
+    the dates the records have (`dates`, first and last)? A week cut in half by either would rank as
+    the quietest, or end a trend low, for want of days."""
     assert meaning.interval is not None
+    start = date.fromisoformat(str(first_day)[:10])
     first, last = dates
     asked = meaning.time
     starts = [d for d in (asked.start if asked else None, first) if d is not None]
     ends = [d for d in (asked.end if asked else None, last) if d is not None]
-    kept = []
-    for row in rows:
-        start = date.fromisoformat(str(row[0])[:10])
-        if all(start >= d for d in starts) and all(
-            period_end(start, meaning.interval) <= d for d in ends
-        ):
-            kept.append(row)
-    return kept
+    end = period_end(start, meaning.interval)
+    return all(start >= d for d in starts) and all(end <= d for d in ends)
 
 
 def period_field(meaning: Meaning, catalog: Catalog) -> str | None:
