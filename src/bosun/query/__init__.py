@@ -1,4 +1,4 @@
-"""The compiler: a `Meaning` → an Elasticsearch query, and the engine's response → the answer's table.
+"""The compiler: a `Meaning` → an Elasticsearch query, and the engine's response → a `Table`.
 
     compile(meaning, catalog)             → CompiledQuery (index, DSL body, the meaning)
     tabulate(compiled, response, catalog) → Table (columns with roles, rows, what the answer says

@@ -241,5 +241,6 @@ def considered(meaning: Meaning, response: dict[str, Any]) -> int | None:
 
 
 def _heading(period: TimeFilter) -> str:
-    """A period's column heading, as the reading says dates: "Q1 2025", "6 Jan 2025 to 3 Mar 2025"."""
+    """A period's column heading, as the reading says dates: "Q1 2025", "6 Jan 2025 to 3 Mar
+    2025"."""
     return date_span(period.start, period.end) or "all dates"

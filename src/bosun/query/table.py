@@ -30,7 +30,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 Role = Literal[
     "key",
@@ -51,6 +51,8 @@ _MEASURED = ("figure", "part", "whole", "count")  # the roles of a measure's own
 
 class Column(BaseModel):
     """One column: its heading, its role, and the measure (and compared period) it is of."""
+
+    model_config = ConfigDict(frozen=True)  # one PERIOD column serves every table
 
     name: str
     role: Role

@@ -222,7 +222,8 @@ def _moved(
     in_percent = table.cell(last, "change_percent") if percent else None
     said = f", {figure(in_percent)} %" if in_percent is not None else ""
     change = _signed(table.cell(last, "change"))
-    return f"{figure(table.figure(before), unit)} → {figure(table.figure(last), unit)} ({change}{said})"
+    was, now = figure(table.figure(before), unit), figure(table.figure(last), unit)
+    return f"{was} → {now} ({change}{said})"
 
 
 def _changes_by_group(results: QueryResults, over: str) -> str:
