@@ -16,6 +16,7 @@ from bosun.ledger import Ledger, charged
 from bosun.planner.llm import LLMPlanner
 from bosun.planner.rules import RulesPlanner
 from bosun.planner.state import MainState
+from bosun.query import Column, Table
 from bosun.settings import Settings
 from bosun.understanding import Meaning
 from bosun.understanding.llm import LLMUnderstanding
@@ -261,13 +262,14 @@ def _analysis_registry(rows: int) -> tuple[Registry, WorkerInput]:
         )
 
     meaning = Meaning(text="rank carriers", index="shipments", intent_type="aggregation")
-    table = QueryResults(
-        columns=["carrier", "shipments"],
-        rows=[[f"CARRIER {i}", 1_200 - i % 7] for i in range(rows)],
-        total=rows,
-        query={},
-        meaning=meaning,
+    columns = [
+        Column(name="carrier", role="key"),
+        Column(name="shipments", role="figure", measure=0),
+    ]
+    ranked = Table(
+        columns=columns, rows=[[f"CARRIER {i}", 1_200 - i % 7] for i in range(rows)], total=rows
     )
+    table = QueryResults(table=ranked, query={}, meaning=meaning)
     sub_goal = SubGoal(
         id=1,
         goal_id=1,

@@ -13,6 +13,7 @@ from bosun.planner.context import RunContext
 from bosun.planner.graph import build_graph
 from bosun.planner.run import run_turn, stream_turn
 from bosun.planner.state import MainState
+from bosun.query import CompiledQuery
 from bosun.settings import Settings
 from bosun.understanding import Ambiguity, Meaning
 from bosun.workers.context import Context
@@ -23,7 +24,6 @@ from bosun.workers.slots import (
     ANALYSIS_RESULT,
     ES_QUERY,
     ES_RESULTS,
-    CompiledQuery,
     QueryResults,
 )
 from tests.conftest import sample_session
@@ -111,4 +111,4 @@ def test_a_turn_carries_its_meaning_typed_from_the_goal_to_the_results(session: 
     assert isinstance(query, CompiledQuery) and isinstance(results, QueryResults)
     # read once, never revived
     assert meaning == goal.params.meaning == query.meaning == results.meaning
-    assert results.rows == answer.results[0].rows  # type: ignore[union-attr]
+    assert results.table.rows == answer.results[0].rows  # type: ignore[union-attr]

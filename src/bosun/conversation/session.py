@@ -44,13 +44,13 @@ from bosun.planner.run import (
     stream_turn,
 )
 from bosun.planner.state import MainState
+from bosun.query import whole_period
 from bosun.settings import Settings, scrub
 from bosun.storage import problem
 from bosun.understanding import AskedBack, Meaning, day_name
 from bosun.understanding.backends import open_understanding
 from bosun.understanding.llm import LLMUnderstanding
-from bosun.workers import querygen
-from bosun.workers.models import Goal
+from bosun.workers.models import Goal, ResultTable
 from bosun.workers.slots import ANALYSIS_RESULT
 
 log = logging.getLogger("bosun.conversation")
@@ -353,12 +353,23 @@ def _leaders(answer: Answer, meaning: Meaning | None) -> list[Any]:
         or bool(meaning.group_by) + bool(meaning.interval) != 1
     ):
         return []
-    rows = [r for r in answer.results[0].rows if len(r) > 1 and isinstance(r[1], int | float)]
+    figures = _labelled_figures(answer.results[0])
     if meaning.interval:  # "the quietest one" is not a month cut short by the dates asked
-        rows = querygen.whole_periods(rows, meaning, (None, None))
-    if not rows:
+        figures = [f for f in figures if whole_period(f[0], meaning, (None, None))]
+    if not figures:
         return []
-    return [max(rows, key=lambda r: r[1])[0], min(rows, key=lambda r: r[1])[0]]
+    return [max(figures, key=lambda f: f[1])[0], min(figures, key=lambda f: f[1])[0]]
+
+
+def _labelled_figures(table: ResultTable) -> list[tuple[Any, int | float]]:
+    """(the group or period, the first figure) of each row whose first figure is a number."""
+    found = []
+    for row in table.rows:
+        labels = table.cells(row, "key") or table.cells(row, "period")
+        figures = table.cells(row, "figure")
+        if labels and figures and isinstance(figures[0], int | float):
+            found.append((labels[0], figures[0]))
+    return found
 
 
 def _summary(question: str, answer: Answer, state: MainState, context: RunContext) -> TurnSummary:

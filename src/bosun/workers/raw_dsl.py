@@ -19,10 +19,11 @@ from pydantic import BaseModel, Field
 from bosun.chat import ChatClient
 from bosun.errors import ModelFailure, UserError
 from bosun.ledger import fell_back
+from bosun.query import CompiledQuery
 from bosun.workers.context import Context
 from bosun.workers.models import WorkerInput, WorkerResult
 from bosun.workers.registry import RegisteredWorker, Registry, WorkerFn
-from bosun.workers.slots import ES_QUERY, CompiledQuery
+from bosun.workers.slots import ES_QUERY
 
 LEAVES = {"term", "terms", "match", "match_phrase", "range", "prefix", "exists"}
 BOOL_PARTS = {"must", "filter", "should", "must_not"}

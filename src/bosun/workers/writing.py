@@ -65,12 +65,12 @@ def analyze_summary(wi: WorkerInput, done: Deliverable) -> dict[str, str] | None
     size."""
     if not done.text:
         return None
-    results = wi.get(ES_RESULTS)
-    rows = [[_cell(v) for v in row[: len(results.columns)]] for row in results.rows[:TOP_ROWS]]
+    table = wi.get(ES_RESULTS).table
+    rows = [[_cell(v) for v in row[: len(table.columns)]] for row in table.rows[:TOP_ROWS]]
     return {
         "figures": done.text,
-        "columns": json.dumps(results.columns[:20]),
-        "total": str(results.total),
+        "columns": json.dumps(table.names[:20]),
+        "total": str(table.total),
         "rows": json.dumps(rows, ensure_ascii=False),
         "question": _question(wi),
     }
