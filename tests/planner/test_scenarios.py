@@ -206,12 +206,13 @@ def test_a_new_worker_is_planned_for_without_planner_change(tmp_path: object) ->
         consumes=[ES_RESULTS],
         produces=[chart_slot],
         goal_type="deliverable",
-        registry=registry,
     )
     def chart(wi: WorkerInput, ctx: Context) -> WorkerResult:
         return WorkerResult.of(
             wi, chart_slot.of(Deliverable(text=f"chart of {wi.get(ES_RESULTS)['rows']}"))
         )
+
+    registry.register(chart)
 
     ctx = RunContext(
         settings=Settings(data_dir=Path(str(tmp_path))),

@@ -34,15 +34,14 @@ ANSWER = Slot("answer", Deliverable)
 def _turn(tmp_path: Path, fn: object, produces: list[Slot[object]]) -> tuple[str, str | None]:
     """One goal delivering `answer`, from a worker that produces `produces`: the answer and the
     worker's error."""
-    registry = Registry()
-    worker(
+    writer = worker(
         "writer",
         "writes the answer",
         consumes=[],
         produces=produces,
         goal_type="deliverable",
-        registry=registry,
     )(fn)  # type: ignore[arg-type]
+    registry = Registry.of(writer)
     ctx = RunContext(
         settings=Settings(data_dir=tmp_path),
         registry=registry,

@@ -16,8 +16,6 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
-import bosun.workers.data  # registers the data workers
-import bosun.workers.objects  # noqa: F401 - registers graphql_lookup
 from bosun.catalog import Catalog, load_catalog
 from bosun.catalog.check import require_sound
 from bosun.conversation.charts import with_charts

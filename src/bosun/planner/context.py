@@ -9,9 +9,10 @@ from bosun.ledger import Ledger
 from bosun.planner.rules import Planner, RulesPlanner
 from bosun.understanding import PastTurn
 from bosun.understanding.vectors import NameVectors
+from bosun.workers.catalogue import default_registry
 from bosun.workers.context import Context
 from bosun.workers.models import Goal
-from bosun.workers.registry import REGISTRY, Registry
+from bosun.workers.registry import Registry
 
 GoalsOf = Callable[[str, list[PastTurn]], list[Goal]]
 
@@ -27,7 +28,7 @@ class RunContext(Context):
     ledger, and the name vectors the session's understanding resolves names with (MCP's name tool
     uses them too)."""
 
-    registry: Registry = field(default_factory=lambda: REGISTRY)
+    registry: Registry = field(default_factory=default_registry)
     goals_of: GoalsOf = one_goal
     planner: Planner = field(default_factory=RulesPlanner)
     ledger: Ledger | None = None  # a chat model may be asked: the tokens each node used

@@ -20,7 +20,7 @@ from bosun.planner.rules import synthesis_refs
 from bosun.planner.state import MainState
 from bosun.planner.synthesis import synthesize
 from bosun.workers.models import Clarification, Goal, SubGoal, WorkerInput, WorkerResult
-from bosun.workers.registry import RegisteredWorker
+from bosun.workers.registry import Worker
 from bosun.workers.slots import CLARIFICATION_MESSAGE, ENTITY_OPTIONS
 
 Update = dict[str, Any]
@@ -257,9 +257,7 @@ def _run_worker(worker_input: WorkerInput, ctx: RunContext) -> WorkerResult:
         )
 
 
-def _checked_run(
-    registered: RegisteredWorker, worker_input: WorkerInput, ctx: RunContext
-) -> WorkerResult:
+def _checked_run(registered: Worker, worker_input: WorkerInput, ctx: RunContext) -> WorkerResult:
     """The worker, in its own thread, with its model calls billed to its sub-goal; what it produced
     must fill the slots it declares, with their types, or it is a failed result naming the slot."""
     sub_goal = worker_input.sub_goal
