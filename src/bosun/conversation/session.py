@@ -15,6 +15,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from filelock import FileLock, Timeout
+from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from bosun.catalog import Catalog, load_catalog
 from bosun.catalog.check import require_sound
@@ -33,8 +34,9 @@ from bosun.errors import BosunError, StoreError, StoreUnwritable
 from bosun.planner.answer import Answer, Trace
 from bosun.planner.context import RunContext
 from bosun.planner.events import TurnEvent
-from bosun.planner.graph import build_graph
+from bosun.planner.graph import Graph, build_graph
 from bosun.planner.run import (
+    TurnOutcome,
     forget_finished,
     memory_checkpointer,
     open_checkpointer,
@@ -44,7 +46,7 @@ from bosun.planner.run import (
 from bosun.planner.state import MainState
 from bosun.settings import Settings, scrub
 from bosun.storage import problem
-from bosun.understanding import AskedBack, Meaning, day_name
+from bosun.understanding import AskedBack, Meaning, PastTurn, day_name
 from bosun.understanding.backends import open_understanding
 from bosun.understanding.llm import LLMUnderstanding
 from bosun.workers import querygen
@@ -85,7 +87,7 @@ class Session:
     """Turns on threads: each turn reads the thread's last turns and is stored when it ends."""
 
     context: RunContext
-    graph: Any
+    graph: Graph
     store: TurnStore
     today_note: str | None = None  # said once in an answer that reads a date relative to today
     # why nothing is saved (the data directory cannot be written), or None
@@ -126,7 +128,6 @@ class Session:
         as_of: date | None = None,
         progress: bool = False,
     ) -> Iterator[TurnEvent | Answer]:
-        final: dict[str, Any] = {}
         history = [turn.past() for turn in self.history(thread_id)]
         if self.unsaved is None:
             self.store.begin(thread_id, question)
@@ -140,21 +141,14 @@ class Session:
                 thread_id,
                 context,
                 history,
-                final,
                 durability="exit",
                 progress=progress,
             )
             for item in turn:
-                if isinstance(item, Answer):
-                    state = MainState.model_validate(final)
-                    item = (
-                        with_charts(item) if as_of else with_charts(self._with_today(item, state))
-                    )
-                    item = taught_in(
-                        self.teacher, item, history, self._main_meaning(state, context)
-                    )
-                    item = self._kept(thread_id, question, item, state, final, context)
-                yield item
+                if isinstance(item, TurnOutcome):
+                    yield self._finished(thread_id, question, item, history, context, as_of)
+                else:
+                    yield item
         except sqlite3.Error as exc:
             raise problem(self.context.settings.checkpoint_path, "checkpoint store", exc) from None
         except StoreError:
@@ -164,6 +158,23 @@ class Session:
         # any other failure ends the turn as failed, so that the thread goes on
         except Exception as exc:
             yield self._failed(thread_id, question, exc, context)
+
+    def _finished(
+        self,
+        thread_id: str,
+        question: str,
+        outcome: TurnOutcome,
+        history: list[PastTurn],
+        context: RunContext,
+        as_of: date | None,
+    ) -> Answer:
+        """The run's answer with its charts and notes, stored as the thread's next turn."""
+        answer, state = outcome.answer, outcome.state
+        if as_of is None:
+            answer = self._with_today(answer, state)
+        answer = with_charts(answer)
+        answer = taught_in(self.teacher, answer, history, self._main_meaning(state, context))
+        return self._kept(thread_id, question, replace(outcome, answer=answer), context)
 
     def _failed(self, thread_id: str, question: str, exc: Exception, context: RunContext) -> Answer:
         """The answer of a turn that raised, stored as the thread's next turn with status failed.
@@ -184,8 +195,9 @@ class Session:
             answer=f"I could not complete “{question}”: {reason}",
             trace=Trace(rounds=0, sub_goals=[]),
         )
-        self.graph.checkpointer.delete_thread(thread_id)  # whatever the failed run checkpointed
-        return self._kept(thread_id, question, answer, MainState(question=question), {}, context)
+        self._saver.delete_thread(thread_id)  # whatever the failed run checkpointed
+        outcome = TurnOutcome(answer, MainState(question=question))
+        return self._kept(thread_id, question, outcome, context)
 
     def _resumed(self, thread_id: str, context: RunContext) -> Iterator[TurnEvent | Answer]:
         """Run again, and store, the turn a killed process left unfinished on this thread, and say
@@ -201,7 +213,7 @@ class Session:
         yield TurnEvent(
             kind="resumed", message=f"running the interrupted turn “{pending}” again first"
         )
-        self.graph.checkpointer.delete_thread(thread_id)
+        self._saver.delete_thread(thread_id)
         kept = None
         for item in self._turn(pending, thread_id, context):
             kept = item if isinstance(item, Answer) else kept
@@ -214,28 +226,24 @@ class Session:
         )
 
     def _kept(
-        self,
-        thread_id: str,
-        question: str,
-        answer: Answer,
-        state: MainState,
-        final: dict[str, Any],
-        context: RunContext,
+        self, thread_id: str, question: str, outcome: TurnOutcome, context: RunContext
     ) -> Answer:
         """The answer stored as the thread's next turn (secrets masked), or saying why it was not
         saved.
 
-        `state` is the turn's own final state, never the thread's latest checkpoint (another
-        turn's); `final` is the same as LangGraph streamed it, with any pause the turn ended in."""
+        The outcome's state is the turn's own final state, never the thread's latest checkpoint
+        (another turn's)."""
         text = scrub(
-            answer.model_dump_json(), [*self.context.settings.secrets(), *caller_secrets()]
+            outcome.answer.model_dump_json(),
+            [*self.context.settings.secrets(), *caller_secrets()],
         )
         answer = Answer.model_validate_json(text)
         reason = self.unsaved
         if reason is None:
             try:
-                self.store.finish(thread_id, _summary(question, answer, state, context), text)
-                forget_finished(self.graph, thread_id, final)
+                summary = _summary(question, answer, outcome.state, context)
+                self.store.finish(thread_id, summary, text)
+                forget_finished(self.graph, thread_id, outcome)
             except StoreUnwritable as exc:
                 reason = str(exc)
         if reason is None:
@@ -271,7 +279,7 @@ class Session:
             self.store.drop_thread(thread_id)
             # a later thread of the same name starts unmarked
             MarkStore(self.store).drop_thread(thread_id)
-            self.graph.checkpointer.delete_thread(thread_id)
+            self._saver.delete_thread(thread_id)
 
     def refreshed(self) -> RunContext:
         """The session's context with the taught words as the store holds them now, taught by any
@@ -316,7 +324,17 @@ class Session:
         if self.context.vectors is not None:
             self.context.vectors.close()
         self.store.close()
-        self.graph.checkpointer.conn.close()
+        # LangGraph's SQLite and Postgres savers each hold one connection
+        connection = getattr(self._saver, "conn", None)
+        if connection is not None:
+            connection.close()
+
+    @property
+    def _saver(self) -> BaseCheckpointSaver[Any]:
+        """The graph's checkpointer: a session's graph always has one."""
+        saver = self.graph.checkpointer
+        assert isinstance(saver, BaseCheckpointSaver)
+        return saver
 
 
 class _ThreadLock(AbstractContextManager[Any]):
