@@ -26,6 +26,7 @@ LAYERS = [
     ["bosun.engines"],
     ["bosun.catalog"],
     ["bosun.understanding", "bosun.datagen"],
+    ["bosun.answers"],
     ["bosun.workers"],
     ["bosun.planner"],
     ["bosun.conversation", "bosun.evaluation"],
@@ -111,6 +112,7 @@ def test_a_layer_imports_only_from_itself_and_below() -> None:
     [
         "bosun.engines.embedded",
         "bosun.understanding",
+        "bosun.answers",
         "bosun.workers",
         "bosun.planner",
         "bosun.conversation",

@@ -19,12 +19,11 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from bosun.catalog import Catalog, load_catalog
 from bosun.catalog.check import require_sound
-from bosun.conversation.charts import with_charts
 from bosun.conversation.goals import goals_for
 from bosun.conversation.llm import with_model
 from bosun.conversation.marks import MarkStore, attach_examples
 from bosun.conversation.store import TurnStore, TurnSummary, open_turn_store
-from bosun.conversation.vocabulary import Teacher, VocabularyStore, taught_in
+from bosun.conversation.vocabulary import Teacher, VocabularyStore
 from bosun.datagen.load import read_sample_info
 from bosun.engines.base import Engine
 from bosun.engines.caller import caller_secrets
@@ -44,14 +43,13 @@ from bosun.planner.run import (
     stream_turn,
 )
 from bosun.planner.state import MainState
+from bosun.planner.synthesis import main_meaning
 from bosun.settings import Settings, scrub
 from bosun.storage import problem
-from bosun.understanding import AskedBack, Meaning, PastTurn, day_name
+from bosun.understanding import AskedBack, Meaning, day_name
 from bosun.understanding.backends import open_understanding
 from bosun.understanding.llm import LLMUnderstanding
 from bosun.workers import querygen
-from bosun.workers.models import Goal
-from bosun.workers.slots import ANALYSIS_RESULT
 
 log = logging.getLogger("bosun.conversation")
 
@@ -89,7 +87,6 @@ class Session:
     context: RunContext
     graph: Graph
     store: TurnStore
-    today_note: str | None = None  # said once in an answer that reads a date relative to today
     # why nothing is saved (the data directory cannot be written), or None
     unsaved: str | None = None
     teacher: Teacher | None = None  # the taught words of the deployment (issue #25)
@@ -115,20 +112,17 @@ class Session:
         with self._lock(thread_id), self._thread_lock(thread_id):
             yield from self._resumed(thread_id, context)
             try:
-                yield from self._turn(question, thread_id, context, as_of, progress)
+                yield from self._turn(question, thread_id, context, progress)
             except StoreUnwritable as exc:  # the disk filled up or turned read-only during the turn
                 self._go_unsaved(str(exc))
-                yield from self._turn(question, thread_id, context, as_of, progress)
+                yield from self._turn(question, thread_id, context, progress)
 
     def _turn(
-        self,
-        question: str,
-        thread_id: str,
-        context: RunContext,
-        as_of: date | None = None,
-        progress: bool = False,
+        self, question: str, thread_id: str, context: RunContext, progress: bool = False
     ) -> Iterator[TurnEvent | Answer]:
         history = [turn.past() for turn in self.history(thread_id)]
+        if self.teacher is not None:
+            context = replace(context, taught=self.teacher.for_turn(history))
         if self.unsaved is None:
             self.store.begin(thread_id, question)
         try:
@@ -146,7 +140,7 @@ class Session:
             )
             for item in turn:
                 if isinstance(item, TurnOutcome):
-                    yield self._finished(thread_id, question, item, history, context, as_of)
+                    yield self._kept(thread_id, question, item, context)
                 else:
                     yield item
         except sqlite3.Error as exc:
@@ -158,23 +152,6 @@ class Session:
         # any other failure ends the turn as failed, so that the thread goes on
         except Exception as exc:
             yield self._failed(thread_id, question, exc, context)
-
-    def _finished(
-        self,
-        thread_id: str,
-        question: str,
-        outcome: TurnOutcome,
-        history: list[PastTurn],
-        context: RunContext,
-        as_of: date | None,
-    ) -> Answer:
-        """The run's answer with its charts and notes, stored as the thread's next turn."""
-        answer, state = outcome.answer, outcome.state
-        if as_of is None:
-            answer = self._with_today(answer, state)
-        answer = with_charts(answer)
-        answer = taught_in(self.teacher, answer, history, self._main_meaning(state, context))
-        return self._kept(thread_id, question, replace(outcome, answer=answer), context)
 
     def _failed(self, thread_id: str, question: str, exc: Exception, context: RunContext) -> Answer:
         """The answer of a turn that raised, stored as the thread's next turn with status failed.
@@ -250,11 +227,6 @@ class Session:
             return answer
         return answer.model_copy(update={"answer": f"{answer.answer}\n\n(Not saved: {reason}.)"})
 
-    @staticmethod
-    def _main_meaning(state: MainState, context: RunContext) -> Meaning | None:
-        goals = [g for g in state.goals if g.params.kind == "data"]
-        return _meaning_of(goals[0], state, context) if goals else None
-
     def _go_unsaved(self, reason: str) -> None:
         self.unsaved = reason
         self.graph = build_graph(memory_checkpointer(self.context.settings.secrets()))
@@ -295,19 +267,11 @@ class Session:
         if as_of is None:
             return context
         goals_of = goals_for(context.understanding, as_of)
-        return replace(context, today=lambda: as_of, goals_of=goals_of)
+        return replace(context, today=lambda: as_of, goals_of=goals_of, today_note=None)
 
     def _lock(self, thread_id: str) -> threading.Lock:
         with self._locks_guard:
             return self._locks.setdefault(thread_id, threading.Lock())
-
-    def _with_today(self, answer: Answer, state: MainState) -> Answer:
-        """The data's last day taken as today is said when the turn read a time word."""
-        if self.today_note is None or self.today_note in answer.assumptions:
-            return answer
-        if not any(g.params.meaning is not None and g.params.meaning.time for g in state.goals):
-            return answer
-        return answer.model_copy(update={"assumptions": [*answer.assumptions, self.today_note]})
 
     def ask(self, question: str, thread_id: str) -> Answer:
         *_, answer = self.stream(question, thread_id, progress=False)
@@ -381,7 +345,7 @@ def _summary(question: str, answer: Answer, state: MainState, context: RunContex
     """The turn as memory keeps it: its main data goal's meaning, what it asked back, its top
     rows."""
     goals = [g for g in state.goals if g.params.kind == "data"]
-    meaning = _meaning_of(goals[0], state, context) if goals else None
+    meaning = main_meaning(state, context)
     clarification = None
     if answer.clarification is not None and meaning is not None:
         term = next((a.term for a in meaning.ambiguities if a.kind == "entity"), "")
@@ -398,16 +362,6 @@ def _summary(question: str, answer: Answer, state: MainState, context: RunContex
         first_column=first,
         leaders=_leaders(answer, meaning),
     )
-
-
-def _meaning_of(goal: Goal, state: MainState, context: RunContext) -> Meaning:
-    """What the goal was taken to mean: metadata_lookup's reading (after any pick), else the goal's
-    own."""
-    for sub_goal in state.sub_goals:
-        found = state.output(sub_goal.id, ANALYSIS_RESULT)
-        if sub_goal.goal_id == goal.id and found is not None:
-            return found
-    return goal.params.meaning or context.understanding.analyze(goal.params.text, context.today())
 
 
 def open_session(settings: Settings, as_of: date | None = None) -> Session:
@@ -431,12 +385,13 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
         understanding=understanding,
         vectors=understanding.vectors,
         objects=open_object_source(settings, catalog.graph_objects(), guarded),
+        today_note=today_note,
     )
     if isinstance(understanding, LLMUnderstanding):
         context = with_model(context, understanding.client)
         attach_examples(understanding, store)
     teacher = Teacher(VocabularyStore(store), catalog, understanding)
-    return Session(context, build_graph(checkpointer), store, today_note, unsaved, teacher)
+    return Session(context, build_graph(checkpointer), store, unsaved, teacher)
 
 
 def _checkpointer(settings: Settings) -> tuple[Any, str | None]:

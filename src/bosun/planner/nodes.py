@@ -330,8 +330,8 @@ def g_review_gate(state: MainState, runtime: Runtime[RunContext]) -> Update:
     return _changed(state, goals=closed, sub_goals=sub_goals, notes=notes)
 
 
-def f14_synthesizer(state: MainState) -> Update:
-    """Resolve synthesis_inputs and assemble one answer (a template; no model)."""
-    answer = synthesize(state)
+def f14_synthesizer(state: MainState, runtime: Runtime[RunContext]) -> Update:
+    """Resolve synthesis_inputs and write the whole answer (a template; no model)."""
+    answer = synthesize(state, runtime.context)
     emit(TurnEvent(kind="done", round=state.round, status=answer.status))
     return {"final_response": answer}

@@ -23,6 +23,7 @@ from bosun.planner.context import RunContext
 from bosun.planner.events import TurnEvent
 from bosun.planner.graph import Graph
 from bosun.planner.state import MainState, TurnInput
+from bosun.planner.synthesis import finished
 from bosun.settings import redacted
 from bosun.storage import open_sqlite, problem
 from bosun.understanding import PastTurn
@@ -153,7 +154,7 @@ def stream_turn(
         else TurnInput(question=question, conversation_history=history or [])
     )
     values = yield from _stream(graph, payload, thread_id, context, durability, progress)
-    outcome = _outcome(values, question, thread_id)
+    outcome = _outcome(values, question, thread_id, context)
     yield replace(outcome, answer=_billed(outcome.answer, ledger))
 
 
@@ -166,8 +167,8 @@ def _with_ledger(context: RunContext) -> tuple[RunContext, Ledger | None]:
 
 
 def _billed(answer: Answer, ledger: Ledger | None) -> Answer:
-    """The answer with the turn's tokens (in total and per sub-goal) and what the rules answered
-    instead."""
+    """The answer with the turn's tokens, in total and per sub-goal (what the rules answered
+    instead, the answer says itself)."""
     if ledger is None:
         return answer
     tokens = ledger.summary()
@@ -175,16 +176,8 @@ def _billed(answer: Answer, ledger: Ledger | None) -> Answer:
         e.model_copy(update={"tokens": tokens.by_node.get(f"sg{e.id}")})
         for e in answer.trace.sub_goals
     ]
-    trace = answer.trace.model_copy(
-        update={"sub_goals": entries, "notes": [*answer.trace.notes, *ledger.notes]}
-    )
-    return answer.model_copy(
-        update={
-            "tokens": tokens,
-            "trace": trace,
-            "assumptions": [*answer.assumptions, *ledger.notes],
-        }
-    )
+    trace = answer.trace.model_copy(update={"sub_goals": entries})
+    return answer.model_copy(update={"tokens": tokens, "trace": trace})
 
 
 def _paused(graph: Graph, config: RunnableConfig) -> bool:
@@ -197,14 +190,20 @@ def _paused(graph: Graph, config: RunnableConfig) -> bool:
     )
 
 
-def _outcome(values: dict[str, Any], question: str, thread_id: str) -> TurnOutcome:
-    """The run's answer from its last state; the stream says where it paused, so the state is not
-    read again."""
+def _outcome(
+    values: dict[str, Any], question: str, thread_id: str, context: RunContext
+) -> TurnOutcome:
+    """The run's answer from its last state: F14's, or one finished as F14 finishes its own when
+    the turn paused (the stream says where, so the state is not read again) or stopped short."""
     state = MainState.model_validate({"question": question, **values})
     pending = values.get(_PAUSE, ())
     if pending:
-        return TurnOutcome(_asked(pending[0].value, state, question, thread_id), state, paused=True)
-    return TurnOutcome(_answer(state, question, thread_id), state)
+        asked = _asked(pending[0].value, state, question, thread_id)
+        return TurnOutcome(finished(asked, state, context), state, paused=True)
+    answer = _answer(state, question, thread_id)
+    if state.final_response is None:
+        answer = finished(answer, state, context)
+    return TurnOutcome(answer, state)
 
 
 def _asked(value: dict[str, Any], state: MainState, question: str, thread_id: str) -> Answer:
