@@ -3,7 +3,6 @@
     BosunError
     ├── UserError                 the question or the input is at fault; say so and carry on
     │   ├── UnknownEntity         a name that resolves to nothing in the catalog or the data
-    │   ├── AmbiguousEntity       a name that resolves to several things equally well
     │   ├── UnknownTurn           a thread's turn that was never answered (marking an answer)
     │   ├── InvalidReading        a reading of the question that names what the catalog lacks
     │   ├── UnsupportedQuery      a query the engine cannot answer exactly (names the clause)
@@ -53,15 +52,6 @@ class UnknownEntity(UserError):
     def __init__(self, term: str, message: str | None = None) -> None:
         self.term = term
         super().__init__(message or f"I don't know {term!r}.")
-
-
-class AmbiguousEntity(UserError):
-    """A name resolves to several things equally well."""
-
-    def __init__(self, term: str, options: list[str]) -> None:
-        self.term = term
-        self.options = options
-        super().__init__(f"{term!r} could mean {', '.join(options)}.")
 
 
 class UnknownTurn(UserError):

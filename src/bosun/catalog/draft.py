@@ -260,12 +260,6 @@ class Draft:
     notes: list[str]
 
 
-def draft_catalog(engine: Engine, indices: list[str] | str) -> str:
-    """A catalog YAML for `indices` (the first is the record) that loads, checks and answers as
-    drafted."""
-    return draft(engine, indices).text
-
-
 def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COLUMNS) -> Draft:
     """The catalog for `indices` and the evidence behind each record field's role and measures."""
     names = [indices] if isinstance(indices, str) else list(indices)

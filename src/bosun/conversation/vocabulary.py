@@ -30,9 +30,8 @@ from bosun.catalog.taught import (
 from bosun.conversation.goals import goals_for
 from bosun.conversation.store import TurnStore
 from bosun.errors import StoreError, TeachingRefused
-from bosun.planner.answer import Answer
-from bosun.planner.context import RunContext
-from bosun.understanding import Meaning, PastTurn, Understanding, english
+from bosun.planner.context import RunContext, Taught
+from bosun.understanding import PastTurn, Understanding, english
 from bosun.understanding.llm import LLMUnderstanding
 from bosun.understanding.names import normalize
 from bosun.understanding.rules import RulesUnderstanding
@@ -232,6 +231,15 @@ class Teacher:
             TaughtWord(kind=kind, word=word, target=target, of=of) for kind, of, target in ranked
         ]
 
+    def for_turn(self, history: list[PastTurn]) -> Taught:
+        """The taught words as a turn on a thread with this history reads them: F14 names those the
+        question uses, and offers a pick among the options the last turn asked back about as an
+        alias once it has been made often enough (never counted in an unwritable store)."""
+        asked = history[-1].clarification if history else None
+        if asked is not None and (not asked.term or self.store.turns.unwritable):
+            asked = None
+        return Taught(list(self.words), asked, self.remembered)
+
     def remembered(self, term: str, pick: str) -> TaughtWord | None:
         """The alias to offer when a question back about `term` has been answered `pick` often
         enough."""
@@ -241,53 +249,6 @@ class Teacher:
             return None
         found = [t for t in targets(self.catalog, pick) if t.kind == "alias"]
         return found[0].model_copy(update={"word": term}) if found else None
-
-
-def taught_in(
-    teacher: Teacher | None, answer: Answer, history: list[PastTurn], meaning: Meaning | None
-) -> Answer:
-    """The answer saying which taught words it read, and offering to remember a pick made twice."""
-    if teacher is None:
-        return answer
-    said = used(teacher.words, answer.question, answer.not_understood)
-    offered = _offer(teacher, history, meaning)
-    text = answer.answer
-    if offered is not None:
-        text += f"\n\nRemember that “{offered.word}” means {offered.target}?"
-    return answer.model_copy(
-        update={
-            "assumptions": [*answer.assumptions, *said],
-            "answer": text,
-            "remember": [offered] if offered else [],
-        }
-    )
-
-
-def _offer(teacher: Teacher, history: list[PastTurn], meaning: Meaning | None) -> TaughtWord | None:
-    """A reply that picked one of the options the last turn asked back about, remembered when seen
-    twice."""
-    asked = history[-1].clarification if history else None
-    if asked is None or meaning is None or not asked.term:
-        return None
-    picks = [e.value for e in meaning.entities if e.value in asked.options]
-    if len(picks) != 1 or teacher.store.turns.unwritable:
-        return None
-    return teacher.remembered(asked.term, picks[0])
-
-
-def used(words: list[TaughtWord], question: str, not_understood: list[str]) -> list[str]:
-    """The assumptions to add: each taught word the question holds, read as what it was taught to
-    mean."""
-    text = f" {normalize(question)} "
-    missed = {normalize(w) for w in not_understood}
-    said = []
-    for word in words:
-        key = normalize(word.word)
-        if f" {key} " in text and key not in missed:
-            said.append(
-                f"“{word.word}” read as {word.means()} — taught by {word.by} on {word.on[:10]}"
-            )
-    return said
 
 
 def _rules(understanding: Understanding) -> RulesUnderstanding:

@@ -62,10 +62,14 @@ class Found:
 
 @dataclass
 class NameIndex:
-    """Every name the catalog knows, normalised, → candidates."""
+    """Every name the catalog knows, normalised, → candidates, and how close a name must be to
+    match: a typo's similarity (0-100) at least `fuzzy_min_score`; names within `ambiguity_margin`
+    points of the nearest by vector are an ambiguity (the catalog's `defaults` set both)."""
 
     names: dict[str, list[Candidate]] = field(default_factory=dict)
     tokens: dict[str, set[str]] = field(default_factory=dict)
+    fuzzy_min_score: float = 80.0
+    ambiguity_margin: float = 3.0
 
     @cached_property
     def keys(self) -> list[str]:
@@ -84,7 +88,10 @@ class NameIndex:
 
 
 def build_index(catalog: Catalog) -> NameIndex:
-    index = NameIndex()
+    defaults = catalog.spec.defaults
+    index = NameIndex(
+        fuzzy_min_score=defaults.fuzzy_min_score, ambiguity_margin=defaults.ambiguity_margin
+    )
     for name, spec in catalog.spec.entities.items():
         for value, aliases in spec.values.items():
             index.add(value, Candidate(name, value, "code"))
@@ -110,7 +117,6 @@ def find_names(
     text: str,
     index: NameIndex,
     *,
-    min_score: float = 80.0,
     skip: set[str] | None = None,
     vectors: NameVectors | None = None,
     min_similarity: float = 0.82,
@@ -130,9 +136,7 @@ def find_names(
             if any(taken[i : i + size]):
                 continue
             phrase = text[words[i][0] : words[i + size - 1][1]]
-            hit = _match(
-                phrase, index, skip or set(), min_score, vectors, min_similarity, common, plurals
-            )
+            hit = _match(phrase, index, skip or set(), vectors, min_similarity, common, plurals)
             if hit is not None:
                 found.append(Found(words[i][0], words[i + size - 1][1], phrase, *hit))
                 taken[i : i + size] = [True] * size
@@ -151,7 +155,6 @@ def _match(
     phrase: str,
     index: NameIndex,
     skip: set[str],
-    min_score: float,
     vectors: NameVectors | None = None,
     min_similarity: float = 0.82,
     common: frozenset[str] | None = None,
@@ -169,13 +172,13 @@ def _match(
         return tuple(index.names[key]), 100.0
     # a lower-case word is fuzzy-matched only when long ("maesrk", not "times")
     if not _proper(phrase):
-        return None if " " in key or len(key) < 6 else _fuzzy(key, index, min_score)
+        return None if " " in key or len(key) < 6 else _fuzzy(key, index)
     partial = _partial(key, index)
     if partial:
         return partial, 95.0
     if len(key) < 5 or len(key.split()) > 3:
         return None
-    fuzzy = _fuzzy(key, index, min_score)
+    fuzzy = _fuzzy(key, index)
     if (
         fuzzy is None
         and vectors is not None
@@ -201,14 +204,14 @@ def _singular(key: str, index: NameIndex, plurals: tuple[str, ...]) -> str:
     return key
 
 
-def _fuzzy(key: str, index: NameIndex, min_score: float) -> Hit | None:
+def _fuzzy(key: str, index: NameIndex) -> Hit | None:
     """The closest name by Damerau-Levenshtein similarity (a swapped pair of letters costs one edit,
     as people type), scored natively by rapidfuzz."""
     best = process.extractOne(
         key,
         index.keys,
         scorer=DamerauLevenshtein.normalized_similarity,
-        score_cutoff=min_score / 100.0,
+        score_cutoff=index.fuzzy_min_score / 100.0,
     )
     if best is None:
         return None
@@ -218,12 +221,13 @@ def _fuzzy(key: str, index: NameIndex, min_score: float) -> Hit | None:
 
 
 def _nearest(key: str, index: NameIndex, vectors: NameVectors, min_similarity: float) -> Hit | None:
-    """The nearest name by vector, if near enough; names within 0.03 of the nearest are an
-    ambiguity."""
+    """The nearest name by vector, if near enough; names within the index's ambiguity margin of the
+    nearest are an ambiguity."""
     near = vectors.search(key, limit=3)
     if not near or near[0][1] < min_similarity:
         return None
     best = near[0][1]
+    margin = index.ambiguity_margin / 100.0
     if any(
         c.value == near[0][0] or normalize(c.value) == near[0][0] for c in _exact_parts(key, index)
     ):
@@ -231,7 +235,7 @@ def _nearest(key: str, index: NameIndex, vectors: NameVectors, min_similarity: f
     keys = [
         k
         for k, score in near
-        if score >= min_similarity and best - score <= 0.03 and k in index.names
+        if score >= min_similarity and best - score <= margin and k in index.names
     ]
     candidates: dict[tuple[str, str], Candidate] = {}
     for k in keys:

@@ -23,7 +23,7 @@ from bosun.errors import ModelFailure
 from bosun.ledger import fell_back
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Deliverable, Slot, WorkerInput, WorkerResult
-from bosun.workers.registry import RegisteredWorker, Registry, WorkerFn
+from bosun.workers.registry import Registry, Worker, WorkerFn
 from bosun.workers.slots import (
     ANALYSIS,
     ANSWER,
@@ -96,7 +96,7 @@ def with_writers(registry: Registry, client: ChatClient) -> Registry:
         if name in workers:
             inner = workers[name]
             written = _written(inner.fn, client, slot, prompt, summary)
-            workers[name] = RegisteredWorker(inner.capability, written, inner.produces)
+            workers[name] = Worker(inner.capability, written, inner.produces)
     return Registry(workers)
 
 
