@@ -18,7 +18,6 @@ Baseline on main at 9aa0f0e and on this branch alike (right / flagged / refused 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -111,3 +110,14 @@ def test_catalog_init_links_the_codes_to_the_files_that_name_them(drafted: Draft
     printed = drafted[2]
     assert "genres: linked by genre_id (its key genre_id)" in printed
     assert "media_types: linked by media_type_id (its key media_type_id)" in printed
+
+
+def test_catalog_init_says_which_columns_it_found_no_word_for(drafted: Drafted) -> None:
+    """Milliseconds and bytes get no word but their names (no "length", no "size"); the codes that
+    the linked files name are no gap."""
+    printed = drafted[2]
+    assert (
+        "no word drafted for milliseconds, bytes but the column's own name: add the words people "
+        "ask by as synonyms" in printed
+    )
+    assert "codes with no names" not in printed

@@ -133,3 +133,12 @@ def test_a_refusal_offers_words_to_ask_by_when_the_data_names_nothing(
     said = answers["r10"].answer  # "doctor", "visits" not understood: most of it unread
     assert "in other words, for example by year" in said, said
     assert "for example by ." not in said
+
+
+def test_catalog_init_says_which_columns_it_found_no_word_for(drafted: Drafted) -> None:
+    """The words it could not draft, after its decisions: the names a user must give words to."""
+    printed = drafted[2].splitlines()
+    bare = next(line for line in printed if line.startswith("no word drafted for "))
+    assert bare.startswith("no word drafted for docvis, hospvis, edlevel, age, outwork"), bare
+    assert bare.endswith("but the column's own name: add the words people ask by as synonyms")
+    assert "year" not in bare and "id" not in bare.split(": ")[0].split(", ")
