@@ -210,10 +210,10 @@ class Settings(BaseSettings):
         "comma-separated (`*.example.org` allowed); off loopback, unset means any",
     )
     max_question_chars: int = Field(
-        4000,
+        1000,
         gt=0,
-        description="the longest question Bosun reads; a longer one is said, not run (413 from "
-        "the API)",
+        description="the longest question (or MCP resolve_name text) Bosun reads; a longer one is "
+        "refused in one line before it is read, on every entry (413 from the API)",
     )
     max_columns: int = Field(
         1000,

@@ -165,6 +165,9 @@ class Tools:
     ) -> NameResolution:
         """Resolve a name the way the agent does: exact, alias or code, then partial and fuzzy, then
         vectors."""
+        limit = self.session.context.settings.max_question_chars
+        if len(text) > limit:
+            raise UserError(f"text: at most {limit:,} characters are read; this is {len(text):,}")
         if kind is not None and kind not in self.catalog.spec.entities:
             raise UserError(
                 f"no entity kind {kind!r}; the kinds are {', '.join(self.catalog.spec.entities)}"
