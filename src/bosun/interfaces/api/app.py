@@ -23,6 +23,7 @@ from bosun.engines.graphql.schema import build_schema
 from bosun.engines.graphql.server import graphql_endpoint
 from bosun.interfaces.api import errors, marks, vocabulary
 from bosun.interfaces.api.errors import ApiError
+from bosun.interfaces.api.paging import PageRequest, read_page
 from bosun.interfaces.api.turns import answer_of, engine_problem, sse_of
 from bosun.interfaces.auth import served_hosts
 from bosun.interfaces.deadline import Deadline
@@ -76,13 +77,26 @@ class RecordsRequest(BaseModel):
     columns: list[str] = Field(
         default_factory=list, description="fields to give; default every field"
     )
-    offset: int = Field(0, ge=0)
+    offset: int = Field(
+        0, ge=0, description="/records: records to skip, within the first pages (max_result_size)"
+    )
     limit: int = Field(20, ge=1, le=1000)
+    cursor: str | None = Field(
+        None,
+        max_length=16_384,
+        description="/records: the `cursor` the page before gave, to read the page after it",
+    )
 
 
 class Records(BaseModel):
     columns: list[str]
     rows: list[list[Any]]
+
+
+class RecordsPage(Records):
+    cursor: str | None = Field(
+        description="what to send as `cursor` for the next page; null after the last"
+    )
 
 
 class ThreadTurns(BaseModel):
@@ -228,16 +242,31 @@ def _records(app: FastAPI, session: Session) -> None:
     def _columns(request: RecordsRequest) -> list[str]:
         return request.columns or list(catalog.record.fields)
 
-    @app.post("/records", response_model=Records, tags=["results"])
+    @app.post("/records", response_model=RecordsPage, tags=["results"])
     def records(request: RecordsRequest) -> Response:
         """One page of the records a search matches, in its order: the table's pager past the
-        answer's rows. Its searches and its reply are within one deadline (BOSUN_QUERY_TIMEOUT_S).
-        """
+        answer's rows. Each page is one search, continuing from the `cursor` of the page before
+        (`offset` reaches the first pages only); it and its reply are within one deadline
+        (BOSUN_QUERY_TIMEOUT_S)."""
         deadline = Deadline(session.context.settings.query_timeout_s)
-        index = request.index or catalog.record.index
-        found = export.records(engine, index, request.query, request.limit, request.offset)
-        page = Records(columns=_columns(request), rows=export.rows(found, _columns(request)))
-        return Response(deadline.json(page.model_dump(mode="json")), media_type="application/json")
+        _shallow(request, session.context.settings.max_result_size)
+        asked = PageRequest(
+            request.index or catalog.record.index,
+            request.query,
+            request.limit,
+            request.offset,
+            request.cursor,
+            tuple(request.columns),
+        )
+        page = read_page(engine, asked, _id_field(asked.index), deadline)
+        columns = _columns(request)
+        rows = [[record.get(c) for c in columns] for record in page.records]
+        reply = RecordsPage(columns=columns, rows=rows, cursor=page.cursor)
+        return Response(deadline.json(reply.model_dump(mode="json")), media_type="application/json")
+
+    def _id_field(index: str) -> str | None:
+        found = [o.id_field for o in catalog.spec.objects.values() if o.index == index]
+        return found[0] if found else None
 
     def _exported(
         request: RecordsRequest, name: str
@@ -280,6 +309,19 @@ def _records(app: FastAPI, session: Session) -> None:
         headers = {"Content-Disposition": 'attachment; filename="table.xlsx"'}
         return Response(
             export.xlsx_book(table.rows, table.columns), media_type=export.XLSX, headers=headers
+        )
+
+
+def _shallow(request: RecordsRequest, most: int) -> None:
+    """An offset reaches the first `most` records; deeper pages continue from a cursor."""
+    if request.offset and request.cursor:
+        raise ApiError(400, "bad_request", "offset: give a cursor or an offset, not both")
+    if request.offset + request.limit > most:
+        raise ApiError(
+            400,
+            "bad_request",
+            f"offset: an offset reaches the first {most:,} records; read on with the `cursor` "
+            "each page gives",
         )
 
 
