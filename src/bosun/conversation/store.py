@@ -206,14 +206,6 @@ class TurnStore:
             ]
         )
 
-    def has_thread(self, thread_id: str) -> bool:
-        found = self._run(
-            "SELECT 1 FROM bosun_threads WHERE thread_id = ? UNION ALL "
-            "SELECT 1 FROM bosun_turns WHERE thread_id = ?",
-            (thread_id, thread_id),
-        )
-        return bool(found)
-
     def threads(
         self, limit: int = 100, owner: str | None = None, every: bool = False
     ) -> list[tuple[str, str, str]]:
