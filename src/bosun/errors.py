@@ -4,6 +4,7 @@
     ├── UserError                 the question or the input is at fault; say so and carry on
     │   ├── UnknownEntity         a name that resolves to nothing in the catalog or the data
     │   ├── UnknownTurn           a thread's turn that was never answered (marking an answer)
+    │   ├── UnknownThread         a thread that does not exist, or is another caller's
     │   ├── InvalidReading        a reading of the question that names what the catalog lacks
     │   ├── UnsupportedQuery      a query the engine cannot answer exactly (names the clause)
     │   │   └── BadQuery          a malformed query: a parameter of the wrong type or range (names
@@ -56,6 +57,10 @@ class UnknownEntity(UserError):
 
 class UnknownTurn(UserError):
     """A turn number the thread has no answer for."""
+
+
+class UnknownThread(UserError):
+    """A thread id that names no thread the requester may read (none, or another caller's)."""
 
 
 class InvalidReading(UserError):

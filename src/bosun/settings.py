@@ -198,6 +198,12 @@ class Settings(BaseSettings):
         description="the bearer token HTTP clients (API, page, GraphQL, MCP over HTTP) must send; "
         "required to serve off loopback",
     )
+    admin_token: SecretStr | None = Field(
+        None,
+        description="a bearer token for administrators, accepted wherever BOSUN_API_TOKEN is: its "
+        "bearer lists and reads every thread, each caller's included (BOSUN_ENGINE_AUTH=caller, "
+        "where everyone else sees only their own); unset: no one is an administrator over HTTP",
+    )
     max_request_bytes: int = Field(
         1_000_000,
         gt=0,
@@ -210,10 +216,10 @@ class Settings(BaseSettings):
         "comma-separated (`*.example.org` allowed); off loopback, unset means any",
     )
     max_question_chars: int = Field(
-        4000,
+        1000,
         gt=0,
-        description="the longest question Bosun reads; a longer one is said, not run (413 from "
-        "the API)",
+        description="the longest question (or MCP resolve_name text) Bosun reads; a longer one is "
+        "refused in one line before it is read, on every entry (413 from the API)",
     )
     max_columns: int = Field(
         1000,

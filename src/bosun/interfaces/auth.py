@@ -8,7 +8,9 @@ One rule for every server (`bosun serve`, `bosun serve graphql`, the MCP server)
 - whenever a token is set, every request must carry `Authorization: Bearer <token>`, compared in
   constant time; paths a server declares public (a page's static files, which hold no data) are
   exempt:
-  exact paths, or prefixes written with a trailing `*`.
+  exact paths, or prefixes written with a trailing `*`;
+- `BOSUN_ADMIN_TOKEN`, when set, is accepted wherever the token is, and makes its bearer an
+  administrator, who reads every thread (`interfaces.owners`).
 
 and which `Host` a request may name (against DNS rebinding, where a web page's own name comes to
 point at 127.0.0.1): bound to loopback, the loopback names (with any port) and those of
@@ -83,17 +85,30 @@ def same_token(given: str, token: str) -> bool:
     return hmac.compare_digest(given.encode(), token.encode())
 
 
-def protect(app: ASGIApp, token: str | None, public: tuple[str, ...] = ()) -> ASGIApp:
-    """The app itself when no token is required, else the app behind BearerAuth."""
-    return BearerAuth(app, token, public) if token else app
+def protect(
+    app: ASGIApp, token: str | None, public: tuple[str, ...] = (), admin: str | None = None
+) -> ASGIApp:
+    """The app itself when no token is required, else the app behind BearerAuth (which lets the
+    administrators' token through too)."""
+    return BearerAuth(app, token, public, admin) if token else app
+
+
+def bears_admin(headers: list[tuple[bytes, bytes]], admin: str | None) -> bool:
+    """Whether a request's raw headers bear the administrators' token (BOSUN_ADMIN_TOKEN)."""
+    if not admin:
+        return False
+    found = next((value for key, value in headers if key.lower() == b"authorization"), b"")
+    return bears(found.decode("latin-1"), admin)
 
 
 class BearerAuth:
-    """ASGI middleware: refuse HTTP and WebSocket requests that do not bear the token (401,
-    JSON)."""
+    """ASGI middleware: refuse HTTP and WebSocket requests that do not bear the token, or the
+    administrators' (401, JSON)."""
 
-    def __init__(self, app: ASGIApp, token: str, public: tuple[str, ...] = ()) -> None:
-        self.app, self.token, self.public = app, token, public
+    def __init__(
+        self, app: ASGIApp, token: str, public: tuple[str, ...] = (), admin: str | None = None
+    ) -> None:
+        self.app, self.token, self.public, self.admin = app, token, public, admin
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket") or self._allowed(scope):
@@ -109,7 +124,7 @@ class BearerAuth:
             return True
         headers = dict(scope.get("headers") or [])
         header = headers.get(b"authorization", b"").decode("latin-1")
-        return bears(header, self.token)
+        return bears(header, self.token) or bears_admin(list(headers.items()), self.admin)
 
 
 async def _refuse(send: Send) -> None:

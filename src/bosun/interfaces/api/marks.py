@@ -3,14 +3,16 @@ every call."""
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from pydantic import BaseModel, Field
 
 from bosun.conversation.marking import mark_turn
 from bosun.conversation.marks import MAX_CORRECTION, Mark, MarkStore
 from bosun.conversation.session import Session
 from bosun.errors import UnknownTurn
+from bosun.interfaces import owners
 from bosun.interfaces.api.errors import ApiError
+from bosun.interfaces.owners import Requester
 
 
 class MarkRequest(BaseModel):
@@ -23,12 +25,14 @@ class MarkRequest(BaseModel):
 
 
 def install(app: FastAPI, session: Session) -> None:
+    asking = Depends(owners.dependency(session.context.settings))
+
     @app.post("/threads/{thread_id}/turns/{turn}/mark", response_model=Mark, tags=["turns"])
-    def mark(thread_id: str, turn: int, request: MarkRequest) -> Mark:
+    def mark(thread_id: str, turn: int, request: MarkRequest, who: Requester = asking) -> Mark:
         """Mark the thread's turn (numbered from 1) right or wrong, with an optional correction; the
         last mark of a turn wins. Marked answers feed `bosun eval export` and the llm backend's
         examples."""
-        _known(session, thread_id)
+        owners.readable(session.store, thread_id, who)
         try:
             return mark_turn(
                 session,
@@ -43,12 +47,6 @@ def install(app: FastAPI, session: Session) -> None:
             raise ApiError(404, "unknown_turn", str(exc)) from None
 
     @app.get("/threads/{thread_id}/marks", response_model=list[Mark], tags=["turns"])
-    def marks(thread_id: str) -> list[Mark]:
+    def marks(thread_id: str, who: Requester = asking) -> list[Mark]:
         """The thread's marked turns, oldest mark first."""
-        return MarkStore(session.store).marks(_known(session, thread_id))
-
-
-def _known(session: Session, thread_id: str) -> str:
-    if not session.store.has_thread(thread_id):
-        raise ApiError(404, "unknown_thread", f"no thread {thread_id!r}")
-    return thread_id
+        return MarkStore(session.store).marks(owners.readable(session.store, thread_id, who))

@@ -11,6 +11,7 @@ from pydantic import Field
 from bosun.conversation.marking import mark_turn
 from bosun.conversation.marks import MAX_CORRECTION, Mark
 from bosun.conversation.session import Session
+from bosun.interfaces import owners
 
 
 def mark_tool(session: Session) -> Callable[..., Mark]:
@@ -38,6 +39,7 @@ def mark_tool(session: Session) -> Callable[..., Mark]:
         """Mark an answer right or wrong, with an optional correction (the last mark of a turn
         wins). Marked answers become the deployment's evaluation set (`bosun eval export`) and
         examples for its model."""
+        owners.readable(session.store, thread_id, owners.current())
         return mark_turn(session, thread_id, turn, right, "mcp", figure, correction)
 
     return mark_answer
