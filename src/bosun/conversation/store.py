@@ -8,7 +8,7 @@ import sqlite3
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -66,6 +66,19 @@ _TITLES = (
     "CREATE TABLE IF NOT EXISTS bosun_titles (thread_id TEXT PRIMARY KEY, title TEXT NOT NULL)"
 )
 _OPEN = "INSERT INTO bosun_threads VALUES (?, ?) ON CONFLICT (thread_id) DO NOTHING"
+# Where each thread started: "api" when it was opened before its first question (POST /threads: the
+# page, or another HTTP client), "ask" when its first question started it (the command line's ask
+# and chat, MCP's ask). A thread from before origins were kept has none and counts as "api".
+Origin = Literal["api", "ask"]
+_ORIGINS = (
+    "CREATE TABLE IF NOT EXISTS bosun_origins (thread_id TEXT PRIMARY KEY, origin TEXT NOT NULL)"
+)
+_OPENED_BY_API = "INSERT INTO bosun_origins VALUES (?, 'api') ON CONFLICT (thread_id) DO NOTHING"
+# run before _OPEN: a thread not yet recorded is started by this question
+_STARTED_BY_ASK = (
+    "INSERT INTO bosun_origins SELECT ?, 'ask' WHERE NOT EXISTS (SELECT 1 FROM bosun_threads WHERE "
+    "thread_id = ?) ON CONFLICT (thread_id) DO NOTHING"
+)
 
 
 class TurnStore:
@@ -90,7 +103,10 @@ class TurnStore:
         self.unwritable = unwritable  # why nothing can be saved (a read-only store), or None
         self._lock = threading.Lock()
         if conn is not None and unwritable is None:
-            self._run_all([(ddl, ()) for ddl in (_TABLE, _THREADS, _ANSWERS, _RUNNING, _TITLES)])
+            tables = (_TABLE, _THREADS, _ANSWERS, _RUNNING, _TITLES, _ORIGINS)
+            self._run_all([(ddl, ()) for ddl in tables])
+        # a store read-only since before origins were kept has no table of them: all count as "api"
+        self._origins_kept = conn is not None and (unwritable is None or self._has_origins())
 
     def recent(self, thread_id: str, n: int) -> list[TurnSummary]:
         """The thread's last `n` turns, oldest first; an unknown thread has none."""
@@ -118,7 +134,7 @@ class TurnStore:
         """Record a thread (again is a no-op), so that it exists before its first turn."""
         if self.unwritable:
             return
-        self._run(_OPEN, (thread_id, _now()))
+        self._run_all([(_OPEN, (thread_id, _now())), (_OPENED_BY_API, (thread_id,))])
 
     def begin(self, thread_id: str, question: str) -> None:
         """Record the thread and the turn it starts, before the turn runs: a killed turn is found by
@@ -130,6 +146,7 @@ class TurnStore:
         # it too.
         self._run_all(
             [
+                (_STARTED_BY_ASK, (thread_id, thread_id)),
                 (_OPEN, (thread_id, _now())),
                 (
                     "INSERT INTO bosun_running VALUES (?, ?) ON CONFLICT (thread_id) DO UPDATE SET "
@@ -181,15 +198,16 @@ class TurnStore:
         )
         return bool(found)
 
-    def threads(self, limit: int = 100) -> list[tuple[str, str, str]]:
-        """(thread id, created, title) of the newest recorded threads: the name given, else the
-        first question, else ""."""
+    def threads(self, limit: int = 100, origin: Origin | None = None) -> list[tuple[str, str, str]]:
+        """(thread id, created, title) of the newest recorded threads, of one `origin` or of all:
+        the name given, else the first question, else ""."""
+        started, args = self._started(origin)
         rows = self._run(
             "SELECT t.thread_id, t.created, (SELECT a.answer FROM bosun_answers a WHERE "
             "a.thread_id = t.thread_id ORDER BY a.turn_id LIMIT 1), n.title FROM bosun_threads t "
-            "LEFT JOIN bosun_titles n ON n.thread_id = t.thread_id "
+            f"LEFT JOIN bosun_titles n ON n.thread_id = t.thread_id WHERE {started} "
             "ORDER BY t.created DESC, t.thread_id LIMIT ?",
-            (limit,),
+            (*args, limit),
         )
         return [
             (
@@ -199,6 +217,21 @@ class TurnStore:
             )
             for r in rows
         ]
+
+    def _started(self, origin: Origin | None) -> tuple[str, tuple[object, ...]]:
+        """The condition on `bosun_threads t` that keeps the threads of `origin` (None: all)."""
+        if origin is None:
+            return "TRUE", ()
+        if not self._origins_kept:  # every thread counts as "api"
+            return ("TRUE" if origin == "api" else "FALSE"), ()
+        kept = "(SELECT o.origin FROM bosun_origins o WHERE o.thread_id = t.thread_id)"
+        return f"COALESCE({kept}, 'api') = ?", (origin,)
+
+    def _has_origins(self) -> bool:
+        found = self._run(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bosun_origins'", ()
+        )
+        return bool(found)
 
     def rename(self, thread_id: str, title: str) -> None:
         self._run_all(
@@ -225,6 +258,7 @@ class TurnStore:
                     "bosun_answers",
                     "bosun_running",
                     "bosun_titles",
+                    "bosun_origins",
                 )
             ]
         )

@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Query, Request, Response
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from bosun.conversation import export
 from bosun.conversation.session import Session
 from bosun.conversation.start import StartScreen, start_screen
+from bosun.conversation.store import Origin
 from bosun.engines.graphql.schema import build_schema
 from bosun.engines.graphql.server import graphql_endpoint
 from bosun.interfaces.api import errors, marks, vocabulary
@@ -59,6 +60,13 @@ class ThreadInfo(BaseModel):
     title: str = Field(description="the thread's first question, or empty")
 
 
+ORIGIN = (
+    "only the threads started there: `api` by POST /threads (the page, or another HTTP client), "
+    "`ask` by their first question (the command line's ask and chat, MCP's ask); a thread from "
+    "before origins were kept counts as `api`"
+)
+
+
 class ThreadRename(BaseModel):
     title: str = Field(min_length=1, max_length=200, description="the thread's new title")
 
@@ -83,6 +91,13 @@ class RecordsRequest(BaseModel):
 class Records(BaseModel):
     columns: list[str]
     rows: list[list[Any]]
+
+
+class Exports(BaseModel):
+    formats: list[export.Format] = Field(
+        description="what /records.* and /table.* write on this server: csv always, xlsx with the "
+        "`xlsx` extra installed"
+    )
 
 
 class ThreadTurns(BaseModel):
@@ -160,9 +175,12 @@ def _threads(app: FastAPI, session: Session) -> None:
         return ThreadCreated(thread_id=thread_id)
 
     @app.get("/threads", response_model=list[ThreadInfo], tags=["threads"])
-    def list_threads() -> list[ThreadInfo]:
+    def list_threads(
+        origin: Annotated[Origin | None, Query(description=ORIGIN)] = None,
+    ) -> list[ThreadInfo]:
         """The newest threads, with their first question as a title."""
-        return [ThreadInfo(thread_id=t, created=c, title=q) for t, c, q in session.store.threads()]
+        found = session.store.threads(origin=origin)
+        return [ThreadInfo(thread_id=t, created=c, title=q) for t, c, q in found]
 
     @app.get("/threads/{thread_id}", response_model=ThreadTurns, tags=["threads"])
     def get_thread(thread_id: str) -> ThreadTurns:
@@ -224,6 +242,11 @@ def _turns(app: FastAPI, session: Session) -> None:
 
 def _records(app: FastAPI, session: Session) -> None:
     catalog, engine = session.context.catalog, session.context.engine
+
+    @app.get("/exports", response_model=Exports, tags=["results"])
+    def exports() -> Exports:
+        """The export formats this server writes, for the page to offer only those."""
+        return Exports(formats=export.formats())
 
     def _columns(request: RecordsRequest) -> list[str]:
         return request.columns or list(catalog.record.fields)
