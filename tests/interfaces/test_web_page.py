@@ -34,11 +34,13 @@ SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
 LISTING = "Show shipments from Shanghai to Oakland in 2025"
 AMBIGUOUS = "Show shipments from Acme Corp to Houston"
 
-# whether the middle of an element is the element itself, not something drawn over it
+# whether an element is itself at its middle and near each edge: nothing drawn over any of it
 UNCOVERED = """node => {
   const box = node.getBoundingClientRect();
-  const found = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
-  return found !== null && node.contains(found);
+  const [middle, centre] = [box.width / 2, box.height / 2];
+  const points = [[middle, centre], [middle, 4], [middle, box.height - 4], [4, centre],
+                  [box.width - 4, centre]];
+  return points.every(([x, y]) => node.contains(document.elementFromPoint(box.x + x, box.y + y)));
 }"""
 # every button, link, field and sortable heading drawn under `root` that is less than 44 px a side
 SMALL_TARGETS = """root => [...root.querySelectorAll('button, a[href], input, select, summary, th')]
@@ -282,6 +284,7 @@ def test_on_a_phone_tables_scroll_with_a_cue_dates_stay_whole_and_targets_are_44
         assert dates.count() >= 20
         assert [dates.nth(i).evaluate(LINES) for i in range(10)] == [1] * 10
         assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", dates.first.inner_text())
+        box.evaluate("b => b.scrollIntoView()")  # the hint at the top of the table
         shot(phone, tmp_path, "phone-1-wide-table")
         scroller.evaluate("s => { s.scrollLeft = s.scrollWidth; }")
         phone.wait_for_function("document.querySelector('.table-box').dataset.more === ''")
@@ -289,12 +292,18 @@ def test_on_a_phone_tables_scroll_with_a_cue_dates_stay_whole_and_targets_are_44
         assert listing.locator("th").last.bounding_box()["x"] < 390  # the last column in reach
         shot(phone, tmp_path, "phone-2-scrolled")
 
-        ask(phone, AMBIGUOUS, 2)
+        back = ask(phone, AMBIGUOUS, 2)  # below a long table: the conversation scrolls
+        phone.locator("#plan-toggle").click()
+        phone.locator("#dag").wait_for()
+        options = back.locator(".options button")
+        assert options.count() == 2
+        assert all(option.evaluate(UNCOVERED) for option in options.all())  # not under the plan
+        shot(phone, tmp_path, "phone-3-question-back-and-plan")
         phone.locator(".query summary").first.click()
         assert phone.locator("main").evaluate(SMALL_TARGETS) == []
         show_threads(phone, "phone")
         assert phone.locator("#sidebar").evaluate(SMALL_TARGETS) == []
-        shot(phone, tmp_path, "phone-3-drawer")
+        shot(phone, tmp_path, "phone-4-drawer")
         phone.close()
 
 
