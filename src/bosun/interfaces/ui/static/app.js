@@ -695,8 +695,9 @@ function answeredIn(rounds) {
 
 // Why a turn failed when the server said nothing more: the error of its last failed sub-goal.
 function failedStep(answer) {
-  const failed = answer.trace.sub_goals.filter((step) => step.status === "failed");
-  return failed.length ? failed[failed.length - 1].error.replace(/\.$/, "") : "no answer";
+  const failed = answer.trace.sub_goals.filter((step) => step.status === "failed" && step.error);
+  if (!failed.length) return "no answer";
+  return failed[failed.length - 1].error.replace(/\.$/, "");
 }
 
 function hidePlan() {
