@@ -9,15 +9,17 @@ indices, the caps per request.
 from __future__ import annotations
 
 import csv
+import importlib.util
 import io
 import itertools
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Literal
 
 from bosun.engines.base import Body, Engine
 from bosun.errors import ConfigError, UserError
 
 PAGE = 1000  # hits per request while exporting: well under any cluster's max_result_window
+Format = Literal["csv", "xlsx"]
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
@@ -85,6 +87,13 @@ def csv_lines(found: Iterator[dict[str, Any]], columns: list[str]) -> Iterator[s
         yield buffer.getvalue()
         buffer.seek(0)
         buffer.truncate()
+
+
+def formats() -> list[Format]:
+    """The formats this install exports: CSV always, XLSX when its writer (the `xlsx` extra) is
+    there."""
+    with_xlsx = importlib.util.find_spec("xlsxwriter") is not None
+    return ["csv", "xlsx"] if with_xlsx else ["csv"]
 
 
 def xlsx_book(lines: Iterable[list[Any]], columns: list[str]) -> bytes:
