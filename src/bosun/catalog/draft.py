@@ -307,7 +307,9 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     decisions.update(_named_codes(references, links, keys, fields))
     draft: dict[str, Any] = {
         "domain": record.index,
-        "description": f"Drafted by `bosun catalog init` from {', '.join(names)}; review the descriptions.",
+        "description": (
+            f"Drafted by `bosun catalog init` from {', '.join(names)}; review the descriptions."
+        ),
         "record": record.index,
         "objects": {
             record.index: _record_object(record, fields, measures),

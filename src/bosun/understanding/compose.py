@@ -166,7 +166,8 @@ class Composer:
         label = spec.label
         # "the longest transit": the maximum of the field, not of its average
         if chosen != spec.agg:
-            label = f"{self.grammar.aggregation_labels.get(chosen, chosen)} {(spec.field or name).replace('_', ' ')}"
+            aggregation = self.grammar.aggregation_labels.get(chosen, chosen)
+            label = f"{aggregation} {(spec.field or name).replace('_', ' ')}"
         share = catalog_share(self.catalog, spec.share) if spec.share else None
         return Measure(
             name=name, agg=chosen, field=spec.field, label=label, unit=spec.unit, share=share

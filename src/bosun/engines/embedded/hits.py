@@ -39,7 +39,8 @@ class SortKey:
 
     @staticmethod
     def _filled(f: Field) -> bool:
-        """Whether a missing value sorts as a value of the field's type: numbers, dates, booleans."""
+        """Whether a missing value sorts as a value of the field's type: numbers, dates,
+        booleans."""
         return f.is_numeric or f.is_date or f.type == "boolean"
 
     def _expression(self, f: Field) -> str:
