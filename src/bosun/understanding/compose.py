@@ -873,7 +873,8 @@ def ordering(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             return
         meaning.group_by.append(c.dimension(head) or "")
         head.used = True
-    meaning.order = "asc" if direction == "asc" else "desc" if direction else meaning.order
+    if direction:
+        meaning.order = "asc" if direction == "asc" else "desc"
     meaning.top_n = meaning.top_n or c.catalog.spec.defaults.top_n
     for span in spans:
         span.used = span.used or span.has("sort_cue") or span.has("direction")
