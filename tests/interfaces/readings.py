@@ -14,8 +14,9 @@ from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.planner.answer import Answer
-from bosun.understanding import Meaning, date_span, english
-from bosun.understanding.readback import part_value_name
+from bosun.understanding import Meaning
+from bosun.understanding.grammar import english
+from bosun.understanding.phrases import date_span, part_value_name
 from bosun.workers.models import ResultTable
 
 

@@ -47,9 +47,10 @@ from bosun.planner.synthesis import main_meaning
 from bosun.query import whole_period
 from bosun.settings import Settings, scrub
 from bosun.storage import problem
-from bosun.understanding import AskedBack, Meaning, day_name
+from bosun.understanding import AskedBack, Meaning
 from bosun.understanding.backends import open_understanding
 from bosun.understanding.llm import LLMUnderstanding
+from bosun.understanding.periodnames import day_name
 from bosun.workers.models import ResultTable
 
 log = logging.getLogger("bosun.conversation")

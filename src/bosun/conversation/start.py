@@ -16,7 +16,8 @@ from pydantic import BaseModel, Field
 from bosun.catalog import Catalog
 from bosun.engines.base import Engine
 from bosun.errors import BosunError
-from bosun.understanding import day_name, english
+from bosun.understanding.grammar import english
+from bosun.understanding.periodnames import day_name
 from bosun.understanding.reading import Reading
 from bosun.understanding.rules import RulesUnderstanding
 

@@ -31,8 +31,8 @@ from bosun.understanding.meaning import (
 )
 from bosun.understanding.names import normalize
 from bosun.understanding.periods import period_before
+from bosun.understanding.phrases import condition_words, dates_words, measure_words, value_names
 from bosun.understanding.picks import replace_term
-from bosun.understanding.readback import condition_words, dates_words, measure_words, value_names
 from bosun.understanding.reading import Continuation as Kind
 from bosun.understanding.reading import PastTurn, TaggingUnderstanding
 

@@ -11,9 +11,9 @@ from datetime import date
 from typing import Any
 
 from bosun.query import Table
-from bosun.understanding import date_span, day_name
 from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning, TimeFilter
-from bosun.understanding.readback import measure_words
+from bosun.understanding.periodnames import day_name
+from bosun.understanding.phrases import date_span, measure_words
 from bosun.workers.slots import QueryResults
 
 Figure = Callable[[Any, str | None], str]

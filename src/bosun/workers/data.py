@@ -8,6 +8,8 @@ from datetime import date
 from typing import Any
 
 from bosun import query
+from bosun.answers.periods import period_cell, period_names
+from bosun.answers.readback import constraints_in_text, listed_noun, read_back
 from bosun.catalog import Catalog
 from bosun.catalog.schema import Better
 from bosun.errors import InvalidReading, UnknownEntity, UserError
@@ -17,19 +19,13 @@ from bosun.understanding import (
     Meaning,
     Measure,
     Refusal,
-    constraints_in_text,
-    date_span,
-    day_name,
-    english,
-    listed_noun,
-    measure_words,
     normalize,
-    period_cell,
-    period_names,
-    read_back,
     replace_term,
     validate_meaning,
 )
+from bosun.understanding.grammar import english
+from bosun.understanding.periodnames import day_name
+from bosun.understanding.phrases import date_span, measure_words
 from bosun.workers import compared_words, measure_text, steptext
 from bosun.workers.context import Context
 from bosun.workers.judged import better_way, verdict

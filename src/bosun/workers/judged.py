@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from bosun.catalog import Catalog
 from bosun.catalog.schema import Better
-from bosun.understanding import Measure, english
+from bosun.understanding import Measure
+from bosun.understanding.grammar import english
 
 
 def better_way(catalog: Catalog, measure: Measure) -> Better | None:

@@ -15,7 +15,7 @@ from bosun.errors import UnsupportedQuery, UserError
 from bosun.query import filters
 from bosun.understanding import Meaning
 from bosun.understanding.meaning import Condition, Link
-from bosun.understanding.readback import condition_words
+from bosun.understanding.phrases import condition_words
 from bosun.workers.context import Context
 from bosun.workers.models import GoalParams, WorkerInput, WorkerResult
 from bosun.workers.registry import worker

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bosun.answers.periods import period_cell
 from bosun.catalog import Catalog
 from bosun.query import Table
-from bosun.understanding import Meaning, Measure, period_cell
+from bosun.understanding import Meaning, Measure
 from bosun.understanding.grammar import english
-from bosun.understanding.readback import condition_words, value_names
+from bosun.understanding.phrases import condition_words, value_names
 
 LISTED = 5
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bosun.errors import UnknownEntity, UnsupportedQuery
-from bosun.understanding import english
+from bosun.understanding.grammar import english
 from bosun.workers.context import Context
 from bosun.workers.models import Deliverable, ResultTable, WorkerInput, WorkerResult
 from bosun.workers.registry import worker

@@ -14,9 +14,12 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
+from bosun.answers.periods import period_cell
 from bosun.query import GROUP_CAP, Table, period_end, periods_between
-from bosun.understanding import Meaning, date_span, english, measure_words, period_cell
+from bosun.understanding import Meaning
+from bosun.understanding.grammar import english
 from bosun.understanding.meaning import Change, PerGroup, PerPeriod, Running, Threshold, TopEach
+from bosun.understanding.phrases import date_span, measure_words
 from bosun.workers.slots import QueryResults
 
 _LISTED = 5
