@@ -1,9 +1,12 @@
-"""What an answer says about taught words (issue #25): those the question used, and the offer to
-remember a pick made at a question back."""
+"""What an answer notes besides its figures: the taught words the question used and the offer to
+remember a pick made at a question back (issue #25); a chat model's text or query clause that was
+not used, or what a clause it wrote read."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from typing import Any
 
 from bosun.catalog.taught import TaughtWord
 from bosun.understanding.meaning import Meaning
@@ -37,3 +40,23 @@ def picked(asked: AskedBack, meaning: Meaning) -> str | None:
 def remember_offer(offered: TaughtWord) -> str:
     """The answer's closing question: shall the pick be taught as an alias?"""
     return f"Remember that “{offered.word}” means {offered.target}?"
+
+
+def model_text_unused(prompt: str, why: str) -> str:
+    """The model's rewrite of a worker's text was refused: the rules' text stands."""
+    return f"The model's {prompt} text was not used ({why[:200]}); the rules' text stands."
+
+
+def model_clause_unused(why: str) -> str:
+    """The model's filter clause for words not understood was refused: they stay unused."""
+    return (
+        f"The model's query clause was not used ({why[:200]}); the words it was for were left out."
+    )
+
+
+def model_clause_read(words: list[str], clause: dict[str, Any]) -> str:
+    """What words the reading did not understand were read as: the model's filter clause."""
+    return (
+        f"“{' '.join(words)}” read by the model as the filter "
+        f"{json.dumps(clause, ensure_ascii=False)}"
+    )

@@ -20,31 +20,29 @@ from bosun.understanding import Meaning
 from bosun.understanding.grammar import english
 from bosun.understanding.meaning import Change, PerGroup, PerPeriod, Running, Threshold, TopEach
 from bosun.understanding.phrases import date_span, measure_words
-from bosun.workers.slots import QueryResults
 
 _LISTED = 5
 Noun = Callable[[int], str]  # what the groups are called, agreeing with a count
 
 
-def summary(results: QueryResults, noun: Noun, over: str) -> str:
+def summary(meaning: Meaning, table: Table, noun: Noun, over: str) -> str:
     """The step's figures in words; `over` says which records ("with port of unlading SAVANNAH", "in
     all")."""
-    meaning = results.meaning
     step = meaning.steps[0]
-    if not results.table.rows and not isinstance(step, Threshold):
+    if not table.rows and not isinstance(step, Threshold):
         return "No rows match."
     if isinstance(step, Threshold):
-        return _threshold(results, step, noun, over)
+        return _threshold(meaning, table, step, noun, over)
     if isinstance(step, TopEach):
-        return _top_each(results, step, noun, over)
+        return _top_each(meaning, table, step, noun, over)
     if isinstance(step, PerPeriod):
-        return _per_period(results, step, noun, over)
+        return _per_period(meaning, table, step, noun, over)
     if isinstance(step, PerGroup):
-        return _per_group(results, noun, over)
+        return _per_group(meaning, table, noun, over)
     if isinstance(step, Running):
-        return _running(results, over)
+        return _running(meaning, table, over)
     assert isinstance(step, Change)
-    return _change(results, step, over)
+    return _change(meaning, table, step, over)
 
 
 def figure(value: Any, unit: str | None = None) -> str:
@@ -69,12 +67,11 @@ def _whole(value: float) -> float | int:
     return int(value) if float(value).is_integer() else value
 
 
-def _threshold(results: QueryResults, step: Threshold, noun: Noun, over: str) -> str:
-    meaning, table = results.meaning, results.table
+def _threshold(meaning: Meaning, table: Table, step: Threshold, noun: Noun, over: str) -> str:
     if meaning.group_by and meaning.interval:
-        return _threshold_by_period(results, step, noun, over)
+        return _threshold_by_period(meaning, table, step, noun, over)
     passed = len(table.rows)
-    among = _among(results)
+    among = _among(meaning, table)
     what = noun(among if among is not None else passed)
     counted = f"{passed:,} of {among:,}" if among is not None else f"{passed:,}"
     cut = ""
@@ -86,10 +83,11 @@ def _threshold(results: QueryResults, step: Threshold, noun: Noun, over: str) ->
     )
 
 
-def _threshold_by_period(results: QueryResults, step: Threshold, noun: Noun, over: str) -> str:
+def _threshold_by_period(
+    meaning: Meaning, table: Table, step: Threshold, noun: Noun, over: str
+) -> str:
     """ "85 months of 8 carriers (of 12) had total TEU above 1,000": each group's periods past the
     bound."""
-    meaning, table = results.meaning, results.table
     rows = table.rows
     groups = len({table.key(row) for row in rows})
     among = f" (of {table.groups:,})" if table.groups is not None else ""
@@ -103,12 +101,11 @@ def _threshold_by_period(results: QueryResults, step: Threshold, noun: Noun, ove
     return f"{periods} had {_bound(meaning, step)} {over}" + (f": {shown}{more}." if shown else ".")
 
 
-def _among(results: QueryResults) -> int | None:
+def _among(meaning: Meaning, table: Table) -> int | None:
     """How many groups the threshold tested: the groups there are, or the periods of the time
     range."""
-    meaning = results.meaning
     if meaning.group_by:
-        return results.table.groups
+        return table.groups
     time = meaning.time
     if time is None or time.start is None or time.end is None or meaning.interval is None:
         return None
@@ -136,8 +133,7 @@ def _labelled(table: Table, row: list[Any], meaning: Meaning) -> str:
     return " ".join(str(_named(label, meaning)) for label in table.labels(row))
 
 
-def _top_each(results: QueryResults, step: TopEach, noun: Noun, over: str) -> str:
-    meaning, table = results.meaning, results.table
+def _top_each(meaning: Meaning, table: Table, step: TopEach, noun: Noun, over: str) -> str:
     outer: dict[Any, list[list[Any]]] = {}
     for row in table.rows:
         outer.setdefault(table.labels(row)[0], []).append(row)
@@ -167,8 +163,7 @@ def _ranked_within(table: Table, row: list[Any], meaning: Meaning, unit: str | N
     return f"{_named(inner, meaning)} {figure(table.figure(row), unit)}"
 
 
-def _running(results: QueryResults, over: str) -> str:
-    meaning, table = results.meaning, results.table
+def _running(meaning: Meaning, table: Table, over: str) -> str:
     unit = meaning.measures[0].unit
     label = f"Running total of {measure_words(meaning.measures[0])} per {meaning.interval} {over}"
     if meaning.group_by:
@@ -182,7 +177,7 @@ def _running(results: QueryResults, over: str) -> str:
     first, last = table.rows[0], table.rows[-1]
     upto, since = _named(table.period(last), meaning), _named(table.period(first), meaning)
     total = figure(table.cell(last, "running"), unit)
-    cut = _cut(meaning, results, table.period(last))
+    cut = _cut(meaning, table, table.period(last))
     return f"{label}: {total} by {upto} (from {since}){cut}."
 
 
@@ -194,14 +189,13 @@ def _last_by_group(table: Table, rows: list[list[Any]]) -> dict[Any, list[Any]]:
     return ends
 
 
-def _change(results: QueryResults, step: Change, over: str) -> str:
-    meaning, table = results.meaning, results.table
+def _change(meaning: Meaning, table: Table, step: Change, over: str) -> str:
     rows = [r for r in table.rows if table.cell(r, "change") is not None]
     if not rows:
         return "There is no period before the first to change from."
     if meaning.group_by:
-        return _changes_by_group(results, over)
-    whole = [r for r in rows if not _cut_short(meaning, results, table.period(r))] or rows
+        return _changes_by_group(meaning, table, over)
+    whole = [r for r in rows if not _cut_short(meaning, table, table.period(r))] or rows
     last = whole[-1]
     before = table.rows[table.rows.index(last) - 1]
     moved = _moved(table, before, last, meaning.measures[0].unit, step.percent)
@@ -229,8 +223,7 @@ def _moved(
     return f"{was} → {now} ({change}{said})"
 
 
-def _changes_by_group(results: QueryResults, over: str) -> str:
-    meaning, table = results.meaning, results.table
+def _changes_by_group(meaning: Meaning, table: Table, over: str) -> str:
     ends = _last_by_group(table, [r for r in table.rows if table.cell(r, "change") is not None])
     shown = "; ".join(
         f"{key} {_signed(table.cell(row, 'change'))} in {_named(table.period(row), meaning)}"
@@ -243,8 +236,7 @@ def _signed(value: Any) -> str:
     return f"+{figure(value)}" if isinstance(value, int | float) and value > 0 else figure(value)
 
 
-def _per_period(results: QueryResults, step: PerPeriod, noun: Noun, over: str) -> str:
-    meaning, table = results.meaning, results.table
+def _per_period(meaning: Meaning, table: Table, step: PerPeriod, noun: Noun, over: str) -> str:
     rows = table.rows
     unit = meaning.measures[0].unit
     label = f"Average {measure_words(meaning.measures[0])} per {step.interval}"
@@ -266,12 +258,11 @@ def _per_period(results: QueryResults, step: PerPeriod, noun: Noun, over: str) -
     )
 
 
-def _per_group(results: QueryResults, noun: Noun, over: str) -> str:
+def _per_group(meaning: Meaning, table: Table, noun: Noun, over: str) -> str:
     """ "Average total salary per team id: 125,004,579.73 over the 30 team ids (3,750,137,392 in
     all), …"."""
-    meaning = results.meaning
     unit = meaning.measures[0].unit
-    average, groups, total = _averaged(results.table)
+    average, groups, total = _averaged(table)
     return (
         f"Average {measure_words(meaning.measures[0])} per {noun(1)}: {figure(average, unit)} over "
         "the "
@@ -321,21 +312,19 @@ def _span(meaning: Meaning) -> str:
     return f" {date_span(time.start, time.end)}"
 
 
-def _cut(meaning: Meaning, results: QueryResults, period: str) -> str:
+def _cut(meaning: Meaning, table: Table, period: str) -> str:
     return (
         f", {_named(period, meaning)} cut short by the dates"
-        if _cut_short(meaning, results, period)
+        if _cut_short(meaning, table, period)
         else ""
     )
 
 
-def _cut_short(meaning: Meaning, results: QueryResults, period: str) -> bool:
+def _cut_short(meaning: Meaning, table: Table, period: str) -> bool:
     """A period that ends after the dates asked, or after the records' last date."""
     assert meaning.interval is not None
     end = period_end(date.fromisoformat(str(period)[:10]), meaning.interval)
     limits = [
-        d
-        for d in (meaning.time.end if meaning.time else None, results.table.dates[1])
-        if d is not None
+        d for d in (meaning.time.end if meaning.time else None, table.dates[1]) if d is not None
     ]
     return any(end > limit for limit in limits)

@@ -14,14 +14,12 @@ from bosun.query import Table
 from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning, TimeFilter
 from bosun.understanding.periodnames import day_name
 from bosun.understanding.phrases import date_span, measure_words
-from bosun.workers.slots import QueryResults
 
 Figure = Callable[[Any, str | None], str]
 _LISTED = 5
 
 
-def summary(meaning: Meaning, results: QueryResults, noun: str, which: str, figure: Figure) -> str:
-    table = results.table
+def summary(meaning: Meaning, table: Table, noun: str, which: str, figure: Figure) -> str:
     if meaning.periods:
         outside = _outside(meaning, table.dates)
         # a period the data does not reach: its zero is no figure, and a change from it is none
