@@ -111,7 +111,7 @@ def _says_value(reading: str, field: str, value: Any, catalog: Catalog) -> bool:
     if spec is not None and spec.derived is not None:  # a date part: 6 is said "Saturday"
         words.append(part_value_name(spec.derived.part, value))
     if isinstance(value, bool):
-        words.append(english().read_back.truth[key])
+        words.append(english().phrases.truth[key])
     if isinstance(value, int | float) and not isinstance(value, bool):
         words.append(f"{value:,.0f}" if float(value).is_integer() else f"{value:,}")
     return any(word in reading for word in words)

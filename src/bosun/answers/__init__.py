@@ -11,20 +11,24 @@ in their slots:
     refused(…), nothing_asked(…), …       why the data cannot answer, and what it can tell instead
     diagnosis(culprits)                   which filters emptied a result
 
-Charts (`charts`) are Vega-Lite specs chosen from a table's shape; `notes` words what an answer says
-about taught words and a chat model's text not used.
+Its English is data: answers/en.yaml, loaded by one typed model (`grammar.writing()`), holds the
+reading's templates (`read_back`) and the fixed sentences; the words of a meaning's parts it builds on
+(a filter, a measure, dates) are understanding's (`understanding.phrases`), and the days and spans
+the layers above write with are re-exported here. Charts (`charts`) are Vega-Lite specs chosen from a
+table's shape; `notes` words what an answer says about taught words and a chat model's text not used.
 """
 
 from bosun.answers.analysis import analysis
 from bosun.answers.assumed import assumptions, linked
 from bosun.answers.diagnosis import diagnosis
-from bosun.answers.fields import definitions, field_list, fields_title
+from bosun.answers.fields import definitions, field_columns, field_list, fields_title
 from bosun.answers.listings import page_line
 from bosun.answers.names import part_names
 from bosun.answers.notes import model_clause_read, model_clause_unused, model_text_unused
 from bosun.answers.objects import (
     attribute_label,
     object_attributes,
+    object_columns,
     object_described,
     object_reading,
 )
@@ -42,15 +46,21 @@ from bosun.answers.refusals import (
     unknown_term,
 )
 from bosun.answers.summary import describe
+from bosun.understanding.periodnames import day_name
+from bosun.understanding.phrases import date_span, days_span
 
 __all__ = [
     "ambiguous",
     "analysis",
     "assumptions",
     "attribute_label",
+    "date_span",
+    "day_name",
+    "days_span",
     "definitions",
     "describe",
     "diagnosis",
+    "field_columns",
     "field_list",
     "fields_title",
     "linked",
@@ -62,6 +72,7 @@ __all__ = [
     "not_in_glossary",
     "nothing_asked",
     "object_attributes",
+    "object_columns",
     "object_described",
     "object_reading",
     "page_line",

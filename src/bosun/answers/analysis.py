@@ -8,6 +8,7 @@ from typing import Any
 
 from bosun import query
 from bosun.answers.figures import label
+from bosun.answers.grammar import writing
 from bosun.answers.judged import better_way
 from bosun.answers.periods import period_cell
 from bosun.answers.rankings import ranking
@@ -81,7 +82,8 @@ def _first_measure(meaning: Meaning, table: Table, better: Better | None = None)
     if meaning.interval:
         if not additive:
             return ""
-        rows, name = _totals(rows), f"{name} over the {meaning.interval}s shown"
+        over = writing().rankings.over_periods.format(label=name, interval=meaning.interval)
+        rows, name = _totals(rows), over
         if len(rows) < 2:
             return ""
     return ranking(rows, name, additive, lowest=meaning.order == "asc", better=better)

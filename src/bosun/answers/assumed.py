@@ -12,6 +12,7 @@ import re
 
 from bosun import query
 from bosun.answers import measures
+from bosun.answers.grammar import Assumed, writing
 from bosun.catalog import Catalog
 from bosun.understanding import Ambiguity, Meaning
 from bosun.understanding.meaning import Link
@@ -31,20 +32,19 @@ def assumptions(
         assumed += _dates(meaning)
     assumed += measures.notes(meaning, engine_kind)
     if meaning.interval not in (None, "day") and meaning.top_n and not meaning.group_by:
-        assumed.append(
-            f"only whole {meaning.interval}s are ranked: one cut short by the dates asked or by "
-            "the "
-            "first or last day in the data is left out"
-        )
+        assumed.append(_words().whole_periods.format(interval=meaning.interval))
     return assumed
 
 
 def _assumed(ambiguity: Ambiguity, meaning: Meaning) -> str:
     """Scenario 1, option B: go on with the default, and say which others it could have been."""
-    others = " or ".join(o for o in ambiguity.options if o != ambiguity.default)
+    words = _words()
+    others = words.either.join(o for o in ambiguity.options if o != ambiguity.default)
     dated = meaning.time is not None and ambiguity.term == meaning.time.text and _dates(meaning)
     dates = f", {_span(meaning)}" if dated else ""
-    return f"“{ambiguity.term}” read as {ambiguity.default}{dates}; it could also mean {others}"
+    return words.read_as.format(
+        term=ambiguity.term, default=ambiguity.default, dates=dates, others=others
+    )
 
 
 def _dates(meaning: Meaning) -> list[str]:
@@ -53,12 +53,13 @@ def _dates(meaning: Meaning) -> list[str]:
     time = meaning.time
     if time is None or _YEAR.search(time.text):
         return []
-    return [f"“{time.text or 'the dates'}” read as {_span(meaning)}"]
+    words = _words()
+    return [words.dates_read_as.format(words=time.text or words.the_dates, span=_span(meaning))]
 
 
 def _span(meaning: Meaning) -> str:
     assert meaning.time is not None
-    return date_span(meaning.time.start, meaning.time.end) or "until now"
+    return date_span(meaning.time.start, meaning.time.end) or _words().until_now
 
 
 def linked(link: Link, keys: list[str], catalog: Catalog) -> str:
@@ -66,4 +67,10 @@ def linked(link: Link, keys: list[str], catalog: Catalog) -> str:
     Alliance: CMA CGM, COSCO, EVERGREEN, OOCL"."""
     obj = catalog.object(link.object)
     asked = condition_words(link.condition, catalog)
-    return f"“{link.words}” read as the {obj.index} with {asked}: {', '.join(keys)}"
+    return _words().linked.format(
+        words=link.words, objects=obj.index, condition=asked, keys=", ".join(keys)
+    )
+
+
+def _words() -> Assumed:
+    return writing().assumed

@@ -6,79 +6,90 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import date
 from typing import Any
 
+from bosun.answers.figures import LISTED, figure, more_rows, no_rows
+from bosun.answers.grammar import Compared, writing
 from bosun.query import Table
 from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning, TimeFilter
 from bosun.understanding.periodnames import day_name
 from bosun.understanding.phrases import date_span, measure_words
 
-Figure = Callable[[Any, str | None], str]
-_LISTED = 5
 
-
-def summary(meaning: Meaning, table: Table, noun: str, which: str, figure: Figure) -> str:
+def summary(meaning: Meaning, table: Table, noun: str, which: str) -> str:
+    """Periods side by side with the change, or the groups that passed set logic; `which` says the
+    records ("with carrier MAERSK"; "" for all of them)."""
     if meaning.periods:
         outside = _outside(meaning, table.dates)
         # a period the data does not reach: its zero is no figure, and a change from it is none
         if outside:
-            return f"{outside} There is nothing to compare, so no change is given; the table has what there is."
-        said = _periods(meaning, table, noun, which, figure)
+            return _words().nothing.format(outside=outside)
+        said = _periods(meaning, table, noun, which)
         return " ".join([said, *_coverage(meaning, table.dates)])
-    return _sets(meaning, table, noun, figure)
+    return _sets(meaning, table, noun)
 
 
 def _outside(meaning: Meaning, dates: tuple[date | None, date | None]) -> str:
     """A period wholly before the records begin or after they end, said; "" when every period has
     records."""
+    words = _words()
     first, last = dates
     for period in meaning.periods:
         if first is not None and period.end is not None and period.end < first:
-            return f"The records begin {day_name(first)}: {period_words(period)} is before them."
+            return words.begin_after.format(day=day_name(first), period=period_words(period))
         if last is not None and period.start is not None and period.start > last:
-            return f"The records end {day_name(last)}: {period_words(period)} is after them."
+            return words.end_before.format(day=day_name(last), period=period_words(period))
     return ""
 
 
 def _coverage(meaning: Meaning, dates: tuple[date | None, date | None]) -> list[str]:
     """A period the records cover only in part, said: 2024 against 2025 when the data begins in June
     2024 is half a year against a whole one."""
+    words = _words()
     first, last = dates
     said = []
     for period in meaning.periods:
         if first is not None and period.start is not None and first > period.start:
-            said.append(
-                f"The records begin {day_name(first)}: {period_words(period)} is only partly "
-                "covered."
-            )
+            said.append(words.begin_in.format(day=day_name(first), period=period_words(period)))
         if last is not None and period.end is not None and last < period.end:
-            said.append(
-                f"The records end {day_name(last)}: {period_words(period)} is only partly covered."
-            )
+            said.append(words.end_in.format(day=day_name(last), period=period_words(period)))
     return said
 
 
-def _periods(meaning: Meaning, table: Table, noun: str, which: str, figure: Figure) -> str:
+def _periods(meaning: Meaning, table: Table, noun: str, which: str) -> str:
     """Both periods with their dates, each figure, and the change (absolute and in percent)."""
+    words = _words()
     measure, rows = meaning.measures[0], table.rows
     first, last = period_words(meaning.periods[0]), period_words(meaning.periods[-1])
-    what = f"{measure_words(measure)} of the records {which}" if which else measure_words(measure)
+    what = measure_words(measure)
+    if which:
+        what = words.of_records.format(measure=what, which=which)
+    what = what[0].upper() + what[1:]
     if not meaning.group_by:
         if not rows:
-            return "No rows match."
+            return no_rows()
         before, after = _first_and_last(table, rows[0], meaning)
-        return (
-            f"{what[0].upper()}{what[1:]}: {figure(before, measure.unit)} in {first}, "
-            f"{figure(after, measure.unit)} in {last}; change {_change(table, rows[0], figure)}."
+        return words.periods.format(
+            measure=what,
+            before=figure(before, measure.unit),
+            first=first,
+            after=figure(after, measure.unit),
+            last=last,
+            change=_change(table, rows[0]),
         )
     if not rows:
-        return f"No {noun} have records in {first} or {last}."
-    listed = "; ".join(_group_row(table, row, meaning, figure) for row in rows[:_LISTED])
-    more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
-    ranked = _ranked_by(meaning)
-    return f"{what[0].upper()}{what[1:]}, {first} → {last}, {len(rows)} {noun}{ranked}: {listed}{more}."
+        return words.no_groups.format(noun=noun, first=first, last=last)
+    return words.groups.format(
+        measure=what,
+        first=first,
+        last=last,
+        count=len(rows),
+        noun=noun,
+        ranked=_ranked_by(meaning),
+        rows="; ".join(_group_row(table, row, meaning) for row in rows[:LISTED]),
+        more=more_rows(len(rows)),
+    )
 
 
 def _first_and_last(table: Table, row: list[Any], meaning: Meaning) -> tuple[Any, Any]:
@@ -87,58 +98,69 @@ def _first_and_last(table: Table, row: list[Any], meaning: Meaning) -> tuple[Any
     return table.figure(row, measure=0, period=0), table.figure(row, measure=0, period=last)
 
 
-def _group_row(table: Table, row: list[Any], meaning: Meaning, figure: Figure) -> str:
+def _group_row(table: Table, row: list[Any], meaning: Meaning) -> str:
     unit = meaning.measures[0].unit
     before, after = _first_and_last(table, row, meaning)
-    changed = _change(table, row, figure)
+    changed = _change(table, row)
     return f"{table.key(row)} {figure(before, unit)} → {figure(after, unit)}, {changed}"
 
 
-def _change(table: Table, row: list[Any], figure: Figure) -> str:
+def _change(table: Table, row: list[Any]) -> str:
+    """ "+655 (+5.3 %)": the change from the first period to the last, absolute and in percent."""
     difference, percent = table.cell(row, "change"), table.cell(row, "change_percent")
     if difference is None:
-        return "no change (a period has no figure)"
-    signed = f"+{figure(difference, None)}" if difference > 0 else figure(difference, None)
+        return _words().no_figure
+    signed = f"+{figure(difference)}" if difference > 0 else figure(difference)
     if percent is None:
-        return f"{signed} (no percentage: the first period is zero)"
+        return _words().no_percent.format(change=signed)
     return f"{signed} ({'+' if percent > 0 else ''}{percent:.1f} %)"
 
 
 def _ranked_by(meaning: Meaning) -> str:
+    """ ", by change in percent (highest first)" when the groups are ranked by their change."""
     changes = [s for s in meaning.steps if isinstance(s, Change)]
     if not changes:
         return ""
-    how = "change in percent" if changes[0].percent else "change"
-    order = (
-        "highest first"
-        if meaning.order == "desc"
-        else "lowest first: the largest fall, else the smallest rise"
-    )
-    return f", by {how} ({order})"
+    words = _words()
+    how = words.how["percent" if changes[0].percent else "change"]
+    return words.ranked.format(how=how, order=words.order[meaning.order])
 
 
-def _sets(meaning: Meaning, table: Table, noun: str, figure: Figure) -> str:
+def _sets(meaning: Meaning, table: Table, noun: str) -> str:
     """How many groups passed of how many, and the first of them."""
+    words = _words()
     test = "; ".join(_test(step) for step in meaning.steps if isinstance(step, HasAll | HasNone))
     rows, considered = table.rows, table.considered
-    of = f" of {considered:,}" if considered is not None else ""
+    of = "" if considered is None else words.of.format(count=f"{considered:,}")
     if not rows:
-        return f"None{of} {noun} pass ({test})."
+        return words.none_pass.format(of=of, noun=noun, test=test)
     measure = meaning.measures[0]
     listed = "; ".join(
-        f"{table.key(row)} {figure(table.figure(row), measure.unit)}" for row in rows[:_LISTED]
+        f"{table.key(row)} {figure(table.figure(row), measure.unit)}" for row in rows[:LISTED]
     )
-    more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
-    return f"{len(rows):,}{of} {noun} pass ({test}) — {measure.label}: {listed}{more}."
+    return words.passed.format(
+        count=f"{len(rows):,}",
+        of=of,
+        noun=noun,
+        test=test,
+        label=measure.label,
+        rows=listed,
+        more=more_rows(len(rows)),
+    )
 
 
 def _test(step: HasAll | HasNone) -> str:
     field = step.field.replace("_", " ")
+    sets = writing().read_back.sets
     if isinstance(step, HasAll):
-        return f"records of each {field} {' and '.join(str(v) for v in step.values)}"
-    return f"no record of {field} {' or '.join(str(v) for v in step.values)}"
+        return _words().has_all.format(field=field, values=sets.both.join(map(str, step.values)))
+    return _words().has_none.format(field=field, values=sets.either.join(map(str, step.values)))
 
 
 def period_words(period: TimeFilter) -> str:
     """ "Q1 2025", "6 Jan 2025 to 3 Mar 2025": as the reading says dates."""
-    return date_span(period.start, period.end) or "all dates"
+    return date_span(period.start, period.end) or _words().all_dates
+
+
+def _words() -> Compared:
+    return writing().compared

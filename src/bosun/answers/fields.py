@@ -4,24 +4,38 @@ and meanings.
 
 from __future__ import annotations
 
+from bosun.answers.grammar import CatalogWords, writing
+
 
 def definitions(terms: list[str], glossary: dict[str, str]) -> str:
     """Each term the glossary has, with its meaning ("" when it has none of them)."""
-    return "\n\n".join(f"**{t}**: {glossary[t]}" for t in terms if t in glossary)
+    said = [_words().definition.format(term=t, meaning=glossary[t]) for t in terms if t in glossary]
+    return "\n\n".join(said)
 
 
 def field_list(rows: list[list[str]], derived: list[str]) -> str:
     """One line per field (name, type, description); the date parts derived at load on one line of
     their own."""
+    words = _words()
     text = "\n".join(
-        f"- **{name}** ({kind}): {description}"
+        words.field.format(name=name, type=kind, description=description)
         for name, kind, description in rows
         if name not in derived
     )
     if derived:  # date parts, one line: the table lists each
-        text += f"\n- derived at load (date parts): {', '.join(derived)}"
+        text += "\n" + words.derived.format(fields=", ".join(derived))
     return text
 
 
 def fields_title(index: str) -> str:
-    return f"fields of {index}"
+    """The heading of the table of the record's fields."""
+    return _words().fields_title.format(index=index)
+
+
+def field_columns() -> list[str]:
+    """The columns of the table of fields: name, type, description."""
+    return list(_words().field_columns)
+
+
+def _words() -> CatalogWords:
+    return writing().catalog

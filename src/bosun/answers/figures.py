@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bosun.answers.grammar import writing
 from bosun.answers.periods import period_cell
 from bosun.query import Table
 from bosun.understanding import Meaning, Measure
@@ -65,7 +66,22 @@ def label(table: Table, row: list[Any]) -> Any:
 
 def more_rows(count: int) -> str:
     """ "; and 3 more in the table" when there are more rows than the text lists."""
-    return f"; and {count - LISTED} more in the table" if count > LISTED else ""
+    if count <= LISTED:
+        return ""
+    return writing().shared.more_rows.format(more=count - LISTED)
+
+
+def ended(said: str, listed: str) -> str:
+    """A sentence ended with what it lists after a colon, or with a full stop when it lists
+    nothing."""
+    return f"{said}: {listed}." if listed else f"{said}."
+
+
+def and_listed(items: list[str]) -> str:
+    """ "MAERSK", "MAERSK and MSC", "MAERSK, MSC and ONE"."""
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + writing().shared.and_word + items[-1]
 
 
 def amount(value: float) -> str:
@@ -76,6 +92,11 @@ def amount(value: float) -> str:
 def percent_of(part: float, whole: float) -> str:
     """`part` as a percentage of `whole`: one decimal under 10 %, none above; n/a of nothing."""
     if not whole:
-        return "n/a"
+        return writing().shared.not_available
     share = 100 * part / whole
     return f"{share:.1f} %" if abs(share) < 10 else f"{share:.0f} %"
+
+
+def no_rows() -> str:
+    """What a table of no rows says."""
+    return writing().shared.no_rows

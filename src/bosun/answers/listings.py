@@ -8,6 +8,7 @@ its heading.
 from __future__ import annotations
 
 from bosun.answers.figures import LISTED, figure, key, label, more_rows
+from bosun.answers.grammar import Summary, writing
 from bosun.answers.records import Over, rows_named
 from bosun.catalog import Catalog
 from bosun.query import Table
@@ -19,12 +20,22 @@ NAMED = 10  # the objects a listing names in its text; the rest are in its table
 def found(meaning: Meaning, table: Table, over: Over) -> str:
     """How many records (or objects) a search found, the first few named where they are objects,
     and the first by the order asked."""
-    rows, total = table.rows, table.total
-    more = "" if meaning.top_n else "; ask for page 2 for more"
-    shown = f" (showing the first {len(rows)}{more})" if total > len(rows) else ""
-    named = _objects_named(meaning, table, over.catalog)
-    first = _first_by_sort(meaning, table)
-    return f"{total:,} {over.records} {over.which}{named}{shown}.{first}"
+    return _words().found.format(
+        total=f"{table.total:,}",
+        records=over.records,
+        which=over.which,
+        named=_objects_named(meaning, table, over.catalog),
+        shown=_showing(meaning, table),
+        first=_first_by_sort(meaning, table),
+    )
+
+
+def _showing(meaning: Meaning, table: Table) -> str:
+    """ " (showing the first 10; ask for page 2 for more)" when the records are more than shown."""
+    if table.total <= len(table.rows):
+        return ""
+    more = "" if meaning.top_n else _words().next_page
+    return _words().showing.format(count=len(table.rows), more=more)
 
 
 def _objects_named(meaning: Meaning, table: Table, catalog: Catalog) -> str:
@@ -34,7 +45,9 @@ def _objects_named(meaning: Meaning, table: Table, catalog: Catalog) -> str:
         return ""
     names = ", ".join(str(table.key(row)) for row in table.rows[:NAMED])
     rest = table.total - min(len(table.rows), NAMED)
-    return f": {names}" + (f" and {rest:,} more" if rest > 0 else "")
+    if rest > 0:
+        names = _words().named_more.format(names=names, rest=f"{rest:,}")
+    return f": {names}"
 
 
 def _first_by_sort(meaning: Meaning, table: Table) -> str:
@@ -47,20 +60,22 @@ def _first_by_sort(meaning: Meaning, table: Table) -> str:
     value = table.value(first, field)
     if value is None:
         return ""
-    side = "highest" if direction == "desc" else "lowest"
-    return (
-        f" First, with the {side} {field.replace('_', ' ')}: {table.key(first)} ({figure(value)})."
+    return _words().first.format(
+        side=_words().first_sides[direction],
+        field=field.replace("_", " "),
+        key=table.key(first),
+        figure=figure(value),
     )
 
 
 def page_line(offset: int, shown: int, total: int) -> str:
     """ "Records 11–20 of 1,234; there are more.", or that none are left past the first pages."""
-    end = offset + shown
+    words = _words()
     if not shown:
-        return f"There are {total:,} matching records: none beyond the first {offset:,}."
-    return f"Records {offset + 1:,}–{end:,} of {total:,}" + (
-        "; there are more." if end < total else "."
-    )
+        return words.page_past.format(total=f"{total:,}", offset=f"{offset:,}")
+    end = offset + shown
+    template = words.page_more if end < total else words.page
+    return template.format(first=f"{offset + 1:,}", last=f"{end:,}", total=f"{total:,}")
 
 
 def listing(meaning: Meaning, table: Table, noun: str) -> str:
@@ -70,26 +85,32 @@ def listing(meaning: Meaning, table: Table, noun: str) -> str:
     column = table.column("figure")
     if column is None:  # "which carriers serve X": the values alone
         named = ", ".join(str(label(table, r)) for r in rows[:LISTED])
-        return f"{len(rows)} {noun}: {named}{more}."
+        return _words().values.format(count=len(rows), noun=noun, values=named, more=more)
     unit = meaning.measures[0].unit if meaning.measures else None
     shown = "; ".join(
         f"{key(table.labels(row), meaning)} {figure(table.figure(row), unit)}"
         for row in rows[:LISTED]
     )
     groups = rows_named(table, meaning) if meaning.interval else len(rows)
-    return f"{_heading(meaning, groups, column.name, noun)}: {shown}{more}."
+    heading = _heading(meaning, groups, column.name, noun)
+    return _words().listing.format(heading=heading, rows=shown, more=more)
 
 
-def _heading(meaning: Meaning, count: int, label: str, what: str) -> str:
+def _heading(meaning: Meaning, count: int, name: str, noun: str) -> str:
     """What the rows are: "The top 5 carrier by TEU", "TEU per month, 12 months", "Only 3 port
     match"."""
+    words = _words()
+    said = {"label": name, "count": count, "noun": noun, "interval": meaning.interval}
     if meaning.interval and not meaning.group_by and not meaning.top_n:
-        return f"{label} per {meaning.interval}, {count} {meaning.interval}s"
+        return words.per_period.format(**said)
     if meaning.interval:  # groups by period: "TEU per month for 2 carriers"
-        return f"{label} per {meaning.interval} for {count} {what}"
+        return words.groups_per_period.format(**said)
     if meaning.top_n and count < meaning.top_n:
-        return f"Only {count} {what} match, by {label}"
+        return words.fewer.format(**said)
     if meaning.top_n:
-        side = "top" if meaning.order == "desc" else "bottom"
-        return f"The {side} {count} {what} by {label}"
-    return f"{count} {what} by {label}"
+        return words.ranked.format(side=writing().shared.sides[meaning.order], **said)
+    return words.grouped.format(**said)
+
+
+def _words() -> Summary:
+    return writing().summary

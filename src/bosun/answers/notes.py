@@ -8,6 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from bosun.answers.grammar import Notes, writing
 from bosun.catalog.taught import TaughtWord
 from bosun.understanding.meaning import Meaning
 from bosun.understanding.names import normalize
@@ -26,7 +27,9 @@ def taught_notes(
         key = normalize(word.word)
         if f" {key} " in text and key not in missed:
             said.append(
-                f"“{word.word}” read as {word.means()} — taught by {word.by} on {word.on[:10]}"
+                _words().taught.format(
+                    word=word.word, means=word.means(), by=word.by, on=word.on[:10]
+                )
             )
     return said
 
@@ -39,24 +42,25 @@ def picked(asked: AskedBack, meaning: Meaning) -> str | None:
 
 def remember_offer(offered: TaughtWord) -> str:
     """The answer's closing question: shall the pick be taught as an alias?"""
-    return f"Remember that “{offered.word}” means {offered.target}?"
+    return _words().remember.format(word=offered.word, target=offered.target)
 
 
 def model_text_unused(prompt: str, why: str) -> str:
     """The model's rewrite of a worker's text was refused: the rules' text stands."""
-    return f"The model's {prompt} text was not used ({why[:200]}); the rules' text stands."
+    return _words().model_text_unused.format(prompt=prompt, why=why[:200])
 
 
 def model_clause_unused(why: str) -> str:
     """The model's filter clause for words not understood was refused: they stay unused."""
-    return (
-        f"The model's query clause was not used ({why[:200]}); the words it was for were left out."
-    )
+    return _words().model_clause_unused.format(why=why[:200])
 
 
 def model_clause_read(words: list[str], clause: dict[str, Any]) -> str:
     """What words the reading did not understand were read as: the model's filter clause."""
-    return (
-        f"“{' '.join(words)}” read by the model as the filter "
-        f"{json.dumps(clause, ensure_ascii=False)}"
+    return _words().model_clause_read.format(
+        words=" ".join(words), clause=json.dumps(clause, ensure_ascii=False)
     )
+
+
+def _words() -> Notes:
+    return writing().notes

@@ -7,23 +7,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from bosun.understanding.grammar import english
+from bosun.answers.grammar import CatalogWords, writing
 
 
 def object_attributes(key: Any, noun: str, said: list[tuple[str, Any]]) -> str:
     """The object's attributes asked, each by its label."""
-    asked = "; ".join(f"{label}: {_shown(value)}" for label, value in said)
-    return f"{key} ({noun}) — {asked}."
+    words = _words()
+    asked = "; ".join(words.attribute.format(label=label, value=_shown(v)) for label, v in said)
+    return words.attributes.format(key=key, noun=noun, attributes=asked)
 
 
 def object_described(key: Any, noun: str, description: str) -> str:
     """The object with what its kind of object is, for a table of all its fields."""
-    return f"{key} ({noun}): {description}"
+    return _words().described.format(key=key, noun=noun, description=description)
 
 
 def object_reading(title: str, labels: list[str]) -> str:
     """What the table of the attributes asked holds: the object, then the attributes."""
-    return english().read_back.joiner.join([title, ", ".join(labels)])
+    return writing().read_back.joiner.join([title, ", ".join(labels)])
+
+
+def object_columns() -> list[str]:
+    """The columns of the table of all an object's fields: the field and its value."""
+    return list(_words().object_columns)
 
 
 def attribute_label(synonyms: list[str], field: str) -> str:
@@ -36,7 +42,11 @@ def attribute_label(synonyms: list[str], field: str) -> str:
 
 def _shown(value: Any) -> str:
     if value is None:
-        return "not recorded"
+        return _words().not_recorded
     if isinstance(value, float):
         return f"{value:,.2f}"
     return str(value)
+
+
+def _words() -> CatalogWords:
+    return writing().catalog

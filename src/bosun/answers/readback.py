@@ -3,14 +3,15 @@
 `read_back(meaning, catalog)` is the `reading` an answer shows with each result (DATA_CONTRACT §3),
 so a person can check what was computed against what they asked: "total TEU · by carrier · port of
 unlading LOS ANGELES · 2026-01-01 to 2026-03-31 (arrival date)". Every noun is the catalog's (a
-field's name, a measure's label, the record's index); the English between them is en.yaml's
-`read_back`.
+field's name, a measure's label, the record's index); the English between them is
+answers/en.yaml's `read_back`, around understanding/en.yaml's `phrases` for a filter and dates.
 """
 
 from __future__ import annotations
 
+from bosun.answers.grammar import ReadBack, writing
 from bosun.catalog import Catalog
-from bosun.understanding.grammar import ReadBack, english
+from bosun.understanding.grammar import english
 from bosun.understanding.meaning import (
     Change,
     HasAll,
@@ -47,7 +48,7 @@ def computed(meaning: Meaning, catalog: Catalog) -> list[str]:
     parts = [_what(meaning, catalog)]
     parts += [words.grouping.format(field=field_name(name, catalog)) for name in meaning.group_by]
     if meaning.interval is not None:
-        parts.append(words.interval.format(interval=meaning.interval))
+        parts.append(english().phrases.interval.format(interval=meaning.interval))
     parts += _changes(meaning) or _order(meaning, catalog) or _part_order(meaning, catalog)
     parts += [
         _set_words(step, catalog)
@@ -65,14 +66,15 @@ def step_words(step: Step, meaning: Meaning, catalog: Catalog) -> str:
     words = _words().steps
     if isinstance(step, Threshold):
         ops = [op for op in ("gt", "gte", "lt", "lte") if getattr(step, op) is not None]
-        bounds = [_words().bounds[op].format(value=_bound_number(getattr(step, op))) for op in ops]
+        phrases = english().phrases
+        bounds = [phrases.bounds[op].format(value=_bound_number(getattr(step, op))) for op in ops]
         measured = (
             measure_words(meaning.measures[step.measure])
             if step.measure < len(meaning.measures)
             else ""
         )
         return words["threshold"].format(
-            bounds=f"{measured} {_words().both_bounds.join(bounds)}".strip()
+            bounds=f"{measured} {phrases.both_bounds.join(bounds)}".strip()
         )
     if isinstance(step, TopEach):
         return _top_each_words(step, meaning, catalog)
@@ -93,7 +95,7 @@ def _top_each_words(step: TopEach, meaning: Meaning, catalog: Catalog) -> str:
     inner, outer = (
         (names[0], periods[0]) if step.outer == "period" else ([*names[1:], *periods][0], names[0])
     )
-    side = "top" if step.order == "desc" else "bottom"
+    side = writing().shared.sides[step.order]
     return _words().steps["top_each"].format(side=side, n=step.n, inner=inner, outer=outer)
 
 
@@ -107,7 +109,8 @@ def constraints(meaning: Meaning, catalog: Catalog) -> list[str]:
         condition_words(condition, catalog, value_names(meaning))
         for condition in meaning.conditions
     ]
-    dates = dates_words(meaning.time, catalog, _words().dated) if meaning.time is not None else ""
+    dated = english().phrases.dated
+    dates = dates_words(meaning.time, catalog, dated) if meaning.time is not None else ""
     said += [_periods_words(meaning, catalog)] if meaning.periods else []
     return [*said, dates] if dates else said
 
@@ -160,18 +163,14 @@ def _measure_said(measure: Measure, meaning: Meaning, catalog: Catalog) -> str:
     said = measure_words(measure)
     if measure.share is None:
         return said
-    kinds = english().measure_kinds
+    words, joiner = _words(), writing().shared.and_word
     if not measure.share.part:
-        groups = (
-            " and ".join(field_name(name, catalog) for name in meaning.group_by)
-            or meaning.interval
-            or ""
-        )
-        return f"{said} {kinds.share_of_all.format(groups=groups)}"
-    part = " and ".join(
+        named = joiner.join(field_name(name, catalog) for name in meaning.group_by)
+        return f"{said} {words.share_of_all.format(groups=named or meaning.interval or '')}"
+    part = joiner.join(
         condition_words(c, catalog, value_names(meaning)) for c in measure.share.part
     )
-    return f"{said} {kinds.share_part.format(part=part)}"
+    return f"{said} {words.share_part.format(part=part)}"
 
 
 def _order(meaning: Meaning, catalog: Catalog) -> list[str]:
@@ -197,7 +196,7 @@ def _part_order(meaning: Meaning, catalog: Catalog) -> list[str]:
     spec = catalog.record.fields.get(meaning.group_by[0]) if meaning.group_by else None
     if spec is None or spec.derived is None or meaning.top_n is not None:
         return []
-    return [english().date_parts.listed[spec.derived.part]]
+    return [_words().part_order[spec.derived.part]]
 
 
 def _sorted(name: str, direction: str, catalog: Catalog) -> str:
@@ -212,36 +211,34 @@ def _page(meaning: Meaning) -> list[str]:
 
 
 # -- periods compared, set logic (issue 23)
-# ---------------------------------------------------------------
 def _periods_words(meaning: Meaning, catalog: Catalog) -> str:
     """ "2024-01-01 to 2024-12-31 vs 2025-01-01 to 2025-12-31 compared (arrival date)"."""
-    words = english().periods.read_back
-    spans = str(words["joiner"]).join(date_span(p.start, p.end) for p in meaning.periods)
-    return str(words["compared"]).format(
-        periods=spans, field=field_name(meaning.periods[0].field, catalog)
-    )
+    words = _words().periods
+    spans = words.joiner.join(date_span(p.start, p.end) for p in meaning.periods)
+    return words.compared.format(periods=spans, field=field_name(meaning.periods[0].field, catalog))
 
 
 def _changes(meaning: Meaning) -> list[str]:
     """ "change from the first period to the last", and "top 1 by change" when the groups are ranked
     by it."""
-    words = english().periods.read_back
+    words = _words().periods
     steps = [s for s in meaning.steps if isinstance(s, Change)]
     if not steps or not meaning.periods:
         return []
-    said = [str(words["change_percent" if steps[0].percent else "change"])]
+    said = [words.change_percent if steps[0].percent else words.change]
     if meaning.top_n is not None:
-        said.append(str(words["ranked"][meaning.order]).format(n=meaning.top_n))
+        said.append(words.ranked[meaning.order].format(n=meaning.top_n))
     return said
 
 
 def _set_words(step: HasAll | HasNone, catalog: Catalog) -> str:
     """ "having each of port of lading BUSAN and SHANGHAI", "having no carrier MAERSK"."""
-    words = english().sets.read_back
-    joiner = words["both"] if isinstance(step, HasAll) else words["either"]
-    values = joiner.join(str(v) for v in step.values)
-    return words[step.kind].format(field=field_name(step.field, catalog), values=values)
+    words = _words().sets
+    field = field_name(step.field, catalog)
+    if isinstance(step, HasAll):
+        return words.has_all.format(field=field, values=words.both.join(map(str, step.values)))
+    return words.has_none.format(field=field, values=words.either.join(map(str, step.values)))
 
 
 def _words() -> ReadBack:
-    return english().read_back
+    return writing().read_back

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bosun.answers.grammar import writing
 from bosun.answers.readback import constraints_in_text, listed_noun
 from bosun.catalog import Catalog
 from bosun.query import Table
@@ -32,15 +33,20 @@ class Over:
     def which(self) -> str:
         """ "with port of unlading CHARLESTON and arrival date 2026-05-01 to 2026-05-31", or "in
         all"."""
+        words = writing().records
         if not self.said:
-            return "in all"
+            return words.in_all
         listed = ", ".join(self.said[:-1])
-        return f"with {listed} and {self.said[-1]}" if listed else f"with {self.said[0]}"
+        constraints = listed + writing().shared.and_word + self.said[-1] if listed else self.said[0]
+        return words.narrowed.format(constraints=constraints)
 
     @property
     def named(self) -> str:
         """ "the shipments with carrier MAERSK", or "all shipments" when nothing narrows them."""
-        return f"the {self.records} {self.which}" if self.said else f"all {self.records}"
+        words = writing().records
+        if self.said:
+            return words.these.format(records=self.records, which=self.which)
+        return words.all.format(records=self.records)
 
 
 def noun(meaning: Meaning, catalog: Catalog, count: int) -> str:
@@ -50,7 +56,7 @@ def noun(meaning: Meaning, catalog: Catalog, count: int) -> str:
         return _periods(meaning, count)
     spec = catalog.record.fields.get(meaning.group_by[0])
     if spec is not None and spec.derived is not None:  # "days of the week"
-        one, several = english().date_parts.nouns[spec.derived.part]
+        one, several = writing().records.part_nouns[spec.derived.part]
         return one if count == 1 else several
     if spec is None or not spec.synonyms:
         return meaning.group_by[0].replace("_", " ")
@@ -62,7 +68,7 @@ def noun(meaning: Meaning, catalog: Catalog, count: int) -> str:
 def _periods(meaning: Meaning, count: int) -> str:
     """ "month", "months"; "periods" without an interval."""
     if not meaning.interval:
-        return "periods"
+        return writing().records.periods
     return meaning.interval if count == 1 else f"{meaning.interval}s"
 
 

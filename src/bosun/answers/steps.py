@@ -14,6 +14,8 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
+from bosun.answers.figures import LISTED, ended, more_rows, no_rows
+from bosun.answers.grammar import Steps, writing
 from bosun.answers.periods import period_cell
 from bosun.query import GROUP_CAP, Table, period_end, periods_between
 from bosun.understanding import Meaning
@@ -21,7 +23,6 @@ from bosun.understanding.grammar import english
 from bosun.understanding.meaning import Change, PerGroup, PerPeriod, Running, Threshold, TopEach
 from bosun.understanding.phrases import date_span, measure_words
 
-_LISTED = 5
 Noun = Callable[[int], str]  # what the groups are called, agreeing with a count
 
 
@@ -30,11 +31,11 @@ def summary(meaning: Meaning, table: Table, noun: Noun, over: str) -> str:
     all")."""
     step = meaning.steps[0]
     if not table.rows and not isinstance(step, Threshold):
-        return "No rows match."
+        return no_rows()
     if isinstance(step, Threshold):
         return _threshold(meaning, table, step, noun, over)
     if isinstance(step, TopEach):
-        return _top_each(meaning, table, step, noun, over)
+        return _top_each(meaning, table, step, over)
     if isinstance(step, PerPeriod):
         return _per_period(meaning, table, step, noun, over)
     if isinstance(step, PerGroup):
@@ -45,7 +46,8 @@ def summary(meaning: Meaning, table: Table, noun: Noun, over: str) -> str:
     return _change(meaning, table, step, over)
 
 
-def figure(value: Any, unit: str | None = None) -> str:
+def _figure(value: Any, unit: str | None = None) -> str:
+    """A step's figure: thousands separated, a fraction to two places, the unit after it."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
     number = f"{value:,}" if isinstance(value, int) else f"{value:,.2f}"
@@ -54,33 +56,40 @@ def figure(value: Any, unit: str | None = None) -> str:
 
 def _bound(meaning: Meaning, step: Threshold) -> str:
     """ "number of shipments above 2,000", "total TEU at least 500 and at most 900"."""
-    words = english().read_back.bounds
+    phrases = english().phrases
     said = [
-        words[op].format(value=figure(_whole(getattr(step, op))))
+        phrases.bounds[op].format(value=_figure(_whole(getattr(step, op))))
         for op in ("gt", "gte", "lt", "lte")
         if getattr(step, op) is not None
     ]
-    return f"{measure_words(meaning.measures[step.measure])} {' and '.join(said)}"
+    return f"{measure_words(meaning.measures[step.measure])} {phrases.both_bounds.join(said)}"
 
 
 def _whole(value: float) -> float | int:
     return int(value) if float(value).is_integer() else value
 
 
+# -- thresholds on groups or periods
 def _threshold(meaning: Meaning, table: Table, step: Threshold, noun: Noun, over: str) -> str:
     if meaning.group_by and meaning.interval:
         return _threshold_by_period(meaning, table, step, noun, over)
+    words = _words()
     passed = len(table.rows)
     among = _among(meaning, table)
-    what = noun(among if among is not None else passed)
-    counted = f"{passed:,} of {among:,}" if among is not None else f"{passed:,}"
+    counted = f"{passed:,}"
+    if among is not None:
+        counted = words.passed_of.format(passed=counted, among=f"{among:,}")
     cut = ""
     if meaning.group_by and among is not None and among > GROUP_CAP:
-        cut = f" (only the {GROUP_CAP:,} largest were tested)"
-    listed = _listed(table, meaning, step.measure)
-    return f"{counted} {what} had {_bound(meaning, step)} {over}{cut}" + (
-        f": {listed}." if listed else "."
+        cut = words.tested.format(cap=f"{GROUP_CAP:,}")
+    said = words.threshold.format(
+        counted=counted,
+        noun=noun(among if among is not None else passed),
+        bound=_bound(meaning, step),
+        over=over,
+        cut=cut,
     )
+    return ended(said, _listed(table, meaning, step.measure))
 
 
 def _threshold_by_period(
@@ -88,17 +97,19 @@ def _threshold_by_period(
 ) -> str:
     """ "85 months of 8 carriers (of 12) had total TEU above 1,000": each group's periods past the
     bound."""
-    rows = table.rows
-    groups = len({table.key(row) for row in rows})
-    among = f" (of {table.groups:,})" if table.groups is not None else ""
-    unit = meaning.measures[step.measure].unit
-    shown = "; ".join(
-        f"{_labelled(table, r, meaning)} {figure(table.figure(r, step.measure), unit)}"
-        for r in rows[:_LISTED]
+    words = _words()
+    groups = len({table.key(row) for row in table.rows})
+    among = "" if table.groups is None else words.among.format(groups=f"{table.groups:,}")
+    said = words.threshold_by_period.format(
+        periods=f"{len(table.rows):,}",
+        interval=meaning.interval,
+        groups=f"{groups:,}",
+        noun=noun(groups),
+        among=among,
+        bound=_bound(meaning, step),
+        over=over,
     )
-    more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
-    periods = f"{len(rows):,} {meaning.interval}s of {groups:,} {noun(groups)}{among}"
-    return f"{periods} had {_bound(meaning, step)} {over}" + (f": {shown}{more}." if shown else ".")
+    return ended(said, _listed(table, meaning, step.measure))
 
 
 def _among(meaning: Meaning, table: Table) -> int | None:
@@ -113,14 +124,14 @@ def _among(meaning: Meaning, table: Table) -> int | None:
 
 
 def _listed(table: Table, meaning: Meaning, measure: int) -> str:
+    """The first rows that passed, each with its figure, and how many more the table has."""
     rows = table.rows
-    more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
     unit = meaning.measures[measure].unit
     listed = [
-        f"{_labelled(table, row, meaning)} {figure(table.figure(row, measure), unit)}"
-        for row in rows[:_LISTED]
+        f"{_labelled(table, row, meaning)} {_figure(table.figure(row, measure), unit)}"
+        for row in rows[:LISTED]
     ]
-    return "; ".join(listed) + more
+    return "; ".join(listed) + more_rows(len(rows))
 
 
 def _named(value: Any, meaning: Meaning) -> Any:
@@ -133,52 +144,74 @@ def _labelled(table: Table, row: list[Any], meaning: Meaning) -> str:
     return " ".join(str(_named(label, meaning)) for label in table.labels(row))
 
 
-def _top_each(meaning: Meaning, table: Table, step: TopEach, noun: Noun, over: str) -> str:
+# -- the top N within each group or period
+def _top_each(meaning: Meaning, table: Table, step: TopEach, over: str) -> str:
+    words = _words()
     outer: dict[Any, list[list[Any]]] = {}
     for row in table.rows:
         outer.setdefault(table.labels(row)[0], []).append(row)
-    side = "top" if step.order == "desc" else "bottom"
     outside, inside = table.labelling  # the groups (or periods) and the top n within each
-    inner = inside.name.replace("_", " ")
-    within = (
-        outside.name.replace("_", " ") if step.outer == "group" else meaning.interval or "period"
-    )
+    within = outside.name.replace("_", " ")
+    if step.outer != "group":
+        within = meaning.interval or words.period
     unit = meaning.measures[0].unit
     shown = "; ".join(
         f"{_named(key, meaning)}: "
         + ", ".join(_ranked_within(table, r, meaning, unit) for r in rows)
-        for key, rows in list(outer.items())[:_LISTED]
+        for key, rows in list(outer.items())[:LISTED]
     )
-    more = f"; and {len(outer) - _LISTED} more in the table" if len(outer) > _LISTED else ""
-    heading = (
-        f"The {side} {step.n} {inner} by {measure_words(meaning.measures[0])} within each {within}"
+    return words.top_each.format(
+        side=writing().shared.sides[step.order],
+        n=step.n,
+        inner=inside.name.replace("_", " "),
+        measure=measure_words(meaning.measures[0]),
+        within=within,
+        among=_in_all(len(outer), over),
+        rows=shown,
+        more=more_rows(len(outer)),
     )
-    among = f"{len(outer):,} in all" + ("" if over == "in all" else f", {over}")
-    return f"{heading} ({among}): {shown}{more}."
+
+
+def _in_all(count: int, over: str) -> str:
+    """ "12 in all", or "12 in all, with carrier MAERSK" when the records were narrowed."""
+    words = _words()
+    if over == writing().records.in_all:
+        return words.in_all.format(count=f"{count:,}")
+    return words.in_all_over.format(count=f"{count:,}", over=over)
 
 
 def _ranked_within(table: Table, row: list[Any], meaning: Meaning, unit: str | None) -> str:
     """One of the top n within a group or period, with its figure: "SHANGHAI 1,234"."""
     inner = table.labels(row)[1]
-    return f"{_named(inner, meaning)} {figure(table.figure(row), unit)}"
+    return f"{_named(inner, meaning)} {_figure(table.figure(row), unit)}"
 
 
+# -- running totals and changes from the period before
 def _running(meaning: Meaning, table: Table, over: str) -> str:
+    words = _words()
     unit = meaning.measures[0].unit
-    label = f"Running total of {measure_words(meaning.measures[0])} per {meaning.interval} {over}"
+    label = words.running.format(
+        measure=measure_words(meaning.measures[0]), interval=meaning.interval, over=over
+    )
     if meaning.group_by:
         ends = _last_by_group(table, table.rows)
         shown = "; ".join(
-            f"{key} {figure(table.cell(row, 'running'), unit)} by "
-            f"{_named(table.period(row), meaning)}"
-            for key, row in list(ends.items())[:_LISTED]
+            words.running_row.format(
+                key=key,
+                figure=_figure(table.cell(row, "running"), unit),
+                period=_named(table.period(row), meaning),
+            )
+            for key, row in list(ends.items())[:LISTED]
         )
-        return f"{label}: {shown}."
+        return words.running_by_group.format(label=label, rows=shown)
     first, last = table.rows[0], table.rows[-1]
-    upto, since = _named(table.period(last), meaning), _named(table.period(first), meaning)
-    total = figure(table.cell(last, "running"), unit)
-    cut = _cut(meaning, table, table.period(last))
-    return f"{label}: {total} by {upto} (from {since}){cut}."
+    return words.running_total.format(
+        label=label,
+        total=_figure(table.cell(last, "running"), unit),
+        last=_named(table.period(last), meaning),
+        first=_named(table.period(first), meaning),
+        cut=_cut(meaning, table, table.period(last)),
+    )
 
 
 def _last_by_group(table: Table, rows: list[list[Any]]) -> dict[Any, list[Any]]:
@@ -190,25 +223,26 @@ def _last_by_group(table: Table, rows: list[list[Any]]) -> dict[Any, list[Any]]:
 
 
 def _change(meaning: Meaning, table: Table, step: Change, over: str) -> str:
+    words = _words()
     rows = [r for r in table.rows if table.cell(r, "change") is not None]
     if not rows:
-        return "There is no period before the first to change from."
+        return words.no_change
     if meaning.group_by:
         return _changes_by_group(meaning, table, over)
     whole = [r for r in rows if not _cut_short(meaning, table, table.period(r))] or rows
     last = whole[-1]
     before = table.rows[table.rows.index(last) - 1]
-    moved = _moved(table, before, last, meaning.measures[0].unit, step.percent)
-    skipped = (
-        f"; {_named(table.period(rows[-1]), meaning)} is cut short by the dates, so not compared"
-        if last is not rows[-1]
-        else ""
-    )
-    since, upto = _named(table.period(before), meaning), _named(table.period(last), meaning)
-    return (
-        f"Change in {measure_words(meaning.measures[0])} {over} from {since} to {upto}: "
-        f"{moved}{skipped}. "
-        f"Each {meaning.interval}'s change from the one before is in the table."
+    skipped = ""
+    if last is not rows[-1]:
+        skipped = words.skipped.format(period=_named(table.period(rows[-1]), meaning))
+    return words.change.format(
+        measure=measure_words(meaning.measures[0]),
+        over=over,
+        first=_named(table.period(before), meaning),
+        last=_named(table.period(last), meaning),
+        moved=_moved(table, before, last, meaning.measures[0].unit, step.percent),
+        skipped=skipped,
+        interval=meaning.interval,
     )
 
 
@@ -217,44 +251,73 @@ def _moved(
 ) -> str:
     """ "2,105 → 2,095 (-10, -0.5 %)": the figure before, the last, and the change."""
     in_percent = table.cell(last, "change_percent") if percent else None
-    said = f", {figure(in_percent)} %" if in_percent is not None else ""
+    said = f", {_figure(in_percent)} %" if in_percent is not None else ""
     change = _signed(table.cell(last, "change"))
-    was, now = figure(table.figure(before), unit), figure(table.figure(last), unit)
+    was, now = _figure(table.figure(before), unit), _figure(table.figure(last), unit)
     return f"{was} → {now} ({change}{said})"
 
 
 def _changes_by_group(meaning: Meaning, table: Table, over: str) -> str:
+    words = _words()
     ends = _last_by_group(table, [r for r in table.rows if table.cell(r, "change") is not None])
     shown = "; ".join(
-        f"{key} {_signed(table.cell(row, 'change'))} in {_named(table.period(row), meaning)}"
-        for key, row in list(ends.items())[:_LISTED]
+        words.change_row.format(
+            key=key,
+            change=_signed(table.cell(row, "change")),
+            period=_named(table.period(row), meaning),
+        )
+        for key, row in list(ends.items())[:LISTED]
     )
-    return f"Change in {measure_words(meaning.measures[0])} per {meaning.interval} {over}, the latest: {shown}."
+    return words.changes.format(
+        measure=measure_words(meaning.measures[0]),
+        interval=meaning.interval,
+        over=over,
+        rows=shown,
+    )
 
 
 def _signed(value: Any) -> str:
-    return f"+{figure(value)}" if isinstance(value, int | float) and value > 0 else figure(value)
+    return f"+{_figure(value)}" if isinstance(value, int | float) and value > 0 else _figure(value)
 
 
+# -- averages per period and per group
 def _per_period(meaning: Meaning, table: Table, step: PerPeriod, noun: Noun, over: str) -> str:
+    words = _words()
     rows = table.rows
     unit = meaning.measures[0].unit
-    label = f"Average {measure_words(meaning.measures[0])} per {step.interval}"
+    label = words.per_period.format(
+        measure=measure_words(meaning.measures[0]), interval=step.interval
+    )
     span = _span(meaning)
     if meaning.group_by:
         shown = "; ".join(
-            f"{table.key(r)} {figure(table.figure(r), unit)} "
-            f"(over {table.cell(r, 'count')} {step.interval}s)"
-            for r in rows[:_LISTED]
+            words.per_period_row.format(
+                key=table.key(r),
+                figure=_figure(table.figure(r), unit),
+                count=table.cell(r, "count"),
+                interval=step.interval,
+            )
+            for r in rows[:LISTED]
         )
-        more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
-        return f"{label} for {len(rows):,} {noun(len(rows))} {over}{span}: {shown}{more}."
+        return words.per_period_by_group.format(
+            label=label,
+            count=f"{len(rows):,}",
+            noun=noun(len(rows)),
+            over=over,
+            span=span,
+            rows=shown,
+            more=more_rows(len(rows)),
+        )
     average, periods, total = _averaged(table)
-    dates = over if span else f"from the first {step.interval} with records to the last, {over}"
-    return (
-        f"{label}: {figure(average, unit)} over the {periods} {step.interval}s {dates} "
-        f"({figure(total, unit)} in all; {step.interval}s without any count as "
-        f"zero){_partial(meaning, step)}."
+    dates = over if span else words.from_first.format(interval=step.interval, over=over)
+    return words.per_period_all.format(
+        label=label,
+        average=_figure(average, unit),
+        count=periods,
+        interval=step.interval,
+        dates=dates,
+        total=_figure(total, unit),
+        partial=_partial(meaning, step),
     )
 
 
@@ -263,11 +326,14 @@ def _per_group(meaning: Meaning, table: Table, noun: Noun, over: str) -> str:
     all), …"."""
     unit = meaning.measures[0].unit
     average, groups, total = _averaged(table)
-    return (
-        f"Average {measure_words(meaning.measures[0])} per {noun(1)}: {figure(average, unit)} over "
-        "the "
-        f"{groups:,} {noun(groups)} {over} ({figure(total, unit)} in all; each {noun(1)}'s total, "
-        "averaged)."
+    return _words().per_group.format(
+        measure=measure_words(meaning.measures[0]),
+        one=noun(1),
+        average=_figure(average, unit),
+        count=f"{groups:,}",
+        several=noun(groups),
+        over=over,
+        total=_figure(total, unit),
     )
 
 
@@ -283,19 +349,15 @@ def _partial(meaning: Meaning, step: PerPeriod) -> str:
     time = meaning.time
     if time is None or time.start is None or time.end is None or step.interval == "day":
         return ""
-    cut = [
-        word
-        for word, at, whole in (
-            ("first", time.start, _period_start(time.start, step.interval)),
-            ("last", time.end, period_end(_period_start(time.end, step.interval), step.interval)),
-        )
-        if at != whole
-    ]
-    return (
-        f"; the {' and '.join(cut)} {step.interval}{'s are' if len(cut) > 1 else ' is'} partial"
-        if cut
-        else ""
-    )
+    words = _words()
+    first_whole = _period_start(time.start, step.interval)
+    last_whole = period_end(_period_start(time.end, step.interval), step.interval)
+    cut = [words.ends["first"]] if time.start != first_whole else []
+    cut += [words.ends["last"]] if time.end != last_whole else []
+    if not cut:
+        return ""
+    template = words.partial_several if len(cut) > 1 else words.partial_one
+    return template.format(ends=writing().shared.and_word.join(cut), interval=step.interval)
 
 
 def _period_start(day: date, interval: str) -> date:
@@ -313,11 +375,10 @@ def _span(meaning: Meaning) -> str:
 
 
 def _cut(meaning: Meaning, table: Table, period: str) -> str:
-    return (
-        f", {_named(period, meaning)} cut short by the dates"
-        if _cut_short(meaning, table, period)
-        else ""
-    )
+    """ ", June 2026 cut short by the dates" when the last period ends after the dates."""
+    if not _cut_short(meaning, table, period):
+        return ""
+    return _words().cut.format(period=_named(period, meaning))
 
 
 def _cut_short(meaning: Meaning, table: Table, period: str) -> bool:
@@ -328,3 +389,7 @@ def _cut_short(meaning: Meaning, table: Table, period: str) -> bool:
         d for d in (meaning.time.end if meaning.time else None, table.dates[1]) if d is not None
     ]
     return any(end > limit for limit in limits)
+
+
+def _words() -> Steps:
+    return writing().steps

@@ -12,7 +12,8 @@ from typing import Any
 
 from bosun import query
 from bosun.answers import compared, measures, steps
-from bosun.answers.figures import counts, figure, key, stated
+from bosun.answers.figures import counts, figure, key, no_rows, stated
+from bosun.answers.grammar import writing
 from bosun.answers.listings import found, listing
 from bosun.answers.names import code_names, with_names
 from bosun.answers.records import Over, noun, rows_named
@@ -31,7 +32,7 @@ def describe(meaning: Meaning, table: Table, catalog: Catalog) -> str:
     rows_noun = noun(counted, catalog, max(rows_named(table, counted), table.considered or 0))
     if query.compares(counted):  # periods side by side, set logic over groups
         which = over.which if over.said else ""
-        return compared.summary(counted, named, rows_noun, which, figure)
+        return compared.summary(counted, named, rows_noun, which)
     # thresholds, top N within groups, running totals, changes, averages per period
     if counted.steps:
         return steps.summary(
@@ -56,14 +57,16 @@ def _summary(meaning: Meaning, table: Table, rows_noun: str, over: Over) -> str:
     if measures.special(meaning):
         return measures.summary(meaning, table, rows_noun, over.named, over.catalog)
     if not rows:
-        return "No rows match."
+        return no_rows()
     figures = list(zip(meaning.measures, table.figures(rows[0]), strict=True))
     # one number, or the one asked
     if len(rows) == 1 and figures and not (meaning.interval and not meaning.top_n):
         labels = table.labels(rows[0])
         if labels:
-            return f"{key(labels[:1], meaning)} — {stated(figures)}."
-        return f"{_one_figure(figures, over)}."
+            return writing().summary.one_row.format(
+                key=key(labels[:1], meaning), figures=stated(figures)
+            )
+        return _one_figure(figures, over)
     return listing(meaning, table, rows_noun)
 
 
@@ -71,9 +74,13 @@ def _one_figure(figures: list[tuple[Measure, Any]], over: Over) -> str:
     """A figure naming what it counts and over which records: "67 shipments with port of unlading
     CHARLESTON and arrival date 2026-05-01 to 2026-05-31", "Total TEU of the shipments with …:
     12,345"."""
+    words = writing().summary
     if len(figures) == 1 and counts(figures[0][0]):
-        return f"{stated(figures)} {over.which}"
+        return words.counted.format(figures=stated(figures), which=over.which)
     if len(figures) == 1:
-        said = f"{measure_words(figures[0][0])} of {over.named}: {figure(figures[0][1])}"
+        measure, value = figures[0]
+        said = words.one_figure.format(
+            measure=measure_words(measure), records=over.named, figure=figure(value)
+        )
         return said[0].upper() + said[1:]
-    return f"Of {over.named}: {stated(figures)}"
+    return words.figures.format(records=over.named, figures=stated(figures))

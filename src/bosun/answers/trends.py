@@ -7,9 +7,10 @@ March 2025 (June 2025 is cut short by the dates, so not compared)."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from bosun.answers.figures import amount, percent_of
+from bosun.answers.grammar import Trends, writing
 
 
 def trend(rows: list[list[Any]], label: str, shown: list[list[Any]], interval: str) -> str:
@@ -17,28 +18,37 @@ def trend(rows: list[list[Any]], label: str, shown: list[list[Any]], interval: s
     not compared."""
     cut = [str(r[0]) for r in shown if r not in rows]
     if len(rows) < 2:
-        return (
-            f"Too few whole {interval}s to follow a trend: {', '.join(cut)} are cut short by the "
-            "dates."
-            if cut
-            else ""
-        )
-    aside = (
-        f" ({', '.join(cut)} {'is' if len(cut) == 1 else 'are'} cut short by the dates, so not "
-        "compared)"
-        if cut
-        else ""
-    )
-    return f"{_trend_of(rows, label).removesuffix('.')}{aside}."
-
-
-def _trend_of(rows: list[list[Any]], label: str) -> str:
+        return _words().too_few.format(interval=interval, periods=", ".join(cut)) if cut else ""
     start, end = rows[0], rows[-1]
     peak = max(rows, key=lambda r: r[-1])
     change = end[-1] - start[-1]
-    direction = "up" if change > 0 else "down" if change < 0 else "flat"
-    return (
-        f"{label} went {direction} from {amount(start[-1])} ({start[0]}) to {amount(end[-1])} "
-        f"({end[0]}), "
-        f"{percent_of(change, start[-1])} change; the peak was {amount(peak[-1])} in {peak[0]}."
+    return _words().went.format(
+        label=label,
+        direction=_words().directions[_direction(change)],
+        start=amount(start[-1]),
+        started=start[0],
+        end=amount(end[-1]),
+        ended=end[0],
+        percent=percent_of(change, start[-1]),
+        peak=amount(peak[-1]),
+        peaked=peak[0],
+        cut=_cut(cut),
     )
+
+
+def _direction(change: float) -> Literal["up", "down", "flat"]:
+    if change > 0:
+        return "up"
+    return "down" if change < 0 else "flat"
+
+
+def _cut(periods: list[str]) -> str:
+    """ " (June 2025 is cut short by the dates, so not compared)"; "" when none is cut."""
+    if not periods:
+        return ""
+    template = _words().cut_one if len(periods) == 1 else _words().cut_several
+    return template.format(periods=", ".join(periods))
+
+
+def _words() -> Trends:
+    return writing().trends

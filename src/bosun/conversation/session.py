@@ -17,6 +17,7 @@ from typing import Any
 from filelock import FileLock, Timeout
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from bosun.answers import day_name
 from bosun.catalog import Catalog, load_catalog
 from bosun.catalog.check import require_sound
 from bosun.conversation.goals import goals_for
@@ -50,7 +51,6 @@ from bosun.storage import problem
 from bosun.understanding import AskedBack, Meaning
 from bosun.understanding.backends import open_understanding
 from bosun.understanding.llm import LLMUnderstanding
-from bosun.understanding.periodnames import day_name
 from bosun.workers.models import ResultTable
 
 log = logging.getLogger("bosun.conversation")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from bosun.catalog import Catalog, FieldSpec
 from bosun.catalog.schema import DatePartName
-from bosun.understanding.grammar import ReadBack, english
+from bosun.understanding.grammar import Phrases, english
 from bosun.understanding.meaning import Condition, Meaning, Measure, TimeFilter
 from bosun.understanding.periodnames import day_name, span_name
 
@@ -112,10 +112,15 @@ def date_span(start: date | None, end: date | None) -> str:
     if start is not None and end is not None and start == end:
         return day_name(start)
     if start is not None and end is not None:
-        return span_name(start, end) or words.span.format(start=day_name(start), end=day_name(end))
+        return span_name(start, end) or days_span(start, end)
     if start is not None:
         return words.since.format(start=day_name(start))
     return words.until.format(end=day_name(end)) if end is not None else ""
+
+
+def days_span(start: date, end: date) -> str:
+    """ "6 Jan 2025 to 3 Mar 2025": the first and the last day, whatever periods they make."""
+    return _words().span.format(start=day_name(start), end=day_name(end))
 
 
 def part_value_name(part: DatePartName, value: object) -> str:
@@ -183,5 +188,5 @@ def _number(value: float, unit: str | None) -> str:
     return f"{shown} {unit}" if unit else shown
 
 
-def _words() -> ReadBack:
-    return english().read_back
+def _words() -> Phrases:
+    return english().phrases

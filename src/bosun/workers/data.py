@@ -80,7 +80,7 @@ def explain_fields(catalog: Catalog, names: list[str]) -> Deliverable:
     derived = [name for name in chosen if record.fields[name].derived is not None and not asked]
     table = ResultTable(
         title=answers.fields_title(record.index),
-        columns=["field", "type", "description"],
+        columns=answers.field_columns(),
         rows=rows,
         total=len(rows),
     )

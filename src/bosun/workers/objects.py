@@ -47,7 +47,7 @@ def graphql_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
         table = ResultTable(
             title=title,
             reading=title,
-            columns=["field", "value"],
+            columns=answers.object_columns(),
             rows=[[f, row.get(f)] for f in fields],
             total=len(fields),
             sub_goal_id=wi.sub_goal.id,
