@@ -47,7 +47,16 @@ def mostly_unread(text: str, unread: list[str], catalog: Catalog) -> str:
 
 
 def _examples(catalog: Catalog) -> list[str]:
-    return [spec.words[0] for spec in catalog.spec.entities.values() if spec.words][:3]
+    """Up to three words to ask by: the names' entities, else the record's dimensions, else its
+    measures, so a catalog without names (a file of numbers and codes) still offers some."""
+    entities = [spec.words[0] for spec in catalog.spec.entities.values() if spec.words]
+    dimensions = [
+        (field.synonyms or [name.replace("_", " ")])[0]
+        for name, field in catalog.record.fields.items()
+        if field.role == "dimension"
+    ]
+    measures = [spec.words[0] for spec in catalog.spec.measures.values() if spec.words]
+    return (entities or dimensions or measures)[:3]
 
 
 def unknown_term(term: str, catalog: Catalog) -> str:
