@@ -13,7 +13,7 @@ from bosun.understanding import grammar, periodnames, phrases
 from tests.test_imports import SRC, imports
 
 WORKERS = SRC / "bosun" / "workers"
-MOST_WORDS = 2  # "field", "fields of": a heading is data too, a sentence never fits in two words
+MOST_WORDS = 2  # a key, a column, a slot's name; "No rows match." is three words already
 # Declarations to the planner, not the answer: a worker's description, preconditions and title, a
 # field's description.
 DECLARING = {"worker", "Field"}

@@ -11,11 +11,12 @@ in their slots:
     refused(…), nothing_asked(…), …       why the data cannot answer, and what it can tell instead
     diagnosis(culprits)                   which filters emptied a result
 
-Its English is data: answers/en.yaml, loaded by one typed model (`grammar.writing()`), holds the
-reading's templates (`read_back`) and the fixed sentences; the words of a meaning's parts it builds on
-(a filter, a measure, dates) are understanding's (`understanding.phrases`), and the days and spans
-the layers above write with are re-exported here. Charts (`charts`) are Vega-Lite specs chosen from a
-table's shape; `notes` words what an answer says about taught words and a chat model's text not used.
+Its English is data: answers/en.yaml, loaded by one typed model (`grammar.writing()`), holds
+the reading's templates (`read_back`) and the fixed sentences; the words of a meaning's parts it
+builds on (a filter, a measure, dates) are understanding's (`understanding.phrases`), and the days
+and spans the layers above write with are re-exported here. Charts (`charts`) are Vega-Lite specs
+chosen from a table's shape; `notes` words what an answer says about taught words and a chat
+model's text not used.
 """
 
 from bosun.answers.analysis import analysis

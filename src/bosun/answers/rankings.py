@@ -67,7 +67,8 @@ def _against(ordered: list[list[Any]]) -> dict[str, str]:
 
 
 def _share(ordered: list[list[Any]], additive: bool) -> str:
-    """ "; it is 31 % of the 5 shown." where figures add up and more than two are shown; else "."."""
+    """ "; it is 31 % of the 5 shown." where figures add up and more than two are shown; else
+    "."."""
     if not (additive and len(ordered) > 2):
         return "."
     total = sum(r[-1] for r in ordered)

@@ -352,8 +352,11 @@ def _partial(meaning: Meaning, step: PerPeriod) -> str:
     words = _words()
     first_whole = _period_start(time.start, step.interval)
     last_whole = period_end(_period_start(time.end, step.interval), step.interval)
-    cut = [words.ends["first"]] if time.start != first_whole else []
-    cut += [words.ends["last"]] if time.end != last_whole else []
+    cut = []
+    if time.start != first_whole:
+        cut.append(words.ends["first"])
+    if time.end != last_whole:
+        cut.append(words.ends["last"])
     if not cut:
         return ""
     template = words.partial_several if len(cut) > 1 else words.partial_one
