@@ -17,10 +17,10 @@ from typing import Any
 import duckdb
 import pytest
 
+from bosun.answers.readback import read_back
 from bosun.catalog import load_catalog
 from bosun.conversation.session import Session, open_session
 from bosun.settings import load_settings
-from bosun.understanding.readback import read_back
 from bosun.understanding.rules import RulesUnderstanding
 from tests.byod.drafting import load_and_draft
 

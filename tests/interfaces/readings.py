@@ -14,8 +14,9 @@ from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.planner.answer import Answer
-from bosun.understanding import Meaning, date_span, english
-from bosun.understanding.readback import part_value_name
+from bosun.understanding import Meaning
+from bosun.understanding.grammar import english
+from bosun.understanding.phrases import date_span, part_value_name
 from bosun.workers.models import ResultTable
 
 
@@ -110,7 +111,7 @@ def _says_value(reading: str, field: str, value: Any, catalog: Catalog) -> bool:
     if spec is not None and spec.derived is not None:  # a date part: 6 is said "Saturday"
         words.append(part_value_name(spec.derived.part, value))
     if isinstance(value, bool):
-        words.append(english().read_back.truth[key])
+        words.append(english().phrases.truth[key])
     if isinstance(value, int | float) and not isinstance(value, bool):
         words.append(f"{value:,.0f}" if float(value).is_integer() else f"{value:,}")
     return any(word in reading for word in words)

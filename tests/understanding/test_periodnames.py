@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from bosun.understanding import date_span, period_cell, period_name, period_names
+from bosun.answers.periods import period_cell, period_names
+from bosun.understanding.periodnames import period_name
+from bosun.understanding.phrases import date_span
 
 
 def test_each_interval_names_its_period() -> None:

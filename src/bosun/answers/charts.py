@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from bosun.answers.period_charts import compares_periods, period_bars
+from bosun.answers.periods import period_cell
 from bosun.answers.tables import ChartSource
-from bosun.understanding import english, period_cell
+from bosun.understanding.grammar import english
 
 SCHEMA_URL = "https://vega.github.io/schema/vega-lite/v5.json"
 _SCHEMA_FILE = Path(__file__).parent / "schemas" / "vega-lite-v5.json"

@@ -17,6 +17,7 @@ from typing import Any
 from filelock import FileLock, Timeout
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from bosun.answers import day_name
 from bosun.catalog import Catalog, load_catalog
 from bosun.catalog.check import require_sound
 from bosun.conversation.goals import goals_for
@@ -47,7 +48,7 @@ from bosun.planner.synthesis import main_meaning
 from bosun.query import whole_period
 from bosun.settings import Settings, scrub
 from bosun.storage import problem
-from bosun.understanding import AskedBack, Meaning, day_name
+from bosun.understanding import AskedBack, Meaning
 from bosun.understanding.backends import open_understanding
 from bosun.understanding.llm import LLMUnderstanding
 from bosun.workers.models import ResultTable

@@ -13,10 +13,10 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, Field
 
+from bosun.answers import days_span
 from bosun.catalog import Catalog
 from bosun.engines.base import Engine
 from bosun.errors import BosunError
-from bosun.understanding import day_name, english
 from bosun.understanding.reading import Reading
 from bosun.understanding.rules import RulesUnderstanding
 
@@ -76,7 +76,7 @@ def _dates(first: date | None, last: date | None) -> str:
     """The records' first and last days in words; "" unless both are known."""
     if first is None or last is None:
         return ""
-    return english().read_back.span.format(start=day_name(first), end=day_name(last))
+    return days_span(first, last)
 
 
 def suggestions(catalog: Catalog, engine: Engine, today: date) -> list[str]:

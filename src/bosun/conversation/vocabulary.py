@@ -31,7 +31,8 @@ from bosun.conversation.goals import goals_for
 from bosun.conversation.store import TurnStore
 from bosun.errors import StoreError, TeachingRefused
 from bosun.planner.context import RunContext, Taught
-from bosun.understanding import PastTurn, Understanding, english
+from bosun.understanding import PastTurn, Understanding
+from bosun.understanding.grammar import english
 from bosun.understanding.llm import LLMUnderstanding
 from bosun.understanding.names import normalize
 from bosun.understanding.rules import RulesUnderstanding

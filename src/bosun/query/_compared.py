@@ -29,7 +29,7 @@ from typing import Any
 from bosun.query import _measures
 from bosun.query.table import Column, Table
 from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning, TimeFilter
-from bosun.understanding.readback import date_span
+from bosun.understanding.phrases import date_span
 
 Clauses = Callable[[Meaning], list[dict[str, Any]]]
 Values = Callable[[Meaning, dict[str, Any]], list[Any]]

@@ -2,7 +2,7 @@
 
 A weekday grouping is a `terms` aggregation on the derived field (catalog/parts.py): ordered by its
 key when nothing ranks the groups, so the rows read Monday to Sunday. Its keys (ISO numbers) are
-said as en.yaml's names by the answer (workers/names.py), not here.
+said as en.yaml's names by the answer (answers/names.py), not here.
 """
 
 from __future__ import annotations

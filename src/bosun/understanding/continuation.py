@@ -31,8 +31,8 @@ from bosun.understanding.meaning import (
 )
 from bosun.understanding.names import normalize
 from bosun.understanding.periods import period_before
+from bosun.understanding.phrases import condition_words, dates_words, measure_words, value_names
 from bosun.understanding.picks import replace_term
-from bosun.understanding.readback import condition_words, dates_words, measure_words, value_names
 from bosun.understanding.reading import Continuation as Kind
 from bosun.understanding.reading import PastTurn, TaggingUnderstanding
 
@@ -607,9 +607,7 @@ def _kept_said(meaning: Meaning, previous: Meaning, catalog: Catalog) -> Meaning
     same_measures = meaning.measures == previous.measures
     kept = [measure_words(m) for m in meaning.measures] if same_measures else []
     same_interval = meaning.interval is not None and meaning.interval == previous.interval
-    kept += (
-        [english().read_back.interval.format(interval=meaning.interval)] if same_interval else []
-    )
+    kept += [english().phrases.interval.format(interval=meaning.interval)] if same_interval else []
     before = [_bare(c) for c in previous.conditions]
     kept += [
         condition_words(c, catalog, value_names(meaning))
@@ -621,7 +619,7 @@ def _kept_said(meaning: Meaning, previous: Meaning, catalog: Catalog) -> Meaning
         and previous.time is not None
         and _dates(meaning.time) == _dates(previous.time)
     ):
-        kept.append(dates_words(meaning.time, catalog, english().read_back.dated))
+        kept.append(dates_words(meaning.time, catalog, english().phrases.dated))
     assumptions = [a for a in meaning.assumptions if not a.startswith(KEPT)]
     if kept:
         assumptions.append(f"{KEPT}: {'; '.join(kept)}")

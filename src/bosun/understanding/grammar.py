@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -71,7 +71,6 @@ class PeriodWords(_Data):
     shifts: dict[str, str]
     change: dict[str, int]
     percent: list[str]
-    read_back: dict[str, Any]
 
 
 class PeriodNames(_Data):
@@ -90,7 +89,6 @@ class SetWords(_Data):
     every_joins: list[str]
     none: list[str]
     union: list[str]
-    read_back: dict[str, str]
 
 
 class Replies(_Data):
@@ -98,18 +96,10 @@ class Replies(_Data):
     attribute_cues: list[str]
 
 
-class ReadBack(_Data):
-    """How a meaning is said back in words: templates around the catalog's names (en.yaml
-    `read_back`)."""
+class Phrases(_Data):
+    """A meaning's parts in words: templates around the catalog's names (en.yaml `phrases`)."""
 
-    joiner: str
-    grouping: str
     interval: str
-    ranked: dict[str, str]
-    counted: dict[str, str]
-    ordered: dict[str, str]
-    sorted: dict[str, str]
-    sorted_dates: dict[str, str]
     negated: str
     either: str
     more_values: str
@@ -121,9 +111,6 @@ class ReadBack(_Data):
     since: str
     until: str
     dated: str
-    dated_in_text: str
-    page: str
-    steps: dict[str, str]
 
 
 class Clock(_Data):
@@ -146,8 +133,6 @@ class DateParts(_Data):
     values: dict[DatePartName, dict[str, list[int]]]
     names: dict[DatePartName, dict[int, str]]
     said: dict[DatePartName, str]
-    listed: dict[DatePartName, str]
-    nouns: dict[DatePartName, tuple[str, str]]
     clock: Clock
 
 
@@ -164,9 +149,6 @@ class MeasureKindWords(_Data):
     median_label: str
     percentile_label: str
     share_label: str
-    share_part: str
-    share_of_all: str
-    percentile_note: dict[str, str]
 
 
 class Grammar(_Data):
@@ -187,7 +169,7 @@ class Grammar(_Data):
     judgements: list[str]
     aggregations: dict[str, AggWords]
     aggregation_labels: dict[str, str]
-    read_back: ReadBack
+    phrases: Phrases
     ranking: dict[str, list[str]]
     degree: Degree
     numbers: dict[str, int]
@@ -230,7 +212,6 @@ class Grammar(_Data):
     measure_kinds: MeasureKindWords
     periods: PeriodWords
     period_names: PeriodNames
-    judged: dict[Literal["best", "worst"], str]
     sets: SetWords
 
     def singular(self, phrase: str) -> str:

@@ -1,5 +1,5 @@
 """Periods in words, one way for every reader: the answer's text, the reading, table cells and chart
-axes.
+axes (`bosun.answers.periods` says a table's cells with these).
 
 A period is its first day and its interval: 2025-01-01 by month is "January 2025" ("Jan 2025" on a
 crowded axis), by quarter "Q1 2025", by week "week of 6 Jan 2025", by day "6 Jan 2025", by year
@@ -11,13 +11,10 @@ JSON's values stay ISO dates.
 from __future__ import annotations
 
 import calendar
-import re
 from datetime import date
-from typing import Any
 
 from bosun.understanding.grammar import english
 
-_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _MONTHS_IN = {"month": 1, "quarter": 3, "year": 12}
 
 
@@ -39,28 +36,6 @@ def period_name(day: date, interval: str, dense: bool = False) -> str:
 def day_name(day: date) -> str:
     """One day in words: "6 Jan 2025"."""
     return period_name(day, "day")
-
-
-def period_cell(value: Any, interval: str | None, dense: bool = False) -> Any:
-    """A table cell that holds a period's first day (an ISO date), in words; any other cell as it
-    is."""
-    if interval is None or not isinstance(value, str) or not _ISO_DAY.match(value):
-        return value
-    return period_name(date.fromisoformat(value[:10]), interval, dense)
-
-
-def period_names(columns: list[str], rows: list[list[Any]], interval: str | None) -> dict[str, str]:
-    """Each period of the rows (ISO first day) with its words, for a page or chart that shows the
-    table."""
-    if interval is None:
-        return {}
-    named: dict[str, str] = {}
-    for row in rows:
-        for value in row[: len(columns)]:
-            said = period_cell(value, interval)
-            if said is not value:
-                named[str(value)] = str(said)
-    return named
 
 
 def span_name(start: date, end: date) -> str | None:

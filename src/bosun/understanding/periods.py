@@ -14,7 +14,7 @@ from dateutil.relativedelta import relativedelta
 
 from bosun.understanding.grammar import Tag
 from bosun.understanding.meaning import Change, Meaning, TimeFilter
-from bosun.understanding.readback import date_span
+from bosun.understanding.phrases import date_span
 from bosun.understanding.rulekit import ComposerView
 from bosun.understanding.tagger import Span, time_of
 from bosun.understanding.timewords import TimeRange, find_time_ranges

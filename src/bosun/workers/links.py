@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bosun import answers
 from bosun.catalog import Catalog
 from bosun.errors import UnsupportedQuery, UserError
 from bosun.query import filters
 from bosun.understanding import Meaning
 from bosun.understanding.meaning import Condition, Link
-from bosun.understanding.readback import condition_words
 from bosun.workers.context import Context
 from bosun.workers.models import GoalParams, WorkerInput, WorkerResult
 from bosun.workers.registry import worker
@@ -43,7 +43,7 @@ def reference_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
     found = [_keys(link, ctx) for link in meaning.links]
     for each in found:
         if not each.keys:
-            raise UserError(_none(each.link, ctx.catalog))
+            raise UserError(answers.no_linked(each.link, ctx.catalog))
     return WorkerResult.of(wi, LINKED_KEYS.of(LinkedKeys(found=found)))
 
 
@@ -70,15 +70,6 @@ def _keys(link: Link, ctx: Context) -> FoundKeys:
     return FoundKeys(link=link, keys=keys, query=body)
 
 
-def _none(link: Link, catalog: Catalog) -> str:
-    """ "No vessels have flag FR, so no shipments are on them (“French-flagged”)."""
-    obj = catalog.object(link.object)
-    return (
-        f"No {obj.index} have {condition_words(link.condition, catalog)}, so there are no "
-        f"{catalog.record.index} of theirs to count or list (“{link.words}”)."
-    )
-
-
 def wired(wi: WorkerInput) -> LinkedKeys | None:
     """The links' keys, when the planner wired them to this sub-goal."""
     value = wi.resolved_inputs.get(LINKED_KEYS.name)
@@ -99,16 +90,10 @@ def with_keys(meaning: Meaning, linked: LinkedKeys | None, catalog: Catalog) -> 
         Condition(field=f.link.field, values=list(f.keys), source=f.link.words)
         for f in linked.found
     ]
-    said = [_said(f, catalog) for f in linked.found]
+    said = [answers.linked(f.link, f.keys, catalog) for f in linked.found]
     return meaning.model_copy(
         update={
             "conditions": [*meaning.conditions, *conditions],
             "assumptions": [*meaning.assumptions, *said],
         }
     )
-
-
-def _said(found: FoundKeys, catalog: Catalog) -> str:
-    obj = catalog.object(found.link.object)
-    asked = condition_words(found.link.condition, catalog)
-    return f"“{found.link.words}” read as the {obj.index} with {asked}: {', '.join(found.keys)}"

@@ -8,6 +8,7 @@ from typing import Any, Generic, Literal, TypeVar, Union, cast, get_args, get_or
 
 from pydantic import BaseModel, Field
 
+from bosun import answers
 from bosun.query import Role
 from bosun.understanding import Continuation, Meaning
 
@@ -283,7 +284,7 @@ class Clarification(BaseModel):
     def about(cls, term: str, options: list[str], preface: str = "") -> Clarification:
         """The question back for a name that matches several options."""
         return cls(
-            question=f"{preface}“{term}” matches several names. Which one did you mean?",
+            question=answers.which_one(term, preface),
             options=options,
         )
 

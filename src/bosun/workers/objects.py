@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bosun import answers
 from bosun.errors import UnknownEntity, UnsupportedQuery
-from bosun.understanding import english
 from bosun.workers.context import Context
 from bosun.workers.models import Deliverable, ResultTable, WorkerInput, WorkerResult
 from bosun.workers.registry import worker
@@ -30,28 +30,24 @@ def graphql_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
     fields, row = fetch_object(ctx, lookup.object, lookup.key, lookup.term, lookup.fields)
     key = row.get(fields[0])
     title = f"{noun} {key}"
-    labels = [_label(obj.fields[f].synonyms, f) for f in fields]
+    labels = [answers.attribute_label(obj.fields[f].synonyms, f) for f in fields]
     if lookup.fields:  # the attributes asked: one row, stated in words
-        asked = "; ".join(
-            f"{label}: {_shown(row.get(f))}"
-            for f, label in zip(fields[1:], labels[1:], strict=True)
-        )
-        text = f"{key} ({noun}) — {asked}."
-        reading = english().read_back.joiner.join([title, ", ".join(labels[1:])])
+        said = [(label, row.get(f)) for f, label in zip(fields[1:], labels[1:], strict=True)]
+        text = answers.object_attributes(key, noun, said)
         table = ResultTable(
             title=title,
-            reading=reading,
+            reading=answers.object_reading(title, labels[1:]),
             columns=fields,
             rows=[[row.get(f) for f in fields]],
             total=1,
             sub_goal_id=wi.sub_goal.id,
         )
     else:  # everything about it: one line per field
-        text = f"{key} ({noun}): {obj.description}"
+        text = answers.object_described(key, noun, obj.description)
         table = ResultTable(
             title=title,
             reading=title,
-            columns=["field", "value"],
+            columns=answers.object_columns(),
             rows=[[f, row.get(f)] for f in fields],
             total=len(fields),
             sub_goal_id=wi.sub_goal.id,
@@ -75,21 +71,5 @@ def fetch_object(
     row = ctx.objects.fetch(name, key, fields)
     if row is None:
         noun = obj.synonyms[0] if obj.synonyms else name
-        raise UnknownEntity(term, f"No {noun} “{term}” was found in {obj.index}.")
+        raise UnknownEntity(term, answers.unknown_object(noun, term, obj.index))
     return fields, row
-
-
-def _label(synonyms: list[str], field: str) -> str:
-    """A field's first multi-letter synonym reads better than its column name: "IMO number", not
-    vessel_imo."""
-    return next(
-        (s for s in synonyms if len(s) > 3 and s.lower() != "name"), field.replace("_", " ")
-    )
-
-
-def _shown(value: Any) -> str:
-    if value is None:
-        return "not recorded"
-    if isinstance(value, float):
-        return f"{value:,.2f}"
-    return str(value)

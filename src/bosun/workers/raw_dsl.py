@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from bosun import answers
 from bosun.chat import ChatClient
 from bosun.errors import ModelFailure, UserError
 from bosun.ledger import fell_back
@@ -83,10 +84,7 @@ def _ask(
 
 
 def _unused(why: str) -> None:
-    fell_back(
-        "raw_dsl",
-        f"The model's query clause was not used ({why[:200]}); the words it was for were left out.",
-    )
+    fell_back("raw_dsl", answers.model_clause_unused(why))
 
 
 def _problems(asked: ModelClause, query: CompiledQuery, ctx: Context) -> list[str]:
@@ -155,8 +153,7 @@ def _joined(query: CompiledQuery, asked: ModelClause) -> CompiledQuery:
             "not_understood": [w for w in meaning.not_understood if w.lower() not in said],
             "assumptions": [
                 *meaning.assumptions,
-                f"“{' '.join(asked.words)}” read by the model as the filter "
-                f"{json.dumps(asked.clause, ensure_ascii=False)}",
+                answers.model_clause_read(asked.words, asked.clause),
             ],
         }
     )

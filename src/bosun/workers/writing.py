@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from bosun import answers
 from bosun.chat import ChatClient
 from bosun.errors import ModelFailure
 from bosun.ledger import fell_back
@@ -132,9 +133,7 @@ def _ask(client: ChatClient, prompt: str, values: dict[str, str]) -> str | None:
 
 
 def _kept(prompt: str, why: str) -> None:
-    fell_back(
-        prompt, f"The model's {prompt} text was not used ({why[:200]}); the rules' text stands."
-    )
+    fell_back(prompt, answers.model_text_unused(prompt, why))
 
 
 def _rewritten(done: Deliverable, text: str) -> Deliverable:

@@ -70,7 +70,7 @@ def _kind(name: str, catalog: Catalog, before: tuple[str, ColumnKind] | None) ->
 def header_words(name: str, catalog: Catalog) -> str:
     """A column's header as the reading line says it: each field's name in the catalog's words
     ("port of unlading", "day of the week of arrival date", "carrier groups")."""
-    from bosun.understanding.readback import field_name
+    from bosun.understanding.phrases import field_name
 
     if _field(name, catalog) is not None:
         return field_name(name, catalog)
@@ -86,7 +86,7 @@ def _field(name: str, catalog: Catalog) -> FieldSpec | None:
 def _follows_figure(name: str, before: ColumnKind) -> bool:
     """A running total or a change of the figure in the column before (the grammar's words for
     those steps name them)."""
-    from bosun.understanding import english
+    from bosun.understanding.grammar import english
 
     steps = english().steps
     return not before.as_written and not before.percent and name in (*steps.running, *steps.change)

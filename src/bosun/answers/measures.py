@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from bosun.answers.figures import LISTED, more_rows, no_rows
+from bosun.answers.grammar import Measures, writing
+from bosun.answers.periods import period_cell
 from bosun.catalog import Catalog
 from bosun.query import Table
-from bosun.understanding import Meaning, Measure, period_cell
+from bosun.understanding import Meaning, Measure
 from bosun.understanding.grammar import english
-from bosun.understanding.readback import condition_words, value_names
-
-LISTED = 5
+from bosun.understanding.phrases import condition_words, value_names
 
 
 def special(meaning: Meaning) -> bool:
@@ -30,18 +31,21 @@ def summary(meaning: Meaning, table: Table, noun: str, over: str, catalog: Catal
     shipments with carrier MAERSK", "all shipments"), `noun` what a row is ("carriers")."""
     rows = table.rows
     if not rows:
-        return "No rows match."
+        return no_rows()
     if not table.labelling:  # the figures of all the records
         said = [
             _figure(m, cells, meaning, over, catalog)
             for m, cells in _split(table, meaning, rows[0])
         ]
         return "; ".join(said) + "."
-    shown = "; ".join(_row(table, meaning, row) for row in rows[:LISTED])
-    more = f"; and {len(rows) - LISTED} more in the table" if len(rows) > LISTED else ""
     first = meaning.measures[0]
-    return (
-        f"{first.label} {_of_part(first, meaning, catalog)}by {noun}, over {over}: {shown}{more}."
+    return _words().by_group.format(
+        label=first.label,
+        part=_of_part(first, meaning, catalog),
+        noun=noun,
+        over=over,
+        rows="; ".join(_row(table, meaning, row) for row in rows[:LISTED]),
+        more=more_rows(len(rows)),
     )
 
 
@@ -49,7 +53,7 @@ def notes(meaning: Meaning, engine_kind: str) -> list[str]:
     """What the answer says of how a percentile was computed on this engine."""
     if not any(m.agg == "percentile" for m in meaning.measures):
         return []
-    said = english().measure_kinds.percentile_note
+    said = _words().percentile_note
     return [said["embedded"] if engine_kind == "embedded" else said["remote"]]
 
 
@@ -62,50 +66,80 @@ def _figure(
     measure: Measure, cells: list[Any], meaning: Meaning, over: str, catalog: Catalog
 ) -> str:
     if measure.share is not None:
-        percent, part, whole = cells
-        # records
-        base = (
-            "" if measure.agg == "count" else f"the {measure.label.removeprefix('share of ')} of "
-        )
-        return (
-            f"{_percent(percent)} of {base}{over} ({_number(part)} of {_number(whole)}) "
-            f"{_of_part(measure, meaning, catalog).strip()}"
-        ).strip()
+        return _share(measure, cells, meaning, over, catalog)
     if measure.agg == "percentile":
         value, counted = cells
-        unit = f" {measure.unit}" if measure.unit else ""
-        return f"{measure.label} of {over}: {_number(value)}{unit}, over {_number(counted)} records with a value"
+        return _words().percentile.format(
+            label=measure.label,
+            over=over,
+            value=_number(value),
+            unit=f" {measure.unit}" if measure.unit else "",
+            counted=_number(counted),
+        )
     return f"{measure.label}: {_number(cells[0])}"
+
+
+def _share(
+    measure: Measure, cells: list[Any], meaning: Meaning, over: str, catalog: Catalog
+) -> str:
+    """ "12.40 % of the containers of the shipments with … (1,234 of 9,950) are with …"."""
+    percent, part, whole = cells
+    base = ""
+    if measure.agg != "count":  # a share of a sum names what it sums; of records, nothing
+        shared = english().measure_kinds.share_label.partition("{measure}")[0]
+        base = _words().share_base.format(measure=measure.label.removeprefix(shared))
+    said = _words().share.format(
+        percent=_percent(percent),
+        base=base,
+        over=over,
+        part=_number(part),
+        whole=_number(whole),
+        of_part=_of_part(measure, meaning, catalog).strip(),
+    )
+    return said.strip()
 
 
 def _row(table: Table, meaning: Meaning, row: list[Any]) -> str:
     key = " ".join(str(period_cell(v, meaning.interval)) for v in table.labels(row))
-    said = []
-    for measure, cells in _split(table, meaning, row):
-        if measure.share is not None:
-            said.append(f"{_percent(cells[0])} ({_number(cells[1])} of {_number(cells[2])})")
-        elif measure.agg == "percentile":
-            said.append(f"{_number(cells[0])} (over {_number(cells[1])})")
-        else:
-            said.append(_number(cells[0]))
+    said = [_cells(measure, cells) for measure, cells in _split(table, meaning, row)]
     return f"{key} {', '.join(said)}"
+
+
+def _cells(measure: Measure, cells: list[Any]) -> str:
+    """One measure's cells of a row: a share with its part and whole, a percentile with how many
+    records had a value, else the figure."""
+    if measure.share is not None:
+        return _words().share_row.format(
+            percent=_percent(cells[0]), part=_number(cells[1]), whole=_number(cells[2])
+        )
+    if measure.agg == "percentile":
+        return _words().percentile_row.format(value=_number(cells[0]), counted=_number(cells[1]))
+    return _number(cells[0])
 
 
 def _of_part(measure: Measure, meaning: Meaning, catalog: Catalog) -> str:
     """ "with port of unlading SAVANNAH " for a share of a part; "" otherwise."""
     if measure.share is None or not measure.share.part:
         return ""
-    part = " and ".join(
+    part = writing().shared.and_word.join(
         condition_words(c, catalog, value_names(meaning)) for c in measure.share.part
     )
-    return f"{english().measure_kinds.share_part.format(part=part)} "
+    return f"{writing().read_back.share_part.format(part=part)} "
 
 
 def _percent(value: Any) -> str:
-    return "n/a" if value is None else f"{value:.2f} %"
+    if value is None:
+        return writing().shared.not_available
+    return f"{value:.2f} %"
 
 
 def _number(value: Any) -> str:
+    if value is None:
+        return writing().shared.not_available
     if isinstance(value, bool) or not isinstance(value, int | float):
-        return "n/a" if value is None else str(value)
+        return str(value)
     return f"{value:,}" if isinstance(value, int) else f"{value:,.2f}"
+
+
+def _words() -> Measures:
+    return writing().measures

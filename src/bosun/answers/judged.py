@@ -10,9 +10,10 @@ apply to it.
 
 from __future__ import annotations
 
+from bosun.answers.grammar import writing
 from bosun.catalog import Catalog
 from bosun.catalog.schema import Better
-from bosun.understanding import Measure, english
+from bosun.understanding import Measure
 
 
 def better_way(catalog: Catalog, measure: Measure) -> Better | None:
@@ -37,4 +38,4 @@ def verdict(label: str, better: Better | None, side: str, highest: bool) -> str 
     if better is None:
         return None
     good = highest == (better == "higher")
-    return english().judged["best" if good else "worst"].format(label=label, side=side)
+    return writing().rankings.judged["best" if good else "worst"].format(label=label, side=side)

@@ -15,7 +15,7 @@ from typing import Any
 from bosun.catalog import Catalog
 from bosun.catalog.schema import DatePartName
 from bosun.query import Table
-from bosun.understanding.readback import part_value_name
+from bosun.understanding.phrases import part_value_name
 
 
 def code_names(catalog: Catalog, field: str) -> dict[str, str]:

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from bosun.answers.readback import read_back
 from bosun.catalog import Catalog, load_catalog
-from bosun.understanding import Condition, Meaning, Measure, TimeFilter, read_back
+from bosun.understanding import Condition, Meaning, Measure, TimeFilter
 from bosun.understanding.rules import RulesUnderstanding
 
 TODAY = date(2026, 6, 15)

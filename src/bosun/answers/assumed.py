@@ -1,0 +1,76 @@
+"""What an answer says it assumed: a word read one way of several, the dates a time word without a
+year was read as, how a percentile was computed, periods cut short and left out of a ranking, the
+objects a link read.
+
+"“last month” read as May 2026"; "“Ocean Alliance members” read as the carriers with alliance Ocean
+Alliance: CMA CGM, COSCO, EVERGREEN, OOCL".
+"""
+
+from __future__ import annotations
+
+import re
+
+from bosun import query
+from bosun.answers import measures
+from bosun.answers.grammar import Assumed, writing
+from bosun.catalog import Catalog
+from bosun.understanding import Ambiguity, Meaning
+from bosun.understanding.meaning import Link
+from bosun.understanding.phrases import condition_words, date_span
+
+_YEAR = re.compile(r"\b\d{4}\b")
+
+
+def assumptions(
+    meaning: Meaning, unsure: list[Ambiguity], engine_kind: str, catalog: Catalog
+) -> list[str]:
+    """What a table of results says it assumed, besides what the reading assumed (`meaning` as the
+    query answered it)."""
+    meaning = query.counted(meaning, catalog)
+    assumed = [_assumed(a, meaning) for a in unsure]
+    if not any(a.kind == "field" and meaning.time and a.term == meaning.time.text for a in unsure):
+        assumed += _dates(meaning)
+    assumed += measures.notes(meaning, engine_kind)
+    if meaning.interval not in (None, "day") and meaning.top_n and not meaning.group_by:
+        assumed.append(_words().whole_periods.format(interval=meaning.interval))
+    return assumed
+
+
+def _assumed(ambiguity: Ambiguity, meaning: Meaning) -> str:
+    """Scenario 1, option B: go on with the default, and say which others it could have been."""
+    words = _words()
+    others = words.either.join(o for o in ambiguity.options if o != ambiguity.default)
+    dated = meaning.time is not None and ambiguity.term == meaning.time.text and _dates(meaning)
+    dates = f", {_span(meaning)}" if dated else ""
+    return words.read_as.format(
+        term=ambiguity.term, default=ambiguity.default, dates=dates, others=others
+    )
+
+
+def _dates(meaning: Meaning) -> list[str]:
+    """Time words that give no year ("last month", "in March", "Q3") are said with the dates they
+    were read as."""
+    time = meaning.time
+    if time is None or _YEAR.search(time.text):
+        return []
+    words = _words()
+    return [words.dates_read_as.format(words=time.text or words.the_dates, span=_span(meaning))]
+
+
+def _span(meaning: Meaning) -> str:
+    assert meaning.time is not None
+    return date_span(meaning.time.start, meaning.time.end) or _words().until_now
+
+
+def linked(link: Link, keys: list[str], catalog: Catalog) -> str:
+    """What a link read: "“Ocean Alliance members” read as the carriers with alliance Ocean
+    Alliance: CMA CGM, COSCO, EVERGREEN, OOCL"."""
+    obj = catalog.object(link.object)
+    asked = condition_words(link.condition, catalog)
+    return _words().linked.format(
+        words=link.words, objects=obj.index, condition=asked, keys=", ".join(keys)
+    )
+
+
+def _words() -> Assumed:
+    return writing().assumed

@@ -1,0 +1,42 @@
+"""Why a result is empty, in words (diagnose_query): the filters that, dropped alone, would find
+records.
+
+"No records matched. Dropping any one of these filters would find some: port_of_unlading =
+SAVANNAH; arrival_date from 2026-06-22 to 2026-06-28."
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bosun.answers.grammar import Diagnosis, writing
+
+
+def diagnosis(culprits: list[dict[str, Any]]) -> str:
+    """The filter clauses that emptied a result, each of which dropped alone finds records."""
+    if not culprits:
+        return _words().none
+    return _words().some.format(filters="; ".join(_clause(c) for c in culprits))
+
+
+def _clause(clause: dict[str, Any]) -> str:
+    """A filter clause in words: "port_of_unlading = SAVANNAH", "arrival_date from 2026-06-22 to
+    2026-06-28"."""
+    words = _words()
+    kind, body = next(iter(clause.items()))
+    field, value = next(iter(body.items())) if isinstance(body, dict) and body else ("", body)
+    if kind == "term":
+        return words.term.format(field=field, value=value)
+    if kind == "terms":
+        return words.terms.format(field=field, values=", ".join(map(str, value)))
+    if kind == "range" and isinstance(value, dict):
+        bounds = " ".join(f"{words.range.get(op, op)} {bound}" for op, bound in value.items())
+        return f"{field} {bounds}"
+    if kind == "bool" and "must_not" in body:
+        dropped = words.negated_joiner.join(_clause(c) for c in body["must_not"])
+        return words.negated.format(filters=dropped)
+    return str(clause)
+
+
+def _words() -> Diagnosis:
+    return writing().diagnosis
