@@ -244,7 +244,8 @@ class Defaults(Strict):
     today: str | None = Field(
         None,
         description="'data': the last date in the data; 'real': the system date; or a date "
-        "YYYY-MM-DD. Default: a generated sample's as-of, else the data's last date when it ends in the past",
+        "YYYY-MM-DD. Default: a generated sample's as-of, else the data's last date when it ends "
+        "in the past",
     )
 
     @field_validator("today")

@@ -358,7 +358,11 @@ class Continuation:
         if span.has("rank"):
             return 1 if span.value("rank") == "desc" else -1
         aggs = [a[0] for a in span.values("agg")]
-        return 1 if "max" in aggs else -1 if "min" in aggs else None
+        if "max" in aggs:
+            return 1
+        if "min" in aggs:
+            return -1
+        return None
 
     def _built_on(
         self,

@@ -171,5 +171,6 @@ def table_of(result: ResultTable, catalog: Catalog) -> Table:
 
 
 def _named(row: list[Any], period_names: dict[str, str]) -> list[Any]:
-    """The row with each period (its first day) in words: "2025-01-01" by month is "January 2025"."""
+    """The row with each period (its first day) in words: "2025-01-01" by month is "January
+    2025"."""
     return [period_names.get(v, v) if isinstance(v, str) else v for v in row]
