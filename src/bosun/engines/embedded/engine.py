@@ -41,6 +41,7 @@ from bosun.errors import (
     QueryTimeout,
     StoreError,
     UnsupportedQuery,
+    quoting,
 )
 from bosun.files import move_aside
 
@@ -105,7 +106,7 @@ def _damaged(exc: BaseException) -> bool:
 
 
 def _first_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split())[:200]
+    return " ".join(quoting(str(exc)).split())[:200]
 
 
 def _connect(path: Path | None, read_only: bool, memory: Memory) -> duckdb.DuckDBPyConnection:
