@@ -4,6 +4,7 @@ shape."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -95,6 +96,7 @@ _SPLIT = "list_filter(regexp_split_to_array(lower(v), '[^\\p{L}\\p{N}]+'), lambd
 
 
 _DAMAGE = ("corrupt", "checksum", "not a valid duckdb", "invalid database")
+_LOCKED = "Could not set lock on file"  # DuckDB: another process has the file open
 _RELOAD = "reload it with `bosun data load` (the sample: `bosun data generate`)"
 
 
@@ -107,6 +109,19 @@ def _damaged(exc: BaseException) -> bool:
 
 def _first_line(exc: BaseException) -> str:
     return " ".join(quoting(str(exc)).split())[:200]
+
+
+def _held(path: Path, message: str, read_only: bool) -> str:
+    """Another process has the file open (DuckDB locks it: many readers or one writer), in words
+    that say which and what to do."""
+    holder = re.search(r"\(PID (\d+)\)", message)
+    who = f"another Bosun process (PID {holder.group(1)})" if holder else "another Bosun process"
+    if read_only:  # only a writer keeps a reader out
+        return f"{who} is writing the data file {path}: wait until it is done, then run this again"
+    return (
+        f"{who} holds the data file {path}: stop it (a `bosun serve`, `bosun chat`…), then run "
+        "this again"
+    )
 
 
 def _connect(path: Path | None, read_only: bool, memory: Memory) -> duckdb.DuckDBPyConnection:
@@ -124,6 +139,8 @@ def _connect(path: Path | None, read_only: bool, memory: Memory) -> duckdb.DuckD
     except duckdb.Error as exc:
         if con is not None:
             con.close()
+        if path is not None and _LOCKED in str(exc):
+            raise StoreError(_held(path, str(exc), read_only)) from None
         if path is None or not _damaged(exc):
             raise StoreError(
                 f"the embedded engine's data file {path} cannot be opened: {_first_line(exc)}"
