@@ -350,3 +350,12 @@ def test_a_word_for_several_values_reads_as_all_of_them(
     )
     with pytest.raises(TeachingRefused, match="names nothing in the catalog"):
         teacher.proposed("frozen boxes", "container type 20RF or 45XX")
+
+
+def test_a_taught_word_with_a_slash_is_forgotten_through_the_api(session: Session) -> None:
+    client = TestClient(create_app(session))
+    made = client.post("/vocabulary", json={"word": "Maersk A/S", "means": "Maersk"})
+    assert made.status_code == 201, made.text
+    assert client.delete("/vocabulary/Maersk%20A%2FS").status_code == 204
+    assert client.get("/vocabulary").json() == []
+    assert client.delete("/vocabulary/Maersk%20A%2FS").status_code == 404

@@ -69,9 +69,10 @@ def routes(app: FastAPI, session: Session) -> None:
                 409 if exc.shadowing else 400, "shadowing" if exc.shadowing else "refused", str(exc)
             ) from None
 
-    @app.delete("/vocabulary/{word}", status_code=204, tags=["vocabulary"])
+    # a path: a taught word may hold "/" ("Maersk A/S"), sent as %2F
+    @app.delete("/vocabulary/{word:path}", status_code=204, tags=["vocabulary"])
     def forget(word: str) -> Response:
-        """Forget a taught word."""
+        """Forget a taught word (a "/" in it written %2F)."""
         if not teacher.store.remove(word):
             raise ApiError(404, "unknown_word", f"“{word}” is not a taught word")
         return Response(status_code=204)
