@@ -92,11 +92,14 @@ class InvalidReading(UserError):
 
 
 class TeachingRefused(UserError):
-    """A taught word refused: badly shaped, naming nothing in the catalog, or shadowing a word
-    unconfirmed."""
+    """A taught word refused: badly shaped, naming nothing in the catalog, a word the readers keep
+    to themselves, shadowing a word unconfirmed (`shadowing`), or shadowing it without being an
+    administrator (`admin_only`)."""
 
-    def __init__(self, problems: list[str], shadowing: bool = False) -> None:
-        self.problems, self.shadowing = problems, shadowing
+    def __init__(
+        self, problems: list[str], shadowing: bool = False, admin_only: bool = False
+    ) -> None:
+        self.problems, self.shadowing, self.admin_only = problems, shadowing, admin_only
         super().__init__("not taught: " + "; ".join(problems))
 
 

@@ -198,6 +198,14 @@ class Settings(BaseSettings):
         description="the bearer token HTTP clients (API, page, GraphQL, MCP over HTTP) must send; "
         "required to serve off loopback",
     )
+    admin_token: SecretStr | None = Field(
+        None,
+        description="a bearer token for administrators, accepted wherever BOSUN_API_TOKEN is: its "
+        "bearer (recorded as `admin`) may teach anew a word that already means something (a "
+        "catalog word, a name, a taught word); a bearer of BOSUN_API_TOKEN is recorded as `api`, a "
+        "loopback request without a token as `local`; unset: no one is an administrator over HTTP "
+        "(on the command line the local user is)",
+    )
     max_request_bytes: int = Field(
         1_000_000,
         gt=0,

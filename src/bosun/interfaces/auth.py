@@ -98,17 +98,30 @@ def same_token(given: str, token: str) -> bool:
     return hmac.compare_digest(given.encode(), token.encode())
 
 
-def protect(app: ASGIApp, token: str | None, public: tuple[str, ...] = ()) -> ASGIApp:
-    """The app itself when no token is required, else the app behind BearerAuth."""
-    return BearerAuth(app, token, public) if token else app
+def protect(
+    app: ASGIApp, token: str | None, public: tuple[str, ...] = (), admin: str | None = None
+) -> ASGIApp:
+    """The app itself when no token is required, else the app behind BearerAuth (which lets the
+    administrators' token through too)."""
+    return BearerAuth(app, token, public, admin) if token else app
+
+
+def bears_admin(headers: list[tuple[bytes, bytes]], admin: str | None) -> bool:
+    """Whether a request's raw headers bear the administrators' token (BOSUN_ADMIN_TOKEN)."""
+    if not admin:
+        return False
+    found = next((value for key, value in headers if key.lower() == b"authorization"), b"")
+    return bears(found.decode("latin-1"), admin)
 
 
 class BearerAuth:
-    """ASGI middleware: refuse HTTP and WebSocket requests that do not bear the token (401,
-    JSON)."""
+    """ASGI middleware: refuse HTTP and WebSocket requests that do not bear the token, or the
+    administrators' (401, JSON)."""
 
-    def __init__(self, app: ASGIApp, token: str, public: tuple[str, ...] = ()) -> None:
-        self.app, self.token, self.public = app, token, public
+    def __init__(
+        self, app: ASGIApp, token: str, public: tuple[str, ...] = (), admin: str | None = None
+    ) -> None:
+        self.app, self.token, self.public, self.admin = app, token, public, admin
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket") or self._allowed(scope):
@@ -124,7 +137,7 @@ class BearerAuth:
             return True
         headers = dict(scope.get("headers") or [])
         header = headers.get(b"authorization", b"").decode("latin-1")
-        return bears(header, self.token)
+        return bears(header, self.token) or bears_admin(list(headers.items()), self.admin)
 
 
 async def _refuse(send: Send) -> None:

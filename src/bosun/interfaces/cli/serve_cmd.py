@@ -181,8 +181,9 @@ def guarded(
     from bosun.interfaces.callers import with_callers
 
     callers = with_callers(asgi, settings.engine_auth == "caller", public)
+    admin = settings.admin_token.get_secret_value() if settings.admin_token else None
     checked = guard_hosts(
-        protect(callers, token, public), served_hosts(host, settings.allowed_hosts)
+        protect(callers, token, public, admin), served_hosts(host, settings.allowed_hosts)
     )
     return BodyLimit(checked, settings.max_request_bytes)
 

@@ -48,14 +48,14 @@ INSTRUCTIONS = (
 
 
 class StaticToken:
-    """The token verifier for one shared bearer token (BOSUN_API_TOKEN), compared in constant
-    time."""
+    """The token verifier for one shared bearer token (BOSUN_API_TOKEN), or the administrators'
+    (BOSUN_ADMIN_TOKEN), compared in constant time."""
 
-    def __init__(self, token: str) -> None:
-        self._token = token
+    def __init__(self, token: str, admin: str | None = None) -> None:
+        self._tokens = [token, *([admin] if admin else [])]
 
     async def verify_token(self, token: str) -> AccessToken | None:
-        if same_token(token, self._token):
+        if any(same_token(token, known) for known in self._tokens):
             return AccessToken(token=token, client_id="bosun", scopes=[])
         return None
 
@@ -140,13 +140,15 @@ def build_server(
     """The MCP server over `session`; with a token, HTTP clients must send it as `Authorization:
     Bearer …`; with `callers`, each call queries the cluster with its request's
     `X-Bosun-Engine-Authorization`."""
+    settings = session.context.settings
+    admin = settings.admin_token.get_secret_value() if settings.admin_token else None
     auth = AuthSettings(issuer_url=url, resource_server_url=None) if token else None
     server = BosunMCP(
         "bosun",
         instructions=INSTRUCTIONS,
         log_level="WARNING",
         auth=auth,
-        token_verifier=StaticToken(token) if token else None,
+        token_verifier=StaticToken(token, admin) if token else None,
     )
     server.callers = callers
     tools = Tools(session)
