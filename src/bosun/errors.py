@@ -3,8 +3,8 @@
     BosunError
     ├── UserError                 the question or the input is at fault; say so and carry on
     │   ├── UnknownEntity         a name that resolves to nothing in the catalog or the data
-    │   ├── AmbiguousEntity       a name that resolves to several things equally well
     │   ├── UnknownTurn           a thread's turn that was never answered (marking an answer)
+    │   ├── UnknownThread         a thread that does not exist, or is another caller's
     │   ├── InvalidReading        a reading of the question that names what the catalog lacks
     │   ├── UnsupportedQuery      a query the engine cannot answer exactly (names the clause)
     │   │   └── BadQuery          a malformed query: a parameter of the wrong type or range (names
@@ -67,17 +67,12 @@ class UnknownEntity(UserError):
         super().__init__(message or f"I don't know {term!r}.")
 
 
-class AmbiguousEntity(UserError):
-    """A name resolves to several things equally well."""
-
-    def __init__(self, term: str, options: list[str]) -> None:
-        self.term = term
-        self.options = options
-        super().__init__(f"{term!r} could mean {', '.join(options)}.")
-
-
 class UnknownTurn(UserError):
     """A turn number the thread has no answer for."""
+
+
+class UnknownThread(UserError):
+    """A thread id that names no thread the requester may read (none, or another caller's)."""
 
 
 class InvalidReading(UserError):

@@ -201,10 +201,12 @@ class Settings(BaseSettings):
     admin_token: SecretStr | None = Field(
         None,
         description="a bearer token for administrators, accepted wherever BOSUN_API_TOKEN is: its "
-        "bearer (recorded as `admin`) may teach anew a word that already means something (a "
-        "catalog word, a name, a taught word); a bearer of BOSUN_API_TOKEN is recorded as `api`, a "
-        "loopback request without a token as `local`; unset: no one is an administrator over HTTP "
-        "(on the command line the local user is)",
+        "bearer lists and reads every thread, each caller's included (BOSUN_ENGINE_AUTH=caller, "
+        "where everyone else sees only their own), and may teach anew a word that already means "
+        "something (a catalog word, a name, a taught word); taught words and marks record its "
+        "bearer as `admin`, a bearer of BOSUN_API_TOKEN as `api`, a loopback request without a "
+        "token as `local`; unset: no one is an administrator over HTTP (on the command line the "
+        "local user is)",
     )
     max_request_bytes: int = Field(
         1_000_000,
@@ -218,10 +220,10 @@ class Settings(BaseSettings):
         "comma-separated (`*.example.org` allowed); off loopback, unset means any",
     )
     max_question_chars: int = Field(
-        4000,
+        1000,
         gt=0,
-        description="the longest question Bosun reads; a longer one is said, not run (413 from "
-        "the API)",
+        description="the longest question (or MCP resolve_name text) Bosun reads; a longer one is "
+        "refused in one line before it is read, on every entry (413 from the API)",
     )
     max_columns: int = Field(
         1000,

@@ -195,9 +195,20 @@ def test_catalog_init_says_what_it_decided_and_why(
         in printed["police_stops"]
     )
     assert "dep_time_hour: the hour of dep_time, derived at load → dimension" in printed["flights"]
+    # what it could not draft (issue #37 item 8), after the decisions
+    assert (
+        "no word drafted for distance but the column's own name: add the words people ask by as "
+        "synonyms" in printed["flights"]
+    )
+    assert (
+        "codes with no names: precinct (5 values): answers show the codes; a file naming them, "
+        "loaded and given as another --index, names them" in printed["police_stops"]
+    )
     # and the "wrote" line
     said = {name: len(drafted[name][1]["objects"][name]["fields"]) + 1 for name in printed}
     said["pizza_sales"] += 1  # what one row is: a pizza sold
+    said["flights"] += 1  # no word for distance
+    said["police_stops"] += 1  # no names for precinct
     assert {name: len(lines) for name, lines in printed.items()} == said
 
 

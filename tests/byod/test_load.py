@@ -285,3 +285,21 @@ def test_r_row_numbers_are_not_loaded_and_row_names_that_are_words_are(
     assert set(engine.mapping("numbered")["properties"]) == {"team", "goals"}
     assert set(engine.mapping("named")["properties"]) == {"column0", "goals"}
     assert set(engine.mapping("counted")["properties"]) == {"column0", "goals"}
+
+
+def test_r_row_numbers_of_a_file_of_ten_or_more_columns_are_not_loaded(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    """DuckDB names the unnamed first column `column00` when the file has 10 to 99 columns (plm's
+    Produc, COUNT's rwm5yr): R's row numbers all the same."""
+    header = ",".join(['""', *(f'"c{k}"' for k in range(10))])
+    rows = [",".join([f'"{n}"', *(str(n * k) for k in range(10))]) for n in (1, 2, 3)]
+    (tmp_path / "wide.csv").write_text("\n".join([header, *rows]) + "\n")
+    result = _load(str(tmp_path / "wide.csv"))
+    assert result.exit_code == 0, result.output
+    assert "numbers the rows 1 to 3 (R's row names): not loaded" in result.output
+    engine = _engine(data_dir)
+    try:
+        assert set(engine.mapping("wide")["properties"]) == {f"c{k}" for k in range(10)}
+    finally:
+        engine.close()

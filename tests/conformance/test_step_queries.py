@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
+from bosun import query
 from bosun.catalog import load_catalog
 from bosun.engines.base import Engine
 from bosun.understanding.meaning import Meaning
 from bosun.understanding.rules import RulesUnderstanding
-from bosun.workers import querygen
 from tests.conformance.test_conformance import assert_same
 
 QUESTIONS = {
@@ -52,9 +52,10 @@ def _shape(response: dict[str, Any]) -> dict[str, Any]:
 def test_a_step_query_is_answered_alike(shape: str, embedded: Engine, osmem: Engine) -> None:
     meaning = meaning_of(QUESTIONS[shape])
     catalog = load_catalog()
-    body = querygen.build_query(meaning, catalog)
-    reference, ours = osmem.search("shipments", body), embedded.search("shipments", body)
+    compiled = query.compile(meaning, catalog)
+    reference = osmem.search("shipments", compiled.body)
+    ours = embedded.search("shipments", compiled.body)
     assert_same(_shape(reference), _shape(ours), 1e-9)
-    table = querygen.table(meaning, ours, catalog)
-    assert table == querygen.table(meaning, reference, catalog)
-    assert table[1], f"{shape}: no rows to compare"
+    table = query.tabulate(compiled, ours, catalog)
+    assert table == query.tabulate(compiled, reference, catalog)
+    assert table.rows, f"{shape}: no rows to compare"

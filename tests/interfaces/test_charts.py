@@ -7,7 +7,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from bosun.conversation.charts import SCHEMA_URL, chart_for, validate
+from bosun.answers.charts import SCHEMA_URL, chart_for, validate
 from bosun.workers.models import ResultTable
 
 TERMS = {

@@ -319,10 +319,11 @@ def test_chat_keeps_the_thread_and_its_commands(data_dir: Path, tmp_path: Path) 
         )
     assert result.exit_code == 0, result.output
     out = result.output
-    # the same thread
-    assert "How many shipments arrived in Savannah last month? → and in Charleston?" in out
-    assert "flowchart LR" in out and "unknown command /bogus" in out and "new conversation" in out
-    assert out.count("→ and in Charleston?") == 1  # after /new it is not a refinement any more
+    # the same thread: the follow-up keeps the last question's constraints, and says so
+    assert "Assumed: kept from the last question: number of shipments; May 2026" in out
+    assert "plan: 4 steps in 4 rounds" in out and "unknown command /bogus" in out
+    assert "new conversation" in out
+    assert out.count("kept from the last question") == 1  # after /new it is not a refinement
     assert "never read" not in out
 
 

@@ -248,4 +248,4 @@ def test_mcp_marks_the_last_answer_of_a_thread(data_dir: Path, tmp_path: Path) -
         "local",  # on loopback, no token
     )
     assert kept == [mark]
-    assert missing == "Error executing tool mark_answer: thread 'nope' has no answered turn to mark"
+    assert missing == "Error executing tool mark_answer: no thread 'nope'"

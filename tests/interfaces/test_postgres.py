@@ -110,3 +110,24 @@ def test_an_unreachable_postgres_is_a_clear_error(data_dir: Path, tmp_path: Path
     with pytest.raises(StoreError, match=r"cannot be used") as caught:
         open_session(Settings(data_dir=tmp_path, checkpoint_url=url))
     assert "secret" not in str(caught.value)
+
+
+def test_a_store_made_before_threads_had_owners_gains_the_column_and_keeps_its_threads(
+    data_dir: Path, tmp_path: Path, postgres_url: str
+) -> None:
+    import psycopg
+
+    with psycopg.connect(postgres_url, autocommit=True) as connection:
+        connection.execute("CREATE DATABASE legacy")
+    legacy = postgres_url.rsplit("/", 1)[0] + "/legacy"
+    with psycopg.connect(legacy) as connection:
+        connection.execute(
+            "CREATE TABLE bosun_threads (thread_id TEXT PRIMARY KEY, created TEXT NOT NULL)"
+        )
+        connection.execute("INSERT INTO bosun_threads VALUES ('old', '2026-01-02T03:04:05+00:00')")
+    (tmp_path / "bosun.duckdb").symlink_to(data_dir / "bosun.duckdb")
+    for _ in range(2):  # the second opening finds the column there
+        session = open_session(Settings(data_dir=tmp_path, checkpoint_url=legacy))
+        assert session.store.threads() == [("old", "2026-01-02T03:04:05+00:00", "")]
+        assert session.store.threads(owner="caller x") == []
+        session.close()

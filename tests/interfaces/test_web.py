@@ -253,6 +253,13 @@ def test_threads_follow_the_url_and_the_back_button(page: Any) -> None:
 
 
 def test_a_long_record_list_pages_through_the_server_and_downloads_whole(page: Any) -> None:
+    asked: list[dict[str, Any]] = []  # the pager's requests, to see it page on by cursor
+    page.on(
+        "request",
+        lambda request: (
+            asked.append(request.post_data_json) if request.url.endswith("/records") else None
+        ),
+    )
     listing = ask(page, "Show shipments from Shanghai to Oakland in 2025", 1)
     total = int(
         re.search(r"\(([\d,]+) total\)", listing.locator(".result h3").inner_text())[1].replace(
@@ -270,6 +277,15 @@ def test_a_long_record_list_pages_through_the_server_and_downloads_whole(page: A
     )
     assert f"of {-(-total // 20)}" in listing.locator(".pager span").inner_text()
     shot(page, "8-page-two")
+    second = listing.locator("tbody tr").first.inner_text()
+    listing.locator(".pager button", has_text="next").click()
+    page.wait_for_function("document.querySelector('.pager span').textContent.startsWith('page 3')")
+    listing.locator("tbody tr").first.wait_for()
+    assert listing.locator("tbody tr").first.inner_text() not in (first, second)
+    assert [("offset" in body, "cursor" in body) for body in asked] == [
+        (True, False),
+        (False, True),
+    ]
     with page.expect_download() as download:
         listing.locator(".pager button.csv").click()
     lines = Path(download.value.path()).read_text().strip().splitlines()

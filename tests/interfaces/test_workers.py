@@ -1,16 +1,19 @@
-"""`bosun serve --workers 2`: two processes behind one port serve one deployment, whichever answers
-a request.
+"""`bosun serve --workers 2`: two processes on one socket serve one deployment, whichever answers a
+request.
 
-Every request goes on a connection of its own, as from many clients, so that the kernel hands it to
-either worker; the worker that answered a turn is the one that answers `/health` next on the same
+Every request goes on a connection of its own, as from many clients, so that either worker may
+accept it; the worker that answered a turn is the one that answers `/health` next on the same
 connection.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -166,8 +169,7 @@ def test_mcp_calls_succeed_on_either_worker(served: str) -> None:
 def test_a_second_server_on_the_port_is_refused_not_let_share_it(
     served: str, data_dir: Path, tmp_path: Path
 ) -> None:
-    """Its workers' sockets could join the first server's on the port (SO_REUSEPORT) and take half
-    its calls."""
+    """Its bind fails on the first server's socket, before any of its workers starts."""
     port = served.rsplit(":", 1)[1]
     command = [
         sys.executable,
@@ -186,6 +188,42 @@ def test_a_second_server_on_the_port_is_refused_not_let_share_it(
         f"bosun: cannot listen on 127.0.0.1:{port}: Address already in use; "
         "choose another --port or stop the server using it"
     )
+
+
+def test_a_rogue_socket_cannot_join_the_port_and_takes_no_request(served: str) -> None:
+    """Another process of the same user binding the port with SO_REUSEPORT is refused: the workers
+    share the supervisor's one socket, which did not ask to share its port, so every request (a
+    bearer token with it) reaches Bosun's workers and none a stranger."""
+    port = int(served.rsplit(":", 1)[1])
+    rogue = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    rogue.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    try:
+        with pytest.raises(OSError) as refused:
+            rogue.bind(("127.0.0.1", port))
+            rogue.listen(64)
+            rogue.settimeout(0.05)
+            taken = _requests_taken(served, rogue, 40)
+            pytest.fail(f"the rogue socket joined the port and took {taken} of 40 requests")
+    finally:
+        rogue.close()
+    assert refused.value.errno == errno.EADDRINUSE
+    answered = [httpx.get(f"{served}/health", timeout=30) for _ in range(40)]
+    assert [response.status_code for response in answered] == [200] * 40
+
+
+def _requests_taken(base: str, rogue: socket.socket, count: int) -> int:
+    """How many of `count` requests, each on a connection of its own, the rogue socket accepted."""
+    taken = 0
+    for _ in range(count):
+        with contextlib.suppress(httpx.HTTPError):  # a request the rogue took gets no answer
+            httpx.get(f"{base}/health", timeout=0.5)
+        try:
+            connection, _ = rogue.accept()
+        except TimeoutError:
+            continue
+        connection.close()
+        taken += 1
+    return taken
 
 
 def test_a_worker_that_dies_is_started_again(served: str) -> None:

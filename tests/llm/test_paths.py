@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-import bosun.workers.data  # noqa: F401 - registers the workers the plans name
 from bosun.catalog import load_catalog
 from bosun.chat import open_chat_model
 from bosun.errors import SettingsError
@@ -16,13 +15,15 @@ from bosun.ledger import Ledger, charged
 from bosun.planner.llm import LLMPlanner
 from bosun.planner.rules import RulesPlanner
 from bosun.planner.state import MainState
+from bosun.query import Column, Table
 from bosun.settings import Settings
 from bosun.understanding import Meaning
 from bosun.understanding.llm import LLMUnderstanding
 from bosun.understanding.reading import PastTurn
 from bosun.understanding.rules import RulesUnderstanding
+from bosun.workers.catalogue import default_registry
 from bosun.workers.models import Deliverable, Goal, GoalParams, SubGoal, WorkerInput, WorkerResult
-from bosun.workers.registry import REGISTRY, Registry, worker
+from bosun.workers.registry import Registry, worker
 from bosun.workers.slots import ANALYSIS, ES_RESULTS, QueryResults
 from bosun.workers.writing import with_writers
 from tests.llm.scripted import ToolFakeModel, client, prose, tool_call
@@ -213,7 +214,7 @@ def test_the_model_plan_passes_the_plan_gate() -> None:
     planner = LLMPlanner(
         client(ToolFakeModel(responses=[tool_call("ModelPlan", plan)])), RulesPlanner()
     )
-    decision = planner.plan(_state(), REGISTRY)
+    decision = planner.plan(_state(), default_registry())
     (sub_goal,) = decision.sub_goals
     assert sub_goal.worker == "common_helpdesk" and sub_goal.params.terms == ["TEU"]
     assert sub_goal.outputs == ["answer"] and sub_goal.goal_type == "deliverable"
@@ -235,9 +236,9 @@ def test_an_invalid_plan_is_retried_then_the_rules_plan_the_turn() -> None:
     model = ToolFakeModel(responses=[tool_call("ModelPlan", cyclic)])
     ledger = Ledger(budget=10_000)
     with charged(ledger, "f02"):
-        decision = LLMPlanner(client(model), RulesPlanner()).plan(_state(), REGISTRY)
-        again = LLMPlanner(client(model), RulesPlanner()).plan(_state(), REGISTRY)
-    assert decision == RulesPlanner().plan(_state(), REGISTRY) == again
+        decision = LLMPlanner(client(model), RulesPlanner()).plan(_state(), default_registry())
+        again = LLMPlanner(client(model), RulesPlanner()).plan(_state(), default_registry())
+    assert decision == RulesPlanner().plan(_state(), default_registry()) == again
     assert len(model.seen) == 2  # the plan and its one retry; the next round asks no model
     retry = str(model.seen[1][-1].content)
     assert "unknown worker 'drop_index'" in retry and "depend on itself" in retry
@@ -245,15 +246,12 @@ def test_an_invalid_plan_is_retried_then_the_rules_plan_the_turn() -> None:
 
 
 def _analysis_registry(rows: int) -> tuple[Registry, WorkerInput]:
-    registry = Registry()
-
     @worker(
         "analyze_results",
         "F12",
         consumes=[ES_RESULTS],
         produces=[ANALYSIS],
         goal_type="deliverable",
-        registry=registry,
     )
     def analyze(wi: WorkerInput, ctx: Any) -> WorkerResult:
         return WorkerResult.of(
@@ -261,13 +259,14 @@ def _analysis_registry(rows: int) -> tuple[Registry, WorkerInput]:
         )
 
     meaning = Meaning(text="rank carriers", index="shipments", intent_type="aggregation")
-    table = QueryResults(
-        columns=["carrier", "shipments"],
-        rows=[[f"CARRIER {i}", 1_200 - i % 7] for i in range(rows)],
-        total=rows,
-        query={},
-        meaning=meaning,
+    columns = [
+        Column(name="carrier", role="key"),
+        Column(name="shipments", role="figure", measure=0),
+    ]
+    ranked = Table(
+        columns=columns, rows=[[f"CARRIER {i}", 1_200 - i % 7] for i in range(rows)], total=rows
     )
+    table = QueryResults(table=ranked, query={}, meaning=meaning)
     sub_goal = SubGoal(
         id=1,
         goal_id=1,
@@ -275,6 +274,7 @@ def _analysis_registry(rows: int) -> tuple[Registry, WorkerInput]:
         description="d",
         params=GoalParams(text="rank carriers"),
     )
+    registry = Registry.of(analyze)
     return registry, WorkerInput(sub_goal=sub_goal, resolved_inputs={ES_RESULTS.name: table})
 
 

@@ -19,15 +19,12 @@ KEYS = Slot("keys", list[str])
 
 
 def _registry() -> Registry:
-    registry = Registry()
-
     @worker(
         "lookup",
         "finds the keys",
         consumes=[],
         produces=[KEYS],
         goal_type="support",
-        registry=registry,
     )
     def lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
         return WorkerResult.of(wi, KEYS.of(["A", "B"]))
@@ -39,13 +36,12 @@ def _registry() -> Registry:
         produces=[ANSWER],
         goal_type="deliverable",
         consumes_if=[(KEYS, lambda params: "linked" in params.text)],
-        registry=registry,
     )
     def writer(wi: WorkerInput, ctx: Context) -> WorkerResult:
         keys = wi.get(KEYS) if KEYS.name in wi.resolved_inputs else []
         return WorkerResult.of(wi, ANSWER.of(Deliverable(text=f"keys: {keys}")))
 
-    return registry
+    return Registry.of(lookup, writer)
 
 
 def _turn(tmp_path: Path, text: str) -> tuple[str, list[tuple[str, dict[str, str]]]]:

@@ -206,12 +206,13 @@ def test_a_new_worker_is_planned_for_without_planner_change(tmp_path: object) ->
         consumes=[ES_RESULTS],
         produces=[chart_slot],
         goal_type="deliverable",
-        registry=registry,
     )
     def chart(wi: WorkerInput, ctx: Context) -> WorkerResult:
         return WorkerResult.of(
             wi, chart_slot.of(Deliverable(text=f"chart of {wi.get(ES_RESULTS)['rows']}"))
         )
+
+    registry.register(chart)
 
     ctx = RunContext(
         settings=Settings(data_dir=Path(str(tmp_path))),
@@ -231,11 +232,10 @@ def test_a_new_worker_is_planned_for_without_planner_change(tmp_path: object) ->
 def test_events_stream_live_and_the_trace_renders(tmp_path: object) -> None:
     from pathlib import Path
 
-    from bosun.planner.answer import Answer
     from bosun.planner.context import RunContext
     from bosun.planner.events import TurnEvent
     from bosun.planner.graph import build_graph
-    from bosun.planner.run import render_trace_mermaid, stream_turn
+    from bosun.planner.run import TurnOutcome, render_trace_mermaid, stream_turn
     from bosun.settings import Settings
     from tests.planner.workers import build_registry
 
@@ -250,8 +250,9 @@ def test_events_stream_live_and_the_trace_renders(tmp_path: object) -> None:
     )
     items = list(stream_turn(build_graph(), "two definitions", "t", ctx))
     events = [i for i in items if isinstance(i, TurnEvent)]
-    answer = items[-1]
-    assert isinstance(answer, Answer) and answer.status == "done"
+    outcome = items[-1]
+    assert isinstance(outcome, TurnOutcome) and outcome.answer.status == "done"
+    answer = outcome.answer
     kinds = [e.kind for e in events]
     assert kinds[:2] == ["goals", "round_started"] and kinds[-1] == "done"
     assert sorted((e.sub_goal_id, e.worker, e.status) for e in events if e.kind == "finished") == [

@@ -11,8 +11,8 @@ import pytest
 from bosun.conversation.session import Session
 from bosun.planner.context import RunContext
 from bosun.planner.graph import build_graph
-from bosun.planner.run import run_turn, stream_turn
-from bosun.planner.state import MainState
+from bosun.planner.run import TurnOutcome, run_turn, stream_turn
+from bosun.query import CompiledQuery
 from bosun.settings import Settings
 from bosun.understanding import Ambiguity, Meaning
 from bosun.workers.context import Context
@@ -23,7 +23,6 @@ from bosun.workers.slots import (
     ANALYSIS_RESULT,
     ES_QUERY,
     ES_RESULTS,
-    CompiledQuery,
     QueryResults,
 )
 from tests.conftest import sample_session
@@ -34,15 +33,14 @@ ANSWER = Slot("answer", Deliverable)
 def _turn(tmp_path: Path, fn: object, produces: list[Slot[object]]) -> tuple[str, str | None]:
     """One goal delivering `answer`, from a worker that produces `produces`: the answer and the
     worker's error."""
-    registry = Registry()
-    worker(
+    writer = worker(
         "writer",
         "writes the answer",
         consumes=[],
         produces=produces,
         goal_type="deliverable",
-        registry=registry,
     )(fn)  # type: ignore[arg-type]
+    registry = Registry.of(writer)
     ctx = RunContext(
         settings=Settings(data_dir=tmp_path),
         registry=registry,
@@ -95,11 +93,11 @@ def session(dev_data_dir: Path, tmp_path: Path) -> Iterator[Session]:
 
 
 def test_a_turn_carries_its_meaning_typed_from_the_goal_to_the_results(session: Session) -> None:
-    final: dict[str, object] = {}
-    *_, answer = stream_turn(
-        session.graph, "TEU by carrier to Savannah in 2025", "typed", session.context, [], final
+    *_, outcome = stream_turn(
+        session.graph, "TEU by carrier to Savannah in 2025", "typed", session.context, []
     )
-    state = MainState.model_validate(final)
+    assert isinstance(outcome, TurnOutcome)
+    state, answer = outcome.state, outcome.answer
     (goal,) = state.goals
     assert isinstance(goal.params.meaning, Meaning) and goal.params.meaning.group_by == [
         "carrier_name"
@@ -111,4 +109,4 @@ def test_a_turn_carries_its_meaning_typed_from_the_goal_to_the_results(session: 
     assert isinstance(query, CompiledQuery) and isinstance(results, QueryResults)
     # read once, never revived
     assert meaning == goal.params.meaning == query.meaning == results.meaning
-    assert results.rows == answer.results[0].rows  # type: ignore[union-attr]
+    assert results.table.rows == answer.results[0].rows

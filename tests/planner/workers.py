@@ -1,4 +1,4 @@
-"""Test workers with the seed's names and slots, registered in a fresh registry per test.
+"""Test workers with the seed's names and slots, in a fresh registry per test.
 
 What each does for a goal is scripted (no models, no engine), by the goal's id: enough to drive the
 planner through every path of seed 000's scenarios. Their slots carry plain values, declared here
@@ -52,7 +52,6 @@ class Script:
 def build_registry(
     log: list[str] | None = None, delay_s: float = 0.0, scripts: dict[int, Script] | None = None
 ) -> Registry:
-    registry = Registry()
     calls = log if log is not None else []
     scripted = scripts or {}
 
@@ -68,7 +67,6 @@ def build_registry(
         consumes=[],
         produces=[ANSWER],
         goal_type="deliverable",
-        registry=registry,
     )
     def helpdesk(wi: WorkerInput, ctx: Context) -> WorkerResult:
         return WorkerResult.of(wi, ANSWER.of(Deliverable(text=track(wi).definition)))
@@ -79,7 +77,6 @@ def build_registry(
         consumes=[],
         produces=[ANALYSIS_RESULT, ENTITY_OPTIONS],
         goal_type="support",
-        registry=registry,
     )
     def metadata(wi: WorkerInput, ctx: Context) -> WorkerResult:
         script = track(wi)
@@ -103,7 +100,6 @@ def build_registry(
         consumes=[ANALYSIS_RESULT],
         produces=[ES_QUERY],
         goal_type="support",
-        registry=registry,
     )
     def gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
         track(wi)
@@ -120,7 +116,6 @@ def build_registry(
         consumes=[ES_QUERY],
         produces=[ES_RESULTS],
         goal_type="support",
-        registry=registry,
     )
     def execute(wi: WorkerInput, ctx: Context) -> WorkerResult:
         script = track(wi)
@@ -145,7 +140,6 @@ def build_registry(
         consumes=[ES_RESULTS],
         produces=[FORMATTED_RESULTS],
         goal_type="deliverable",
-        registry=registry,
     )
     def show(wi: WorkerInput, ctx: Context) -> WorkerResult:
         track(wi)
@@ -168,7 +162,6 @@ def build_registry(
         consumes=[ES_RESULTS],
         produces=[ANALYSIS],
         goal_type="deliverable",
-        registry=registry,
     )
     def analyze(wi: WorkerInput, ctx: Context) -> WorkerResult:
         track(wi)
@@ -184,7 +177,6 @@ def build_registry(
         consumes=[ENTITY_OPTIONS],
         produces=[CLARIFICATION_MESSAGE],
         goal_type="deliverable",
-        registry=registry,
     )
     def clarify(wi: WorkerInput, ctx: Context) -> WorkerResult:
         track(wi)
@@ -201,7 +193,6 @@ def build_registry(
         produces=[DIAGNOSIS],
         goal_type="deliverable",
         reviews_empty=True,
-        registry=registry,
     )
     def diagnose(wi: WorkerInput, ctx: Context) -> WorkerResult:
         track(wi)
@@ -209,4 +200,4 @@ def build_registry(
             wi, DIAGNOSIS.of(Deliverable(text="No rows: the carrier filter matched nothing."))
         )
 
-    return registry
+    return Registry.of(helpdesk, metadata, gen, execute, show, analyze, clarify, diagnose)

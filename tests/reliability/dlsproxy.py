@@ -5,7 +5,10 @@ Each request must carry `Authorization: ApiKey <key>` (or `Bearer <key>`) of a k
 the 401 a secured cluster gives. A key may be limited to the documents of one index matching a
 query: its searches and counts on that index are answered over those documents only (the query
 wrapped in a `bool` with the key's filter), as Elasticsearch's and OpenSearch's role queries do; a
-`denied` key may not read it at all (403). The proxy records which key made each request.
+`denied` key may not read it at all (403). More indices can be limited the same way (`filters`, by key
+and index) or denied (`forbidden`, by key). A search in a point in time (`/_search` with a `pit`)
+is limited as one on `index`, the index the tests open points in time on. The proxy records which key
+made each request.
 """
 
 from __future__ import annotations
@@ -54,11 +57,16 @@ def secured(
     keys: dict[str, dict[str, Any] | None],
     index: str,
     denied: frozenset[str] = frozenset(),
+    filters: dict[tuple[str, str], dict[str, Any]] | None = None,
+    forbidden: dict[str, frozenset[str]] | None = None,
 ) -> Iterator[Proxy]:
     """Yield the proxy in front of `upstream`; `keys` maps each key to its filter on `index` (None:
-    sees all)."""
+    sees all), `filters` (key, another index) to its filter there, `forbidden` a key to the indices
+    it may not read."""
     target = urlparse(upstream)
     proxy = Proxy("")
+    limits = {**(filters or {}), **{(key, index): f for key, f in keys.items() if f is not None}}
+    closed = {key: {index} for key in denied} | {k: set(v) for k, v in (forbidden or {}).items()}
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -71,20 +79,20 @@ def secured(
                 return
             with proxy.lock:
                 proxy.seen.append((key, self.path))
-            if key in denied and self.path.startswith(f"/{index}/"):
+            if any(self.path.startswith(f"/{name}/") for name in closed.get(key, ())):
                 self._send(403, json.dumps(DENIED).encode(), "application/json")
                 return
-            self._forward(self._limited(body, keys[key]))
+            self._forward(self._limited(body, key))
 
-        def _limited(self, body: bytes, limit: dict[str, Any] | None) -> bytes:
+        def _limited(self, body: bytes, key: str) -> bytes:
             path = urlparse(self.path).path
-            if (
-                limit is None
-                or not path.startswith(f"/{index}/")
-                or not path.endswith(("/_search", "/_count"))
-            ):
+            if not path.endswith(("/_search", "/_count")):
                 return body
             request = json.loads(body or b"{}")
+            searched = index if path == "/_search" and "pit" in request else path.split("/")[1]
+            limit = limits.get((key, searched))
+            if limit is None:
+                return body
             query = request.get("query", {"match_all": {}})
             request["query"] = {"bool": {"must": [query], "filter": [limit]}}
             return json.dumps(request).encode()

@@ -185,8 +185,10 @@ def _refused(base: str, found: Served) -> None:
         json=question,
         headers={**_headers(None), "X-Bosun-Engine-Authorization": f"Basic {ALPHA}"},
     )
+    # on a thread of the unknown key's own: another caller's thread is no thread of theirs (404)
+    theirs = httpx.post(f"{base}/threads", headers=_headers(UNKNOWN)).json()["thread_id"]
     found.refusals["unknown"] = httpx.post(
-        turn,
+        f"{base}/threads/{theirs}/turns",
         json=question,
         headers={**_headers(None), "X-Bosun-Engine-Authorization": f"ApiKey {UNKNOWN}"},
     )

@@ -14,7 +14,8 @@ import httpx
 import pytest
 from rich.console import Console
 
-from bosun.interfaces.cli.ask_cmd import show
+from bosun.catalog import load_catalog
+from bosun.interfaces.cli.render import show
 from bosun.planner.answer import Answer, Trace
 from bosun.workers.models import ResultTable
 from tests.interfaces.serving import bosun_serve
@@ -196,7 +197,7 @@ def test_control_characters_from_data_and_questions_are_not_printed() -> None:
         ],
     )
     out = io.StringIO()
-    show(Console(file=out, width=120, color_system=None), answer)
+    show(Console(file=out, width=120, color_system=None), answer, load_catalog())
     printed = out.getvalue()
     assert "\x1b" not in printed and "\x07" not in printed and "\x9b" not in printed
     assert "ACME" in printed and "BOLD" in printed and "Found 3 rows" in printed

@@ -116,7 +116,7 @@ def test_a_question_past_the_length_cap_is_said_and_not_stored(data_dir: Path) -
     done = bosun(data_dir, "ask", "How many shipments " * 400, "--thread", "long", "--json")
     answer = json.loads(done.stdout)
     assert done.returncode == 1 and answer["status"] == "failed"
-    assert answer["answer"] == "The question is 7,600 characters long; please ask in at most 4,000."
+    assert answer["answer"] == "The question is 7,600 characters long; please ask in at most 1,000."
     assert not (data_dir / "conversations.sqlite").exists() or _stored(data_dir, "long") == []
 
 

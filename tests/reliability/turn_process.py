@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from bosun.conversation.session import open_session
@@ -18,24 +19,24 @@ from bosun.planner.events import TurnEvent
 from bosun.settings import Settings
 from bosun.workers.context import Context
 from bosun.workers.models import WorkerInput, WorkerResult
-from bosun.workers.registry import REGISTRY
+from bosun.workers.registry import Registry
 
 
-def _slowed(name: str, folder: Path) -> None:
-    registered = REGISTRY.workers[name]
+def _slowed(registry: Registry, name: str, folder: Path) -> None:
+    registered = registry.workers[name]
 
     def run(wi: WorkerInput, ctx: Context) -> WorkerResult:
         (folder / "started").write_text(wi.sub_goal.worker)
         time.sleep(120)  # the test kills the process here
         return registered.fn(wi, ctx)
 
-    REGISTRY.workers[name] = registered.__class__(registered.capability, run)
+    registry.workers[name] = replace(registered, fn=run)
 
 
 def main(folder: Path, thread: str, question: str, slow: bool) -> None:
     session = open_session(Settings(data_dir=folder))
     if slow:
-        _slowed("es_query_exec", folder)
+        _slowed(session.context.registry, "es_query_exec", folder)
     try:
         for item in session.stream(question, thread):
             if isinstance(item, TurnEvent):

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from bosun.catalog import load_catalog
+from bosun.catalog import Catalog, load_catalog
 from bosun.understanding.names import Found, NameIndex, build_index, find_names
 
 
@@ -64,3 +64,21 @@ def test_inline_vocabulary_and_products(index: NameIndex) -> None:
 
 def test_unknown_names_find_nothing(index: NameIndex) -> None:
     assert names("average gross weight of reefer shipments to Philadelphia", index) == []
+
+
+def _with_defaults(**defaults: float) -> Catalog:
+    """The sample's catalog with its `defaults` changed as a catalog file would change them."""
+    catalog = load_catalog()
+    spec = catalog.spec.model_copy(
+        update={"defaults": catalog.spec.defaults.model_copy(update=defaults)}
+    )
+    return Catalog(spec, catalog.path)
+
+
+def test_the_catalog_says_how_alike_a_misspelt_name_must_be() -> None:
+    # "maesrk" is 83 % like "maersk": read at the default 80, not at 85 or 90
+    assert names("maesrk volumes", build_index(_with_defaults(fuzzy_min_score=80))) == [
+        ("maesrk", [("carrier", "MAERSK")], "fuzzy")
+    ]
+    assert names("maesrk volumes", build_index(_with_defaults(fuzzy_min_score=85))) == []
+    assert names("maesrk volumes", build_index(_with_defaults(fuzzy_min_score=90))) == []

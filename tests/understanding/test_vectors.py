@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bosun.catalog import load_catalog
+from bosun.catalog import Catalog, load_catalog
 from bosun.errors import SettingsError
 from bosun.understanding.names import Candidate, NameIndex, build_index, find_names
 from bosun.understanding.vectors import HashingEmbedder, NameVectors, name_vectors, open_embedder
@@ -129,6 +129,26 @@ def test_near_tie_between_two_names_is_an_ambiguity() -> None:
         "ALPHA OMEGA LOGISTICS",
         "OMEGA ALPHA LOGISTICS",
     ]
+
+
+def test_the_catalogs_ambiguity_margin_decides_what_a_near_tie_is() -> None:
+    # the two names lie 2.2 points apart from "Alpha Logistics Omega"
+    catalog = load_catalog()
+    picked = {}
+    for margin in (3.0, 2.0):
+        defaults = catalog.spec.defaults.model_copy(update={"ambiguity_margin": margin})
+        spec = catalog.spec.model_copy(update={"defaults": defaults})
+        index = build_index(Catalog(spec, catalog.path))
+        for name in ["Alpha Omega Logistics", "Omega Alpha Logistics"]:
+            index.add(name, Candidate("company", name.upper(), "exact"))
+        (found,) = find_names(
+            "Alpha Logistics Omega", index, vectors=name_vectors(index, HashingEmbedder())
+        )
+        picked[margin] = sorted(c.value for c in found.candidates)
+    assert picked == {
+        3.0: ["ALPHA OMEGA LOGISTICS", "OMEGA ALPHA LOGISTICS"],
+        2.0: ["OMEGA ALPHA LOGISTICS"],
+    }
 
 
 def test_an_on_disk_collection_is_reused_for_the_same_names(tmp_path: Path) -> None:

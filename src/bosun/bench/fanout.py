@@ -33,8 +33,6 @@ CHAIN = [
 
 
 def _registry(latency_s: float) -> Registry:
-    registry = Registry()
-
     def step(slot: Slot[dict[str, int]]) -> Any:
         def run(wi: WorkerInput, ctx: Context) -> WorkerResult:
             time.sleep(latency_s)
@@ -42,16 +40,10 @@ def _registry(latency_s: float) -> Registry:
 
         return run
 
+    chain = []
     for name, consumes, produces in CHAIN:
-        register = worker(
-            name,
-            name,
-            consumes=consumes,
-            produces=[produces],
-            goal_type="support",
-            registry=registry,
-        )
-        register(step(produces))
+        describe = worker(name, name, consumes=consumes, produces=[produces], goal_type="support")
+        chain.append(describe(step(produces)))
 
     def compare(wi: WorkerInput, ctx: Context) -> WorkerResult:
         time.sleep(latency_s)
@@ -59,15 +51,14 @@ def _registry(latency_s: float) -> Registry:
             wi, COMPARISON.of(Deliverable(text=f"compared {len(wi.gathered(ROWS))}"))
         )
 
-    worker(
+    comparer = worker(
         "bench_compare",
         "compare",
         consumes=[ROWS],
         produces=[COMPARISON],
         goal_type="deliverable",
-        registry=registry,
     )(compare)
-    return registry
+    return Registry.of(*chain, comparer)
 
 
 def _lookups(n: int) -> list[Goal]:

@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from bosun.catalog.codes import code_outcome, code_set_of, code_values, code_why, is_letter_code
+from bosun.catalog.gaps import gap_notes
 from bosun.catalog.linked import distinct_values, link_note, linked_attributes
 from bosun.catalog.loader import index_rows
 from bosun.catalog.parts import is_clock_values, part_name
@@ -260,12 +261,6 @@ class Draft:
     notes: list[str]
 
 
-def draft_catalog(engine: Engine, indices: list[str] | str) -> str:
-    """A catalog YAML for `indices` (the first is the record) that loads, checks and answers as
-    drafted."""
-    return draft(engine, indices).text
-
-
 def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COLUMNS) -> Draft:
     """The catalog for `indices` and the evidence behind each record field's role and measures."""
     names = [indices] if isinstance(indices, str) else list(indices)
@@ -330,10 +325,17 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     what_a_row_is = [row_why(record.index, row)] if row else []
     what_a_row_is += [summary_why(record, summary, figure)] if summary else []
     notes = [_note(record, name, decisions[name], measures) for name in fields]
-    return Draft(
-        text,
-        [*what_a_row_is, *notes, *(link_note(name, spec) for name, spec in draft["links"].items())],
-    )
+    notes += [link_note(name, spec) for name, spec in draft["links"].items()]
+    codes = [name for name, decision in decisions.items() if _code(name, decision, periodic)]
+    gaps = gap_notes(record, fields, measures, codes, {link.column for link in links})
+    return Draft(text, [*what_a_row_is, *notes, *gaps])
+
+
+def _code(name: str, decision: Decision, periodic: set[str]) -> bool:
+    """A dimension that is no date part, no record's own number, and no code set or reference
+    names ("round" 1–38)."""
+    plain = not decision.outcome and not decision.record_number
+    return decision.role == "dimension" and name not in periodic and plain
 
 
 _AGG_SAID = {

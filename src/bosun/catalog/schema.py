@@ -227,8 +227,19 @@ class Defaults(Strict):
         description="the measure that a ranking or grouping naming none uses, where "
         "rows are already summaries ('which store sold the most'); default: measure",
     )
-    fuzzy_min_score: float = 85.0
-    ambiguity_margin: float = 3.0
+    fuzzy_min_score: float = Field(
+        80.0,
+        ge=0.0,
+        le=100.0,
+        description="how alike (0-100) a misspelt name must be to the name it is read as",
+    )
+    ambiguity_margin: float = Field(
+        3.0,
+        ge=0.0,
+        le=100.0,
+        description="names at most this many points (0-100) less similar than the nearest by "
+        "vector are an ambiguity with it, asked about or assumed",
+    )
     today: str | None = Field(
         None,
         description="'data': the last date in the data; 'real': the system date; or a date YYYY-MM-DD. "

@@ -18,6 +18,7 @@ from itertools import combinations
 from math import prod
 from typing import Any
 
+from bosun.catalog.linked import PAGE
 from bosun.catalog.profile import Column, IndexProfile
 from bosun.catalog.words import _data, phrase, plural, singular, spoken, words_of
 from bosun.engines.base import Engine
@@ -66,18 +67,20 @@ def summary_of(
 
 
 def _one_row_each(engine: Engine, index: str, columns: list[Column]) -> bool:
-    """No two rows share their period and places: nested terms, the innermost keeping its fullest
-    bucket."""
-    aggs: dict[str, Any] = {"v": {"terms": {"field": columns[-1].name, "size": 1}}}
-    for column in reversed(columns[:-1]):
-        aggs = {"v": {"terms": {"field": column.name, "size": column.distinct}, "aggs": aggs}}
-    found = engine.search(index, {"size": 0, "aggs": aggs}).get("aggregations", {})
-    return _most(found) <= 1
-
-
-def _most(level: dict[str, Any]) -> int:
-    buckets = level.get("v", {}).get("buckets", [])
-    return max((_most(b) if "v" in b else int(b["doc_count"]) for b in buckets), default=0)
+    """No two rows share their period and places: their combinations paged by a composite
+    aggregation, a bounded number of buckets a request whatever the columns' cardinalities, until
+    one holds two rows."""
+    sources = [{c.name: {"terms": {"field": c.name}}} for c in columns]
+    page: dict[str, Any] = {"size": PAGE, "sources": sources}
+    while True:
+        found = engine.search(index, {"size": 0, "aggs": {"v": {"composite": page}}})
+        result = found.get("aggregations", {}).get("v", {})
+        buckets = result.get("buckets", [])
+        if any(int(bucket["doc_count"]) > 1 for bucket in buckets):
+            return False
+        if len(buckets) < PAGE or "after_key" not in result:
+            return True
+        page["after"] = result["after_key"]
 
 
 def _period_word(column: Column, parts: set[str]) -> str:

@@ -212,7 +212,9 @@ def with_taught(catalog: Catalog, taught: list[TaughtWord]) -> Catalog:
         spec = CatalogSpec.model_validate(raw)
     except ValidationError as exc:
         raise ValueError(validation_problems(exc)[0]) from None
-    return Catalog(spec, catalog.path, catalog.engine)
+    # the reference rows stay: taught words change no row, and rows read again now could be read
+    # with a caller's credential (BOSUN_ENGINE_AUTH=caller), not the service's
+    return Catalog(spec, catalog.path, catalog.engine, catalog._rows)
 
 
 def _add(raw: dict[str, Any], record: str, taught: TaughtWord) -> None:

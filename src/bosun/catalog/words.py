@@ -42,7 +42,10 @@ def _qualifiers() -> frozenset[str]:
     return frozenset(_data("abbreviations.yaml")["leading_qualifiers"])
 
 
+@cache
 def _data(file: str) -> dict[str, Any]:
+    """A words file, parsed once (`catalog init` asks for one per column: 24 s of 1,000 columns);
+    read only."""
     text = resources.files("bosun.catalog").joinpath(file).read_text(encoding="utf-8")
     found: dict[str, Any] = yaml.safe_load(text)
     return found

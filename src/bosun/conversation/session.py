@@ -15,17 +15,15 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from filelock import FileLock, Timeout
+from langgraph.checkpoint.base import BaseCheckpointSaver
 
-import bosun.workers.data  # registers the data workers
-import bosun.workers.objects  # noqa: F401 - registers graphql_lookup
 from bosun.catalog import Catalog, load_catalog
 from bosun.catalog.check import require_sound
-from bosun.conversation.charts import with_charts
 from bosun.conversation.goals import goals_for
 from bosun.conversation.llm import with_model
 from bosun.conversation.marks import MarkStore, attach_examples
 from bosun.conversation.store import TurnStore, TurnSummary, open_turn_store
-from bosun.conversation.vocabulary import Teacher, VocabularyStore, taught_in
+from bosun.conversation.vocabulary import Teacher, VocabularyStore
 from bosun.datagen.load import read_sample_info
 from bosun.engines.base import Engine
 from bosun.engines.caller import caller_secrets
@@ -35,8 +33,9 @@ from bosun.errors import BosunError, StoreError, StoreUnwritable
 from bosun.planner.answer import Answer, Trace
 from bosun.planner.context import RunContext
 from bosun.planner.events import TurnEvent
-from bosun.planner.graph import build_graph
+from bosun.planner.graph import Graph, build_graph
 from bosun.planner.run import (
+    TurnOutcome,
     forget_finished,
     memory_checkpointer,
     open_checkpointer,
@@ -44,14 +43,14 @@ from bosun.planner.run import (
     stream_turn,
 )
 from bosun.planner.state import MainState
+from bosun.planner.synthesis import main_meaning
+from bosun.query import whole_period
 from bosun.settings import Settings, scrub
 from bosun.storage import problem
 from bosun.understanding import AskedBack, Meaning, day_name
 from bosun.understanding.backends import open_understanding
 from bosun.understanding.llm import LLMUnderstanding
-from bosun.workers import querygen
-from bosun.workers.models import Goal
-from bosun.workers.slots import ANALYSIS_RESULT
+from bosun.workers.models import ResultTable
 
 log = logging.getLogger("bosun.conversation")
 
@@ -87,9 +86,8 @@ class Session:
     """Turns on threads: each turn reads the thread's last turns and is stored when it ends."""
 
     context: RunContext
-    graph: Any
+    graph: Graph
     store: TurnStore
-    today_note: str | None = None  # said once in an answer that reads a date relative to today
     # why nothing is saved (the data directory cannot be written), or None
     unsaved: str | None = None
     teacher: Teacher | None = None  # the taught words of the deployment (issue #25)
@@ -115,21 +113,17 @@ class Session:
         with self._lock(thread_id), self._thread_lock(thread_id):
             yield from self._resumed(thread_id, context)
             try:
-                yield from self._turn(question, thread_id, context, as_of, progress)
+                yield from self._turn(question, thread_id, context, progress)
             except StoreUnwritable as exc:  # the disk filled up or turned read-only during the turn
                 self._go_unsaved(str(exc))
-                yield from self._turn(question, thread_id, context, as_of, progress)
+                yield from self._turn(question, thread_id, context, progress)
 
     def _turn(
-        self,
-        question: str,
-        thread_id: str,
-        context: RunContext,
-        as_of: date | None = None,
-        progress: bool = False,
+        self, question: str, thread_id: str, context: RunContext, progress: bool = False
     ) -> Iterator[TurnEvent | Answer]:
-        final: dict[str, Any] = {}
         history = [turn.past() for turn in self.history(thread_id)]
+        if self.teacher is not None:
+            context = replace(context, taught=self.teacher.for_turn(history))
         if self.unsaved is None:
             self.store.begin(thread_id, question)
         try:
@@ -142,21 +136,14 @@ class Session:
                 thread_id,
                 context,
                 history,
-                final,
                 durability="exit",
                 progress=progress,
             )
             for item in turn:
-                if isinstance(item, Answer):
-                    state = MainState.model_validate(final)
-                    item = (
-                        with_charts(item) if as_of else with_charts(self._with_today(item, state))
-                    )
-                    item = taught_in(
-                        self.teacher, item, history, self._main_meaning(state, context)
-                    )
-                    item = self._kept(thread_id, question, item, state, final, context)
-                yield item
+                if isinstance(item, TurnOutcome):
+                    yield self._kept(thread_id, question, item, context)
+                else:
+                    yield item
         except sqlite3.Error as exc:
             raise problem(self.context.settings.checkpoint_path, "checkpoint store", exc) from None
         except StoreError:
@@ -186,8 +173,9 @@ class Session:
             answer=f"I could not complete “{question}”: {reason}",
             trace=Trace(rounds=0, sub_goals=[]),
         )
-        self.graph.checkpointer.delete_thread(thread_id)  # whatever the failed run checkpointed
-        return self._kept(thread_id, question, answer, MainState(question=question), {}, context)
+        self._saver.delete_thread(thread_id)  # whatever the failed run checkpointed
+        outcome = TurnOutcome(answer, MainState(question=question))
+        return self._kept(thread_id, question, outcome, context)
 
     def _resumed(self, thread_id: str, context: RunContext) -> Iterator[TurnEvent | Answer]:
         """Run again, and store, the turn a killed process left unfinished on this thread, and say
@@ -203,7 +191,7 @@ class Session:
         yield TurnEvent(
             kind="resumed", message=f"running the interrupted turn “{pending}” again first"
         )
-        self.graph.checkpointer.delete_thread(thread_id)
+        self._saver.delete_thread(thread_id)
         kept = None
         for item in self._turn(pending, thread_id, context):
             kept = item if isinstance(item, Answer) else kept
@@ -216,38 +204,29 @@ class Session:
         )
 
     def _kept(
-        self,
-        thread_id: str,
-        question: str,
-        answer: Answer,
-        state: MainState,
-        final: dict[str, Any],
-        context: RunContext,
+        self, thread_id: str, question: str, outcome: TurnOutcome, context: RunContext
     ) -> Answer:
         """The answer stored as the thread's next turn (secrets masked), or saying why it was not
         saved.
 
-        `state` is the turn's own final state, never the thread's latest checkpoint (another
-        turn's); `final` is the same as LangGraph streamed it, with any pause the turn ended in."""
+        The outcome's state is the turn's own final state, never the thread's latest checkpoint
+        (another turn's)."""
         text = scrub(
-            answer.model_dump_json(), [*self.context.settings.secrets(), *caller_secrets()]
+            outcome.answer.model_dump_json(),
+            [*self.context.settings.secrets(), *caller_secrets()],
         )
         answer = Answer.model_validate_json(text)
         reason = self.unsaved
         if reason is None:
             try:
-                self.store.finish(thread_id, _summary(question, answer, state, context), text)
-                forget_finished(self.graph, thread_id, final)
+                summary = _summary(question, answer, outcome.state, context)
+                self.store.finish(thread_id, summary, text)
+                forget_finished(self.graph, thread_id, outcome)
             except StoreUnwritable as exc:
                 reason = str(exc)
         if reason is None:
             return answer
         return answer.model_copy(update={"answer": f"{answer.answer}\n\n(Not saved: {reason}.)"})
-
-    @staticmethod
-    def _main_meaning(state: MainState, context: RunContext) -> Meaning | None:
-        goals = [g for g in state.goals if g.params.kind == "data"]
-        return _meaning_of(goals[0], state, context) if goals else None
 
     def _go_unsaved(self, reason: str) -> None:
         self.unsaved = reason
@@ -273,7 +252,7 @@ class Session:
             self.store.drop_thread(thread_id)
             # a later thread of the same name starts unmarked
             MarkStore(self.store).drop_thread(thread_id)
-            self.graph.checkpointer.delete_thread(thread_id)
+            self._saver.delete_thread(thread_id)
 
     def refreshed(self) -> RunContext:
         """The session's context with the taught words as the store holds them now, taught by any
@@ -289,19 +268,11 @@ class Session:
         if as_of is None:
             return context
         goals_of = goals_for(context.understanding, as_of)
-        return replace(context, today=lambda: as_of, goals_of=goals_of)
+        return replace(context, today=lambda: as_of, goals_of=goals_of, today_note=None)
 
     def _lock(self, thread_id: str) -> threading.Lock:
         with self._locks_guard:
             return self._locks.setdefault(thread_id, threading.Lock())
-
-    def _with_today(self, answer: Answer, state: MainState) -> Answer:
-        """The data's last day taken as today is said when the turn read a time word."""
-        if self.today_note is None or self.today_note in answer.assumptions:
-            return answer
-        if not any(g.params.meaning is not None and g.params.meaning.time for g in state.goals):
-            return answer
-        return answer.model_copy(update={"assumptions": [*answer.assumptions, self.today_note]})
 
     def ask(self, question: str, thread_id: str) -> Answer:
         *_, answer = self.stream(question, thread_id, progress=False)
@@ -318,7 +289,17 @@ class Session:
         if self.context.vectors is not None:
             self.context.vectors.close()
         self.store.close()
-        self.graph.checkpointer.conn.close()
+        # LangGraph's SQLite and Postgres savers each hold one connection
+        connection = getattr(self._saver, "conn", None)
+        if connection is not None:
+            connection.close()
+
+    @property
+    def _saver(self) -> BaseCheckpointSaver[Any]:
+        """The graph's checkpointer: a session's graph always has one."""
+        saver = self.graph.checkpointer
+        assert isinstance(saver, BaseCheckpointSaver)
+        return saver
 
 
 class _ThreadLock(AbstractContextManager[Any]):
@@ -353,19 +334,30 @@ def _leaders(answer: Answer, meaning: Meaning | None) -> list[Any]:
         or bool(meaning.group_by) + bool(meaning.interval) != 1
     ):
         return []
-    rows = [r for r in answer.results[0].rows if len(r) > 1 and isinstance(r[1], int | float)]
+    figures = _labelled_figures(answer.results[0])
     if meaning.interval:  # "the quietest one" is not a month cut short by the dates asked
-        rows = querygen.whole_periods(rows, meaning, (None, None))
-    if not rows:
+        figures = [f for f in figures if whole_period(f[0], meaning, (None, None))]
+    if not figures:
         return []
-    return [max(rows, key=lambda r: r[1])[0], min(rows, key=lambda r: r[1])[0]]
+    return [max(figures, key=lambda f: f[1])[0], min(figures, key=lambda f: f[1])[0]]
+
+
+def _labelled_figures(table: ResultTable) -> list[tuple[Any, int | float]]:
+    """(the group or period, the first figure) of each row whose first figure is a number."""
+    found = []
+    for row in table.rows:
+        labels = table.cells(row, "key") or table.cells(row, "period")
+        figures = table.cells(row, "figure")
+        if labels and figures and isinstance(figures[0], int | float):
+            found.append((labels[0], figures[0]))
+    return found
 
 
 def _summary(question: str, answer: Answer, state: MainState, context: RunContext) -> TurnSummary:
     """The turn as memory keeps it: its main data goal's meaning, what it asked back, its top
     rows."""
     goals = [g for g in state.goals if g.params.kind == "data"]
-    meaning = _meaning_of(goals[0], state, context) if goals else None
+    meaning = main_meaning(state, context)
     clarification = None
     if answer.clarification is not None and meaning is not None:
         term = next((a.term for a in meaning.ambiguities if a.kind == "entity"), "")
@@ -382,16 +374,6 @@ def _summary(question: str, answer: Answer, state: MainState, context: RunContex
         first_column=first,
         leaders=_leaders(answer, meaning),
     )
-
-
-def _meaning_of(goal: Goal, state: MainState, context: RunContext) -> Meaning:
-    """What the goal was taken to mean: metadata_lookup's reading (after any pick), else the goal's
-    own."""
-    for sub_goal in state.sub_goals:
-        found = state.output(sub_goal.id, ANALYSIS_RESULT)
-        if sub_goal.goal_id == goal.id and found is not None:
-            return found
-    return goal.params.meaning or context.understanding.analyze(goal.params.text, context.today())
 
 
 def open_session(settings: Settings, as_of: date | None = None) -> Session:
@@ -415,12 +397,13 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
         understanding=understanding,
         vectors=understanding.vectors,
         objects=open_object_source(settings, catalog.graph_objects(), guarded),
+        today_note=today_note,
     )
     if isinstance(understanding, LLMUnderstanding):
         context = with_model(context, understanding.client)
         attach_examples(understanding, store)
     teacher = Teacher(VocabularyStore(store), catalog, understanding)
-    return Session(context, build_graph(checkpointer), store, today_note, unsaved, teacher)
+    return Session(context, build_graph(checkpointer), store, unsaved, teacher)
 
 
 def _checkpointer(settings: Settings) -> tuple[Any, str | None]:

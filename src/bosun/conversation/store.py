@@ -49,8 +49,11 @@ _TABLE = (
     "CREATE TABLE IF NOT EXISTS bosun_turns (thread_id TEXT NOT NULL, turn_id INTEGER NOT NULL, "
     "summary TEXT NOT NULL, PRIMARY KEY (thread_id, turn_id))"
 )
+# `owner`: the caller who made the thread (BOSUN_ENGINE_AUTH=caller), or null: the deployment's own
+# (made in service mode, or before threads had owners)
 _THREADS = (
-    "CREATE TABLE IF NOT EXISTS bosun_threads (thread_id TEXT PRIMARY KEY, created TEXT NOT NULL)"
+    "CREATE TABLE IF NOT EXISTS bosun_threads (thread_id TEXT PRIMARY KEY, created TEXT NOT NULL, "
+    "owner TEXT)"
 )
 _ANSWERS = (
     "CREATE TABLE IF NOT EXISTS bosun_answers (thread_id TEXT NOT NULL, turn_id INTEGER NOT NULL, "
@@ -65,7 +68,10 @@ _RUNNING = (
 _TITLES = (
     "CREATE TABLE IF NOT EXISTS bosun_titles (thread_id TEXT PRIMARY KEY, title TEXT NOT NULL)"
 )
-_OPEN = "INSERT INTO bosun_threads VALUES (?, ?) ON CONFLICT (thread_id) DO NOTHING"
+_OPEN = (
+    "INSERT INTO bosun_threads (thread_id, created, owner) VALUES (?, ?, ?) "
+    "ON CONFLICT (thread_id) DO NOTHING"
+)
 
 
 class TurnStore:
@@ -89,8 +95,25 @@ class TurnStore:
         self.secrets = secrets or []
         self.unwritable = unwritable  # why nothing can be saved (a read-only store), or None
         self._lock = threading.Lock()
+        # a store read-only since before threads had owners has no column: all its threads are null
+        self._owner_column = "t.owner"
         if conn is not None and unwritable is None:
             self._run_all([(ddl, ()) for ddl in (_TABLE, _THREADS, _ANSWERS, _RUNNING, _TITLES)])
+            self._run_all(self._owners_column())
+        elif conn is not None and isinstance(conn, sqlite3.Connection) and not self._has_owners():
+            self._owner_column = "NULL"
+
+    def _owners_column(self) -> list[tuple[str, tuple[object, ...]]]:
+        """The statement that gives a store made before threads had owners its `owner` column
+        (its threads' owner stays null: the deployment's own); none when it has one."""
+        add = "ALTER TABLE bosun_threads ADD COLUMN owner TEXT"
+        if not isinstance(self._conn, sqlite3.Connection):  # PostgreSQL says it itself
+            return [(add.replace("COLUMN", "COLUMN IF NOT EXISTS"), ())]
+        return [] if self._has_owners() else [(add, ())]
+
+    def _has_owners(self) -> bool:
+        columns = self._run("SELECT name FROM pragma_table_info('bosun_threads')", ())
+        return ("owner",) in columns
 
     def recent(self, thread_id: str, n: int) -> list[TurnSummary]:
         """The thread's last `n` turns, oldest first; an unknown thread has none."""
@@ -114,11 +137,21 @@ class TurnStore:
                 f"{str(exc).splitlines()[0]}"
             ) from None
 
-    def open_thread(self, thread_id: str) -> None:
-        """Record a thread (again is a no-op), so that it exists before its first turn."""
+    def open_thread(self, thread_id: str, owner: str | None = None) -> None:
+        """Record a thread (again is a no-op, its owner kept), so that it exists before its first
+        turn; `owner`: the caller it belongs to, None for the deployment's own."""
         if self.unwritable:
             return
-        self._run(_OPEN, (thread_id, _now()))
+        self._run(_OPEN, (thread_id, _now(), owner))
+
+    def owner(self, thread_id: str) -> tuple[bool, str | None]:
+        """Whether the thread exists, and its owner (None: the deployment's own)."""
+        rows = self._run(
+            f"SELECT {self._owner_column} FROM bosun_threads t WHERE thread_id = ? UNION ALL "
+            "SELECT NULL FROM bosun_turns WHERE thread_id = ?",
+            (thread_id, thread_id),
+        )
+        return bool(rows), str(rows[0][0]) if rows and rows[0][0] is not None else None
 
     def begin(self, thread_id: str, question: str) -> None:
         """Record the thread and the turn it starts, before the turn runs: a killed turn is found by
@@ -130,7 +163,7 @@ class TurnStore:
         # it too.
         self._run_all(
             [
-                (_OPEN, (thread_id, _now())),
+                (_OPEN, (thread_id, _now(), None)),
                 (
                     "INSERT INTO bosun_running VALUES (?, ?) ON CONFLICT (thread_id) DO UPDATE SET "
                     "question = excluded.question",
@@ -173,23 +206,18 @@ class TurnStore:
             ]
         )
 
-    def has_thread(self, thread_id: str) -> bool:
-        found = self._run(
-            "SELECT 1 FROM bosun_threads WHERE thread_id = ? UNION ALL "
-            "SELECT 1 FROM bosun_turns WHERE thread_id = ?",
-            (thread_id, thread_id),
-        )
-        return bool(found)
-
-    def threads(self, limit: int = 100) -> list[tuple[str, str, str]]:
-        """(thread id, created, title) of the newest recorded threads: the name given, else the
-        first question, else ""."""
+    def threads(
+        self, limit: int = 100, owner: str | None = None, every: bool = False
+    ) -> list[tuple[str, str, str]]:
+        """(thread id, created, title) of the newest recorded threads of `owner` (None: the
+        deployment's own), or of every owner: the name given, else the first question, else ""."""
+        mine, args = self._owned_by(owner, every)
         rows = self._run(
             "SELECT t.thread_id, t.created, (SELECT a.answer FROM bosun_answers a WHERE "
             "a.thread_id = t.thread_id ORDER BY a.turn_id LIMIT 1), n.title FROM bosun_threads t "
-            "LEFT JOIN bosun_titles n ON n.thread_id = t.thread_id "
+            f"LEFT JOIN bosun_titles n ON n.thread_id = t.thread_id WHERE {mine} "
             "ORDER BY t.created DESC, t.thread_id LIMIT ?",
-            (limit,),
+            (*args, limit),
         )
         return [
             (
@@ -199,6 +227,14 @@ class TurnStore:
             )
             for r in rows
         ]
+
+    def _owned_by(self, owner: str | None, every: bool) -> tuple[str, tuple[object, ...]]:
+        """The condition on `bosun_threads t` that keeps the threads of `owner`, or of anyone."""
+        if every:
+            return "TRUE", ()
+        if owner is None:
+            return f"{self._owner_column} IS NULL", ()
+        return f"{self._owner_column} = ?", (owner,)
 
     def rename(self, thread_id: str, title: str) -> None:
         self._run_all(

@@ -37,9 +37,8 @@ from bosun.catalog.taught import (
 from bosun.conversation.goals import goals_for
 from bosun.conversation.store import TurnStore
 from bosun.errors import StoreError, TeachingRefused, UserError
-from bosun.planner.answer import Answer
-from bosun.planner.context import RunContext
-from bosun.understanding import Meaning, PastTurn, Understanding, english
+from bosun.planner.context import RunContext, Taught
+from bosun.understanding import PastTurn, Understanding, english
 from bosun.understanding.grammar import Tag
 from bosun.understanding.llm import LLMUnderstanding
 from bosun.understanding.names import normalize
@@ -266,6 +265,29 @@ class Teacher:
             TaughtWord(kind=kind, word=word, target=target, of=of) for kind, of, target in ranked
         ]
 
+    def for_turn(self, history: list[PastTurn]) -> Taught:
+        """The taught words as a turn on a thread with this history reads them: F14 names those the
+        question uses, and offers a pick among the options the last turn asked back about as an
+        alias once it has been made often enough (never counted in an unwritable store)."""
+        asked = history[-1].clarification if history else None
+        if asked is not None and (not asked.term or self.store.turns.unwritable):
+            asked = None
+        return Taught(list(self.words), asked, self.remembered, self.read_through)
+
+    def read_through(self, question: str, today: date) -> list[TaughtWord]:
+        """The taught words the question is read through, as what they were taught to mean: a word
+        inside a longer name, or a date the date reader reads, is none of them."""
+        if not self.words or self.reader is None:
+            return []
+        try:
+            spans = _rules(self.reader).spans(question, today)
+        except UserError:  # a date that is none: the turn says so itself
+            return []
+        record = self.catalog.spec.record
+        return [
+            word for word in self.words if any(_read_through(span, word, record) for span in spans)
+        ]
+
     def remembered(self, term: str, pick: str) -> TaughtWord | None:
         """The alias to offer when a question back about `term` has been answered `pick` often
         enough."""
@@ -290,57 +312,6 @@ def _shadowing(taught: TaughtWord, meant: list[str]) -> str:
         f"“{taught.word}” already means {', '.join(meant)}: teaching it as {taught.means()} would "
         "shadow that; confirm to teach it anyway"
     )
-
-
-def taught_in(
-    teacher: Teacher | None, answer: Answer, history: list[PastTurn], meaning: Meaning | None
-) -> Answer:
-    """The answer saying which taught words it read, and offering to remember a pick made twice."""
-    if teacher is None:
-        return answer
-    said = used(teacher, answer.question, answer.not_understood)
-    offered = _offer(teacher, history, meaning)
-    text = answer.answer
-    if offered is not None:
-        text += f"\n\nRemember that “{offered.word}” means {offered.target}?"
-    return answer.model_copy(
-        update={
-            "assumptions": [*answer.assumptions, *said],
-            "answer": text,
-            "remember": [offered] if offered else [],
-        }
-    )
-
-
-def _offer(teacher: Teacher, history: list[PastTurn], meaning: Meaning | None) -> TaughtWord | None:
-    """A reply that picked one of the options the last turn asked back about, remembered when seen
-    twice."""
-    asked = history[-1].clarification if history else None
-    if asked is None or meaning is None or not asked.term:
-        return None
-    picks = [e.value for e in meaning.entities if e.value in asked.options]
-    if len(picks) != 1 or teacher.store.turns.unwritable:
-        return None
-    return teacher.remembered(asked.term, picks[0])
-
-
-def used(teacher: Teacher, question: str, not_understood: list[str]) -> list[str]:
-    """The assumptions to add: each taught word the question was read through, as what it was taught
-    to mean (a taught word inside a longer name or a date read as those says nothing)."""
-    if not teacher.words or teacher.reader is None:
-        return []
-    try:
-        spans = _rules(teacher.reader).spans(question, date.today())
-    except UserError:  # a date that is none: the turn said so already
-        return []
-    missed = {normalize(w) for w in not_understood}
-    record = teacher.catalog.spec.record
-    return [
-        f"“{word.word}” read as {word.means()} — taught by {word.by} on {word.on[:10]}"
-        for word in teacher.words
-        if normalize(word.word) not in missed
-        and any(_read_through(span, word, record) for span in spans)
-    ]
 
 
 def _read_through(span: Span, word: TaughtWord, record: str) -> bool:

@@ -50,5 +50,14 @@ class Engine(ABC):
         without Python."""
         return self.bulk_load(index, staged.to_arrow(), mapping)
 
+    def open_point_in_time(self, index: str, keep_alive: str) -> str | None:
+        """A point in time on `index`: one view of it that searches page through (a body's `pit`,
+        kept `keep_alive` longer at each use), or None where the engine has none (search_after on a
+        stable sort pages it alone)."""
+        return None
+
+    def close_point_in_time(self, pit_id: str) -> None:  # noqa: B027 - optional hook
+        """Release a point in time before it expires."""
+
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release connections and files."""

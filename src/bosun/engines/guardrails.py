@@ -115,6 +115,19 @@ class GuardedEngine(Engine):
         self._index(index)
         return self.inner.mapping(index)
 
+    def open_point_in_time(self, index: str, keep_alive: str) -> str | None:
+        self._index(index)
+        return _with_deadline(
+            self.inner,
+            self.rails.timeout_s,
+            lambda: self.inner.open_point_in_time(index, keep_alive),
+        )
+
+    def close_point_in_time(self, pit_id: str) -> None:
+        _with_deadline(
+            self.inner, self.rails.timeout_s, lambda: self.inner.close_point_in_time(pit_id)
+        )
+
     def indices(self) -> list[str]:
         return [i for i in self.inner.indices() if i in self.rails.allowed_indices]
 

@@ -159,7 +159,9 @@ class RemoteEngine(Engine):
     def search(self, index: str, body: Body) -> Response:
         what = f"search {index}"
         client, auth = self._as_caller()
-        result = self._call(what, client.search, index=index, body=body, **auth)
+        # a search in a point in time names no index: the point in time holds it
+        where = {} if "pit" in body else {"index": index}
+        result = self._call(what, client.search, body=body, **where, **auth)
         if not isinstance(self._expect(what, result, "hits"), dict):
             raise EngineUnavailable(
                 f"{what}: {self.url} answered {_shown(result)}, not an {self.kind} response"
@@ -186,6 +188,35 @@ class RemoteEngine(Engine):
             self._expect(what, found, "mappings") if isinstance(found, dict) else {}
         )
         return mapping
+
+    def open_point_in_time(self, index: str, keep_alive: str) -> str | None:
+        """The cluster's point in time on `index`, opened with the caller's credentials; None where
+        the cluster has none or will open no more (a version before them, its cap of open ones):
+        search_after then pages alone. Credentials it refuses are said, as for a search."""
+        what = f"point in time on {index}"
+        client, auth = self._as_caller()
+        opening = client.open_point_in_time if self.kind == "elasticsearch" else client.create_pit
+        try:
+            found = self._call(what, opening, index=index, keep_alive=keep_alive, **auth)
+        except (Unauthorized, Forbidden):
+            raise
+        except (UserError, MissingIndex, EngineUnavailable):
+            return None
+        pit_id = found.get("id" if self.kind == "elasticsearch" else "pit_id")
+        return pit_id if isinstance(pit_id, str) else None
+
+    def close_point_in_time(self, pit_id: str) -> None:
+        """Release the point in time; one that has expired already, or that the cluster no longer
+        knows, is released."""
+        what = "close a point in time"
+        client, auth = self._as_caller()
+        try:
+            if self.kind == "elasticsearch":
+                self._call(what, client.close_point_in_time, id=pit_id, **auth)
+            else:
+                self._call(what, client.delete_pit, body={"pit_id": [pit_id]}, **auth)
+        except (MissingIndex, UserError, EngineUnavailable):
+            pass
 
     def indices(self) -> list[str]:
         client, auth = self._as_caller()

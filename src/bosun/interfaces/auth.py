@@ -8,7 +8,9 @@ One rule for every server (`bosun serve`, `bosun serve graphql`, the MCP server)
 - whenever a token is set, every request must carry `Authorization: Bearer <token>`, compared in
   constant time; paths a server declares public (a page's static files, which hold no data) are
   exempt:
-  exact paths, or prefixes written with a trailing `*`.
+  exact paths, or prefixes written with a trailing `*`;
+- `BOSUN_ADMIN_TOKEN`, when set, is accepted wherever the token is, and makes its bearer an
+  administrator, who reads every thread (`interfaces.owners`).
 
 and which `Host` a request may name (against DNS rebinding, where a web page's own name comes to
 point at 127.0.0.1): bound to loopback, the loopback names (with any port) and those of

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 
 from bosun.planner.context import RunContext
 from bosun.planner.nodes import (
@@ -21,12 +23,15 @@ from bosun.planner.nodes import (
     g_review_gate,
     route_after_planner,
 )
-from bosun.planner.state import MainState
+from bosun.planner.state import MainState, TurnInput
 from bosun.workers.models import WorkerInput
 
+# the state, the run context every node receives, a new turn's input, what a run returns
+Graph = CompiledStateGraph[MainState, RunContext, TurnInput, MainState]
 
-def build_graph(checkpointer: Any = None) -> Any:
-    graph = StateGraph(MainState, context_schema=RunContext)
+
+def build_graph(checkpointer: BaseCheckpointSaver[Any] | None = None) -> Graph:
+    graph = StateGraph(MainState, context_schema=RunContext, input_schema=TurnInput)
     graph.add_node("f01_reiterate_intention", f01_reiterate_intention)
     graph.add_node("f02_planner", f02_planner)
     graph.add_node("g_plan_gate", g_plan_gate)

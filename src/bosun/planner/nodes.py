@@ -20,7 +20,7 @@ from bosun.planner.rules import synthesis_refs
 from bosun.planner.state import MainState
 from bosun.planner.synthesis import synthesize
 from bosun.workers.models import Clarification, Goal, SubGoal, WorkerInput, WorkerResult
-from bosun.workers.registry import RegisteredWorker
+from bosun.workers.registry import Worker
 from bosun.workers.slots import CLARIFICATION_MESSAGE, ENTITY_OPTIONS
 
 Update = dict[str, Any]
@@ -257,9 +257,7 @@ def _run_worker(worker_input: WorkerInput, ctx: RunContext) -> WorkerResult:
         )
 
 
-def _checked_run(
-    registered: RegisteredWorker, worker_input: WorkerInput, ctx: RunContext
-) -> WorkerResult:
+def _checked_run(registered: Worker, worker_input: WorkerInput, ctx: RunContext) -> WorkerResult:
     """The worker, in its own thread, with its model calls billed to its sub-goal; what it produced
     must fill the slots it declares, with their types, or it is a failed result naming the slot."""
     sub_goal = worker_input.sub_goal
@@ -332,8 +330,8 @@ def g_review_gate(state: MainState, runtime: Runtime[RunContext]) -> Update:
     return _changed(state, goals=closed, sub_goals=sub_goals, notes=notes)
 
 
-def f14_synthesizer(state: MainState) -> Update:
-    """Resolve synthesis_inputs and assemble one answer (a template; no model)."""
-    answer = synthesize(state)
+def f14_synthesizer(state: MainState, runtime: Runtime[RunContext]) -> Update:
+    """Resolve synthesis_inputs and write the whole answer (a template; no model)."""
+    answer = synthesize(state, runtime.context)
     emit(TurnEvent(kind="done", round=state.round, status=answer.status))
     return {"final_response": answer}

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import sqlite3
 import sys
-from collections.abc import Iterator
-from dataclasses import replace
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-from langgraph.types import Command, Durability
+from langgraph.types import Command, Durability, StreamMode
 from pydantic import BaseModel
 
 from bosun.errors import StoreError
@@ -19,7 +21,9 @@ from bosun.planner.answer import Answer, Trace, trace_of
 from bosun.planner.checkpoints import ChannelSqliteSaver
 from bosun.planner.context import RunContext
 from bosun.planner.events import TurnEvent
-from bosun.planner.state import MainState
+from bosun.planner.graph import Graph
+from bosun.planner.state import MainState, TurnInput
+from bosun.planner.synthesis import finished
 from bosun.settings import redacted
 from bosun.storage import open_sqlite, problem
 from bosun.understanding import PastTurn
@@ -103,7 +107,21 @@ def open_postgres_checkpointer(url: str) -> Any:
     return saver
 
 
-def _config(thread_id: str, context: RunContext) -> dict[str, Any]:
+@dataclass(frozen=True)
+class TurnOutcome:
+    """How one run of the graph ended: its answer and the turn's own last state.
+
+    The state is read from the run rather than from the thread's latest checkpoint, which another
+    process may have written since; `paused` says the turn waits inside the graph for a reply
+    (interrupt mode), so its checkpoints are kept.
+    """
+
+    answer: Answer
+    state: MainState
+    paused: bool = False
+
+
+def _config(thread_id: str, context: RunContext) -> RunnableConfig:
     return {
         "configurable": {"thread_id": thread_id},
         "max_concurrency": context.settings.max_parallel_workers,
@@ -111,20 +129,17 @@ def _config(thread_id: str, context: RunContext) -> dict[str, Any]:
 
 
 def stream_turn(
-    graph: Any,
+    graph: Graph,
     question: str,
     thread_id: str,
     context: RunContext,
     history: list[PastTurn] | None = None,
-    final: dict[str, Any] | None = None,
     durability: Durability | None = None,
     progress: bool = True,
-) -> Iterator[TurnEvent | Answer]:
-    """Events while the turn runs, then its Answer; a turn paused for a clarification resumes with
-    this reply.
+) -> Iterator[TurnEvent | TurnOutcome]:
+    """Events while the turn runs, then its TurnOutcome; a turn paused for a clarification resumes
+    with this reply.
 
-    `final`, when given, receives the turn's own last state: what the turn meant, read from its run
-    rather than from the thread's latest checkpoint, which another process may have written since.
     `durability` is LangGraph's: "async" (its default) checkpoints every step (a killed turn resumes
     where it stopped, `resume_turn`), "exit" only the turn's end or pause, for a caller that runs a
     killed turn again from its question. Without `progress` no event is streamed: LangGraph then
@@ -133,22 +148,14 @@ def stream_turn(
     """
     config = _config(thread_id, context)
     context, ledger = _with_ledger(context)
-    paused = _paused(graph, config)
-    payload: Any = (
+    payload: Command[Any] | TurnInput = (
         Command(resume=question)
-        if paused
-        else {"question": question, "conversation_history": history or []}
+        if _paused(graph, config)
+        else TurnInput(question=question, conversation_history=history or [])
     )
-    final = {} if final is None else final
-    yield from _stream(graph, payload, thread_id, context, final, durability, progress)
-    # the stream says where it paused: no need to read the state again
-    pending = final.get(_PAUSE, ())
-    answer = (
-        _asked(pending[0].value, final, question, thread_id)
-        if pending
-        else _answer(final, question, thread_id)
-    )
-    yield _billed(answer, ledger)
+    values = yield from _stream(graph, payload, thread_id, context, durability, progress)
+    outcome = _outcome(values, question, thread_id, context)
+    yield replace(outcome, answer=_billed(outcome.answer, ledger))
 
 
 def _with_ledger(context: RunContext) -> tuple[RunContext, Ledger | None]:
@@ -160,8 +167,8 @@ def _with_ledger(context: RunContext) -> tuple[RunContext, Ledger | None]:
 
 
 def _billed(answer: Answer, ledger: Ledger | None) -> Answer:
-    """The answer with the turn's tokens (in total and per sub-goal) and what the rules answered
-    instead."""
+    """The answer with the turn's tokens, in total and per sub-goal (what the rules answered
+    instead, the answer says itself)."""
     if ledger is None:
         return answer
     tokens = ledger.summary()
@@ -169,28 +176,37 @@ def _billed(answer: Answer, ledger: Ledger | None) -> Answer:
         e.model_copy(update={"tokens": tokens.by_node.get(f"sg{e.id}")})
         for e in answer.trace.sub_goals
     ]
-    trace = answer.trace.model_copy(
-        update={"sub_goals": entries, "notes": [*answer.trace.notes, *ledger.notes]}
-    )
-    return answer.model_copy(
-        update={
-            "tokens": tokens,
-            "trace": trace,
-            "assumptions": [*answer.assumptions, *ledger.notes],
-        }
-    )
+    trace = answer.trace.model_copy(update={"sub_goals": entries})
+    return answer.model_copy(update={"tokens": tokens, "trace": trace})
 
 
-def _paused(graph: Any, config: dict[str, Any]) -> bool:
+def _paused(graph: Graph, config: RunnableConfig) -> bool:
     """Whether the thread waits at a pause: its last checkpoint holds one (read without rebuilding
     the state)."""
-    last = graph.checkpointer.get_tuple(config) if graph.checkpointer else None
+    saver = graph.checkpointer
+    last = saver.get_tuple(config) if isinstance(saver, BaseCheckpointSaver) else None
     return last is not None and any(
         channel == _PAUSE for _, channel, _ in last.pending_writes or ()
     )
 
 
-def _asked(value: dict[str, Any], values: dict[str, Any], question: str, thread_id: str) -> Answer:
+def _outcome(
+    values: dict[str, Any], question: str, thread_id: str, context: RunContext
+) -> TurnOutcome:
+    """The run's answer from its last state: F14's, or one finished as F14 finishes its own when
+    the turn paused (the stream says where, so the state is not read again) or stopped short."""
+    state = MainState.model_validate({"question": question, **values})
+    pending = values.get(_PAUSE, ())
+    if pending:
+        asked = _asked(pending[0].value, state, question, thread_id)
+        return TurnOutcome(finished(asked, state, context), state, paused=True)
+    answer = _answer(state, question, thread_id)
+    if state.final_response is None:
+        answer = finished(answer, state, context)
+    return TurnOutcome(answer, state)
+
+
+def _asked(value: dict[str, Any], state: MainState, question: str, thread_id: str) -> Answer:
     """The answer of a turn paused inside the graph (interrupt mode): the question and its
     options."""
     asked = Clarification.model_validate(value)
@@ -200,68 +216,73 @@ def _asked(value: dict[str, Any], values: dict[str, Any], question: str, thread_
         status="needs_clarification",
         answer=asked.text,
         clarification=asked,
-        trace=_trace(values),
+        trace=trace_of(state.sub_goals, state.notes),
     )
 
 
-def resume_turn(
-    graph: Any, thread_id: str, context: RunContext, final: dict[str, Any] | None = None
-) -> Answer:
+def resume_turn(graph: Graph, thread_id: str, context: RunContext) -> Answer:
     """Finish a turn interrupted mid-way (a killed process) from its last checkpoint."""
-    final = {} if final is None else final
-    for _ in _stream(graph, None, thread_id, context, final):
-        pass
-    return _answer(final, str(final.get("question", "")), thread_id)
+    *_, outcome = _resumed(graph, thread_id, context)
+    assert isinstance(outcome, TurnOutcome)
+    return outcome.answer
 
 
-def forget_finished(graph: Any, thread_id: str, final: dict[str, Any]) -> None:
+def _resumed(
+    graph: Graph, thread_id: str, context: RunContext
+) -> Iterator[TurnEvent | TurnOutcome]:
+    values = yield from _stream(graph, None, thread_id, context)
+    state = MainState.model_validate({"question": "", **values})
+    yield TurnOutcome(_answer(state, state.question, thread_id), state)
+
+
+def forget_finished(graph: Graph, thread_id: str, outcome: TurnOutcome) -> None:
     """Drop a finished turn's checkpoints: resuming needs none, and memory lives in the turn store.
 
-    A turn paused inside the graph (interrupt mode: its last state, `final`, holds the pause) keeps
-    its checkpoints, as its reply resumes them.
+    A turn paused inside the graph (interrupt mode) keeps its checkpoints, as its reply resumes
+    them.
     """
     saver = graph.checkpointer
-    if saver and not final.get(_PAUSE):
+    if isinstance(saver, BaseCheckpointSaver) and not outcome.paused:
         saver.delete_thread(thread_id)
 
 
 def run_turn(
-    graph: Any,
+    graph: Graph,
     question: str,
     thread_id: str,
     context: RunContext,
     history: list[PastTurn] | None = None,
 ) -> Answer:
     *_, outcome = stream_turn(graph, question, thread_id, context, history, progress=False)
-    assert isinstance(outcome, Answer)
-    return outcome
+    assert isinstance(outcome, TurnOutcome)
+    return outcome.answer
 
 
 def _stream(
-    graph: Any,
-    payload: Any,
+    graph: Graph,
+    payload: Command[Any] | TurnInput | None,
     thread_id: str,
     context: RunContext,
-    final: dict[str, Any],
     durability: Durability | None = None,
     progress: bool = True,
-) -> Iterator[TurnEvent]:
-    """Yield custom events (with `progress`); keep the last full state in `final`."""
+) -> Generator[TurnEvent, None, dict[str, Any]]:
+    """Yield custom events (with `progress`); return the last full state LangGraph streamed."""
     config = _config(thread_id, context)
-    modes = ["custom", "values"] if progress else ["values"]
+    modes: list[StreamMode] = ["custom", "values"] if progress else ["values"]
+    values: dict[str, Any] = {}
     for mode, chunk in graph.stream(
         payload, config, context=context, stream_mode=modes, durability=durability
     ):
         if mode == "custom" and isinstance(chunk, TurnEvent):
             yield chunk
-        elif mode == "values":
-            final.clear()
-            final.update(chunk)
+        elif mode == "values" and isinstance(chunk, dict):
+            values = chunk
+    return values
 
 
-def _answer(values: dict[str, Any], question: str, thread_id: str) -> Answer:
-    final = values.get("final_response")
-    if not isinstance(final, Answer):
+def _answer(state: MainState, question: str, thread_id: str) -> Answer:
+    final = state.final_response
+    if final is None:
         return Answer(
             question=question,
             thread_id=thread_id,
@@ -270,11 +291,6 @@ def _answer(values: dict[str, Any], question: str, thread_id: str) -> Answer:
             trace=Trace(rounds=0, sub_goals=[]),
         )
     return final.model_copy(update={"question": question, "thread_id": thread_id})
-
-
-def _trace(values: dict[str, Any]) -> Trace:
-    state = MainState.model_validate(values)
-    return trace_of(state.sub_goals, state.notes)
 
 
 def render_trace_mermaid(trace: Trace) -> str:

@@ -35,6 +35,13 @@ class PlanDecision(BaseModel):
     reasoning: str = ""
 
 
+class TurnInput(BaseModel):
+    """What a new turn starts the graph with: the human message and the thread's last turns."""
+
+    question: str
+    conversation_history: list[PastTurn] = Field(default_factory=list)
+
+
 class MainState(BaseModel):
     question: str
     goals: list[Goal] = Field(default_factory=list)

@@ -1,13 +1,22 @@
 """F14's template: resolve synthesis_inputs and assemble the answer of DATA_CONTRACT §3 (no
-model)."""
+model), then add what the answer says besides the workers' deliverables: the model's fallbacks, the
+note about today, charts, and the taught words."""
 
 from __future__ import annotations
 
 from typing import Literal
 
+from bosun.answers.charts import chart_for
+from bosun.answers.notes import picked, remember_offer, taught_notes
+from bosun.catalog.taught import TaughtWord
+from bosun.ledger import Ledger
 from bosun.planner.answer import Answer, trace_of
+from bosun.planner.context import RunContext, Taught
 from bosun.planner.state import MainState
-from bosun.workers.models import Deliverable
+from bosun.understanding import Meaning
+from bosun.workers.context import Context
+from bosun.workers.models import Deliverable, Goal
+from bosun.workers.slots import ANALYSIS_RESULT
 
 
 def _as_deliverable(value: object) -> Deliverable:
@@ -15,7 +24,23 @@ def _as_deliverable(value: object) -> Deliverable:
     return value if isinstance(value, Deliverable) else Deliverable(text=str(value))
 
 
-def synthesize(state: MainState) -> Answer:
+def synthesize(state: MainState, context: RunContext) -> Answer:
+    """The turn's whole answer: the deliverables assembled, then finished."""
+    return finished(_assembled(state), state, context)
+
+
+def finished(answer: Answer, state: MainState, context: RunContext) -> Answer:
+    """What every answer of a turn adds to what it says: the model answers the rules replaced (llm
+    backend), the note about today, a chart on each chart-shaped table, and the taught words.
+
+    F14 finishes its answer so; so does the run for an answer made outside F14 (a pause)."""
+    answer = _with_fallbacks(answer, context.ledger)
+    answer = _with_today(answer, state, context.today_note)
+    answer = _with_charts(answer)
+    return _with_taught(answer, state, context)
+
+
+def _assembled(state: MainState) -> Answer:
     parts: list[Deliverable] = []
     for ref in (state.synthesis_inputs or {}).values():
         value = state.completed_outputs.get(ref.from_sub_goal, {}).get(ref.slot)
@@ -64,3 +89,77 @@ def _not_understood(words: list[str]) -> str:
         "what follows "
         "answers the rest of the question, not the whole of it."
     )
+
+
+def _with_fallbacks(answer: Answer, ledger: Ledger | None) -> Answer:
+    """The model answers the rules replaced this turn, as assumptions and in the trace."""
+    if ledger is None:
+        return answer
+    trace = answer.trace.model_copy(update={"notes": [*answer.trace.notes, *ledger.notes]})
+    return answer.model_copy(
+        update={"trace": trace, "assumptions": [*answer.assumptions, *ledger.notes]}
+    )
+
+
+def _with_today(answer: Answer, state: MainState, today_note: str | None) -> Answer:
+    """The data's last day taken as today is said when the turn read a time word."""
+    if today_note is None or today_note in answer.assumptions:
+        return answer
+    if not any(g.params.meaning is not None and g.params.meaning.time for g in state.goals):
+        return answer
+    return answer.model_copy(update={"assumptions": [*answer.assumptions, today_note]})
+
+
+def _with_charts(answer: Answer) -> Answer:
+    """The answer with a chart on each result that has a chart-shaped table."""
+    results = [r.model_copy(update={"chart": chart_for(r)}) for r in answer.results]
+    return answer.model_copy(update={"results": results})
+
+
+def _with_taught(answer: Answer, state: MainState, context: RunContext) -> Answer:
+    """The answer saying which taught words it read, and offering to remember a pick made
+    twice."""
+    taught = context.taught
+    if taught is None:
+        return answer
+    read = taught.read_through(state.question, context.today())
+    said = taught_notes(read, answer.not_understood)
+    offered = _offered(taught, state, context)
+    text = answer.answer
+    if offered is not None:
+        text += f"\n\n{remember_offer(offered)}"
+    return answer.model_copy(
+        update={
+            "assumptions": [*answer.assumptions, *said],
+            "answer": text,
+            "remember": [offered] if offered else [],
+        }
+    )
+
+
+def _offered(taught: Taught, state: MainState, context: RunContext) -> TaughtWord | None:
+    """The alias to offer: this turn picked one of the options the last turn asked back about,
+    as often as it takes to be remembered."""
+    if taught.asked is None:
+        return None
+    meaning = main_meaning(state, context)
+    pick = picked(taught.asked, meaning) if meaning is not None else None
+    if pick is None:
+        return None
+    return taught.remembered(taught.asked.term, pick)
+
+
+def main_meaning(state: MainState, context: Context) -> Meaning | None:
+    """What the turn's first data goal was taken to mean, or None when it asked no data."""
+    goals = [g for g in state.goals if g.params.kind == "data"]
+    return meaning_of(goals[0], state, context) if goals else None
+
+
+def meaning_of(goal: Goal, state: MainState, context: Context) -> Meaning:
+    """What the goal was taken to mean: metadata_lookup's reading (after any pick), else the goal's
+    own."""
+    for sub_goal in state.sub_goals:
+        found = state.output(sub_goal.id, ANALYSIS_RESULT)
+        if sub_goal.goal_id == goal.id and found is not None:
+            return found
+    return goal.params.meaning or context.understanding.analyze(goal.params.text, context.today())

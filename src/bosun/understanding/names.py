@@ -4,11 +4,22 @@ then vectors.
 Everything comes from the catalog (names, aliases, codes, inline vocabularies); nothing here knows
 a domain. A phrase that names several things equally well is an ambiguity; a capitalised phrase
 that names nothing is an unknown term.
+
+With each caller's own cluster credentials (BOSUN_ENGINE_AUTH=caller), a caller resolves only the
+names of the reference rows the cluster lets them read (`CallerNames`): read again with their
+credential, so an index they are denied gives them no names and a row hidden from them (document-
+level security) none either, in a reading, a question back or a suggestion. The catalog file's own
+words (inline vocabularies, aliases of a name they may read) are everyone's.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -17,6 +28,10 @@ from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
 from bosun.catalog import Catalog
+from bosun.catalog.loader import index_rows
+from bosun.engines.base import Engine
+from bosun.engines.caller import caller
+from bosun.errors import CatalogError, Forbidden
 from bosun.understanding.meaning import Resolution
 
 if TYPE_CHECKING:
@@ -62,29 +77,139 @@ class Found:
 
 @dataclass
 class NameIndex:
-    """Every name the catalog knows, normalised, → candidates."""
+    """Every name the catalog knows, normalised, → candidates, and how close a name must be to
+    match: a typo's similarity (0-100) at least `fuzzy_min_score`; names within `ambiguity_margin`
+    points of the nearest by vector are an ambiguity (the catalog's `defaults` set both)."""
 
     names: dict[str, list[Candidate]] = field(default_factory=dict)
     tokens: dict[str, set[str]] = field(default_factory=dict)
+    fuzzy_min_score: float = 80.0
+    ambiguity_margin: float = 3.0
+    # the names each caller may read, when the reference rows live in a cluster
+    callers: CallerNames | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def keys(self) -> list[str]:
         """Every name, for fuzzy matching (built once, after the index is filled)."""
         return list(self.names)
 
-    def add(self, name: str, candidate: Candidate) -> None:
-        key = normalize(name)
-        if not key:
-            return
+    def seen(self) -> NameIndex:
+        """The names the current caller may read: this index itself outside a caller's request,
+        else its copy without the names the cluster hides from them (kept per caller)."""
+        if self.callers is None:
+            return self
+        hidden = self.callers.hidden()
+        if not hidden:
+            return self
+        return self.callers.view(hidden, lambda: self._without(hidden))
+
+    def _without(self, hidden: frozenset[tuple[str, str]]) -> NameIndex:
+        view = NameIndex(
+            fuzzy_min_score=self.fuzzy_min_score, ambiguity_margin=self.ambiguity_margin
+        )
+        for key, candidates in self.names.items():
+            for candidate in candidates:
+                if (candidate.entity, candidate.value) not in hidden:
+                    view.add_key(key, candidate)
+        return view
+
+    def add_key(self, key: str, candidate: Candidate) -> None:
+        """Add a candidate under a name already normalised."""
         found = self.names.setdefault(key, [])
         if all((c.entity, c.value) != (candidate.entity, candidate.value) for c in found):
             found.append(candidate)
         for token in key.split():
             self.tokens.setdefault(token, set()).add(key)
 
+    def add(self, name: str, candidate: Candidate) -> None:
+        key = normalize(name)
+        if key:
+            self.add_key(key, candidate)
+
+
+class CallerNames:
+    """The names of reference rows each caller of a cluster may not read, found by reading the rows
+    again with the caller's credential (kept per caller for `KEEP_S`, at most `MOST` callers)."""
+
+    KEEP_S = 300.0  # how long what the cluster let a caller read is kept before it is asked again
+    MOST = 256
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self._hidden: OrderedDict[str, tuple[float, frozenset[tuple[str, str]]]] = OrderedDict()
+        self._views: dict[frozenset[tuple[str, str]], NameIndex] = {}
+        self._lock = threading.Lock()
+
+    def hidden(self) -> frozenset[tuple[str, str]]:
+        """(entity, name) of every name whose rows the current caller may not read; none outside a
+        caller's request."""
+        secret, engine = caller(), self.catalog.engine
+        if secret is None or engine is None:
+            return frozenset()
+        key = hashlib.sha256(secret.get_secret_value().encode()).hexdigest()
+        with self._lock:
+            kept = self._hidden.get(key)
+        if kept is not None and time.monotonic() - kept[0] < self.KEEP_S:
+            return kept[1]
+        rows: dict[str, list[dict[str, Any]] | None] = {}  # object → the caller's rows of it
+        hidden = frozenset(
+            pair for name in self._named() for pair in self._unread(name, engine, rows)
+        )
+        with self._lock:
+            self._hidden[key] = (time.monotonic(), hidden)
+            self._hidden.move_to_end(key)
+            while len(self._hidden) > self.MOST:
+                self._hidden.popitem(last=False)
+        return hidden
+
+    def view(self, hidden: frozenset[tuple[str, str]], build: Callable[[], NameIndex]) -> NameIndex:
+        """The index without `hidden`, built once for every caller who may not read the same."""
+        with self._lock:
+            if hidden not in self._views:
+                if len(self._views) >= self.MOST:
+                    self._views.clear()
+                self._views[hidden] = build()
+            return self._views[hidden]
+
+    def _named(self) -> list[str]:
+        entities = self.catalog.spec.entities.items()
+        return [name for name, spec in entities if spec.object and spec.name_field]
+
+    def _unread(
+        self, entity: str, engine: Engine, rows: dict[str, list[dict[str, Any]] | None]
+    ) -> set[tuple[str, str]]:
+        """The entity's names the caller may not read: all of them when the cluster denies the
+        index, none when the cluster has no such index (the catalog file's rows are everyone's)."""
+        spec = self.catalog.spec.entities[entity]
+        assert spec.object is not None and spec.name_field is not None
+        if spec.object not in rows:
+            rows[spec.object] = self._readable(spec.object, engine)
+        readable = rows[spec.object]
+        if readable is None:
+            return set()
+        names = {str(row.get(spec.name_field)) for row in readable}
+        every = {str(row[spec.name_field]) for row in self.catalog.reference_rows(spec.object)}
+        return {(entity, name) for name in every - names}
+
+    def _readable(self, name: str, engine: Engine) -> list[dict[str, Any]] | None:
+        """The object's rows as the caller reads them: none when denied, None when the cluster has
+        no such index (its names then come from the catalog's own file, everyone's)."""
+        obj = self.catalog.object(name)
+        try:
+            return index_rows(engine, obj.index, obj.id_field)
+        except Forbidden:
+            return []
+        except CatalogError:
+            return None
+
 
 def build_index(catalog: Catalog) -> NameIndex:
-    index = NameIndex()
+    defaults = catalog.spec.defaults
+    index = NameIndex(
+        fuzzy_min_score=defaults.fuzzy_min_score,
+        ambiguity_margin=defaults.ambiguity_margin,
+        callers=CallerNames(catalog),
+    )
     for name, spec in catalog.spec.entities.items():
         for value, aliases in spec.values.items():
             index.add(value, Candidate(name, value, "code"))
@@ -110,7 +235,6 @@ def find_names(
     text: str,
     index: NameIndex,
     *,
-    min_score: float = 80.0,
     skip: set[str] | None = None,
     vectors: NameVectors | None = None,
     min_similarity: float = 0.82,
@@ -122,6 +246,7 @@ def find_names(
     `common` holds ordinary words: a short name written in lower case is read only when it is not
     one ("zim", "msc", but not "one" or "in"); without it, short names are read only in capitals.
     """
+    index = index.seen()
     words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
     taken = [False] * len(words)
     found: list[Found] = []
@@ -130,9 +255,7 @@ def find_names(
             if any(taken[i : i + size]):
                 continue
             phrase = text[words[i][0] : words[i + size - 1][1]]
-            hit = _match(
-                phrase, index, skip or set(), min_score, vectors, min_similarity, common, plurals
-            )
+            hit = _match(phrase, index, skip or set(), vectors, min_similarity, common, plurals)
             if hit is not None:
                 found.append(Found(words[i][0], words[i + size - 1][1], phrase, *hit))
                 taken[i : i + size] = [True] * size
@@ -151,7 +274,6 @@ def _match(
     phrase: str,
     index: NameIndex,
     skip: set[str],
-    min_score: float,
     vectors: NameVectors | None = None,
     min_similarity: float = 0.82,
     common: frozenset[str] | None = None,
@@ -169,13 +291,13 @@ def _match(
         return tuple(index.names[key]), 100.0
     # a lower-case word is fuzzy-matched only when long ("maesrk", not "times")
     if not _proper(phrase):
-        return None if " " in key or len(key) < 6 else _fuzzy(key, index, min_score)
+        return None if " " in key or len(key) < 6 else _fuzzy(key, index)
     partial = _partial(key, index)
     if partial:
         return partial, 95.0
     if len(key) < 5 or len(key.split()) > 3:
         return None
-    fuzzy = _fuzzy(key, index, min_score)
+    fuzzy = _fuzzy(key, index)
     if (
         fuzzy is None
         and vectors is not None
@@ -201,14 +323,14 @@ def _singular(key: str, index: NameIndex, plurals: tuple[str, ...]) -> str:
     return key
 
 
-def _fuzzy(key: str, index: NameIndex, min_score: float) -> Hit | None:
+def _fuzzy(key: str, index: NameIndex) -> Hit | None:
     """The closest name by Damerau-Levenshtein similarity (a swapped pair of letters costs one edit,
     as people type), scored natively by rapidfuzz."""
     best = process.extractOne(
         key,
         index.keys,
         scorer=DamerauLevenshtein.normalized_similarity,
-        score_cutoff=min_score / 100.0,
+        score_cutoff=index.fuzzy_min_score / 100.0,
     )
     if best is None:
         return None
@@ -218,12 +340,13 @@ def _fuzzy(key: str, index: NameIndex, min_score: float) -> Hit | None:
 
 
 def _nearest(key: str, index: NameIndex, vectors: NameVectors, min_similarity: float) -> Hit | None:
-    """The nearest name by vector, if near enough; names within 0.03 of the nearest are an
-    ambiguity."""
+    """The nearest name by vector, if near enough; names within the index's ambiguity margin of the
+    nearest are an ambiguity."""
     near = vectors.search(key, limit=3)
     if not near or near[0][1] < min_similarity:
         return None
     best = near[0][1]
+    margin = index.ambiguity_margin / 100.0
     if any(
         c.value == near[0][0] or normalize(c.value) == near[0][0] for c in _exact_parts(key, index)
     ):
@@ -231,7 +354,7 @@ def _nearest(key: str, index: NameIndex, vectors: NameVectors, min_similarity: f
     keys = [
         k
         for k, score in near
-        if score >= min_similarity and best - score <= 0.03 and k in index.names
+        if score >= min_similarity and best - score <= margin and k in index.names
     ]
     candidates: dict[tuple[str, str], Candidate] = {}
     for k in keys:

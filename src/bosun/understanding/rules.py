@@ -42,7 +42,7 @@ class RulesUnderstanding:
     # the third stage of name resolution, after exact/alias and fuzzy
     vectors: NameVectors | None = None
     grammar: Grammar = dataclasses.field(default_factory=english)
-    _seen: dict[tuple[str, date], Meaning] = dataclasses.field(
+    _seen: dict[tuple[str, date, frozenset[tuple[str, str]]], Meaning] = dataclasses.field(
         default_factory=dict, repr=False, compare=False
     )
 
@@ -126,8 +126,10 @@ class RulesUnderstanding:
 
     def analyze(self, text: str, today: date) -> Meaning:
         """The meaning of `text`; F01 and metadata_lookup both ask, so the last few are
-        remembered."""
-        key = (text, today)
+        remembered, each for the names it was read with (a caller's own, BOSUN_ENGINE_AUTH=caller).
+        """
+        callers = self.index.callers
+        key = (text, today, callers.hidden() if callers else frozenset())
         if key not in self._seen:
             if len(self._seen) >= 64:
                 self._seen.clear()

@@ -10,10 +10,10 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from bosun.understanding import day_name
-from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning
+from bosun.query import Table
+from bosun.understanding import date_span, day_name
+from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning, TimeFilter
 from bosun.understanding.readback import measure_words
-from bosun.workers.compared import period_words
 from bosun.workers.slots import QueryResults
 
 Figure = Callable[[Any, str | None], str]
@@ -21,14 +21,15 @@ _LISTED = 5
 
 
 def summary(meaning: Meaning, results: QueryResults, noun: str, which: str, figure: Figure) -> str:
+    table = results.table
     if meaning.periods:
-        outside = _outside(meaning, results.dates)
+        outside = _outside(meaning, table.dates)
         # a period the data does not reach: its zero is no figure, and a change from it is none
         if outside:
             return f"{outside} There is nothing to compare, so no change is given; the table has what there is."
-        said = _periods(meaning, results.rows, noun, which, figure)
-        return " ".join([said, *_coverage(meaning, results.dates)])
-    return _sets(meaning, results.rows, noun, results.considered, figure)
+        said = _periods(meaning, table, noun, which, figure)
+        return " ".join([said, *_coverage(meaning, table.dates)])
+    return _sets(meaning, table, noun, figure)
 
 
 def _outside(meaning: Meaning, dates: tuple[date | None, date | None]) -> str:
@@ -61,36 +62,42 @@ def _coverage(meaning: Meaning, dates: tuple[date | None, date | None]) -> list[
     return said
 
 
-def _periods(meaning: Meaning, rows: list[list[Any]], noun: str, which: str, figure: Figure) -> str:
+def _periods(meaning: Meaning, table: Table, noun: str, which: str, figure: Figure) -> str:
     """Both periods with their dates, each figure, and the change (absolute and in percent)."""
-    measure = meaning.measures[0]
+    measure, rows = meaning.measures[0], table.rows
     first, last = period_words(meaning.periods[0]), period_words(meaning.periods[-1])
     what = f"{measure_words(measure)} of the records {which}" if which else measure_words(measure)
     if not meaning.group_by:
         if not rows:
             return "No rows match."
-        row = rows[0]
+        before, after = _first_and_last(table, rows[0], meaning)
         return (
-            f"{what[0].upper()}{what[1:]}: {figure(row[0], measure.unit)} in {first}, "
-            f"{figure(row[len(meaning.periods) - 1], measure.unit)} in {last}; change "
-            f"{_change(row, figure)}."
+            f"{what[0].upper()}{what[1:]}: {figure(before, measure.unit)} in {first}, "
+            f"{figure(after, measure.unit)} in {last}; change {_change(table, rows[0], figure)}."
         )
     if not rows:
         return f"No {noun} have records in {first} or {last}."
-    listed = "; ".join(_group_row(row, meaning, figure) for row in rows[:_LISTED])
+    listed = "; ".join(_group_row(table, row, meaning, figure) for row in rows[:_LISTED])
     more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
     ranked = _ranked_by(meaning)
     return f"{what[0].upper()}{what[1:]}, {first} → {last}, {len(rows)} {noun}{ranked}: {listed}{more}."
 
 
-def _group_row(row: list[Any], meaning: Meaning, figure: Figure) -> str:
+def _first_and_last(table: Table, row: list[Any], meaning: Meaning) -> tuple[Any, Any]:
+    """The first measure's figure in the first period and in the last."""
+    last = len(meaning.periods) - 1
+    return table.figure(row, measure=0, period=0), table.figure(row, measure=0, period=last)
+
+
+def _group_row(table: Table, row: list[Any], meaning: Meaning, figure: Figure) -> str:
     unit = meaning.measures[0].unit
-    before, after = row[1], row[len(meaning.periods)]
-    return f"{row[0]} {figure(before, unit)} → {figure(after, unit)}, {_change(row, figure)}"
+    before, after = _first_and_last(table, row, meaning)
+    changed = _change(table, row, figure)
+    return f"{table.key(row)} {figure(before, unit)} → {figure(after, unit)}, {changed}"
 
 
-def _change(row: list[Any], figure: Figure) -> str:
-    difference, percent = row[-2], row[-1]
+def _change(table: Table, row: list[Any], figure: Figure) -> str:
+    difference, percent = table.cell(row, "change"), table.cell(row, "change_percent")
     if difference is None:
         return "no change (a period has no figure)"
     signed = f"+{figure(difference, None)}" if difference > 0 else figure(difference, None)
@@ -112,16 +119,17 @@ def _ranked_by(meaning: Meaning) -> str:
     return f", by {how} ({order})"
 
 
-def _sets(
-    meaning: Meaning, rows: list[list[Any]], noun: str, considered: int | None, figure: Figure
-) -> str:
+def _sets(meaning: Meaning, table: Table, noun: str, figure: Figure) -> str:
     """How many groups passed of how many, and the first of them."""
     test = "; ".join(_test(step) for step in meaning.steps if isinstance(step, HasAll | HasNone))
+    rows, considered = table.rows, table.considered
     of = f" of {considered:,}" if considered is not None else ""
     if not rows:
         return f"None{of} {noun} pass ({test})."
     measure = meaning.measures[0]
-    listed = "; ".join(f"{row[0]} {figure(row[1], measure.unit)}" for row in rows[:_LISTED])
+    listed = "; ".join(
+        f"{table.key(row)} {figure(table.figure(row), measure.unit)}" for row in rows[:_LISTED]
+    )
     more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
     return f"{len(rows):,}{of} {noun} pass ({test}) — {measure.label}: {listed}{more}."
 
@@ -131,3 +139,8 @@ def _test(step: HasAll | HasNone) -> str:
     if isinstance(step, HasAll):
         return f"records of each {field} {' and '.join(str(v) for v in step.values)}"
     return f"no record of {field} {' or '.join(str(v) for v in step.values)}"
+
+
+def period_words(period: TimeFilter) -> str:
+    """ "Q1 2025", "6 Jan 2025 to 3 Mar 2025": as the reading says dates."""
+    return date_span(period.start, period.end) or "all dates"

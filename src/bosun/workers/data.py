@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from bosun import query
 from bosun.catalog import Catalog
 from bosun.catalog.schema import Better
 from bosun.errors import InvalidReading, UnknownEntity, UserError
+from bosun.query import CompiledQuery, Table
 from bosun.understanding import (
     Ambiguity,
     Meaning,
@@ -28,12 +30,12 @@ from bosun.understanding import (
     replace_term,
     validate_meaning,
 )
-from bosun.workers import compared, compared_words, measure_text, querygen, stepquery, steptext
+from bosun.workers import compared_words, measure_text, steptext
 from bosun.workers.context import Context
 from bosun.workers.judged import better_way, verdict
 from bosun.workers.links import has_links, wired, with_keys
 from bosun.workers.models import Clarification, Deliverable, ResultTable, WorkerInput, WorkerResult
-from bosun.workers.names import code_names, with_names
+from bosun.workers.names import code_names, part_names, with_names
 from bosun.workers.registry import worker
 from bosun.workers.slots import (
     AMBIGUITY,
@@ -49,7 +51,6 @@ from bosun.workers.slots import (
     FORMATTED_RESULTS,
     LINKED_KEYS,
     PAGE_RESULTS,
-    CompiledQuery,
     QueryResults,
 )
 
@@ -240,7 +241,16 @@ def _mostly_unread(meaning: Meaning) -> bool:
 
 
 def _examples(ctx: Context) -> list[str]:
-    return [spec.words[0] for spec in ctx.catalog.spec.entities.values() if spec.words][:3]
+    """Up to three words to ask by: the names' entities, else the record's dimensions, else its
+    measures, so a catalog without names (a file of numbers and codes) still offers some."""
+    entities = [spec.words[0] for spec in ctx.catalog.spec.entities.values() if spec.words]
+    dimensions = [
+        (field.synonyms or [name.replace("_", " ")])[0]
+        for name, field in ctx.catalog.record.fields.items()
+        if field.role == "dimension"
+    ]
+    measures = [spec.words[0] for spec in ctx.catalog.spec.measures.values() if spec.words]
+    return (entities or dimensions or measures)[:3]
 
 
 @worker(
@@ -256,10 +266,8 @@ def es_query_gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
     # a link: the keys looked up before
     meaning = with_keys(wi.get(ANALYSIS_RESULT), wired(wi), ctx.catalog)
     unsure = [a for a in meaning.ambiguities if a.kind in ("field", "measure")]
-    query = CompiledQuery(
-        index=meaning.index, body=querygen.build_query(meaning, ctx.catalog), meaning=meaning
-    )
-    return WorkerResult.of(wi, ES_QUERY.of(query), AMBIGUITY.of(unsure))
+    compiled = query.compile(meaning, ctx.catalog)
+    return WorkerResult.of(wi, ES_QUERY.of(compiled), AMBIGUITY.of(unsure))
 
 
 @worker(
@@ -271,33 +279,25 @@ def es_query_gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
     title="run the query",
 )
 def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    query = wi.get(ES_QUERY)
-    response = ctx.engine.search(query.index, query.body)
-    dates = _data_span(query, ctx)
-    columns, rows, total = querygen.table(query.meaning, response, ctx.catalog, dates)
-    considered = compared.considered(query.meaning, response)
-    results = QueryResults(
-        columns=columns,
-        rows=rows,
-        total=total,
-        query=query.body,
-        meaning=query.meaning,
-        dates=dates,
-        groups=stepquery.group_count(response),
-        considered=considered,
-    )
+    compiled = wi.get(ES_QUERY)
+    response = ctx.engine.search(compiled.index, compiled.body)
+    dates = _data_span(compiled, ctx)
+    table = query.tabulate(compiled, response, ctx.catalog, dates)
+    table = part_names(table, ctx.catalog)
+    results = QueryResults(table=table, query=compiled.body, meaning=compiled.meaning)
     # no group passing a threshold is an answer, not records missing
-    passed = bool(query.meaning.steps)
-    return WorkerResult.of(wi, ES_RESULTS.of(results), empty=not (rows or passed or considered))
+    passed = bool(compiled.meaning.steps)
+    found = bool(table.rows or passed or table.considered)
+    return WorkerResult.of(wi, ES_RESULTS.of(results), empty=not found)
 
 
-def _data_span(query: CompiledQuery, ctx: Context) -> tuple[date | None, date | None]:
+def _data_span(compiled: CompiledQuery, ctx: Context) -> tuple[date | None, date | None]:
     """The first and last date the data has on the date field a question of periods reads, whatever
     else it filters (None, None for a question without periods)."""
-    field = querygen.period_field(query.meaning, ctx.catalog)
+    field = query.period_field(compiled.meaning, ctx.catalog)
     if field is None:
         return None, None
-    return querygen.record_dates(ctx.engine.search(query.index, compared.coverage_query(field)))
+    return query.record_dates(ctx.engine.search(compiled.index, query.coverage_query(field)))
 
 
 @worker(
@@ -310,8 +310,8 @@ def _data_span(query: CompiledQuery, ctx: Context) -> tuple[date | None, date | 
     title="fetch a page of records",
 )
 def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    query = wi.get(ES_QUERY)
-    meaning = query.meaning
+    compiled = wi.get(ES_QUERY)
+    meaning = compiled.meaning
     size = ctx.catalog.spec.defaults.page_size
     offset = (meaning.page - 1) * size
     if offset + size > ctx.settings.max_result_size:
@@ -320,10 +320,9 @@ def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
             "most "
             "Bosun reads for one question; narrow it down with a date range or a filter instead."
         )
-    body = {**query.body, "from": offset, "size": size}
-    columns, rows, total = querygen.table(
-        meaning, ctx.engine.search(query.index, body), ctx.catalog
-    )
+    body = {**compiled.body, "from": offset, "size": size}
+    page = query.tabulate(compiled, ctx.engine.search(compiled.index, body), ctx.catalog)
+    rows, total = page.rows, page.total
     end = offset + len(rows)
     if rows:
         text = f"Records {offset + 1:,}–{end:,} of {total:,}" + (
@@ -334,19 +333,20 @@ def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
     table = ResultTable(
         title=meaning.text,
         reading=read_back(meaning, ctx.catalog),
-        columns=columns,
+        columns=page.names,
         rows=rows,
         total=total,
         query=body,
         sub_goal_id=wi.sub_goal.id,
+        roles=page.roles,
     )
-    page = Deliverable(
+    shown = Deliverable(
         text=text,
         tables=[table],
         assumptions=meaning.assumptions,
         not_understood=meaning.not_understood,
     )
-    return WorkerResult.of(wi, PAGE_RESULTS.of(page))
+    return WorkerResult.of(wi, PAGE_RESULTS.of(shown))
 
 
 @worker(
@@ -360,33 +360,29 @@ def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
 def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
     results = wi.get(ES_RESULTS)
     # as the table was computed: a trend counts by default
-    meaning = querygen.counted(results.meaning, ctx.catalog)
+    meaning = query.counted(results.meaning, ctx.catalog)
+    found = results.table
     table = ResultTable(
         title=meaning.text,
         reading=read_back(meaning, ctx.catalog),
-        columns=results.columns,
-        rows=results.rows,
-        total=results.total,
+        columns=found.names,
+        rows=found.rows,
+        total=found.total,
         query=results.query,
         sub_goal_id=wi.sub_goal.id,
-        period_names=period_names(results.columns, results.rows, meaning.interval),
+        period_names=period_names(found.names, found.rows, meaning.interval),
+        roles=found.roles,
     )
-    groups = {r[0] for r in results.rows} if meaning.group_by else results.rows
-    names = code_names(ctx.catalog, meaning.group_by[0]) if meaning.group_by else {}
-    said = (
-        results.model_copy(update={"rows": with_names(results.rows, names)}) if names else results
-    )
-    over, noun = (
-        _Over.of(meaning, ctx.catalog),
-        _noun(meaning, ctx, max(len(groups), results.considered or 0)),
-    )
-    if compared.applies(meaning):  # periods side by side, set logic over groups
+    said = results.model_copy(update={"table": _with_names(found, meaning, ctx.catalog)})
+    over = _Over.of(meaning, ctx.catalog)
+    noun = _noun(meaning, ctx, max(_rows_named(found, meaning), found.considered or 0))
+    if query.compares(meaning):  # periods side by side, set logic over groups
         text = compared_words.summary(meaning, said, noun, over.which if over.said else "", _figure)
     # thresholds, top N within groups, running totals, changes, averages per period
     elif meaning.steps:
         text = steptext.summary(said, lambda count: _noun(meaning, ctx, count), over.which)
     else:
-        text = _summary(meaning, said, noun, over)
+        text = _summary(meaning, said.table, noun, over)
     unsure = wi.get(AMBIGUITY)
     assumed = [_assumed(a, meaning) for a in unsure]
     if not any(a.kind == "field" and meaning.time and a.term == meaning.time.text for a in unsure):
@@ -405,6 +401,23 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
         assumptions=[*meaning.assumptions, *assumed],
     )
     return WorkerResult.of(wi, FORMATTED_RESULTS.of(shown))
+
+
+def _with_names(table: Table, meaning: Meaning, catalog: Catalog) -> Table:
+    """The table as the text says it: a grouping's codes with their names, where the catalog has
+    them."""
+    if not meaning.group_by:
+        return table
+    names = code_names(catalog, meaning.group_by[0])
+    return with_names(table, meaning.group_by[0], names) if names else table
+
+
+def _rows_named(table: Table, meaning: Meaning) -> int:
+    """How many things the rows are: the groups (each once, whatever its periods), else the
+    rows."""
+    if not meaning.group_by:
+        return len(table.rows)
+    return len({table.key(row) for row in table.rows})
 
 
 def _assumed(ambiguity: Ambiguity, meaning: Meaning) -> str:
@@ -477,39 +490,44 @@ class _Over:
 _NAMED = 10  # the objects a listing names in its text; the rest are in its table
 
 
-def _objects_named(meaning: Meaning, rows: list[list[Any]], total: int, catalog: Catalog) -> str:
+def _objects_named(meaning: Meaning, table: Table, catalog: Catalog) -> str:
     """A listing of reference objects names them ("3 carriers with alliance Premier Alliance: HMM,
     ONE, YANG MING"); records are too many to name and are only counted."""
-    if meaning.index == catalog.record.index or not rows:
+    if meaning.index == catalog.record.index or not table.rows:
         return ""
-    names = ", ".join(str(row[0]) for row in rows[:_NAMED])
-    rest = total - min(len(rows), _NAMED)
+    names = ", ".join(str(table.key(row)) for row in table.rows[:_NAMED])
+    rest = table.total - min(len(table.rows), _NAMED)
     return f": {names}" + (f" and {rest:,} more" if rest > 0 else "")
 
 
-def _summary(meaning: Meaning, results: QueryResults, noun: str, over: _Over) -> str:
-    rows, total = results.rows, results.total
+def _summary(meaning: Meaning, table: Table, noun: str, over: _Over) -> str:
     if meaning.intent_type == "search":
-        more = "" if meaning.top_n else "; ask for page 2 for more"
-        shown = f" (showing the first {len(rows)}{more})" if total > len(rows) else ""
-        named = _objects_named(meaning, rows, total, over.catalog)
-        return f"{total:,} {over.records} {over.which}{named}{shown}.{_first_by_sort(meaning, results)}"
-    # columns before the figures
-    lead = int(bool(meaning.group_by)) + int(meaning.interval is not None)
+        return _found(meaning, table, over)
+    rows = table.rows
     if measure_text.special(meaning):
         records = f"the {over.records} {over.which}" if over.said else f"all {over.records}"
-        return measure_text.summary(meaning, rows, lead, noun, records, over.catalog)
+        return measure_text.summary(meaning, table, noun, records, over.catalog)
     if not rows:
         return "No rows match."
-    figures = list(zip(meaning.measures, rows[0][lead:], strict=True))
+    figures = list(zip(meaning.measures, table.figures(rows[0]), strict=True))
     # one number, or the one asked
     if len(rows) == 1 and figures and not (meaning.interval and not meaning.top_n):
-        return (
-            f"{_key(rows[0][:1], meaning)} — {_stated(figures)}."
-            if lead
-            else f"{_one_figure(figures, over)}."
-        )
-    return _listing(meaning, results.columns, rows, lead, noun)
+        labels = table.labels(rows[0])
+        if labels:
+            return f"{_key(labels[:1], meaning)} — {_stated(figures)}."
+        return f"{_one_figure(figures, over)}."
+    return _listing(meaning, table, noun)
+
+
+def _found(meaning: Meaning, table: Table, over: _Over) -> str:
+    """How many records (or objects) a search found, the first few named where they are objects,
+    and the first by the order asked."""
+    rows, total = table.rows, table.total
+    more = "" if meaning.top_n else "; ask for page 2 for more"
+    shown = f" (showing the first {len(rows)}{more})" if total > len(rows) else ""
+    named = _objects_named(meaning, table, over.catalog)
+    first = _first_by_sort(meaning, table)
+    return f"{total:,} {over.records} {over.which}{named}{shown}.{first}"
 
 
 def _one_figure(figures: list[tuple[Measure, Any]], over: _Over) -> str:
@@ -542,33 +560,37 @@ def _counts(measure: Measure) -> bool:
     return measure.agg in ("count", "cardinality")
 
 
-def _first_by_sort(meaning: Meaning, results: QueryResults) -> str:
+def _first_by_sort(meaning: Meaning, table: Table) -> str:
     """ "the heaviest shipment": the record at the top of the order, with the figure it was ordered
     by."""
-    if not meaning.sort or not results.rows or meaning.sort[0][0] not in results.columns:
+    if not meaning.sort or not table.rows or meaning.sort[0][0] not in table.names:
         return ""
     field, direction = meaning.sort[0]
-    first = results.rows[0]
-    value = first[results.columns.index(field)]
+    first = table.rows[0]
+    value = table.value(first, field)
     if value is None:
         return ""
     side = "highest" if direction == "desc" else "lowest"
-    return f" First, with the {side} {field.replace('_', ' ')}: {first[0]} ({_figure(value)})."
+    return (
+        f" First, with the {side} {field.replace('_', ' ')}: {table.key(first)} ({_figure(value)})."
+    )
 
 
-def _listing(
-    meaning: Meaning, columns: list[str], rows: list[list[Any]], lead: int, noun: str
-) -> str:
+def _listing(meaning: Meaning, table: Table, noun: str) -> str:
     """Several rows in words: "The top 5 shipper by TEU: A 1,234 TEU; B 1,100 TEU; … and 3 more"."""
+    rows = table.rows
     more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
-    if lead >= len(columns):  # "which carriers serve X": the values alone
-        return f"{len(rows)} {noun}: {', '.join(str(r[0]) for r in rows[:_LISTED])}{more}."
+    figure = table.column("figure")
+    if figure is None:  # "which carriers serve X": the values alone
+        named = ", ".join(str(_label(table, r)) for r in rows[:_LISTED])
+        return f"{len(rows)} {noun}: {named}{more}."
     unit = meaning.measures[0].unit if meaning.measures else None
     shown = "; ".join(
-        f"{_key(row[:lead], meaning)} {_figure(row[lead], unit)}" for row in rows[:_LISTED]
+        f"{_key(table.labels(row), meaning)} {_figure(table.figure(row), unit)}"
+        for row in rows[:_LISTED]
     )
-    groups = len({r[0] for r in rows}) if meaning.group_by and meaning.interval else len(rows)
-    return f"{_heading(meaning, groups, columns[lead], noun)}: {shown}{more}."
+    groups = _rows_named(table, meaning) if meaning.interval else len(rows)
+    return f"{_heading(meaning, groups, figure.name, noun)}: {shown}{more}."
 
 
 _LISTED = 5
@@ -628,23 +650,40 @@ def _other_measures(results: QueryResults, betters: list[Better | None]) -> str:
     """Groups compared on several measures ("their volumes and average transit times"): after the
     first, each further measure's leader, judged the catalog's way ("EVERGREEN has the best average
     transit days")."""
-    meaning = results.meaning
+    meaning, table = results.meaning, results.table
     if not meaning.group_by or meaning.interval or meaning.steps or meaning.periods:
         return ""
     said = []
-    for at, measure in enumerate(meaning.measures[1:], start=2):
-        rows = [
-            [r[0], r[at]] for r in results.rows if len(r) > at and isinstance(r[at], int | float)
-        ]
+    for index, measure in enumerate(meaning.measures[1:], start=1):
+        rows = _labelled_figures(table, index)
         if len(rows) >= 2:
             additive = measure.agg in ("count", "sum") and measure.share is None
-            better = betters[at - 1]  # the best first where the catalog says which way is better
-            said.append(
-                _ranking(
-                    rows, results.columns[at], additive, lowest=better == "lower", better=better
-                )
-            )
+            better = betters[index]  # the best first where the catalog says which way is better
+            label = _figure_name(table, index)
+            said.append(_ranking(rows, label, additive, lowest=better == "lower", better=better))
     return " ".join(said)
+
+
+def _labelled_figures(table: Table, measure: int) -> list[list[Any]]:
+    """[what a row is, its figure of `measure`] for each row whose figure is a number (none when
+    the table has no such figure)."""
+    if table.column("figure", measure) is None:
+        return []
+    pairs = [[_label(table, row), table.figure(row, measure)] for row in table.rows]
+    return [pair for pair in pairs if isinstance(pair[1], int | float)]
+
+
+def _label(table: Table, row: list[Any]) -> Any:
+    """What a row is, in one cell: its first key, else its period (None for the figures of all
+    records)."""
+    labels = table.labels(row)
+    return labels[0] if labels else None
+
+
+def _figure_name(table: Table, measure: int) -> str:
+    column = table.column("figure", measure)
+    assert column is not None
+    return column.name
 
 
 def _analysis(results: QueryResults, better: Better | None = None) -> str:
@@ -655,13 +694,13 @@ def _analysis(results: QueryResults, better: Better | None = None) -> str:
     if not meaning.measures or meaning.steps or meaning.periods:
         return ""
     # the first measure: ranked or followed
-    at = int(bool(meaning.group_by)) + int(meaning.interval is not None)
-    rows = [[r[0], r[at]] for r in results.rows if isinstance(r[at], int | float)]
+    table = results.table
+    rows = _labelled_figures(table, 0)
     if len(rows) < 2:
         return ""
-    label = results.columns[at]
+    label = _figure_name(table, 0)
     if meaning.interval and not meaning.group_by and not meaning.top_n:
-        whole = querygen.whole_periods(rows, meaning, results.dates)
+        whole = [r for r in rows if query.whole_period(r[0], meaning, table.dates)]
         named = [[period_cell(r[0], meaning.interval), r[1]] for r in rows]
         return _trend([named[rows.index(r)] for r in whole], label, named, meaning.interval)
     # a share of a sum means something; of averages, percentiles or shares not
@@ -800,17 +839,17 @@ def clarify_question(wi: WorkerInput, ctx: Context) -> WorkerResult:
     title="find what emptied the result",
 )
 def diagnose_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    query = wi.get(ES_QUERY)
-    return WorkerResult.of(wi, DIAGNOSIS.of(Deliverable(text=_diagnosis(query, ctx))))
+    compiled = wi.get(ES_QUERY)
+    return WorkerResult.of(wi, DIAGNOSIS.of(Deliverable(text=_diagnosis(compiled, ctx))))
 
 
-def _diagnosis(query: CompiledQuery, ctx: Context) -> str:
+def _diagnosis(compiled: CompiledQuery, ctx: Context) -> str:
     """Which of the query's filters, dropped alone, would find records."""
-    clauses = query.body["query"]["bool"]["filter"]
+    clauses = compiled.body["query"]["bool"]["filter"]
     culprits = []
     for i, clause in enumerate(clauses):
         rest = [c for j, c in enumerate(clauses) if j != i]
-        if ctx.engine.count(query.index, {"query": {"bool": {"filter": rest}}}) > 0:
+        if ctx.engine.count(compiled.index, {"query": {"bool": {"filter": rest}}}) > 0:
             culprits.append(clause)
     if not culprits:
         return "No records matched, and dropping any one filter would still find none."

@@ -12,10 +12,10 @@ from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.errors import UnsupportedQuery, UserError
+from bosun.query import filters
 from bosun.understanding import Meaning
 from bosun.understanding.meaning import Condition, Link
 from bosun.understanding.readback import condition_words
-from bosun.workers import querygen
 from bosun.workers.context import Context
 from bosun.workers.models import GoalParams, WorkerInput, WorkerResult
 from bosun.workers.registry import worker
@@ -51,7 +51,7 @@ def _keys(link: Link, ctx: Context) -> FoundKeys:
     obj = ctx.catalog.object(link.object)
     scope = Meaning(text=link.words, index=obj.index, conditions=[link.condition])
     body: dict[str, Any] = {
-        "query": {"bool": {"filter": querygen.filters(scope)}},
+        "query": {"bool": {"filter": filters(scope)}},
         "size": MAX_KEYS,
         "_source": [link.key],
         "sort": [{link.key: "asc"}],

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from bosun.catalog import Catalog
+from bosun.query import Table
 from bosun.understanding import Meaning, Measure, period_cell
 from bosun.understanding.grammar import english
 from bosun.understanding.readback import condition_words, value_names
@@ -24,27 +25,19 @@ def special(meaning: Meaning) -> bool:
     return any(m.share is not None or m.agg == "percentile" for m in meaning.measures)
 
 
-def widths(measures: list[Measure]) -> list[int]:
-    """How many table columns each measure takes (a share three, a percentile two, else one)."""
-    return [3 if m.share is not None else 2 if m.agg == "percentile" else 1 for m in measures]
-
-
-def summary(
-    meaning: Meaning, rows: list[list[Any]], lead: int, noun: str, over: str, catalog: Catalog
-) -> str:
+def summary(meaning: Meaning, table: Table, noun: str, over: str, catalog: Catalog) -> str:
     """The figures of a table of shares or percentiles in words; `over` says the records ("the
     shipments with carrier MAERSK", "all shipments"), `noun` what a row is ("carriers")."""
+    rows = table.rows
     if not rows:
         return "No rows match."
-    if lead == 0:
-        return (
-            "; ".join(
-                _figure(m, cells, meaning, over, catalog)
-                for m, cells in _split(meaning, rows[0], 0)
-            )
-            + "."
-        )
-    shown = "; ".join(_row(meaning, row, lead) for row in rows[:LISTED])
+    if not table.labelling:  # the figures of all the records
+        said = [
+            _figure(m, cells, meaning, over, catalog)
+            for m, cells in _split(table, meaning, rows[0])
+        ]
+        return "; ".join(said) + "."
+    shown = "; ".join(_row(table, meaning, row) for row in rows[:LISTED])
     more = f"; and {len(rows) - LISTED} more in the table" if len(rows) > LISTED else ""
     first = meaning.measures[0]
     return (
@@ -60,13 +53,9 @@ def notes(meaning: Meaning, engine_kind: str) -> list[str]:
     return [said["embedded"] if engine_kind == "embedded" else said["remote"]]
 
 
-def _split(meaning: Meaning, row: list[Any], lead: int) -> list[tuple[Measure, list[Any]]]:
+def _split(table: Table, meaning: Meaning, row: list[Any]) -> list[tuple[Measure, list[Any]]]:
     """Each measure with its cells of the row."""
-    out, at = [], lead
-    for measure, width in zip(meaning.measures, widths(meaning.measures), strict=True):
-        out.append((measure, row[at : at + width]))
-        at += width
-    return out
+    return [(measure, table.measured(row, i)) for i, measure in enumerate(meaning.measures)]
 
 
 def _figure(
@@ -89,10 +78,10 @@ def _figure(
     return f"{measure.label}: {_number(cells[0])}"
 
 
-def _row(meaning: Meaning, row: list[Any], lead: int) -> str:
-    key = " ".join(str(period_cell(v, meaning.interval)) for v in row[:lead])
+def _row(table: Table, meaning: Meaning, row: list[Any]) -> str:
+    key = " ".join(str(period_cell(v, meaning.interval)) for v in table.labels(row))
     said = []
-    for measure, cells in _split(meaning, row, lead):
+    for measure, cells in _split(table, meaning, row):
         if measure.share is not None:
             said.append(f"{_percent(cells[0])} ({_number(cells[1])} of {_number(cells[2])})")
         elif measure.agg == "percentile":

@@ -8,6 +8,7 @@ from typing import Any, Generic, Literal, TypeVar, Union, cast, get_args, get_or
 
 from pydantic import BaseModel, Field
 
+from bosun.query import Role
 from bosun.understanding import Continuation, Meaning
 
 GoalType = Literal["support", "deliverable"]
@@ -262,6 +263,16 @@ class ResultTable(BaseModel):
         description="each period of the rows (its first "
         "day, as the rows hold it) in words: 2025-01-01 by month is January 2025",
     )
+    roles: list[Role] = Field(
+        default_factory=list,
+        description="each column's role in the query's table (key, period, figure …, as "
+        "bosun.query.Table names them); empty for a table that no query made",
+    )
+
+    def cells(self, row: list[Any], role: Role) -> list[Any]:
+        """The row's cells of the columns of `role`, in order (none when the table has no
+        roles)."""
+        return [cell for cell, kind in zip(row, self.roles, strict=False) if kind == role]
 
 
 class Clarification(BaseModel):

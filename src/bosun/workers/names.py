@@ -1,12 +1,21 @@
-"""Codes said with their names (issue #24 class 8): where the catalog's reference names a record
-field's codes ("UA" in flights, "United Air Lines Inc." in airlines), an answer lists "UA (United
-Air Lines Inc.)"; the table keeps the codes the data holds."""
+"""Keys said by name.
+
+Codes with their names (issue #24 class 8): where the catalog's reference names a record field's
+codes ("UA" in flights, "United Air Lines Inc." in airlines), an answer lists "UA (United Air Lines
+Inc.)"; the table keeps the codes the data holds. Date parts by their words: a weekday grouping's
+keys (ISO numbers) are en.yaml's names in the table and the text ("Friday"); an hour stays its
+number.
+"""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from bosun.catalog import Catalog
+from bosun.catalog.schema import DatePartName
+from bosun.query import Table
+from bosun.understanding.readback import part_value_name
 
 
 def code_names(catalog: Catalog, field: str) -> dict[str, str]:
@@ -30,9 +39,25 @@ def code_names(catalog: Catalog, field: str) -> dict[str, str]:
     return {}
 
 
-def with_names(rows: list[list[Any]], names: dict[str, str]) -> list[list[Any]]:
-    """The rows with their first cell said with its name: "UA" → "UA (United Air Lines Inc.)"."""
-    return [[_named(row[0], names), *row[1:]] for row in rows]
+def with_names(table: Table, field: str, names: dict[str, str]) -> Table:
+    """The table with the keys of `field` said with their names: "UA" → "UA (United Air Lines
+    Inc.)"."""
+    return table.renamed(field, lambda code: _named(code, names))
+
+
+def part_names(table: Table, catalog: Catalog) -> Table:
+    """The table with the keys of a date part said by name: 5 → "Friday"."""
+    for field in [column.name for column in table.columns if column.role == "key"]:
+        part = _part(field, catalog)
+        if part is not None and part != "hour":  # an hour is said as its number
+            table = table.renamed(field, partial(part_value_name, part))
+    return table
+
+
+def _part(field: str, catalog: Catalog) -> DatePartName | None:
+    """The date part a record field is derived as ("weekday"), or None."""
+    spec = catalog.record.fields.get(field)
+    return spec.derived.part if spec is not None and spec.derived is not None else None
 
 
 def _named(code: Any, names: dict[str, str]) -> Any:

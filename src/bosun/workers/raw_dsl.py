@@ -19,10 +19,11 @@ from pydantic import BaseModel, Field
 from bosun.chat import ChatClient
 from bosun.errors import ModelFailure, UserError
 from bosun.ledger import fell_back
+from bosun.query import CompiledQuery
 from bosun.workers.context import Context
 from bosun.workers.models import WorkerInput, WorkerResult
-from bosun.workers.registry import RegisteredWorker, Registry, WorkerFn
-from bosun.workers.slots import ES_QUERY, CompiledQuery
+from bosun.workers.registry import Registry, Worker, WorkerFn
+from bosun.workers.slots import ES_QUERY
 
 LEAVES = {"term", "terms", "match", "match_phrase", "range", "prefix", "exists"}
 BOOL_PARTS = {"must", "filter", "should", "must_not"}
@@ -43,7 +44,7 @@ def with_raw_dsl(registry: Registry, client: ChatClient) -> Registry:
     if "es_query_gen" not in registry.workers:
         return registry
     inner = registry.workers["es_query_gen"]
-    extended = RegisteredWorker(inner.capability, _extended(inner.fn, client), inner.produces)
+    extended = Worker(inner.capability, _extended(inner.fn, client), inner.produces)
     return Registry({**registry.workers, "es_query_gen": extended})
 
 

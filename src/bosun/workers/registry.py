@@ -1,4 +1,8 @@
-"""The worker registry: stateless functions registered with the slots they consume and produce."""
+"""Workers and their registry: stateless functions described by the slots they consume and produce.
+
+`@worker(...)` only describes a function; a registry is built from workers explicitly
+(`workers.catalogue.default_registry` lists the session's own).
+"""
 
 from __future__ import annotations
 
@@ -22,7 +26,9 @@ Applies = Callable[[GoalParams], bool]
 
 
 @dataclass(frozen=True)
-class RegisteredWorker:
+class Worker:
+    """A stateless function with its capability and the typed slots it produces."""
+
     capability: WorkerCapability
     fn: WorkerFn
     produces: tuple[Slot[Any], ...] = ()
@@ -55,9 +61,17 @@ class RegisteredWorker:
 class Registry:
     """Workers by name; every output slot has exactly one producer."""
 
-    workers: dict[str, RegisteredWorker] = field(default_factory=dict)
+    workers: dict[str, Worker] = field(default_factory=dict)
 
-    def register(self, worker: RegisteredWorker) -> None:
+    @classmethod
+    def of(cls, *workers: Worker) -> Registry:
+        """A registry of these workers, in this order."""
+        registry = cls()
+        for described in workers:
+            registry.register(described)
+        return registry
+
+    def register(self, worker: Worker) -> None:
         capability = worker.capability
         if capability.name in self.workers:
             raise ConfigError(f"worker {capability.name!r} is registered twice")
@@ -70,20 +84,17 @@ class Registry:
                 )
         self.workers[capability.name] = worker
 
-    def producer_of(self, slot: str) -> RegisteredWorker | None:
+    def producer_of(self, slot: str) -> Worker | None:
         for registered in self.workers.values():
             if slot in registered.capability.produces:
                 return registered
         return None
 
-    def get(self, name: str) -> RegisteredWorker | None:
+    def get(self, name: str) -> Worker | None:
         return self.workers.get(name)
 
     def capabilities(self) -> list[WorkerCapability]:
         return [w.capability for w in self.workers.values()]
-
-
-REGISTRY = Registry()
 
 
 def worker(
@@ -97,11 +108,11 @@ def worker(
     preconditions: list[str] | None = None,
     reviews_empty: bool = False,
     consumes_if: Sequence[tuple[Slot[Any], Applies]] = (),
-    registry: Registry = REGISTRY,
-) -> Callable[[WorkerFn], WorkerFn]:
-    """Register a stateless `(WorkerInput, Context) -> WorkerResult` function with its typed slots;
-    `consumes_if`: slots it consumes only for the goals a test on the goal's parameters accepts;
-    `title` says what it does in a few words, as the page's plan shows it."""
+) -> Callable[[WorkerFn], Worker]:
+    """Describe a stateless `(WorkerInput, Context) -> WorkerResult` function as a Worker with its
+    typed slots (a registry lists it; describing registers nothing); `consumes_if`: slots it
+    consumes only for the goals a test on the goal's parameters accepts; `title` says what it does
+    in a few words, as the page's plan shows it."""
     capability = WorkerCapability(
         name=name,
         description=description,
@@ -114,8 +125,7 @@ def worker(
         consumes_if=[s.name for s, _ in consumes_if],
     )
 
-    def decorate(fn: WorkerFn) -> WorkerFn:
-        registry.register(RegisteredWorker(capability, fn, tuple(produces), tuple(consumes_if)))
-        return fn
+    def describe(fn: WorkerFn) -> Worker:
+        return Worker(capability, fn, tuple(produces), tuple(consumes_if))
 
-    return decorate
+    return describe

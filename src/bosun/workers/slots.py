@@ -7,43 +7,23 @@ declared here before any other worker sees it.
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
+from bosun.query import CompiledQuery, Table
 from bosun.understanding import Ambiguity, Meaning
 from bosun.understanding.meaning import Link
 from bosun.workers.models import Deliverable, Slot
 
 
-class CompiledQuery(BaseModel):
-    """F06's query: the index, the DSL body, and the meaning it was compiled from."""
-
-    index: str
-    body: dict[str, Any]
-    meaning: Meaning
-
-
 class QueryResults(BaseModel):
-    """F07's answer table, with the query and meaning it answers."""
+    """F07's answer: the compiler's table of the response, the query run and the meaning it
+    answers."""
 
-    columns: list[str]
-    rows: list[list[Any]]
-    total: int
+    table: Table
     query: dict[str, Any]
     meaning: Meaning
-    dates: tuple[date | None, date | None] = Field(
-        (None, None), description="the records' first and last dates, for a query of periods"
-    )
-    groups: int | None = Field(
-        None,
-        description="how many groups a step after grouping chose among (a "
-        "threshold's 'of 62 ports')",
-    )
-    considered: int | None = Field(
-        None, description="how many groups set logic tested (of which `rows` passed)"
-    )
 
 
 class FoundKeys(BaseModel):

@@ -14,11 +14,10 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
+from bosun.query import GROUP_CAP, Table, period_end, periods_between
 from bosun.understanding import Meaning, date_span, english, measure_words, period_cell
 from bosun.understanding.meaning import Change, PerGroup, PerPeriod, Running, Threshold, TopEach
-from bosun.workers.querygen import period_end
 from bosun.workers.slots import QueryResults
-from bosun.workers.stepquery import GROUP_CAP, periods_between
 
 _LISTED = 5
 Noun = Callable[[int], str]  # what the groups are called, agreeing with a count
@@ -29,7 +28,7 @@ def summary(results: QueryResults, noun: Noun, over: str) -> str:
     all")."""
     meaning = results.meaning
     step = meaning.steps[0]
-    if not results.rows and not isinstance(step, Threshold):
+    if not results.table.rows and not isinstance(step, Threshold):
         return "No rows match."
     if isinstance(step, Threshold):
         return _threshold(results, step, noun, over)
@@ -68,17 +67,17 @@ def _whole(value: float) -> float | int:
 
 
 def _threshold(results: QueryResults, step: Threshold, noun: Noun, over: str) -> str:
-    meaning = results.meaning
+    meaning, table = results.meaning, results.table
     if meaning.group_by and meaning.interval:
         return _threshold_by_period(results, step, noun, over)
-    passed = len(results.rows)
+    passed = len(table.rows)
     among = _among(results)
     what = noun(among if among is not None else passed)
     counted = f"{passed:,} of {among:,}" if among is not None else f"{passed:,}"
     cut = ""
     if meaning.group_by and among is not None and among > GROUP_CAP:
         cut = f" (only the {GROUP_CAP:,} largest were tested)"
-    listed = _listed(results.rows, meaning, 1 + step.measure)
+    listed = _listed(table, meaning, step.measure)
     return f"{counted} {what} had {_bound(meaning, step)} {over}{cut}" + (
         f": {listed}." if listed else "."
     )
@@ -87,20 +86,17 @@ def _threshold(results: QueryResults, step: Threshold, noun: Noun, over: str) ->
 def _threshold_by_period(results: QueryResults, step: Threshold, noun: Noun, over: str) -> str:
     """ "85 months of 8 carriers (of 12) had total TEU above 1,000": each group's periods past the
     bound."""
-    meaning = results.meaning
-    groups = len({row[0] for row in results.rows})
-    among = f" (of {results.groups:,})" if results.groups is not None else ""
+    meaning, table = results.meaning, results.table
+    rows = table.rows
+    groups = len({table.key(row) for row in rows})
+    among = f" (of {table.groups:,})" if table.groups is not None else ""
     unit = meaning.measures[step.measure].unit
     shown = "; ".join(
-        f"{_named(r[0], meaning)} {_named(r[1], meaning)} {figure(r[2 + step.measure], unit)}"
-        for r in results.rows[:_LISTED]
+        f"{_labelled(table, r, meaning)} {figure(table.figure(r, step.measure), unit)}"
+        for r in rows[:_LISTED]
     )
-    more = (
-        f"; and {len(results.rows) - _LISTED} more in the table"
-        if len(results.rows) > _LISTED
-        else ""
-    )
-    periods = f"{len(results.rows):,} {meaning.interval}s of {groups:,} {noun(groups)}{among}"
+    more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
+    periods = f"{len(rows):,} {meaning.interval}s of {groups:,} {noun(groups)}{among}"
     return f"{periods} had {_bound(meaning, step)} {over}" + (f": {shown}{more}." if shown else ".")
 
 
@@ -109,20 +105,22 @@ def _among(results: QueryResults) -> int | None:
     range."""
     meaning = results.meaning
     if meaning.group_by:
-        return results.groups
+        return results.table.groups
     time = meaning.time
     if time is None or time.start is None or time.end is None or meaning.interval is None:
         return None
     return periods_between(time.start, time.end, meaning.interval)
 
 
-def _listed(rows: list[list[Any]], meaning: Meaning, at: int) -> str:
+def _listed(table: Table, meaning: Meaning, measure: int) -> str:
+    rows = table.rows
     more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
-    unit = meaning.measures[at - 1].unit
-    return (
-        "; ".join(f"{_named(row[0], meaning)} {figure(row[at], unit)}" for row in rows[:_LISTED])
-        + more
-    )
+    unit = meaning.measures[measure].unit
+    listed = [
+        f"{_labelled(table, row, meaning)} {figure(table.figure(row, measure), unit)}"
+        for row in rows[:_LISTED]
+    ]
+    return "; ".join(listed) + more
 
 
 def _named(value: Any, meaning: Meaning) -> Any:
@@ -130,22 +128,26 @@ def _named(value: Any, meaning: Meaning) -> Any:
     return period_cell(value, meaning.interval)
 
 
+def _labelled(table: Table, row: list[Any], meaning: Meaning) -> str:
+    """What a row is, in words: its group and its period ("MAERSK January 2026")."""
+    return " ".join(str(_named(label, meaning)) for label in table.labels(row))
+
+
 def _top_each(results: QueryResults, step: TopEach, noun: Noun, over: str) -> str:
-    meaning = results.meaning
+    meaning, table = results.meaning, results.table
     outer: dict[Any, list[list[Any]]] = {}
-    for row in results.rows:
-        outer.setdefault(row[0], []).append(row)
+    for row in table.rows:
+        outer.setdefault(table.labels(row)[0], []).append(row)
     side = "top" if step.order == "desc" else "bottom"
-    inner = results.columns[1].replace("_", " ")
+    outside, inside = table.labelling  # the groups (or periods) and the top n within each
+    inner = inside.name.replace("_", " ")
     within = (
-        results.columns[0].replace("_", " ")
-        if step.outer == "group"
-        else meaning.interval or "period"
+        outside.name.replace("_", " ") if step.outer == "group" else meaning.interval or "period"
     )
     unit = meaning.measures[0].unit
     shown = "; ".join(
         f"{_named(key, meaning)}: "
-        + ", ".join(f"{_named(r[1], meaning)} {figure(r[2], unit)}" for r in rows)
+        + ", ".join(_ranked_within(table, r, meaning, unit) for r in rows)
         for key, rows in list(outer.items())[:_LISTED]
     )
     more = f"; and {len(outer) - _LISTED} more in the table" if len(outer) > _LISTED else ""
@@ -156,51 +158,56 @@ def _top_each(results: QueryResults, step: TopEach, noun: Noun, over: str) -> st
     return f"{heading} ({among}): {shown}{more}."
 
 
+def _ranked_within(table: Table, row: list[Any], meaning: Meaning, unit: str | None) -> str:
+    """One of the top n within a group or period, with its figure: "SHANGHAI 1,234"."""
+    inner = table.labels(row)[1]
+    return f"{_named(inner, meaning)} {figure(table.figure(row), unit)}"
+
+
 def _running(results: QueryResults, over: str) -> str:
-    meaning = results.meaning
+    meaning, table = results.meaning, results.table
     unit = meaning.measures[0].unit
     label = f"Running total of {measure_words(meaning.measures[0])} per {meaning.interval} {over}"
     if meaning.group_by:
-        ends = _last_by_group(results.rows)
+        ends = _last_by_group(table, table.rows)
         shown = "; ".join(
-            f"{key} {figure(row[-1], unit)} by {_named(row[1], meaning)}"
+            f"{key} {figure(table.cell(row, 'running'), unit)} by "
+            f"{_named(table.period(row), meaning)}"
             for key, row in list(ends.items())[:_LISTED]
         )
         return f"{label}: {shown}."
-    first, last = results.rows[0], results.rows[-1]
-    upto, since = _named(last[0], meaning), _named(first[0], meaning)
-    return f"{label}: {figure(last[-1], unit)} by {upto} (from {since}){_cut(meaning, results, last[0])}."
+    first, last = table.rows[0], table.rows[-1]
+    upto, since = _named(table.period(last), meaning), _named(table.period(first), meaning)
+    total = figure(table.cell(last, "running"), unit)
+    cut = _cut(meaning, results, table.period(last))
+    return f"{label}: {total} by {upto} (from {since}){cut}."
 
 
-def _last_by_group(rows: list[list[Any]]) -> dict[Any, list[Any]]:
+def _last_by_group(table: Table, rows: list[list[Any]]) -> dict[Any, list[Any]]:
+    """Each group's last row (its latest period), in the order the groups come."""
     ends: dict[Any, list[Any]] = {}
     for row in rows:
-        ends[row[0]] = row
+        ends[table.key(row)] = row
     return ends
 
 
 def _change(results: QueryResults, step: Change, over: str) -> str:
-    meaning = results.meaning
-    at = 1 if meaning.group_by else 0
-    rows = [r for r in results.rows if r[at + 2] is not None]
-    if meaning.group_by or not rows:
-        return (
-            _changes_by_group(results, over)
-            if rows
-            else "There is no period before the first to change from."
-        )
-    whole = [r for r in rows if not _cut_short(meaning, results, r[0])] or rows
+    meaning, table = results.meaning, results.table
+    rows = [r for r in table.rows if table.cell(r, "change") is not None]
+    if not rows:
+        return "There is no period before the first to change from."
+    if meaning.group_by:
+        return _changes_by_group(results, over)
+    whole = [r for r in rows if not _cut_short(meaning, results, table.period(r))] or rows
     last = whole[-1]
-    before = results.rows[results.rows.index(last) - 1]
-    percent = f", {figure(last[3])} %" if step.percent and last[3] is not None else ""
-    unit = meaning.measures[0].unit
-    moved = f"{figure(before[1], unit)} → {figure(last[1], unit)} ({_signed(last[2])}{percent})"
+    before = table.rows[table.rows.index(last) - 1]
+    moved = _moved(table, before, last, meaning.measures[0].unit, step.percent)
     skipped = (
-        f"; {_named(rows[-1][0], meaning)} is cut short by the dates, so not compared"
+        f"; {_named(table.period(rows[-1]), meaning)} is cut short by the dates, so not compared"
         if last is not rows[-1]
         else ""
     )
-    since, upto = _named(before[0], meaning), _named(last[0], meaning)
+    since, upto = _named(table.period(before), meaning), _named(table.period(last), meaning)
     return (
         f"Change in {measure_words(meaning.measures[0])} {over} from {since} to {upto}: "
         f"{moved}{skipped}. "
@@ -208,11 +215,22 @@ def _change(results: QueryResults, step: Change, over: str) -> str:
     )
 
 
+def _moved(
+    table: Table, before: list[Any], last: list[Any], unit: str | None, percent: bool
+) -> str:
+    """ "2,105 → 2,095 (-10, -0.5 %)": the figure before, the last, and the change."""
+    in_percent = table.cell(last, "change_percent") if percent else None
+    said = f", {figure(in_percent)} %" if in_percent is not None else ""
+    change = _signed(table.cell(last, "change"))
+    was, now = figure(table.figure(before), unit), figure(table.figure(last), unit)
+    return f"{was} → {now} ({change}{said})"
+
+
 def _changes_by_group(results: QueryResults, over: str) -> str:
-    meaning = results.meaning
-    ends = _last_by_group([r for r in results.rows if r[3] is not None])
+    meaning, table = results.meaning, results.table
+    ends = _last_by_group(table, [r for r in table.rows if table.cell(r, "change") is not None])
     shown = "; ".join(
-        f"{key} {_signed(row[3])} in {_named(row[1], meaning)}"
+        f"{key} {_signed(table.cell(row, 'change'))} in {_named(table.period(row), meaning)}"
         for key, row in list(ends.items())[:_LISTED]
     )
     return f"Change in {measure_words(meaning.measures[0])} per {meaning.interval} {over}, the latest: {shown}."
@@ -223,22 +241,20 @@ def _signed(value: Any) -> str:
 
 
 def _per_period(results: QueryResults, step: PerPeriod, noun: Noun, over: str) -> str:
-    meaning = results.meaning
+    meaning, table = results.meaning, results.table
+    rows = table.rows
     unit = meaning.measures[0].unit
     label = f"Average {measure_words(meaning.measures[0])} per {step.interval}"
     span = _span(meaning)
     if meaning.group_by:
         shown = "; ".join(
-            f"{r[0]} {figure(r[1], unit)} (over {r[2]} {step.interval}s)"
-            for r in results.rows[:_LISTED]
+            f"{table.key(r)} {figure(table.figure(r), unit)} "
+            f"(over {table.cell(r, 'count')} {step.interval}s)"
+            for r in rows[:_LISTED]
         )
-        more = (
-            f"; and {len(results.rows) - _LISTED} more in the table"
-            if len(results.rows) > _LISTED
-            else ""
-        )
-        return f"{label} for {len(results.rows):,} {noun(len(results.rows))} {over}{span}: {shown}{more}."
-    average, periods, total = results.rows[0]
+        more = f"; and {len(rows) - _LISTED} more in the table" if len(rows) > _LISTED else ""
+        return f"{label} for {len(rows):,} {noun(len(rows))} {over}{span}: {shown}{more}."
+    average, periods, total = _averaged(table)
     dates = over if span else f"from the first {step.interval} with records to the last, {over}"
     return (
         f"{label}: {figure(average, unit)} over the {periods} {step.interval}s {dates} "
@@ -252,13 +268,19 @@ def _per_group(results: QueryResults, noun: Noun, over: str) -> str:
     all), …"."""
     meaning = results.meaning
     unit = meaning.measures[0].unit
-    average, groups, total = results.rows[0]
+    average, groups, total = _averaged(results.table)
     return (
         f"Average {measure_words(meaning.measures[0])} per {noun(1)}: {figure(average, unit)} over "
         "the "
         f"{groups:,} {noun(groups)} {over} ({figure(total, unit)} in all; each {noun(1)}'s total, "
         "averaged)."
     )
+
+
+def _averaged(table: Table) -> tuple[Any, Any, Any]:
+    """The one row of an average over periods or groups: the average, how many, and the total."""
+    row = table.rows[0]
+    return table.figure(row), table.cell(row, "count"), table.cell(row, "total")
 
 
 def _partial(meaning: Meaning, step: PerPeriod) -> str:
@@ -309,6 +331,8 @@ def _cut_short(meaning: Meaning, results: QueryResults, period: str) -> bool:
     assert meaning.interval is not None
     end = period_end(date.fromisoformat(str(period)[:10]), meaning.interval)
     limits = [
-        d for d in (meaning.time.end if meaning.time else None, results.dates[1]) if d is not None
+        d
+        for d in (meaning.time.end if meaning.time else None, results.table.dates[1])
+        if d is not None
     ]
     return any(end > limit for limit in limits)

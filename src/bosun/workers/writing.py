@@ -23,7 +23,7 @@ from bosun.errors import ModelFailure
 from bosun.ledger import fell_back
 from bosun.workers.context import Context
 from bosun.workers.models import Clarification, Deliverable, Slot, WorkerInput, WorkerResult
-from bosun.workers.registry import RegisteredWorker, Registry, WorkerFn
+from bosun.workers.registry import Registry, Worker, WorkerFn
 from bosun.workers.slots import (
     ANALYSIS,
     ANSWER,
@@ -65,12 +65,12 @@ def analyze_summary(wi: WorkerInput, done: Deliverable) -> dict[str, str] | None
     size."""
     if not done.text:
         return None
-    results = wi.get(ES_RESULTS)
-    rows = [[_cell(v) for v in row[: len(results.columns)]] for row in results.rows[:TOP_ROWS]]
+    table = wi.get(ES_RESULTS).table
+    rows = [[_cell(v) for v in row[: len(table.columns)]] for row in table.rows[:TOP_ROWS]]
     return {
         "figures": done.text,
-        "columns": json.dumps(results.columns[:20]),
-        "total": str(results.total),
+        "columns": json.dumps(table.names[:20]),
+        "total": str(table.total),
         "rows": json.dumps(rows, ensure_ascii=False),
         "question": _question(wi),
     }
@@ -96,7 +96,7 @@ def with_writers(registry: Registry, client: ChatClient) -> Registry:
         if name in workers:
             inner = workers[name]
             written = _written(inner.fn, client, slot, prompt, summary)
-            workers[name] = RegisteredWorker(inner.capability, written, inner.produces)
+            workers[name] = Worker(inner.capability, written, inner.produces)
     return Registry(workers)
 
 

@@ -16,7 +16,6 @@ NUMERIC = {
     "scaled_float",
     "unsigned_long",
 }
-INTEGRAL = {"integer", "long", "short", "byte", "unsigned_long"}
 INTEGER_COLUMNS = {
     "TINYINT",
     "SMALLINT",

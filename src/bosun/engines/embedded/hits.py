@@ -37,9 +37,18 @@ class SortKey:
         self.field = field
         self.expr = self._expression(field)
 
+    @staticmethod
+    def _filled(f: Field) -> bool:
+        """Whether a missing value sorts as a value of the field's type: numbers, dates, booleans."""
+        return f.is_numeric or f.is_date or f.type == "boolean"
+
     def _expression(self, f: Field) -> str:
         column = f.millis if f.is_date else f.sql
-        if f.is_numeric or f.is_date:
+        if (
+            f.type == "boolean"
+        ):  # sorted as the integers 0 and 1, a missing one as an integer's bound
+            column = f"CAST({column} AS INTEGER)"
+        if self._filled(f):
             fill: float
             if self.missing in ("_last", "_first"):
                 low, high = _bounds(f.type)
@@ -57,14 +66,30 @@ class SortKey:
 
     def order_sql(self) -> str:
         direction = "DESC" if self.desc else "ASC"
-        nulls = "NULLS FIRST" if self.missing == "_first" else "NULLS LAST"
-        return f"{self.expr} {direction} {nulls}"
+        return f"{self.expr} {direction} {'NULLS FIRST' if self.nulls_first else 'NULLS LAST'}"
+
+    @property
+    def nulls_first(self) -> bool:
+        return self.missing == "_first"
+
+    @property
+    def nullable(self) -> bool:
+        """Whether the sort value may be null (a missing keyword; numbers, dates and booleans are
+        filled with their type's bound, `_doc` never misses)."""
+        return self.field is not None and not self._filled(self.field)
+
+    def after_sql(self, value: Any) -> Sql:
+        """Rows past `value` on this key alone, in its order, a missing value where it sorts."""
+        if value is None:
+            return Sql(f"{self.expr} IS NOT NULL" if self.nulls_first else "FALSE", [])
+        past = f"{self.expr} {'<' if self.desc else '>'} ?"
+        if self.nullable and not self.nulls_first:
+            return Sql(f"({past} OR {self.expr} IS NULL)", [value])
+        return Sql(past, [value])
 
     def sort_value(self, value: Any) -> Any:
         if self.name == "_score":
             return 1.0
-        if self.field is not None and self.field.type == "boolean" and value is not None:
-            return 1 if value else 0
         if (
             self.field is not None
             and self.field.type in ("float", "half_float")
@@ -101,7 +126,7 @@ def _sort_item(raw: Any) -> tuple[str, dict[str, Any]]:
 
 def _bounds(kind: str) -> tuple[float, float]:
     """The values Elasticsearch sorts missing numbers as: the extremes of the field's type."""
-    if kind in ("integer", "short", "byte"):
+    if kind in ("integer", "short", "byte", "boolean"):
         return -2147483648, 2147483647
     if kind in ("float", "double", "half_float", "scaled_float"):
         return float("-inf"), float("inf")
@@ -116,16 +141,18 @@ def sort_keys(compiler: Compiler, raw: Any) -> list[SortKey]:
 
 
 def search_after_sql(keys: list[SortKey], values: list[Any]) -> Sql:
-    """Rows strictly after `values` in the order of `keys` (lexicographic, per-key direction)."""
+    """Rows strictly after `values` in the order of `keys` (lexicographic, per-key direction): a
+    WHERE on the sort keys, so a page deep in the order reads what the first page reads. A missing
+    keyword (null) continues among the missing ones, where it sorts, as a cluster does."""
     if not isinstance(values, list) or len(values) != len(keys):
         raise UnsupportedQuery("search_after", "needs one value per sort key")
     clauses: list[str] = []
     params: list[Any] = []
     for i, key in enumerate(keys):
-        equal = [f"{k.expr} = ?" for k in keys[:i]]
-        clause = " AND ".join([*equal, f"{key.expr} {'<' if key.desc else '>'} ?"])
-        clauses.append(f"({clause})")
-        params += [*values[:i], values[i]]
+        past = key.after_sql(values[i])
+        equal = [f"{k.expr} IS NOT DISTINCT FROM ?" for k in keys[:i]]
+        clauses.append("(" + " AND ".join([*equal, past.text]) + ")")
+        params += [*values[:i], *past.params]
     return Sql("(" + " OR ".join(clauses) + ")", params)
 
 

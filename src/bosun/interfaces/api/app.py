@@ -11,7 +11,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, Response
+from fastapi import Depends, FastAPI, Request, Response
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -21,12 +21,15 @@ from bosun.conversation.session import Session
 from bosun.conversation.start import StartScreen, start_screen
 from bosun.engines.graphql.schema import build_schema
 from bosun.engines.graphql.server import graphql_endpoint
+from bosun.interfaces import owners
 from bosun.interfaces.api import errors, marks, vocabulary
 from bosun.interfaces.api.errors import ApiError
+from bosun.interfaces.api.paging import PageRequest, read_page
 from bosun.interfaces.api.turns import answer_of, engine_problem, sse_of
 from bosun.interfaces.auth import served_hosts
 from bosun.interfaces.deadline import Deadline
 from bosun.interfaces.mcp.server import build_server, transport_security
+from bosun.interfaces.owners import Requester
 from bosun.planner.answer import Answer
 
 STATIC = Path(__file__).resolve().parent.parent / "ui" / "static"
@@ -76,13 +79,26 @@ class RecordsRequest(BaseModel):
     columns: list[str] = Field(
         default_factory=list, description="fields to give; default every field"
     )
-    offset: int = Field(0, ge=0)
+    offset: int = Field(
+        0, ge=0, description="/records: records to skip, within the first pages (max_result_size)"
+    )
     limit: int = Field(20, ge=1, le=1000)
+    cursor: str | None = Field(
+        None,
+        max_length=16_384,
+        description="/records: the `cursor` the page before gave, to read the page after it",
+    )
 
 
 class Records(BaseModel):
     columns: list[str]
     rows: list[list[Any]]
+
+
+class RecordsPage(Records):
+    cursor: str | None = Field(
+        description="what to send as `cursor` for the next page; null after the last"
+    )
 
 
 class ThreadTurns(BaseModel):
@@ -145,48 +161,48 @@ def create_app(session: Session, host: str = "127.0.0.1", closing: bool = False)
     return app
 
 
-def _known(session: Session, thread_id: str) -> str:
-    if not session.store.has_thread(thread_id):
-        raise ApiError(404, "unknown_thread", f"no thread {thread_id!r}")
-    return thread_id
-
-
 def _threads(app: FastAPI, session: Session) -> None:
+    asking = Depends(owners.dependency(session.context.settings))
+    store = session.store
+
     @app.post("/threads", status_code=201, response_model=ThreadCreated, tags=["threads"])
-    def create_thread() -> ThreadCreated:
-        """Start a conversation; its id names it in the other calls."""
+    def create_thread(who: Requester = asking) -> ThreadCreated:
+        """Start a conversation; its id names it in the other calls. It is its caller's (with
+        BOSUN_ENGINE_AUTH=caller)."""
         thread_id = uuid.uuid4().hex[:12]
-        session.store.open_thread(thread_id)
+        store.open_thread(thread_id, who.owner)
         return ThreadCreated(thread_id=thread_id)
 
     @app.get("/threads", response_model=list[ThreadInfo], tags=["threads"])
-    def list_threads() -> list[ThreadInfo]:
-        """The newest threads, with their first question as a title."""
-        return [ThreadInfo(thread_id=t, created=c, title=q) for t, c, q in session.store.threads()]
+    def list_threads(who: Requester = asking) -> list[ThreadInfo]:
+        """The newest threads the caller may read, with their first question as a title."""
+        found = owners.threads(store, who)
+        return [ThreadInfo(thread_id=t, created=c, title=q) for t, c, q in found]
 
     @app.get("/threads/{thread_id}", response_model=ThreadTurns, tags=["threads"])
-    def get_thread(thread_id: str) -> ThreadTurns:
+    def get_thread(thread_id: str, who: Requester = asking) -> ThreadTurns:
         """The thread's turns, oldest first: each question and its answer JSON."""
-        answers = session.store.answers(_known(session, thread_id))
+        answers = store.answers(owners.readable(store, thread_id, who))
         return ThreadTurns(
             thread_id=thread_id, turns=[Turn(question=a["question"], answer=a) for a in answers]
         )
 
     @app.patch("/threads/{thread_id}", status_code=204, tags=["threads"])
-    def rename_thread(thread_id: str, change: ThreadRename) -> Response:
+    def rename_thread(thread_id: str, change: ThreadRename, who: Requester = asking) -> Response:
         """Give the thread a title of its own (instead of its first question)."""
-        session.store.rename(_known(session, thread_id), change.title)
+        store.rename(owners.readable(store, thread_id, who), change.title)
         return Response(status_code=204)
 
     @app.delete("/threads/{thread_id}", status_code=204, tags=["threads"])
-    def delete_thread(thread_id: str) -> Response:
+    def delete_thread(thread_id: str, who: Requester = asking) -> Response:
         """Forget the thread: its turns, answers and checkpoints."""
-        session.forget(_known(session, thread_id))
+        session.forget(owners.readable(store, thread_id, who))
         return Response(status_code=204)
 
 
 def _turns(app: FastAPI, session: Session) -> None:
     cap = session.context.settings.max_question_chars
+    asking = Depends(owners.dependency(session.context.settings))
 
     @app.post(
         "/threads/{thread_id}/turns",
@@ -201,7 +217,9 @@ def _turns(app: FastAPI, session: Session) -> None:
             }
         },
     )
-    async def ask(thread_id: str, turn: TurnRequest, request: Request) -> Response:
+    async def ask(
+        thread_id: str, turn: TurnRequest, request: Request, who: Requester = asking
+    ) -> Response:
         """Ask a question on the thread; a reply to a question back is simply the next turn."""
         if len(turn.question) > cap:
             raise ApiError(
@@ -211,7 +229,7 @@ def _turns(app: FastAPI, session: Session) -> None:
             )
         if not turn.question.strip():
             raise ApiError(400, "bad_request", "question: the question is empty")
-        _known(session, thread_id)
+        owners.readable(session.store, thread_id, who)
         if "text/event-stream" in request.headers.get("accept", ""):
             return StreamingResponse(
                 sse_of(session, turn.question, thread_id, turn.as_of),
@@ -228,16 +246,31 @@ def _records(app: FastAPI, session: Session) -> None:
     def _columns(request: RecordsRequest) -> list[str]:
         return request.columns or list(catalog.record.fields)
 
-    @app.post("/records", response_model=Records, tags=["results"])
+    @app.post("/records", response_model=RecordsPage, tags=["results"])
     def records(request: RecordsRequest) -> Response:
         """One page of the records a search matches, in its order: the table's pager past the
-        answer's rows. Its searches and its reply are within one deadline (BOSUN_QUERY_TIMEOUT_S).
-        """
+        answer's rows. Each page is one search, continuing from the `cursor` of the page before
+        (`offset` reaches the first pages only); it and its reply are within one deadline
+        (BOSUN_QUERY_TIMEOUT_S)."""
         deadline = Deadline(session.context.settings.query_timeout_s)
-        index = request.index or catalog.record.index
-        found = export.records(engine, index, request.query, request.limit, request.offset)
-        page = Records(columns=_columns(request), rows=export.rows(found, _columns(request)))
-        return Response(deadline.json(page.model_dump(mode="json")), media_type="application/json")
+        _shallow(request, session.context.settings.max_result_size)
+        asked = PageRequest(
+            request.index or catalog.record.index,
+            request.query,
+            request.limit,
+            request.offset,
+            request.cursor,
+            tuple(request.columns),
+        )
+        page = read_page(engine, asked, _id_field(asked.index), deadline)
+        columns = _columns(request)
+        rows = [[record.get(c) for c in columns] for record in page.records]
+        reply = RecordsPage(columns=columns, rows=rows, cursor=page.cursor)
+        return Response(deadline.json(reply.model_dump(mode="json")), media_type="application/json")
+
+    def _id_field(index: str) -> str | None:
+        found = [o.id_field for o in catalog.spec.objects.values() if o.index == index]
+        return found[0] if found else None
 
     def _exported(
         request: RecordsRequest, name: str
@@ -280,6 +313,19 @@ def _records(app: FastAPI, session: Session) -> None:
         headers = {"Content-Disposition": 'attachment; filename="table.xlsx"'}
         return Response(
             export.xlsx_book(table.rows, table.columns), media_type=export.XLSX, headers=headers
+        )
+
+
+def _shallow(request: RecordsRequest, most: int) -> None:
+    """An offset reaches the first `most` records; deeper pages continue from a cursor."""
+    if request.offset and request.cursor:
+        raise ApiError(400, "bad_request", "offset: give a cursor or an offset, not both")
+    if request.offset + request.limit > most:
+        raise ApiError(
+            400,
+            "bad_request",
+            f"offset: an offset reaches the first {most:,} records; read on with the `cursor` "
+            "each page gives",
         )
 
 

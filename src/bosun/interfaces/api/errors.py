@@ -10,7 +10,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from bosun.errors import BosunError, ConfigError, Forbidden, RunFailure, Unauthorized, UserError
+from bosun.errors import (
+    BosunError,
+    ConfigError,
+    Forbidden,
+    RunFailure,
+    Unauthorized,
+    UnknownThread,
+    UserError,
+)
 from bosun.interfaces.api.numbers import UNHELD, CheckedRoute
 
 log = logging.getLogger("bosun.api")
@@ -32,11 +40,14 @@ def error_response(status: int, error: str, detail: str) -> JSONResponse:
 
 def status_of(exc: BosunError) -> tuple[int, str]:
     """User mistakes are 400, outside failures (engine down, store locked) 503, configuration 500;
-    the caller's cluster credentials missing or refused 401, not allowed what was asked 403."""
+    the caller's cluster credentials missing or refused 401, not allowed what was asked 403, a thread
+    that is none of the caller's 404."""
     if isinstance(exc, Unauthorized):
         return 401, "unauthorized"
     if isinstance(exc, Forbidden):
         return 403, "forbidden"
+    if isinstance(exc, UnknownThread):
+        return 404, "unknown_thread"
     if isinstance(exc, UserError):
         return 400, "bad_request"
     if isinstance(exc, RunFailure):

@@ -11,9 +11,10 @@ from bosun.conversation.marking import mark_turn
 from bosun.conversation.marks import MAX_CORRECTION, Mark, MarkStore
 from bosun.conversation.session import Session
 from bosun.errors import UnknownTurn
-from bosun.interfaces import identity
+from bosun.interfaces import identity, owners
 from bosun.interfaces.api.errors import ApiError
 from bosun.interfaces.identity import Identity
+from bosun.interfaces.owners import Requester
 
 
 class MarkRequest(BaseModel):
@@ -25,21 +26,28 @@ class MarkRequest(BaseModel):
 
 
 def install(app: FastAPI, session: Session) -> None:
-    requester = Depends(identity.dependency(session.context.settings))
+    asking = Depends(owners.dependency(session.context.settings))
+    naming = Depends(identity.dependency(session.context.settings))
 
     @app.post("/threads/{thread_id}/turns/{turn}/mark", response_model=Mark, tags=["turns"])
-    def mark(thread_id: str, turn: int, request: MarkRequest, who: Identity = requester) -> Mark:
+    def mark(
+        thread_id: str,
+        turn: int,
+        request: MarkRequest,
+        who: Requester = asking,
+        marker: Identity = naming,
+    ) -> Mark:
         """Mark the thread's turn (numbered from 1) right or wrong, with an optional correction; the
         last mark of a turn wins. Marked answers feed `bosun eval export` and the llm backend's
         examples."""
-        _known(session, thread_id)
+        owners.readable(session.store, thread_id, who)
         try:
             return mark_turn(
                 session,
                 thread_id,
                 turn,
                 request.right,
-                who.name,
+                marker.name,
                 request.figure,
                 request.correction,
             )
@@ -47,12 +55,6 @@ def install(app: FastAPI, session: Session) -> None:
             raise ApiError(404, "unknown_turn", str(exc)) from None
 
     @app.get("/threads/{thread_id}/marks", response_model=list[Mark], tags=["turns"])
-    def marks(thread_id: str) -> list[Mark]:
+    def marks(thread_id: str, who: Requester = asking) -> list[Mark]:
         """The thread's marked turns, oldest mark first."""
-        return MarkStore(session.store).marks(_known(session, thread_id))
-
-
-def _known(session: Session, thread_id: str) -> str:
-    if not session.store.has_thread(thread_id):
-        raise ApiError(404, "unknown_thread", f"no thread {thread_id!r}")
-    return thread_id
+        return MarkStore(session.store).marks(owners.readable(session.store, thread_id, who))

@@ -43,6 +43,8 @@ def _usage_message(exc: Exception) -> str:
 
 def _fail(message: str, code: int) -> None:
     line = " ".join(message.split())
+    if not line:  # `bosun` alone: its help is printed already
+        sys.exit(code)
     if "--json" in sys.argv[1:]:
         print(json.dumps({"status": "failed", "error": line}, ensure_ascii=False))
     else:

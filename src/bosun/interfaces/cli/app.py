@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from bosun.interfaces.cli import (
@@ -14,10 +16,36 @@ from bosun.interfaces.cli import (
     serve_cmd,
     teach_cmd,
 )
+from bosun.interfaces.cli.helptext import plain_help
 
 app = typer.Typer(
-    no_args_is_help=True, add_completion=False, help="Bosun: ask your operational data."
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="markdown",  # a docstring's lines join into paragraphs, as people read them
+    help="Bosun: ask your operational data.",
 )
+
+
+def _version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import version
+
+        typer.echo(f"bosun {version('bosun-bi')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_version, help="print Bosun's version and exit"
+        ),
+    ] = False,
+) -> None:
+    """Bosun: ask your operational data."""
+
+
 app.add_typer(
     data_cmd.app, name="data", help="Load your data files, or build and export the sample domain."
 )
@@ -35,3 +63,4 @@ app.command("teach")(teach_cmd.teach)
 catalog_cmd.app.add_typer(
     teach_cmd.app, name="vocabulary", help="List, export or remove taught words."
 )
+plain_help(app)

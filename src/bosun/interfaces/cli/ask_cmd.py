@@ -1,68 +1,132 @@
 """`bosun ask "QUESTION"`: one turn, as text and tables or as the JSON answer.
 
-Every command module imports only Typer at its top and the rest inside the command: `bosun --help`
-lists every command without loading what any of them runs on.
+Every command module imports only Typer and the command line's own small modules at its top, the
+rest inside the command: `bosun --help` lists every command without loading what any of them runs
+on.
 """
 
 from __future__ import annotations
 
 import json
-import uuid
+import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from bosun.interfaces.cli.process import starting
-from bosun.interfaces.cli.terminal import day, printable, thread_name
+from bosun.interfaces.cli.render import pick, show, show_reply
+from bosun.interfaces.cli.terminal import day, new_thread, printable, require_data, thread_name
 
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from bosun.conversation.session import Session
     from bosun.planner.answer import Answer
     from bosun.planner.events import TurnEvent
 
 
+Thread = Annotated[
+    str | None,
+    typer.Option(
+        "--thread",
+        metavar="ID",
+        callback=thread_name,
+        help="continue the conversation with this id, e.g. to answer a question back; without it, "
+        "a new conversation",
+    ),
+]
+AsOf = Annotated[
+    str | None,
+    typer.Option("--as-of", metavar="DATE", help="today's date, YYYY-MM-DD; default: the data's"),
+]
+
+
+@dataclass(frozen=True)
+class Shown:
+    """How a turn is shown: the answer as JSON, or as text with the plan; the steps as they run."""
+
+    as_json: bool = False
+    trace: bool = False
+    verbose: bool = False
+
+
 def ask(
     question: Annotated[str, typer.Argument(help="the question, in plain language")],
-    thread: Annotated[
-        str | None,
-        typer.Option(
-            "--thread", callback=thread_name, help="conversation id; turns with one id form one"
-        ),
-    ] = None,
-    as_of: Annotated[str | None, typer.Option("--as-of", help="today's date, YYYY-MM-DD")] = None,
+    thread: Thread = None,
+    as_of: AsOf = None,
     as_json: Annotated[
-        bool, typer.Option("--json", help="print the answer object (DATA_CONTRACT §3)")
+        bool,
+        typer.Option("--json", help="print the whole answer as one JSON object, for programs"),
     ] = False,
     trace: Annotated[
-        bool, typer.Option("--trace", help="print the sub-goal DAG as Mermaid")
+        bool,
+        typer.Option("--trace", help="also print the plan: its steps as a Mermaid flowchart"),
     ] = False,
     verbose: Annotated[
-        bool, typer.Option("--verbose", help="show rounds and workers live")
+        bool, typer.Option("--verbose", help="show each step of the plan as it runs")
     ] = False,
 ) -> None:
-    """Answer one question from the data; exits with 1 when the turn failed."""
+    """Answer one question from the data.
+
+    When Bosun needs to ask which one you meant, it prints the conversation's id and the command
+    that answers each choice; in a terminal it offers the choices to pick here. Exits with 0 when
+    answered or asked back, 1 when the question could not be answered.
+    """
+    shown = Shown(as_json, trace, verbose)
     with starting():
         from bosun.conversation.session import open_session
         from bosun.settings import load_settings
 
-        session = open_session(load_settings(), day(as_of))
+        today = day(as_of)  # a usage mistake is said before anything else
+        settings = load_settings()
+        require_data(settings)
+        session = open_session(settings, today)
+    thread_id = thread or new_thread()
     try:
-        turn = session.stream(question, thread or uuid.uuid4().hex[:12], progress=verbose)
-        answer = _answer(turn, verbose, _console(stderr=as_json))
+        answer = _asked(session, question, thread_id, shown)
+        if not as_json:
+            answer = _questions_back(session, answer, thread_id, shown)
     finally:
         session.close()
-    if as_json:
+    if answer.status == "failed":
+        raise typer.Exit(1)
+
+
+def _asked(session: Session, question: str, thread_id: str, shown: Shown) -> Answer:
+    """One turn on the thread, printed as `shown` says."""
+    turn = session.stream(question, thread_id, progress=shown.verbose)
+    answer = _answer(turn, shown.verbose, _console(stderr=shown.as_json))
+    if shown.as_json:
         typer.echo(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2))
-    else:
-        show(_console(), answer)
-    if trace and not as_json:  # the JSON answer carries the trace already
+        return answer  # the JSON answer carries the trace already
+    show(_console(), answer, session.context.catalog)
+    if shown.trace:
         from bosun.planner.run import render_trace_mermaid
 
         typer.echo(render_trace_mermaid(answer.trace))
-    if answer.status == "failed":
-        raise typer.Exit(1)
+    return answer
+
+
+def _questions_back(session: Session, answer: Answer, thread_id: str, shown: Shown) -> Answer:
+    """After a question back: how to reply; in a terminal, the reply picked there, answered on the
+    same thread (and so on while Bosun asks back)."""
+    console = _console()
+    while answer.status == "needs_clarification" and answer.clarification is not None:
+        show_reply(console, answer.clarification, thread_id)
+        reply = pick(console, answer.clarification.options) if _at_terminal() else None
+        if reply is None:
+            break
+        console.print()
+        answer = _asked(session, reply, thread_id, shown)
+    return answer
+
+
+def _at_terminal() -> bool:
+    """Whether a person types and reads here (both ends a terminal), so that a choice can be
+    offered."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def _answer(items: Iterable[TurnEvent | Answer], verbose: bool, console: Console) -> Answer:
@@ -93,42 +157,3 @@ def describe(event: TurnEvent) -> str:
     how = f" {event.status}" if event.status else ""
     took = f" {event.duration_ms:.0f} ms" if event.duration_ms is not None else ""
     return printable(f"{event.kind:<13} {where}{who}{how}{took} {event.message}".rstrip())
-
-
-def _cell(value: object) -> str:
-    """Thousands separated from 10,000 up, so years and codes read as they are written."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return printable(value)
-    if isinstance(value, float):
-        return f"{value:,.2f}"
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10_000:
-        return f"{value:,}"
-    return printable(str(value))
-
-
-def show(console: Console, answer: Answer) -> None:
-    from rich.markdown import Markdown
-    from rich.markup import escape
-    from rich.table import Table
-
-    console.print(Markdown(printable(answer.answer)))
-    for result in answer.results:
-        console.print(
-            f"[bold]{escape(printable(result.title))}[/]  ({result.total:,} total)", highlight=False
-        )
-        if result.reading:
-            console.print(
-                f"Read as: {printable(result.reading)}", style="dim", highlight=False, markup=False
-            )
-        table = Table()
-        for column in result.columns:
-            table.add_column(escape(printable(column)))
-        for row in result.rows[:50]:
-            table.add_row(
-                *(_cell(result.period_names.get(v, v) if isinstance(v, str) else v) for v in row)
-            )
-        console.print(table)
-    for assumption in answer.assumptions:
-        console.print(f"[italic]Assumed: {escape(printable(assumption))}[/]")

@@ -6,7 +6,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from bosun.errors import CatalogError
-from bosun.interfaces.cli.ask_cmd import show
+from bosun.interfaces.cli.render import show
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -37,8 +37,7 @@ def _demo_plan(catalog: Catalog) -> tuple[SampleInfo, list[str]]:
 
 
 def demo() -> None:
-    """Build the domain's demo sample and answer its demo questions (the seed's scenarios for the
-    bundled one)."""
+    """Build the domain's demo sample and answer its demo questions."""
     from rich.console import Console
 
     from bosun.catalog import load_catalog
@@ -58,7 +57,7 @@ def demo() -> None:
     try:
         for question in questions:
             console.rule(f"[bold]{question}")
-            show(console, session.ask(question, "demo"))
+            show(console, session.ask(question, "demo"), session.context.catalog)
     finally:
         session.close()
 

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from typer.core import TyperGroup
 
+from bosun.interfaces.cli.helptext import HelpGroup
 from bosun.interfaces.cli.process import starting
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from bosun.planner.answer import Answer
 
 
-class _EvalGroup(TyperGroup):
+class _EvalGroup(HelpGroup):
     """`bosun eval FILE` runs the file (`bosun eval run FILE`); `bosun eval export` is the other
     command."""
 

@@ -15,7 +15,11 @@ if TYPE_CHECKING:
     from bosun.conversation.session import Session
 
 COMMANDS = ("/right", "/wrong")
-HELP = "/right or /wrong [figure] [what was wrong] marks the last answer"
+# each command as `chat`'s /help lists it: how it is typed, what it does
+USAGE = [
+    ("/right", "mark the last answer right"),
+    ("/wrong [figure] [what was wrong]", "mark it wrong, with the right figure or what was wrong"),
+]
 
 
 def is_mark(line: str) -> bool:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bosun.interfaces.cli import mcp_cmd
+from bosun.interfaces.cli import mcp_cmd, ready
 from bosun.interfaces.cli.process import Process, starting
 
 if TYPE_CHECKING:
@@ -50,6 +50,7 @@ def serve(
     at /mcp."""
     if ctx.invoked_subcommand is not None:
         return
+    ready.say_starting()
     count = workers or usable_cores()
     with starting():
         from bosun.interfaces.api.app import PUBLIC_PATHS
@@ -61,10 +62,7 @@ def serve(
         # before any starts
         session = _session(settings, as_of)
     processes = f", {count} worker processes" if count > 1 else ""
-    typer.echo(
-        f"Bosun at http://{host}:{port}/ (API docs at /docs, MCP at /mcp{processes}; Ctrl-C to "
-        "stop)"
-    )
+    ready.say_when_ready(host, port, processes)
     if count > 1:
         session.close()
         _run_workers(host, port, as_of, count)

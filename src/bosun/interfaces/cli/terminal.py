@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import re
+import uuid
 from datetime import date
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from bosun.settings import Settings
 
 # ANSI CSI and OSC sequences, then any other C0/C1 control character except newline and tab
 _CONTROL = re.compile(
@@ -37,3 +42,18 @@ def thread_name(text: str | None) -> str | None:
     if text is not None and _SURROGATE.search(text):
         raise typer.BadParameter("--thread is not valid UTF-8 text")
     return text
+
+
+def new_thread() -> str:
+    """A new conversation's id."""
+    return uuid.uuid4().hex[:12]
+
+
+def require_data(settings: Settings) -> None:
+    """A command that asks the data refused, before it opens or writes anything, where the embedded
+    engine has none yet (`MissingIndex`, whose message says how to get some)."""
+    if settings.engine == "embedded" and not settings.duckdb_path.exists():
+        from bosun.engines.factory import open_engine
+
+        # refuses a database that does not exist, and says what to run
+        open_engine(settings).close()

@@ -1,13 +1,12 @@
-"""Several processes serving one app on one port, each accepting on a listening socket of its own.
+"""Several processes serving one app on one port: the supervisor binds the port once and each worker
+accepts on that one inherited socket (pre-fork, as gunicorn and uvicorn's own workers do).
 
-uvicorn's own `workers=N` shares one listening socket: the first worker to wake takes every
-connection waiting, so clients that connect together and keep their connections alive all land on
-one worker (20 clients of `python -m bosun.bench api` did, every time). Here each worker listens on
-a socket of its own on the same port (SO_REUSEPORT) and the kernel spreads new connections over
-them. The sockets are bound in this process, so a port in use is said before any worker starts, and
-a worker that dies is started again on its socket (connections that arrived meanwhile wait there); a
-worker whose supervisor was killed stops by itself. Where SO_REUSEPORT does not exist, uvicorn's
-workers serve.
+The socket is bound without SO_REUSEPORT: another process, even one of the same user, cannot bind
+the port beside it and be handed a share of its connections (bearer tokens with them), and a port in
+use is said before any worker starts. A worker that dies is started again on the same socket
+(connections that arrived meanwhile wait in its queue for the others); a worker whose supervisor was
+killed stops by itself. Connections go to whichever worker accepts first, so clients that connect
+together and keep their connections alive may all land on one worker.
 """
 
 from __future__ import annotations
@@ -26,34 +25,29 @@ from bosun.errors import ConfigError
 log = logging.getLogger("bosun.serve")
 # uvicorn's exit code for a worker that could not start (its app, or its socket)
 STARTUP_FAILURE = 3
-BACKLOG = 2048  # uvicorn's default: connections each socket holds until its worker accepts them
+BACKLOG = 2048  # uvicorn's default: connections the socket holds until a worker accepts them
 
 
 def serve(app: str, host: str, port: int, count: int) -> int:
     """Serve the import string `app` (a factory) with `count` worker processes until SIGINT or
     SIGTERM; the exit code (non-zero when a worker could not start)."""
-    if not hasattr(socket, "SO_REUSEPORT"):
-        import uvicorn
-
-        uvicorn.run(app, factory=True, workers=count, host=host, port=port, log_level="warning")
-        return 0
-    _refuse_taken(host, port)
-    sockets = [_listening(host, port) for _ in range(count)]
+    sock = _listening(host, port)
     stop = threading.Event()
     for name in (signal.SIGINT, signal.SIGTERM):
         signal.signal(name, lambda *_: stop.set())
-    processes = [_started(app, sock, host, port) for sock in sockets]
-    failed = _supervise(processes, sockets, stop, (app, host, port))
+    processes = [_started(app, sock, host, port) for _ in range(count)]
+    failed = _supervise(processes, sock, stop, (app, host, port))
     for process in processes:
         process.terminate()
     for process in processes:
         process.join()
+    sock.close()
     return STARTUP_FAILURE if failed else 0
 
 
 def _supervise(
     processes: list[BaseProcess],
-    sockets: list[socket.socket],
+    sock: socket.socket,
     stop: threading.Event,
     serving: tuple[str, str, int],
 ) -> bool:
@@ -71,15 +65,8 @@ def _supervise(
                 process.pid,
                 process.exitcode,
             )
-            processes[index] = _started(serving[0], sockets[index], serving[1], serving[2])
+            processes[index] = _started(serving[0], sock, serving[1], serving[2])
     return False
-
-
-def _refuse_taken(host: str, port: int) -> None:
-    """A port another server listens on is refused: sockets with SO_REUSEPORT would share it with
-    that server (another `bosun serve --workers N` included) instead of failing."""
-    with _socket(host) as probe:
-        _bound(probe, host, port)
 
 
 def _stop_when_orphaned(parent: int) -> None:
@@ -91,17 +78,12 @@ def _stop_when_orphaned(parent: int) -> None:
 
 
 def _listening(host: str, port: int) -> socket.socket:
-    sock = _socket(host)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    """The one listening socket of every worker: SO_REUSEADDR as uvicorn binds (connections past
+    hold no port), never SO_REUSEPORT (which would let another socket share the port)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     _bound(sock, host, port)
     sock.listen(BACKLOG)
-    return sock
-
-
-def _socket(host: str) -> socket.socket:
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
-    # as uvicorn: past connections do not hold the port
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     return sock
 
 
@@ -117,7 +99,8 @@ def _bound(sock: socket.socket, host: str, port: int) -> None:
 
 
 def _started(app: str, sock: socket.socket, host: str, port: int) -> BaseProcess:
-    """A fresh interpreter (spawned, as uvicorn's workers are) serving `app` on `sock`."""
+    """A fresh interpreter (spawned, as uvicorn's workers are) serving `app` on `sock`, which it is
+    handed (the descriptor duplicated into it), not bound again."""
     process: BaseProcess = multiprocessing.get_context("spawn").Process(
         target=_worker, args=(app, sock, host, port)
     )
@@ -126,7 +109,8 @@ def _started(app: str, sock: socket.socket, host: str, port: int) -> BaseProcess
 
 
 def _worker(app: str, sock: socket.socket, host: str, port: int) -> None:
-    """One worker: uvicorn's server on its own socket; SIGINT or SIGTERM stops it gracefully."""
+    """One worker: uvicorn's server on the inherited socket; SIGINT or SIGTERM stops it
+    gracefully."""
     import uvicorn
 
     threading.Thread(target=_stop_when_orphaned, args=(os.getppid(),), daemon=True).start()

@@ -12,6 +12,7 @@ from pydantic import Field
 from bosun.conversation.marking import mark_turn
 from bosun.conversation.marks import MAX_CORRECTION, Mark
 from bosun.conversation.session import Session
+from bosun.interfaces import owners
 from bosun.interfaces.identity import of_call
 
 
@@ -41,6 +42,7 @@ def mark_tool(session: Session) -> Callable[..., Mark]:
         """Mark an answer right or wrong, with an optional correction (the last mark of a turn
         wins). Marked answers become the deployment's evaluation set (`bosun eval export`) and
         examples for its model."""
+        owners.readable(session.store, thread_id, owners.current())
         who = of_call(ctx, session.context.settings).name  # the call's identity, never an argument
         return mark_turn(session, thread_id, turn, right, who, figure, correction)
 

@@ -33,6 +33,8 @@ from bosun.interfaces.deadline import Deadline
 from bosun.interfaces.mcp.marking import mark_tool
 from bosun.interfaces.mcp.teaching import TeachingTools
 from bosun.interfaces.mcp.tools import Tools
+from bosun.interfaces.owners import Requester, as_requester, requester
+from bosun.settings import Settings
 
 log = logging.getLogger("bosun.mcp")
 P = ParamSpec("P")
@@ -69,10 +71,11 @@ class BosunMCP(MCPServer):
 
     # BOSUN_ENGINE_AUTH=caller over HTTP: each call queries with its request's credentials
     callers = False
+    bosun_settings: Settings | None = None  # who asks over HTTP: their threads (interfaces.owners)
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
-            with self._as_caller(context):
+            with self._as_caller(context), as_requester(self._requester(context)):
                 return await super().call_tool(name, arguments, context)
         except Unauthorized as exc:
             raise ToolError(f"Error executing tool {name}: {exc}") from None
@@ -97,6 +100,13 @@ class BosunMCP(MCPServer):
         except Unauthorized as exc:
             raise ResourceError(str(exc)) from None
 
+    def _requester(self, context: Any) -> Requester:
+        """Who makes the call: from its HTTP request's headers; over stdio, the deployment."""
+        headers = _headers(context)
+        if self.bosun_settings is None or headers is None:
+            return Requester()
+        return requester(headers, self.bosun_settings)
+
     def _as_caller(self, context: Any) -> AbstractContextManager[None]:
         """Run as the caller of the HTTP request (its tool runs in a thread started in this
         context).
@@ -106,9 +116,7 @@ class BosunMCP(MCPServer):
         """
         if not self.callers:
             return nullcontext()
-        request = getattr(getattr(context, "request_context", None), "request", None)
-        headers = request.scope.get("headers", []) if isinstance(request, Request) else []
-        return as_caller(credential(request_header(headers)))
+        return as_caller(credential(request_header(_headers(context) or [])))
 
     async def get_prompt(
         self, name: str, arguments: dict[str, Any] | None = None, context: Any = None
@@ -118,6 +126,12 @@ class BosunMCP(MCPServer):
         except ValueError as exc:
             raise MCPError(INVALID_PARAMS, one_line(str(exc), name)) from None
         return result
+
+
+def _headers(context: Any) -> list[tuple[bytes, bytes]] | None:
+    """The raw headers of the HTTP request that carried a call; None over stdio."""
+    request = getattr(getattr(context, "request_context", None), "request", None)
+    return list(request.scope.get("headers", [])) if isinstance(request, Request) else None
 
 
 def first_problem(exc: ValidationError) -> str:
@@ -150,7 +164,7 @@ def build_server(
         auth=auth,
         token_verifier=StaticToken(token, admin) if token else None,
     )
-    server.callers = callers
+    server.callers, server.bosun_settings = callers, settings
     tools = Tools(session)
     seconds = session.context.settings.query_timeout_s
     for tool in (

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from bosun.catalog import Catalog, EntitySpec, MeasureSpec, ObjectSpec
 from bosun.conversation.session import Session
 from bosun.errors import UnknownEntity, UserError
+from bosun.interfaces import owners
 from bosun.planner.answer import Answer
 from bosun.understanding.meaning import Resolution
 from bosun.understanding.names import NameIndex, build_index, find_names
@@ -140,7 +141,15 @@ class Tools:
 
         When its status is needs_clarification, reply on the same thread_id with one of the options.
         """
-        return self.session.ask(question, thread_id or uuid.uuid4().hex[:12])
+        return self.session.ask(question, self._thread(thread_id))
+
+    def _thread(self, thread_id: str | None) -> str:
+        """The caller's thread to ask on: a new one, or one of theirs (another's is no thread)."""
+        store, who = self.session.store, owners.current()
+        if thread_id is None or not store.owner(thread_id)[0]:
+            thread_id = thread_id or uuid.uuid4().hex[:12]
+            store.open_thread(thread_id, who.owner)
+        return owners.readable(store, thread_id, who)
 
     def describe_catalog(self) -> CatalogDescription:
         """The catalog: objects and their fields (type, role, description), names, measures and
@@ -165,6 +174,9 @@ class Tools:
     ) -> NameResolution:
         """Resolve a name the way the agent does: exact, alias or code, then partial and fuzzy, then
         vectors."""
+        limit = self.session.context.settings.max_question_chars
+        if len(text) > limit:
+            raise UserError(f"text: at most {limit:,} characters are read; this is {len(text):,}")
         if kind is not None and kind not in self.catalog.spec.entities:
             raise UserError(
                 f"no entity kind {kind!r}; the kinds are {', '.join(self.catalog.spec.entities)}"

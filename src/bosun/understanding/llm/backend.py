@@ -169,6 +169,7 @@ class LLMUnderstanding:
         known name in any case ("zim", "one"): the rules skip those as too risky to guess, the model
         can tell from the context."""
         named = [(f.text, list(f.candidates), f.score) for f in found]
+        index = self.rules.index.seen()  # the names the caller may read
         taken = {normalize(f.text) for f in found}
         words = normalize(text).split()
         for size in (3, 2, 1):
@@ -176,11 +177,11 @@ class LLMUnderstanding:
                 phrase = " ".join(words[i : i + size])
                 for key in self._singulars(phrase):
                     if (
-                        key in self.rules.index.names
+                        key in index.names
                         and key not in taken
                         and phrase not in self.rules.vocabulary
                     ):
-                        named.append((phrase, self.rules.index.names[key], 100.0))
+                        named.append((phrase, index.names[key], 100.0))
                         taken.add(key)
         return named
 

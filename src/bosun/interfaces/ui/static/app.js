@@ -320,13 +320,16 @@ function heading(column) {
 }
 
 // A table that sorts by a clicked column, pages long record lists and downloads as CSV. A record list with more
-// records than its answer shows pages through the server (POST /records) and downloads all of them.
+// records than its answer shows pages through the server (POST /records) and downloads all of them: the first page
+// past the answer's rows by offset, each later one from the cursor the page before gave (kept per page, for going
+// back), so a deep page costs the server what the first does.
 class ResultTable {
   constructor(result) {
     this.result = result;
     this.rows = result.rows.slice();
     this.remote = isListing(result) && result.total > result.rows.length;
     this.pageRows = null;  // the rows of the page read from the server, when remote and past the first
+    this.cursors = {};  // page number → the cursor that reads it from the server
     this.page = 0;
     this.sort = { column: -1, ascending: true };
     this.node = el("div", { class: "table" });
@@ -401,9 +404,12 @@ class ResultTable {
     this.page = Math.min(last, Math.max(0, this.page + step));
     this.pageRows = null;
     if (this.remote && this.page * PAGE_ROWS >= this.rows.length) {
-      const asked = { query: this.result.query, columns: this.result.columns, offset: this.page * PAGE_ROWS,
-                      limit: PAGE_ROWS };
-      this.pageRows = (await (await api("/records", { method: "POST", body: JSON.stringify(asked) })).json()).rows;
+      const cursor = this.cursors[this.page];
+      const from = cursor ? { cursor } : { offset: this.page * PAGE_ROWS };
+      const asked = { query: this.result.query, columns: this.result.columns, limit: PAGE_ROWS, ...from };
+      const read = await (await api("/records", { method: "POST", body: JSON.stringify(asked) })).json();
+      this.pageRows = read.rows;
+      if (read.cursor) this.cursors[this.page + 1] = read.cursor;
     }
     this.draw();
   }

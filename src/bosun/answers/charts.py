@@ -25,10 +25,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from bosun.conversation.period_charts import compares_periods, period_bars
-from bosun.planner.answer import Answer
+from bosun.answers.period_charts import compares_periods, period_bars
+from bosun.answers.tables import ChartSource
 from bosun.understanding import english, period_cell
-from bosun.workers.models import ResultTable
 
 SCHEMA_URL = "https://vega.github.io/schema/vega-lite/v5.json"
 _SCHEMA_FILE = Path(__file__).parent / "schemas" / "vega-lite-v5.json"
@@ -39,13 +38,7 @@ _ISO_DATE = re.compile(r"^\d{4}-\d{2}(-\d{2})?([T ][\d:.]+Z?)?$")
 SHARE_SLACK = 0.5  # percentage points that rounding each share may lose
 
 
-def with_charts(answer: Answer) -> Answer:
-    """The answer with a chart on each result that has a chart-shaped table."""
-    results = [r.model_copy(update={"chart": chart_for(r)}) for r in answer.results]
-    return answer.model_copy(update={"results": results})
-
-
-def chart_for(table: ResultTable) -> dict[str, Any] | None:
+def chart_for(table: ChartSource) -> dict[str, Any] | None:
     """The Vega-Lite spec that fits the table's shape, or None (records, one value, no numbers)."""
     if compares_periods(table):  # period against period: grouped bars
         compared = period_bars(table, SCHEMA_URL)
@@ -69,7 +62,7 @@ def chart_for(table: ResultTable) -> dict[str, Any] | None:
 
 
 def _spec(
-    table: ResultTable, dims: list[str], measure: str, time: str | None, ranked: bool
+    table: ChartSource, dims: list[str], measure: str, time: str | None, ranked: bool
 ) -> dict[str, Any]:
     others = [d for d in dims if d != time]
     values = [dict(zip(table.columns, row, strict=False)) for row in table.rows]
@@ -96,7 +89,7 @@ def _spec(
 
 
 def _named_periods(
-    table: ResultTable, time: str, values: list[dict[str, Any]]
+    table: ChartSource, time: str, values: list[dict[str, Any]]
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The chart's periods in words as a dense axis writes them ("Jan 2025"), and those words in
     time order."""
@@ -194,7 +187,7 @@ def _is_share(label: str) -> bool:
     return bool(words & set(english().share_words))
 
 
-def _whole(table: ResultTable, measure: str) -> bool:
+def _whole(table: ChartSource, measure: str) -> bool:
     """Shares that make up one whole (they add up to 100): one bar cut in parts. Shares of each
     group's own whole ("held share by carrier"), or of a whole some groups were cut from, are bars
     side by side."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.catalog.schema import ObjectSpec
+from bosun.query.table import Column, Table
 from bosun.understanding import Meaning
 
 
@@ -28,13 +29,17 @@ def listing_query(obj: ObjectSpec, filters: list[dict[str, Any]], size: int) -> 
     }
 
 
-Table = tuple[list[str], list[list[Any]], int]
-
-
 def listing_table(meaning: Meaning, obj: ObjectSpec, response: dict[str, Any]) -> Table:
-    """(columns, rows, total): the objects' title, their id when it differs, and each attribute
-    asked."""
+    """The objects listed: their title, their id when it differs, and each attribute asked."""
     wanted = [obj.title_field, obj.id_field, *(c.field for c in meaning.conditions)]
-    columns = [c for c in dict.fromkeys(wanted) if c]
-    rows = [[h["_source"].get(c) for c in columns] for h in response["hits"]["hits"]]
-    return columns, rows, int(response["hits"]["total"]["value"])
+    return record_table([c for c in dict.fromkeys(wanted) if c], response)
+
+
+def record_table(names: list[str], response: dict[str, Any]) -> Table:
+    """The hits of a search as rows of the fields `names`: the first names each hit (its key), the
+    rest are its fields; the total is every record matched."""
+    columns = [
+        Column(name=name, role="key" if at == 0 else "field") for at, name in enumerate(names)
+    ]
+    rows = [[h["_source"].get(name) for name in names] for h in response["hits"]["hits"]]
+    return Table(columns=columns, rows=rows, total=int(response["hits"]["total"]["value"]))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bosun.query.table import Column
 from bosun.understanding import Measure
 from bosun.understanding.meaning import Condition
 
@@ -89,20 +90,27 @@ def ranked_here(measures: list[Measure]) -> bool:
     )
 
 
-def columns(measures: list[Measure]) -> list[str]:
-    """The table's columns of the measures: a share is its percentage, then its part and its
-    whole."""
-    names: list[str] = []
-    for measure in measures:
-        if measure.agg == "percentile":
-            names += [measure.label, f"{measure.label}: {OVER}"]
-            continue
-        if measure.share is None:
-            names.append(measure.label)
-            continue
-        base = measure.label.removeprefix("share of ").strip()
-        names += [f"{measure.label} (%)", f"{base}: part", f"{base}: whole"]
-    return names
+def columns(measures: list[Measure]) -> list[Column]:
+    """The table's columns of the measures, each measure's figure first: a share is its
+    percentage, then its part and its whole; a percentile its value, then how many records had
+    one."""
+    return [column for i, measure in enumerate(measures) for column in _columns(i, measure)]
+
+
+def _columns(i: int, measure: Measure) -> list[Column]:
+    if measure.agg == "percentile":
+        return [
+            Column(name=measure.label, role="figure", measure=i),
+            Column(name=f"{measure.label}: {OVER}", role="count", measure=i),
+        ]
+    if measure.share is None:
+        return [Column(name=measure.label, role="figure", measure=i)]
+    base = measure.label.removeprefix("share of ").strip()
+    return [
+        Column(name=f"{measure.label} (%)", role="figure", measure=i),
+        Column(name=f"{base}: part", role="part", measure=i),
+        Column(name=f"{base}: whole", role="whole", measure=i),
+    ]
 
 
 def cells(measures: list[Measure], bucket: dict[str, Any], wholes: dict[str, Any]) -> list[Any]:

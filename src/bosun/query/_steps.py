@@ -10,18 +10,18 @@ reads (issue 23).
     PerPeriod  → a date_histogram (empty periods kept, bounded by the time range) and `avg_bucket`
     beside it
 
-querygen calls `aggs` and `table` with the metrics and the value reader it builds; this module
-imports none of it.
+The compiler calls `aggs` and `table` with the metrics and the value reader it builds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, timedelta
 from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.errors import UnsupportedQuery
+from bosun.query import _measures
+from bosun.query.table import PERIOD, Column, Table
 from bosun.understanding import Meaning
 from bosun.understanding.meaning import (
     Change,
@@ -193,68 +193,82 @@ def _per_group(meaning: Meaning, metrics: dict[str, Any]) -> dict[str, Any]:
 
 
 # -- tables ----------------------------------------------------------------------------------------
-def table(
-    meaning: Meaning, response: dict[str, Any], values: Values
-) -> tuple[list[str], list[list[Any]], int]:
-    """(columns, rows, total) of a step's answer: groups or periods with their figures, in the order
-    computed."""
+Rows = list[list[Any]]
+
+
+def table(meaning: Meaning, response: dict[str, Any], values: Values) -> Table:
+    """A step's answer: groups or periods with their figures, in the order computed."""
     step = meaning.steps[0]
     result = response.get("aggregations", {})
-    labels = [m.label for m in meaning.measures]
     if isinstance(step, PerPeriod):
-        columns, rows = _per_period_rows(meaning, result, step, labels)
+        columns, rows = _per_period_rows(meaning, result, step)
     elif isinstance(step, PerGroup):
-        columns, rows = _per_group_rows(meaning, result, labels)
+        columns, rows = _per_group_rows(meaning, result)
     elif isinstance(step, TopEach):
-        columns, rows = _top_each_rows(meaning, result, step, values, labels)
+        columns, rows = _top_each_rows(meaning, result, step, values)
     elif isinstance(step, Threshold):
-        columns, rows = _threshold_rows(meaning, result, values, labels)
+        columns, rows = _threshold_rows(meaning, result, values)
     else:
-        columns, rows = _period_rows(meaning, result, step, values, labels)
-    return columns, rows, len(rows)
+        columns, rows = _period_rows(meaning, result, step, values)
+    return Table(columns=columns, rows=rows, total=len(rows))
+
+
+def _key(field: str) -> Column:
+    return Column(name=field, role="key")
+
+
+def _keys(meaning: Meaning) -> list[Column]:
+    """The key column of the first grouping, if there is one."""
+    return [_key(field) for field in meaning.group_by[:1]]
 
 
 def _threshold_rows(
-    meaning: Meaning, result: dict[str, Any], values: Values, labels: list[str]
-) -> tuple[list[str], list[list[Any]]]:
+    meaning: Meaning, result: dict[str, Any], values: Values
+) -> tuple[list[Column], Rows]:
+    figures = _measures.columns(meaning.measures)
     if meaning.group_by and meaning.interval:
         rows = [
             [g["key"], b["key_as_string"], *values(b)]
             for g in result["g"]["buckets"]
             for b in g["t"]["buckets"]
         ]
-        return [meaning.group_by[0], "period", *labels], rows
+        return [*_keys(meaning), PERIOD, *figures], rows
     if meaning.group_by:
         rows = [[b["key"], *values(b)] for b in result["g"]["buckets"]]
-        return [meaning.group_by[0], *labels], rows
-    return ["period", *labels], [[b["key_as_string"], *values(b)] for b in result["t"]["buckets"]]
+        return [*_keys(meaning), *figures], rows
+    return [PERIOD, *figures], [[b["key_as_string"], *values(b)] for b in result["t"]["buckets"]]
 
 
 def _top_each_rows(
-    meaning: Meaning, result: dict[str, Any], step: TopEach, values: Values, labels: list[str]
-) -> tuple[list[str], list[list[Any]]]:
+    meaning: Meaning, result: dict[str, Any], step: TopEach, values: Values
+) -> tuple[list[Column], Rows]:
+    figures = _measures.columns(meaning.measures)
     if step.outer == "period":
         rows = [
             [t["key_as_string"], g["key"], *values(g)]
             for t in result["t"]["buckets"]
             for g in t["g"]["buckets"]
         ]
-        return ["period", meaning.group_by[0], *labels], rows
-    inner, column = ("i", meaning.group_by[1]) if len(meaning.group_by) > 1 else ("t", "period")
-    key = "key" if inner == "i" else "key_as_string"
+        return [PERIOD, *_keys(meaning), *figures], rows
+    if len(meaning.group_by) > 1:  # the top n of the second grouping within each of the first
+        rows = [
+            [g["key"], b["key"], *values(b)]
+            for g in result["g"]["buckets"]
+            for b in g["i"]["buckets"]
+        ]
+        return [*_keys(meaning), _key(meaning.group_by[1]), *figures], rows
     rows = [
-        [g["key"], b[key], *values(b)] for g in result["g"]["buckets"] for b in g[inner]["buckets"]
+        [g["key"], b["key_as_string"], *values(b)]
+        for g in result["g"]["buckets"]
+        for b in g["t"]["buckets"]
     ]
-    return [meaning.group_by[0], column, *labels], rows
+    return [*_keys(meaning), PERIOD, *figures], rows
 
 
 def _period_rows(
-    meaning: Meaning, result: dict[str, Any], step: Step, values: Values, labels: list[str]
-) -> tuple[list[str], list[list[Any]]]:
+    meaning: Meaning, result: dict[str, Any], step: Step, values: Values
+) -> tuple[list[Column], Rows]:
     """Each period with its figure and the running total, or the change from the period before."""
-    added = ["running total"] if isinstance(step, Running) else ["change"]
-    if isinstance(step, Change) and step.percent:
-        added.append("change %")
     groups = result["g"]["buckets"] if meaning.group_by else [{"key": None, "t": result["t"]}]
     rows = []
     for group in groups:
@@ -263,7 +277,18 @@ def _period_rows(
             [*prefix, b["key_as_string"], *values(b)[:1], *_pipelined(b, step)]
             for b in group["t"]["buckets"]
         ]
-    return [*meaning.group_by[:1], "period", labels[0], *added], rows
+    figure = Column(name=meaning.measures[0].label, role="figure", measure=0)
+    return [*_keys(meaning), PERIOD, figure, *_pipelined_columns(step)], rows
+
+
+def _pipelined_columns(step: Step) -> list[Column]:
+    """The running total, or the change (and the change in percent, when asked)."""
+    if isinstance(step, Running):
+        return [Column(name="running total", role="running")]
+    change = Column(name="change", role="change")
+    if isinstance(step, Change) and step.percent:
+        return [change, Column(name="change %", role="change_percent")]
+    return [change]
 
 
 def _pipelined(bucket: dict[str, Any], step: Step) -> list[Any]:
@@ -285,15 +310,16 @@ def _percent(bucket: dict[str, Any], change: float | int | None) -> float | None
 
 
 def _per_period_rows(
-    meaning: Meaning, result: dict[str, Any], step: PerPeriod, labels: list[str]
-) -> tuple[list[str], list[list[Any]]]:
+    meaning: Meaning, result: dict[str, Any], step: PerPeriod
+) -> tuple[list[Column], Rows]:
     """Each group's (or the whole's) average per period, the number of periods and the total over
     them."""
+    label = meaning.measures[0].label
     columns = [
-        *meaning.group_by[:1],
-        f"{labels[0]} per {step.interval} (average)",
-        f"{step.interval}s",
-        labels[0],
+        *_keys(meaning),
+        Column(name=f"{label} per {step.interval} (average)", role="figure", measure=0),
+        Column(name=f"{step.interval}s", role="count"),
+        Column(name=label, role="total", measure=0),
     ]
     groups = result["g"]["buckets"] if meaning.group_by else [result]
     rows = []
@@ -305,18 +331,20 @@ def _per_period_rows(
     return columns, rows
 
 
-def _per_group_rows(
-    meaning: Meaning, result: dict[str, Any], labels: list[str]
-) -> tuple[list[str], list[list[Any]]]:
+def _per_group_rows(meaning: Meaning, result: dict[str, Any]) -> tuple[list[Column], Rows]:
     """One row: the average of the groups' figures, how many groups, and the total over them."""
     groups = result["g"]["buckets"]
     if len(groups) < int(result["groups"]["value"]):
         raise UnsupportedQuery(
             "avg_bucket", f"more than {GROUP_CAP:,} groups to average over (some would be left out)"
         )
-    field = meaning.group_by[0]
+    field, label = meaning.group_by[0], meaning.measures[0].label
     total = sum(_bucket_value(meaning, b) for b in groups)
-    columns = [f"{labels[0]} per {field} (average)", f"{field} groups", labels[0]]
+    columns = [
+        Column(name=f"{label} per {field} (average)", role="figure", measure=0),
+        Column(name=f"{field} groups", role="count"),
+        Column(name=label, role="total", measure=0),
+    ]
     return columns, [[_number(result["per"]["value"]), len(groups), _number(total)]]
 
 
@@ -330,18 +358,3 @@ def _number(value: Any) -> Any:
     if isinstance(value, float):
         return int(value) if value.is_integer() else round(value, 2)
     return value
-
-
-def periods_between(start: date, end: date, interval: str) -> int:
-    """How many calendar periods the days start…end touch (31 days in May; 24 weeks touched by Jan 1
-    – Jun 15)."""
-    return _period_index(end, interval) - _period_index(start, interval) + 1
-
-
-def _period_index(day: date, interval: str) -> int:
-    if interval == "day":
-        return day.toordinal()
-    if interval == "week":
-        return (day - timedelta(days=day.weekday())).toordinal() // 7
-    months = {"month": 1, "quarter": 3, "year": 12}[interval]
-    return (day.year * 12 + day.month - 1) // months

@@ -26,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bosun.query import _measures
+from bosun.query.table import Column, Table
 from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning, TimeFilter
 from bosun.understanding.readback import date_span
 
@@ -140,20 +142,6 @@ def _records_of_sets(meaning: Meaning, step: HasNone) -> dict[str, Any] | None:
     return {"terms": {step.field: [*wanted, *step.values]}} if wanted else None
 
 
-def coverage_query(field: str) -> dict[str, Any]:
-    """The first and last date the data has on a date field, whatever else the question filters: a
-    period is partly covered when the data begins or ends inside it, not when the records asked for
-    happen to (reefer boxes into Savannah whose first arrival in Q2 is on the 2nd; the month of the
-    first snow day)."""
-    return {
-        "size": 0,
-        "aggs": {
-            "first": {"min": {"field": field, "format": "yyyy-MM-dd"}},
-            "last": {"max": {"field": field, "format": "yyyy-MM-dd"}},
-        },
-    }
-
-
 def _either(periods: list[TimeFilter]) -> dict[str, Any]:
     return {"bool": {"should": [_range(p) for p in periods], "minimum_should_match": 1}}
 
@@ -175,29 +163,34 @@ def _nones(meaning: Meaning) -> list[HasNone]:
     return [s for s in meaning.steps if isinstance(s, HasNone)]
 
 
-# -- the answer table
-# --------------------------------------------------------------------------------------
-def table(
-    meaning: Meaning, response: dict[str, Any], values: Values
-) -> tuple[list[str], list[list[Any]], int]:
-    """(columns, rows, total): a group's row holds each period's figures and the change, or its set
-    figures."""
+# -- the answer table ------------------------------------------------------------------------------
+def table(meaning: Meaning, response: dict[str, Any], values: Values) -> Table:
+    """A group's row holds each period's figures and the change, or its set figures."""
     aggs = response.get("aggregations", {})
-    labels = [m.label for m in meaning.measures]
     if not meaning.periods:
-        kept = _kept(meaning) is not None
-        rows = [
-            [b["key"], *values(meaning, b["kept"] if kept else b)] for b in aggs["g"]["buckets"]
-        ]
-        return [meaning.group_by[0], *labels], rows, len(rows)
+        return _sets_table(meaning, aggs, values)
+    keys = [Column(name=field, role="key") for field in meaning.group_by[:1]]
     buckets = aggs["g"]["buckets"] if meaning.group_by else [aggs]
     rows = [
         [*([b["key"]] if meaning.group_by else []), *_period_figures(meaning, b, values)]
         for b in buckets
     ]
-    rows = _ranked(meaning, rows) if meaning.group_by else rows
-    columns = [f"{label} · {period_words(p)}" for label in labels for p in meaning.periods]
-    return [*meaning.group_by[:1], *columns, "change", "change %"], rows, len(rows)
+    figures = [
+        Column(name=f"{m.label} · {_heading(p)}", role="figure", measure=j, period=i)
+        for j, m in enumerate(meaning.measures)
+        for i, p in enumerate(meaning.periods)
+    ]
+    changes = [Column(name="change", role="change"), Column(name="change %", role="change_percent")]
+    compared = Table(columns=[*keys, *figures, *changes], rows=rows, total=len(rows))
+    return _ranked(meaning, compared) if meaning.group_by else compared
+
+
+def _sets_table(meaning: Meaning, aggs: dict[str, Any], values: Values) -> Table:
+    """The groups that passed the set logic, with their figures (over the kept records alone)."""
+    kept = _kept(meaning) is not None
+    rows = [[b["key"], *values(meaning, b["kept"] if kept else b)] for b in aggs["g"]["buckets"]]
+    key = Column(name=meaning.group_by[0], role="key")
+    return Table(columns=[key, *_measures.columns(meaning.measures)], rows=rows, total=len(rows))
 
 
 def _period_figures(meaning: Meaning, bucket: dict[str, Any], values: Values) -> list[Any]:
@@ -205,10 +198,10 @@ def _period_figures(meaning: Meaning, bucket: dict[str, Any], values: Values) ->
     last."""
     per_period = [values(meaning, bucket[f"p{i}"]) for i in range(len(meaning.periods))]
     figures = [period[j] for j in range(len(meaning.measures)) for period in per_period]
-    return [*figures, *change(per_period[0][0], per_period[-1][0])]
+    return [*figures, *_change(per_period[0][0], per_period[-1][0])]
 
 
-def change(before: Any, after: Any) -> tuple[float | int | None, float | None]:
+def _change(before: Any, after: Any) -> tuple[float | int | None, float | None]:
     """The change and the change in percent (none from nothing: a figure of 0 or missing)."""
     if not isinstance(before, int | float) or not isinstance(after, int | float):
         return None, None
@@ -218,7 +211,7 @@ def change(before: Any, after: Any) -> tuple[float | int | None, float | None]:
     return difference, percent
 
 
-def _ranked(meaning: Meaning, rows: list[list[Any]]) -> list[list[Any]]:
+def _ranked(meaning: Meaning, table: Table) -> Table:
     """Groups ranked by the change (in percent when asked) when the meaning ranks a change, else by
     the later period's first figure; the top N kept. Done on the response, not in the DSL: a
     bucket_sort on a bucket_script of the two periods would need the script to divide by a period's
@@ -226,14 +219,18 @@ def _ranked(meaning: Meaning, rows: list[list[Any]]) -> list[list[Any]]:
     never first)."""
     steps = [s for s in meaning.steps if isinstance(s, Change)]
     if not (steps or meaning.top_n):
-        return rows
-    column = len(meaning.periods)  # the later period's first figure (after the group's key)
-    if steps:
-        column = -1 if steps[0].percent else -2
-    present = [r for r in rows if r[column] is not None]
-    ordered = sorted(present, key=lambda r: r[column], reverse=meaning.order == "desc")
-    ordered += [r for r in rows if r[column] is None]
-    return ordered[: meaning.top_n] if meaning.top_n else ordered
+        return table
+
+    def ranked_by(row: list[Any]) -> Any:
+        if not steps:
+            return table.figure(row, measure=0, period=len(meaning.periods) - 1)
+        return table.cell(row, "change_percent" if steps[0].percent else "change")
+
+    present = [r for r in table.rows if ranked_by(r) is not None]
+    ordered = sorted(present, key=ranked_by, reverse=meaning.order == "desc")
+    ordered += [r for r in table.rows if ranked_by(r) is None]
+    kept = ordered[: meaning.top_n] if meaning.top_n else ordered
+    return table.model_copy(update={"rows": kept, "total": len(kept)})
 
 
 def considered(meaning: Meaning, response: dict[str, Any]) -> int | None:
@@ -243,6 +240,7 @@ def considered(meaning: Meaning, response: dict[str, Any]) -> int | None:
     return int(found) if found is not None and _sets(meaning) else None
 
 
-def period_words(period: TimeFilter) -> str:
-    """ "Q1 2025", "6 Jan 2025 to 3 Mar 2025": as the reading says dates."""
+def _heading(period: TimeFilter) -> str:
+    """A period's column heading, as the reading says dates: "Q1 2025", "6 Jan 2025 to 3 Mar
+    2025"."""
     return date_span(period.start, period.end) or "all dates"

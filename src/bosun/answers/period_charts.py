@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bosun.workers.models import ResultTable
+from bosun.answers.tables import ChartSource
 
 
-def compares_periods(table: ResultTable) -> bool:
+def compares_periods(table: ChartSource) -> bool:
     """The query measures each period in a filter agg of its own (p0, p1 …), at the top or under a
     grouping."""
     aggs = (table.query or {}).get("aggs") or {}
@@ -21,7 +21,7 @@ def compares_periods(table: ResultTable) -> bool:
     return "p0" in inner and "p1" in inner and "range" in inner["p0"].get("filter", {})
 
 
-def period_bars(table: ResultTable, schema_url: str) -> dict[str, Any] | None:
+def period_bars(table: ChartSource, schema_url: str) -> dict[str, Any] | None:
     """Grouped bars: x the group (or the period alone), one bar per period, the first measure's
     figures."""
     grouped = "g" in ((table.query or {}).get("aggs") or {})

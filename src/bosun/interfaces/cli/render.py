@@ -1,0 +1,137 @@
+"""What `ask`, `chat` and `demo` print of an answer: its text, each result under a heading with what it
+was read as and its table, its assumptions; and for a question back, how to reply."""
+
+from __future__ import annotations
+
+import shlex
+from typing import TYPE_CHECKING
+
+from bosun.interfaces.cli.tables import currencies, table_of
+from bosun.interfaces.cli.terminal import printable
+from bosun.interfaces.numbers import short_in_text
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from bosun.catalog import Catalog
+    from bosun.planner.answer import Answer, Trace, TraceEntry
+    from bosun.workers.models import Clarification
+
+_UNQUOTED = set('"$`\\!')  # what a double-quoted shell word cannot hold as it is
+_FOLLOWS = "→"  # between the earlier turns and the reply in a follow-up's title (understanding)
+
+
+def show(console: Console, answer: Answer, catalog: Catalog) -> None:
+    """The answer as text and tables; money and figures of a million or more short in its text."""
+    from rich.markdown import Markdown
+    from rich.markup import escape
+
+    console.print(Markdown(printable(short_in_text(answer.answer, currencies(catalog)))))
+    for result in answer.results:
+        title = escape(printable(heading(result.title, answer.question)))
+        console.print(f"[bold]{title}[/]  ({result.total:,} total)", highlight=False)
+        if result.reading:
+            console.print(
+                f"Read as: {printable(result.reading)}", style="dim", highlight=False, markup=False
+            )
+        console.print(table_of(result, catalog))
+    for assumption in answer.assumptions:
+        console.print(f"[italic]Assumed: {escape(printable(assumption))}[/]")
+
+
+def heading(title: str, question: str) -> str:
+    """A result's heading: its title, or the question this turn asked where the title is a
+    follow-up's, the earlier turns' then this one ("Top 5 shippers … → what about Long Beach?" is
+    "what about Long Beach?"), so that the heading does not grow; the reading under it says the
+    rest."""
+    asked = question.strip()
+    return asked if asked and title.endswith(f"{_FOLLOWS} {asked}") else title
+
+
+def reply_commands(clarification: Clarification, thread_id: str) -> list[str]:
+    """The commands that answer a question back on its conversation, one per option (or one to
+    fill in when it offers none)."""
+    replies = clarification.options or ["your answer"]
+    return [f"bosun ask --thread {thread_id} {_quoted(reply)}" for reply in replies]
+
+
+def show_reply(console: Console, clarification: Clarification, thread_id: str) -> None:
+    """How to answer a question back later: the conversation's id and the command for each option."""
+    console.print()
+    console.print(
+        f"This conversation is {thread_id}. To answer, run one of:", highlight=False, markup=False
+    )
+    for command in reply_commands(clarification, thread_id):
+        console.print(f"  {printable(command)}", highlight=False, markup=False, soft_wrap=True)
+
+
+def pick(console: Console, options: list[str]) -> str | None:
+    """The reply typed at a terminal: an option by its number, or words of one's own; None for an
+    empty line or the end of input."""
+    while (typed := _typed(console, _prompt(options))) is not None:
+        chosen = _chosen(typed, options)
+        if chosen is not None:
+            return chosen
+        console.print(f"{typed} is not one of the options", highlight=False, markup=False)
+    return None
+
+
+def _prompt(options: list[str]) -> str:
+    if not options:
+        return "Your answer (Enter to stop): "
+    numbers = f"1–{len(options)}" if len(options) > 1 else "1"
+    return f"Answer here with a number ({numbers}) or your own words; Enter to stop: "
+
+
+def _typed(console: Console, prompt: str) -> str | None:
+    """A line typed at the prompt; None for an empty line, the end of input or Ctrl-C."""
+    try:
+        typed = console.input(prompt, markup=False).strip()
+    except (EOFError, KeyboardInterrupt):
+        console.print()
+        return None
+    return typed or None
+
+
+def _chosen(typed: str, options: list[str]) -> str | None:
+    """The option numbered `typed`, or the typed words themselves; None for a number out of range."""
+    if not options or not typed.isdigit():
+        return typed
+    number = int(typed)
+    return options[number - 1] if 1 <= number <= len(options) else None
+
+
+def _quoted(reply: str) -> str:
+    """A reply as one shell word: in double quotes where that keeps it as it is, else as shlex
+    quotes it."""
+    if _UNQUOTED.isdisjoint(reply):
+        return f'"{reply}"'
+    return shlex.quote(reply)
+
+
+def plan_table(trace: Trace) -> Table:
+    """How an answer was computed: each step of its plan, round by round, with the steps whose
+    results it took, how it ended and how long it took; then what the plan's checks noted."""
+    from rich.table import Table
+    from rich.text import Text
+
+    steps = len(trace.sub_goals)
+    table = Table(title=f"plan: {steps} steps in {trace.rounds} rounds", title_justify="left")
+    for header in ("round", "step", "worker", "took results of", "status", "time"):
+        table.add_column(header, justify="right" if header in ("round", "time") else "left")
+    for entry in sorted(trace.sub_goals, key=lambda e: (e.round or 0, e.id)):
+        table.add_row(*(Text(cell) for cell in _plan_row(entry)))
+    if trace.notes:
+        table.caption = printable(" · ".join(trace.notes))
+        table.caption_justify = "left"
+    return table
+
+
+def _plan_row(entry: TraceEntry) -> list[str]:
+    """One step: its round, id, worker, inputs ("es_query of sg2"), status (with its error) and
+    time."""
+    inputs = ", ".join(f"{name} of {source.split('.')[0]}" for name, source in entry.inputs.items())
+    status = f"{entry.status}: {entry.error}" if entry.error else entry.status
+    took = f"{entry.duration_ms:.0f} ms" if entry.duration_ms is not None else ""
+    return [str(entry.round or ""), f"sg{entry.id}", entry.worker, inputs, printable(status), took]

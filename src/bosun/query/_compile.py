@@ -1,0 +1,228 @@
+"""Meaning → Elasticsearch DSL, and an ES response → a compact table. No domain words here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from pydantic import BaseModel
+
+from bosun.catalog import Catalog
+from bosun.query import _compared, _measures, _steps
+from bosun.query._listing import listed_object, listing_query, listing_table, record_table
+from bosun.query._parts import part_order
+from bosun.query._periods import whole_period
+from bosun.query.table import PERIOD, Column, Table
+from bosun.understanding import Meaning, Measure
+
+Values = Callable[[dict[str, Any]], list[Any]]  # a bucket's cells, in the measures' columns
+MAX_GROUPS = 1000
+FORMATS = {
+    "day": "yyyy-MM-dd",
+    "week": "yyyy-MM-dd",
+    "month": "yyyy-MM-dd",
+    "quarter": "yyyy-MM-dd",
+    "year": "yyyy-MM-dd",
+}
+
+
+class CompiledQuery(BaseModel):
+    """F06's query: the index, the DSL body, and the meaning it was compiled from."""
+
+    index: str
+    body: dict[str, Any]
+    meaning: Meaning
+
+
+def filters(meaning: Meaning) -> list[dict[str, Any]]:
+    clauses = [clause for c in meaning.conditions for clause in _measures.condition_clauses(c)]
+    if meaning.time:
+        bounds = {}
+        if meaning.time.start:
+            bounds["gte"] = meaning.time.start.isoformat()
+        if meaning.time.end:
+            bounds["lte"] = meaning.time.end.isoformat()
+        clauses.append({"range": {meaning.time.field: bounds}})
+    return clauses
+
+
+def counted(meaning: Meaning, catalog: Catalog) -> Meaning:
+    """A trend of nothing named is a trend of the default measure ("break that down by month")."""
+    if not meaning.interval or meaning.measures:
+        return meaning
+    name = catalog.spec.defaults.measure
+    spec = catalog.spec.measures[name]
+    measure = Measure(name=name, agg=spec.agg, field=spec.field, label=spec.label, unit=spec.unit)
+    return meaning.model_copy(update={"measures": [measure]})
+
+
+def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
+    listed = listed_object(meaning, catalog)
+    if listed is not None:  # "which carriers belong to the Gemini Cooperation"
+        return listing_query(
+            listed, filters(meaning), meaning.top_n or catalog.spec.defaults.page_size
+        )
+    meaning = counted(meaning, catalog)
+    if _compared.applies(meaning):  # periods side by side, set logic over groups
+        return _compared.build(meaning, filters, _metrics(meaning), MAX_GROUPS)
+    body: dict[str, Any] = {
+        "query": {"bool": {"filter": filters(meaning)}},
+        "track_total_hits": True,
+    }
+    if meaning.intent_type == "search":
+        record = catalog.record
+        sort: list[dict[str, Any]] = [{f: d} for f, d in meaning.sort]
+        sort = sort or [{catalog.spec.time.default_field: {"order": "desc"}}]
+        body.update(
+            size=meaning.top_n or catalog.spec.defaults.page_size,
+            sort=[*sort, {record.id_field or "_doc": "asc"}],
+        )
+        return body
+    body["size"] = 0
+    metrics = _metrics(meaning)
+    # thresholds, top N within groups, running totals, changes, averages per period
+    if meaning.steps:
+        return body | {"aggs": _steps.aggs(meaning, catalog, metrics)}
+    inner: dict[str, Any] = dict(metrics)
+    if meaning.interval:
+        field = meaning.time.field if meaning.time else catalog.spec.time.default_field
+        inner = {
+            "t": {
+                "date_histogram": {
+                    "field": field,
+                    "calendar_interval": meaning.interval,
+                    "format": FORMATS[meaning.interval],
+                    "min_doc_count": 0,
+                },
+                **({"aggs": metrics} if metrics else {}),
+            }
+        }
+    if meaning.group_by:
+        ranked_here = _measures.ranked_here(meaning.measures)
+        size = MAX_GROUPS if ranked_here else meaning.top_n or MAX_GROUPS
+        order = None if ranked_here else part_order(meaning, catalog) or _order(meaning)
+        terms = {"field": meaning.group_by[0], "size": size, **({"order": order} if order else {})}
+        inner = {"g": {"terms": terms, **({"aggs": inner} if inner else {})}}
+    inner |= (
+        _measures.whole_aggs(meaning.measures) if (meaning.group_by or meaning.interval) else {}
+    )
+    if inner:
+        body["aggs"] = inner
+    return body
+
+
+def _metrics(meaning: Meaning) -> dict[str, Any]:
+    return {
+        k: v for i, m in enumerate(meaning.measures) for k, v in _measures.metric_aggs(i, m).items()
+    }
+
+
+def _order(meaning: Meaning) -> dict[str, str] | None:
+    """Groups in the order of their first measure (a ranking's, or highest first), so that the rows
+    read in the order the answer's words list them; groups of periods keep the engine's order."""
+    if not meaning.measures or (meaning.interval and not (meaning.top_n or meaning.sort)):
+        return None
+    first = meaning.measures[0]
+    return {"_count": meaning.order} if first.agg == "count" else {"m0": meaning.order}
+
+
+def table(
+    meaning: Meaning,
+    response: dict[str, Any],
+    catalog: Catalog,
+    dates: tuple[date | None, date | None] = (None, None),
+) -> Table:
+    """The answer's table from an ES response (the records' `dates` keep cut periods out of a
+    ranking)."""
+    listed = listed_object(meaning, catalog)
+    if listed is not None:
+        return listing_table(meaning, listed, response)
+    if meaning.intent_type == "search":
+        return _hits_table(meaning, response, catalog)
+    meaning = counted(meaning, catalog)
+    if _compared.applies(meaning):
+        return _compared.table(
+            meaning, response, lambda m, bucket: _measures.cells(m.measures, bucket, {})
+        )
+    aggs = response.get("aggregations", {})
+    total = response["hits"]["total"]["value"]
+    wholes = _measures.whole_values(meaning.measures, aggs, total)
+
+    def values(bucket: dict[str, Any]) -> list[Any]:
+        return _measures.cells(meaning.measures, bucket, wholes)
+
+    if meaning.steps:
+        return _steps.table(meaning, response, values)
+    if meaning.group_by:
+        return _grouped(meaning, aggs, values)
+    if meaning.interval:
+        return _periodic(meaning, aggs, values, dates)
+    figures = _measures.columns(meaning.measures)
+    return Table(columns=figures, rows=[values({"doc_count": total, **aggs})], total=1)
+
+
+def _grouped(meaning: Meaning, aggs: dict[str, Any], values: Values) -> Table:
+    """A row per group (and per period, by a grouping and an interval), ranked here when the
+    engine cannot rank the groups."""
+    period = [PERIOD] if meaning.interval else []
+    columns = [Column(name=meaning.group_by[0], role="key"), *period]
+    rows = []
+    for bucket in aggs["g"]["buckets"]:
+        if meaning.interval:
+            rows += [
+                [bucket["key"], b["key_as_string"], *values(b)] for b in bucket["t"]["buckets"]
+            ]
+        else:
+            rows.append([bucket["key"], *values(bucket)])
+    grouped = Table(
+        columns=[*columns, *_measures.columns(meaning.measures)], rows=rows, total=len(rows)
+    )
+    if _measures.ranked_here(meaning.measures) and not meaning.interval:
+        return _ranked(grouped, meaning)
+    return grouped
+
+
+def _periodic(
+    meaning: Meaning,
+    aggs: dict[str, Any],
+    values: Values,
+    dates: tuple[date | None, date | None],
+) -> Table:
+    """A row per period; the whole periods alone, ranked, when the meaning ranks them."""
+    rows = [[b["key_as_string"], *values(b)] for b in aggs["t"]["buckets"]]
+    periods = Table(
+        columns=[PERIOD, *_measures.columns(meaning.measures)], rows=rows, total=len(rows)
+    )
+    if not meaning.top_n:
+        return periods
+    whole = [row for row in rows if whole_period(periods.period(row), meaning, dates)]
+    return _ranked(periods.model_copy(update={"rows": whole}), meaning)
+
+
+def _ranked(table: Table, meaning: Meaning) -> Table:
+    """ "the busiest day", "the lowest hold rate": periods, or groups by a share or a percentile,
+    ranked by the first measure (the earlier first in a tie), the top N kept.
+
+    A date histogram cannot be ordered by a metric in the DSL both engines speak, nor groups by a
+    ratio or a percentile, so their buckets (all of them) are ranked here.
+    """
+    present = [row for row in table.rows if table.figure(row) is not None]
+    ordered = sorted(present, key=table.figure, reverse=meaning.order == "desc")
+    kept = ordered[: meaning.top_n] if meaning.top_n else ordered
+    return table.model_copy(update={"rows": kept, "total": len(kept)})
+
+
+def _hits_table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) -> Table:
+    """The records found: the first column names each (its id), then the fields asked and a few
+    more."""
+    record = catalog.record
+    wanted = [
+        record.id_field,
+        *(c.field for c in meaning.conditions),
+        *(f for f, _ in meaning.sort),
+        meaning.time.field if meaning.time else catalog.spec.time.default_field,
+    ]
+    wanted += [f for f, s in record.fields.items() if s.role == "dimension"][:3]
+    names = [c for c in dict.fromkeys(wanted) if c]
+    return record_table(names, response)
