@@ -24,11 +24,16 @@ def data_copy(data_dir: Path, folder: Path) -> Path:
 
 @contextmanager
 def bosun_serve(
-    data_dir: Path, *args: str, port: int | None = None, log: Path | None = None, **env: str
+    data_dir: Path,
+    *args: str,
+    port: int | None = None,
+    log: Path | None = None,
+    ready: str = "/health",
+    **env: str,
 ) -> Iterator[str]:
-    """Yields the server's base URL; the server is stopped (and its output shown on failure, or
-    written to `log`) afterwards. One worker unless `args` say otherwise: test_workers.py serves
-    with several."""
+    """Yields the server's base URL once `ready` answers (/openapi.json for a server whose engine
+    is down); the server is stopped (and its output shown on failure, or written to `log`)
+    afterwards. One worker unless `args` say otherwise: test_workers.py serves with several."""
     args = args if "--workers" in args else (*args, "--workers", "1")
     port = port or free_port()
     environ = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), **env}
@@ -39,7 +44,7 @@ def bosun_serve(
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        _wait(server, base)
+        _wait(server, base + ready)
         yield base
     finally:
         server.terminate()
@@ -48,14 +53,14 @@ def bosun_serve(
             output.close()
 
 
-def _wait(server: subprocess.Popen[str], base: str) -> None:
+def _wait(server: subprocess.Popen[str], ready: str) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if server.poll() is not None:
             output = server.stdout.read() if server.stdout else ""
             raise AssertionError(f"bosun serve exited {server.returncode}: {output}")
         try:
-            if httpx.get(f"{base}/health", timeout=2).status_code in (200, 401):
+            if httpx.get(ready, timeout=2).status_code in (200, 401):
                 return
         except httpx.HTTPError:
             time.sleep(0.2)

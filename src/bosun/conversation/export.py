@@ -14,17 +14,19 @@ a text, never as a formula or a link.
 from __future__ import annotations
 
 import csv
+import importlib.util
 import io
 import itertools
 import math
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Literal
 
 from bosun.engines.base import Body, Engine
 from bosun.errors import ConfigError, UserError
 
 PAGE = 1000  # hits per request while exporting: well under any cluster's max_result_window
+Format = Literal["csv", "xlsx"]
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 # what a spreadsheet reads as the start of a formula (OWASP, CSV injection)
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -103,6 +105,13 @@ def inert(value: Any) -> Any:
     if isinstance(value, str) and value.startswith(_FORMULA_START) and not _NUMBER.fullmatch(value):
         return "'" + value
     return value
+
+
+def formats() -> list[Format]:
+    """The formats this install exports: CSV always, XLSX when its writer (the `xlsx` extra) is
+    there."""
+    with_xlsx = importlib.util.find_spec("xlsxwriter") is not None
+    return ["csv", "xlsx"] if with_xlsx else ["csv"]
 
 
 def xlsx_book(lines: Iterable[list[Any]], columns: list[str]) -> bytes:

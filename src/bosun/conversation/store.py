@@ -8,7 +8,7 @@ import sqlite3
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -72,6 +72,19 @@ _OPEN = (
     "INSERT INTO bosun_threads (thread_id, created, owner) VALUES (?, ?, ?) "
     "ON CONFLICT (thread_id) DO NOTHING"
 )
+# Where each thread started: "api" when it was opened before its first question (POST /threads: the
+# page, or another HTTP client), "ask" when its first question started it (the command line's ask
+# and chat, MCP's ask). A thread from before origins were kept has none and counts as "api".
+Origin = Literal["api", "ask"]
+_ORIGINS = (
+    "CREATE TABLE IF NOT EXISTS bosun_origins (thread_id TEXT PRIMARY KEY, origin TEXT NOT NULL)"
+)
+_OPENED_BY_API = "INSERT INTO bosun_origins VALUES (?, 'api') ON CONFLICT (thread_id) DO NOTHING"
+# run before _OPEN: a thread not yet recorded is started by this question
+_STARTED_BY_ASK = (
+    "INSERT INTO bosun_origins SELECT ?, 'ask' WHERE NOT EXISTS (SELECT 1 FROM bosun_threads WHERE "
+    "thread_id = ?) ON CONFLICT (thread_id) DO NOTHING"
+)
 
 
 class TurnStore:
@@ -98,10 +111,13 @@ class TurnStore:
         # a store read-only since before threads had owners has no column: all its threads are null
         self._owner_column = "t.owner"
         if conn is not None and unwritable is None:
-            self._run_all([(ddl, ()) for ddl in (_TABLE, _THREADS, _ANSWERS, _RUNNING, _TITLES)])
+            tables = (_TABLE, _THREADS, _ANSWERS, _RUNNING, _TITLES, _ORIGINS)
+            self._run_all([(ddl, ()) for ddl in tables])
             self._run_all(self._owners_column())
         elif conn is not None and isinstance(conn, sqlite3.Connection) and not self._has_owners():
             self._owner_column = "NULL"
+        # a store read-only since before origins were kept has no table of them: all count as "api"
+        self._origins_kept = conn is not None and (unwritable is None or self._has_origins())
 
     def _owners_column(self) -> list[tuple[str, tuple[object, ...]]]:
         """The statement that gives a store made before threads had owners its `owner` column
@@ -142,7 +158,7 @@ class TurnStore:
         turn; `owner`: the caller it belongs to, None for the deployment's own."""
         if self.unwritable:
             return
-        self._run(_OPEN, (thread_id, _now(), owner))
+        self._run_all([(_OPEN, (thread_id, _now(), owner)), (_OPENED_BY_API, (thread_id,))])
 
     def owner(self, thread_id: str) -> tuple[bool, str | None]:
         """Whether the thread exists, and its owner (None: the deployment's own)."""
@@ -163,6 +179,7 @@ class TurnStore:
         # it too.
         self._run_all(
             [
+                (_STARTED_BY_ASK, (thread_id, thread_id)),
                 (_OPEN, (thread_id, _now(), None)),
                 (
                     "INSERT INTO bosun_running VALUES (?, ?) ON CONFLICT (thread_id) DO UPDATE SET "
@@ -207,15 +224,22 @@ class TurnStore:
         )
 
     def threads(
-        self, limit: int = 100, owner: str | None = None, every: bool = False
+        self,
+        limit: int = 100,
+        owner: str | None = None,
+        every: bool = False,
+        origin: Origin | None = None,
     ) -> list[tuple[str, str, str]]:
         """(thread id, created, title) of the newest recorded threads of `owner` (None: the
-        deployment's own), or of every owner: the name given, else the first question, else ""."""
-        mine, args = self._owned_by(owner, every)
+        deployment's own) or of every owner, and of one `origin` or of all: the name given, else
+        the first question, else ""."""
+        mine, owned = self._owned_by(owner, every)
+        started, begun = self._started(origin)
+        args = (*owned, *begun)
         rows = self._run(
             "SELECT t.thread_id, t.created, (SELECT a.answer FROM bosun_answers a WHERE "
             "a.thread_id = t.thread_id ORDER BY a.turn_id LIMIT 1), n.title FROM bosun_threads t "
-            f"LEFT JOIN bosun_titles n ON n.thread_id = t.thread_id WHERE {mine} "
+            f"LEFT JOIN bosun_titles n ON n.thread_id = t.thread_id WHERE {mine} AND {started} "
             "ORDER BY t.created DESC, t.thread_id LIMIT ?",
             (*args, limit),
         )
@@ -235,6 +259,21 @@ class TurnStore:
         if owner is None:
             return f"{self._owner_column} IS NULL", ()
         return f"{self._owner_column} = ?", (owner,)
+
+    def _started(self, origin: Origin | None) -> tuple[str, tuple[object, ...]]:
+        """The condition on `bosun_threads t` that keeps the threads of `origin` (None: all)."""
+        if origin is None:
+            return "TRUE", ()
+        if not self._origins_kept:  # every thread counts as "api"
+            return ("TRUE" if origin == "api" else "FALSE"), ()
+        kept = "(SELECT o.origin FROM bosun_origins o WHERE o.thread_id = t.thread_id)"
+        return f"COALESCE({kept}, 'api') = ?", (origin,)
+
+    def _has_origins(self) -> bool:
+        found = self._run(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bosun_origins'", ()
+        )
+        return bool(found)
 
     def rename(self, thread_id: str, title: str) -> None:
         self._run_all(
@@ -261,6 +300,7 @@ class TurnStore:
                     "bosun_answers",
                     "bosun_running",
                     "bosun_titles",
+                    "bosun_origins",
                 )
             ]
         )

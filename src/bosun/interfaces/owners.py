@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from fastapi import Request
 
-from bosun.conversation.store import TurnStore
+from bosun.conversation.store import Origin, TurnStore
 from bosun.engines.caller import credential
 from bosun.errors import UnknownThread
 from bosun.interfaces.auth import bears_admin
@@ -77,9 +77,11 @@ def readable(store: TurnStore, thread_id: str, who: Requester) -> str:
     return thread_id
 
 
-def threads(store: TurnStore, who: Requester, limit: int = 100) -> list[tuple[str, str, str]]:
-    """(thread id, created, title) of the newest threads `who` may read."""
-    return store.threads(limit, who.owner, every=who.admin)
+def threads(
+    store: TurnStore, who: Requester, limit: int = 100, origin: Origin | None = None
+) -> list[tuple[str, str, str]]:
+    """(thread id, created, title) of the newest threads `who` may read, of one `origin` or all."""
+    return store.threads(limit, who.owner, every=who.admin, origin=origin)
 
 
 _CURRENT: ContextVar[Requester | None] = ContextVar("bosun_requester", default=None)

@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Request, Response
+from fastapi import Depends, FastAPI, Query, Request, Response
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from bosun.conversation import export
 from bosun.conversation.session import Session
 from bosun.conversation.start import StartScreen, start_screen
+from bosun.conversation.store import Origin
 from bosun.engines.graphql.schema import build_schema
 from bosun.engines.graphql.server import graphql_endpoint
 from bosun.interfaces import owners
@@ -62,6 +63,13 @@ class ThreadInfo(BaseModel):
     title: str = Field(description="the thread's first question, or empty")
 
 
+ORIGIN = (
+    "only the threads started there: `api` by POST /threads (the page, or another HTTP client), "
+    "`ask` by their first question (the command line's ask and chat, MCP's ask); a thread from "
+    "before origins were kept counts as `api`"
+)
+
+
 class ThreadRename(BaseModel):
     title: str = Field(min_length=1, max_length=200, description="the thread's new title")
 
@@ -98,6 +106,13 @@ class Records(BaseModel):
 class RecordsPage(Records):
     cursor: str | None = Field(
         description="what to send as `cursor` for the next page; null after the last"
+    )
+
+
+class Exports(BaseModel):
+    formats: list[export.Format] = Field(
+        description="what /records.* and /table.* write on this server: csv always, xlsx with the "
+        "`xlsx` extra installed"
     )
 
 
@@ -174,9 +189,12 @@ def _threads(app: FastAPI, session: Session) -> None:
         return ThreadCreated(thread_id=thread_id)
 
     @app.get("/threads", response_model=list[ThreadInfo], tags=["threads"])
-    def list_threads(who: Requester = asking) -> list[ThreadInfo]:
+    def list_threads(
+        who: Requester = asking,
+        origin: Annotated[Origin | None, Query(description=ORIGIN)] = None,
+    ) -> list[ThreadInfo]:
         """The newest threads the caller may read, with their first question as a title."""
-        found = owners.threads(store, who)
+        found = owners.threads(store, who, origin=origin)
         return [ThreadInfo(thread_id=t, created=c, title=q) for t, c, q in found]
 
     @app.get("/threads/{thread_id}", response_model=ThreadTurns, tags=["threads"])
@@ -242,6 +260,11 @@ def _turns(app: FastAPI, session: Session) -> None:
 
 def _records(app: FastAPI, session: Session) -> None:
     catalog, engine = session.context.catalog, session.context.engine
+
+    @app.get("/exports", response_model=Exports, tags=["results"])
+    def exports() -> Exports:
+        """The export formats this server writes, for the page to offer only those."""
+        return Exports(formats=export.formats())
 
     def _columns(request: RecordsRequest) -> list[str]:
         return request.columns or list(catalog.record.fields)

@@ -3,7 +3,8 @@
 "use strict";
 
 const PAGE_ROWS = 20;
-const state = { thread: null, busy: false, deleting: null };
+// origin: which conversations the sidebar lists, those of the page ("api") or of the command line and MCP ("ask")
+const state = { thread: null, busy: false, deleting: null, origin: "api" };
 const $ = (selector) => document.querySelector(selector);
 
 function el(tag, attrs = {}, ...children) {
@@ -37,28 +38,70 @@ async function api(path, options = {}) {
 
 // ---- threads ---------------------------------------------------------------------------------------------
 
+// The sidebar lists the conversations of one origin: the page's own, or those the command line and MCP started.
+// Refreshing it leaves the banner alone: a list that loads says nothing of what failed before.
 async function listThreads() {
-  const threads = await (await api("/threads")).json();
+  const threads = await (await api(`/threads?origin=${state.origin}`)).json();
   const list = $("#threads");
   const shown = threads.filter((t) => (t.title || t.thread_id === state.thread) && t.thread_id !== state.deleting);
-  list.replaceChildren(...shown.map((t) => el("li", {
-    "data-thread": t.thread_id, class: t.thread_id === state.thread ? "current" : null,
-  }, el("button", { type: "button", class: "open", title: t.title || t.thread_id, onclick: () => openThread(t.thread_id) },
-        t.title || "(new conversation)", el("small", {}, whenCreated(t.created))),
-     el("span", { class: "thread-actions" },
-        el("button", { type: "button", class: "rename", "aria-label": `Rename “${t.title}”`,
-                       onclick: () => renameThread(t) }, "rename"),
-        el("button", { type: "button", class: "delete", "aria-label": `Delete “${t.title}”`,
-                       onclick: () => deleteThread(t) }, "delete")))));
-  hideBanner();
+  list.replaceChildren(...shown.map(threadItem));
+  $("#no-threads").textContent = NO_THREADS[state.origin];
+  $("#no-threads").hidden = shown.length > 0;
 }
 
-async function renameThread(thread) {
-  const title = prompt("A new name for this conversation:", thread.title);
-  if (!title || !title.trim()) return;
-  await api(`/threads/${thread.thread_id}`, { method: "PATCH", body: JSON.stringify({ title: title.trim() }) })
-    .catch(unreachable);
+const NO_THREADS = {
+  api: "No conversations on this page yet.",
+  ask: "No conversations from the command line or MCP.",
+};
+
+function threadItem(thread) {
+  return el("li", { "data-thread": thread.thread_id, class: thread.thread_id === state.thread ? "current" : null },
+    el("button", { type: "button", class: "open", title: thread.title || thread.thread_id,
+                   onclick: () => openThread(thread.thread_id) },
+       thread.title || "(new conversation)", el("small", {}, whenCreated(thread.created))),
+    el("span", { class: "thread-actions" },
+       el("button", { type: "button", class: "rename", "aria-label": `Rename “${thread.title}”`,
+                      onclick: (event) => renameThread(thread, event.target.closest("li")) }, "rename"),
+       el("button", { type: "button", class: "delete", "aria-label": `Delete “${thread.title}”`,
+                      onclick: () => deleteThread(thread) }, "delete")));
+}
+
+function showOrigin(origin) {
+  state.origin = origin;
+  for (const button of document.querySelectorAll("#origins button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.origin === origin));
+  }
+  listThreads().catch(unreachable);
+}
+
+// Renamed in place: the name becomes a field; Enter or Save keeps the new name, Escape the old one.
+function renameThread(thread, item) {
+  const field = el("input", { type: "text", value: thread.title, maxlength: "200",
+                              "aria-label": `New name for “${thread.title}”` });
+  const form = el("form", { class: "rename-form" }, field, el("button", { type: "submit" }, "Save"));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const title = field.value.trim();
+    if (title && title !== thread.title) {
+      const change = { method: "PATCH", body: JSON.stringify({ title }) };
+      await api(`/threads/${thread.thread_id}`, change).catch(unreachable);
+    }
+    await relistFocused(thread.thread_id);
+  });
+  field.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.stopPropagation();  // the drawer stays open
+    relistFocused(thread.thread_id);
+  });
+  item.querySelector("button.open").replaceWith(form);
+  field.focus();
+  field.select();
+}
+
+// The list drawn again, with the keyboard's focus back on the thread it was on.
+async function relistFocused(threadId) {
   await listThreads().catch(unreachable);
+  $(`#threads li[data-thread="${threadId}"] button.open`)?.focus();
 }
 
 // A deleted thread leaves the list at once and is deleted on the server after a few seconds, unless undone.
@@ -105,6 +148,7 @@ function startFresh(push = true) {
   if (push) history.pushState(null, "", location.pathname);
   $("#conversation").replaceChildren();
   closeDrawer();
+  hidePlan();
   showStart();
   listThreads().catch(unreachable);
 }
@@ -113,12 +157,14 @@ async function openThread(threadId, push = true) {
   state.thread = threadId;
   if (push) history.pushState(null, "", `#thread=${threadId}`);
   closeDrawer();
+  hidePlan();  // the plan shown is the last question's asked here, not one of this thread
   try {
     const response = await api(`/threads/${threadId}`);
     $("#conversation").replaceChildren();
     for (const turn of (await response.json()).turns) showTurn(turn.question).done(turn.answer);
     await showMarks(threadId).catch(() => {});  // marks.js: how each answer was marked
     showStart();
+    hideBanner();
     await listThreads();
   } catch (error) {
     if (error.status === 404) {
@@ -168,6 +214,19 @@ function unreachable(error, retry) {
 
 function hideBanner() { $("#banner").hidden = true; }
 
+// The end of the conversation stays in view when its area shrinks (the plan opened, a phone's keyboard up), so
+// that nothing at its end, such as a question back's buttons, is left under the plan.
+function keepEndInView() {
+  const conversation = $("#conversation");
+  let atEnd = true;
+  conversation.addEventListener("scroll", () => {
+    atEnd = conversation.scrollTop + conversation.clientHeight >= conversation.scrollHeight - 8;
+  }, { passive: true });
+  new ResizeObserver(() => {
+    if (atEnd) conversation.scrollTop = conversation.scrollHeight;
+  }).observe(conversation);
+}
+
 function toggleDrawer() {
   const open = !$("#sidebar").classList.contains("open");
   $("#sidebar").classList.toggle("open", open);
@@ -179,35 +238,73 @@ function closeDrawer() {
   $("#drawer").setAttribute("aria-expanded", "false");
 }
 
-// ---- a turn: stream its events, draw the plan, then show the answer ---------------------------------------
+// ---- a turn: stream its events, draw the plan, then show the answer; a failure stays where it happened -----
 
-async function ask(question) {
+function ask(question) {
   if (state.busy || !question.trim()) return;
-  state.busy = true;
   $("#start").hidden = true;
-  const view = showTurn(question);
-  const dag = startPlan();
+  send(question, showTurn(question));
+}
+
+// One try at a turn. An answer, even a failed one, is the thread's: the server has stored it. A question that got
+// no answer (no server, or an error before the turn ran) stays in its place with why, and a Retry that asks it
+// again there, in the same thread.
+async function send(question, view) {
+  state.busy = true;
+  const plan = startPlan();
   try {
     if (!state.thread) await newThread();
-    const response = await api(`/threads/${state.thread}/turns`, {
-      method: "POST", headers: { Accept: "text/event-stream" }, body: JSON.stringify({ question }),
-    });
-    if (!response.ok) throw new Error((await response.json()).detail);
-    await readEvents(response, (kind, data) => {
-      if (kind === "answer") view.done(data);
-      else if (kind === "error") { view.error(data.detail); dag.fail(data.detail); }
-      else dag.event(kind, data);
-    });
-    dag.finish();
+    const { answer, failure } = await streamTurn(question, plan);
+    view.done(answer);
+    plan.answered(answer, failure);
+    hideBanner();  // whatever the banner said, the server answers now
   } catch (error) {
-    view.remove();
-    dag.fail(error.message);
-    $("#question").value = question;  // kept in the box, to ask again
-    unreachable(error, () => { $("#question").value = ""; ask(question); });
+    const reason = reasonOf(error);
+    view.unsent(reason, () => send(question, view));
+    plan.failed(reason);
   } finally {
     state.busy = false;
     listThreads().catch(() => {});
   }
+}
+
+// The turn's events drawn into the plan as they come; its answer, and the error the server said with it, if any.
+async function streamTurn(question, plan) {
+  const response = await api(`/threads/${state.thread}/turns`, {
+    method: "POST", headers: { Accept: "text/event-stream" }, body: JSON.stringify({ question }),
+  });
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({}));
+    throw Object.assign(new Error(body.detail || response.statusText), { code: body.error });
+  }
+  let answer = null;
+  let failure = null;
+  await readEvents(response, (kind, data) => {
+    if (kind === "answer") answer = data;
+    else if (kind === "error") failure = data;
+    else plan.event(kind, data);
+  });
+  if (!answer) {
+    const said = failure || { detail: "the answer never came" };
+    throw Object.assign(new Error(said.detail), { code: said.error });
+  }
+  return { answer, failure };
+}
+
+// Why a question got no answer, in a few words: the server's error kind where it has words, else its detail.
+const ERROR_WORDS = {
+  engine_unavailable: "the search engine is down",
+  unauthorized: "the search engine refused your credentials",
+  forbidden: "you may not read what was asked",
+};
+
+function reasonOf(error) {
+  if (error instanceof TypeError) return "the Bosun server cannot be reached";  // fetch itself failed
+  return reasonWords(error.code, error.message);
+}
+
+function reasonWords(code, detail) {
+  return (ERROR_WORDS[code] || detail || "").replace(/\.$/, "");
 }
 
 async function readEvents(response, onEvent) {
@@ -229,21 +326,45 @@ async function readEvents(response, onEvent) {
   }
 }
 
+// A question in the conversation and, below it, what became of it: waiting, its answer, or why it got none.
 function showTurn(question) {
   const box = el("div", { class: "turn" }, el("div", { class: "question" }, question));
-  const pending = el("div", { class: "answer pending" }, "…");
-  box.append(pending);
+  let shown = el("div", { class: "answer pending" }, "…");
+  box.append(shown);
   $("#conversation").append(box);
-  box.scrollIntoView({ block: "end" });
-  return {
-    done: (answer) => {
-      pending.replaceWith(renderAnswer(answer));
-      box.append(markControls(box));  // marks.js
-      box.scrollIntoView({ block: "end" });
-    },
-    error: (message) => pending.replaceWith(el("div", { class: "answer error", role: "alert" }, message)),
-    remove: () => { box.remove(); showStart(); },
+  scrollToEnd();
+  const show = (node) => {
+    shown.replaceWith(node);
+    shown = node;
+    scrollToEnd();
   };
+  return {
+    done(answer) {
+      box.dataset.stored = "";  // one of the thread's turns on the server, as marks.js counts them
+      if (showsFigures(answer)) box.append(markControls(box));  // marks.js
+      show(renderAnswer(answer));
+    },
+    unsent(reason, retry) {
+      const again = el("button", { type: "button", class: "retry", onclick: () => {
+        if (state.busy) return;
+        $("#conversation").append(box);  // asked now: the thread's newest turn, as the server will number it
+        show(el("div", { class: "answer pending" }, "…"));
+        retry();
+      } }, "Retry");
+      show(el("div", { class: "answer unsent", role: "alert" },
+              el("p", { class: "failure" }, `Not answered: ${reason}.`, again)));
+    },
+  };
+}
+
+function scrollToEnd() {
+  const conversation = $("#conversation");
+  conversation.scrollTop = conversation.scrollHeight;
+}
+
+// Marking an answer right or wrong is for the figures it gives: not for a question back, a failure or words alone.
+function showsFigures(answer) {
+  return answer.status === "done" && answer.results.some((result) => result.rows.length > 0);
 }
 
 // ---- an answer: text, what was not understood, assumptions, options, tables and charts --------------------
@@ -265,7 +386,15 @@ function renderAnswer(answer) {
   }
   if ((answer.remember || []).length) box.append(renderRemember(answer.remember));  // teach.js
   for (const result of answer.results) box.append(renderResult(result));
+  if (answer.status === "failed") box.append(retryLine(answer.question));
   return box;
+}
+
+// A failed answer stays in the thread with its reason (the answer's text); Retry asks its question again, as the
+// thread's next turn.
+function retryLine(question) {
+  return el("p", { class: "failure" },
+            el("button", { type: "button", class: "retry", onclick: () => ask(question) }, "Retry"));
 }
 
 function renderText(markdown) {
@@ -275,25 +404,66 @@ function renderText(markdown) {
     const p = el("p");
     paragraph.split("\n").forEach((line, i) => {
       if (i) p.append(el("br"));
-      line.split(/\*\*(.+?)\*\*/).forEach((part, j) => p.append(j % 2 ? el("strong", {}, part) : part));
+      line.split(/\*\*(.+?)\*\*/).forEach((part, j) => {
+        const kept = datesKept(part);
+        if (j % 2) p.append(el("strong", {}, ...kept));
+        else p.append(...kept);
+      });
     });
     box.append(p);
   }
   return box;
 }
 
+// A date written ISO-style ("2026-06-13") is kept on one line: a browser would break it after a hyphen.
+const ISO_DAY = /(\d{4}-\d{2}-\d{2})/;
+
+function datesKept(text) {
+  return text.split(ISO_DAY).map((part, i) => (i % 2 ? el("span", { class: "keep" }, part) : part));
+}
+
+const darkScheme = window.matchMedia("(prefers-color-scheme: dark)");
+
 function renderResult(result) {
   // Titled by what was computed (its reading), not by the question, which stands once, just above.
   const box = el("div", { class: "result" }, el("h3", { class: "reading", title: `Read as: ${result.reading || ""}` },
-    `${titleOf(result)} (${result.total.toLocaleString()} total)`));
+    ...datesKept(`${titleOf(result)} (${result.total.toLocaleString()} total)`)));
   if (result.chart) {
     const chart = el("div", { class: "chart", "data-mark": result.chart.mark.type || result.chart.mark });
     box.append(chart);
     const spec = { ...result.chart, title: undefined };  // the heading above says what it shows
-    vegaEmbed(chart, spec, { actions: false, renderer: "svg" }).catch((e) => chart.append(e.message));
+    const drawing = { actions: false, renderer: "svg", theme: darkScheme.matches ? "dark" : undefined };
+    vegaEmbed(chart, spec, drawing).catch((e) => chart.append(e.message));
   }
   box.append(new ResultTable(result).node);
+  if (result.query) box.append(queryBox(result));
   return box;
+}
+
+// The search a result ran, as Kibana's Dev Tools console takes it (GET index/_search, then the body), to copy.
+function queryBox(result) {
+  const text = `GET ${catalogWords.index}/_search\n${JSON.stringify(result.query, null, 2)}`;
+  const code = el("pre", { tabindex: "0", "aria-label": "the query" }, el("code", {}, text));
+  const said = el("span", { class: "copied", role: "status" });
+  const copy = el("button", { type: "button", class: "copy", onclick: () => copyText(text, code, said) }, "Copy");
+  return el("details", { class: "query" }, el("summary", {}, `Query · ${rowsCount(result)}`), code, copy, said);
+}
+
+function rowsCount(result) {
+  const rows = result.rows.length;
+  const counted = `${rows.toLocaleString()} ${rows === 1 ? "row" : "rows"}`;
+  return result.total > rows ? `${counted} of ${result.total.toLocaleString()} records` : counted;
+}
+
+// The clipboard needs a secure page (https or loopback); elsewhere the text is selected for Ctrl+C.
+async function copyText(text, code, said) {
+  try {
+    await navigator.clipboard.writeText(text);
+    said.textContent = "Copied";
+  } catch {
+    window.getSelection().selectAllChildren(code);
+    said.textContent = "Selected: press Ctrl+C (⌘C on a Mac) to copy";
+  }
 }
 
 // A result's title: its reading, with a capital ("Total volume (TEU) · by carrier · …"); without one, its question
@@ -304,12 +474,14 @@ function titleOf(result) {
   return title.length > 90 ? `${title.slice(0, 88).trimEnd()}…` : title;
 }
 
-// Column headings in the catalog's words ("carrier_name" → "carrier"); measures are already labelled.
-const catalogWords = { fields: {} };
+// Column headings in the catalog's words ("carrier_name" → "carrier"); measures are already labelled. `index`: where
+// the records are, for the query shown under a result.
+const catalogWords = { fields: {}, index: "<index>" };
 
 async function loadCatalogWords() {
   const catalog = await (await api("/catalog")).json();
   const record = catalog.objects[catalog.record];
+  catalogWords.index = record.index;
   for (const [name, field] of Object.entries(record.fields)) {
     catalogWords.fields[name] = field.synonyms[0] || name.replace(/_/g, " ");
   }
@@ -317,6 +489,13 @@ async function loadCatalogWords() {
 
 function heading(column) {
   return catalogWords.fields[column] || column.replace(/_/g, " ");
+}
+
+// The export formats the server writes (GET /exports): no XLSX button on an install without its writer.
+const exportFormats = new Set(["csv"]);
+
+async function loadExportFormats() {
+  for (const format of (await (await api("/exports")).json()).formats) exportFormats.add(format);
 }
 
 // A table that sorts by a clicked column, pages long record lists and downloads as CSV. A record list with more
@@ -345,8 +524,8 @@ class ResultTable {
       tabindex: 0, scope: "col", onclick: () => this.sortBy(i),
       onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); this.sortBy(i); } },
     }, heading(name))));
-    const body = shown.map((row) => el("tr", {}, ...row.map((cell, i) =>
-      el("td", { class: typeof cell === "number" ? "num" : null }, this.cell(cell)))));
+    const body = shown.map((row) => el("tr", {}, ...row.map((cell) =>
+      el("td", { class: cellClass(cell) }, this.cell(cell)))));
     const pager = el("div", { class: "pager" });
     if (pages > 1) {
       pager.append(el("button", { type: "button", onclick: () => this.go(-1) }, "‹ previous"),
@@ -354,9 +533,13 @@ class ResultTable {
                    el("button", { type: "button", onclick: () => this.go(1) }, "next ›"));
     }
     pager.append(el("button", { type: "button", class: "csv", onclick: () => this.download() },
-      this.remote ? `download all ${this.result.total.toLocaleString()} as CSV` : "download CSV"),
-    el("button", { type: "button", class: "xlsx", onclick: () => this.downloadBook() }, "download XLSX"));
-    this.node.replaceChildren(el("table", {}, el("thead", {}, head), el("tbody", {}, ...body)), pager);
+      this.remote ? `download all ${this.result.total.toLocaleString()} as CSV` : "download CSV"));
+    if (exportFormats.has("xlsx")) {
+      const book = el("button", { type: "button", class: "xlsx", onclick: () => this.downloadBook() }, "download XLSX");
+      pager.append(book);
+    }
+    const table = el("table", {}, el("thead", {}, head), el("tbody", {}, ...body));
+    this.node.replaceChildren(scrollBox(table), pager);
   }
 
   async download() {
@@ -430,6 +613,27 @@ class ResultTable {
 // A text that is a plain number ("-5", "+1.5e3"): a spreadsheet reads it as the number, nothing to escape.
 const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+// Numbers right-aligned on one line; a date never broken after one of its hyphens.
+function cellClass(value) {
+  if (typeof value === "number") return "num";
+  return typeof value === "string" && ISO_DAY.test(value) ? "keep" : null;
+}
+
+// A table in a box that scrolls sideways when the table is wider: the side with more to see is shaded, and a hint
+// above says so, for as long as there is more.
+function scrollBox(table) {
+  const scroller = el("div", { class: "table-scroll" }, table);
+  const hint = el("div", { class: "scroll-hint", "aria-hidden": "true" }, "scroll →");
+  const box = el("div", { class: "table-box" }, hint, scroller);
+  const mark = () => {
+    const more = scroller.scrollLeft + scroller.clientWidth < scroller.scrollWidth - 1;
+    box.dataset.more = more ? "right" : "";
+  };
+  scroller.addEventListener("scroll", mark, { passive: true });
+  new ResizeObserver(mark).observe(scroller);
+  return box;
+}
+
 function isListing(result) {
   const query = result.query || {};
   return !query.aggs && !query.aggregations && Array.isArray(query.sort);
@@ -465,10 +669,12 @@ const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^
 const SVG = "http://www.w3.org/2000/svg";
 const NODE = { width: 210, height: 34, column: 250, row: 46 };
 
+// The plan's state in words: "working: round 2", "answered in 3 rounds", "asked you a question", "failed: …".
 function startPlan() {
   const nodes = new Map();
+  const say = (words) => { $("#plan-status").textContent = words; };
   $("#plan").hidden = false;
-  $("#plan-status").textContent = "running";
+  say("working…");
   const svg = $("#dag");
   svg.replaceChildren(svgEl("defs", {}, svgEl("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5,
     markerWidth: 6, markerHeight: 6, orient: "auto" }, svgEl("path", { d: "M0,0 L10,5 L0,10 z", fill: "#8a94a8" }))));
@@ -479,15 +685,44 @@ function startPlan() {
         nodes.set(data.sub_goal_id, { ...data, status: "running" });
       } else if (kind === "finished" && nodes.has(data.sub_goal_id)) {
         Object.assign(nodes.get(data.sub_goal_id), { status: data.status, duration_ms: data.duration_ms });
-      } else if (kind === "round_started" || kind === "done") {
-        $("#plan-status").textContent = kind === "done" ? data.status : `round ${data.round}`;
+      } else if (kind === "round_started") {
+        say(`working: round ${data.round}`);
       }
       draw();
     },
-    finish() { $("#plan-status").textContent += " · finished"; },
-    fail(reason) { $("#plan-status").textContent = `failed: ${reason}`; },
+    answered(answer, failure) { say(planWords(answer, failure)); },
+    failed(reason) { say(`failed: ${reason}`); },
   };
 }
+
+function planWords(answer, failure) {
+  if (answer.status === "needs_clarification") return "asked you a question";
+  if (answer.status !== "failed") return answeredIn(answer.trace.rounds);
+  const reason = failure ? reasonWords(failure.error, failure.detail) : failedStep(answer);
+  return `failed: ${reason}`;
+}
+
+function answeredIn(rounds) {
+  if (rounds < 1) return "answered";
+  return `answered in ${rounds} ${rounds === 1 ? "round" : "rounds"}`;
+}
+
+// Why a turn failed when the server said nothing more: the error of its last failed sub-goal.
+function failedStep(answer) {
+  const failed = answer.trace.sub_goals.filter((step) => step.status === "failed" && step.error);
+  if (!failed.length) return "no answer";
+  return failed[failed.length - 1].error.replace(/\.$/, "");
+}
+
+function hidePlan() {
+  $("#plan").hidden = true;
+  $("#plan-toggle").setAttribute("aria-expanded", "false");
+  $("#dag").toggleAttribute("hidden", true);
+}
+
+// A sub-goal's state in words, under its title.
+const STEP_WORDS = { pending: "waiting", running: "running", success: "done", partial: "needs your answer",
+                     failed: "failed" };
 
 function drawDag(svg, nodes) {
   const perRound = new Map();
@@ -520,7 +755,7 @@ function drawDag(svg, nodes) {
       svgEl("title", {}, `sub-goal ${node.sub_goal_id}: ${node.worker}`),
       svgEl("rect", { x, y, width: NODE.width, height: NODE.height }),
       svgEl("text", { x: x + 6, y: y + 14 }, label),
-      svgEl("text", { x: x + 6, y: y + 28 }, `${node.status}${took}`)));
+      svgEl("text", { x: x + 6, y: y + 28 }, `${STEP_WORDS[node.status] || node.status}${took}`)));
   }
 }
 
@@ -550,6 +785,15 @@ $("#ask").addEventListener("submit", (event) => {
   ask(question);
 });
 $("#new-thread").addEventListener("click", () => startFresh());
+for (const button of document.querySelectorAll("#origins button")) {
+  button.addEventListener("click", () => showOrigin(button.dataset.origin));
+}
+$("#skip").addEventListener("click", (event) => {
+  event.preventDefault();  // a hash would read as a thread's address
+  $("#question").focus();
+});
+$("#dismiss").addEventListener("click", () => hideBanner());
+keepEndInView();
 $("#drawer").addEventListener("click", () => toggleDrawer());
 $("#drawer-close").addEventListener("click", () => { closeDrawer(); $("#drawer").focus(); });
 document.addEventListener("keydown", (event) => { if (event.key === "Escape") closeDrawer(); });
@@ -566,7 +810,9 @@ window.addEventListener("popstate", () => {
 
 (async () => {
   const fromUrl = threadFromUrl();
-  await loadCatalogWords().catch(() => {});  // headings fall back to the field names
+  $("#question").focus();
+  // headings fall back to the field names, exports to CSV
+  await Promise.all([loadCatalogWords().catch(() => {}), loadExportFormats().catch(() => {})]);
   if (fromUrl) await openThread(fromUrl, false);
   else {
     state.thread = null;

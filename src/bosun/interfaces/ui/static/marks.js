@@ -2,8 +2,13 @@
 // Loaded before app.js; uses its `api`, `el` and `state` when a button is pressed.
 "use strict";
 
+// The turns the server stored, numbered from 1 as it numbers them: a question that got no answer is not one.
+function storedTurns() {
+  return [...document.querySelectorAll("#conversation .turn[data-stored]")];
+}
+
 function turnNumber(turnBox) {
-  return [...document.querySelectorAll("#conversation .turn")].indexOf(turnBox) + 1;
+  return storedTurns().indexOf(turnBox) + 1;
 }
 
 function markControls(turnBox) {
@@ -43,7 +48,7 @@ function showMark(box, mark) {
 }
 
 async function showMarks(threadId) {
-  const turns = document.querySelectorAll("#conversation .turn");
+  const turns = storedTurns();
   for (const mark of await (await api(`/threads/${threadId}/marks`)).json()) {
     const box = turns[mark.turn - 1] && turns[mark.turn - 1].querySelector(":scope > .verdict");
     if (box) showMark(box, mark);
