@@ -102,7 +102,8 @@ class Ledger:
                 "the rules answered the rest of it, without the model."
             )
         if self.unreachable is not None:
-            return f"The chat model could not be reached ({self.unreachable}): the rules answered this turn."
+            said = f"The chat model could not be reached ({self.unreachable})"
+            return f"{said}: the rules answered this turn."
         return None
 
     def summary(self) -> TurnTokens:

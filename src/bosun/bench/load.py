@@ -2,8 +2,9 @@
 a wide CSV, and how much memory each takes.
 
 Writes a CSV to a temporary directory, then runs `bosun data load` on it and `bosun catalog init` on
-the loaded index, each in a child process of its own with `BOSUN_ENGINE_MEMORY_LIMIT=--memory-limit`,
-and prints for each its time and its peak resident memory (the child's own, from wait4's rusage):
+the loaded index, each in a child process of its own with
+`BOSUN_ENGINE_MEMORY_LIMIT=--memory-limit`, and prints for each its time and its peak resident
+memory (the child's own, from wait4's rusage):
 
 - by default a long file of about `--size` GB (1 by default; orders: ids, codes, names, numbers with
   missing-value words, dates and timestamps, so retyping and derived date parts are exercised);
@@ -49,7 +50,8 @@ def write_csv(path: Path, size: int) -> int:
     try:
         con.execute(f"""COPY (SELECT i AS order_id, ['AA', 'DL', 'UA', 'WN'][1 + i % 4] AS carrier,
             'Customer ' || (i * 7919 % 20000) AS customer,
-            CASE WHEN i % 97 = 0 THEN 'NA' ELSE CAST(round((i * 31 % 100000) / 100.0, 2) AS VARCHAR) END AS amount,
+            CASE WHEN i % 97 = 0 THEN 'NA'
+                ELSE CAST(round((i * 31 % 100000) / 100.0, 2) AS VARCHAR) END AS amount,
             1 + i % 49 AS quantity, DATE '2024-01-01' + CAST(i % 730 AS INTEGER) AS placed,
             TIMESTAMP '2024-01-01 00:00:00' + to_seconds(i * 37 % 63072000) AS shipped_at,
             i % 10 = 0 AS express

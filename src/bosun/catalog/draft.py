@@ -22,7 +22,7 @@ from bosun.catalog.linked import distinct_values, link_note, linked_attributes
 from bosun.catalog.loader import index_rows
 from bosun.catalog.parts import is_clock_values, part_name
 from bosun.catalog.profile import MANY_VALUES, MOST_COLUMNS, Column, IndexProfile, profile_index
-from bosun.catalog.rows import event_verbs, record_noun, row_why
+from bosun.catalog.rows import RowNoun, event_verbs, record_noun, row_why
 from bosun.catalog.summaries import per_row_statistics, summarise, summary_of, summary_why
 from bosun.catalog.things import thing_measure, thing_of, thing_why
 from bosun.catalog.words import (
@@ -307,7 +307,9 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     decisions.update(_named_codes(references, links, keys, fields))
     draft: dict[str, Any] = {
         "domain": record.index,
-        "description": f"Drafted by `bosun catalog init` from {', '.join(names)}; review the descriptions.",
+        "description": (
+            f"Drafted by `bosun catalog init` from {', '.join(names)}; review the descriptions."
+        ),
         "record": record.index,
         "objects": {
             record.index: _record_object(record, fields, measures),
@@ -522,6 +524,15 @@ def _numbered_values(column: Column) -> dict[str, list[str]]:
     return {str(v): [f"{name} {v}" for name in names] for v, _ in column.values}
 
 
+def _reference_role(is_key: bool, column_type: str) -> str:
+    """A reference column's role: its key identifies, text is text, the rest describe."""
+    if is_key:
+        return "identifier"
+    if column_type == "text":
+        return "text"
+    return "attribute"
+
+
 def _description(column: Column, role: str, names: Collection[str] = ()) -> str:
     what = spoken(column.name, names).capitalize()
     if role == "date" and column.low is not None:
@@ -628,7 +639,7 @@ def _reference_object(ref: IndexProfile, key: str) -> dict[str, Any]:
     noun = singular(phrase(row_name(ref.index)))
     fields = {}
     for name, column in ref.columns.items():
-        role = "identifier" if name == key else "text" if column.type == "text" else "attribute"
+        role = _reference_role(name == key, column.type)
         fields[name] = {
             "type": column.type,
             "role": role,
@@ -896,8 +907,18 @@ def _count_measure(record: IndexProfile, claimed: set[str]) -> dict[str, Any]:
     return {
         "agg": "count",
         "words": words,
-        "label": row.label if row else plural(period) if period else noun,
+        "label": _count_label(row, period, noun),
     }
+
+
+def _count_label(row: RowNoun | None, period: str | None, noun: str) -> str:
+    """What the record count is called: what a row is, else the periods it covers, else the
+    file's noun."""
+    if row:
+        return row.label
+    if period:
+        return plural(period)
+    return noun
 
 
 def _field_measures(record: IndexProfile, name: str, unit: str | None) -> dict[str, Any]:
@@ -930,11 +951,9 @@ def _money_measures(record: IndexProfile, name: str, words: list[str]) -> dict[s
     named = [str(w) for word in words_of(name) for w in totals.get(word, [])]
     sum_words = [*takings, total, *named, *([] if averaged_by_name else words)]
     avg_words = [f"average {said}", *(words if averaged_by_name else [])]
-    sum_key, avg_key = (
-        (takings[0] if takings else f"total_{name}", name)
-        if averaged_by_name
-        else (name, f"average_{name}")
-    )
+    sum_key, avg_key = name, f"average_{name}"
+    if averaged_by_name:  # the column's own name is the average; the sum takes another
+        sum_key, avg_key = (takings[0] if takings else f"total_{name}"), name
     summed = {
         "agg": "sum",
         "field": name,

@@ -4,8 +4,8 @@ no word but their own name, and codes that no loaded file names.
 Evidence: a field whose only synonym is its name written out, and no measure of it said otherwise
 ("docvis", "pcap": no abbreviation, plural, shorter name or money word was found for it); a number
 read as a code (a dimension that is no date part nor the records' own number) that no reference file
-links to names ("round" 1–38, "precinct" 1–5). Answers then say the raw name or the bare code, and a user knows
-which synonyms to add or which file to load beside the records.
+links to names ("round" 1–38, "precinct" 1–5). Answers then say the raw name or the bare code, and a
+user knows which synonyms to add or which file to load beside the records.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ def gap_notes(
     bare = [name for name, field in fields.items() if _no_word(name, field, measures)]
     if bare:
         notes.append(
-            f"no word drafted for {', '.join(bare)} but the column's own name: add the words people "
+            f"no word drafted for {', '.join(bare)} but the column's own name: add the words "
+            "people "
             "ask by as synonyms"
         )
     unnamed = [

@@ -101,4 +101,7 @@ def link_note(reference: str, spec: dict[str, Any]) -> str:
         f"{name} ('{attribute['words'][-2]}')" if len(attribute["words"]) > 2 else name
         for name, attribute in spec["attributes"].items()
     )
-    return f"{reference}: linked by {fields} (its key {spec['key']}) → the records filtered by its {said}"
+    return (
+        f"{reference}: linked by {fields} (its key {spec['key']}) → the records filtered by its "
+        f"{said}"
+    )

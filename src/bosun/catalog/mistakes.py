@@ -45,7 +45,10 @@ def _summed_id(name: str, field: str | None, agg: str) -> str | None:
     if field is None or agg not in {"sum", "avg"} or not _has(field, "id_words"):
         return None
     said = "sums" if agg == "sum" else "averages"
-    return f"measures.{name}: {said} {field}, an id-like column: ids are counted (agg: cardinality), never summed"
+    return (
+        f"measures.{name}: {said} {field}, an id-like column: ids are counted (agg: cardinality), "
+        "never summed"
+    )
 
 
 def _numbers_as_text(catalog: Catalog) -> list[str]:

@@ -88,4 +88,7 @@ def event_verbs(index: str) -> list[str]:
 
 
 def row_why(index: str, noun: RowNoun) -> str:
-    return f"{index}: one row is a {noun.thing} {noun.verbs[0]} ({noun.evidence}) → count '{noun.label}'"
+    return (
+        f"{index}: one row is a {noun.thing} {noun.verbs[0]} ({noun.evidence}) → count "
+        f"'{noun.label}'"
+    )

@@ -204,7 +204,8 @@ class MeasureSpec(Strict):
     better: Better | None = Field(None, description=BETTER_HELP)
     share: dict[str, list[str]] | None = Field(
         None,
-        description="the part of a ratio measure: record field → values (a condition on the record)",
+        description="the part of a ratio measure: record field → values (a condition on the "
+        "record)",
     )
 
 
@@ -242,8 +243,8 @@ class Defaults(Strict):
     )
     today: str | None = Field(
         None,
-        description="'data': the last date in the data; 'real': the system date; or a date YYYY-MM-DD. "
-        "Default: a generated sample's as-of, else the data's last date when it ends in the past",
+        description="'data': the last date in the data; 'real': the system date; or a date "
+        "YYYY-MM-DD. Default: a generated sample's as-of, else the data's last date when it ends in the past",
     )
 
     @field_validator("today")

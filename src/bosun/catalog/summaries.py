@@ -159,6 +159,6 @@ def per_row_statistics(measures: dict[str, Any]) -> None:
         measure.update(
             agg="avg",
             label=f"average {said}",
-            assumption=f"{said} is a figure of each row: averaged over the rows, not recomputed over "
-            "their records",
+            assumption=f"{said} is a figure of each row: averaged over the rows, not recomputed "
+            "over their records",
         )

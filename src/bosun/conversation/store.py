@@ -247,7 +247,7 @@ class TurnStore:
             (
                 str(r[0]),
                 str(r[1]),
-                str(r[3]) if r[3] else json.loads(str(r[2]))["question"] if r[2] else "",
+                _title(r[3], r[2]),
             )
             for r in rows
         ]
@@ -401,3 +401,12 @@ def _postgres(url: str, secrets: list[str]) -> TurnStore:
         raise StoreError(
             f"the conversation store at {where} cannot be used: {str(exc).splitlines()[0]}"
         ) from None
+
+
+def _title(given: object, first_answer: object) -> str:
+    """A thread's title: the name given, else its first question, else ""."""
+    if given:
+        return str(given)
+    if first_answer:
+        return str(json.loads(str(first_answer))["question"])
+    return ""

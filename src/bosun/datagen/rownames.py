@@ -3,9 +3,10 @@ with an empty header; for a data frame without names of its own those names are 
 1, 2, … n.
 
 Evidence: the first column has no name in the file (DuckDB calls it `column0`, or `column00` in a
-file of 10 to 99 columns: zero-padded to the width of the last column's number), holds whole numbers,
-and they are exactly 1 to the number of rows, each once. Such a column says nothing about the rows,
-so it is not loaded; row names that are words (a car's model in `mtcars`) are data and stay.
+file of 10 to 99 columns: zero-padded to the width of the last column's number), holds whole
+numbers, and they are exactly 1 to the number of rows, each once. Such a column says nothing about
+the rows, so it is not loaded; row names that are words (a car's model in `mtcars`) are data and
+stay.
 """
 
 from __future__ import annotations

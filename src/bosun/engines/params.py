@@ -15,6 +15,15 @@ from bosun.errors import BadQuery
 MAX_DEPTH = 20  # nesting of query clauses and of aggregations, as clusters cap bool nesting
 
 
+def listed(raw: Any) -> list[Any]:
+    """A parameter the DSL takes as one item or a list of them, as a list; none when it is empty."""
+    if isinstance(raw, list):
+        return raw
+    if raw:
+        return [raw]
+    return []
+
+
 def integer(body: dict[str, Any], clause: str, name: str, default: int, minimum: int = 0) -> int:
     """An integer parameter; Elasticsearch also takes one written as digits ("10")."""
     raw = body.get(name, default)

@@ -215,7 +215,8 @@ def _ask_inside(worker_input: WorkerInput, result: WorkerResult, ctx: RunContext
         return WorkerResult(
             sub_goal_id=result.sub_goal_id,
             status="failed",
-            error=f"“{reply}” matches none of {', '.join(found.options)}; ask again naming one of them",
+            error=f"“{reply}” matches none of {', '.join(found.options)}; "
+            "ask again naming one of them",
         )
     return result
 

@@ -166,7 +166,8 @@ class Composer:
         label = spec.label
         # "the longest transit": the maximum of the field, not of its average
         if chosen != spec.agg:
-            label = f"{self.grammar.aggregation_labels.get(chosen, chosen)} {(spec.field or name).replace('_', ' ')}"
+            aggregation = self.grammar.aggregation_labels.get(chosen, chosen)
+            label = f"{aggregation} {(spec.field or name).replace('_', ' ')}"
         share = catalog_share(self.catalog, spec.share) if spec.share else None
         return Measure(
             name=name, agg=chosen, field=spec.field, label=label, unit=spec.unit, share=share
@@ -872,7 +873,8 @@ def ordering(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             return
         meaning.group_by.append(c.dimension(head) or "")
         head.used = True
-    meaning.order = "asc" if direction == "asc" else "desc" if direction else meaning.order
+    if direction:
+        meaning.order = "asc" if direction == "asc" else "desc"
     meaning.top_n = meaning.top_n or c.catalog.spec.defaults.top_n
     for span in spans:
         span.used = span.used or span.has("sort_cue") or span.has("direction")

@@ -479,7 +479,7 @@ def _about_records(spans: list[Span], meaning: Meaning) -> bool:
 
 
 # -- checks
-# ---------------------------------------------------------------------------------------------------
+# ------------------------------------------------------------------------------------------------
 def link_problems(meaning: Meaning, catalog: Catalog) -> list[str]:
     """Each link against the catalog's links: its object, record field, key and attribute."""
     problems = []

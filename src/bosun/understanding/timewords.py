@@ -185,7 +185,8 @@ RULES: list[Rule] = [
     (r"\btoday\b", lambda m, t: (t, t)),
     (r"\btomorrow\b", lambda m, t: (t + timedelta(days=1), t + timedelta(days=1))),
     (
-        rf"\b(?:in\s+|over\s+|during\s+|within\s+)?(?:the\s+)?(?:next|coming|upcoming)\s+{_NUM}\s+{_UNIT}\b",
+        rf"\b(?:in\s+|over\s+|during\s+|within\s+)?(?:the\s+)?(?:next|coming|upcoming)"
+        rf"\s+{_NUM}\s+{_UNIT}\b",
         lambda m, t: (t + timedelta(days=1), _ahead(t, _unit(m), _number(m["n"]))),
     ),
     (
@@ -196,7 +197,8 @@ RULES: list[Rule] = [
     (r"\b(?:mtd|month[- ]to[- ]date)\b", lambda m, t: (period_bounds(t, "month")[0], t)),
     (r"\b(?:qtd|quarter[- ]to[- ]date)\b", lambda m, t: (period_bounds(t, "quarter")[0], t)),
     (
-        rf"\b(?:in\s+|over\s+|during\s+)?(?:the\s+)?(?:last|past|previous|trailing)\s+{_NUM}\s+{_UNIT}\b",
+        rf"\b(?:in\s+|over\s+|during\s+)?(?:the\s+)?(?:last|past|previous|trailing)"
+        rf"\s+{_NUM}\s+{_UNIT}\b",
         lambda m, t: (_rolling_start(t, _unit(m), _number(m["n"])), t),
     ),
     (

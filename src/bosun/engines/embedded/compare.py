@@ -27,21 +27,23 @@ def native(f: Field, op: str, value: Any) -> tuple[str, Any] | None:
     """
     if f.sql != quote(f.column):  # a single-precision field is compared as ES rounds it
         return None
-    rounded = (
-        _date_bounds(value)
-        if f.column_type == "DATE" and isinstance(value, datetime)
-        else (
-            _integer_bounds(value)
-            if f.column_type in INTEGER_COLUMNS and isinstance(value, float)
-            else None
-        )
-    )
+    rounded = _rounded_bounds(f.column_type, value)
     if rounded is None:
         return None
     low, high = rounded
     if op == "=":
         return (op, low) if low == high else ("FALSE", None)
     return op, rounded[_ROUNDED[op]]
+
+
+def _rounded_bounds(column_type: str, value: Any) -> tuple[Any, Any] | None:
+    """The values either side of `value` that a DATE or integer column can hold, where it holds
+    only rounded ones; None when the column holds `value` as it is."""
+    if column_type == "DATE" and isinstance(value, datetime):
+        return _date_bounds(value)
+    if column_type in INTEGER_COLUMNS and isinstance(value, float):
+        return _integer_bounds(value)
+    return None
 
 
 def _date_bounds(moment: datetime) -> tuple[date, date] | None:

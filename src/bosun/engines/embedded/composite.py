@@ -199,6 +199,15 @@ def _after_values(sources: list[Source], after: Any) -> list[Any]:
     return [s.raw(after[s.name]) for s in sources]
 
 
+def _beyond(source: Source, value: Any) -> str:
+    """The condition that a key of `source` sorts after `value` (after the missing bucket: any
+    value)."""
+    if value is None:
+        return f"{source.expr.text} IS NOT NULL"
+    side = "<" if source.desc else ">"
+    return f"{source.expr.text} {side} ?"
+
+
 def _after(sources: list[Source], values: list[Any]) -> Sql:
     """The keys that sort after `values`; a null (the missing bucket) sorts first, so every value
     follows it."""
@@ -209,11 +218,7 @@ def _after(sources: list[Source], values: list[Any]) -> Sql:
             f"{s.expr.text} {'IS NULL' if v is None else '= ?'}"
             for s, v in zip(sources[:i], values[:i], strict=True)
         ]
-        beyond = (
-            f"{source.expr.text} IS NOT NULL"
-            if values[i] is None
-            else f"{source.expr.text} {'<' if source.desc else '>'} ?"
-        )
+        beyond = _beyond(source, values[i])
         clauses.append("(" + " AND ".join([*equal, beyond]) + ")")
         params += [v for v in values[: i + 1] if v is not None]
     return Sql("(" + " OR ".join(clauses) + ")", params)

@@ -171,7 +171,8 @@ def _round(moment: datetime, unit: str, up: bool) -> datetime:
     }[unit]
     if not up:
         return start
-    return start + relativedelta(**{_UNITS[unit]: 1}) - timedelta(milliseconds=1)  # type: ignore[arg-type]
+    one_unit = relativedelta(**{_UNITS[unit]: 1})  # type: ignore[arg-type]
+    return start + one_unit - timedelta(milliseconds=1)
 
 
 def evaluate(expr: Any, now: datetime, fmt: str | None = None, round_up: bool = False) -> datetime:

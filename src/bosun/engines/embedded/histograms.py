@@ -162,19 +162,27 @@ def date_histogram(
         raise UnsupportedQuery("date_histogram.offset", "offset with a calendar interval")
     expr = Sql(date_key_sql(f, unit, fixed, offset))
 
+    width = fixed or 0  # a fixed interval's milliseconds, read only where there is no calendar unit
+
     def floor(millis: float) -> int:
         if unit:
             return _calendar_floor(millis, unit)
-        return int(math.floor((millis - offset) / fixed) * fixed + offset)  # type: ignore[operator]
+        return int(math.floor((millis - offset) / width) * width + offset)
 
     def unshifted(millis: int) -> int:  # hard bounds round as keys do, without the offset
-        return _calendar_floor(millis, unit) if unit else millis // fixed * fixed  # type: ignore[operator]
+        if unit:
+            return _calendar_floor(millis, unit)
+        return millis // width * width
 
     def step(key: int) -> int:
-        return to_millis(from_millis(key) + STEP[unit]) if unit else key + fixed  # type: ignore[operator]
+        if unit:
+            return to_millis(from_millis(key) + STEP[unit])
+        return key + width
 
     def span(low: int, high: int) -> int:
-        return _calendar_span(low, high, unit) if unit else (high - low) // fixed + 1  # type: ignore[operator]
+        if unit:
+            return _calendar_span(low, high, unit)
+        return (high - low) // width + 1
 
     bounds = body.get("extended_bounds")
     now = agg.compiler.now

@@ -10,7 +10,7 @@ from typing import Any
 from bosun.engines.embedded.datemath import parse_date, to_millis
 from bosun.engines.embedded.fields import Field
 from bosun.engines.embedded.query import Compiler, Sql, check_keys
-from bosun.engines.params import an_object, descending, number
+from bosun.engines.params import an_object, descending, listed, number
 from bosun.errors import BadQuery, UnsupportedQuery
 
 LONG_MAX = 9223372036854775807
@@ -39,7 +39,8 @@ class SortKey:
 
     @staticmethod
     def _filled(f: Field) -> bool:
-        """Whether a missing value sorts as a value of the field's type: numbers, dates, booleans."""
+        """Whether a missing value sorts as a value of the field's type: numbers, dates,
+        booleans."""
         return f.is_numeric or f.is_date or f.type == "boolean"
 
     def _expression(self, f: Field) -> str:
@@ -53,13 +54,12 @@ class SortKey:
             if self.missing in ("_last", "_first"):
                 low, high = _bounds(f.type)
                 last = low if self.desc else high
-                fill = last if self.missing == "_last" else (high if self.desc else low)
+                first = high if self.desc else low
+                fill = last if self.missing == "_last" else first
+            elif f.is_date:
+                fill = to_millis(parse_date(self.missing))
             else:
-                fill = (
-                    to_millis(parse_date(self.missing))
-                    if f.is_date
-                    else number(self.missing, "sort", "missing")
-                )
+                fill = number(self.missing, "sort", "missing")
             literal = f"'{fill}'::DOUBLE" if math.isinf(fill) else str(fill)
             return f"COALESCE({column}, {literal})"
         return column
@@ -134,7 +134,7 @@ def _bounds(kind: str) -> tuple[float, float]:
 
 
 def sort_keys(compiler: Compiler, raw: Any) -> list[SortKey]:
-    items = raw if isinstance(raw, list) else [raw] if raw else []
+    items = listed(raw)
     if len(items) > 32:
         raise BadQuery("sort", f"at most 32 sort keys, got {len(items)}")
     return [SortKey(compiler, item) for item in items]

@@ -21,7 +21,7 @@ from functools import cmp_to_key
 from typing import Any
 
 from bosun.engines.embedded.numformat import decimal_format
-from bosun.engines.params import an_object, descending, integer
+from bosun.engines.params import an_object, descending, integer, listed
 from bosun.engines.scripts import vetted
 from bosun.errors import BadQuery, UnsupportedQuery
 
@@ -416,8 +416,8 @@ def _compare(a: list[Any], b: list[Any], sorts: list[tuple[str, bool]]) -> int:
             continue
         if x is None or y is None:
             return 1 if x is None else -1
-        less = x < y
-        return (1 if less else -1) if desc else (-1 if less else 1)
+        before = x > y if desc else x < y  # x comes first
+        return -1 if before else 1
     return 0
 
 
@@ -584,7 +584,7 @@ def _reads(item: Item) -> set[str]:
     """The first names of every buckets_path of a pipeline (and of bucket_sort's sort paths)."""
     _, kind, body, _ = item
     raw = body.get("buckets_path")
-    paths = list(raw.values()) if isinstance(raw, dict) else raw if isinstance(raw, list) else [raw]
+    paths = list(raw.values()) if isinstance(raw, dict) else listed(raw)
     if kind == "bucket_sort":
         paths = [p for p, _ in _sorts(body.get("sort", []))]
     return {str(p).split(">")[0].split(".")[0].split("[")[0] for p in paths if p}

@@ -240,6 +240,6 @@ def _compare(a: dict[str, Any], b: dict[str, Any], orders: list[tuple[str, bool]
             continue
         if x is None or y is None:  # buckets without a value sort last, whatever the direction
             return 1 if x is None else -1
-        less = x < y
-        return (1 if less else -1) if desc else (-1 if less else 1)
+        before = x > y if desc else x < y  # x comes first
+        return -1 if before else 1
     return 0

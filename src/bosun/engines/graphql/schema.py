@@ -144,7 +144,11 @@ def _nested(other: GraphObject, field: str, target: type) -> Any:
             else None
         )
 
-    resolve.__annotations__ = {"root": Any, "info": strawberry.Info, "return": Optional[target]}  # noqa: UP045
+    resolve.__annotations__ = {
+        "root": Any,
+        "info": strawberry.Info,
+        "return": Optional[target],  # noqa: UP045 - a runtime type, not an annotation
+    }
     return resolve
 
 
@@ -162,7 +166,11 @@ def _lookup(obj: GraphObject, target: type) -> Any:
     def resolve(info: strawberry.Info, id: str) -> Any:
         return _instance(target, obj, fetch_one(info.context["engine"], obj, id))
 
-    resolve.__annotations__ = {"info": strawberry.Info, "id": str, "return": Optional[target]}  # noqa: UP045
+    resolve.__annotations__ = {
+        "info": strawberry.Info,
+        "id": str,
+        "return": Optional[target],  # noqa: UP045 - a runtime type, not an annotation
+    }
     return resolve
 
 

@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from bosun.engines.base import Body, Engine
+from bosun.engines.params import listed
 from bosun.errors import MissingIndex, UserError
 from bosun.interfaces.deadline import Deadline
 
@@ -100,7 +101,7 @@ def paged_body(query: Body, id_field: str | None, columns: tuple[str, ...]) -> B
 def stable_sort(sort: Any, id_field: str | None) -> list[Any]:
     """The sort with the record's id field after it (ascending), so that no two records tie; `_doc`
     when the record has none (unique in the embedded engine and on a one-shard index)."""
-    items = sort if isinstance(sort, list) else [sort] if sort else []
+    items = listed(sort)
     last = id_field or "_doc"
     named = {item if isinstance(item, str) else next(iter(item), None) for item in items}
     return items if last in named else [*items, {last: "asc"}]

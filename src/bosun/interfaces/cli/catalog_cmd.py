@@ -172,5 +172,7 @@ def check(
         raise typer.Exit(1)
     for warning in warnings:  # likely mistakes: the catalog works, but probably not as meant
         typer.echo(f"warning: {warning}")
-    said = f" ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})" if warnings else ""
+    said = ""
+    if warnings:
+        said = f" ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})"
     typer.echo(f"{path or settings.catalog or 'the bundled catalog'}: no problems{said}")

@@ -116,7 +116,11 @@ def load(
     from bosun.engines.factory import open_engine
     from bosun.settings import load_settings
 
-    mode: LoadMode = "replace" if replace else "append" if append else "create"
+    mode: LoadMode = "create"
+    if replace:
+        mode = "replace"
+    elif append:
+        mode = "append"
     settings = load_settings()
     limits = FileLimits.of(settings)
     engine = open_engine(settings, read_only=False)

@@ -1,4 +1,5 @@
-"""Help written for people: a flag (`--json`, `--help`) shows no type tag such as "<bool>" beside it.
+"""Help written for people: a flag (`--json`, `--help`) shows no type tag such as "<bool>" beside
+it.
 
 Typer writes each parameter's type into `--help` unless the parameter has a metavar; a flag takes no
 value, so its metavar is made empty. `plain_help(app)` builds every command and group of the tree

@@ -1,4 +1,5 @@
-"""What `bosun serve` says while it starts: "starting …" at once, "ready at http://…" once it answers.
+"""What `bosun serve` says while it starts: "starting …" at once, "ready at http://…" once it
+answers.
 
 Opening the session and starting the worker processes take seconds; a thread asks /health until the
 server answers (any HTTP status: a token required off loopback, or an engine down, still means it

@@ -1,5 +1,5 @@
-"""What `ask`, `chat` and `demo` print of an answer: its text, each result under a heading with what it
-was read as and its table, its assumptions; and for a question back, how to reply."""
+"""What `ask`, `chat` and `demo` print of an answer: its text, each result under a heading with
+what it was read as and its table, its assumptions; and for a question back, how to reply."""
 
 from __future__ import annotations
 
@@ -57,7 +57,8 @@ def reply_commands(clarification: Clarification, thread_id: str) -> list[str]:
 
 
 def show_reply(console: Console, clarification: Clarification, thread_id: str) -> None:
-    """How to answer a question back later: the conversation's id and the command for each option."""
+    """How to answer a question back later: the conversation's id and the command for each
+    option."""
     console.print()
     console.print(
         f"This conversation is {thread_id}. To answer, run one of:", highlight=False, markup=False
@@ -95,7 +96,8 @@ def _typed(console: Console, prompt: str) -> str | None:
 
 
 def _chosen(typed: str, options: list[str]) -> str | None:
-    """The option numbered `typed`, or the typed words themselves; None for a number out of range."""
+    """The option numbered `typed`, or the typed words themselves; None for a number out of
+    range."""
     if not options or not typed.isdigit():
         return typed
     number = int(typed)

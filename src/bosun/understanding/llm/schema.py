@@ -57,8 +57,8 @@ class ModelMeasure(BaseModel):
     )
     share: list[ModelFilter] | None = Field(
         None,
-        description="the measure as a percentage of its whole (the goal's filters): the part's filters ('% of "
-        "shipments held': status held); [] for each group's share of all groups ('share of TEU by "
+        description="the measure as a percentage of its whole (the goal's filters): the part's "
+        "filters ('% of shipments held': status held); [] for each group's share of all groups ('share of TEU by "
         "carrier')",
     )
 
