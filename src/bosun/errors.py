@@ -32,11 +32,23 @@
         └── ModelFailure          the chat model could not be reached or gave no usable answer
             └── TokenBudgetSpent  the turn used the model tokens it was allowed
 
-Messages are one line a person can act on. Code catches the narrowest class it can handle;
+Messages are one line a person can act on, quoting at most 80 characters of a value (`quoting`).
+Code catches the narrowest class it can handle;
 only the planner's worker executor records arbitrary exceptions, as failed results.
 """
 
 from __future__ import annotations
+
+import re
+
+QUOTED_CHARS = 80  # the most of a value (a cell, a word) a message quotes
+_QUOTED = re.compile(rf'"([^"]{{{QUOTED_CHARS + 1},}})"')  # a value quoted longer than that
+
+
+def quoting(message: str) -> str:
+    """The message with each value it quotes in double quotes cut to its first `QUOTED_CHARS`
+    characters: a 2 MB cell is quoted by its start, not whole."""
+    return _QUOTED.sub(lambda found: f'"{found.group(1)[:QUOTED_CHARS]}…"', message)
 
 
 class BosunError(Exception):
@@ -75,11 +87,14 @@ class InvalidReading(UserError):
 
 
 class TeachingRefused(UserError):
-    """A taught word refused: badly shaped, naming nothing in the catalog, or shadowing a word
-    unconfirmed."""
+    """A taught word refused: badly shaped, naming nothing in the catalog, a word the readers keep
+    to themselves, shadowing a word unconfirmed (`shadowing`), or shadowing it without being an
+    administrator (`admin_only`)."""
 
-    def __init__(self, problems: list[str], shadowing: bool = False) -> None:
-        self.problems, self.shadowing = problems, shadowing
+    def __init__(
+        self, problems: list[str], shadowing: bool = False, admin_only: bool = False
+    ) -> None:
+        self.problems, self.shadowing, self.admin_only = problems, shadowing, admin_only
         super().__init__("not taught: " + "; ".join(problems))
 
 

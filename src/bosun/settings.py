@@ -202,7 +202,11 @@ class Settings(BaseSettings):
         None,
         description="a bearer token for administrators, accepted wherever BOSUN_API_TOKEN is: its "
         "bearer lists and reads every thread, each caller's included (BOSUN_ENGINE_AUTH=caller, "
-        "where everyone else sees only their own); unset: no one is an administrator over HTTP",
+        "where everyone else sees only their own), and may teach anew a word that already means "
+        "something (a catalog word, a name, a taught word); taught words and marks record its "
+        "bearer as `admin`, a bearer of BOSUN_API_TOKEN as `api`, a loopback request without a "
+        "token as `local`; unset: no one is an administrator over HTTP (on the command line the "
+        "local user is)",
     )
     max_request_bytes: int = Field(
         1_000_000,

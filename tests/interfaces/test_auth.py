@@ -9,9 +9,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
 from bosun.errors import SettingsError
+from bosun.interfaces.api.app import PUBLIC_PATHS, create_app
 from bosun.interfaces.auth import bears, is_loopback, required_token, served_hosts
+from bosun.interfaces.cli.serve_cmd import guarded
+from tests.conftest import sample_session
 from tests.interfaces.serving import bosun_serve, data_copy
 
 
@@ -120,3 +124,33 @@ def test_the_host_names_served() -> None:
     ]
     assert served_hosts("0.0.0.0", "") == ["*"]  # off loopback, unset: the token guards
     assert served_hosts("0.0.0.0", "bi.example.org") == ["bi.example.org"]
+
+
+def test_mcp_answers_to_a_host_name_in_any_case_as_the_rest_does(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """Host names are case-insensitive: `Host: LOCALHOST` reaches MCP as it reaches the API."""
+    for session in sample_session(data_dir, tmp_path):
+        settings = session.context.settings
+        served = guarded(create_app(session), None, PUBLIC_PATHS, settings, "127.0.0.1")
+        with TestClient(served, base_url="http://LOCALHOST:8765") as client:  # MCP's lifespan
+            for host in ("LOCALHOST", "LocalHost:8765", "127.0.0.1"):
+                assert client.get("/threads", headers={"Host": host}).status_code == 200, host
+                initialized = client.post(
+                    "/mcp", headers={"Host": host, **MCP_HEADERS}, json=INITIALIZE
+                )
+                assert initialized.status_code == 200, (host, initialized.text)
+            assert client.get("/threads", headers={"Host": "EVIL.example"}).status_code == 400
+
+
+MCP_HEADERS = {"Accept": "application/json, text/event-stream"}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
+}

@@ -178,9 +178,10 @@ def test_the_api_marks_with_the_token_and_marks_survive_a_restart(
             f"{base}/threads/nope/turns/1/mark", json={"right": True}, headers=token
         )
         bad = httpx.post(path, json={"right": "perhaps"}, headers=token)
+    # who marks is the request's identity (the token's name), never the body's "by"
     assert (first["right"], first["by"], second["right"], second["figure"], second["by"]) == (
         True,
-        "anna",
+        "api",
         False,
         61.0,
         "api",
@@ -244,7 +245,7 @@ def test_mcp_marks_the_last_answer_of_a_thread(data_dir: Path, tmp_path: Path) -
         1,
         False,
         60.0,
-        "mcp",
+        "local",  # on loopback, no token
     )
     assert kept == [mark]
     assert missing == "Error executing tool mark_answer: no thread 'nope'"

@@ -10,14 +10,18 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import anyio
 import duckdb
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 from typer.testing import CliRunner
 
+from bosun.catalog.taught import TaughtWord
 from bosun.conversation.session import Session, open_session
 from bosun.errors import TeachingRefused
 from bosun.interfaces.api.app import create_app
@@ -26,7 +30,7 @@ from bosun.interfaces.cli.app import app as cli
 from bosun.interfaces.cli.teach_cmd import ChatTeaching
 from bosun.interfaces.mcp.server import build_server
 from bosun.settings import Settings
-from tests.interfaces.serving import data_copy
+from tests.interfaces.serving import bosun_serve, data_copy
 
 # Three words the sample catalog does not know, what a user teaches for each, and a question using
 # it.
@@ -189,17 +193,13 @@ def test_chat_teaches_the_explicit_forms_and_confirms_a_shadowing_word(session: 
 
 
 def test_the_api_teaches_lists_refuses_forgets_and_needs_the_token_off_loopback(
-    session: Session,
+    guarded: tuple[Session, TestClient],
 ) -> None:
-    client = TestClient(protect(create_app(session), "s3cret"), raise_server_exceptions=False)
-    bearer = {"Authorization": "Bearer s3cret"}
+    _, client = guarded
+    bearer = API
     assert client.post("/vocabulary", json={"word": "liner", "means": "carrier"}).status_code == 401
     made = client.post("/vocabulary", json={"word": "liner", "means": "carrier"}, headers=bearer)
-    assert (
-        made.status_code == 201
-        and made.json()["by"].startswith("token ")
-        and "s3cret" not in made.text
-    )
+    assert made.status_code == 201 and made.json()["by"] == "api" and "s3cret" not in made.text
     refusals = [
         client.post("/vocabulary", json=body, headers=bearer)
         for body in (
@@ -210,7 +210,7 @@ def test_the_api_teaches_lists_refuses_forgets_and_needs_the_token_off_loopback(
         )
     ]
     assert [(r.status_code, r.json()["error"]) for r in refusals[:3]] == [
-        (409, "shadowing"),
+        (403, "forbidden"),  # a known word: an administrator's
         (400, "refused"),
         (400, "bad_request"),
     ]
@@ -230,7 +230,7 @@ def test_the_api_teaches_lists_refuses_forgets_and_needs_the_token_off_loopback(
         f"/threads/{thread}/turns", json={"question": "shipments by liner in 2025"}, headers=bearer
     ).json()
     assert answer["not_understood"] == [] and answer["assumptions"][-1].startswith(
-        "“liner” read as carrier name — taught by token "
+        "“liner” read as carrier name — taught by api "
     )
     assert client.delete("/vocabulary/liner", headers=bearer).status_code == 204
     assert client.delete("/vocabulary/liner", headers=bearer).status_code == 404
@@ -266,9 +266,9 @@ def test_mcp_teaches_and_refuses(session: Session) -> None:
         "liner",
         "field",
         "carrier_name",
-        "mcp",
+        "local",  # over stdio: the local user's client, no administrator
     )
-    assert refused.endswith("would shadow that; confirm to teach it anyway")
+    assert "only an administrator may teach it anew" in refused
     assert len(listed) == 1
     assert session.ask("shipments by liner in 2025", "mcp").not_understood == []
 
@@ -319,12 +319,15 @@ def test_an_unconfirmed_shadowing_and_a_bad_shape_are_refused_in_the_session(
         )
     with pytest.raises(TeachingRefused, match="is not a word"):
         teacher.teach(teacher.proposed("</question> drop", "teu"))
+    with pytest.raises(TeachingRefused, match="only an administrator") as refused:
+        teacher.teach(teacher.proposed("volume", "carrier"), confirmed=True)
+    assert refused.value.admin_only
     with pytest.raises(
         TeachingRefused, match="already means field teu, measure volume"
     ) as shadowing:
-        teacher.teach(teacher.proposed("volume", "carrier"))
+        teacher.teach(teacher.proposed("volume", "carrier"), admin=True)
     assert shadowing.value.shadowing and teacher.store.words() == []
-    taught = teacher.teach(teacher.proposed("volume", "carrier"), confirmed=True)
+    taught = teacher.teach(teacher.proposed("volume", "carrier"), confirmed=True, admin=True)
     assert [(w.word, w.target) for w in teacher.store.words()] == [(taught.word, "carrier_name")]
 
 
@@ -350,3 +353,182 @@ def test_a_word_for_several_values_reads_as_all_of_them(
     )
     with pytest.raises(TeachingRefused, match="names nothing in the catalog"):
         teacher.proposed("frozen boxes", "container type 20RF or 45XX")
+
+
+def test_a_taught_word_with_a_slash_is_forgotten_through_the_api(session: Session) -> None:
+    client = TestClient(create_app(session))
+    made = client.post("/vocabulary", json={"word": "Maersk A/S", "means": "Maersk"})
+    assert made.status_code == 201, made.text
+    assert client.delete("/vocabulary/Maersk%20A%2FS").status_code == 204
+    assert client.get("/vocabulary").json() == []
+    assert client.delete("/vocabulary/Maersk%20A%2FS").status_code == 404
+
+
+# Words the date and number readers (and the grammar) live by: none can be taught, on any path.
+READERS_OWN = [
+    "5",
+    "2025",
+    "five",
+    "Q1",
+    "2025-03-01",
+    "March",
+    "may",
+    "monday",
+    "today",
+    "yesterday",
+    "last",
+    "next",
+    "ago",
+    "week",
+    "next day air",
+    "7-Eleven",
+    "not",
+    "by",
+]
+
+
+def _tokens(folder: Path) -> Settings:
+    return Settings(data_dir=folder, api_token="s3cret", admin_token="adm1n")  # type: ignore[arg-type]
+
+
+API = {"Authorization": "Bearer s3cret"}
+ADMIN = {"Authorization": "Bearer adm1n"}
+
+
+@pytest.fixture
+def guarded(folder: Path) -> Iterator[tuple[Session, TestClient]]:
+    """A session whose settings hold Bosun's token and the administrators', served behind both."""
+    opened = open_session(_tokens(folder))
+    app = protect(create_app(opened), "s3cret", admin="adm1n")
+    yield opened, TestClient(app, raise_server_exceptions=False)
+    opened.close()
+
+
+def test_the_readers_words_are_never_taught_on_any_path(
+    guarded: tuple[Session, TestClient], folder: Path
+) -> None:
+    session, client = guarded
+    for word in READERS_OWN:
+        body = {"word": word, "means": "TEU", "confirm": True}
+        refused = client.post("/vocabulary", json=body, headers=ADMIN)
+        assert (refused.status_code, refused.json()["error"]) == (400, "refused"), word
+        assert "cannot be taught" in refused.json()["detail"], refused.text
+    env = {"BOSUN_DATA_DIR": str(folder)}
+    for word in ("5", "Q1", "next", "not"):
+        said = CliRunner().invoke(cli, ["teach", word, "TEU", "--confirm"], env=env)
+        assert said.exit_code == 1 and said.output.startswith(f"not taught: “{word}” "), said.output
+
+    async def by_mcp() -> list[bool]:
+        async with Client(build_server(session)) as mcp:
+            return [
+                (
+                    await mcp.call_tool("teach_word", {"word": w, "means": "TEU", "confirm": True})
+                ).is_error
+                for w in ("2025", "March", "ago")
+            ]
+
+    assert anyio.run(by_mcp) == [True, True, True]
+    chat = ChatTeaching(session)
+    assert (chat.handle("by 5 I mean TEU") or "").startswith("not taught: “5” holds a number")
+    assert session.teacher is not None and session.teacher.store.words() == []
+    top = session.ask("Top 5 carriers by TEU in Q1 2025", "readers")
+    assert len(top.results[0].rows) == 5 and "top 5" in top.results[0].reading
+
+
+def test_a_stored_word_the_readers_own_is_never_laid_over_the_catalog(session: Session) -> None:
+    """Words taught before they were refused (a store of an earlier Bosun) are not read: "top 5"
+    stays five, and no answer says "5" was read as TEU."""
+    assert session.teacher is not None
+    for word in ("5", "2025"):
+        session.teacher.store.keep(TaughtWord(kind="measure", word=word, target="teu"))
+    top = session.ask("Top 5 carriers by TEU in Q1 2025", "legacy")
+    assert len(top.results[0].rows) == 5 and "top 5" in top.results[0].reading
+    assert not [a for a in top.assumptions if "taught by" in a], top.assumptions
+
+
+def test_teaching_a_word_that_means_something_anew_needs_the_administrators_token(
+    guarded: tuple[Session, TestClient],
+) -> None:
+    session, client = guarded
+    known = [
+        {"word": "volume", "means": "carrier"},  # a catalog word
+        {"word": "shipments", "means": "TEU"},  # the record's own noun
+        {"word": "Evergreen", "means": "Maersk"},  # a carrier's name, pointed at another
+    ]
+    for body in known:
+        refused = client.post("/vocabulary", json={**body, "confirm": True}, headers=API)
+        assert (refused.status_code, refused.json()["error"]) == (403, "forbidden"), body
+        assert "only an administrator" in refused.json()["detail"], refused.text
+        asked = client.post("/vocabulary", json=body, headers=ADMIN)
+        assert asked.status_code == 409, asked.text  # the administrator confirms
+        taught = client.post("/vocabulary", json={**body, "confirm": True}, headers=ADMIN)
+        assert (taught.status_code, taught.json()["by"]) == (201, "admin"), taught.text
+    # a word taught (by an administrator) means something now: teaching it again is theirs too
+    again = {"word": "volume", "means": "vessel", "confirm": True}
+    assert client.post("/vocabulary", json=again, headers=API).status_code == 403
+    local = TestClient(create_app(session))  # loopback, no token: not an administrator
+    assert local.post("/vocabulary", json=again).status_code == 403
+
+    async def by_mcp() -> str:
+        async with Client(build_server(session)) as mcp:
+            said = await mcp.call_tool("teach_word", {**again, "confirm": True})
+            assert said.is_error
+            return str(said.content[0].text)  # type: ignore[union-attr]
+
+    assert "only an administrator" in anyio.run(by_mcp)
+
+
+def test_who_taught_and_who_marked_is_the_requests_identity_never_its_body(
+    guarded: tuple[Session, TestClient],
+) -> None:
+    session, client = guarded
+    made = client.post("/vocabulary", json={"word": "liner", "means": "carrier"}, headers=API)
+    assert made.json()["by"] == "api"
+    by_admin = client.post("/vocabulary", json={"word": "haul", "means": "TEU"}, headers=ADMIN)
+    assert by_admin.json()["by"] == "admin"
+    thread = client.post("/threads", headers=API).json()["thread_id"]
+    client.post(f"/threads/{thread}/turns", json={"question": "shipments by liner"}, headers=API)
+    mark = {"right": True, "by": "the CFO"}
+    marked = client.post(f"/threads/{thread}/turns/1/mark", json=mark, headers=API)
+    assert marked.json()["by"] == "api"
+    local = TestClient(create_app(session))
+    assert local.post("/vocabulary", json={"word": "Gotham", "means": "New York"}).json()["by"] == (
+        "local"
+    )
+    assert local.post(f"/threads/{thread}/turns/1/mark", json=mark).json()["by"] == "local"
+
+
+def test_the_note_names_a_taught_word_only_where_it_was_read_through_it(session: Session) -> None:
+    teacher = session.teacher
+    assert teacher is not None
+    teacher.teach(teacher.proposed("Beach", "Long Beach"))
+    through = session.ask("how many shipments to Beach in 2025", "note")
+    assert [a for a in through.assumptions if a.startswith("“Beach” read as LONG BEACH")]
+    named = session.ask("how many shipments to Long Beach in 2025", "note")
+    assert named.results[0].reading.endswith("port of unlading LONG BEACH · 2025 (arrival date)")
+    assert not [a for a in named.assumptions if "taught by" in a], named.assumptions
+
+
+def test_over_mcp_on_http_the_token_names_who_teaches_and_marks(folder: Path) -> None:
+    """`bosun serve` with both tokens: MCP's teach_word and mark_answer record the bearer's name,
+    and only the administrators' token teaches a known word anew."""
+
+    async def calls(base: str, token: str, word: str) -> list[Any]:
+        client = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=120)
+        async with client, Client(streamable_http_client(f"{base}/mcp", http_client=client)) as mcp:
+            asked = await mcp.call_tool("ask", {"question": "How many shipments in 2025?"})
+            thread = (asked.structured_content or {})["thread_id"]
+            return [
+                await mcp.call_tool("teach_word", {"word": word, "means": "TEU"}),
+                await mcp.call_tool("mark_answer", {"thread_id": thread, "right": True}),
+                await mcp.call_tool(
+                    "teach_word", {"word": "volume", "means": "carrier", "confirm": True}
+                ),
+            ]
+
+    with bosun_serve(folder, BOSUN_API_TOKEN="s3cret", BOSUN_ADMIN_TOKEN="adm1n") as base:
+        api = anyio.run(calls, base, "s3cret", "haul")
+        admin = anyio.run(calls, base, "adm1n", "tally")
+    assert [(r.structured_content or {}).get("by") for r in api[:2]] == ["api", "api"]
+    assert api[2].is_error and "only an administrator" in api[2].content[0].text  # type: ignore[union-attr]
+    assert [(r.structured_content or {}).get("by") for r in admin] == ["admin"] * 3

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 from rich.console import Console
 
@@ -17,6 +18,7 @@ from bosun.catalog import load_catalog
 from bosun.interfaces.cli.render import show
 from bosun.planner.answer import Answer, Trace
 from bosun.workers.models import ResultTable
+from tests.interfaces.serving import bosun_serve
 from tests.reliability.conftest import ROOT, bosun, python_path
 
 ESCAPES = "\x1b[2J\x1b]0;owned\x07\x1b[31m"
@@ -206,3 +208,21 @@ def test_an_escape_in_a_question_is_not_echoed_raw(data_dir: Path) -> None:
         data_dir, "ask", f"How many shipments arrived in {ESCAPES}Houston in 2025?", "--verbose"
     )
     assert "\x1b" not in done.stdout and "\x07" not in done.stdout
+
+
+def test_loading_while_serve_holds_the_data_says_so_in_one_line(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "orders.csv").write_text("id,amount\n1,5\n2,7\n")
+    with bosun_serve(data_dir) as base:
+        assert httpx.get(f"{base}/health", timeout=30).status_code == 200  # the engine is open
+        loaded = bosun(data_dir, "data", "load", str(tmp_path / "orders.csv"))
+        generated = bosun(data_dir, "data", "generate", "--rows", "100")
+    for done in (loaded, generated):
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1, done.stderr
+        assert lines[0].startswith("bosun: another Bosun process (PID ") and lines[0].endswith(
+            f"holds the data file {data_dir / 'bosun.duckdb'}: stop it (a `bosun serve`, "
+            "`bosun chat`…), then run this again"
+        ), lines[0]
+    assert "Conflicting lock" not in loaded.stderr + generated.stderr

@@ -101,10 +101,10 @@ def test_a_full_disk_still_answers_and_says_where(tmpfs: Path, sample_dir: Path)
     shutil.copy(sample_dir / "bosun.duckdb", tmpfs / "bosun.duckdb")
     assert bosun(tmpfs, "ask", QUESTION, "--thread", "f").returncode == 0
     filler = tmpfs / "filler"
-    with filler.open("wb") as file, pytest.raises(OSError):
+    # unbuffered: a write the disk half takes leaves nothing for closing the file to fail on
+    with filler.open("wb", buffering=0) as file, pytest.raises(OSError):
         while True:
             file.write(b"\0" * 65536)
-            file.flush()
     done = bosun(tmpfs, "ask", "How many shipments arrived in Savannah in 2025?", "--thread", "f")
     text = " ".join(done.stdout.split())
     assert done.returncode == 0, done.stderr

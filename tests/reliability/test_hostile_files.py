@@ -235,3 +235,18 @@ def test_an_unreadable_file_is_one_line(tmp_path: Path, data_dir: Path, temp: Pa
     path.write_text("x\n1\n")
     path.chmod(0)
     _refused(_load(str(path)), f"{path}: cannot be read (Permission denied)")
+
+
+def test_a_two_megabyte_cell_is_quoted_in_at_most_eighty_characters(
+    tmp_path: Path, data_dir: Path, temp: Path
+) -> None:
+    """A column of whole numbers whose last cell is 2 MB of text: the error names the file and the
+    row, and quotes the cell's start, not the cell."""
+    path = tmp_path / "wide_cell.csv"
+    rows = "".join(f"{n},{n}\n" for n in range(30_000))
+    path.write_text(f"id,n\n{rows}99999,{'x' * 2_000_000}\n")
+    result = _load(str(path))
+    assert isinstance(result.exception, LoadError), result.output
+    said = str(result.exception)
+    assert said.startswith(f"{path}: row 30002: ") and "\n" not in said, said[:300]
+    assert "x" * 80 in said and "x" * 81 not in said and len(said) < 400, said[:300]

@@ -15,23 +15,15 @@ from bosun.understanding.names import normalize
 from bosun.understanding.reading import AskedBack
 
 
-def taught_notes(
-    words: Sequence[TaughtWord], question: str, not_understood: list[str]
-) -> list[str]:
-    """The assumptions to add: each taught word the question holds, read as what it was taught to
-    mean."""
-    text = f" {normalize(question)} "
+def taught_notes(read: Sequence[TaughtWord], not_understood: list[str]) -> list[str]:
+    """The assumptions to add: each taught word the question was read through, as what it was
+    taught to mean (none the answer reports as not understood)."""
     missed = {normalize(w) for w in not_understood}
-    said = []
-    for word in words:
-        key = normalize(word.word)
-        if f" {key} " in text and key not in missed:
-            said.append(
-                _words().taught.format(
-                    word=word.word, means=word.means(), by=word.by, on=word.on[:10]
-                )
-            )
-    return said
+    return [
+        _words().taught.format(word=word.word, means=word.means(), by=word.by, on=word.on[:10])
+        for word in read
+        if normalize(word.word) not in missed
+    ]
 
 
 def picked(asked: AskedBack, meaning: Meaning) -> str | None:

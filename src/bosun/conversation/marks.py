@@ -23,6 +23,7 @@ from bosun.understanding.llm import LLMUnderstanding
 from bosun.understanding.meaning import Meaning
 
 MAX_CORRECTION = 2000  # characters kept of a correction
+LAST_TURN = 2**63 - 1  # the largest turn number SQLite's and PostgreSQL's integers hold
 _TABLE = (
     "CREATE TABLE IF NOT EXISTS bosun_marks (thread_id TEXT NOT NULL, turn_id INTEGER NOT NULL, "
     "verdict TEXT NOT NULL, figure DOUBLE PRECISION, correction TEXT NOT NULL, who TEXT NOT NULL, "
@@ -80,6 +81,8 @@ class MarkStore:
             raise StoreUnwritable(self.store.unwritable)
         if figure is not None and not math.isfinite(figure):
             raise UserError(f"the corrected figure must be a number, not {figure}")
+        if not 1 <= turn <= LAST_TURN:  # past what the store's integers hold: no such turn
+            raise UnknownTurn(f"thread {thread_id!r} has no answered turn {turn}")
         if not self.store.transaction(
             [("SELECT 1 FROM bosun_answers WHERE thread_id = ? AND turn_id = ?", (thread_id, turn))]
         )[0]:

@@ -7,13 +7,20 @@ checks the table's revision before each turn (one small query) and, when it move
 over its catalog and builds its readers again: the rules backend then reads them through the lexicon
 and name index the catalog's own words go through, and the LLM backend sees them in the catalog it
 is shown.
+
+Who may teach what (issue #39): no one teaches a word the readers keep to themselves (a word of the
+grammar, a date or number word, a phrase holding a date or a number: `ReadersWords`), and a word
+stored before that rule is not laid over the catalog; teaching anew a word that already means
+something (a catalog word, a name, a taught word) is an administrator's, and confirmed; narrowing a
+name that names several to one of them (a pick remembered) needs only the confirmation.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from rapidfuzz import fuzz
 
@@ -29,13 +36,15 @@ from bosun.catalog.taught import (
 )
 from bosun.conversation.goals import goals_for
 from bosun.conversation.store import TurnStore
-from bosun.errors import StoreError, TeachingRefused
+from bosun.errors import StoreError, TeachingRefused, UserError
 from bosun.planner.context import RunContext, Taught
 from bosun.understanding import PastTurn, Understanding
-from bosun.understanding.grammar import english
+from bosun.understanding.grammar import Tag, english
 from bosun.understanding.llm import LLMUnderstanding
 from bosun.understanding.names import normalize
 from bosun.understanding.rules import RulesUnderstanding
+from bosun.understanding.tagger import Span
+from bosun.understanding.teaching import ReadersWords
 
 _WORDS = "CREATE TABLE IF NOT EXISTS bosun_vocabulary (word TEXT PRIMARY KEY, entry TEXT NOT NULL)"
 _REVISION = "CREATE TABLE IF NOT EXISTS bosun_vocabulary_revision (id INTEGER PRIMARY KEY, revision INTEGER NOT NULL)"
@@ -124,21 +133,26 @@ class Teacher:
     store: VocabularyStore
     catalog: Catalog  # the catalog file's own words
     understanding: Understanding  # read with the catalog's own words
-    words: list[TaughtWord] = field(default_factory=list)
+    words: list[TaughtWord] = field(default_factory=list)  # laid over the catalog
+    reader: Understanding | None = None  # read with them
     _revision: int = -1
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def __post_init__(self) -> None:
+        self.readers = ReadersWords(_rules(self.understanding).grammar)
+
     def current(self, context: RunContext) -> RunContext:
         """`context` with the taught words as the store now holds them (rebuilt only when they
-        changed)."""
+        changed); a stored word the readers keep to themselves is left out."""
         with self._lock:
             revision = self.store.revision()
             if revision == self._revision:
                 return context
-            self.words = self.store.words()
+            self.words = [w for w in self.store.words() if self._readers_refusal(w) is None]
             self._revision = revision
         catalog = with_taught(self.catalog, self.words)
         understanding = _reader(self.understanding, catalog, self.words)
+        self.reader = understanding
         return replace(
             context,
             catalog=catalog,
@@ -174,23 +188,29 @@ class Teacher:
             update={"by": by, "on": datetime.now(UTC).isoformat(timespec="seconds")}
         )
 
-    def teach(self, taught: TaughtWord, confirmed: bool = False) -> TaughtWord:
-        """Check the word as a catalog entry and store it; TeachingRefused says why not."""
+    def teach(self, taught: TaughtWord, confirmed: bool = False, admin: bool = False) -> TaughtWord:
+        """Check the word as a catalog entry and store it; TeachingRefused says why not. A word that
+        already means something is taught anew only by an administrator (`admin`), confirmed."""
         problems = self.check(taught)
         if problems:
             raise TeachingRefused(problems)
-        shadowed = [] if confirmed else self.shadowed(taught)
-        if shadowed:
-            raise TeachingRefused(shadowed, shadowing=True)
+        meant = self.meanings(taught)
+        if meant and not admin and not self.narrows(taught):
+            raise TeachingRefused([_admin_only(taught, meant)], admin_only=True)
+        if meant and not confirmed:
+            raise TeachingRefused([_shadowing(taught, meant)], shadowing=True)
         self.store.keep(taught)
         return taught
 
     def check(self, taught: TaughtWord) -> list[str]:
-        """What makes the word no catalog entry: its shape, its target, the catalog it would
-        make."""
+        """What makes the word no catalog entry: its shape, its target, the readers' own words, the
+        catalog it would make."""
         problems = shape_problems(taught.word) + target_problems(self.catalog, taught)
         if problems:
             return problems
+        refusal = self._readers_refusal(taught)
+        if refusal is not None:
+            return [f"{refusal}: it cannot be taught"]
         others = [w for w in self.store.words() if normalize(w.word) != normalize(taught.word)]
         try:
             with_taught(self.catalog, [*others, taught])
@@ -198,9 +218,12 @@ class Teacher:
             return [str(exc)]
         return []
 
-    def shadowed(self, taught: TaughtWord) -> list[str]:
-        """What the word already means to the catalog's or the grammar's words, said as a
-        refusal."""
+    def _readers_refusal(self, taught: TaughtWord) -> str | None:
+        return self.readers.refusal(taught.word, date.today())
+
+    def meanings(self, taught: TaughtWord) -> list[str]:
+        """What the word already means, in the catalog's words and names and the taught words,
+        other than what it is taught to mean."""
         rules = _rules(self.understanding)
         key = normalize(taught.word)
         meanings = [
@@ -213,12 +236,22 @@ class Teacher:
             for w in self.store.words()
             if normalize(w.word) == key and w.means() != taught.means()
         ]
-        if not meanings:
-            return []
-        return [
-            f"“{taught.word}” already means {', '.join(dict.fromkeys(meanings))}: teaching it as "
-            f"{taught.means()} would shadow that; confirm to teach it anyway"
-        ]
+        return list(dict.fromkeys(meanings))
+
+    def narrows(self, taught: TaughtWord) -> bool:
+        """Whether the word, an alias, only picks one of the several names it already names (and
+        means nothing else): no meaning it had is taken from it."""
+        rules = _rules(self.understanding)
+        key = normalize(taught.word)
+        named = {(c.entity, c.value) for c in rules.index.names.get(key, [])}
+        taught_before = [w for w in self.store.words() if normalize(w.word) == key]
+        return (
+            taught.kind == "alias"
+            and (taught.of, taught.target) in named
+            and len(named) > 1
+            and not rules.lexicon.get(key)
+            and not taught_before
+        )
 
     def candidates(self, word: str, limit: int = 8) -> list[TaughtWord]:
         """What a not-understood word may mean: the catalog's measures, fields, objects and values,
@@ -239,7 +272,21 @@ class Teacher:
         asked = history[-1].clarification if history else None
         if asked is not None and (not asked.term or self.store.turns.unwritable):
             asked = None
-        return Taught(list(self.words), asked, self.remembered)
+        return Taught(list(self.words), asked, self.remembered, self.read_through)
+
+    def read_through(self, question: str, today: date) -> list[TaughtWord]:
+        """The taught words the question is read through, as what they were taught to mean: a word
+        inside a longer name, or a date the date reader reads, is none of them."""
+        if not self.words or self.reader is None:
+            return []
+        try:
+            spans = _rules(self.reader).spans(question, today)
+        except UserError:  # a date that is none: the turn says so itself
+            return []
+        record = self.catalog.spec.record
+        return [
+            word for word in self.words if any(_read_through(span, word, record) for span in spans)
+        ]
 
     def remembered(self, term: str, pick: str) -> TaughtWord | None:
         """The alias to offer when a question back about `term` has been answered `pick` often
@@ -250,6 +297,53 @@ class Teacher:
             return None
         found = [t for t in targets(self.catalog, pick) if t.kind == "alias"]
         return found[0].model_copy(update={"word": term}) if found else None
+
+
+def _admin_only(taught: TaughtWord, meant: list[str]) -> str:
+    return (
+        f"“{taught.word}” already means {', '.join(meant)}: only an administrator may teach it "
+        f"anew as {taught.means()} (BOSUN_ADMIN_TOKEN over the API and MCP, or `bosun teach` on "
+        "the command line)"
+    )
+
+
+def _shadowing(taught: TaughtWord, meant: list[str]) -> str:
+    return (
+        f"“{taught.word}” already means {', '.join(meant)}: teaching it as {taught.means()} would "
+        "shadow that; confirm to teach it anyway"
+    )
+
+
+def _read_through(span: Span, word: TaughtWord, record: str) -> bool:
+    """Whether the span is the taught word, read as what it was taught to mean."""
+    if span.key != normalize(word.word):
+        return False
+    means = _TAUGHT_TAGS[word.kind]
+    return any(means(tag, word, record) for tag in span.tags)
+
+
+def _named(tag: Tag, word: TaughtWord) -> bool:
+    candidates = tag.value.candidates if tag.kind == "name" else ()
+    return any((c.entity, c.value) == (word.of, word.target) for c in candidates)
+
+
+def _valued(tag: Tag, word: TaughtWord) -> bool:
+    if tag.kind != "value" or tag.value[0] != word.of:
+        return False
+    return str(tag.value[1]).lower() in {value.lower() for value in word.values}
+
+
+# per kind of taught word: whether a span's tag reads it as taught (the record's nouns are "record")
+_TAUGHT_TAGS: dict[str, Callable[[Tag, TaughtWord, str], bool]] = {
+    "field": lambda tag, word, _: (tag.kind, tag.value) == ("field", word.target),
+    "measure": lambda tag, word, _: (tag.kind, tag.value) == ("measure", word.target),
+    "object": lambda tag, word, record: (
+        (tag.kind, tag.value) == ("object", word.target)
+        or (tag.kind == "record" and word.target == record)
+    ),
+    "value": lambda tag, word, _: _valued(tag, word),
+    "alias": lambda tag, word, _: _named(tag, word),
+}
 
 
 def _rules(understanding: Understanding) -> RulesUnderstanding:

@@ -38,7 +38,7 @@ from bosun.datagen.intake import (
 from bosun.datagen.rownames import row_numbers_column
 from bosun.datagen.textforms import month_columns
 from bosun.engines.staged import SEQ, StagedRows
-from bosun.errors import LoadError
+from bosun.errors import LoadError, quoting
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -296,11 +296,10 @@ def _check_ragged(path: Path) -> None:
 
 
 def _problem(paths: list[Path], exc: duckdb.Error) -> str:
-    """DuckDB's error as one line: the file, the row when DuckDB names it, and what is wrong."""
-    text = str(exc)
-    where = re.search(r'file = (\S+)|file "([^"]+)"|"([^"]+)"', text)
-    named = next((g for g in where.groups() if g), None) if where else None
-    path = named or str(paths[0])
+    """DuckDB's error as one line: the file, the row when DuckDB names it, and what is wrong (a
+    value it quotes cut short: DuckDB quotes a whole cell)."""
+    text = quoting(str(exc))
+    path = _file_named(text, paths)
     line = re.search(r"Line: (\d+)", text)
     row = f"row {line.group(1)}: " if line else ""
     if "No files found" in text:
@@ -313,6 +312,17 @@ def _problem(paths: list[Path], exc: duckdb.Error) -> str:
     )
     first = text.splitlines()[0].split("Error: ", 1)[-1]
     return f"{path}: {row}{detail or first}".strip()
+
+
+def _file_named(text: str, paths: list[Path]) -> str:
+    """The file DuckDB's error names (`file = …`, `file "…"`, or a quoted path of those read);
+    else the first file read. A quoted column name is no file."""
+    said = re.search(r'file = (\S+)|file "([^"]+)"', text)
+    if said:
+        return said.group(1) or said.group(2)
+    given = {str(path) for path in paths}
+    quoted = [name for name in re.findall(r'"([^"]+)"', text) if name in given]
+    return quoted[0] if quoted else str(paths[0])
 
 
 def _typed_table(relation: duckdb.DuckDBPyRelation, paths: list[Path]) -> list[str]:

@@ -13,7 +13,7 @@ from bosun.catalog import Catalog
 from bosun.datagen.spec import GeneratorSpec, load_generator_spec
 from bosun.engines.base import Engine
 from bosun.engines.staged import SEQ, StagedRows
-from bosun.errors import BosunError, CatalogError, LoadError
+from bosun.errors import BosunError, CatalogError, LoadError, quoting
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -298,6 +298,8 @@ def _reloaded(engine: Engine, loaded: LoadedFile) -> int:
     try:
         added = loaded.staged.to_arrow().select(table.column_names).cast(table.schema)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
-        raise LoadError(f"its values do not fit index {loaded.index!r}: {exc}") from None
+        raise LoadError(
+            f"its values do not fit index {loaded.index!r}: {quoting(str(exc))}"
+        ) from None
     engine.bulk_load(loaded.index, pa.concat_tables([table, added]), engine.mapping(loaded.index))
     return added.num_rows

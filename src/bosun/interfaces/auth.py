@@ -60,8 +60,23 @@ def served_hosts(host: str, setting: str) -> list[str]:
 
 
 def guard_hosts(app: ASGIApp, hosts: list[str]) -> ASGIApp:
-    """The app behind a Host check: requests naming another host get a 400."""
-    return TrustedHostMiddleware(app, allowed_hosts=hosts, www_redirect=False)
+    """The app behind a Host check: requests naming another host get a 400. The Host header
+    reaches the app in lower case (host names are case-insensitive), so a check of its own that
+    compares exactly, as MCP's does, answers to `LOCALHOST` as this one does."""
+    return TrustedHostMiddleware(_LowerCaseHost(app), allowed_hosts=hosts, www_redirect=False)
+
+
+class _LowerCaseHost:
+    """ASGI middleware: the request's Host header in lower case."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            headers = [(k, v.lower() if k == b"host" else v) for k, v in scope["headers"]]
+            scope = {**scope, "headers": headers}
+        await self.app(scope, receive, send)
 
 
 def required_token(host: str, token: str | None) -> str | None:

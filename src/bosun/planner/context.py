@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 
 from bosun.catalog.taught import TaughtWord
 from bosun.ledger import Ledger
@@ -18,6 +19,12 @@ from bosun.workers.registry import Registry
 GoalsOf = Callable[[str, list[PastTurn]], list[Goal]]
 # counts one more pick of an option at a question back; the alias to offer once it is made often
 Remembered = Callable[[str, str], TaughtWord | None]
+# the taught words a question (on a day) is read through, as what they were taught to mean
+ReadThrough = Callable[[str, date], list[TaughtWord]]
+
+
+def _read_through_none(question: str, today: date) -> list[TaughtWord]:
+    return []
 
 
 def one_goal(question: str, history: list[PastTurn]) -> list[Goal]:
@@ -29,14 +36,17 @@ def one_goal(question: str, history: list[PastTurn]) -> list[Goal]:
 class Taught:
     """The deployment's taught words as one turn reads them (issue #25).
 
-    F14 names the `words` the question used; when the thread's last turn asked back (`asked`) and
-    this turn picks one of its options, `remembered` counts the pick and may return the alias to
-    offer. The session leaves `asked` empty when picks cannot be counted (an unwritable store).
+    F14 names the `words` the question was read through (`read_through`: where its tagging read a
+    word as taught, not where the word only appears inside a name or a date); when the thread's
+    last turn asked back (`asked`) and this turn picks one of its options, `remembered` counts the
+    pick and may return the alias to offer. The session leaves `asked` empty when picks cannot be
+    counted (an unwritable store).
     """
 
     words: list[TaughtWord]
     asked: AskedBack | None
     remembered: Remembered
+    read_through: ReadThrough = _read_through_none
 
 
 @dataclass(frozen=True)

@@ -122,7 +122,8 @@ def _with_taught(answer: Answer, state: MainState, context: RunContext) -> Answe
     taught = context.taught
     if taught is None:
         return answer
-    said = taught_notes(taught.words, state.question, answer.not_understood)
+    read = taught.read_through(state.question, context.today())
+    said = taught_notes(read, answer.not_understood)
     offered = _offered(taught, state, context)
     text = answer.answer
     if offered is not None:

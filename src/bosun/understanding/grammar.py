@@ -270,9 +270,15 @@ class Lexicon:
 
 def build_lexicon(catalog: Catalog, grammar: Grammar | None = None) -> Lexicon:
     grammar = grammar or english()
+    lexicon = english_lexicon(grammar)
+    _catalog(lexicon, catalog, grammar)
+    return lexicon
+
+
+def english_lexicon(grammar: Grammar) -> Lexicon:
+    """The grammar's own words, without a catalog's: what no catalog or taught word may redefine."""
     lexicon = Lexicon()
     _english(lexicon, grammar)
-    _catalog(lexicon, catalog, grammar)
     return lexicon
 
 

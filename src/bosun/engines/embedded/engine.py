@@ -4,6 +4,7 @@ shape."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,6 +26,7 @@ from bosun.engines.embedded.hits import (
     source_columns,
     source_filter,
 )
+from bosun.engines.embedded.integrity import check_once
 from bosun.engines.embedded.memo import PageMemo
 from bosun.engines.embedded.memory import Memory
 from bosun.engines.embedded.pipelines import run_pipelines
@@ -40,6 +42,7 @@ from bosun.errors import (
     QueryTimeout,
     StoreError,
     UnsupportedQuery,
+    quoting,
 )
 from bosun.files import move_aside
 
@@ -93,6 +96,8 @@ _SPLIT = "list_filter(regexp_split_to_array(lower(v), '[^\\p{L}\\p{N}]+'), lambd
 
 
 _DAMAGE = ("corrupt", "checksum", "not a valid duckdb", "invalid database")
+_LOCKED = "Could not set lock on file"  # DuckDB: another process has the file open
+_RELOAD = "reload it with `bosun data load` (the sample: `bosun data generate`)"
 
 
 def _damaged(exc: BaseException) -> bool:
@@ -103,19 +108,39 @@ def _damaged(exc: BaseException) -> bool:
 
 
 def _first_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split())[:200]
+    return " ".join(quoting(str(exc)).split())[:200]
+
+
+def _held(path: Path, message: str, read_only: bool) -> str:
+    """Another process has the file open (DuckDB locks it: many readers or one writer), in words
+    that say which and what to do."""
+    holder = re.search(r"\(PID (\d+)\)", message)
+    who = f"another Bosun process (PID {holder.group(1)})" if holder else "another Bosun process"
+    if read_only:  # only a writer keeps a reader out
+        return f"{who} is writing the data file {path}: wait until it is done, then run this again"
+    return (
+        f"{who} holds the data file {path}: stop it (a `bosun serve`, `bosun chat`…), then run "
+        "this again"
+    )
 
 
 def _connect(path: Path | None, read_only: bool, memory: Memory) -> duckdb.DuckDBPyConnection:
-    """Open the DuckDB file within its memory; a damaged one is moved aside and named, with what to
-    do."""
+    """Open the DuckDB file within its memory, read whole once when it is opened to be read
+    (`integrity`); a damaged one is moved aside and named, with what to do."""
+    con: duckdb.DuckDBPyConnection | None = None
     try:
         con = duckdb.connect(str(path) if path else ":memory:", read_only=read_only)
         con.execute("SET enable_progress_bar = false")
         memory.apply(con)
         con.execute(f"SELECT count(*) FROM duckdb_tables() WHERE table_name = '{_META}'").fetchall()
+        if path is not None and read_only:
+            check_once(con, path)
         return con
     except duckdb.Error as exc:
+        if con is not None:
+            con.close()
+        if path is not None and _LOCKED in str(exc):
+            raise StoreError(_held(path, str(exc), read_only)) from None
         if path is None or not _damaged(exc):
             raise StoreError(
                 f"the embedded engine's data file {path} cannot be opened: {_first_line(exc)}"
@@ -123,8 +148,7 @@ def _connect(path: Path | None, read_only: bool, memory: Memory) -> duckdb.DuckD
         aside = move_aside(path)
         raise StoreError(
             f"the embedded engine's data file {path} is damaged ({_first_line(exc)}); it was moved "
-            "to "
-            f"{aside.name}: run `bosun data generate` to rebuild it"
+            f"to {aside.name}: {_RELOAD}"
         ) from None
 
 
@@ -185,8 +209,8 @@ class EmbeddedEngine(Engine):
                     "query", f"the embedded engine could not run it: {_first_line(exc)}"
                 ) from None
             raise StoreError(
-                f"the embedded engine's data file {self.path} cannot be read ({_first_line(exc)}): "
-                "run `bosun data generate` to rebuild it"
+                f"the embedded engine's data file {self.path} is damaged ({_first_line(exc)}): "
+                f"{_RELOAD}"
             ) from None
 
     def interrupt_all(self) -> None:

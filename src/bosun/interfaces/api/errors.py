@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -18,8 +19,10 @@ from bosun.errors import (
     UnknownThread,
     UserError,
 )
+from bosun.interfaces.api.numbers import UNHELD, CheckedRoute
 
 log = logging.getLogger("bosun.api")
+_PLACES = ("body", "path", "query", "header")  # where a field stands, left out of its name
 
 
 class ApiError(Exception):
@@ -54,8 +57,16 @@ def status_of(exc: BosunError) -> tuple[int, str]:
     return 500, "error"
 
 
+def _field(loc: Sequence[object]) -> str:
+    """A field's name from its place in the request: `rows.3.1`, not `body.rows.3.1`."""
+    parts = loc[1:] if loc and loc[0] in _PLACES else loc
+    return ".".join(str(part) for part in parts)
+
+
 def install(app: FastAPI) -> None:
-    """Register the handlers that turn exceptions into `{error, detail}`."""
+    """Register the handlers that turn exceptions into `{error, detail}`, and make every route
+    declared from now on check its request's numbers (`numbers.CheckedRoute`)."""
+    app.router.route_class = CheckedRoute
 
     @app.exception_handler(ApiError)
     async def _api(_: Request, exc: ApiError) -> JSONResponse:
@@ -68,11 +79,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        """400 naming the field; 422 for a number no number type holds (NaN, 1e400, 2⁶⁴)."""
         first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-        return error_response(
-            400, "bad_request", f"{where}: {first.get('msg', 'invalid')}".lstrip(": ")
-        )
+        detail = f"{_field(first.get('loc', ()))}: {first.get('msg', 'invalid')}".lstrip(": ")
+        if first.get("type") == UNHELD:
+            return error_response(422, "unprocessable", detail)
+        return error_response(400, "bad_request", detail)
 
     @app.exception_handler(HTTPException)
     async def _http(_: Request, exc: HTTPException) -> JSONResponse:

@@ -1,5 +1,6 @@
 """Marking an answer right or wrong over the API: a write, so off loopback it needs the token like
-every call."""
+every call. A mark records who made it from the request's identity (`interfaces.identity`), never
+from its body."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from bosun.conversation.marking import mark_turn
 from bosun.conversation.marks import MAX_CORRECTION, Mark, MarkStore
 from bosun.conversation.session import Session
 from bosun.errors import UnknownTurn
-from bosun.interfaces import owners
+from bosun.interfaces import identity, owners
 from bosun.interfaces.api.errors import ApiError
+from bosun.interfaces.identity import Identity
 from bosun.interfaces.owners import Requester
 
 
@@ -21,14 +23,20 @@ class MarkRequest(BaseModel):
         None, allow_inf_nan=False, description="the figure it should have given"
     )
     correction: str = Field("", max_length=MAX_CORRECTION, description="what was wrong, in words")
-    by: str = Field("", max_length=100, description="who marks it; default 'api'")
 
 
 def install(app: FastAPI, session: Session) -> None:
     asking = Depends(owners.dependency(session.context.settings))
+    naming = Depends(identity.dependency(session.context.settings))
 
     @app.post("/threads/{thread_id}/turns/{turn}/mark", response_model=Mark, tags=["turns"])
-    def mark(thread_id: str, turn: int, request: MarkRequest, who: Requester = asking) -> Mark:
+    def mark(
+        thread_id: str,
+        turn: int,
+        request: MarkRequest,
+        who: Requester = asking,
+        marker: Identity = naming,
+    ) -> Mark:
         """Mark the thread's turn (numbered from 1) right or wrong, with an optional correction; the
         last mark of a turn wins. Marked answers feed `bosun eval export` and the llm backend's
         examples."""
@@ -39,7 +47,7 @@ def install(app: FastAPI, session: Session) -> None:
                 thread_id,
                 turn,
                 request.right,
-                request.by.strip() or "api",
+                marker.name,
                 request.figure,
                 request.correction,
             )

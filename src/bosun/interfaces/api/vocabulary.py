@@ -1,18 +1,19 @@
 """/vocabulary: taught words over HTTP (issue #25); behind the same bearer token as every other
-route."""
+route. A taught word records who taught it from the request's identity (`interfaces.identity`), and
+teaching anew a word that already means something needs the administrators' token (403 without)."""
 
 from __future__ import annotations
 
-import hashlib
-
-from fastapi import FastAPI, Request, Response
+from fastapi import Depends, FastAPI, Response
 from pydantic import BaseModel, Field
 
 from bosun.catalog.taught import Kind, TaughtWord
 from bosun.conversation.session import Session
 from bosun.conversation.vocabulary import Teacher
 from bosun.errors import TeachingRefused
+from bosun.interfaces import identity
 from bosun.interfaces.api.errors import ApiError
+from bosun.interfaces.identity import Identity
 
 
 class Teaching(BaseModel):
@@ -33,18 +34,10 @@ class Teaching(BaseModel):
     )
 
 
-def who(request: Request) -> str:
-    """Who teaches: the bearer of the API token (named by its digest, never the token), else
-    "local"."""
-    scheme, _, token = (request.headers.get("authorization") or "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return "local"
-    return "token " + hashlib.sha256(token.strip().encode()).hexdigest()[:8]
-
-
 def routes(app: FastAPI, session: Session) -> None:
     assert session.teacher is not None
     teacher = session.teacher
+    requester = Depends(identity.dependency(session.context.settings))
 
     @app.get("/vocabulary", response_model=list[TaughtWord], tags=["vocabulary"])
     def taught_words() -> list[TaughtWord]:
@@ -57,24 +50,31 @@ def routes(app: FastAPI, session: Session) -> None:
         return teacher.candidates(word)
 
     @app.post("/vocabulary", status_code=201, response_model=TaughtWord, tags=["vocabulary"])
-    def teach(teaching: Teaching, request: Request) -> TaughtWord:
-        """Teach a word; 409 when it shadows a known word unconfirmed, 400 when it is no catalog
-        entry."""
+    def teach(teaching: Teaching, who: Identity = requester) -> TaughtWord:
+        """Teach a word; 400 when it is no catalog entry or the readers' own, 403 when it already
+        means something and the request is no administrator's, 409 when an administrator has not
+        confirmed."""
         try:
-            return teacher.teach(
-                _entry(teacher, teaching, who(request)), confirmed=teaching.confirm
-            )
+            entry = _entry(teacher, teaching, who.name)
+            return teacher.teach(entry, confirmed=teaching.confirm, admin=who.admin)
         except TeachingRefused as exc:
-            raise ApiError(
-                409 if exc.shadowing else 400, "shadowing" if exc.shadowing else "refused", str(exc)
-            ) from None
+            raise ApiError(*_refused(exc), str(exc)) from None
 
-    @app.delete("/vocabulary/{word}", status_code=204, tags=["vocabulary"])
+    # a path: a taught word may hold "/" ("Maersk A/S"), sent as %2F
+    @app.delete("/vocabulary/{word:path}", status_code=204, tags=["vocabulary"])
     def forget(word: str) -> Response:
-        """Forget a taught word."""
+        """Forget a taught word (a "/" in it written %2F)."""
         if not teacher.store.remove(word):
             raise ApiError(404, "unknown_word", f"“{word}” is not a taught word")
         return Response(status_code=204)
+
+
+def _refused(exc: TeachingRefused) -> tuple[int, str]:
+    if exc.admin_only:
+        return 403, "forbidden"
+    if exc.shadowing:
+        return 409, "shadowing"
+    return 400, "refused"
 
 
 def _entry(teacher: Teacher, teaching: Teaching, by: str) -> TaughtWord:

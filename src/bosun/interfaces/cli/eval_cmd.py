@@ -1,5 +1,12 @@
 """`bosun eval FILE.jsonl`: ask every item, judge the last turn, score per kind and overall; `bosun
-eval export`: the answers people confirmed, as such a file."""
+eval export`: the answers people confirmed, as such a file.
+
+An evaluation file may come from someone else, so its gold SQL runs in a sandbox: an in-memory DuckDB
+holding only the catalog's tables, with external access off (no file, no network, no extension) and
+its configuration locked, and only one reading statement per gold SQL (no COPY, ATTACH, INSTALL,
+LOAD, EXPORT, SET, CREATE). An item whose gold SQL is refused, or fails, fails in one line naming it;
+the run goes on.
+"""
 
 from __future__ import annotations
 
@@ -58,7 +65,6 @@ def evaluate(
     items = _items(file)
     with starting():
         from bosun.conversation.session import open_session
-        from bosun.evaluation.judge import judge
         from bosun.settings import load_settings
 
         settings = load_settings()
@@ -73,7 +79,7 @@ def evaluate(
             answers = pool.map(partial(_last_answer, session), items)
             # judged here, in order: one gold connection
             for item, answer in zip(items, answers, strict=True):
-                ok, reason = judge(item["expect"], answer, gold)
+                ok, reason = _judged(item["expect"], answer, gold)
                 scores[item["expect"]["kind"]].append(ok)
                 if not ok:
                     why.append((item["id"], item["turns"][-1], reason))
@@ -105,6 +111,8 @@ def _last_answer(session: Session, item: dict[str, Any]) -> Answer:
 
 
 def _gold_tables(engine: object, catalog_path: Path | None) -> duckdb.DuckDBPyConnection:
+    """The sandbox the gold SQL runs in: the catalog's tables, then external access off and the
+    configuration locked (no SET can turn it on again)."""
     import duckdb
 
     from bosun.catalog import load_catalog
@@ -115,7 +123,58 @@ def _gold_tables(engine: object, catalog_path: Path | None) -> duckdb.DuckDBPyCo
     for obj in catalog.spec.objects.values():
         con.register(f"__{obj.index}", read_table(engine, obj.index, obj.id_field))  # type: ignore[arg-type]
         con.execute(f'CREATE VIEW "{obj.index}" AS SELECT * FROM "__{obj.index}"')
+    con.execute("SET enable_external_access = false")
+    con.execute("SET python_enable_replacements = false")  # no Python variable read as a table
+    con.execute("SET lock_configuration = true")
     return con
+
+
+def _judged(
+    expect: dict[str, Any], answer: Answer, gold: duckdb.DuckDBPyConnection
+) -> tuple[bool, str]:
+    """(passed, why not), the gold SQL checked first: an item whose SQL is refused or fails does not
+    pass, said in one line."""
+    import duckdb
+
+    from bosun.evaluation.judge import judge
+
+    refused = next(filter(None, (_refusal(sql, gold) for sql in _gold_sqls(expect))), None)
+    if refused is not None:
+        return False, refused
+    try:
+        return judge(expect, answer, gold)
+    except duckdb.PermissionException as exc:
+        return False, f"gold SQL may not reach files: {_first_line(exc)}"
+    except duckdb.Error as exc:
+        return False, f"gold SQL failed: {_first_line(exc)}"
+
+
+def _gold_sqls(expect: dict[str, Any]) -> list[str]:
+    """Every gold SQL of an expectation, those of a `multi` expectation's parts included."""
+    own = [expect["gold_sql"]] if "gold_sql" in expect else []
+    return own + [sql for part in expect.get("parts", []) for sql in _gold_sqls(part)]
+
+
+def _refusal(sql: str, gold: duckdb.DuckDBPyConnection) -> str | None:
+    """Why the gold SQL may not run: it must be one statement, and one that only reads."""
+    import duckdb
+
+    try:
+        statements = gold.extract_statements(sql)
+    except duckdb.Error as exc:
+        return f"gold SQL failed: {_first_line(exc)}"
+    if len(statements) != 1:
+        return f"gold SQL must be one statement; this is {len(statements)}"
+    if statements[0].type != duckdb.StatementType.SELECT:
+        return f"gold SQL may only read: {statements[0].query.split()[0].upper()} refused"
+    return None
+
+
+def _first_line(exc: Exception) -> str:
+    """DuckDB's message without its kind ("Permission Error: ") or the query it quotes below."""
+    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    _, said, message = first.partition(" Error: ")
+    return message if said else first
 
 
 def _report(scores: dict[str, list[bool]], failures: list[tuple[str, str, str]]) -> None:

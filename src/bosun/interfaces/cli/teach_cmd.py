@@ -31,7 +31,8 @@ def teacher() -> tuple[Session, Teacher]:
 
 
 def who() -> str:
-    """Who teaches from this terminal: the OS user, else "local"."""
+    """Who teaches from this terminal: the OS user, else "local"; an administrator of the
+    deployment (the files are theirs)."""
     try:
         return getpass.getuser() or "local"
     except (KeyError, OSError):  # no user name for this uid (a container)
@@ -49,7 +50,11 @@ def teach(
     kind: Annotated[str | None, typer.Option("--as", help=KIND_HELP)] = None,
     confirm: Annotated[
         bool,
-        typer.Option("--confirm", help="teach it even where it shadows a word Bosun already knows"),
+        typer.Option(
+            "--confirm",
+            help="teach it even where it shadows a word Bosun already knows (never a word of the "
+            "grammar, or a date or number word)",
+        ),
     ] = False,
 ) -> None:
     """Teach a word: every later question, on every thread and in every process, reads it so."""
@@ -60,7 +65,10 @@ def teach(
         raise typer.BadParameter(f"{kind!r} is none of {', '.join(KINDS)}", param_hint="--as")
     session, taught = teacher()
     try:
-        entry = taught.teach(taught.proposed(word, meaning, kind, who()), confirmed=confirm)
+        # the local user administers their own deployment: they may teach a known word anew
+        entry = taught.teach(
+            taught.proposed(word, meaning, kind, who()), confirmed=confirm, admin=True
+        )
     except TeachingRefused as exc:
         for problem in exc.problems:
             typer.echo(f"not taught: {problem}", err=True)
@@ -147,7 +155,7 @@ class ChatTeaching:
         assert self.session.teacher is not None
         self.pending = None
         try:
-            self.session.teacher.teach(entry, confirmed=confirmed)
+            self.session.teacher.teach(entry, confirmed=confirmed, admin=True)
         except TeachingRefused as exc:
             shadowing = exc.shadowing
             self.pending = entry if shadowing else None

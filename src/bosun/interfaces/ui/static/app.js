@@ -597,13 +597,21 @@ class ResultTable {
     this.draw();
   }
 
+  // The table as the server writes a CSV: a text a spreadsheet would run (=, +, -, @, a tab or a CR first) gets a
+  // leading ' (OWASP's rule against CSV injection; a number stays a number), and lines end in CRLF.
   csvText() {
-    const quote = (v) => (v === null || v === undefined ? "" : /[",\n]/.test(String(v))
-      ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+    const inert = (v) => (typeof v === "string" && /^[=+\-@\t\r]/.test(v) && !NUMBER_TEXT.test(v) ? `'${v}` : v);
+    const quote = (v) => {
+      const text = v === null || v === undefined ? "" : String(inert(v));
+      return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+    };
     const lines = [this.result.columns, ...this.rows].map((row) => row.map(quote).join(","));
-    return lines.join("\n") + "\n";
+    return lines.join("\r\n") + "\r\n";
   }
 }
+
+// A text that is a plain number ("-5", "+1.5e3"): a spreadsheet reads it as the number, nothing to escape.
+const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 // Numbers right-aligned on one line; a date never broken after one of its hyphens.
 function cellClass(value) {
