@@ -6,7 +6,8 @@ code change (rwm5yr_questions.yaml), each judged against SQL over the raw file (
 flags and counts).
 
 Baseline on main at 9aa0f0e (right / flagged / refused / wrong): 2 / 4 / 19 / 0, R's row numbers
-loaded as a measure `column00`. On this branch (row numbers dropped at load): the same 2 / 4 / 19 / 0.
+loaded as a measure `column00`. On this branch (row numbers dropped at load): the same 2 / 4 / 19 /
+0.
 - right: r01 r12
 - flagged: r05 ("people", "work"), r14 ("people"), r15 ("women"), r16 ("education")
 - refused: the other 19: the columns' names (docvis, hospvis, hhninc, educ, edlevel) give no words

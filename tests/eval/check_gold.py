@@ -4,8 +4,8 @@ non-trivial answer, with no tie deciding which rows a ranking keeps.
     python tests/eval/check_gold.py [FILE.jsonl] [--data DIR]
 
 FILE defaults to tests/eval/conversations.jsonl. DIR is a data folder holding bosun.duckdb (what
-`bosun data generate` writes); without it the sample of DATA_CONTRACT §4 (50,000 rows, seed 42, as of
-2026-06-15) is generated in a temporary folder. The exit status is 1 when any item has a problem.
+`bosun data generate` writes); without it the sample of DATA_CONTRACT §4 (50,000 rows, seed 42, as
+of 2026-06-15) is generated in a temporary folder. The exit status is 1 when any item has a problem.
 """
 
 from __future__ import annotations

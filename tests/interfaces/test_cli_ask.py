@@ -1,4 +1,5 @@
-"""`bosun ask` where a person meets it: a question back to answer, a folder with no data (issue #38)."""
+"""`bosun ask` where a person meets it: a question back to answer, a folder with no data (issue
+#38)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""`bosun chat` as a person uses it: /help, a readable /trace, turns spaced, headings that do not grow
-(issue #38)."""
+"""`bosun chat` as a person uses it: /help, a readable /trace, turns spaced, headings that do not
+grow (issue #38)."""
 
 from __future__ import annotations
 

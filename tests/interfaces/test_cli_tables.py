@@ -1,5 +1,6 @@
-"""`bosun ask`'s tables as a person reads them: headers in catalog words, figures right-aligned in one
-format per column, percentages and medians at their natural precision, money short (issue #38)."""
+"""`bosun ask`'s tables as a person reads them: headers in catalog words, figures right-aligned
+in one format per column, percentages and medians at their natural precision, money short (issue
+#38)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ def printed(data_dir: Path, question: str, *extra: str) -> str:
 
 
 def table(output: str) -> tuple[list[str], list[list[str]]]:
-    """The first table's header and body cells, each cell with its padding (to see its alignment)."""
+    """The first table's header and body cells, each cell with its padding (to see its
+    alignment)."""
     lines = output.splitlines()
     header_at = next(i for i, line in enumerate(lines) if line.startswith("┃"))
     header = [cell.strip() for cell in lines[header_at].strip("┃").split("┃")]

@@ -5,10 +5,10 @@ Each request must carry `Authorization: ApiKey <key>` (or `Bearer <key>`) of a k
 the 401 a secured cluster gives. A key may be limited to the documents of one index matching a
 query: its searches and counts on that index are answered over those documents only (the query
 wrapped in a `bool` with the key's filter), as Elasticsearch's and OpenSearch's role queries do; a
-`denied` key may not read it at all (403). More indices can be limited the same way (`filters`, by key
-and index) or denied (`forbidden`, by key). A search in a point in time (`/_search` with a `pit`)
-is limited as one on `index`, the index the tests open points in time on. The proxy records which key
-made each request.
+`denied` key may not read it at all (403). More indices can be limited the same way (`filters`, by
+key and index) or denied (`forbidden`, by key). A search in a point in time (`/_search` with a
+`pit`) is limited as one on `index`, the index the tests open points in time on. The proxy records
+which key made each request.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ osmem-server behind the document-level-security proxy (`dlsproxy`): ALPHA reads 
 shipments and only the Chinese companies, BRAVO another carrier's shipments and no company at all
 (the cluster denies BRAVO the `companies` index). One `bosun serve` in caller mode, with an
 administrators' token, is driven by both callers and an administrator: names they resolve, the
-questions asked back, the threads they list and read over the API and MCP, and the records they page.
+questions asked back, the threads they list and read over the API and MCP, and the records they
+page.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""A question longer than BOSUN_MAX_QUESTION_CHARS (1,000 by default) is refused in one line on every
-entry, before it is read: the rules' reading grows faster than the words (`python -m bosun.bench
-reading`), and a 4,000-character question cost 11-22 s of a server's CPU."""
+"""A question longer than BOSUN_MAX_QUESTION_CHARS (1,000 by default) is refused in one line on
+every entry, before it is read: the rules' reading grows faster than the words (`python -m
+bosun.bench reading`), and a 4,000-character question cost 11-22 s of a server's CPU."""
 
 from __future__ import annotations
 

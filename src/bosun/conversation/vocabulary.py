@@ -47,7 +47,10 @@ from bosun.understanding.tagger import Span
 from bosun.understanding.teaching import ReadersWords
 
 _WORDS = "CREATE TABLE IF NOT EXISTS bosun_vocabulary (word TEXT PRIMARY KEY, entry TEXT NOT NULL)"
-_REVISION = "CREATE TABLE IF NOT EXISTS bosun_vocabulary_revision (id INTEGER PRIMARY KEY, revision INTEGER NOT NULL)"
+_REVISION = (
+    "CREATE TABLE IF NOT EXISTS bosun_vocabulary_revision (id INTEGER PRIMARY KEY, revision "
+    "INTEGER NOT NULL)"
+)
 _BUMP = (
     "INSERT INTO bosun_vocabulary_revision VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET "
     "revision = bosun_vocabulary_revision.revision + 1"

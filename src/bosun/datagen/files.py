@@ -342,7 +342,10 @@ def _typed_table(relation: duckdb.DuckDBPyRelation, paths: list[Path]) -> list[s
             said = []
             if column in retyped:
                 kind, missing = retyped[column]
-                expr = f"TRY_CAST(CASE WHEN {_is_token(expr)} THEN NULL ELSE trim({expr}) END AS {kind})"
+                expr = (
+                    f"TRY_CAST(CASE WHEN {_is_token(expr)} THEN NULL ELSE trim({expr}) END AS "
+                    f"{kind})"
+                )
                 said.append(
                     f"{missing:,} {'row' if missing == 1 else 'rows'} with a missing-value word "
                     f"(NA, NULL, None, -, ? ...) read as missing among {_KIND_WORDS[kind]}"

@@ -459,7 +459,7 @@ class EmbeddedEngine(Engine):
                     k.sort_value(v) for k, v in zip(keys, row[1 : 1 + len(keys)], strict=True)
                 ]
             hits.append(hit)
-        max_score = None if keys else (1.0 if hits else None)
+        max_score = 1.0 if hits and not keys else None  # a sorted search has no scores
         result: dict[str, Any] = {"max_score": max_score, "hits": hits}
         return {"total": total, **result} if total else result
 
@@ -471,7 +471,10 @@ class EmbeddedEngine(Engine):
         count_sql = f"SELECT count(*) FROM {quote(index)} WHERE {where.text}"
         # an unfiltered count(*) is read from the table's statistics
         if limit is not None and where.text != TRUE:
-            count_sql = f"SELECT count(*) FROM (SELECT 1 FROM {quote(index)} WHERE {where.text} LIMIT {limit + 1})"
+            count_sql = (
+                f"SELECT count(*) FROM (SELECT 1 FROM {quote(index)} WHERE {where.text} LIMIT "
+                f"{limit + 1})"
+            )
         count = int(self._run(count_sql, where.params)[0][0])
         if limit is not None and count > limit:
             return {"value": limit, "relation": "gte"}

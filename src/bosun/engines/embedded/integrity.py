@@ -5,8 +5,8 @@ DuckDB keeps a checksum with every block of its file and checks it whenever it r
 needs: a bad stretch inside a column no question has read yet goes unseen, at open and after. So the
 first time a file is opened to be read after it changed, every column of every table is read once
 (one scan, about 10 ms a megabyte), and the file's size and modification time are kept beside it
-(`bosun.duckdb.checked`): the next opens of the same file skip the scan. A block that goes bad later,
-the file unchanged, is still refused when a query reads it.
+(`bosun.duckdb.checked`): the next opens of the same file skip the scan. A block that goes bad
+later, the file unchanged, is still refused when a query reads it.
 """
 
 from __future__ import annotations

@@ -39,9 +39,9 @@ def error_response(status: int, error: str, detail: str) -> JSONResponse:
 
 
 def status_of(exc: BosunError) -> tuple[int, str]:
-    """User mistakes are 400, outside failures (engine down, store locked) 503, configuration 500;
-    the caller's cluster credentials missing or refused 401, not allowed what was asked 403, a thread
-    that is none of the caller's 404."""
+    """User mistakes are 400, outside failures (engine down, store locked) 503, configuration
+    500; the caller's cluster credentials missing or refused 401, not allowed what was asked 403,
+    a thread that is none of the caller's 404."""
     if isinstance(exc, Unauthorized):
         return 401, "unauthorized"
     if isinstance(exc, Forbidden):

@@ -1,11 +1,11 @@
 """`bosun eval FILE.jsonl`: ask every item, judge the last turn, score per kind and overall; `bosun
 eval export`: the answers people confirmed, as such a file.
 
-An evaluation file may come from someone else, so its gold SQL runs in a sandbox: an in-memory DuckDB
-holding only the catalog's tables, with external access off (no file, no network, no extension) and
-its configuration locked, and only one reading statement per gold SQL (no COPY, ATTACH, INSTALL,
-LOAD, EXPORT, SET, CREATE). An item whose gold SQL is refused, or fails, fails in one line naming it;
-the run goes on.
+An evaluation file may come from someone else, so its gold SQL runs in a sandbox: an in-memory
+DuckDB holding only the catalog's tables, with external access off (no file, no network, no
+extension) and its configuration locked, and only one reading statement per gold SQL (no COPY,
+ATTACH, INSTALL, LOAD, EXPORT, SET, CREATE). An item whose gold SQL is refused, or fails, fails in
+one line naming it; the run goes on.
 """
 
 from __future__ import annotations
@@ -121,7 +121,8 @@ def _gold_tables(engine: object, catalog_path: Path | None) -> duckdb.DuckDBPyCo
     catalog = load_catalog(catalog_path)
     con = duckdb.connect()
     for obj in catalog.spec.objects.values():
-        con.register(f"__{obj.index}", read_table(engine, obj.index, obj.id_field))  # type: ignore[arg-type]
+        table = read_table(engine, obj.index, obj.id_field)  # type: ignore[arg-type]
+        con.register(f"__{obj.index}", table)
         con.execute(f'CREATE VIEW "{obj.index}" AS SELECT * FROM "__{obj.index}"')
     con.execute("SET enable_external_access = false")
     con.execute("SET python_enable_replacements = false")  # no Python variable read as a table

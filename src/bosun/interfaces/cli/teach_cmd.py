@@ -16,7 +16,10 @@ if TYPE_CHECKING:
     from bosun.conversation.vocabulary import Teacher
 
 app = typer.Typer(no_args_is_help=True)
-KIND_HELP = "what the word is: field, measure, object (a synonym), alias (of a name) or value (a value word)"
+KIND_HELP = (
+    "what the word is: field, measure, object (a synonym), alias (of a name) or value (a value "
+    "word)"
+)
 
 
 def teacher() -> tuple[Session, Teacher]:
