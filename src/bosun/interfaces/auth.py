@@ -108,12 +108,12 @@ def protect(
     return BearerAuth(app, token, public, admin) if token else app
 
 
-def bears_admin(headers: list[tuple[bytes, bytes]], admin: str | None) -> bool:
-    """Whether a request's raw headers bear the administrators' token (BOSUN_ADMIN_TOKEN)."""
-    if not admin:
+def headers_bear(headers: list[tuple[bytes, bytes]], token: str | None) -> bool:
+    """Whether a request's raw headers bear `token` (none set: no request bears it)."""
+    if not token:
         return False
     found = next((value for key, value in headers if key.lower() == b"authorization"), b"")
-    return bears(found.decode("latin-1"), admin)
+    return bears(found.decode("latin-1"), token)
 
 
 class BearerAuth:
@@ -139,7 +139,7 @@ class BearerAuth:
             return True
         headers = dict(scope.get("headers") or [])
         header = headers.get(b"authorization", b"").decode("latin-1")
-        return bears(header, self.token) or bears_admin(list(headers.items()), self.admin)
+        return bears(header, self.token) or headers_bear(list(headers.items()), self.admin)
 
 
 async def _refuse(send: Send) -> None:

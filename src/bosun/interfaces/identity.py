@@ -20,7 +20,7 @@ from typing import Any
 
 from fastapi import Request
 
-from bosun.interfaces.auth import bears
+from bosun.interfaces.auth import headers_bear
 from bosun.settings import Settings
 
 Headers = list[tuple[bytes, bytes]]
@@ -42,11 +42,9 @@ ADMIN = Identity("admin", admin=True)
 
 def identity(headers: Headers, settings: Settings) -> Identity:
     """The identity a request's raw headers authenticate."""
-    authorization = _authorization(headers)
-    admin, token = _secret(settings.admin_token), _secret(settings.api_token)
-    if admin and bears(authorization, admin):
+    if headers_bear(headers, _secret(settings.admin_token)):
         return ADMIN
-    if token and bears(authorization, token):
+    if headers_bear(headers, _secret(settings.api_token)):
         return API
     return LOCAL
 
@@ -69,10 +67,6 @@ def of_call(context: Any, settings: Settings) -> Identity:
     if not isinstance(request, Request):
         return LOCAL
     return identity(list(request.scope.get("headers") or []), settings)
-
-
-def _authorization(headers: Headers) -> str | None:
-    return next((v.decode("latin-1") for k, v in headers if k.lower() == b"authorization"), None)
 
 
 def _secret(value: Any) -> str | None:

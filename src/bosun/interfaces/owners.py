@@ -29,8 +29,8 @@ from fastapi import Request
 from bosun.conversation.store import Origin, TurnStore
 from bosun.engines.caller import credential
 from bosun.errors import UnknownThread
-from bosun.interfaces.auth import bears_admin
 from bosun.interfaces.callers import request_header
+from bosun.interfaces.identity import identity
 from bosun.settings import Settings
 
 Headers = list[tuple[bytes, bytes]]
@@ -51,8 +51,7 @@ class Requester:
 def requester(headers: Headers, settings: Settings) -> Requester:
     """The requester a request's headers name; a caller's credential is checked as the caller
     middleware checks it (missing or malformed: Unauthorized)."""
-    admin_token = settings.admin_token.get_secret_value() if settings.admin_token else None
-    admin = bears_admin(headers, admin_token)
+    admin = identity(headers, settings).admin
     if settings.engine_auth != "caller":
         return Requester(None, admin)
     secret = credential(request_header(headers)).get_secret_value()

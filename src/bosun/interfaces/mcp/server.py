@@ -177,49 +177,27 @@ def build_server(
     ):
         server.add_tool(
             _one_line(tool, ToolError),
-            annotations=ToolAnnotations(
-                read_only_hint=True,
-                destructive_hint=False,
-                idempotent_hint=True,
-                open_world_hint=False,
-            ),
+            annotations=_hints(read_only=True, idempotent=True),
         )
     # ask adds a turn to the thread's memory: read-only for the data, but not idempotent.
     server.add_tool(
         _one_line(tools.ask, ToolError),
-        annotations=ToolAnnotations(
-            read_only_hint=True,
-            destructive_hint=False,
-            idempotent_hint=False,
-            open_world_hint=False,
-        ),
+        annotations=_hints(read_only=True, idempotent=False),
     )
     # mark_answer writes a mark beside the turn (never data); marking a turn again replaces its
     # mark.
     server.add_tool(
         _one_line(mark_tool(session), ToolError),
-        annotations=ToolAnnotations(
-            read_only_hint=False,
-            destructive_hint=False,
-            idempotent_hint=True,
-            open_world_hint=False,
-        ),
+        annotations=_hints(read_only=False, idempotent=True),
     )
     teaching = TeachingTools(session)  # writes vocabulary, never data
     server.add_tool(
         _one_line(teaching.teach_word, ToolError),
-        annotations=ToolAnnotations(
-            read_only_hint=False,
-            destructive_hint=False,
-            idempotent_hint=True,
-            open_world_hint=False,
-        ),
+        annotations=_hints(read_only=False, idempotent=True),
     )
     server.add_tool(
         _one_line(teaching.taught_words, ToolError),
-        annotations=ToolAnnotations(
-            read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
-        ),
+        annotations=_hints(read_only=True, idempotent=True),
     )
     _add_resources(server, tools)
     for prompt in domain_prompts(tools.catalog):
@@ -344,4 +322,14 @@ def serve(session: Session, http: bool, host: str, port: int, token: str | None)
     hosts = served_hosts(host, session.context.settings.allowed_hosts)
     server.run(
         "streamable-http", host=host, port=port, transport_security=transport_security(hosts)
+    )
+
+
+def _hints(*, read_only: bool, idempotent: bool) -> ToolAnnotations:
+    """What a client may assume of a tool: none destroys anything or reaches past Bosun's data."""
+    return ToolAnnotations(
+        read_only_hint=read_only,
+        destructive_hint=False,
+        idempotent_hint=idempotent,
+        open_world_hint=False,
     )
