@@ -70,6 +70,11 @@ class FieldSpec(Strict):
     derived: DerivedPart | None = Field(
         None, description="a date part the loader derives from another field"
     )
+    level: bool = Field(
+        False,
+        description="a level, not an amount: a duration or price per record, a rate, a "
+        "population at a date. Averaged, or taken at a period; never summed into a total",
+    )
 
     def line(self, name: str) -> str:
         """The field in one line, as a chat model is shown it: its values when they are a small
