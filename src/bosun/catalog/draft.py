@@ -304,7 +304,7 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     figure = summarise(record, summary, measures, count) if summary else None
     keys = {ref.index: _reference_key(ref) for ref in references}
     links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]
-    decisions.update(_named_codes(references, links, keys, fields))
+    decisions.update(_named_codes(record, references, links, keys, fields))
     draft: dict[str, Any] = {
         "domain": record.index,
         "description": (
@@ -658,31 +658,45 @@ def _reference_object(ref: IndexProfile, key: str) -> dict[str, Any]:
 
 
 def _named_codes(
+    record: IndexProfile,
     references: list[IndexProfile],
     links: list[Link],
     keys: dict[str, str],
     fields: dict[str, dict[str, Any]],
 ) -> dict[str, Decision]:
     """A record column that alone holds a reference's codes, which the reference names ("UA" →
-    "United Air Lines Inc."): the reference's noun is a word of the column ("by airline"); its names
-    read as the codes (entities)."""
+    "United Air Lines Inc.", genre 1 → "Rock"): the reference's noun is a word of the column ("by
+    airline"); its names read as the codes (entities). A number key that repeats across the records
+    (genre_id in tracks) is such a code too: grouped by, and said by its name."""
     found: dict[str, Decision] = {}
     for ref in references:
         key, name = keys[ref.index], _name_column(ref, keys[ref.index])
         mine = [link.column for link in links if link.reference == ref.index and link.by == key]
-        if len(mine) != 1 or name == key or fields[mine[0]]["role"] != "dimension":
-            # evidence: one dimension of codes, and a reference with a name column beside its key
+        # evidence: one column of codes, and a reference with a name column beside its key
+        if len(mine) != 1 or name == key:
+            continue
+        field = fields[mine[0]]
+        # the records hold the names too (customer_name beside customer_key): those are grouped by
+        spelt = any(link.reference == ref.index and link.by == name for link in links)
+        numbered = not spelt and _numbered_code(record.columns[mine[0]], record.rows, field["role"])
+        if field["role"] != "dimension" and not numbered:
             continue
         noun = singular(phrase(row_name(ref.index)))
-        fields[mine[0]]["synonyms"] = list(
-            dict.fromkeys([*fields[mine[0]]["synonyms"], noun, plural(noun)])
-        )
+        said = [*field["synonyms"], noun, plural(noun)]
+        if numbered:  # said by the name its number stands for ("genre", not "genre id")
+            said = [noun, plural(noun)]
+        field.update(role="dimension", synonyms=list(dict.fromkeys(said)))
         found[mine[0]] = Decision(
             "dimension",
             f"codes named in {ref.index} ({name})",
             outcome=f"dimension read by its names, said '{noun}'",
         )
     return found
+
+
+def _numbered_code(column: Column, rows: int, role: str) -> bool:
+    """A number key that repeats across the records: many records share each value."""
+    return role == "identifier" and column.numeric and column.distinct < 0.5 * max(rows, 1)
 
 
 def _links(record: IndexProfile, ref: IndexProfile, key: str, engine: Engine) -> list[Link]:
