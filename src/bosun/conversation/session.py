@@ -45,7 +45,7 @@ from bosun.planner.run import (
 )
 from bosun.planner.state import MainState
 from bosun.planner.synthesis import main_meaning
-from bosun.query import whole_period
+from bosun.query import Role, whole_period
 from bosun.settings import Settings, scrub
 from bosun.storage import problem
 from bosun.understanding import AskedBack, Meaning
@@ -335,7 +335,9 @@ def _leaders(answer: Answer, meaning: Meaning | None) -> list[Any]:
         or bool(meaning.group_by) + bool(meaning.interval) != 1
     ):
         return []
-    figures = _labelled_figures(answer.results[0])
+    # a column is a period only by its role: an average per month's row has no period
+    label: Role = "period" if meaning.interval else "key"
+    figures = _labelled_figures(answer.results[0], label)
     if meaning.interval:  # "the quietest one" is not a month cut short by the dates asked
         figures = [f for f in figures if whole_period(f[0], meaning, (None, None))]
     if not figures:
@@ -343,11 +345,12 @@ def _leaders(answer: Answer, meaning: Meaning | None) -> list[Any]:
     return [max(figures, key=lambda f: f[1])[0], min(figures, key=lambda f: f[1])[0]]
 
 
-def _labelled_figures(table: ResultTable) -> list[tuple[Any, int | float]]:
-    """(the group or period, the first figure) of each row whose first figure is a number."""
+def _labelled_figures(table: ResultTable, label: Role) -> list[tuple[Any, int | float]]:
+    """(the row's first cell of role `label`, its first figure) of each row that has both and
+    whose figure is a number."""
     found = []
     for row in table.rows:
-        labels = table.cells(row, "key") or table.cells(row, "period")
+        labels = table.cells(row, label)
         figures = table.cells(row, "figure")
         if labels and figures and isinstance(figures[0], int | float):
             found.append((labels[0], figures[0]))
