@@ -19,10 +19,13 @@ from typing import Any
 
 import duckdb
 import pytest
+from typer.testing import CliRunner
 
-from bosun.conversation.session import Session
+from bosun.conversation.session import Session, open_session
 from bosun.evaluation.judge import judge
+from bosun.interfaces.cli.app import app
 from bosun.planner.answer import Answer
+from bosun.settings import load_settings
 from tests.byod.drafting import Drafted, drafted_session, load_and_draft
 from tests.byod.judged import cases, doubted, questions
 from tests.byod.public import chinook_files
@@ -112,3 +115,87 @@ def test_catalog_init_says_which_columns_it_found_no_word_for(drafted: Drafted) 
         "ask by as synonyms" in printed
     )
     assert "codes with no names" not in printed
+
+
+@pytest.fixture(scope="module")
+def sales(tmp_path_factory: pytest.TempPathFactory) -> Drafted:
+    """The store's invoice lines as the records, the tracks they sell as the reference."""
+    folder = tmp_path_factory.mktemp("chinook-sales")
+    chinook_files(folder, "invoice_items", "tracks")
+    return load_and_draft(folder, "invoice_items", "tracks")
+
+
+def test_what_a_row_is_comes_from_the_file_and_the_column_that_numbers_it(sales: Drafted) -> None:
+    """invoice_items numbered by invoice_line_id: a row is an invoice line (a line, an item); the
+    invoice_id it repeats numbers the invoices; its track_id is said by the track's name."""
+    printed = sales[2]
+    assert "invoice_id: an id repeated across rows (412 values in 2,240 rows)" in printed
+    assert "track_id: codes named in tracks (name) → dimension read by its names, said 'track'" in (
+        printed
+    )
+    session = next(drafted_session(sales))
+    try:
+        for question in ("How many invoice lines are there?", "how many lines", "How many items?"):
+            assert session.ask(question, question).results[0].rows == [[2240]], question
+        assert session.ask("How many invoices?", "invoices").results[0].rows == [[412]]
+        top = session.ask("top 3 tracks by revenue", "top")
+        folder = sales[0].parent
+        # the tracks of the highest revenue, by name (several tie)
+        best = duckdb.sql(
+            f"select t.Name, sum(i.UnitPrice) r from read_csv('{folder}/invoice_items.csv') i "
+            f"join read_csv('{folder}/tracks.csv') t using (TrackId) group by t.TrackId, t.Name "
+            "qualify r = max(r) over ()"
+        ).fetchall()
+        assert len(top.results[0].rows) == 3 and len(best) >= 3
+        assert {row[0] for row in top.results[0].rows} <= {name for name, _ in best}, top.answer
+    finally:
+        session.close()
+
+
+# grouped, ranked and filtered by a code its linked file names: the same on a cluster
+ON_A_CLUSTER = ("c02", "c04", "c12", "c19", "c20", "c22")
+
+
+@pytest.fixture(scope="module")
+def cluster_session(
+    drafted: Drafted, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Session]:
+    """The three files loaded into osmem-server (an OpenSearch-compatible server) over HTTP and
+    drafted from there, as a user with a cluster types it."""
+    from osmem_server import OsmemServer
+
+    folder = drafted[0].parent
+    data_dir = tmp_path_factory.mktemp("chinook-osmem")
+    with OsmemServer.start(japanese=False) as server:
+        settings = {
+            "data_dir": str(data_dir),
+            "engine": "opensearch",
+            "engine_url": server.url,
+            "query_timeout_s": "120",  # a busy machine: the HTTP server loads slowly
+        }
+        env = {f"BOSUN_{key.upper()}": value for key, value in settings.items()}
+        env_unset: dict[str, str | None] = {**env, "BOSUN_CATALOG": None}
+        files = [str(folder / f"{name}.csv") for name in TABLES]
+        loaded = CliRunner().invoke(app, ["data", "load", *files], env=env_unset)
+        assert loaded.exit_code == 0, loaded.output
+        catalog = data_dir / "catalog.yaml"
+        indexes = [arg for name in TABLES for arg in ("--index", name)]
+        init = CliRunner().invoke(
+            app, ["catalog", "init", *indexes, "--out", str(catalog)], env=env_unset
+        )
+        assert init.exit_code == 0, init.output
+        opened = open_session(load_settings(**settings, catalog=catalog))
+        yield opened
+        opened.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "item", [q for q in QUESTIONS if q["id"] in ON_A_CLUSTER], ids=lambda q: q["id"]
+)
+def test_a_linked_code_groups_on_a_cluster(
+    item: dict[str, Any], cluster_session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    answer = cluster_session.ask(item["q"], f"chinook-osmem-{item['id']}")
+    ok, why = judge(item["expect"], answer, gold)
+    assert ok, f"{item['q']}: {why}\n{answer.answer}"

@@ -22,7 +22,7 @@ from bosun.catalog.linked import distinct_values, link_note, linked_attributes
 from bosun.catalog.loader import index_rows
 from bosun.catalog.parts import is_clock_values, part_name
 from bosun.catalog.profile import MANY_VALUES, MOST_COLUMNS, Column, IndexProfile, profile_index
-from bosun.catalog.rows import RowNoun, event_verbs, record_noun, row_why
+from bosun.catalog.rows import RowNoun, event_verbs, record_noun, row_nouns, row_why
 from bosun.catalog.summaries import per_row_statistics, summarise, summary_of, summary_why
 from bosun.catalog.things import thing_measure, thing_of, thing_why
 from bosun.catalog.words import (
@@ -695,8 +695,9 @@ def _named_codes(
 
 
 def _numbered_code(column: Column, rows: int, role: str) -> bool:
-    """A number key that repeats across the records: many records share each value."""
-    return role == "identifier" and column.numeric and column.distinct < 0.5 * max(rows, 1)
+    """A number key that repeats across the records (no record's own number): a track bought on
+    several invoice lines."""
+    return role == "identifier" and column.numeric and column.distinct < 0.9 * max(rows, 1)
 
 
 def _links(record: IndexProfile, ref: IndexProfile, key: str, engine: Engine) -> list[Link]:
@@ -705,8 +706,8 @@ def _links(record: IndexProfile, ref: IndexProfile, key: str, engine: Engine) ->
     held = {col: _all_values(engine, ref, col) for col in dict.fromkeys([name, key])}
     links = []
     for column in record.columns.values():
-        # ids past the profile's list: read them all
-        keys = column.type == "keyword" and _has(column.name, "id_words")
+        # ids past the profile's list, words or numbers: read them all
+        keys = _has(column.name, "id_words")
         if not (column.complete_values or keys) or column.type not in {
             "keyword",
             "integer",
@@ -901,6 +902,7 @@ def _count_measure(record: IndexProfile, claimed: set[str]) -> dict[str, Any]:
     head = noun.split()[-1]
     row, period = record_noun(record.index, record.columns), period_rows(record)
     said = [*(row.words if row else []), *([plural(period), period] if period else [])]
+    said += row_nouns(record)
     counted = [
         noun,
         singular(noun),
