@@ -22,6 +22,7 @@ from bosun.catalog.linked import distinct_values, link_note, linked_attributes
 from bosun.catalog.loader import index_rows
 from bosun.catalog.parts import is_clock_values, part_name
 from bosun.catalog.profile import MANY_VALUES, MOST_COLUMNS, Column, IndexProfile, profile_index
+from bosun.catalog.quantities import quantity_words
 from bosun.catalog.rows import RowNoun, event_verbs, record_noun, row_nouns, row_why
 from bosun.catalog.summaries import per_row_statistics, summarise, summary_of, summary_why
 from bosun.catalog.things import thing_measure, thing_of, thing_why
@@ -498,6 +499,10 @@ def _field(
     unit = unit_of(column.name, names)
     if unit and role == "measure":
         field["unit"] = unit
+    measured = quantity_words(column.name) if role == "measure" else {}
+    if measured:  # "milliseconds" is a length: "track length", "longer than"
+        field["synonyms"] = list(dict.fromkeys([*synonyms, *measured["synonyms"]]))
+        field["adjectives"] = measured["adjectives"]
     if column.subfields:
         field["subfields"] = column.subfields
     code_set = code_set_of(column) if role == "dimension" else None
