@@ -45,6 +45,9 @@ def with_names(table: Table, field: str, names: dict[str, str]) -> Table:
     return table.renamed(field, lambda code: _named(code, names))
 
 
+_NUMBERS = ("integer", "long")  # the field types of number keys
+
+
 def key_names(table: Table, catalog: Catalog) -> Table:
     """The table with the keys of a numbered code said by the name its reference gives: genre_id 1
     → "Rock" (a number the records hold only to point at a reference row means nothing to a
@@ -57,10 +60,11 @@ def key_names(table: Table, catalog: Catalog) -> Table:
 
 
 def numbered_names(catalog: Catalog, field: str) -> dict[str, str]:
-    """key → name for a record field whose entity reads a name's row for its key (`value_from`), a
-    dimension the records group by; empty for any other field."""
+    """key → name for a number field whose entity reads a name's row for its key (`value_from`), a
+    dimension the records group by; empty for any other field (a code such as an HS code "847130"
+    is said as the data holds it)."""
     spec = catalog.record.fields.get(field)
-    if spec is None or spec.role != "dimension":
+    if spec is None or spec.role != "dimension" or spec.type not in _NUMBERS:
         return {}
     for entity in catalog.spec.entities.values():
         keys = [t.value_from for t in entity.targets if t.field == field and t.value_from]
