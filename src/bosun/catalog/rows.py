@@ -104,8 +104,10 @@ def _numbered_by(record: IndexProfile) -> list[str]:
     ids = {str(w) for w in _data("row_words.yaml")["row_ids"]}
     for column in record.columns.values():
         words = words_of(column.name)
-        if len(words) > 1 and words[-1] in ids and column.distinct >= record.rows > 0:
-            return list(dict.fromkeys([" ".join(words[:-1]), words[-2]]))
+        stem = words[:-1]
+        # "id_num" numbers the rows but names nothing
+        if stem and words[-1] in ids and not ids & set(stem) and column.distinct >= record.rows > 0:
+            return list(dict.fromkeys([" ".join(stem), stem[-1]]))
     return []
 
 
