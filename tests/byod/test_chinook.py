@@ -90,6 +90,19 @@ def test_no_chinook_answer_is_confidently_wrong(
     assert ok or doubted(answer), f"{item['q']}: confidently wrong\n{answer.answer}"
 
 
+def test_a_row_said_by_name_is_pointed_at_by_its_number(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    """The genres are shown by name (Rock), and "the top one" filters the genre_id the data holds
+    (it failed with "genre_id: value must be a number, got 'Rock'")."""
+    session.ask("top 3 genres by number of tracks", "chinook-top-one")
+    top = session.ask("and the top one?", "chinook-top-one")
+    wanted = gold.execute(
+        "select count(*) n from tracks group by GenreId order by n desc limit 1"
+    ).fetchall()
+    assert top.status == "done" and top.results[0].rows == [[wanted[0][0]]], top.answer
+
+
 def test_at_least_22_of_25_are_right() -> None:
     assert len(QUESTIONS) == 25 and len(QUESTIONS) - len(NOT_YET) >= 22, sorted(NOT_YET)
 

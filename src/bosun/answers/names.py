@@ -59,6 +59,12 @@ def key_names(table: Table, catalog: Catalog) -> Table:
     return table
 
 
+def held_keys(catalog: Catalog, field: str) -> dict[str, int]:
+    """name → number for a field whose keys `key_names` says by name, so what a later turn points at
+    ("the top one": Rock) filters the number the data holds (genre_id 1)."""
+    return {name: int(code) for code, name in numbered_names(catalog, field).items()}
+
+
 def numbered_names(catalog: Catalog, field: str) -> dict[str, str]:
     """key → name for a number field whose entity reads a name's row for its key (`value_from`), a
     dimension the records group by; empty for any other field (a code such as an HS code "847130"

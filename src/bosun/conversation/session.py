@@ -17,7 +17,7 @@ from typing import Any
 from filelock import FileLock, Timeout
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from bosun.answers import day_name
+from bosun.answers import day_name, held_keys
 from bosun.catalog import Catalog, load_catalog
 from bosun.catalog.check import require_sound
 from bosun.conversation.goals import goals_for
@@ -368,6 +368,7 @@ def _summary(question: str, answer: Answer, state: MainState, context: RunContex
         asked = 2 if goals[0].params.continuation == "reask" else 1
         clarification = AskedBack(term=term, options=answer.clarification.options, asked=asked)
     first = [row[0] for row in answer.results[0].rows[:10]] if answer.results else []
+    held = _held(meaning, context.catalog)
     return TurnSummary(
         turn_id=0,
         human_message=question,
@@ -375,9 +376,16 @@ def _summary(question: str, answer: Answer, state: MainState, context: RunContex
         status=answer.status,
         meaning=meaning,
         clarification=clarification,
-        first_column=first,
-        leaders=_leaders(answer, meaning),
+        first_column=[held.get(key, key) for key in first],
+        leaders=[held.get(key, key) for key in _leaders(answer, meaning)],
     )
+
+
+def _held(meaning: Meaning | None, catalog: Catalog) -> dict[Any, Any]:
+    """The rows' keys said by name (genre Rock) → as the data holds them (1), for the grouping."""
+    if meaning is None or not meaning.group_by:
+        return {}
+    return dict(held_keys(catalog, meaning.group_by[0]))
 
 
 def open_session(settings: Settings, as_of: date | None = None) -> Session:
