@@ -207,6 +207,16 @@ def phone(browser: Any, data_dir: Path, tmp_path: Path) -> Iterator[Any]:
         opened.close()
 
 
+def test_a_chart_of_two_measures_fits_a_phone(phone: Any) -> None:
+    answer = ask(phone, "Top 5 shippers to LA and their average transit times", 1)
+    chart = answer.locator(".chart")
+    chart.locator("svg .mark-rect path").first.wait_for()
+    inside, drawn = chart.evaluate("c => [c.clientWidth, c.scrollWidth]")
+    assert drawn <= inside, (drawn, inside)  # both views, axes and all, within the page
+    chart.scroll_into_view_if_needed()
+    shot(phone, "phone-chart-two-measures")
+
+
 def test_a_phone_sized_page_starts_with_suggestions_and_answers_without_sideways_scrolling(
     phone: Any,
 ) -> None:

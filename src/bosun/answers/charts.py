@@ -12,7 +12,12 @@ The shape is read from the executed query and the rows, never from the question'
     2, the inner ranked (top N within each group) → grouped bars
     a running total or a change (cumulative_sum, derivative) → its line, not the figure it runs over
     a filter agg per period      → grouped bars, one per period (period_charts.py)
-    1, a measure named as a share (share, percent, %) → one stacked bar of the shares
+    1, a measure named as a share (share, percent, %) → one stacked bar of the shares, largest
+                                                        first, every part in the legend
+
+Every measure the table holds is drawn: several are views stacked one above the other, each on its
+own scale. Axes are titled with the headings the answer gives its columns (`labels`), never with
+field names; periods are named as people write them ("Jan 2025") and lie level.
 
 A spec is validated against the vendored Vega-Lite JSON schema before it is returned.
 """
@@ -25,7 +30,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from bosun.answers.period_charts import compares_periods, period_bars
+from bosun.answers.period_charts import compares_periods, composed, period_bars
 from bosun.answers.periods import period_cell
 from bosun.answers.tables import ChartSource
 from bosun.understanding.grammar import english
@@ -88,9 +93,7 @@ def _spec(
     titles = dict(zip(table.columns, table.labels, strict=False))
     views = [_view(table, dims, measure, time, order, ranked, titles) for measure in measures]
     top = {"$schema": SCHEMA_URL, "title": table.title, "data": {"values": values}}
-    if len(views) == 1:
-        return {**top, "width": "container", "autosize": {"type": "fit-x"}, **views[0]}
-    return {**top, "vconcat": [{"width": "container", **view} for view in views]}
+    return composed(top, views)
 
 
 def _view(

@@ -35,9 +35,17 @@ def period_bars(table: ChartSource, schema_url: str) -> dict[str, Any] | None:
     views = [_view(table, periods) for periods in measures]
     values = [dict(zip(table.columns, row, strict=False)) for row in table.rows]
     top = {"$schema": schema_url, "title": table.title, "data": {"values": values}}
+    return composed(top, views)
+
+
+def composed(top: dict[str, Any], views: list[dict[str, Any]]) -> dict[str, Any]:
+    """A spec of one view, or of several stacked one above the other (one per measure), as wide as
+    the page."""
     if len(views) == 1:
         return {**top, "width": "container", "autosize": {"type": "fit-x"}, **views[0]}
-    return {**top, "vconcat": [{"width": "container", **view} for view in views]}
+    # the views fit the page's width, axes and all (a phone's too)
+    fitted = {"type": "fit-x", "contains": "padding"}
+    return {**top, "autosize": fitted, "vconcat": [{"width": "container", **v} for v in views]}
 
 
 def _measures(table: ChartSource, count: int) -> list[list[str]]:
