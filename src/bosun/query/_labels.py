@@ -34,9 +34,7 @@ def labelled(table: Table, meaning: Meaning, catalog: Catalog) -> Table:
         column.model_copy(
             update={
                 "label": _label(column, meaning, catalog),
-                "unit": figure_unit
-                if column.role in _OF_FIGURE
-                else _unit(column, meaning, catalog),
+                "unit": _unit(column, meaning, catalog, figure_unit),
             }
         )
         for column in table.columns
@@ -52,7 +50,13 @@ def _label(column: Column, meaning: Meaning, catalog: Catalog) -> str:
     return _fields_said(column.name, meaning.group_by, catalog)
 
 
-def _unit(column: Column, meaning: Meaning, catalog: Catalog) -> str | None:
+def _unit(
+    column: Column, meaning: Meaning, catalog: Catalog, figure_unit: str | None = None
+) -> str | None:
+    """The unit of the column's figures; a running total or a change has the figure's
+    (`figure_unit`)."""
+    if column.role in _OF_FIGURE:
+        return figure_unit
     if column.role in _NAMED:
         spec = _field(column.name, catalog)
         return None if spec is None else spec.unit
