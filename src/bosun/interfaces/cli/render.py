@@ -6,9 +6,8 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING
 
-from bosun.interfaces.cli.tables import currencies, table_of
+from bosun.interfaces.cli.tables import table_of
 from bosun.interfaces.cli.terminal import printable
-from bosun.interfaces.numbers import short_in_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -23,11 +22,11 @@ _FOLLOWS = "→"  # between the earlier turns and the reply in a follow-up's tit
 
 
 def show(console: Console, answer: Answer, catalog: Catalog) -> None:
-    """The answer as text and tables; money and figures of a million or more short in its text."""
+    """The answer as text (its figures as the answer writes them) and tables."""
     from rich.markdown import Markdown
     from rich.markup import escape
 
-    console.print(Markdown(printable(short_in_text(answer.answer, currencies(catalog)))))
+    console.print(Markdown(printable(answer.answer)))
     for result in answer.results:
         title = escape(printable(heading(result.title, answer.question)))
         console.print(f"[bold]{title}[/]  ({result.total:,} total)", highlight=False)
