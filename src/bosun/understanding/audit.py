@@ -207,7 +207,9 @@ def _value(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
 
 def _name(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
     named: Found = tag.value
+    # a name filters by its canonical value, or by an attribute of its row (a product's HS code)
     values = {normalize(c.value) for c in named.candidates}
+    values |= {normalize(str(v)) for c in named.candidates for v in c.attributes.values()}
     return any(v in values for _, v in found.values)
 
 
@@ -300,6 +302,11 @@ def _adjective(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
     return _ranked(span, tag, found, catalog) or bool(found.aggs - {"count"})
 
 
+def _link_value(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
+    """ "Ocean Alliance members": a linked object's attribute value, filtered through a link."""
+    return (tag.value.attribute, normalize(str(tag.value.value))) in found.values
+
+
 def _said_verb(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
     """ "what did they ship": a date field's verb says the records' event, whatever else it
     names."""
@@ -330,6 +337,7 @@ CHECKS: dict[str, Check] = {
     "part_value": _date_part,
     "threshold": _ranked,
     "date_word": _said_verb,
+    "link_value": _link_value,
 }
 
 

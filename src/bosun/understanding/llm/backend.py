@@ -114,15 +114,19 @@ class LLMUnderstanding:
         self, reading: ModelReading, offered: Offered, today: date | None = None
     ) -> list[str]:
         """What is wrong with the model's reading: names or fields the catalog lacks, an invalid
-        Meaning, offered names dropped, and (given `today`) words of the question no part of it
-        reads, by the coverage audit, so that the one retry is asked with them."""
+        Meaning, offered names dropped; and, for a reading with none of these, (given `today`) the
+        words of the question no part of it reads, by the coverage audit, so that the one retry is
+        asked with them."""
         found = problems(reading, self.catalog, offered)
-        if not found:  # a Meaning is built only of what the catalog has and the candidates offer
-            for goal in to_reading(reading, self.catalog).goals:
-                if goal.meaning is not None:
-                    found += validate_meaning(goal.meaning, self.catalog)
-                    found += self._unread(goal.meaning, today)
-        return found + dropped(reading, offered)
+        goals = [] if found else to_reading(reading, self.catalog).goals
+        meanings = [goal.meaning for goal in goals if goal.meaning is not None]
+        # a Meaning is built only of what the catalog has and the candidates offer
+        found += [p for meaning in meanings for p in validate_meaning(meaning, self.catalog)]
+        found += dropped(reading, offered)
+        # a continuation's text restates the last question: the audit node reads the turn's own
+        if found or reading.continuation != "new":
+            return found
+        return [p for meaning in meanings for p in self._unread(meaning, today)]
 
     def _unread(self, meaning: Meaning, today: date | None) -> list[str]:
         if today is None or not self.audited:
