@@ -60,9 +60,10 @@ def g_reading_audit(state: MainState, runtime: Runtime[RunContext]) -> Update:
     if ctx.audit is None:
         return {"audits": []}
     goals, verdicts = gates.audit_goals(state.goals, state.question, ctx.audit, ctx.today())
-    for verdict in verdicts:
-        said = "approved" if verdict.approved else "rejected: " + "; ".join(verdict.reasons())
-        emit(TurnEvent(kind="gate", message=f"reading of goal {verdict.goal_id} {said}"))
+    for verdict in verdicts:  # each verdict is in the trace; a rejection is streamed as it falls
+        if not verdict.approved:
+            said = "; ".join(verdict.reasons())
+            emit(TurnEvent(kind="gate", message=f"reading of goal {verdict.goal_id}: {said}"))
     return {"goals": goals, "audits": verdicts}
 
 

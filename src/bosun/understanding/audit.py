@@ -185,8 +185,8 @@ def _step(found: Evidence, step: Any) -> None:
 def _said(meaning: Meaning) -> set[str]:
     """The question's words the reading carries as such: names, period words, link words, refusal
     words, and what it already reports."""
-    texts = [e.term for e in meaning.entities]
-    texts += [a.term for a in meaning.ambiguities]
+    # a resolved name (meaning.entities) is not evidence: the value it filters on is
+    texts = [a.term for a in meaning.ambiguities]
     texts += [*meaning.unknown_terms, *meaning.not_understood, *meaning.beside]
     texts += [p.text for p in ([meaning.time] if meaning.time else []) + meaning.periods]
     texts += [link.words for link in meaning.links]
@@ -513,7 +513,7 @@ class Audit:
         if follow_up is None:
             missing += list(_overall_then_grouped(spans, found, self.grammar))
             missing += list(_had_measured(spans, found, self.catalog, self.grammar))
-        unexplained = list({u.words: u for u in missing}.values())
+        unexplained = _widest(missing)
         return Verdict(goal_id=goal_id, approved=not unexplained, unexplained=unexplained)
 
     def reviewed(self, meaning: Meaning, today: date, turn: Turn) -> tuple[Meaning, Verdict | None]:
@@ -531,6 +531,16 @@ class Audit:
         asks_back = any(a.kind == "entity" for a in meaning.ambiguities)
         answered = meaning.refusal is None and meaning.lookup is None and not asks_back
         return answered and meaning.index == self.catalog.record.index
+
+
+def _widest(missing: list[Unexplained]) -> list[Unexplained]:
+    """Each unexplained phrase once, and none inside a wider one ("500" within "more than 500")."""
+    unique = list({u.words: u for u in missing}.values())
+    return [
+        u
+        for u in unique
+        if not any(u.words != o.words and f" {u.words} " in f" {o.words} " for o in unique)
+    ]
 
 
 def _why(span: Span) -> str:
