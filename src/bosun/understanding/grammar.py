@@ -151,6 +151,13 @@ class MeasureKindWords(_Data):
     share_label: str
 
 
+class AuditWords(_Data):
+    """en.yaml `audit`: words whose reading the coverage audit checks (audit.py)."""
+
+    overall: list[str]
+    having: list[str]
+
+
 class Grammar(_Data):
     """en.yaml, typed."""
 
@@ -213,6 +220,7 @@ class Grammar(_Data):
     periods: PeriodWords
     period_names: PeriodNames
     sets: SetWords
+    audit: AuditWords
 
     def singular(self, phrase: str) -> str:
         """The phrase with its last word made singular by the first plural ending it has

@@ -113,7 +113,8 @@ def _quoted(reply: str) -> str:
 
 def plan_table(trace: Trace) -> Table:
     """How an answer was computed: each step of its plan, round by round, with the steps whose
-    results it took, how it ended and how long it took; then what the plan's checks noted."""
+    results it took, how it ended and how long it took; then what the plan's checks noted and
+    what the reading's audit found."""
     from rich.table import Table
     from rich.text import Text
 
@@ -123,10 +124,21 @@ def plan_table(trace: Trace) -> Table:
         table.add_column(header, justify="right" if header in ("round", "time") else "left")
     for entry in sorted(trace.sub_goals, key=lambda e: (e.round or 0, e.id)):
         table.add_row(*(Text(cell) for cell in _plan_row(entry)))
-    if trace.notes:
-        table.caption = printable(" · ".join(trace.notes))
+    checked = [*trace.notes, *_audited(trace)]
+    if checked:
+        table.caption = printable(" · ".join(checked))
         table.caption_justify = "left"
     return table
+
+
+def _audited(trace: Trace) -> list[str]:
+    """The coverage audit's verdicts: every word read, or the words the reading left unread."""
+    return [
+        f"goal {v.goal_id}: every word read"
+        if v.approved
+        else f"goal {v.goal_id}: not read as asked: " + "; ".join(v.reasons())
+        for v in trace.audits
+    ]
 
 
 def _plan_row(entry: TraceEntry) -> list[str]:
