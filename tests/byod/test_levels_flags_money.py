@@ -123,6 +123,7 @@ def test_a_thing_by_period_table_holds_levels_averaged_and_its_flows_summed(
         ("Units sold by region", "select region, sum(units_sold) from region_years group by 1"),
         ("How many were married?", "select count(*) from stays where married = 1"),
         ("Share of repeat guests", "select 100.0 * avg(repeat_guest) from stays"),
+        ("How many repeat guests?", "select count(*) from stays where repeat_guest = 1"),
         ("Total week nights", "select sum(week_nights) from stays"),
         ("Average price per room", "select avg(avg_price_per_room) from stays"),
     ],

@@ -134,6 +134,6 @@ def test_catalog_init_says_which_columns_it_found_no_word_for(drafted: Drafted) 
     """The words it could not draft, after its decisions: the names a user must give words to."""
     printed = drafted[2].splitlines()
     bare = next(line for line in printed if line.startswith("no word drafted for "))
-    assert bare.startswith("no word drafted for age, kids, hhninc"), bare
+    assert bare.startswith("no word drafted for age, outwork, married, kids, hhninc, self"), bare
     assert bare.endswith("but the column's own name: add the words people ask by as synonyms")
     assert "year" not in bare and "id" not in bare.split(": ")[0].split(", ")

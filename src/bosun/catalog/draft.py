@@ -16,7 +16,14 @@ from typing import Any
 
 import yaml
 
-from bosun.catalog.codes import code_outcome, code_set_of, code_values, code_why, is_letter_code
+from bosun.catalog.codes import (
+    code_outcome,
+    code_set_of,
+    code_values,
+    code_why,
+    flag_word,
+    is_letter_code,
+)
 from bosun.catalog.flags import flag_value, is_number_flag, number_flag_values, share_measures
 from bosun.catalog.gaps import gap_notes
 from bosun.catalog.levels import draft_levels, levels_of
@@ -573,7 +580,12 @@ def _field(
     if column.type == "boolean":
         field["values"] = {"true": [words]}
     elif is_number_flag(column):
-        field["values"] = number_flag_values([words, said])
+        # its name says the value that holds ("married"), not the field: "how many married" counts
+        # the rows where it holds, never the flag's two values
+        field["values"] = number_flag_values(
+            [flag_word(column.name), spoken(flag_word(column.name))]
+        )
+        field["synonyms"] = []
     elif code_set is not None:
         field["values"] = code_values(column, code_set)
     elif role == "dimension" and is_vocabulary(column):

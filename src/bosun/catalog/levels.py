@@ -31,6 +31,11 @@ def is_amount(column: Column) -> bool:
     return counted and column.type in {"integer", "long"} and (column.low or 0) >= 0
 
 
+def is_ratio(column: Column) -> bool:
+    """A figure per something ("gdp_per_cap"): no sum of it means anything."""
+    return "per" in words_of(column.name)
+
+
 def is_rate(column: Column) -> bool:
     """Fractions within 0 to 100: a rate or a percentage ("unemp" 2.8 to 18.0)."""
     low, high = column.low, column.high
@@ -56,7 +61,7 @@ def draft_levels(
     measures: dict[str, Any],
 ) -> None:
     """Mark each level field `level: true` and draft its measures: its own words to the average,
-    "total …" to a sum (none for a rate, which no sum means), "… rate" for a rate."""
+    "total …" to a sum (none for a rate or a ratio, which no sum means), "… rate" for a rate."""
     for name in levels:
         column = record.columns[name]
         said = spoken(name, record.columns, quantity=True)
@@ -72,7 +77,7 @@ def draft_levels(
         for key in own:
             del measures[key]
         measures[name] = _average(name, said, [*words, *rate])
-        if not rate:
+        if not rate and not is_ratio(column):
             measures[f"total_{name}"] = _total(name, said)
 
 
