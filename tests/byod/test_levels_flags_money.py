@@ -163,8 +163,10 @@ def test_flags_are_counted_and_shared_never_summed_and_nights_are_no_date_part(
     assert not any(
         m.get("field") in {"married", "repeat_guest"} for m in catalog["measures"].values()
     )
-    assert fields["week_nights"]["role"] == "measure"
+    assert fields["week_nights"]["role"] == "measure" and not fields["week_nights"].get("level")
     assert catalog["measures"]["week_nights"]["agg"] == "sum"
+    # a price averaged per row is a level too
+    assert fields["avg_price_per_room"]["level"] is True
     assert (
         "married: values 0 and 1: a flag, never summed → a flag read by its name and share "
         "'share married'" in printed.splitlines()

@@ -26,7 +26,7 @@ from bosun.catalog.codes import (
 )
 from bosun.catalog.flags import flag_value, is_number_flag, number_flag_values, share_measures
 from bosun.catalog.gaps import gap_notes
-from bosun.catalog.levels import draft_levels, levels_of
+from bosun.catalog.levels import draft_levels, levels_of, mark_averaged
 from bosun.catalog.linked import distinct_values, link_note, linked_attributes
 from bosun.catalog.loader import index_rows
 from bosun.catalog.money import takings_gap, takings_on_sums_only
@@ -340,6 +340,7 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     draft_levels(record, levels, fields, measures)
     figure = summarise(record, summary, measures, count, levels) if summary else None
     takings_on_sums_only(measures)
+    mark_averaged(fields, measures)
     decisions.update({name: _level_decision(record, name, summary) for name in levels})
     keys = {ref.index: _reference_key(ref) for ref in references}
     links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]

@@ -65,7 +65,7 @@ def draft_levels(
     for name in levels:
         column = record.columns[name]
         said = spoken(name, record.columns, quantity=True)
-        rate = [f"{said} rate", f"{said} rates"] if is_rate(column) else []
+        rate = _rate_words(column, said)
         fields[name]["level"] = True
         fields[name]["synonyms"] = list(dict.fromkeys([*fields[name]["synonyms"], *rate]))
         own = {k: m for k, m in measures.items() if m.get("field") == name}
@@ -77,8 +77,22 @@ def draft_levels(
         for key in own:
             del measures[key]
         measures[name] = _average(name, said, [*words, *rate])
-        if not rate and not is_ratio(column):
+        if not (is_rate(column) or is_ratio(column)):
             measures[f"total_{name}"] = _total(name, said)
+
+
+def _rate_words(column: Column, said: str) -> list[str]:
+    """A fraction under 100 is also said as a rate ("unemployment rate"), unless its name says what
+    it is already ("unemployment_rate", "score").
+
+    >>> _rate_words(Column("unemp", "double", 9, 9, 2.8, 18.0), "unemployment")
+    ['unemployment rate', 'unemployment rates']
+    >>> _rate_words(Column("jobless_rate", "double", 9, 9, 2.8, 18.0), "jobless rate")
+    []
+    """
+    if not is_rate(column) or _has(column.name, "avg_words"):
+        return []
+    return [f"{said} rate", f"{said} rates"]
 
 
 def _average(name: str, said: str, words: list[str]) -> dict[str, Any]:
@@ -99,3 +113,16 @@ def _total(name: str, said: str) -> dict[str, Any]:
         "words": [f"total {said}", f"total {plural(said)}"],
         "label": f"total {said}",
     }
+
+
+def mark_averaged(fields: dict[str, dict[str, Any]], measures: dict[str, Any]) -> list[str]:
+    """Mark `level: true` on each measure field drafted only as averages (a delay, a duration, an
+    age, a rate, a statistic per row: averaged by its name or its values), the fields marked."""
+    aggs: dict[str, set[str]] = {}
+    for measure in measures.values():
+        if measure.get("field") in fields:
+            aggs.setdefault(str(measure["field"]), set()).add(str(measure["agg"]))
+    averaged = [name for name, found in aggs.items() if found == {"avg"}]
+    for name in averaged:
+        fields[name]["level"] = True
+    return averaged
