@@ -41,20 +41,21 @@ def _known_words() -> frozenset[str]:
 _SHORTEST_PIECE = 2
 
 
-def pieces(word: str, short: Collection[str] = ()) -> list[str]:
+@cache
+def pieces(word: str) -> tuple[str, ...]:
     """A squeezed name split into known words where it is wholly made of them ("docvis" → doc,
     vis; "edlevel" → ed, level); the word itself where it is known or cannot be split so.
 
     >>> pieces("hospvis")
-    ['hosp', 'vis']
+    ('hosp', 'vis')
     """
-    known = _known_words() | set(short)
+    known = _known_words()
     if word in known or len(word) < 2 * _SHORTEST_PIECE:
-        return [word]
-    return _split(word, known) or [word]
+        return (word,)
+    return tuple(_split(word, known) or [word])
 
 
-def _split(word: str, known: frozenset[str] | set[str]) -> list[str] | None:
+def _split(word: str, known: frozenset[str]) -> list[str] | None:
     """The split of `word` into known words with the fewest pieces, by dynamic programming."""
     best: list[list[str] | None] = [[]] + [None] * len(word)
     for end in range(1, len(word) + 1):
@@ -121,7 +122,7 @@ def spoken(name: str, names: Collection[str] = (), quantity: bool = False) -> st
     "temp_min" beside a "temp_max" among the other columns' `names` is the minimum temperature, not
     minutes. A `quantity` (a measure) says its own abbreviations first ("emp" is employment)."""
     short = {**_abbreviations(), **(_quantity_abbreviations() if quantity else {})}
-    words = [" ".join(short.get(p, p) for p in pieces(word, short)) for word in words_of(name)]
+    words = [" ".join(short.get(p, p) for p in pieces(word)) for word in words_of(name)]
     if paired_extreme(name, names):
         words[-1] = _extremes()[words_of(name)[-1]]["said"]
     if len(words) > 1 and words[-1] in _qualifiers():
