@@ -30,6 +30,8 @@ _DIGITS = re.compile(r"-?\d(?:[\d,]*\d)?(?:\.\d+)?")
 _PERIOD_KINDS = frozenset({"interval_unit", "interval", "part_unit", "period_shift"})
 # what a range's bounds count when they are quantities ("between 10 and 20 tons", "… arrivals")
 _COUNTED_KINDS = frozenset({"unit", "currency", "record", "measure"})
+# the shape of a year as the date grammar reads it (timewords._YEAR)
+_YEAR_LIKE = re.compile(r"(?:19|20)\d\d")
 _LONGEST_WORDS = 8  # number words of one number at most ("one hundred and twenty five thousand")
 
 
@@ -48,22 +50,33 @@ def _quantity(words: list[str], i: int, lexicon: Lexicon) -> bool:
     before = i - 1
     if before >= 0 and _has(lexicon, words[before], "currency"):
         return True  # "$2025", "usd 2000"
-    return _after_comparison(words, before, lexicon) or _unit_after(words, i + 1, lexicon)
+    if _unit_after(words, i + 1, lexicon):
+        return True
+    start = _comparison_before(words, before, lexicon)
+    return start is not None and not _periods_compared(words, start, i, lexicon)
 
 
-def _after_comparison(words: list[str], end: int, lexicon: Lexicon) -> bool:
-    """A comparison phrase ends at `end`: a threshold word ("at least"), or a comparative
-    adjective with "than" ("heavier than")."""
+def _comparison_before(words: list[str], end: int, lexicon: Lexicon) -> int | None:
+    """Where a comparison phrase ending at `end` starts: a threshold word ("at least"), or a
+    comparative adjective with "than" ("heavier than"); None when there is none."""
     for size in range(1, min(lexicon.longest, end + 1) + 1):
         tags = lexicon.get(" ".join(words[end - size + 1 : end + 1]))
         if any(tag.kind == "threshold" for tag in tags):
-            return True
+            return end - size + 1
     if end < 1 or words[end] != "than":
-        return False
-    return any(
+        return None
+    comparative = any(
         tag.kind == "adjective" and tag.value[3] == "comparative"
         for tag in lexicon.get(words[end - 1])
     )
+    return end - 1 if comparative else None
+
+
+def _periods_compared(words: list[str], start: int, i: int, lexicon: Lexicon) -> bool:
+    """ "TEU in 2025 over 2024": a year before the comparison makes the number after it a year
+    too, unless it counts something ("in 2025 over 2000 TEU")."""
+    year_before = start > 0 and _YEAR_LIKE.fullmatch(words[start - 1]) is not None
+    return year_before and not _counts(words, i + 1, lexicon, _COUNTED_KINDS)
 
 
 def _unit_after(words: list[str], at: int, lexicon: Lexicon) -> bool:
