@@ -138,13 +138,19 @@ def _in_words(words: list[str], i: int) -> tuple[int, float] | None:
     English number words compose (tens, hundreds, scales) beyond any list the grammar could hold."""
     for size in range(min(_LONGEST_WORDS, len(words) - i), 0, -1):
         phrase = words[i : i + size]
-        if not all(word.isalpha() for word in phrase):
+        if not all(_number_word(word) for word in phrase):
             continue
         try:
             return size, float(text2num(" ".join(phrase), "en"))
         except ValueError:
             continue
     return None
+
+
+def _number_word(word: str) -> bool:
+    """A word that may be part of a number: no number word is shorter than "one" or ends in "s"
+    (the library also reads "o" as 0 and "thousands" as 1000, which say no number)."""
+    return word.isalpha() and len(word) >= 3 and not word.endswith("s")
 
 
 def _grammar_number(words: list[str], i: int, lexicon: Lexicon) -> tuple[int, float] | None:
