@@ -20,6 +20,7 @@ Two pure readings over the tokens' lower-case words and the lexicon:
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from text_to_num import text2num
 
@@ -135,22 +136,35 @@ def _number_at(words: list[str], i: int, lexicon: Lexicon) -> tuple[int, float] 
 
 def _in_words(words: list[str], i: int) -> tuple[int, float] | None:
     """Number words the library reads ("twenty five", "three hundred and ten"); text2num, because
-    English number words compose (tens, hundreds, scales) beyond any list the grammar could hold."""
-    for size in range(min(_LONGEST_WORDS, len(words) - i), 0, -1):
-        phrase = words[i : i + size]
-        if not all(_number_word(word) for word in phrase):
-            continue
+    English number words compose (tens, hundreds, scales) beyond any list the grammar could hold.
+    The longest run of number words from i that reads as one number."""
+    if _word_value(words[i]) is None:
+        return None
+    run = i + 1
+    while run < min(len(words), i + _LONGEST_WORDS) and _joins_number(words[run]):
+        run += 1
+    for end in range(run, i, -1):
         try:
-            return size, float(text2num(" ".join(phrase), "en"))
+            return end - i, float(text2num(" ".join(words[i:end]), "en"))
         except ValueError:
             continue
     return None
 
 
-def _number_word(word: str) -> bool:
-    """A word that may be part of a number: no number word is shorter than "one" or ends in "s"
-    (the library also reads "o" as 0 and "thousands" as 1000, which say no number)."""
-    return word.isalpha() and len(word) >= 3 and not word.endswith("s")
+def _joins_number(word: str) -> bool:
+    return word == "and" or _word_value(word) is not None
+
+
+@cache
+def _word_value(word: str) -> float | None:
+    """The number one word says, if it says one: no number word is shorter than "one" or ends in
+    "s" (the library also reads "o" as 0 and "thousands" as 1000, which say no number)."""
+    if not word.isalpha() or len(word) < 3 or word.endswith("s"):
+        return None
+    try:
+        return float(text2num(word, "en"))
+    except ValueError:
+        return None
 
 
 def _grammar_number(words: list[str], i: int, lexicon: Lexicon) -> tuple[int, float] | None:
