@@ -396,12 +396,19 @@ def _quantity_after_comparison(spans: list[Span], found: Evidence) -> Iterator[U
     digits could be a year."""
     for i, span in enumerate(spans):
         number = _after(spans, i) if span.has("threshold") else None
+        if number is not None and _a_period_read(number, found):
+            continue  # "growth in 2025 over 2024": the year is a period compared
         figure = _figure(number) if number is not None else None
         if figure is not None and not _in(found.quantities, figure):
             yield Unexplained(
                 words=f"{span.text} {number.text}" if number else span.text,
                 why="a quantity after a comparison word; the reading bounds nothing by it",
             )
+
+
+def _a_period_read(span: Span, found: Evidence) -> bool:
+    said: TimeRange | None = span.value("time")
+    return said is not None and any(_within(period, said) for period in found.periods)
 
 
 def _figure(span: Span) -> float | None:
