@@ -408,6 +408,7 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
         catalog=catalog,
         understanding=understanding,
         vectors=understanding.vectors,
+        audit=understanding.audit,
         objects=open_object_source(settings, catalog.graph_objects(), guarded),
         today_note=today_note,
     )

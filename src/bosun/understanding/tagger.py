@@ -17,6 +17,7 @@ from datetime import date
 from functools import cache
 from typing import Any, Protocol
 
+from bosun.understanding.amounts import amounts, quantities
 from bosun.understanding.grammar import QUIET, Lexicon, Tag
 from bosun.understanding.names import Found
 from bosun.understanding.timewords import TimeRange, find_time_ranges
@@ -99,12 +100,16 @@ def tag(
     names."""
     toks = tokens(text, lexicon.scales)
     spans: dict[int, Span] = {}
-    for time in find_time_ranges(_without_shifts(text, toks, lexicon), today):
+    dated = _without_quantities(_without_shifts(text, toks, lexicon), toks, lexicon)
+    for time in find_time_ranges(dated, today):
         _place(spans, toks, time.at, time.at + len(time.text), text, Tag("time", time))
     for mark in marks:
         _place(spans, toks, mark.start, mark.end, text, *mark.tags)
     for found in names:
         _place(spans, toks, found.start, found.end, text, Tag("name", found))
+    words = [t.norm for t in toks]
+    for first, last, value in amounts(words, lexicon):
+        _place(spans, toks, toks[first].start, toks[last - 1].end, text, Tag("number", value))
     _phrases(spans, toks, text, lexicon, plural_suffixes)
     return [spans[i] for i in sorted(spans)]
 
@@ -134,6 +139,15 @@ def _without_shifts(text: str, toks: list[Token], lexicon: Lexicon) -> str:
                     toks[i + size - 1].end - toks[i].start
                 )
                 break
+    return "".join(blanked)
+
+
+def _without_quantities(text: str, toks: list[Token], lexicon: Lexicon) -> str:
+    """The text with each number that is a quantity blanked ("over 2000 shipments"): the date
+    grammar must not read it as a year."""
+    blanked = list(text)
+    for i in quantities([t.norm for t in toks], lexicon):
+        blanked[toks[i].start : toks[i].end] = " " * (toks[i].end - toks[i].start)
     return "".join(blanked)
 
 

@@ -246,6 +246,8 @@ def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
         query=body,
         sub_goal_id=wi.sub_goal.id,
         roles=page.roles,
+        labels=page.headings,
+        units=page.units,
     )
     shown = Deliverable(
         text=text,
@@ -279,6 +281,8 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
         sub_goal_id=wi.sub_goal.id,
         period_names=answers.period_names(found.names, found.rows, meaning.interval),
         roles=found.roles,
+        labels=found.headings,
+        units=found.units,
     )
     unsure = wi.get(AMBIGUITY)
     assumed = answers.assumptions(results.meaning, unsure, ctx.engine.kind, ctx.catalog)
