@@ -32,7 +32,8 @@ from bosun.catalog.loader import index_rows
 from bosun.catalog.money import takings_gap, takings_on_sums_only
 from bosun.catalog.parts import is_clock_values, part_name
 from bosun.catalog.profile import MANY_VALUES, MOST_COLUMNS, Column, IndexProfile, profile_index
-from bosun.catalog.rows import RowNoun, event_verbs, record_noun, row_why
+from bosun.catalog.quantities import quantity_words
+from bosun.catalog.rows import RowNoun, event_verbs, record_noun, row_nouns, row_why
 from bosun.catalog.summaries import (
     Summary,
     is_statistic,
@@ -344,7 +345,7 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     decisions.update({name: _level_decision(record, name, summary) for name in levels})
     keys = {ref.index: _reference_key(ref) for ref in references}
     links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]
-    decisions.update(_named_codes(references, links, keys, fields))
+    decisions.update(_named_codes(record, references, links, keys, fields))
     draft: dict[str, Any] = {
         "domain": record.index,
         "description": (
@@ -575,6 +576,10 @@ def _field(
     unit = unit_of(column.name, names)
     if unit and role == "measure":
         field["unit"] = unit
+    measured = quantity_words(column.name) if role == "measure" else {}
+    if measured:  # "milliseconds" is a length: "track length", "longer than"
+        field["synonyms"] = list(dict.fromkeys([*synonyms, *measured["synonyms"]]))
+        field["adjectives"] = measured["adjectives"]
     if column.subfields:
         field["subfields"] = column.subfields
     code_set = code_set_of(column) if role == "dimension" else None
@@ -742,25 +747,34 @@ def _reference_object(ref: IndexProfile, key: str) -> dict[str, Any]:
 
 
 def _named_codes(
+    record: IndexProfile,
     references: list[IndexProfile],
     links: list[Link],
     keys: dict[str, str],
     fields: dict[str, dict[str, Any]],
 ) -> dict[str, Decision]:
     """A record column that alone holds a reference's codes, which the reference names ("UA" →
-    "United Air Lines Inc."): the reference's noun is a word of the column ("by airline"); its names
-    read as the codes (entities)."""
+    "United Air Lines Inc.", genre 1 → "Rock"): the reference's noun is a word of the column ("by
+    airline"); its names read as the codes (entities). A number key that repeats across the records
+    (genre_id in tracks) is such a code too: grouped by, and said by its name."""
     found: dict[str, Decision] = {}
     for ref in references:
         key, name = keys[ref.index], _name_column(ref, keys[ref.index])
         mine = [link.column for link in links if link.reference == ref.index and link.by == key]
-        if len(mine) != 1 or name == key or fields[mine[0]]["role"] != "dimension":
-            # evidence: one dimension of codes, and a reference with a name column beside its key
+        # evidence: one column of codes, and a reference with a name column beside its key
+        if len(mine) != 1 or name == key:
+            continue
+        field = fields[mine[0]]
+        # the records hold the names too (customer_name beside customer_key): those are grouped by
+        spelt = any(link.reference == ref.index and link.by == name for link in links)
+        numbered = not spelt and _numbered_code(record.columns[mine[0]], record.rows, field["role"])
+        if field["role"] != "dimension" and not numbered:
             continue
         noun = singular(phrase(row_name(ref.index)))
-        fields[mine[0]]["synonyms"] = list(
-            dict.fromkeys([*fields[mine[0]]["synonyms"], noun, plural(noun)])
-        )
+        said = [*field["synonyms"], noun, plural(noun)]
+        if numbered:  # said by the name its number stands for ("genre", not "genre id")
+            said = [noun, plural(noun)]
+        field.update(role="dimension", synonyms=list(dict.fromkeys(said)))
         found[mine[0]] = Decision(
             "dimension",
             f"codes named in {ref.index} ({name})",
@@ -769,14 +783,20 @@ def _named_codes(
     return found
 
 
+def _numbered_code(column: Column, rows: int, role: str) -> bool:
+    """A number key that repeats across the records (no record's own number): a track bought on
+    several invoice lines."""
+    return role == "identifier" and column.numeric and column.distinct < 0.9 * max(rows, 1)
+
+
 def _links(record: IndexProfile, ref: IndexProfile, key: str, engine: Engine) -> list[Link]:
     """Record columns whose values (almost) all are the reference's names or keys."""
     name = _name_column(ref, key)
     held = {col: _all_values(engine, ref, col) for col in dict.fromkeys([name, key])}
     links = []
     for column in record.columns.values():
-        # ids past the profile's list: read them all
-        keys = column.type == "keyword" and _has(column.name, "id_words")
+        # ids past the profile's list, words or numbers: read them all
+        keys = _has(column.name, "id_words")
         if not (column.complete_values or keys) or column.type not in {
             "keyword",
             "integer",
@@ -971,6 +991,7 @@ def _count_measure(record: IndexProfile, claimed: set[str]) -> dict[str, Any]:
     head = noun.split()[-1]
     row, period = record_noun(record.index, record.columns), period_rows(record)
     said = [*(row.words if row else []), *([plural(period), period] if period else [])]
+    said += row_nouns(record)
     counted = [
         noun,
         singular(noun),

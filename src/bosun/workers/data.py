@@ -201,7 +201,7 @@ def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
     response = ctx.engine.search(compiled.index, compiled.body)
     dates = _data_span(compiled, ctx)
     table = query.tabulate(compiled, response, ctx.catalog, dates)
-    table = answers.part_names(table, ctx.catalog)
+    table = answers.key_names(answers.part_names(table, ctx.catalog), ctx.catalog)
     results = QueryResults(table=table, query=compiled.body, meaning=compiled.meaning)
     # no group passing a threshold is an answer, not records missing
     passed = bool(compiled.meaning.steps)
