@@ -17,7 +17,8 @@ With its figures drafted as levels (branch w5-drafting: averaged by their bare w
 `unemp` written out "unemployment" and, a fraction under 100, also its rate; `emp` as a quantity is
 "employment"): 20 / 0 / 0 / 5.
 - wrong: p02 p03 p10 p19 ("across all states" read as "by state"), p11 ("average GSP per state" of
-  a level read as "by state")
+  a level read as "by state"); with the coverage audit, p02 p03 p10 p19 say they could not read
+  "across all states" as asked, so only p11 is confidently wrong.
 """
 
 from __future__ import annotations
@@ -47,8 +48,9 @@ NOT_YET: dict[str, str] = {
     "p11": "'average GSP per state' on a level (an average) is read as 'by state', not one figure",
     "p19": _ACROSS,
 }
-# Answered confidently wrong today (no doubt said), with the reason
-WRONG: dict[str, str] = dict(NOT_YET)
+# Answered confidently wrong today (no doubt said), with the reason; the coverage audit (issue 34)
+# says "across all states" was not read as asked, so p02 p03 p10 p19 are flagged, not confident
+WRONG: dict[str, str] = {"p11": NOT_YET["p11"]}
 
 
 @pytest.fixture(scope="module")

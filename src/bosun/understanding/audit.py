@@ -324,6 +324,7 @@ CHECKS: dict[str, Check] = {
     "adjective": _adjective,
     "number": _number,
     "interval": _interval,
+    "interval_unit": _interval,  # "salary per year": a calendar unit, grouped by
     "negation": _negation,
     "compare": _compare,
     "time": _time,
@@ -345,6 +346,8 @@ def explained(span: Span, found: Evidence, catalog: Catalog) -> bool:
     """A span is read when any of its tags finds evidence, or its words are carried as said."""
     if normalize(span.text) and set(normalize(span.text).split()) <= found.words:
         return True
+    if span.has("record"):
+        return True  # "how many pizzas were sold": the records' noun, whatever field it also names
     checks = [(CHECKS[t.kind], t) for t in span.tags if t.kind in CHECKS]
     return any(check(span, tag, found, catalog) for check, tag in checks)
 
