@@ -85,6 +85,8 @@ class NameIndex:
     tokens: dict[str, set[str]] = field(default_factory=dict)
     fuzzy_min_score: float = 80.0
     ambiguity_margin: float = 3.0
+    # how alike a name must be to be offered in a question back, never read without asking
+    offer_min_score: float = 70.0
     # the names each caller may read, when the reference rows live in a cluster
     callers: CallerNames | None = field(default=None, repr=False, compare=False)
 
@@ -105,7 +107,9 @@ class NameIndex:
 
     def _without(self, hidden: frozenset[tuple[str, str]]) -> NameIndex:
         view = NameIndex(
-            fuzzy_min_score=self.fuzzy_min_score, ambiguity_margin=self.ambiguity_margin
+            fuzzy_min_score=self.fuzzy_min_score,
+            ambiguity_margin=self.ambiguity_margin,
+            offer_min_score=self.offer_min_score,
         )
         for key, candidates in self.names.items():
             for candidate in candidates:
@@ -208,6 +212,7 @@ def build_index(catalog: Catalog) -> NameIndex:
     index = NameIndex(
         fuzzy_min_score=defaults.fuzzy_min_score,
         ambiguity_margin=defaults.ambiguity_margin,
+        offer_min_score=defaults.offer_min_score,
         callers=CallerNames(catalog),
     )
     for name, spec in catalog.spec.entities.items():
@@ -294,7 +299,7 @@ def _match(
         return None if " " in key or len(key) < 6 else _fuzzy(key, index)
     partial = _partial(key, index)
     if partial:
-        return partial, 95.0
+        return partial
     if len(key) < 5 or len(key.split()) > 3:
         return None
     fuzzy = _fuzzy(key, index)
@@ -324,19 +329,42 @@ def _singular(key: str, index: NameIndex, plurals: tuple[str, ...]) -> str:
 
 
 def _fuzzy(key: str, index: NameIndex) -> Hit | None:
-    """The closest name by Damerau-Levenshtein similarity (a swapped pair of letters costs one edit,
-    as people type), scored natively by rapidfuzz."""
-    best = process.extractOne(
+    """The closest names by Damerau-Levenshtein similarity (a swapped pair of letters costs one
+    edit, as people type), scored natively by rapidfuzz: the nearest, and those within the index's
+    ambiguity margin of it."""
+    return closest(key, index, index.fuzzy_min_score)
+
+
+def closest(
+    key: str, index: NameIndex, min_score: float, entities: frozenset[str] | None = None
+) -> Hit | None:
+    """The names at least `min_score` like `key` (of `entities` only, when given): the nearest and
+    those within the ambiguity margin of it, as fuzzy candidates.
+
+        closest("maersc", index, 70.0)  →  ((carrier MAERSK),), 83.3
+    """
+    keys = index.keys
+    if entities is not None:
+        keys = [k for k in keys if any(c.entity in entities for c in index.names[k])]
+    near = process.extract(
         key,
-        index.keys,
+        keys,
         scorer=DamerauLevenshtein.normalized_similarity,
-        score_cutoff=index.fuzzy_min_score / 100.0,
+        score_cutoff=min_score / 100.0 - 1e-9,  # 4 of 5 letters right is 80 %, not 79.99…
+        limit=5,
     )
-    if best is None:
+    if not near:
         return None
-    return tuple(
-        Candidate(c.entity, c.value, "fuzzy", c.row) for c in index.names[best[0]]
-    ), 100.0 * best[1]
+    best = near[0][1]
+    margin = index.ambiguity_margin / 100.0
+    candidates: dict[tuple[str, str], Candidate] = {}
+    for name, score, _ in near:
+        for c in index.names[name]:
+            if best - score <= margin and (entities is None or c.entity in entities):
+                candidates.setdefault(
+                    (c.entity, c.value), Candidate(c.entity, c.value, "fuzzy", c.row)
+                )
+    return tuple(candidates.values()), 100.0 * best
 
 
 def _nearest(key: str, index: NameIndex, vectors: NameVectors, min_similarity: float) -> Hit | None:
@@ -391,18 +419,23 @@ def _known_words(words: list[str], index: NameIndex) -> bool:
     return known[-1]
 
 
-def _partial(key: str, index: NameIndex) -> tuple[Candidate, ...]:
-    """Names that contain `key`'s words in a row and not much else ("Anna" in "MSC ANNA")."""
+def _partial(key: str, index: NameIndex) -> Hit | None:
+    """Names that contain `key`'s words in a row and not much else ("Anna" in "MSC ANNA"), scored by
+    how much of the closest of them `key` says, as a misspelling is ("Bangkok" says 58 % of "bangkok
+    auto", "Santos Coffee Exporters" 88 % of "santos coffee exporters sa")."""
     words = key.split()
     if len(words) == 1 and len(words[0]) < 4:
-        return ()
+        return None
     names = set.intersection(*(index.tokens.get(w, set()) for w in words)) if words else set()
     close = [
         n for n in sorted(names) if len(n.split()) <= len(words) + 2 and _contains_words(n, words)
     ]
+    if not close:
+        return None
+    score = max(DamerauLevenshtein.normalized_similarity(key, n) for n in close)
     return tuple(
         Candidate(c.entity, c.value, "partial", c.row) for n in close for c in index.names[n]
-    )
+    ), 100.0 * score
 
 
 def _contains_words(name: str, words: list[str]) -> bool:

@@ -1,0 +1,123 @@
+"""The role a question gives a name ("the supplier Hapag Loyd", "consigned to Evergrene", "the Chef
+Knive store"), and whether a name read loosely may be taken in it without asking.
+
+A role is a phrase of the catalog next to a name that says what kind of thing the name is: an
+entity's own words ("carrier", "store"), the synonyms of the record fields its targets filter
+("supplier" and "importer" name companies, whose targets are shipper_name and consignee_name), and
+the cues of its targets that no other entity's targets share and that say more than grammar
+("consigned to"; not "by" or "to"). A name matched loosely (a part of a name, a misspelling, a
+vector) is taken without asking only as a kind its role names and only when it is close enough;
+else it is asked back. Nothing here knows a domain: the phrases are the catalog's.
+
+    >>> roles = Roles.of(catalog, quiet_words, grammar.singular)  # doctest: +SKIP
+    >>> roles.nouns["supplier"], roles.cues["consigned to"]  # doctest: +SKIP
+    (frozenset({'company'}), frozenset({'company'}))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, replace
+
+from bosun.catalog import Catalog
+from bosun.understanding.names import Found, normalize
+from bosun.understanding.tagger import Span
+
+LOOSE = frozenset({"partial", "fuzzy", "vector"})  # the ways a name is matched but not as written
+_MOST_WORDS = 3  # the longest role phrase looked for before a name, in spans
+
+
+@dataclass(frozen=True)
+class Role:
+    """The entity kinds a role phrase names, and the spans that say it."""
+
+    entities: frozenset[str]
+    spans: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Roles:
+    """Every role phrase of the catalog, normalised → the entity kinds it names: nouns, said in
+    one with the name ("the supplier X", "the X store"), and cues, said right before it
+    ("consigned to X")."""
+
+    nouns: dict[str, frozenset[str]]
+    cues: dict[str, frozenset[str]]
+
+    @classmethod
+    def of(cls, catalog: Catalog, quiet: Collection[str], singular: Callable[[str], str]) -> Roles:
+        """The catalog's role phrases; `quiet` holds the grammar's words that carry no content,
+        `singular` makes a phrase singular. A name's role is said in the singular ("the supplier
+        X"); a plural beside a name says something else ("value of goods Santos Coffee sent",
+        "Evergreen vessels")."""
+        nouns: dict[str, set[str]] = {}
+        for entity, words in _kind_words(catalog).items():
+            for word in (normalize(w) for w in words):
+                if word and singular(word) == word:
+                    nouns.setdefault(word, set()).add(entity)
+        cues = {
+            cue: frozenset(entities)
+            for cue, entities in _cues(catalog).items()
+            if len(entities) == 1 and not set(cue.split()) <= set(quiet)
+        }
+        return cls({phrase: frozenset(kinds) for phrase, kinds in nouns.items()}, cues)
+
+    def named(self, spans: list[Span], i: int) -> Role | None:
+        """The role said of the name at `spans[i]`: a cue or a noun right before it ("consigned
+        to", "by the supplier", longest first), or a noun right after it ("the Chef Knive
+        store")."""
+        for first in range(max(0, i - _MOST_WORDS), i):
+            phrase = " ".join(s.key for s in spans[first:i])
+            kinds = self.cues.get(phrase) or self.nouns.get(phrase)
+            if kinds:
+                return Role(kinds, tuple(range(first, i)))
+        after = i + 1
+        if after < len(spans) and spans[after].key in self.nouns:
+            return Role(self.nouns[spans[after].key], (after,))
+        return None
+
+
+def _kind_words(catalog: Catalog) -> dict[str, list[str]]:
+    """entity → its own words and the synonyms of the record fields its targets filter."""
+    fields = catalog.record.fields
+    words: dict[str, list[str]] = {}
+    for entity, spec in catalog.spec.entities.items():
+        own = words.setdefault(entity, [*spec.words])
+        for target in spec.targets:
+            if target.field in fields:
+                own += fields[target.field].synonyms
+    return words
+
+
+def _cues(catalog: Catalog) -> dict[str, set[str]]:
+    """cue → the entities whose targets it cues."""
+    cues: dict[str, set[str]] = {}
+    for entity, spec in catalog.spec.entities.items():
+        for target in spec.targets:
+            for cue in target.cues:
+                cues.setdefault(normalize(cue), set()).add(entity)
+    return cues
+
+
+def loose(found: Found) -> bool:
+    """Matched but not as written: a part of a name, a misspelling, a vector's neighbour."""
+    return any(c.method in LOOSE for c in found.candidates)
+
+
+def asked(found: Found, role: Role | None, min_score: float) -> bool:
+    """A name matched loosely is asked back when it is less like its names than `min_score` (the
+    catalog's fuzzy_min_score), or when none of them is of a kind its role names ("the supplier
+    Hapag Loyd": a carrier's name)."""
+    if not loose(found):
+        return False
+    if found.score < min_score:
+        return True
+    return role is not None and not any(c.entity in role.entities for c in found.candidates)
+
+
+def in_role(found: Found, role: Role | None) -> Found:
+    """A loose match narrowed to the candidates of the role's kinds (the role says which)."""
+    if role is None or not loose(found):
+        return found
+    kept = tuple(c for c in found.candidates if c.entity in role.entities)
+    return replace(found, candidates=kept or found.candidates)
