@@ -189,7 +189,7 @@ class RulesUnderstanding:
             role = self.roles.named(spans, i)
             longer = self._said_with(spans, i)
             if longer or asked(found, role, self.index.fuzzy_min_score):
-                self._ask_back(spans, [i, *longer], found, role, meaning)
+                self._ask_back(spans, _in_a_row(i, longer, role), found, role, meaning)
                 continue
             found = in_role(found, role)
             if found.ambiguous and self._same_objects(found.candidates):
@@ -216,9 +216,11 @@ class RulesUnderstanding:
     ) -> None:
         """ "the supplier Hapag Loyd", "Matsons Market": a name only loosely like the names it
         matched, like names of another kind than its role, or longer than its name, is asked back
-        with those names and the role's own closest."""
-        term = _said(spans, said, meaning.text)
-        options = {c.value for c in found.candidates} | self._offered(term, role)
+        with those names and the role's own closest. The term asked about holds the role's words,
+        so that the option picked replaces them too ("TEU by the HAPAG-LLOYD")."""
+        name = [j for j in said if role is None or j not in role.spans]
+        options = {c.value for c in found.candidates}
+        options |= self._offered(_said(spans, name, meaning.text), role)
         self._asked(spans, said, options, meaning)
 
     @staticmethod
@@ -246,10 +248,10 @@ class RulesUnderstanding:
             role = self.roles.named(spans, i)
             if role is None:
                 continue
-            said = [i, *self._said_with(spans, i)]
-            options = self._offered(_said(spans, said, meaning.text), role, everyone=True)
+            name = [i, *self._said_with(spans, i)]
+            options = self._offered(_said(spans, name, meaning.text), role, everyone=True)
             if options:
-                self._asked(spans, said, options, meaning)
+                self._asked(spans, _in_a_row(i, name[1:], role), options, meaning)
 
     def _resolved(
         self, spans: list[Span], i: int, found: Found, composer: Composer, meaning: Meaning
@@ -573,6 +575,12 @@ def _shared(previous: Meaning | None, meaning: Meaning, pointing: bool) -> Meani
             "time": meaning.time or previous.time,
         }
     )
+
+
+def _in_a_row(i: int, longer: list[int], role: Role | None) -> list[int]:
+    """The spans of a name at `i`, the name-like words after it and its role's words, in a row."""
+    said = [i, *longer, *(role.spans if role else ())]
+    return list(range(min(said), max(said) + 1))
 
 
 def _said(spans: list[Span], said: list[int], text: str) -> str:
