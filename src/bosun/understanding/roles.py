@@ -4,19 +4,20 @@ Knive store"), and whether a name read loosely may be taken in it without asking
 A role is a phrase of the catalog next to a name that says what kind of thing the name is: an
 entity's own words ("carrier", "store"), the synonyms of the record fields its targets filter
 ("supplier" and "importer" name companies, whose targets are shipper_name and consignee_name), and
-the cues of its targets that no other entity's targets share and that say more than grammar
-("consigned to"; not "by" or "to"). A name matched loosely (a part of a name, a misspelling, a
-vector) is taken without asking only as a kind its role names and only when it is close enough;
-else it is asked back. Nothing here knows a domain: the phrases are the catalog's.
+the cues of its targets that no other entity's targets share and that mean nothing else ("consigned
+to"; not "by", nor "shipped by", "shipped" being a date verb too). A name matched loosely (a part of
+a name, a misspelling, a vector) is taken without asking only as a kind its role names and only
+when it is close enough; else it is asked back. Nothing here knows a domain: the phrases are the
+catalog's.
 
-    >>> roles = Roles.of(catalog, quiet_words, grammar.singular)  # doctest: +SKIP
+    >>> roles = Roles.of(catalog, {"to": True}, grammar.singular)  # doctest: +SKIP
     >>> roles.nouns["supplier"], roles.cues["consigned to"]  # doctest: +SKIP
     (frozenset({'company'}), frozenset({'company'}))
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from bosun.catalog import Catalog
@@ -45,20 +46,28 @@ class Roles:
     cues: dict[str, frozenset[str]]
 
     @classmethod
-    def of(cls, catalog: Catalog, quiet: Collection[str], singular: Callable[[str], str]) -> Roles:
-        """The catalog's role phrases; `quiet` holds the grammar's words that carry no content,
-        `singular` makes a phrase singular. A name's role is said in the singular ("the supplier
-        X"); a plural beside a name says something else ("value of goods Santos Coffee sent",
-        "Evergreen vessels")."""
+    def of(
+        cls,
+        catalog: Catalog,
+        words: Mapping[str, bool],
+        singular: Callable[[str], str],
+    ) -> Roles:
+        """The catalog's role phrases. `words` holds each word the grammar and the catalog know,
+        True when it carries no content (quiet); `singular` makes a phrase singular.
+
+        A name's role is said in the singular ("the supplier X"); a plural beside a name says
+        something else ("value of goods Santos Coffee sent", "Evergreen vessels"). A cue is a role
+        only when it means nothing else: "consigned to", not "shipped by" (a date verb as well)
+        nor "by" alone (grammar)."""
         nouns: dict[str, set[str]] = {}
-        for entity, words in _kind_words(catalog).items():
-            for word in (normalize(w) for w in words):
+        for entity, said in _kind_words(catalog).items():
+            for word in (normalize(w) for w in said):
                 if word and singular(word) == word:
                     nouns.setdefault(word, set()).add(entity)
         cues = {
             cue: frozenset(entities)
             for cue, entities in _cues(catalog).items()
-            if len(entities) == 1 and not set(cue.split()) <= set(quiet)
+            if len(entities) == 1 and _only_a_cue(cue, words)
         }
         return cls({phrase: frozenset(kinds) for phrase, kinds in nouns.items()}, cues)
 
@@ -75,6 +84,13 @@ class Roles:
         if after < len(spans) and spans[after].key in self.nouns:
             return Role(self.nouns[spans[after].key], (after,))
         return None
+
+
+def _only_a_cue(cue: str, words: Mapping[str, bool]) -> bool:
+    """A cue with a word that nothing else reads, and no word read as content: "consigned to"."""
+    said = cue.split()
+    unknown = [w for w in said if w not in words]
+    return bool(unknown) and all(w in unknown or words[w] for w in said)
 
 
 def _kind_words(catalog: Catalog) -> dict[str, list[str]]:

@@ -140,7 +140,8 @@ class RulesUnderstanding:
 
     @cached_property
     def roles(self) -> Roles:
-        return Roles.of(self.catalog, self.quiet_words, self.grammar.singular)
+        said = {p: p in self.quiet_words for p in self.common_words}
+        return Roles.of(self.catalog, said, self.grammar.singular)
 
     @cached_property
     def link_words(self) -> LinkWords:
