@@ -87,6 +87,8 @@ class NameIndex:
     ambiguity_margin: float = 3.0
     # how alike a name must be to be offered in a question back, never read without asking
     offer_min_score: float = 70.0
+    # entity → the words that say its kind ("port"): not missing from "Newark" of "Port Newark"
+    kind_words: dict[str, frozenset[str]] = field(default_factory=dict)
     # the names each caller may read, when the reference rows live in a cluster
     callers: CallerNames | None = field(default=None, repr=False, compare=False)
 
@@ -110,6 +112,7 @@ class NameIndex:
             fuzzy_min_score=self.fuzzy_min_score,
             ambiguity_margin=self.ambiguity_margin,
             offer_min_score=self.offer_min_score,
+            kind_words=self.kind_words,
         )
         for key, candidates in self.names.items():
             for candidate in candidates:
@@ -213,6 +216,7 @@ def build_index(catalog: Catalog) -> NameIndex:
         fuzzy_min_score=defaults.fuzzy_min_score,
         ambiguity_margin=defaults.ambiguity_margin,
         offer_min_score=defaults.offer_min_score,
+        kind_words=_kind_words(catalog),
         callers=CallerNames(catalog),
     )
     for name, spec in catalog.spec.entities.items():
@@ -234,6 +238,15 @@ def build_index(catalog: Catalog) -> NameIndex:
             for alias in spec.aliases.get(value, []):  # the catalog's own words for it
                 index.add(alias, Candidate(name, value, "alias", frozen))
     return index
+
+
+def _kind_words(catalog: Catalog) -> dict[str, frozenset[str]]:
+    """entity → the single words of its nouns and of its object's synonyms ("port", "harbor")."""
+    kinds: dict[str, frozenset[str]] = {}
+    for name, spec in catalog.spec.entities.items():
+        said = [*spec.words, *(catalog.object(spec.object).synonyms if spec.object else [])]
+        kinds[name] = frozenset(w for phrase in said for w in normalize(phrase).split())
+    return kinds
 
 
 def find_names(
@@ -422,7 +435,8 @@ def _known_words(words: list[str], index: NameIndex) -> bool:
 def _partial(key: str, index: NameIndex) -> Hit | None:
     """Names that contain `key`'s words in a row and not much else ("Anna" in "MSC ANNA"), scored by
     how much of the closest of them `key` says, as a misspelling is ("Bangkok" says 58 % of "bangkok
-    auto", "Santos Coffee Exporters" 88 % of "santos coffee exporters sa")."""
+    auto", "Santos Coffee Exporters" 88 % of "santos coffee exporters sa"); the words that say the
+    name's kind are not missing ("Newark" says all of "port newark")."""
     words = key.split()
     if len(words) == 1 and len(words[0]) < 4:
         return None
@@ -430,12 +444,22 @@ def _partial(key: str, index: NameIndex) -> Hit | None:
     close = [
         n for n in sorted(names) if len(n.split()) <= len(words) + 2 and _contains_words(n, words)
     ]
-    if not close:
+    candidates = [(n, c) for n in close for c in index.names[n]]
+    if not candidates:
         return None
-    score = max(DamerauLevenshtein.normalized_similarity(key, n) for n in close)
-    return tuple(
-        Candidate(c.entity, c.value, "partial", c.row) for n in close for c in index.names[n]
-    ), 100.0 * score
+    score = max(
+        DamerauLevenshtein.normalized_similarity(key, _unkinded(n, c.entity, index))
+        for n, c in candidates
+    )
+    return tuple(Candidate(c.entity, c.value, "partial", c.row) for _, c in candidates), 100 * score
+
+
+def _unkinded(name: str, entity: str, index: NameIndex) -> str:
+    """The name without the words that say its kind ("port newark" → "newark"), if any are
+    left."""
+    kinds = index.kind_words.get(entity, frozenset())
+    rest = [w for w in name.split() if w not in kinds]
+    return " ".join(rest) if rest else name
 
 
 def _contains_words(name: str, words: list[str]) -> bool:

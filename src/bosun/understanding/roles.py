@@ -44,6 +44,7 @@ class Roles:
 
     nouns: dict[str, frozenset[str]]
     cues: dict[str, frozenset[str]]
+    verbs: frozenset[str] = frozenset()  # nouns that are verbs too: not a role after a name
 
     @classmethod
     def of(
@@ -56,9 +57,10 @@ class Roles:
         True when it carries no content (quiet); `singular` makes a phrase singular.
 
         A name's role is said in the singular ("the supplier X"); a plural beside a name says
-        something else ("value of goods Santos Coffee sent", "Evergreen vessels"). A cue is a role
-        only when it means nothing else: "consigned to", not "shipped by" (a date verb as well)
-        nor "by" alone (grammar)."""
+        something else ("value of goods Santos Coffee sent", "Evergreen vessels"); after a name,
+        a noun that is a date verb too is the verb ("did Maersk ship"). A cue is a role only when
+        it means nothing else: "consigned to", not "shipped by" (a date verb as well) nor "by"
+        alone (grammar)."""
         nouns: dict[str, set[str]] = {}
         for entity, said in _kind_words(catalog).items():
             for word in (normalize(w) for w in said):
@@ -69,20 +71,22 @@ class Roles:
             for cue, entities in _cues(catalog).items()
             if len(entities) == 1 and _only_a_cue(cue, words)
         }
-        return cls({phrase: frozenset(kinds) for phrase, kinds in nouns.items()}, cues)
+        time = catalog.spec.time.fields.values()
+        verbs = frozenset(normalize(w) for said in time for w in said)
+        return cls({phrase: frozenset(kinds) for phrase, kinds in nouns.items()}, cues, verbs)
 
     def named(self, spans: list[Span], i: int) -> Role | None:
         """The role said of the name at `spans[i]`: a cue or a noun right before it ("consigned
-        to", "by the supplier", longest first), or a noun right after it ("the Chef Knive
-        store")."""
+        to", "by the supplier", longest first), or a noun, not a verb, right after it ("the Chef
+        Knive store")."""
         for first in range(max(0, i - _MOST_WORDS), i):
             phrase = " ".join(s.key for s in spans[first:i])
             kinds = self.cues.get(phrase) or self.nouns.get(phrase)
             if kinds:
                 return Role(kinds, tuple(range(first, i)))
-        after = i + 1
-        if after < len(spans) and spans[after].key in self.nouns:
-            return Role(self.nouns[spans[after].key], (after,))
+        after = spans[i + 1].key if i + 1 < len(spans) else ""
+        if after in self.nouns and after not in self.verbs:
+            return Role(self.nouns[after], (i + 1,))
         return None
 
 
