@@ -434,8 +434,8 @@ def _known_words(words: list[str], index: NameIndex) -> bool:
 
 def _partial(key: str, index: NameIndex) -> Hit | None:
     """Names that contain `key`'s words in a row and not much else ("Anna" in "MSC ANNA"), scored by
-    how much of the closest of them `key` says, as a misspelling is ("Bangkok" says 58 % of "bangkok
-    auto", "Santos Coffee Exporters" 88 % of "santos coffee exporters sa"); the words that say the
+    the share of the words of the closest of them that `key` says ("Bangkok" says 50 % of "bangkok
+    auto", "Santos Coffee Exporters" 75 % of "santos coffee exporters sa"); the words that say the
     name's kind are not missing ("Newark" says all of "port newark")."""
     words = key.split()
     if len(words) == 1 and len(words[0]) < 4:
@@ -447,10 +447,7 @@ def _partial(key: str, index: NameIndex) -> Hit | None:
     candidates = [(n, c) for n in close for c in index.names[n]]
     if not candidates:
         return None
-    score = max(
-        DamerauLevenshtein.normalized_similarity(key, _unkinded(n, c.entity, index))
-        for n, c in candidates
-    )
+    score = max(len(words) / len(_unkinded(n, c.entity, index).split()) for n, c in candidates)
     return tuple(Candidate(c.entity, c.value, "partial", c.row) for _, c in candidates), 100 * score
 
 

@@ -125,14 +125,22 @@ def loose(found: Found) -> bool:
 
 
 def asked(found: Found, role: Role | None, min_score: float) -> bool:
-    """A name matched loosely is asked back when it is less like its names than `min_score` (the
-    catalog's fuzzy_min_score), or when none of them is of a kind its role names ("the supplier
-    Hapag Loyd": a carrier's name)."""
+    """A name matched loosely is asked back when none of its names is of a kind its role names
+    ("the supplier Hapag Loyd": a carrier's name), or, said with no role, when it is too little like
+    them to be taken on its own."""
     if not loose(found):
         return False
-    if found.score < min_score:
-        return True
-    return role is not None and not any(c.entity in role.entities for c in found.candidates)
+    if role is not None:
+        return not any(c.entity in role.entities for c in found.candidates)
+    return weak(found, min_score)
+
+
+def weak(found: Found, min_score: float) -> bool:
+    """Less alike than `min_score` (the catalog's fuzzy_min_score), or one word of a longer name
+    ("Bangkok" of BANGKOK AUTO COMPONENTS CO; "Hamburg Feinkost" says enough of its name)."""
+    if any(c.method == "partial" for c in found.candidates):
+        return found.score < 100.0 and len(found.text.split()) == 1
+    return found.score < min_score
 
 
 def in_role(found: Found, role: Role | None) -> Found:

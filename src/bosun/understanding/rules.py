@@ -204,7 +204,8 @@ class RulesUnderstanding:
                 continue
             self._resolved(spans, i, found, composer, meaning)
 
-    def _said_with(self, spans: list[Span], i: int) -> list[int]:
+    @staticmethod
+    def _said_with(spans: list[Span], i: int) -> list[int]:
         """The words right after a name that are written like a name and name nothing ("Matsons
         Market"): the name said is longer than the name found."""
         after = i + 1
@@ -226,6 +227,7 @@ class RulesUnderstanding:
 
     @staticmethod
     def _asked(spans: list[Span], said: list[int], options: set[str], meaning: Meaning) -> None:
+        """The words `said` asked back with `options`: an entity ambiguity, the words read."""
         for j in said:
             spans[j].used = True
         term = _said(spans, said, meaning.text)
@@ -235,7 +237,9 @@ class RulesUnderstanding:
         """The names close enough to `term` to offer (the catalog's offer_min_score): of the role's
         kinds, and of every kind when `everyone`."""
         index = self.index.seen()
-        kinds = [*([role.entities] if role else []), *([None] if everyone else [])]
+        kinds: list[frozenset[str] | None] = [role.entities] if role else []
+        if everyone:
+            kinds.append(None)  # every kind
         hits = [closest(normalize(term), index, index.offer_min_score, kind) for kind in kinds]
         return {c.value for hit in hits if hit for c in hit[0]}
 
