@@ -118,6 +118,39 @@ def test_a_reply_to_a_question_back_is_the_next_turn(settings: Settings, mode: s
         assert reply["results"][0]["title"] == "Show shipments from ACME CORP LLC to Houston"
 
 
+def test_a_misspelt_name_of_another_kind_than_its_role_is_asked_back(client: TestClient) -> None:
+    """Issue 34 item 2: "the ship Evergren" is most like the carrier EVERGREEN, a kind its role
+    (ship) does not name: asked back with it and the closest vessel, never answered as the carrier;
+    the reply picking one answers with it."""
+    thread = _thread(client)
+    question = "TEU on the ship Evergren into Long Beach"
+    asked = client.post(f"/threads/{thread}/turns", json={"question": question}).json()
+    assert asked["status"] == "needs_clarification" and asked["results"] == []
+    assert asked["clarification"]["options"] == ["EVER GIVEN", "EVERGREEN"]
+    reply = client.post(f"/threads/{thread}/turns", json={"question": "EVER GIVEN"}).json()
+    assert reply["status"] == "done"
+    assert reply["results"][0]["reading"] == (
+        "total TEU · vessel EVER GIVEN · port of unlading LONG BEACH"
+    )
+
+
+def test_a_yes_takes_the_one_name_offered(client: TestClient) -> None:
+    """ "the importer Maersc": no importer is like it, the carrier MAERSK is; asked "did you mean
+    MAERSK?", a yes answers with the carrier."""
+    thread = _thread(client)
+    question = "TEU for the importer Maersc in 2025"
+    asked = client.post(f"/threads/{thread}/turns", json={"question": question}).json()
+    assert asked["status"] == "needs_clarification"
+    assert asked["clarification"] == {
+        "question": "“importer Maersc” is not a name the data holds as written. "
+        "Did you mean MAERSK?",
+        "options": ["MAERSK"],
+    }
+    reply = client.post(f"/threads/{thread}/turns", json={"question": "yes"}).json()
+    assert reply["status"] == "done"
+    assert reply["results"][0]["reading"] == "total TEU · carrier MAERSK · 2025 (arrival date)"
+
+
 def test_errors_are_json_with_their_status(client: TestClient) -> None:
     thread = _thread(client)
     cases = [

@@ -34,7 +34,7 @@ from bosun.answers.objects import (
     object_reading,
 )
 from bosun.answers.periods import period_names
-from bosun.answers.questions import ambiguous, which_one
+from bosun.answers.questions import ambiguous, did_you_mean, which_one
 from bosun.answers.readback import read_back
 from bosun.answers.refusals import (
     mostly_unread,
@@ -61,6 +61,7 @@ __all__ = [
     "definitions",
     "describe",
     "diagnosis",
+    "did_you_mean",
     "field_columns",
     "field_list",
     "fields_title",

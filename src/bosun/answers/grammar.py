@@ -233,6 +233,7 @@ class CatalogWords(_Data):
 
 class Questions(_Data):
     which_one: str
+    did_you_mean: str
     ambiguous: str
 
 

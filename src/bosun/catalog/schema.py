@@ -246,6 +246,14 @@ class Defaults(Strict):
         description="names at most this many points (0-100) less similar than the nearest by "
         "vector are an ambiguity with it, asked about or assumed",
     )
+    offer_min_score: float = Field(
+        70.0,
+        ge=0.0,
+        le=100.0,
+        description="how alike (0-100) a name must be to be offered in a question back: a name "
+        "the question gives a role ('the shipper Cosko') or one only loosely like a name of "
+        "another kind; never read without asking",
+    )
     today: str | None = Field(
         None,
         description="'data': the last date in the data; 'real': the system date; or a date "

@@ -94,6 +94,7 @@ class SetWords(_Data):
 class Replies(_Data):
     option_words: list[str]
     attribute_cues: list[str]
+    agree: list[str]
 
 
 class Phrases(_Data):

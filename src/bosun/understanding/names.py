@@ -85,6 +85,10 @@ class NameIndex:
     tokens: dict[str, set[str]] = field(default_factory=dict)
     fuzzy_min_score: float = 80.0
     ambiguity_margin: float = 3.0
+    # how alike a name must be to be offered in a question back, never read without asking
+    offer_min_score: float = 70.0
+    # entity → the words that say its kind ("port"): not missing from "Newark" of "Port Newark"
+    kind_words: dict[str, frozenset[str]] = field(default_factory=dict)
     # the names each caller may read, when the reference rows live in a cluster
     callers: CallerNames | None = field(default=None, repr=False, compare=False)
 
@@ -105,7 +109,10 @@ class NameIndex:
 
     def _without(self, hidden: frozenset[tuple[str, str]]) -> NameIndex:
         view = NameIndex(
-            fuzzy_min_score=self.fuzzy_min_score, ambiguity_margin=self.ambiguity_margin
+            fuzzy_min_score=self.fuzzy_min_score,
+            ambiguity_margin=self.ambiguity_margin,
+            offer_min_score=self.offer_min_score,
+            kind_words=self.kind_words,
         )
         for key, candidates in self.names.items():
             for candidate in candidates:
@@ -208,6 +215,8 @@ def build_index(catalog: Catalog) -> NameIndex:
     index = NameIndex(
         fuzzy_min_score=defaults.fuzzy_min_score,
         ambiguity_margin=defaults.ambiguity_margin,
+        offer_min_score=defaults.offer_min_score,
+        kind_words=_kind_words(catalog),
         callers=CallerNames(catalog),
     )
     for name, spec in catalog.spec.entities.items():
@@ -229,6 +238,15 @@ def build_index(catalog: Catalog) -> NameIndex:
             for alias in spec.aliases.get(value, []):  # the catalog's own words for it
                 index.add(alias, Candidate(name, value, "alias", frozen))
     return index
+
+
+def _kind_words(catalog: Catalog) -> dict[str, frozenset[str]]:
+    """entity → the single words of its nouns and of its object's synonyms ("port", "harbor")."""
+    kinds: dict[str, frozenset[str]] = {}
+    for name, spec in catalog.spec.entities.items():
+        said = [*spec.words, *(catalog.object(spec.object).synonyms if spec.object else [])]
+        kinds[name] = frozenset(w for phrase in said for w in normalize(phrase).split())
+    return kinds
 
 
 def find_names(
@@ -294,7 +312,7 @@ def _match(
         return None if " " in key or len(key) < 6 else _fuzzy(key, index)
     partial = _partial(key, index)
     if partial:
-        return partial, 95.0
+        return partial
     if len(key) < 5 or len(key.split()) > 3:
         return None
     fuzzy = _fuzzy(key, index)
@@ -324,19 +342,42 @@ def _singular(key: str, index: NameIndex, plurals: tuple[str, ...]) -> str:
 
 
 def _fuzzy(key: str, index: NameIndex) -> Hit | None:
-    """The closest name by Damerau-Levenshtein similarity (a swapped pair of letters costs one edit,
-    as people type), scored natively by rapidfuzz."""
-    best = process.extractOne(
+    """The closest names by Damerau-Levenshtein similarity (a swapped pair of letters costs one
+    edit, as people type), scored natively by rapidfuzz: the nearest, and those within the index's
+    ambiguity margin of it."""
+    return closest(key, index, index.fuzzy_min_score)
+
+
+def closest(
+    key: str, index: NameIndex, min_score: float, entities: frozenset[str] | None = None
+) -> Hit | None:
+    """The names at least `min_score` like `key` (of `entities` only, when given): the nearest and
+    those within the ambiguity margin of it, as fuzzy candidates.
+
+        closest("maersc", index, 70.0)  →  ((carrier MAERSK),), 83.3
+    """
+    keys = index.keys
+    if entities is not None:
+        keys = [k for k in keys if any(c.entity in entities for c in index.names[k])]
+    near = process.extract(
         key,
-        index.keys,
+        keys,
         scorer=DamerauLevenshtein.normalized_similarity,
-        score_cutoff=index.fuzzy_min_score / 100.0,
+        score_cutoff=min_score / 100.0 - 1e-9,  # 4 of 5 letters right is 80 %, not 79.99…
+        limit=5,
     )
-    if best is None:
+    if not near:
         return None
-    return tuple(
-        Candidate(c.entity, c.value, "fuzzy", c.row) for c in index.names[best[0]]
-    ), 100.0 * best[1]
+    best = near[0][1]
+    margin = index.ambiguity_margin / 100.0
+    candidates: dict[tuple[str, str], Candidate] = {}
+    for name, score, _ in near:
+        for c in index.names[name]:
+            if best - score <= margin and (entities is None or c.entity in entities):
+                candidates.setdefault(
+                    (c.entity, c.value), Candidate(c.entity, c.value, "fuzzy", c.row)
+                )
+    return tuple(candidates.values()), 100.0 * best
 
 
 def _nearest(key: str, index: NameIndex, vectors: NameVectors, min_similarity: float) -> Hit | None:
@@ -391,18 +432,31 @@ def _known_words(words: list[str], index: NameIndex) -> bool:
     return known[-1]
 
 
-def _partial(key: str, index: NameIndex) -> tuple[Candidate, ...]:
-    """Names that contain `key`'s words in a row and not much else ("Anna" in "MSC ANNA")."""
+def _partial(key: str, index: NameIndex) -> Hit | None:
+    """Names that contain `key`'s words in a row and not much else ("Anna" in "MSC ANNA"), scored by
+    the share of the words of the closest of them that `key` says ("Bangkok" says 50 % of "bangkok
+    auto", "Santos Coffee Exporters" 75 % of "santos coffee exporters sa"); the words that say the
+    name's kind are not missing ("Newark" says all of "port newark")."""
     words = key.split()
     if len(words) == 1 and len(words[0]) < 4:
-        return ()
+        return None
     names = set.intersection(*(index.tokens.get(w, set()) for w in words)) if words else set()
     close = [
         n for n in sorted(names) if len(n.split()) <= len(words) + 2 and _contains_words(n, words)
     ]
-    return tuple(
-        Candidate(c.entity, c.value, "partial", c.row) for n in close for c in index.names[n]
-    )
+    candidates = [(n, c) for n in close for c in index.names[n]]
+    if not candidates:
+        return None
+    score = max(len(words) / len(_unkinded(n, c.entity, index).split()) for n, c in candidates)
+    return tuple(Candidate(c.entity, c.value, "partial", c.row) for _, c in candidates), 100 * score
+
+
+def _unkinded(name: str, entity: str, index: NameIndex) -> str:
+    """The name without the words that say its kind ("port newark" → "newark"), if any are
+    left."""
+    kinds = index.kind_words.get(entity, frozenset())
+    rest = [w for w in name.split() if w not in kinds]
+    return " ".join(rest) if rest else name
 
 
 def _contains_words(name: str, words: list[str]) -> bool:

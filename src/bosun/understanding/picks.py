@@ -7,6 +7,7 @@ word of its name ("the LLC").
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from bosun.understanding.names import normalize
@@ -17,17 +18,33 @@ from bosun.understanding.tagger import Span
 def pick(
     reply: str, options: list[str], understanding: TaggingUnderstanding, today: date
 ) -> tuple[str | None, str]:
-    """(the option chosen, or None; the rest of the reply): by name, by position, or by a
-    description."""
+    """(the option chosen, or None; the rest of the reply): by name, by a yes to the one option
+    offered, by position, or by a description."""
     lowered = f" {normalize(reply)} "
     named = sorted((o for o in options if f" {normalize(o)} " in lowered), key=len, reverse=True)
     if named:
         return named[0], _without(reply, named[0])
+    agreed = _agreed(reply, options, understanding.grammar.replies.agree)
+    if agreed is not None:
+        return options[0], agreed
     spans = understanding.spans(reply, today)
     position = _position(spans, len(options))
     if position is not None:
         return options[position], ""
     return _described(reply, spans, options, understanding, today), ""
+
+
+def _agreed(reply: str, options: list[str], agree: list[str]) -> str | None:
+    """ "yes", "yes, in 2025": a reply that agrees to the one option offered, and the rest of it;
+    None when it does not, or when there were several options."""
+    if len(options) != 1:
+        return None
+    for phrase in sorted(agree, key=len, reverse=True):
+        words = r"\W+".join(re.escape(w) for w in phrase.split())
+        said = re.match(rf"\W*{words}\b", reply, re.IGNORECASE)
+        if said:
+            return reply[said.end() :].strip(" \t,;:.!-")
+    return None
 
 
 def _position(spans: list[Span], count: int) -> int | None:

@@ -28,11 +28,13 @@ from bosun.understanding.names import (
     Found,
     NameIndex,
     build_index,
+    closest,
     find_names,
     normalize,
 )
 from bosun.understanding.picks import pick
 from bosun.understanding.reading import GoalReading, PastTurn, Reading
+from bosun.understanding.roles import Role, Roles, asked, in_role
 from bosun.understanding.tagger import Span, tag
 from bosun.understanding.vectors import NameVectors
 
@@ -143,6 +145,11 @@ class RulesUnderstanding:
         return Audit(self.catalog, self.grammar, self.spans)
 
     @cached_property
+    def roles(self) -> Roles:
+        said = {p: p in self.quiet_words for p in self.common_words}
+        return Roles.of(self.catalog, said, self.grammar.singular)
+
+    @cached_property
     def link_words(self) -> LinkWords:
         return LinkWords(self.catalog)
 
@@ -164,6 +171,7 @@ class RulesUnderstanding:
         composer = Composer(self.catalog, self.grammar, today)
         read_links(spans, composer, meaning, self.link_words)
         self._names(spans, composer, meaning)
+        self._unknown_in_role(spans, meaning)
         compose(spans, meaning, composer)
         as_listing(spans, meaning, self.link_words)
         self._lookup(spans, meaning)
@@ -185,6 +193,12 @@ class RulesUnderstanding:
             if found is None or span.used:
                 continue
             span.used = True
+            role = self.roles.named(spans, i)
+            longer = self._said_with(spans, i)
+            if longer or asked(found, role, self.index.fuzzy_min_score):
+                self._ask_back(spans, _in_a_row(i, longer, role), found, role, meaning)
+                continue
+            found = in_role(found, role)
             if found.ambiguous and self._same_objects(found.candidates):
                 # "toys": the HS heading = the category
                 found = replace(found, candidates=found.candidates[:1])
@@ -195,6 +209,60 @@ class RulesUnderstanding:
                 )
                 continue
             self._resolved(spans, i, found, composer, meaning)
+
+    @staticmethod
+    def _said_with(spans: list[Span], i: int) -> list[int]:
+        """The words right after a name that are written like a name and name nothing ("Matsons
+        Market"): the name said is longer than the name found."""
+        after = i + 1
+        while after < len(spans) and _unread_name(spans[after]):
+            after += 1
+        return list(range(i + 1, after))
+
+    def _ask_back(
+        self, spans: list[Span], said: list[int], found: Found, role: Role | None, meaning: Meaning
+    ) -> None:
+        """ "the supplier Hapag Loyd", "Matsons Market": a name only loosely like the names it
+        matched, like names of another kind than its role, or longer than its name, is asked back
+        with those names and the role's own closest. The term asked about holds the role's words,
+        so that the option picked replaces them too ("TEU by the HAPAG-LLOYD")."""
+        name = [j for j in said if role is None or j not in role.spans]
+        options = {c.value for c in found.candidates}
+        options |= self._offered(_said(spans, name, meaning.text), role)
+        self._asked(spans, said, options, meaning)
+
+    @staticmethod
+    def _asked(spans: list[Span], said: list[int], options: set[str], meaning: Meaning) -> None:
+        """The words `said` asked back with `options`: an entity ambiguity, the words read."""
+        for j in said:
+            spans[j].used = True
+        term = _said(spans, said, meaning.text)
+        meaning.ambiguities.append(Ambiguity(term=term, kind="entity", options=sorted(options)))
+
+    def _offered(self, term: str, role: Role | None, everyone: bool = False) -> set[str]:
+        """The names close enough to `term` to offer (the catalog's offer_min_score): of the role's
+        kinds, and of every kind when `everyone`."""
+        index = self.index.seen()
+        kinds: list[frozenset[str] | None] = [role.entities] if role else []
+        if everyone:
+            kinds.append(None)  # every kind
+        hits = [closest(normalize(term), index, index.offer_min_score, kind) for kind in kinds]
+        return {c.value for hit in hits if hit for c in hit[0]}
+
+    def _unknown_in_role(self, spans: list[Span], meaning: Meaning) -> None:
+        """ "the shipper Cosko's TEU": words written like a name where a role says a name stands,
+        that match no name, are asked back with the names closest to them of any kind, and of the
+        role's own kinds (at least the catalog's offer_min_score alike); else they stay unknown."""
+        for i, span in enumerate(spans):
+            if not _unread_name(span) or (i > 0 and _unread_name(spans[i - 1])):
+                continue
+            role = self.roles.named(spans, i)
+            if role is None:
+                continue
+            name = [i, *self._said_with(spans, i)]
+            options = self._offered(_said(spans, name, meaning.text), role, everyone=True)
+            if options:
+                self._asked(spans, _in_a_row(i, name[1:], role), options, meaning)
 
     def _resolved(
         self, spans: list[Span], i: int, found: Found, composer: Composer, meaning: Meaning
@@ -518,6 +586,22 @@ def _shared(previous: Meaning | None, meaning: Meaning, pointing: bool) -> Meani
             "time": meaning.time or previous.time,
         }
     )
+
+
+def _in_a_row(i: int, longer: list[int], role: Role | None) -> list[int]:
+    """The spans of a name at `i`, the name-like words after it and its role's words, in a row."""
+    said = [i, *longer, *(role.spans if role else ())]
+    return list(range(min(said), max(said) + 1))
+
+
+def _said(spans: list[Span], said: list[int], text: str) -> str:
+    """The words of the question that the spans `said` (in a row) cover."""
+    return text[spans[said[0]].start : spans[said[-1]].end]
+
+
+def _unread_name(span: Span) -> bool:
+    """A word written like a name that nothing read: no tag, not used, not the first word."""
+    return not span.tags and not span.used and span.first > 0 and _name_like(span.text)
 
 
 def _name_like(text: str) -> bool:

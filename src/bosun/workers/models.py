@@ -301,11 +301,10 @@ class Clarification(BaseModel):
 
     @classmethod
     def about(cls, term: str, options: list[str], preface: str = "") -> Clarification:
-        """The question back for a name that matches several options."""
-        return cls(
-            question=answers.which_one(term, preface),
-            options=options,
-        )
+        """The question back for a name that matches several options, or is only like one."""
+        if len(options) == 1:
+            return cls(question=answers.did_you_mean(term, options[0], preface), options=options)
+        return cls(question=answers.which_one(term, preface), options=options)
 
     @property
     def text(self) -> str:
