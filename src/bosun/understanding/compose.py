@@ -20,6 +20,7 @@ from bosun.understanding.bounds import threshold_number as _threshold_number
 from bosun.understanding.bounds import written_unit as _written_unit
 from bosun.understanding.dateparts import date_parts
 from bosun.understanding.grammar import Grammar
+from bosun.understanding.inflections import singular
 from bosun.understanding.meaning import (
     TOP_N_MOST,
     Ambiguity,
@@ -546,13 +547,13 @@ def _group_after(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> No
         _interval_over_field(target, name, c, meaning)
         c.wh_interval = spans[i].has("wh")
         if c.wh_interval:  # "which week had the fewest …": one week
-            c.wh_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
+            c.wh_plural = is_plural(target)
     elif name is not None:
         meaning.group_by += [name] if name not in meaning.group_by else []
         if spans[i].has("meaning"):
             c.per_group = (name, spans[i])
         if spans[i].has("wh"):
-            c.wh_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
+            c.wh_plural = is_plural(target)
     elif target.has("record") and spans[i].has("group_cue"):
         pass  # "per shipment": an average per record is the average
     elif spans[i].key in c.grammar.ratio_cues and _measure_field(target, c) is not None:
@@ -838,7 +839,7 @@ def _ranked_periods(target: Span | None, c: Composer, meaning: Meaning) -> None:
         return
     meaning.interval = target.value("interval_unit")
     target.used = True
-    c.ranked_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
+    c.ranked_plural = is_plural(target)
 
 
 def _head_before(spans: list[Span], i: int, c: Composer) -> int | None:
@@ -865,10 +866,7 @@ def ordering(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     if direction is None and not cued:
         return
     if not meaning.group_by:
-        plurals = tuple(c.grammar.plural_suffixes)
-        head = next(
-            (s for s in spans if not s.used and c.dimension(s) and is_plural(s, plurals)), None
-        )
+        head = next((s for s in spans if not s.used and c.dimension(s) and is_plural(s)), None)
         if head is None or not meaning.measures:
             return
         meaning.group_by.append(c.dimension(head) or "")
@@ -938,7 +936,7 @@ def _rank(
     name = c.dimension(target, meaning) if target is not None and not target.used else None
     records = target is not None and target.has("record")
     if target is not None and (name is not None or records):
-        c.ranked_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
+        c.ranked_plural = is_plural(target)
     if name is not None:
         meaning.group_by += [name] if name not in meaning.group_by else []
         assert target is not None
@@ -1095,7 +1093,7 @@ def _refusal_words(spans: list[Span], c: Composer) -> list[Span]:
         if not span.has("refusal") or span.used:
             continue
         catalogued = any(t.kind in _CATALOG for t in span.tags)
-        if not catalogued and not {span.key, c.grammar.singular(span.key)} & held:
+        if not catalogued and not {span.key, singular(span.key)} & held:
             found.append(span)
     return found
 
