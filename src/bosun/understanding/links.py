@@ -96,7 +96,16 @@ class LinkWords:
         return max((len(p.split()) for p in self.phrases), default=0)
 
     def cues(self, name: str, attribute: str) -> set[str]:
-        return {normalize(w) for w in self.specs[name].attributes[attribute].words}
+        return self._cues[(name, attribute)]
+
+    @cached_property
+    def _cues(self) -> dict[tuple[str, str], set[str]]:
+        """(link, attribute) → its cue words, normalised once: they are asked at every value."""
+        return {
+            (name, attribute): {normalize(w) for w in spec.attributes[attribute].words}
+            for name, spec in self.specs.items()
+            for attribute in spec.attributes
+        }
 
     @cached_property
     def generic(self) -> dict[str, set[str]]:

@@ -250,12 +250,20 @@ def find_names(
     words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
     taken = [False] * len(words)
     found: list[Found] = []
+    matched: dict[str, Hit | None] = {}  # a phrase said again is matched once
+    firsts = [next(iter(normalize(word).split()), "") for _, _, word in words]
     for size in range(min(MAX_WORDS, len(words)), 0, -1):
         for i in range(len(words) - size + 1):
             if any(taken[i : i + size]):
                 continue
             phrase = text[words[i][0] : words[i + size - 1][1]]
-            hit = _match(phrase, index, skip or set(), vectors, min_similarity, common)
+            if size > 1 and firsts[i] not in index.tokens and not _proper(phrase):
+                continue  # a phrase in lower case is only ever a name exactly: none starts so
+            if phrase not in matched:
+                matched[phrase] = _match(
+                    phrase, index, skip or set(), vectors, min_similarity, common
+                )
+            hit = matched[phrase]
             if hit is not None:
                 found.append(Found(words[i][0], words[i + size - 1][1], phrase, *hit))
                 taken[i : i + size] = [True] * size

@@ -46,6 +46,10 @@ class RulesUnderstanding:
     _seen: dict[tuple[str, date, frozenset[tuple[str, str]]], Meaning] = dataclasses.field(
         default_factory=dict, repr=False, compare=False
     )
+    # the last text tagged, and its spans as tagged (each reader is handed copies to mark)
+    _tagged: tuple[tuple[str, date, frozenset[tuple[str, str]]], list[Span]] | None = (
+        dataclasses.field(default=None, repr=False, compare=False)
+    )
 
     @cached_property
     def index(self) -> NameIndex:
@@ -142,6 +146,17 @@ class RulesUnderstanding:
         return LinkWords(self.catalog)
 
     def spans(self, text: str, today: date) -> list[Span]:
+        """The text's spans, fresh to mark as used. A one-goal question is tagged once, though
+        both the split into goals and the goal's reading ask for it."""
+        callers = self.index.callers
+        key = (text, today, callers.hidden() if callers else frozenset())
+        tagged = self._tagged
+        if tagged is None or tagged[0] != key:
+            tagged = (key, self._tag(text, today))
+            self._tagged = tagged
+        return [dataclasses.replace(span) for span in tagged[1]]
+
+    def _tag(self, text: str, today: date) -> list[Span]:
         found = find_names(
             text,
             self.index,
