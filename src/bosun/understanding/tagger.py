@@ -1,8 +1,9 @@
 """The tagger: a question read once, left to right, into typed spans.
 
 Dates first (the date grammar), then names (the catalog's name index), then the longest phrase of
-the lexicon at each place; a word nothing covers is a span without tags, reported unless it is a
-number.
+the lexicon at each place, in any inflection of its last word (`Lexicon.read`); a word nothing
+covers is a span without tags, reported unless it is a number. Each step costs the same at every
+word, so tagging is linear in the question's length.
 
     >>> [s.text for s in tag("top 5 shippers to LA", lexicon, names)]   # doctest: +SKIP
     ['top', '5', 'shippers', 'to', 'LA']
