@@ -91,6 +91,16 @@ CHINOOK_TABLES: dict[str, tuple[str, list[tuple[str, str]]]] = {
     ),
     "genres": ("chinook.genre", [("GenreId", "pk"), ("Name", "name")]),
     "media_types": ("chinook.mediatype", [("MediaTypeId", "pk"), ("Name", "name")]),
+    "invoice_items": (
+        "chinook.invoiceline",
+        [
+            ("InvoiceLineId", "pk"),
+            ("InvoiceId", "invoice"),
+            ("TrackId", "track"),
+            ("UnitPrice", "unit_price"),
+            ("Quantity", "quantity"),
+        ],
+    ),
 }
 
 

@@ -133,6 +133,6 @@ def test_catalog_init_says_which_code_set(drafted: tuple[Path, dict[str, Any], s
     printed = drafted[2].splitlines()
     assert "size: values S, M, L, XL: the code set sizes (code_sets.yaml) → dimension" in printed
     assert (
-        "delivered: values Y, N: the code set yes/no (code_sets.yaml) → a flag read by its name"
-        in printed
+        "delivered: values Y, N: the code set yes/no (code_sets.yaml) → a flag read by its name "
+        "and share 'share delivered'" in printed
     )

@@ -14,6 +14,12 @@ loaded as a measure `column00`. On this branch (row numbers dropped at load): th
   for doctor or hospital visits, household income or education, and the flags are drafted as summed
   quantities; a refusal said "for example by ." before `_examples` fell back to the dimensions
 - wrong: none
+
+With flags and squeezed names drafted (branch w5-drafting: 0/1 columns are flags counted where 1
+with a share, "docvis" is "doctor visits", "edlevel" the "education level", a "female" flag is also
+"women"): 13 / 6 / 5 / 1.
+- right: r01 r03 r04 r06 r11 r12 r14 r15 r17 r18 r20 r21 r25
+- wrong: r07 ("had any hospital visits" is summed, not counted where hospvis > 0)
 """
 
 from __future__ import annotations
@@ -34,40 +40,28 @@ from tests.byod.judged import cases, doubted, questions
 from tests.byod.public import r_export
 
 QUESTIONS = questions("rwm5yr")
-_DOCTOR = "'doctor visits' names no field: docvis is drafted with no word but its name"
-_HOSPITAL = "'hospital visits' names no field: hospvis is drafted with no word but its name"
-_PEOPLE = "'people' is not read as the rows (person-years), nor 'out of work' as outwork = 1"
-_INCOME = "'household income' names no field: hhninc is drafted with no word but its name"
-_EDUCATION = "'education level' names no field: edlevel is drafted with no word but its name"
-_SHARE = "a 0/1 column is drafted as a summed quantity, not a flag with a count and a share"
+_PEOPLE = "'people' is not read as the rows (person-years)"
+_INCOME = "'household income' names no field: hhninc is split into no known words"
+_PER_YEAR = (
+    "'average … per year' is read as the average of the yearly totals, not each year's average"
+)
 # Questions not answered right today, with the reason (a strict expected failure each)
 NOT_YET: dict[str, str] = {
     "r02": "'different people' is not read as the distinct count of id (refused)",
-    "r03": _DOCTOR,
-    "r04": _DOCTOR,
-    "r05": _PEOPLE + " (flagged)",
-    "r06": _SHARE,
-    "r07": _HOSPITAL + "; 'had any' is not read as hospvis > 0",
-    "r08": _DOCTOR,
-    "r09": _DOCTOR,
-    "r10": _DOCTOR,
-    "r11": _HOSPITAL,
+    "r05": _PEOPLE + ", nor 'out of work' as outwork = 1 (flagged)",
+    "r07": "'had any hospital visits' is not read as hospvis > 0: the total is given",
+    "r08": _PEOPLE + "; 'saw a doctor at least once' is not read as docvis > 0",
+    "r09": _PEOPLE + ", nor 'out of work' as outwork = 1 (refused)",
+    "r10": _PER_YEAR,
     "r13": _INCOME,
-    "r14": _PEOPLE + "; 'with kids' is not read as kids = 1 (flagged)",
-    "r15": "'women' is not read as female = 1 (flagged)",
-    "r16": "'years of education' names no field: educ is drafted with no word (flagged)",
-    "r17": _EDUCATION,
-    "r18": _EDUCATION,
-    "r19": _HOSPITAL,
-    "r20": _DOCTOR,
-    "r21": _DOCTOR,
-    "r22": _PEOPLE,
-    "r23": _DOCTOR,
+    "r16": _PER_YEAR + " ('years of education')",
+    "r19": "'had a hospital visit' is not read as hospvis > 0 (flagged)",
+    "r22": _PEOPLE + ", nor 'out of work' as outwork = 1 (refused)",
+    "r23": "'anyone had in a year' is not read as the largest row (refused)",
     "r24": _INCOME,
-    "r25": _DOCTOR,
 }
 # Answered confidently wrong today (no doubt said), with the reason
-WRONG: dict[str, str] = {}
+WRONG: dict[str, str] = {"r07": NOT_YET["r07"]}
 
 
 @pytest.fixture(scope="module")
@@ -122,8 +116,8 @@ def test_no_rwm5yr_answer_is_confidently_wrong(
     assert ok or doubted(answer), f"{item['q']}: confidently wrong\n{answer.answer}"
 
 
-def test_at_least_2_of_25_are_right() -> None:
-    assert len(QUESTIONS) == 25 and len(QUESTIONS) - len(NOT_YET) >= 2, sorted(NOT_YET)
+def test_at_least_13_of_25_are_right() -> None:
+    assert len(QUESTIONS) == 25 and len(QUESTIONS) - len(NOT_YET) >= 13, sorted(NOT_YET)
 
 
 def test_a_refusal_offers_words_to_ask_by_when_the_data_names_nothing(
@@ -131,7 +125,7 @@ def test_a_refusal_offers_words_to_ask_by_when_the_data_names_nothing(
 ) -> None:
     """No column holds names (no entities): the examples are the dimensions, never an empty list
     ("… for example by .")."""
-    said = answers["r10"].answer  # "doctor", "visits" not understood: most of it unread
+    said = answers["r22"].answer  # "people", "work" not understood: most of it unread
     assert "in other words, for example by year" in said, said
     assert "for example by ." not in said
 
@@ -140,6 +134,6 @@ def test_catalog_init_says_which_columns_it_found_no_word_for(drafted: Drafted) 
     """The words it could not draft, after its decisions: the names a user must give words to."""
     printed = drafted[2].splitlines()
     bare = next(line for line in printed if line.startswith("no word drafted for "))
-    assert bare.startswith("no word drafted for docvis, hospvis, edlevel, age, outwork"), bare
+    assert bare.startswith("no word drafted for age, outwork, married, kids, hhninc, self"), bare
     assert bare.endswith("but the column's own name: add the words people ask by as synonyms")
     assert "year" not in bare and "id" not in bare.split(": ")[0].split(", ")

@@ -59,6 +59,52 @@ def test_count_answer_follows_the_contract(data_dir: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("question", "columns", "labels", "units"),
+    [
+        (
+            "shipments by carrier per month in 2025",
+            ["carrier_name", "period", "shipments"],
+            ["carrier", "month", "shipments"],
+            [None, None, None],
+        ),
+        (
+            "shipments by weekday this year",
+            ["arrival_date_weekday", "shipments"],
+            ["day of the week of arrival date", "shipments"],
+            [None, None],
+        ),
+        (
+            "percentage change of TEU per month in 2025",
+            ["period", "TEU", "change", "change %"],
+            ["month", "TEU", "change", "change %"],
+            [None, "TEU", "TEU", "%"],
+        ),
+        (
+            "average declared value per carrier in 2025",
+            [
+                "declared value (USD) per carrier_name (average)",
+                "carrier_name groups",
+                "declared value (USD)",
+            ],
+            [
+                "declared value (USD) per carrier (average)",
+                "carrier groups",
+                "declared value (USD)",
+            ],
+            ["USD", None, "USD"],
+        ),
+    ],
+)
+def test_each_column_carries_its_heading_in_words_and_its_unit(
+    data_dir: Path, question: str, columns: list[str], labels: list[str], units: list[str | None]
+) -> None:
+    (result,) = ask(data_dir, question)["results"]
+    assert result["columns"] == columns  # the names the rows are keyed by stay as they were
+    assert result["labels"] == labels
+    assert result["units"] == units
+
+
 def test_comparison_states_its_assumption(data_dir: Path) -> None:
     answer = ask(data_dir, "Compare Maersk vs Evergreen shipping volumes to LA last quarter")
     (result,) = answer["results"]
@@ -497,8 +543,8 @@ def test_each_measure_compared_is_said_with_its_own_leader(data_dir: Path) -> No
     assert f"{volume[0][0]} leads on volume (TEU) with {volume[0][1]:,}" in answer["answer"]
     assert (
         f"{transit[0][0]} has the best average transit days, the lowest, with "
-        f"{transit[0][2]:,.2f}, "
-        f"{transit[1][2] - transit[0][2]:,.2f} less than {transit[1][0]}" in answer["answer"]
+        f"{round(transit[0][2], 2):g}, "  # at its natural precision: 15.5, not 15.50
+        f"{round(transit[1][2] - transit[0][2], 2):g} less than {transit[1][0]}" in answer["answer"]
     )
 
 

@@ -24,8 +24,22 @@ TWO_DIMS = {
 }
 
 
-def table(columns: list[str], rows: list[list[Any]], query: dict[str, Any] | None) -> ResultTable:
-    return ResultTable(title="t", columns=columns, rows=rows, total=len(rows), query=query)
+def table(
+    columns: list[str],
+    rows: list[list[Any]],
+    query: dict[str, Any] | None,
+    labels: list[str] | None = None,
+    roles: list[Any] | None = None,
+) -> ResultTable:
+    return ResultTable(
+        title="t",
+        columns=columns,
+        rows=rows,
+        total=len(rows),
+        query=query,
+        labels=labels or [],
+        roles=roles or [],
+    )
 
 
 def test_a_ranking_is_bars_in_the_rows_order() -> None:
@@ -50,6 +64,7 @@ def test_a_time_series_is_a_line_and_one_per_group() -> None:
         "type": "ordinal",
         "sort": ["Jan 2025", "Feb 2025"],
         "title": "period",
+        "axis": {"labelAngle": 0, "labelOverlap": "greedy"},  # level, never on end
     }
     assert line["data"]["values"] == [
         {"period": "Jan 2025", "shipments": 3},
@@ -115,3 +130,95 @@ def test_no_chart_where_none_fits(
 def test_the_validator_is_the_real_schema() -> None:
     with pytest.raises(jsonschema.ValidationError):
         validate({"$schema": SCHEMA_URL, "mark": "pie-ish", "data": {"values": []}})
+
+
+def test_axis_titles_are_the_answers_headings_not_field_names() -> None:
+    spec = chart_for(
+        table(
+            ["carrier_name", "TEU"],
+            [["MAERSK", 30], ["MSC", 20]],
+            TERMS,
+            labels=["carrier", "total TEU"],
+            roles=["key", "figure"],
+        )
+    )
+    assert spec is not None
+    assert spec["encoding"]["y"]["title"] == "carrier"
+    assert spec["encoding"]["x"]["title"] == "total TEU"
+
+
+def test_every_measure_asked_is_drawn_each_on_its_own_scale() -> None:
+    two = {
+        "aggs": {
+            "g": {
+                "terms": {"field": "shipper_name"},
+                "aggs": {"m0": {"value_count": {"field": "_id"}}, "m1": {"avg": {"field": "d"}}},
+            }
+        }
+    }
+    spec = chart_for(
+        table(
+            ["shipper_name", "shipments", "average transit days"],
+            [["A", 1045, 16.14], ["B", 743, 15.79]],
+            two,
+            labels=["shipper", "shipments", "average transit days"],
+            roles=["key", "figure", "figure"],
+        )
+    )
+    assert spec is not None and "encoding" not in spec
+    views = spec["vconcat"]
+    assert [view["encoding"]["x"]["field"] for view in views] == [
+        "shipments",
+        "average transit days",
+    ]
+    assert [view["encoding"]["y"]["title"] for view in views] == ["shipper", "shipper"]
+    assert spec["data"]["values"][1] == {
+        "shipper_name": "B",
+        "shipments": 743,
+        "average transit days": 15.79,
+    }
+
+
+def test_a_share_of_many_parts_lists_every_part_in_its_own_colour_largest_first() -> None:
+    names = [f"C{i}" for i in range(12)]
+    shares = [20.0, 15.0, 12.0, 10.0, 8.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0]
+    spec = chart_for(
+        table(
+            ["carrier_name", "share of TEU"],
+            [list(r) for r in zip(names, shares, strict=True)],
+            TERMS,
+        )
+    )
+    assert spec is not None
+    colour = spec["encoding"]["color"]
+    assert colour["scale"] == {"scheme": "tableau20"}  # 20 distinct colours, not 10
+    assert colour["legend"]["symbolLimit"] == 0  # every part in the legend
+    assert colour["sort"] == {"field": "share of TEU", "order": "descending"}
+    assert spec["encoding"]["order"]["sort"] == "descending"
+
+
+def test_periods_compared_draw_every_measure() -> None:
+    rng = {"range": {"arrival_date": {"gte": "2025-01-01"}}}
+    query = {
+        "aggs": {
+            "g": {
+                "terms": {"field": "carrier_name"},
+                "aggs": {"p0": {"filter": rng}, "p1": {"filter": rng}},
+            }
+        }
+    }
+    columns = ["carrier_name", "TEU · 2025", "TEU · 2026", "shipments · 2025", "shipments · 2026"]
+    spec = chart_for(
+        table(
+            [*columns, "change", "change %"],
+            [["MSC", 10, 12, 3, 4, 2, 20.0], ["ONE", 8, 6, 2, 2, -2, -25.0]],
+            query,
+            labels=["carrier", *columns[1:], "change", "change %"],
+            roles=["key", "figure", "figure", "figure", "figure", "change", "change_percent"],
+        )
+    )
+    assert spec is not None
+    views = spec["vconcat"]
+    assert [view["transform"][0]["fold"] for view in views] == [columns[1:3], columns[3:5]]
+    assert [view["encoding"]["y"]["title"] for view in views] == ["TEU", "shipments"]
+    assert views[0]["encoding"]["x"]["title"] == "carrier"

@@ -1,18 +1,19 @@
-"""`bosun ask`'s tables as a person reads them: headers in catalog words, figures right-aligned
-in one format per column, percentages and medians at their natural precision, money short (issue
-#38)."""
+"""`bosun ask`'s tables as a person reads them: headers as the answer words them, figures
+right-aligned in one format per column, percentages and medians at their natural precision, money
+in full in the table and short in the text (issue #38)."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import duckdb
 import pytest
 from typer.testing import CliRunner
 
+from bosun.answers.numbers import currency_symbol, percent, said, short
 from bosun.interfaces.cli.app import app
-from bosun.interfaces.numbers import currency_symbol, short, short_in_text
 
 WIDTH = 120
 
@@ -84,7 +85,7 @@ def test_a_date_part_is_headed_in_words(data_dir: Path) -> None:
 
 def test_a_change_in_percent_reads_with_its_sign_and_one_decimal(data_dir: Path) -> None:
     header, body = table(printed(data_dir, "percentage change of TEU per month in 2025"))
-    assert header == ["period", "TEU", "change", "change %"]
+    assert header == ["month", "TEU", "change", "change %"]
     rows = json.loads(printed(data_dir, "percentage change of TEU per month in 2025", "--json"))
     percents = rows["results"][0]["rows"]
     assert column(body, 3)[1].strip() == f"{percents[1][3]:.1f} %"  # "-5.3 %"
@@ -98,7 +99,7 @@ def test_a_median_of_whole_days_is_written_whole(data_dir: Path) -> None:
     assert column(body, 0)[0].strip() == "17"  # not 17.00
 
 
-def test_money_is_short_with_its_currency_in_the_table_and_in_the_text(data_dir: Path) -> None:
+def test_money_is_whole_in_the_table_and_short_in_the_text(data_dir: Path) -> None:
     output = printed(data_dir, "declared value by carrier in 2025")
     header, body = table(output)
     totals = gold(
@@ -108,22 +109,23 @@ def test_money_is_short_with_its_currency_in_the_table_and_in_the_text(data_dir:
     )
     (first, value), *_ = totals
     assert header == ["carrier", "declared value (USD)"]
-    assert column(body, 1)[0].strip() == f"${value / 1e9:.2f} B"  # type: ignore[operator]
+    whole = column(body, 1)[0].strip()  # the table keeps every cent: "$5,198,999,470.25"
+    assert re.fullmatch(r"\$\d{1,3}(,\d{3})+\.\d\d", whole), whole
+    assert float(whole[1:].replace(",", "")) == pytest.approx(value)
     assert right_aligned(column(body, 1))
     assert f"{first} ${value / 1e9:.2f} B" in " ".join(output.split())  # type: ignore[operator]
-    # the JSON answer keeps the figures as numbers
+    # the JSON answer keeps the figures as numbers, and says them short in its text
     answer = json.loads(printed(data_dir, "declared value by carrier in 2025", "--json"))
     assert answer["results"][0]["rows"][0] == [first, pytest.approx(value)]
+    assert f"{first} ${value / 1e9:.2f} B" in answer["answer"]  # type: ignore[operator]
 
 
-def test_a_listing_heads_its_fields_in_catalog_words_and_shortens_money_only(
+def test_a_listing_heads_its_fields_in_catalog_words_and_writes_money_whole(
     data_dir: Path,
 ) -> None:
     header, body = table(printed(data_dir, "show the 5 most valuable shipments in 2025"))
     assert header[:3] == ["bol number", "value", "arrival date"]
-    assert all(
-        cell.strip().startswith("$") and cell.strip().endswith(" M") for cell in column(body, 1)
-    )
+    assert all(cell.strip().startswith("$") and cell.strip()[-3] == "." for cell in column(body, 1))
     assert column(body, 2)[0].strip().startswith("2025-")
 
 
@@ -141,15 +143,27 @@ def test_short_figures(value: float, currency: str | None, said: str) -> None:
     assert short(value, currency) == said
 
 
-def test_only_money_and_figures_of_a_million_or_more_are_shortened_in_text() -> None:
-    text = (
-        "MSC 5,198,999,470.25 USD; in all 29,462,538,388.96, over 24,946 records; "
-        "ZIMU0272575553 (28,903,535.77) on 2026-06-15, 1,045 more"
-    )
-    assert short_in_text(text, {"USD": "$"}) == (
-        "MSC $5.20 B; in all 29.46 B, over 24,946 records; "
-        "ZIMU0272575553 (28.90 M) on 2026-06-15, 1,045 more"
-    )
+@pytest.mark.parametrize(
+    ("value", "unit", "written"),
+    [
+        (2_410_725_382.79, "USD", "$2.41 B"),  # money short with its symbol
+        (512.3, "USD", "$512.30"),
+        (29_462_538_388.96, None, "29.46 B"),  # a million or more short
+        (24_946, None, "24,946"),
+        (17.0, "days", "17"),  # no false precision
+        (16.14, "days", "16.14"),
+        (0.1234567, None, "0.1235"),
+    ],
+)
+def test_a_figure_in_a_sentence(value: float, unit: str | None, written: str) -> None:
+    assert said(value, unit) == written
+
+
+@pytest.mark.parametrize(
+    ("value", "written"), [(-2.30, "-2.3 %"), (12.0, "12 %"), (0.25, "0.25 %")]
+)
+def test_a_percentage_at_its_natural_precision(value: float, written: str) -> None:
+    assert percent(value) == written
 
 
 def test_a_currency_is_a_currency_code_as_the_catalog_writes_it() -> None:

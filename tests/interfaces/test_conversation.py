@@ -569,3 +569,19 @@ def test_a_follow_up_of_a_flagged_turn_says_the_word_again(
         "group by 1 order by 1",
     )
     assert by_carrier.not_understood == ["bicycles"]
+
+
+def test_an_average_per_period_has_no_period_for_a_superlative_to_point_at(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    """A row's cell is a period only by its role in the result table: an average per month's one row
+    ([average, months, total]) holds no period, so its figure is never read as a date (it crashed on
+    `Invalid isoformat string: '14579.83'` when the first cell was taken for one)."""
+    average = session.ask("average TEU per month this year", "a")
+    total = sql(
+        gold,
+        "select sum(teu) from shipments where arrival_date between '2026-01-01' and '2026-06-15'",
+    )[0][0]
+    assert average.status == "done" and rows(average) == [[round(total / 6, 2), 6, total]]
+    busiest = session.ask("and the busiest one?", "a")
+    assert busiest.status == "done" and busiest.not_understood == ["busiest"], busiest.answer

@@ -141,7 +141,7 @@ def test_compare_trend_clarify_follow_up_and_reload(page: Any) -> None:
         "download CSV",
         "download XLSX",
     ]
-    assert trend.locator("th").first.inner_text() == "period"
+    assert trend.locator("th").first.inner_text() == "month"  # the answer's heading
     counts = trend.locator("tbody td.num").all_inner_texts()
     # thousands grouped, every row
     assert all(re.fullmatch(r"\d{1,3}(,\d{3})*", c) for c in counts), counts
@@ -168,6 +168,35 @@ def test_compare_trend_clarify_follow_up_and_reload(page: Any) -> None:
     shot(page, "6-after-reload")
 
 
+TEXTS = "all => all.map(t => t.textContent)"  # an SVG text has no inner text
+
+
+def test_charts_are_titled_in_the_answers_words_and_draw_every_measure(page: Any) -> None:
+    answer = ask(page, "Top 5 shippers to LA and their average transit times", 1)
+    answer.locator(".chart[data-mark=bar] svg .mark-rect path").first.wait_for()
+    titles = answer.locator(".chart svg .role-axis-title text").evaluate_all(TEXTS)
+    # two measures, two views: each axis titled as the table heads its column
+    assert sorted(set(titles)) == ["average transit days", "shipments", "shipper"], titles
+    assert not any("_" in title for title in titles)
+    assert answer.locator("th").all_inner_texts() == [
+        "shipper",
+        "shipments",
+        "average transit days",
+    ]
+    shot(page, "7-chart-titles-two-measures")
+
+    share = ask(page, "share of TEU by carrier in 2025", 2)
+    share.locator(".chart svg .mark-rect path").first.wait_for()
+    legend = share.locator(".chart svg .role-legend-label text").evaluate_all(TEXTS)
+    assert len(legend) == len(share.locator("tbody tr").all()) == 12  # every part in the legend
+    colours = share.locator(".chart svg .role-legend-symbol path").evaluate_all(
+        "all => all.map(p => p.getAttribute('fill'))"
+    )
+    assert len(set(colours)) == 12, colours  # each in a colour of its own
+    assert legend[0] == share.locator("tbody tr td").first.inner_text()  # largest first
+    shot(page, "8-share-full-legend")
+
+
 @pytest.fixture
 def phone(browser: Any, data_dir: Path, tmp_path: Path) -> Iterator[Any]:
     with bosun_serve(data_copy(data_dir, tmp_path / "d")) as base:
@@ -176,6 +205,16 @@ def phone(browser: Any, data_dir: Path, tmp_path: Path) -> Iterator[Any]:
         opened.goto(base + "/")
         yield opened
         opened.close()
+
+
+def test_a_chart_of_two_measures_fits_a_phone(phone: Any) -> None:
+    answer = ask(phone, "Top 5 shippers to LA and their average transit times", 1)
+    chart = answer.locator(".chart")
+    chart.locator("svg .mark-rect path").first.wait_for()
+    inside, drawn = chart.evaluate("c => [c.clientWidth, c.scrollWidth]")
+    assert drawn <= inside, (drawn, inside)  # both views, axes and all, within the page
+    chart.scroll_into_view_if_needed()
+    shot(phone, "phone-chart-two-measures")
 
 
 def test_a_phone_sized_page_starts_with_suggestions_and_answers_without_sideways_scrolling(

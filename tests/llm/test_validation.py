@@ -241,6 +241,29 @@ PHENOMENA = {
         {"steps": [{"kind": "has_all", "field": "port_of_lading", "values": ["BUSAN", "HAMBURG"]}]},
         "'port_of_lading' value 'HAMBURG' is not among the candidates offered",
     ),
+    # the coverage audit (issue 34): words of the question no part of a valid reading uses
+    "a-value-left-unread": Wrong(
+        "reefer TEU into Houston in 2025",
+        {
+            "measures": [TEU],
+            "filters": [HOUSTON, {"field": "container_type", "values": ["20RF", "40RF"]}],
+            "time": {**YEAR_2025, "words": "in 2025"},
+        },
+        {"filters": [HOUSTON]},
+        "the reading leaves unread “reefer”: read as value, but no part of the reading uses it",
+    ),
+    "a-quantity-read-as-a-year": Wrong(
+        "ports with more than 500 shipments in 2025",
+        {
+            "measures": [COUNT],
+            "group_by": ["port_of_unlading"],
+            "steps": [{"kind": "threshold", "gt": 500}],
+            "time": {**YEAR_2025, "words": "in 2025"},
+        },
+        {"steps": []},
+        "the reading leaves unread “more than 500”: a quantity after a comparison word; the "
+        "reading bounds nothing by it",
+    ),
     "a-set-test-with-nothing-grouped": Wrong(
         "carriers that never called at Savannah",
         {

@@ -37,7 +37,7 @@ from pydantic import TypeAdapter
 
 from bosun.catalog import Catalog, load_catalog
 from bosun.ledger import Ledger, charged
-from bosun.understanding import Understanding
+from bosun.understanding import Audit, Turn, Understanding
 from bosun.understanding.meaning import Link, Meaning, Measure, Step
 from bosun.understanding.names import normalize
 from bosun.understanding.reading import AskedBack, GoalReading, PastTurn, Reading
@@ -89,7 +89,9 @@ def scripted(item: dict[str, Any], domain: str) -> Understanding:
     model = ToolFakeModel(
         responses=[*earlier, tool_call("ModelReading", model_reading(item, rules))]
     )
-    return LLMUnderstanding(client(model), rules)
+    # the expected readings state only the parts an item checks: the audit would find the rest
+    # unread, so these items test the plumbing without it (tests/llm/test_audit.py tests it)
+    return LLMUnderstanding(client(model), rules, audited=False)
 
 
 def _items() -> list[Any]:
@@ -118,7 +120,23 @@ def read_item(name: str, item: dict[str, Any]) -> tuple[Reading, Catalog]:
         reading = understanding.read(item["q"], history, today)
     # the rules' reading would test nothing here
     assert ledger.notes == [], "the model's reading was refused"
-    return reading, catalog(domain)
+    if name == "llm-plumbing":
+        return reading, catalog(domain)
+    return audited(reading, item["q"], backend("rules", domain).audit, today), catalog(domain)
+
+
+def audited(reading: Reading, question: str, audit: Audit, today: dt.date) -> Reading:
+    """The reading as the turn goes on with it: after the coverage audit (issue 34), which says the
+    words a reading leaves unread as not understood, as the graph's audit node does."""
+    goals = []
+    for i, goal in enumerate(reading.goals, 1):
+        if goal.meaning is not None:
+            beside = [g.meaning for g in reading.goals if g is not goal and g.text == goal.text]
+            turn = Turn(question, reading.continuation, i, [m for m in beside if m])
+            meaning, _ = audit.reviewed(goal.meaning, today, turn)
+            goal = goal.model_copy(update={"meaning": meaning})
+        goals.append(goal)
+    return reading.model_copy(update={"goals": goals})
 
 
 def past(question: str, reading: Reading) -> PastTurn:

@@ -24,7 +24,7 @@ from bosun.answers.assumed import assumptions, linked
 from bosun.answers.diagnosis import diagnosis
 from bosun.answers.fields import definitions, field_columns, field_list, fields_title
 from bosun.answers.listings import page_line
-from bosun.answers.names import part_names
+from bosun.answers.names import held_keys, key_names, part_names
 from bosun.answers.notes import model_clause_read, model_clause_unused, model_text_unused
 from bosun.answers.objects import (
     attribute_label,
@@ -64,6 +64,8 @@ __all__ = [
     "field_columns",
     "field_list",
     "fields_title",
+    "held_keys",
+    "key_names",
     "linked",
     "model_clause_read",
     "model_clause_unused",

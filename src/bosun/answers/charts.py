@@ -12,7 +12,12 @@ The shape is read from the executed query and the rows, never from the question'
     2, the inner ranked (top N within each group) → grouped bars
     a running total or a change (cumulative_sum, derivative) → its line, not the figure it runs over
     a filter agg per period      → grouped bars, one per period (period_charts.py)
-    1, a measure named as a share (share, percent, %) → one stacked bar of the shares
+    1, a measure named as a share (share, percent, %) → one stacked bar of the shares, largest
+                                                        first, every part in the legend
+
+Every measure the table holds is drawn: several are views stacked one above the other, each on its
+own scale. Axes are titled with the headings the answer gives its columns (`labels`), never with
+field names; periods are named as people write them ("Jan 2025") and lie level.
 
 A spec is validated against the vendored Vega-Lite JSON schema before it is returned.
 """
@@ -25,7 +30,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from bosun.answers.period_charts import compares_periods, period_bars
+from bosun.answers.period_charts import compares_periods, composed, period_bars
 from bosun.answers.periods import period_cell
 from bosun.answers.tables import ChartSource
 from bosun.understanding.grammar import english
@@ -52,23 +57,57 @@ def chart_for(table: ChartSource) -> dict[str, Any] | None:
     if levels == 0 or levels >= len(table.columns) or len(table.rows) < 2:
         return None
     aggs = (table.query or {}).get("aggs") or {}
-    at = len(table.columns) - 1 if _pipelined(aggs) else levels
-    dims, measure = table.columns[:levels], table.columns[at]
-    if not all(_is_number(row[at]) or (at > levels and row[at] is None) for row in table.rows):
+    drawn = [at for at in _drawn(table, levels, aggs) if _numbers(table, at, levels)]
+    if not drawn:
         return None
+    dims = table.columns[:levels]
     time = next((d for i, d in enumerate(dims) if _all_dates(table.rows, i)), None)
-    spec = _spec(table, dims, measure, time, _ranked_within(aggs))
+    spec = _spec(table, dims, [table.columns[at] for at in drawn], time, _ranked_within(aggs))
     validate(spec)
     return spec
 
 
+def _drawn(table: ChartSource, levels: int, aggs: dict[str, Any]) -> list[int]:
+    """Where the figures to draw are: a running total or a change alone (the table's last column),
+    else every measure's figure (the first column after the groups, for a table without roles)."""
+    if _pipelined(aggs):
+        return [len(table.columns) - 1]
+    figures = [at for at, role in enumerate(table.roles) if role == "figure" and at >= levels]
+    return figures or [levels]
+
+
+def _numbers(table: ChartSource, at: int, levels: int) -> bool:
+    """Every cell of the column is a number (a change's first period may have none)."""
+    return all(_is_number(row[at]) or (at > levels and row[at] is None) for row in table.rows)
+
+
 def _spec(
-    table: ChartSource, dims: list[str], measure: str, time: str | None, ranked: bool
+    table: ChartSource, dims: list[str], measures: list[str], time: str | None, ranked: bool
 ) -> dict[str, Any]:
-    others = [d for d in dims if d != time]
+    """One view per measure, each titled in the answer's words; several are stacked one above the
+    other, each on its own scale (TEU and days share no axis)."""
     values = [dict(zip(table.columns, row, strict=False)) for row in table.rows]
+    order: list[str] = []
     if time:
         values, order = _named_periods(table, time, values)
+    titles = dict(zip(table.columns, table.labels, strict=False))
+    views = [_view(table, dims, measure, time, order, ranked, titles) for measure in measures]
+    top = {"$schema": SCHEMA_URL, "title": table.title, "data": {"values": values}}
+    return composed(top, views)
+
+
+def _view(
+    table: ChartSource,
+    dims: list[str],
+    measure: str,
+    time: str | None,
+    order: list[str],
+    ranked: bool,
+    titles: dict[str, str],
+) -> dict[str, Any]:
+    """The mark and encoding that draw one measure."""
+    others = [d for d in dims if d != time]
+    if time:
         mark, encoding = "line", _line(time, measure, others, order)
     elif len(dims) == 2 and ranked:
         mark, encoding = "bar", _grouped(dims[0], measure, dims[1])
@@ -78,12 +117,10 @@ def _spec(
         mark, encoding = "bar", _share(dims[0], measure)
     else:
         mark, encoding = "bar", _bars(dims[0], measure)
+    for channel in encoding.values():
+        if "title" in channel:  # the answer's heading of the column, never its name
+            channel["title"] = titles.get(channel["field"], channel["field"])
     return {
-        "$schema": SCHEMA_URL,
-        "title": table.title,
-        "width": "container",
-        "autosize": {"type": "fit-x"},
-        "data": {"values": values},
         "mark": {"type": mark, "tooltip": True, **({"point": True} if mark == "line" else {})},
         "encoding": encoding,
     }
@@ -116,15 +153,31 @@ def _interval(aggs: dict[str, Any]) -> str | None:
     return None
 
 
+# the periods' names read level; those that would overlap are left out, never turned on end
+LEVEL_LABELS = {"labelAngle": 0, "labelOverlap": "greedy"}
+MANY_COLOURS = "tableau20"  # distinct colours for up to 20 parts (the default has 10)
+
+
 def _line(time: str, measure: str, others: list[str], order: list[str]) -> dict[str, Any]:
     # the periods are named, so the axis is ordinal, in time order; a temporal axis would write
     # dates its own way
     encoding = {
-        "x": {"field": time, "type": "ordinal", "sort": order, "title": time},
+        "x": {
+            "field": time,
+            "type": "ordinal",
+            "sort": order,
+            "title": time,
+            "axis": dict(LEVEL_LABELS),
+        },
         "y": {"field": measure, "type": "quantitative", "title": measure},
     }
     if others:
-        encoding["color"] = {"field": others[0], "type": "nominal", "title": others[0]}
+        encoding["color"] = {
+            "field": others[0],
+            "type": "nominal",
+            "title": others[0],
+            "scale": {"scheme": MANY_COLOURS},
+        }
     return encoding
 
 
@@ -140,7 +193,12 @@ def _stacked(dim: str, measure: str, part: str) -> dict[str, Any]:
     return {
         "x": {"field": dim, "type": "nominal", "sort": None, "title": dim},
         "y": {"field": measure, "type": "quantitative", "stack": "zero", "title": measure},
-        "color": {"field": part, "type": "nominal", "title": part},
+        "color": {
+            "field": part,
+            "type": "nominal",
+            "title": part,
+            "scale": {"scheme": MANY_COLOURS},
+        },
     }
 
 
@@ -149,7 +207,12 @@ def _grouped(dim: str, measure: str, part: str) -> dict[str, Any]:
         "x": {"field": dim, "type": "nominal", "sort": None, "title": dim},
         "y": {"field": measure, "type": "quantitative", "title": measure},
         "xOffset": {"field": part, "type": "nominal", "sort": None},
-        "color": {"field": part, "type": "nominal", "title": part},
+        "color": {
+            "field": part,
+            "type": "nominal",
+            "title": part,
+            "scale": {"scheme": MANY_COLOURS},
+        },
     }
 
 
@@ -167,9 +230,20 @@ def _ranked_within(aggs: dict[str, Any]) -> bool:
 
 
 def _share(dim: str, measure: str) -> dict[str, Any]:
+    """One bar cut in its parts, largest first, each part in a colour of its own and every part in
+    the legend."""
+    largest_first = {"field": measure, "order": "descending"}
     return {
         "x": {"field": measure, "type": "quantitative", "stack": "normalize", "title": measure},
-        "color": {"field": dim, "type": "nominal", "sort": None, "title": dim},
+        "color": {
+            "field": dim,
+            "type": "nominal",
+            "sort": largest_first,
+            "title": dim,
+            "scale": {"scheme": MANY_COLOURS},
+            "legend": {"orient": "bottom", "columns": 3, "symbolLimit": 0, "labelLimit": 0},
+        },
+        "order": {"field": measure, "type": "quantitative", "sort": "descending"},
     }
 
 

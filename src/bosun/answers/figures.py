@@ -1,6 +1,7 @@
 """Figures as a person reads them: thousands separated, a unit after its number, a measure named.
 
-"67 shipments", "total TEU: 1,234", "average transit days: 23.50", "MAERSK January 2025".
+"67 shipments", "total TEU: 1,234", "average transit days: 23.5", "total declared value (USD): $2.41
+B", "MAERSK January 2025". The numbers themselves are `numbers`' to write.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bosun.answers.grammar import writing
+from bosun.answers.numbers import currency_symbol, said
 from bosun.answers.periods import period_cell
 from bosun.query import Table
 from bosun.understanding import Meaning, Measure
@@ -17,33 +19,24 @@ LISTED = 5  # the rows an answer's text lists; the rest are in its table
 
 
 def figure(value: Any, unit: str | None = None) -> str:
-    """A figure as a person reads it: thousands separated, the unit after it."""
+    """A figure as a person reads it: at its natural precision, money and large figures short, a
+    unit that is no currency after it ("1,234 TEU", "$2.41 B", "17 days")."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
-    number = _number(value)
-    return f"{number} {unit}" if unit else number
-
-
-def _number(value: int | float) -> str:
-    """A whole number with its thousands separated, a fraction to two places, a small one to four
-    significant digits."""
-    if isinstance(value, int):
-        return f"{value:,}"
-    if abs(value) >= 1:
-        return f"{value:,.2f}"
-    return f"{value:.4g}"
+    number = said(value, unit)
+    return f"{number} {unit}" if unit and currency_symbol(unit) is None else number
 
 
 def stated(figures: list[tuple[Measure, Any]]) -> str:
     """Figures with what each is: "67 shipments", "total TEU: 1,234", "average transit days:
-    23.50"."""
+    23.5"."""
     return "; ".join(_stated(measure, value) for measure, value in figures)
 
 
 def _stated(measure: Measure, value: Any) -> str:
     if counts(measure):
         return f"{figure(value)} {measure.label}"
-    return f"{measure_words(measure)}: {figure(value)}"
+    return f"{measure_words(measure)}: {said_of(value, measure.unit)}"
 
 
 def counts(measure: Measure) -> bool:
@@ -85,8 +78,17 @@ def and_listed(items: list[str]) -> str:
 
 
 def amount(value: float) -> str:
-    """A figure compared in a ranking or a trend: whole, or to two places."""
-    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}"
+    """A figure compared in a ranking or a trend: at its natural precision, short from a
+    million."""
+    return said(value)
+
+
+def said_of(value: Any, unit: str | None) -> str:
+    """A measure's figure after its name ("total declared value (USD): $2.41 B"): money with its
+    symbol, any other unit left to the name."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    return said(value, unit)
 
 
 def percent_of(part: float, whole: float) -> str:

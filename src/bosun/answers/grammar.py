@@ -199,6 +199,8 @@ class Refusals(_Data):
     instead: str
     nothing_asked: str
     mostly_unread: str
+    by_examples: str
+    by_any_field: str
     unknown_term: str
     unknown_object: str
     not_in_glossary: str

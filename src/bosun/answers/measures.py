@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bosun.answers import numbers
 from bosun.answers.figures import LISTED, more_rows, no_rows
 from bosun.answers.grammar import Measures, writing
 from bosun.answers.periods import period_cell
@@ -130,7 +131,7 @@ def _of_part(measure: Measure, meaning: Meaning, catalog: Catalog) -> str:
 def _percent(value: Any) -> str:
     if value is None:
         return writing().shared.not_available
-    return f"{value:.2f} %"
+    return numbers.percent(value)
 
 
 def _number(value: Any) -> str:
@@ -138,7 +139,7 @@ def _number(value: Any) -> str:
         return writing().shared.not_available
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
-    return f"{value:,}" if isinstance(value, int) else f"{value:,.2f}"
+    return numbers.said(value)
 
 
 def _words() -> Measures:

@@ -42,13 +42,22 @@ def mostly_unread(text: str, unread: list[str], catalog: Catalog) -> str:
         text=text[:80],
         words=", ".join(f"“{w}”" for w in unread),
         records=catalog.record.index,
-        examples=", ".join(_examples(catalog)),
+        examples=_asked_by(catalog),
     )
+
+
+def _asked_by(catalog: Catalog) -> str:
+    """ "for example by genre, media type", or, with no word to offer, a clause that stays true."""
+    examples = _examples(catalog)
+    if not examples:
+        return _words().by_any_field
+    return _words().by_examples.format(examples=", ".join(examples))
 
 
 def _examples(catalog: Catalog) -> list[str]:
     """Up to three words to ask by: the names' entities, else the record's dimensions, else its
-    measures, so a catalog without names (a file of numbers and codes) still offers some."""
+    measures, else any of its fields, so a catalog without names (a file of numbers and codes) still
+    offers some; never an empty word."""
     entities = [spec.words[0] for spec in catalog.spec.entities.values() if spec.words]
     dimensions = [
         (field.synonyms or [name.replace("_", " ")])[0]
@@ -56,7 +65,12 @@ def _examples(catalog: Catalog) -> list[str]:
         if field.role == "dimension"
     ]
     measures = [spec.words[0] for spec in catalog.spec.measures.values() if spec.words]
-    return (entities or dimensions or measures)[:3]
+    fields = [
+        (field.synonyms or [name.replace("_", " ")])[0]
+        for name, field in catalog.record.fields.items()
+    ]
+    found = [[w for w in words if w.strip()] for words in (entities, dimensions, measures, fields)]
+    return next((words for words in found if words), [])[:3]
 
 
 def unknown_term(term: str, catalog: Catalog) -> str:

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from bosun.answers.figures import LISTED, ended, more_rows, no_rows
+from bosun.answers import numbers
+from bosun.answers.figures import LISTED, ended, figure, more_rows, no_rows
 from bosun.answers.grammar import Steps, writing
 from bosun.answers.periods import period_cell
 from bosun.query import GROUP_CAP, Table, period_end, periods_between
@@ -47,11 +48,8 @@ def summary(meaning: Meaning, table: Table, noun: Noun, over: str) -> str:
 
 
 def _figure(value: Any, unit: str | None = None) -> str:
-    """A step's figure: thousands separated, a fraction to two places, the unit after it."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return str(value)
-    number = f"{value:,}" if isinstance(value, int) else f"{value:,.2f}"
-    return f"{number} {unit}" if unit else number
+    """A step's figure: at its natural precision, money short, the unit after it."""
+    return figure(value, unit)
 
 
 def _bound(meaning: Meaning, step: Threshold) -> str:
@@ -251,7 +249,7 @@ def _moved(
 ) -> str:
     """ "2,105 → 2,095 (-10, -0.5 %)": the figure before, the last, and the change."""
     in_percent = table.cell(last, "change_percent") if percent else None
-    said = f", {_figure(in_percent)} %" if in_percent is not None else ""
+    said = f", {numbers.percent(in_percent)}" if in_percent is not None else ""
     change = _signed(table.cell(last, "change"))
     was, now = _figure(table.figure(before), unit), _figure(table.figure(last), unit)
     return f"{was} → {now} ({change}{said})"

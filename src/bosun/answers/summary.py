@@ -12,7 +12,7 @@ from typing import Any
 
 from bosun import query
 from bosun.answers import compared, measures, steps
-from bosun.answers.figures import counts, figure, key, no_rows, stated
+from bosun.answers.figures import counts, key, no_rows, said_of, stated
 from bosun.answers.grammar import writing
 from bosun.answers.listings import found, listing
 from bosun.answers.names import code_names, with_names
@@ -80,7 +80,7 @@ def _one_figure(figures: list[tuple[Measure, Any]], over: Over) -> str:
     if len(figures) == 1:
         measure, value = figures[0]
         said = words.one_figure.format(
-            measure=measure_words(measure), records=over.named, figure=figure(value)
+            measure=measure_words(measure), records=over.named, figure=said_of(value, measure.unit)
         )
         return said[0].upper() + said[1:]
     return words.figures.format(records=over.named, figures=stated(figures))

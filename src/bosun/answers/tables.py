@@ -19,6 +19,16 @@ class ChartSource(Protocol):
     def columns(self) -> list[str]: ...
 
     @property
+    def labels(self) -> list[str]:
+        """Each column's heading in words: a chart's axis titles."""
+        ...
+
+    @property
+    def roles(self) -> list[Any]:
+        """Each column's role (key, period, figure …); empty for a table no query made."""
+        ...
+
+    @property
     def rows(self) -> list[list[Any]]: ...
 
     @property

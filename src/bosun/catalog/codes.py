@@ -34,6 +34,11 @@ def _sets() -> list[CodeSet]:
     ]
 
 
+def code_words() -> list[list[str]]:
+    """The words of each code of every code set ("female", "women" for F)."""
+    return [words for code_set in _sets() for words in code_set.words.values()]
+
+
 def code_set_of(column: Column) -> CodeSet | None:
     """The smallest common code set that holds every value of a keyword column; None where none
     does."""

@@ -16,20 +16,39 @@ from typing import Any
 
 import yaml
 
-from bosun.catalog.codes import code_outcome, code_set_of, code_values, code_why, is_letter_code
+from bosun.catalog.codes import (
+    code_outcome,
+    code_set_of,
+    code_values,
+    code_why,
+    flag_word,
+    is_letter_code,
+)
+from bosun.catalog.flags import flag_value, is_number_flag, number_flag_values, share_measures
 from bosun.catalog.gaps import gap_notes
+from bosun.catalog.levels import draft_levels, levels_of, mark_averaged
 from bosun.catalog.linked import distinct_values, link_note, linked_attributes
 from bosun.catalog.loader import index_rows
+from bosun.catalog.money import takings_gap, takings_on_sums_only
 from bosun.catalog.parts import is_clock_values, part_name
 from bosun.catalog.profile import MANY_VALUES, MOST_COLUMNS, Column, IndexProfile, profile_index
-from bosun.catalog.rows import RowNoun, event_verbs, record_noun, row_why
-from bosun.catalog.summaries import per_row_statistics, summarise, summary_of, summary_why
+from bosun.catalog.quantities import quantity_words
+from bosun.catalog.rows import RowNoun, event_verbs, record_noun, row_nouns, row_why
+from bosun.catalog.summaries import (
+    Summary,
+    is_statistic,
+    per_row_statistics,
+    summarise,
+    summary_of,
+    summary_why,
+)
 from bosun.catalog.things import thing_measure, thing_of, thing_why
 from bosun.catalog.words import (
     _has,
     _words,
     paired_extreme,
     phrase,
+    pieces,
     plural,
     row_name,
     singular,
@@ -40,6 +59,7 @@ from bosun.engines.base import Engine
 from bosun.errors import CatalogError
 
 _FEW_WORDS = 30  # a vocabulary of values, not a list of names
+_NUMBERS = {"integer", "long", "float", "double"}
 
 
 # -- roles ----------------------------------------------------------------------------------------
@@ -47,13 +67,24 @@ def is_date_part(column: Column) -> bool:
     """A year, month, hour … column: its name holds a date-part word, and its values are no larger
     than that part takes (the evidence that "delay_min" with values up to 90 is a delay, not a
     minute), all whole ("temp_min" of 5.6 is a temperature)."""
-    if not _has(column.name, "date_parts") or _fractional(column):
+    if not _names_a_period(column.name) or _fractional(column):
         return False
     if not isinstance(column.high, int | float):
         return True
     most: dict[str, int] = _words()["date_part_most"]
     named = [most[w] for w in [*words_of(column.name), column.name.replace("_", "")] if w in most]
     return not named or column.high <= max(named)
+
+
+def _names_a_period(name: str) -> bool:
+    """The name's head is a date part ("order_year", "month_num", "weekday"), not a word before it:
+    "week_nights" counts nights, "hour_rate" is a rate."""
+    parts = {str(w) for w in _words()["date_parts"]}
+    ids = {str(w) for w in _words()["id_words"]}
+    words = [p for w in words_of(name) for p in pieces(w)]
+    while len(words) > 1 and words[-1] in ids:
+        words = words[:-1]
+    return name.replace("_", "") in parts or bool(words and words[-1] in parts)
 
 
 def _fractional(column: Column) -> bool:
@@ -90,6 +121,10 @@ def decide(column: Column, rows: int, record: str = "") -> Decision:
         return Decision(column.type, f"{column.type} values")
     if column.type == "boolean":
         return Decision("dimension", "yes/no values")
+    if is_number_flag(column):
+        return Decision(
+            "dimension", "values 0 and 1: a flag, never summed", outcome="a flag read by its name"
+        )
     if is_date_part(column):
         return Decision("dimension", "a date part by its name and values")
     if is_clock(column):
@@ -295,16 +330,22 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     )
     decisions.update(_coded(record, decisions))
     per_row_statistics(measures)
+    measures.update(share_measures(_flags(record, fields)))
     periodic = {name for name, column in record.columns.items() if is_date_part(column)}
     numbers = {name for name, d in decisions.items() if d.record_number}
     summary = summary_of(
         engine, record, {name: d.role for name, d in decisions.items()}, periodic, numbers
     )
     count = _noun(record.index).replace(" ", "_")
-    figure = summarise(record, summary, measures, count) if summary else None
+    levels = levels_of(record, fields) if summary and len(summary.places) == 1 else []
+    draft_levels(record, levels, fields, measures)
+    figure = summarise(record, summary, measures, count, levels) if summary else None
+    takings_on_sums_only(measures)
+    mark_averaged(fields, measures)
+    decisions.update({name: _level_decision(record, name, summary) for name in levels})
     keys = {ref.index: _reference_key(ref) for ref in references}
     links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]
-    decisions.update(_named_codes(references, links, keys, fields))
+    decisions.update(_named_codes(record, references, links, keys, fields))
     draft: dict[str, Any] = {
         "domain": record.index,
         "description": (
@@ -325,11 +366,12 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     text = yaml.safe_dump(draft, sort_keys=False, allow_unicode=True, width=120)
     row = record_noun(record.index, record.columns)
     what_a_row_is = [row_why(record.index, row)] if row else []
-    what_a_row_is += [summary_why(record, summary, figure)] if summary else []
+    what_a_row_is += [summary_why(record, summary, figure, levels)] if summary else []
     notes = [_note(record, name, decisions[name], measures) for name in fields]
     notes += [link_note(name, spec) for name, spec in draft["links"].items()]
     codes = [name for name, decision in decisions.items() if _code(name, decision, periodic)]
     gaps = gap_notes(record, fields, measures, codes, {link.column for link in links})
+    gaps += takings_gap(measures, _prices(record, measures))
     return Draft(text, [*what_a_row_is, *notes, *gaps])
 
 
@@ -363,6 +405,36 @@ def _coded(record: IndexProfile, decisions: dict[str, Decision]) -> dict[str, De
     return found
 
 
+def _prices(record: IndexProfile, measures: dict[str, Any]) -> list[str]:
+    """Money columns drafted only as averages: prices per row."""
+    drafted: dict[str, set[str]] = {}
+    for measure in measures.values():
+        if measure.get("field") in record.columns:
+            drafted.setdefault(str(measure["field"]), set()).add(str(measure["agg"]))
+    return [
+        name
+        for name, aggs in drafted.items()
+        if aggs == {"avg"} and _is_money(record.columns[name], _NUMBERS)
+    ]
+
+
+def _level_decision(record: IndexProfile, name: str, summary: Summary | None) -> Decision:
+    things = " and ".join(phrase(p) for p in summary.places) if summary else ""
+    period = summary.period if summary else ""
+    return Decision("measure", f"a level of a {things} in a {period}, not an amount")
+
+
+def _flags(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, tuple[str, str]]:
+    """Each flag field, the value that holds and the word said for it (flags.py)."""
+    found = {}
+    for name, field in fields.items():
+        values = field.get("values", {})
+        value = flag_value(record.columns[name], values) if name in record.columns else None
+        if value is not None:
+            found[name] = (value, str(values[value][0]))
+    return found
+
+
 def _things(record: IndexProfile, measures: dict[str, Any], said: set[str]) -> dict[str, str]:
     """Repeated ids (things.py) and the noun each counts, where no field, reference or measure has
     that word yet: "customers" that a name column or a reference object answers is counted through
@@ -379,15 +451,21 @@ def _things(record: IndexProfile, measures: dict[str, Any], said: set[str]) -> d
 def _note(record: IndexProfile, name: str, decision: Decision, measures: dict[str, Any]) -> str:
     """ "price: money on sale records → sum 'revenue' and average 'average price'"."""
     made = [
-        f"{_AGG_SAID.get(m['agg'], m['agg'])} '{m['label']}'"
+        f"{_said_agg(m)} '{m['label']}'"
         for m in measures.values()
-        if m.get("field") == name
+        if m.get("field") == name or name in (m.get("share") or {})
     ]
     why = decision.why
     if made and _money_on_sales(record, record.columns[name]):
         why = "money on sale records"
-    outcome = " and ".join(made) if made else decision.outcome or decision.role
-    return f"{name}: {why} → {outcome}"
+    outcome = " and ".join([*([decision.outcome] if decision.outcome else []), *made])
+    return f"{name}: {why} → {outcome or decision.role}"
+
+
+def _said_agg(measure: dict[str, Any]) -> str:
+    if measure.get("share"):
+        return "share"
+    return _AGG_SAID.get(measure["agg"], measure["agg"])
 
 
 def derived_parts(record: IndexProfile) -> dict[str, dict[str, str]]:
@@ -483,7 +561,7 @@ def _field(
     """A record field's draft; `names` are the record's columns (the evidence of a pair: "temp_min",
     "temp_max")."""
     words = phrase(column.name)
-    said = spoken(column.name, names)
+    said = spoken(column.name, names, quantity=role == "measure")
     named = list(
         dict.fromkeys([words, said, *([coordinate_of(column) or words] if column.numeric else [])])
     )
@@ -498,11 +576,22 @@ def _field(
     unit = unit_of(column.name, names)
     if unit and role == "measure":
         field["unit"] = unit
+    measured = quantity_words(column.name) if role == "measure" else {}
+    if measured:  # "milliseconds" is a length: "track length", "longer than"
+        field["synonyms"] = list(dict.fromkeys([*synonyms, *measured["synonyms"]]))
+        field["adjectives"] = measured["adjectives"]
     if column.subfields:
         field["subfields"] = column.subfields
     code_set = code_set_of(column) if role == "dimension" else None
     if column.type == "boolean":
         field["values"] = {"true": [words]}
+    elif is_number_flag(column):
+        # its name says the value that holds ("married"), not the field: "how many married" counts
+        # the rows where it holds, never the flag's two values
+        field["values"] = number_flag_values(
+            [flag_word(column.name), spoken(flag_word(column.name))]
+        )
+        field["synonyms"] = []
     elif code_set is not None:
         field["values"] = code_values(column, code_set)
     elif role == "dimension" and is_vocabulary(column):
@@ -534,7 +623,7 @@ def _reference_role(is_key: bool, column_type: str) -> str:
 
 
 def _description(column: Column, role: str, names: Collection[str] = ()) -> str:
-    what = spoken(column.name, names).capitalize()
+    what = spoken(column.name, names, quantity=role == "measure").capitalize()
     if role == "date" and column.low is not None:
         return f"{what}, from {str(column.low)[:10]} to {str(column.high)[:10]}."
     if role == "dimension" and column.distinct:
@@ -658,25 +747,34 @@ def _reference_object(ref: IndexProfile, key: str) -> dict[str, Any]:
 
 
 def _named_codes(
+    record: IndexProfile,
     references: list[IndexProfile],
     links: list[Link],
     keys: dict[str, str],
     fields: dict[str, dict[str, Any]],
 ) -> dict[str, Decision]:
     """A record column that alone holds a reference's codes, which the reference names ("UA" →
-    "United Air Lines Inc."): the reference's noun is a word of the column ("by airline"); its names
-    read as the codes (entities)."""
+    "United Air Lines Inc.", genre 1 → "Rock"): the reference's noun is a word of the column ("by
+    airline"); its names read as the codes (entities). A number key that repeats across the records
+    (genre_id in tracks) is such a code too: grouped by, and said by its name."""
     found: dict[str, Decision] = {}
     for ref in references:
         key, name = keys[ref.index], _name_column(ref, keys[ref.index])
         mine = [link.column for link in links if link.reference == ref.index and link.by == key]
-        if len(mine) != 1 or name == key or fields[mine[0]]["role"] != "dimension":
-            # evidence: one dimension of codes, and a reference with a name column beside its key
+        # evidence: one column of codes, and a reference with a name column beside its key
+        if len(mine) != 1 or name == key:
+            continue
+        field = fields[mine[0]]
+        # the records hold the names too (customer_name beside customer_key): those are grouped by
+        spelt = any(link.reference == ref.index and link.by == name for link in links)
+        numbered = not spelt and _numbered_code(record.columns[mine[0]], record.rows, field["role"])
+        if field["role"] != "dimension" and not numbered:
             continue
         noun = singular(phrase(row_name(ref.index)))
-        fields[mine[0]]["synonyms"] = list(
-            dict.fromkeys([*fields[mine[0]]["synonyms"], noun, plural(noun)])
-        )
+        said = [*field["synonyms"], noun, plural(noun)]
+        if numbered:  # said by the name its number stands for ("genre", not "genre id")
+            said = [noun, plural(noun)]
+        field.update(role="dimension", synonyms=list(dict.fromkeys(said)))
         found[mine[0]] = Decision(
             "dimension",
             f"codes named in {ref.index} ({name})",
@@ -685,14 +783,20 @@ def _named_codes(
     return found
 
 
+def _numbered_code(column: Column, rows: int, role: str) -> bool:
+    """A number key that repeats across the records (no record's own number): a track bought on
+    several invoice lines."""
+    return role == "identifier" and column.numeric and column.distinct < 0.9 * max(rows, 1)
+
+
 def _links(record: IndexProfile, ref: IndexProfile, key: str, engine: Engine) -> list[Link]:
     """Record columns whose values (almost) all are the reference's names or keys."""
     name = _name_column(ref, key)
     held = {col: _all_values(engine, ref, col) for col in dict.fromkeys([name, key])}
     links = []
     for column in record.columns.values():
-        # ids past the profile's list: read them all
-        keys = column.type == "keyword" and _has(column.name, "id_words")
+        # ids past the profile's list, words or numbers: read them all
+        keys = _has(column.name, "id_words")
         if not (column.complete_values or keys) or column.type not in {
             "keyword",
             "integer",
@@ -887,6 +991,7 @@ def _count_measure(record: IndexProfile, claimed: set[str]) -> dict[str, Any]:
     head = noun.split()[-1]
     row, period = record_noun(record.index, record.columns), period_rows(record)
     said = [*(row.words if row else []), *([plural(period), period] if period else [])]
+    said += row_nouns(record)
     counted = [
         noun,
         singular(noun),
@@ -926,7 +1031,7 @@ def _field_measures(record: IndexProfile, name: str, unit: str | None) -> dict[s
     average."""
     column = record.columns[name]
     agg = aggregation(column)
-    said = spoken(name, record.columns)
+    said = spoken(name, record.columns, quantity=True)
     words = list(dict.fromkeys([phrase(name), plural(phrase(name)), said, plural(said)]))
     label = f"{'average' if agg == 'avg' else 'total'} {said}"
     measures = {name: {"agg": agg, "field": name, "words": words, "label": label}}
@@ -942,7 +1047,7 @@ def _field_measures(record: IndexProfile, name: str, unit: str | None) -> dict[s
 
 def _money_measures(record: IndexProfile, name: str, words: list[str]) -> dict[str, Any]:
     """The sum (named with the takings words where this column is the takings) and the average."""
-    said = spoken(name, record.columns)
+    said = spoken(name, record.columns, quantity=True)
     total = f"total {said}"
     takings = [str(w) for w in _words()["takings_words"]] if _takings_column(record) == name else []
     # a price-like name alone means its average ("price by size"); an amount-like name alone its sum
@@ -972,7 +1077,11 @@ def _money_measures(record: IndexProfile, name: str, words: list[str]) -> dict[s
 def _takings_column(record: IndexProfile) -> str | None:
     """The money column the takings words name: the one named with one of them, else the first money
     column."""
-    money = [c.name for c in record.columns.values() if _money_on_sales(record, c)]
+    money = [
+        c.name
+        for c in record.columns.values()
+        if _money_on_sales(record, c) and not is_statistic(c.name)
+    ]
     named = [name for name in money if _has(name, "takings_words")]
     chosen = named or money
     return chosen[0] if chosen else None

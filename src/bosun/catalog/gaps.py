@@ -61,4 +61,6 @@ def _no_word(name: str, field: dict[str, Any], measures: dict[str, Any]) -> bool
         for word in measure["words"]
         if said not in str(word)
     ]
-    return not other and [str(word) for word in field["synonyms"]] == [said]
+    # a flag is said by its value's words ("married"), not by synonyms
+    named = field["synonyms"] or [w for words in field.get("values", {}).values() for w in words]
+    return not other and list(dict.fromkeys(str(word) for word in named)) == [said]

@@ -3,9 +3,9 @@ references): salaries hold a player id, People.csv says where each player was bo
 players born in Venezuela" reads the players born there, then their salaries.
 
 Evidence: a record column whose values are a reference's unique key; the reference's label columns
-(letters, a few values each named by itself: countries, states) are its attributes, each asked for
-by its name's words and the participles of those words (draft_words.yaml `participles`:
-"birth_country" → "born in").
+(letters, a few values each named by itself, in the singular and the plural: countries, states, plot
+types) are its attributes, each asked for by its name's words and the participles of those words
+(draft_words.yaml `participles`: "birth_country" → "born in").
 """
 
 from __future__ import annotations
@@ -81,7 +81,14 @@ def _attribute(column: Column) -> dict[str, Any]:
         for participle in participles.get(word, []):
             said += [f"{participle} in", str(participle)]
     named = sorted(str(v) for v, _ in column.values if len(str(v)) > SHORT_CODE)
-    return {"words": list(dict.fromkeys(said)), "values": {value: [value] for value in named}}
+    values = {value: list(dict.fromkeys([value, _plural_said(value)])) for value in named}
+    return {"words": list(dict.fromkeys(said)), "values": values}
+
+
+def _plural_said(value: str) -> str:
+    """The plural a user types of a value ending in a word ("rodent exclosures" for Rodent
+    Exclosure); a code, a number or an abbreviation ("USA", "12", "D.R.") stays as it is."""
+    return plural(value) if value[-1].isalpha() and value[-1].islower() else value
 
 
 def _thing_words(field: str) -> list[str]:

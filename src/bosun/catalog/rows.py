@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from bosun.catalog.profile import IndexProfile
 from bosun.catalog.words import _data, plural, row_name, singular, words_of
 
 
@@ -85,6 +86,38 @@ def event_verbs(index: str) -> list[str]:
     events: dict[str, list[str]] = _data("row_words.yaml")["events"]
     words = words_of(row_name(index))
     return [str(v) for v in events.get(words[-1], [])] if words else []
+
+
+def row_nouns(record: IndexProfile) -> list[str]:
+    """Other nouns for one row, singular and plural, from the column that numbers the rows and from
+    a records' name that names a part of a thing:
+
+    invoice_items with a unique invoice_line_id → invoice line(s), line(s), invoice item(s),
+    item(s).
+    """
+    nouns = [*_numbered_by(record), *_part_nouns(record.index)]
+    return list(dict.fromkeys(word for noun in nouns for word in (noun, plural(noun))))
+
+
+def _numbered_by(record: IndexProfile) -> list[str]:
+    """ "invoice_line_id", unique among the rows → "invoice line", "line"."""
+    ids = {str(w) for w in _data("row_words.yaml")["row_ids"]}
+    for column in record.columns.values():
+        words = words_of(column.name)
+        stem = words[:-1]
+        # "id_num" numbers the rows but names nothing
+        if stem and words[-1] in ids and not ids & set(stem) and column.distinct >= record.rows > 0:
+            return list(dict.fromkeys([" ".join(stem), stem[-1]]))
+    return []
+
+
+def _part_nouns(index: str) -> list[str]:
+    """ "invoice_items" → "invoice line", "line", "invoice item", "item"."""
+    parts: dict[str, list[str]] = _data("row_words.yaml")["parts"]
+    words = words_of(row_name(index))
+    found = parts.get(words[-1], []) if len(words) > 1 else []
+    whole = " ".join(words[:-1])
+    return [said for part in found for said in (f"{whole} {part}", str(part))]
 
 
 def row_why(index: str, noun: RowNoun) -> str:

@@ -12,6 +12,7 @@ row is one period of one place.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date
 from itertools import combinations
@@ -94,11 +95,19 @@ def _period_word(column: Column, parts: set[str]) -> str:
 
 
 def summarise(
-    record: IndexProfile, summary: Summary, measures: dict[str, Any], count: str
+    record: IndexProfile,
+    summary: Summary,
+    measures: dict[str, Any],
+    count: str,
+    levels: Collection[str] = (),
 ) -> str | None:
     """Rewrite the drafted measures for a table of figures; the main figure's key (None with no
-    summed figure)."""
-    sums = [key for key, m in measures.items() if m["agg"] == "sum"]
+    summed figure). The figure is an amount summed; with none but `levels` (levels.py), the first
+    level's average."""
+    sums = [
+        key for key, m in measures.items() if m["agg"] == "sum" and m.get("field") not in levels
+    ]
+    sums = sums or [key for key in levels if key in measures]
     if not sums:
         return None
     nouns = [w for w in measures[count]["words"] if w not in _COUNTING]
@@ -131,29 +140,38 @@ def summarise(
 _COUNTING = ["how many", "number of", "count", "records", "rows"]
 
 
-def summary_why(record: IndexProfile, summary: Summary, figure: str | None) -> str:
+def summary_why(
+    record: IndexProfile, summary: Summary, figure: str | None, levels: Collection[str] = ()
+) -> str:
+    """What a row is and what its figures are: already summed, or levels (levels.py) named."""
     named = [plural(summary.period), *(plural(phrase(p)) for p in summary.places)]
     shape = " × ".join(f"{size:,} {noun}" for size, noun in zip(summary.sizes, named, strict=True))
     then = f"; rankings and the records' nouns use '{figure}'" if figure else ""
+    things = " and ".join(phrase(p) for p in summary.places)
+    figures = "figures already summed"
+    if levels:
+        figures = (
+            f"{', '.join(levels)} are levels of a {things} in a {summary.period}, averaged and "
+            f"summed only within one {summary.period}"
+        )
     return (
-        f"{record.index}: one row per {' and '.join(phrase(p) for p in summary.places)} and "
-        f"{summary.period} "
-        f"({record.rows:,} rows of {shape}): figures already summed → count "
-        f"'{summary.label}'{then}"
+        f"{record.index}: one row per {things} and {summary.period} ({record.rows:,} rows of "
+        f"{shape}): {figures} → count '{summary.label}'{then}"
     )
+
+
+def is_statistic(name: str) -> bool:
+    """A column named as a statistic of each row's own records ("median_basket", "avg_price")."""
+    words = {str(w) for w in _data("row_words.yaml")["statistics"]}
+    return bool(words & set(words_of(name)))
 
 
 def per_row_statistics(measures: dict[str, Any]) -> None:
     """A median or mean stored per row is averaged across rows, with the assumption said; never
     summed."""
-    words = {str(w) for w in _data("row_words.yaml")["statistics"]}
     for measure in measures.values():
         field = measure.get("field")
-        if (
-            field is None
-            or not words & set(words_of(str(field)))
-            or measure["agg"] not in {"sum", "avg"}
-        ):
+        if field is None or not is_statistic(str(field)) or measure["agg"] not in {"sum", "avg"}:
             continue
         said = spoken(str(field))
         measure.update(

@@ -30,9 +30,10 @@ def thing_of(column: Column, record: IndexProfile) -> str | None:
     if not ids & set(said):
         return None
     noun = " ".join(w for w in said if w not in ids)
-    records = {singular(w) for w in words_of(record.index)}
-    # "flight_number" in flights: the records themselves
-    if not noun or singular(noun.split()[-1]) in records:
+    head = singular(words_of(record.index)[-1]) if words_of(record.index) else ""
+    # "flight_number" in flights: the records themselves; "invoice_id" in invoice_items numbers the
+    # invoices the items are parts of
+    if not noun or singular(noun.split()[-1]) == head:
         return None
     return plural(singular(noun))
 

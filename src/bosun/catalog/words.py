@@ -23,6 +23,51 @@ def _abbreviations() -> dict[str, str]:
     return {str(short): str(long) for short, long in found.items()}
 
 
+@cache
+def _quantity_abbreviations() -> dict[str, str]:
+    found: dict[str, Any] = _data("abbreviations.yaml")["quantity_abbreviations"]
+    return {str(short): str(long) for short, long in found.items()}
+
+
+@cache
+def _known_words() -> frozenset[str]:
+    """The words a squeezed name may be made of: the abbreviations and the words of
+    draft_words.yaml's lists."""
+    lists = [v for v in _words().values() if isinstance(v, list)]
+    listed = {str(w) for words in lists for w in words if " " not in str(w)}
+    return frozenset(listed | set(_abbreviations()) | set(_quantity_abbreviations()))
+
+
+_SHORTEST_PIECE = 2
+
+
+@cache
+def pieces(word: str) -> tuple[str, ...]:
+    """A squeezed name split into known words where it is wholly made of them ("docvis" → doc,
+    vis; "edlevel" → ed, level); the word itself where it is known or cannot be split so.
+
+    >>> pieces("hospvis")
+    ('hosp', 'vis')
+    """
+    known = _known_words()
+    if word in known or len(word) < 2 * _SHORTEST_PIECE:
+        return (word,)
+    return tuple(_split(word, known) or [word])
+
+
+def _split(word: str, known: frozenset[str]) -> list[str] | None:
+    """The split of `word` into known words with the fewest pieces, by dynamic programming."""
+    best: list[list[str] | None] = [[]] + [None] * len(word)
+    for end in range(1, len(word) + 1):
+        splits = [
+            [*head, word[start:end]]
+            for start in range(end - _SHORTEST_PIECE + 1)
+            if (head := best[start]) is not None and word[start:end] in known
+        ]
+        best[end] = min(splits, key=len) if splits else None
+    return best[len(word)]
+
+
 def paired_extreme(name: str, names: Collection[str]) -> bool:
     """ "temp_min" where "temp_max" is a column too (or the other way round): a minimum or maximum
     of a pair, whatever else its last word could mean ("min" is also minutes)."""
@@ -71,12 +116,13 @@ def phrase(name: str) -> str:
     return " ".join(words_of(name))
 
 
-def spoken(name: str, names: Collection[str] = ()) -> str:
+def spoken(name: str, names: Collection[str] = (), quantity: bool = False) -> str:
     """The name's words with abbreviations written out (abbreviations.yaml), a trailing qualifier
     said first as English does: "dep_delay" → "departure delay", "temp_max" → "maximum temperature";
     "temp_min" beside a "temp_max" among the other columns' `names` is the minimum temperature, not
-    minutes."""
-    words = [_abbreviations().get(word, word) for word in words_of(name)]
+    minutes. A `quantity` (a measure) says its own abbreviations first ("emp" is employment)."""
+    short = {**_abbreviations(), **(_quantity_abbreviations() if quantity else {})}
+    words = [" ".join(short.get(p, p) for p in pieces(word)) for word in words_of(name)]
     if paired_extreme(name, names):
         words[-1] = _extremes()[words_of(name)[-1]]["said"]
     if len(words) > 1 and words[-1] in _qualifiers():
@@ -104,4 +150,5 @@ def _has(name: str, key: str) -> bool:
     """The column's name holds one of the words of list `key` (as a word, or the whole squeezed
     name)."""
     listed = {str(w) for w in _words()[key]}
-    return bool(listed & set(words_of(name))) or name.replace("_", "") in listed
+    said = {piece for word in words_of(name) for piece in [word, *pieces(word)]}
+    return bool(listed & said) or name.replace("_", "") in listed

@@ -17,7 +17,7 @@ from typing import Any
 from filelock import FileLock, Timeout
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from bosun.answers import day_name
+from bosun.answers import day_name, held_keys
 from bosun.catalog import Catalog, load_catalog
 from bosun.catalog.check import require_sound
 from bosun.conversation.goals import goals_for
@@ -45,7 +45,7 @@ from bosun.planner.run import (
 )
 from bosun.planner.state import MainState
 from bosun.planner.synthesis import main_meaning
-from bosun.query import whole_period
+from bosun.query import Role, whole_period
 from bosun.settings import Settings, scrub
 from bosun.storage import problem
 from bosun.understanding import AskedBack, Meaning
@@ -335,7 +335,9 @@ def _leaders(answer: Answer, meaning: Meaning | None) -> list[Any]:
         or bool(meaning.group_by) + bool(meaning.interval) != 1
     ):
         return []
-    figures = _labelled_figures(answer.results[0])
+    # a column is a period only by its role: an average per month's row has no period
+    label: Role = "period" if meaning.interval else "key"
+    figures = _labelled_figures(answer.results[0], label)
     if meaning.interval:  # "the quietest one" is not a month cut short by the dates asked
         figures = [f for f in figures if whole_period(f[0], meaning, (None, None))]
     if not figures:
@@ -343,11 +345,12 @@ def _leaders(answer: Answer, meaning: Meaning | None) -> list[Any]:
     return [max(figures, key=lambda f: f[1])[0], min(figures, key=lambda f: f[1])[0]]
 
 
-def _labelled_figures(table: ResultTable) -> list[tuple[Any, int | float]]:
-    """(the group or period, the first figure) of each row whose first figure is a number."""
+def _labelled_figures(table: ResultTable, label: Role) -> list[tuple[Any, int | float]]:
+    """(the row's first cell of role `label`, its first figure) of each row that has both and
+    whose figure is a number."""
     found = []
     for row in table.rows:
-        labels = table.cells(row, "key") or table.cells(row, "period")
+        labels = table.cells(row, label)
         figures = table.cells(row, "figure")
         if labels and figures and isinstance(figures[0], int | float):
             found.append((labels[0], figures[0]))
@@ -365,6 +368,7 @@ def _summary(question: str, answer: Answer, state: MainState, context: RunContex
         asked = 2 if goals[0].params.continuation == "reask" else 1
         clarification = AskedBack(term=term, options=answer.clarification.options, asked=asked)
     first = [row[0] for row in answer.results[0].rows[:10]] if answer.results else []
+    held = _held(meaning, context.catalog)
     return TurnSummary(
         turn_id=0,
         human_message=question,
@@ -372,9 +376,16 @@ def _summary(question: str, answer: Answer, state: MainState, context: RunContex
         status=answer.status,
         meaning=meaning,
         clarification=clarification,
-        first_column=first,
-        leaders=_leaders(answer, meaning),
+        first_column=[held.get(key, key) for key in first],
+        leaders=[held.get(key, key) for key in _leaders(answer, meaning)],
     )
+
+
+def _held(meaning: Meaning | None, catalog: Catalog) -> dict[Any, Any]:
+    """The rows' keys said by name (genre Rock) → as the data holds them (1), for the grouping."""
+    if meaning is None or not meaning.group_by:
+        return {}
+    return dict(held_keys(catalog, meaning.group_by[0]))
 
 
 def open_session(settings: Settings, as_of: date | None = None) -> Session:
@@ -397,6 +408,7 @@ def open_session(settings: Settings, as_of: date | None = None) -> Session:
         catalog=catalog,
         understanding=understanding,
         vectors=understanding.vectors,
+        audit=understanding.audit,
         objects=open_object_source(settings, catalog.graph_objects(), guarded),
         today_note=today_note,
     )

@@ -161,6 +161,7 @@ class Teacher:
             catalog=catalog,
             understanding=understanding,
             goals_of=goals_for(understanding, context.today()),
+            audit=_rules(understanding).audit,
         )
 
     def proposed(

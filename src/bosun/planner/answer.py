@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 from bosun.catalog.taught import TaughtWord
 from bosun.ledger import TurnTokens, Usage
+from bosun.understanding import Verdict
 from bosun.workers.models import Clarification, ResultTable, SubGoal
 
 
@@ -27,6 +28,8 @@ class Trace(BaseModel):
     rounds: int
     sub_goals: list[TraceEntry]
     notes: list[str] = Field(default_factory=list)
+    # the coverage audit's verdict on each data goal's reading (issue 34)
+    audits: list[Verdict] = Field(default_factory=list)
 
 
 class Answer(BaseModel):
@@ -50,7 +53,9 @@ class Answer(BaseModel):
     )
 
 
-def trace_of(sub_goals: list[SubGoal], notes: list[str]) -> Trace:
+def trace_of(
+    sub_goals: list[SubGoal], notes: list[str], audits: list[Verdict] | None = None
+) -> Trace:
     """The sub-goals as the answer's trace shows them, with what the gates decided."""
     entries = [
         TraceEntry(
@@ -66,4 +71,4 @@ def trace_of(sub_goals: list[SubGoal], notes: list[str]) -> Trace:
         for s in sub_goals
     ]
     rounds = max((s.round or 0 for s in sub_goals), default=0)
-    return Trace(rounds=rounds, sub_goals=entries, notes=notes)
+    return Trace(rounds=rounds, sub_goals=entries, notes=notes, audits=audits or [])

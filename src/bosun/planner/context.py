@@ -9,7 +9,7 @@ from datetime import date
 from bosun.catalog.taught import TaughtWord
 from bosun.ledger import Ledger
 from bosun.planner.rules import Planner, RulesPlanner
-from bosun.understanding import AskedBack, PastTurn
+from bosun.understanding import AskedBack, Audit, PastTurn
 from bosun.understanding.vectors import NameVectors
 from bosun.workers.catalogue import default_registry
 from bosun.workers.context import Context
@@ -53,8 +53,8 @@ class Taught:
 class RunContext(Context):
     """What a turn runs with: F01's reader, F02's planner, the workers' registry, the turn's token
     ledger, the name vectors the session's understanding resolves names with (MCP's name tool
-    uses them too), and what F14 says besides the workers' deliverables: the note about today and
-    the taught words."""
+    uses them too), the coverage audit of readings, and what F14 says besides the workers'
+    deliverables: the note about today and the taught words."""
 
     registry: Registry = field(default_factory=default_registry)
     goals_of: GoalsOf = one_goal
@@ -64,3 +64,5 @@ class RunContext(Context):
     # said in an answer that reads a time word when today is not the real date (the data's end)
     today_note: str | None = None
     taught: Taught | None = None  # a session's taught words; none in the planner's own tests
+    # the coverage audit of F01's readings; none in the planner's own tests (nothing is read)
+    audit: Audit | None = None

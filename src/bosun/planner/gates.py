@@ -7,11 +7,35 @@ worker or a model, so each is tested on its own.
 
 from __future__ import annotations
 
+from datetime import date
+
 from bosun.planner.state import MainState, PlanDecision
+from bosun.understanding import Audit, Turn, Verdict
 from bosun.workers.models import Goal, ResultFlags, SubGoal
 from bosun.workers.registry import Registry
 
 MAX_ATTEMPTS = 2  # one retry, for transient failures only
+
+
+def audit_goals(
+    goals: list[Goal], question: str, audit: Audit, today: date
+) -> tuple[list[Goal], list[Verdict]]:
+    """Each data goal's reading checked for the words it leaves unread (the coverage audit); a
+    rejected reading goes on with those words said as not understood."""
+    audited: list[Goal] = []
+    verdicts: list[Verdict] = []
+    for goal in goals:
+        meaning = goal.params.meaning
+        if meaning is None:
+            audited.append(goal)
+            continue
+        beside = [g.params.meaning for g in goals if g is not goal and g.text == goal.text]
+        turn = Turn(question, goal.params.continuation, goal.id, [m for m in beside if m])
+        meaning, verdict = audit.reviewed(meaning, today, turn)
+        verdicts += [verdict] if verdict else []
+        params = goal.params.model_copy(update={"meaning": meaning})
+        audited.append(goal.model_copy(update={"params": params}))
+    return audited, verdicts
 
 
 def round_cap_reached(state: MainState) -> bool:

@@ -1,6 +1,6 @@
 """The Deterministic Planner of seed 000, as a LangGraph graph.
 
-START → F01 → F02 → plan gate ─Send(WorkerInput)…→ F03 → F13 → review gate → F02 …
+START → F01 → reading audit → F02 → plan gate ─Send(WorkerInput)…→ F03 → F13 → review gate → F02 …
                          └── done / failed ──────────────────────────────→ F14 → END
 """
 
@@ -20,6 +20,7 @@ from bosun.planner.nodes import (
     f13_join_reduce,
     f14_synthesizer,
     g_plan_gate,
+    g_reading_audit,
     g_review_gate,
     route_after_planner,
 )
@@ -33,6 +34,7 @@ Graph = CompiledStateGraph[MainState, RunContext, TurnInput, MainState]
 def build_graph(checkpointer: BaseCheckpointSaver[Any] | None = None) -> Graph:
     graph = StateGraph(MainState, context_schema=RunContext, input_schema=TurnInput)
     graph.add_node("f01_reiterate_intention", f01_reiterate_intention)
+    graph.add_node("g_reading_audit", g_reading_audit)
     graph.add_node("f02_planner", f02_planner)
     graph.add_node("g_plan_gate", g_plan_gate)
     # one per Send
@@ -42,7 +44,9 @@ def build_graph(checkpointer: BaseCheckpointSaver[Any] | None = None) -> Graph:
     graph.add_node("f14_synthesizer", f14_synthesizer)
 
     graph.add_edge(START, "f01_reiterate_intention")  # a new human message
-    graph.add_edge("f01_reiterate_intention", "f02_planner")  # goals → first round
+    # every reading checked for words it leaves unread, whoever read it
+    graph.add_edge("f01_reiterate_intention", "g_reading_audit")
+    graph.add_edge("g_reading_audit", "f02_planner")  # audited goals → first round
     graph.add_edge("f02_planner", "g_plan_gate")  # F02 only proposes; the gate decides
     graph.add_conditional_edges(  # fan out ready sub-goals, or synthesize when planning is over
         "g_plan_gate", route_after_planner, ["f03_worker_executor", "f14_synthesizer"]

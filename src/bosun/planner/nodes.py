@@ -53,6 +53,20 @@ def f01_reiterate_intention(state: MainState, runtime: Runtime[RunContext]) -> U
     }
 
 
+def g_reading_audit(state: MainState, runtime: Runtime[RunContext]) -> Update:
+    """The coverage audit (issue 34): every content word of the turn read by a goal's reading or
+    said as not understood, whichever backend read it."""
+    ctx = runtime.context
+    if ctx.audit is None:
+        return {"audits": []}
+    goals, verdicts = gates.audit_goals(state.goals, state.question, ctx.audit, ctx.today())
+    for verdict in verdicts:  # each verdict is in the trace; a rejection is streamed as it falls
+        if not verdict.approved:
+            said = "; ".join(verdict.reasons())
+            emit(TurnEvent(kind="gate", message=f"reading of goal {verdict.goal_id}: {said}"))
+    return {"goals": goals, "audits": verdicts}
+
+
 def f02_planner(state: MainState, runtime: Runtime[RunContext]) -> Update:
     """Propose this round: continue with sub-goals, done with synthesis inputs, or failed."""
     emit(TurnEvent(kind="round_started", round=state.round))

@@ -216,7 +216,7 @@ def _asked(value: dict[str, Any], state: MainState, question: str, thread_id: st
         status="needs_clarification",
         answer=asked.text,
         clarification=asked,
-        trace=trace_of(state.sub_goals, state.notes),
+        trace=trace_of(state.sub_goals, state.notes, state.audits),
     )
 
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, Field
 
 from bosun.planner.answer import Answer
-from bosun.understanding import PastTurn
+from bosun.understanding import PastTurn, Verdict
 from bosun.workers.models import Goal, InputRef, Slot, SubGoal, WorkerResult
 
 T = TypeVar("T")
@@ -61,6 +61,9 @@ class MainState(BaseModel):
     )
     final_response: Answer | None = None
     conversation_history: list[PastTurn] = Field(default_factory=list)
+    audits: list[Verdict] = Field(
+        default_factory=list, description="the coverage audit's verdict on each goal's reading"
+    )
     deadline: float | None = None
 
     def output(self, sub_goal_id: int, slot: Slot[T]) -> T | None:

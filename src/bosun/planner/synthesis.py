@@ -68,7 +68,7 @@ def _assembled(state: MainState) -> Answer:
     if not text:
         text = ["I could not answer this question." if status == "failed" else "Done."]
     if unused and status == "done":
-        text.insert(0, _not_understood(unused))
+        text.insert(0, _not_understood(unused, _misread(state)))
     return Answer(
         status=status,
         answer="\n\n".join(text),
@@ -76,19 +76,32 @@ def _assembled(state: MainState) -> Answer:
         assumptions=assumptions,
         not_understood=unused,
         results=[t for p in parts for t in p.tables],
-        trace=trace_of(state.sub_goals, state.notes),
+        trace=trace_of(state.sub_goals, state.notes, state.audits),
     )
 
 
-def _not_understood(words: list[str]) -> str:
+def _misread(state: MainState) -> set[str]:
+    """Words the coverage audit found the reading did not account for (it may have used them
+    wrongly: "over 2000" read as a year)."""
+    return {u.words for verdict in state.audits for u in verdict.unexplained}
+
+
+def _not_understood(words: list[str], misread: set[str]) -> str:
     """Said first: the figures that follow answer the question without these words, not the whole of
     it."""
-    quoted = ", ".join(f"“{w}”" for w in words)
-    return (
-        f"I did not understand {quoted}, so I did not use {'it' if len(words) == 1 else 'them'}: "
-        "what follows "
-        "answers the rest of the question, not the whole of it."
-    )
+    unread = [w for w in words if w not in misread]
+    doubted = [w for w in words if w in misread]
+    said = []
+    if unread:
+        it = "it" if len(unread) == 1 else "them"
+        said.append(f"I did not understand {_quoted(unread)}, so I did not use {it}")
+    if doubted:
+        said.append(f"I could not read {_quoted(doubted)} as asked")
+    return "; ".join(said) + ": what follows answers the rest of the question, not the whole of it."
+
+
+def _quoted(words: list[str]) -> str:
+    return ", ".join(f"“{w}”" for w in words)
 
 
 def _with_fallbacks(answer: Answer, ledger: Ledger | None) -> Answer:

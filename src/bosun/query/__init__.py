@@ -1,8 +1,8 @@
 """The compiler: a `Meaning` → an Elasticsearch query, and the engine's response → a `Table`.
 
     compile(meaning, catalog)             → CompiledQuery (index, DSL body, the meaning)
-    tabulate(compiled, response, catalog) → Table (columns with roles, rows, what the answer says
-                                            of them)
+    tabulate(compiled, response, catalog) → Table (columns with roles, headings in words and
+                                            units, rows, what the answer says of them)
 
 Beside these, the few helpers the workers need: the filters of a meaning (a reference lookup reads
 its own index with them), the coverage query and the records' dates (which periods the data covers
@@ -18,6 +18,7 @@ from bosun.catalog import Catalog
 from bosun.query._compared import applies as compares
 from bosun.query._compared import considered
 from bosun.query._compile import CompiledQuery, build_query, counted, filters, table
+from bosun.query._labels import labelled
 from bosun.query._periods import (
     coverage_query,
     period_end,
@@ -65,6 +66,8 @@ def tabulate(
     among and how many set logic tested; `dates`, the records' first and last, keep periods the
     data cuts short out of a ranking."""
     meaning = compiled.meaning
-    answered = table(meaning, response, catalog, dates)
+    answered = labelled(
+        table(meaning, response, catalog, dates), counted(meaning, catalog), catalog
+    )
     counts = {"groups": group_count(response), "considered": considered(meaning, response)}
     return answered.model_copy(update={"dates": dates, **counts})

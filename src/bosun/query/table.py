@@ -60,6 +60,8 @@ class Column(BaseModel):
         None, description="the index of the measure a figure, part, whole, count or total is of"
     )
     period: int | None = Field(None, description="the index of the compared period a figure is of")
+    label: str = Field("", description="the heading in words (the catalog's), set with the rows")
+    unit: str | None = Field(None, description="the unit of its figures: TEU, USD, % …")
 
     def fits(self, role: Role, measure: int | None, period: int | None) -> bool:
         """Is this a column of `role`, of `measure` and `period` where they are given?"""
@@ -95,6 +97,17 @@ class Table(BaseModel):
     def names(self) -> list[str]:
         """The columns' headings, in order."""
         return [column.name for column in self.columns]
+
+    @property
+    def headings(self) -> list[str]:
+        """The columns' headings in words ("carrier", "month"), in order: a column without a
+        label is headed by its name."""
+        return [column.label or column.name for column in self.columns]
+
+    @property
+    def units(self) -> list[str | None]:
+        """The unit of each column's figures (None where they have none), in order."""
+        return [column.unit for column in self.columns]
 
     @property
     def roles(self) -> list[Role]:

@@ -2,12 +2,14 @@
 other.
 
 The layers above use understanding through what this module hands on: the contract (`Understanding`,
-`Reading`, `validate_meaning`), the typed `Meaning` and its parts, and the two helpers a worker
-reads a reply with (`normalize`, `replace_term`). Answers are written by `bosun.answers`; the words
-of a meaning's parts it builds on are `understanding.phrases` (the reader writes its own notes with
-them), periods in words `understanding.periodnames`, the grammar `understanding.grammar`.
+`Reading`, `validate_meaning`), the coverage audit every reading passes (`Audit`), the typed
+`Meaning` and its parts, and the two helpers a worker reads a reply with (`normalize`,
+`replace_term`). Answers are written by `bosun.answers`; the words of a meaning's parts it builds on
+are `understanding.phrases` (the reader writes its own notes with them), periods in words
+`understanding.periodnames`, the grammar `understanding.grammar`.
 """
 
+from bosun.understanding.audit import Audit, Turn, Verdict
 from bosun.understanding.meaning import Ambiguity, Condition, Meaning, Measure, Refusal, TimeFilter
 from bosun.understanding.names import normalize
 from bosun.understanding.picks import replace_term
@@ -24,6 +26,7 @@ from bosun.understanding.reading import (
 __all__ = [
     "Ambiguity",
     "AskedBack",
+    "Audit",
     "Condition",
     "Continuation",
     "GoalReading",
@@ -33,7 +36,9 @@ __all__ = [
     "Reading",
     "Refusal",
     "TimeFilter",
+    "Turn",
     "Understanding",
+    "Verdict",
     "normalize",
     "replace_term",
     "validate_meaning",

@@ -354,6 +354,7 @@ def ranges(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         )
         if name is None:
             continue
+        _field_before(spans, i, c, name, limit=1)  # "weighing between 2 and 3 tons": read
         unit, factor = c.grammar.units.get(written, ("", 1.0))
         scale = factor if unit and unit == c.catalog.record.fields[name].unit else 1.0
         meaning.conditions.append(

@@ -151,6 +151,13 @@ class MeasureKindWords(_Data):
     share_label: str
 
 
+class AuditWords(_Data):
+    """en.yaml `audit`: words whose reading the coverage audit checks (audit.py)."""
+
+    overall: list[str]
+    having: list[str]
+
+
 class Grammar(_Data):
     """en.yaml, typed."""
 
@@ -172,7 +179,7 @@ class Grammar(_Data):
     phrases: Phrases
     ranking: dict[str, list[str]]
     degree: Degree
-    numbers: dict[str, int]
+    numbers: dict[str, float]
     ordinals: dict[str, int]
     scales: dict[str, float]
     currency: list[str]
@@ -211,6 +218,7 @@ class Grammar(_Data):
     periods: PeriodWords
     period_names: PeriodNames
     sets: SetWords
+    audit: AuditWords
 
 
 @cache
@@ -239,6 +247,9 @@ class Lexicon:
     phrases: dict[str, list[Tag]] = field(default_factory=dict)
     longest: int = 1
     scales: tuple[str, ...] = ()  # written right after a number: "1.5M", "20k"
+    # a range's words around its two bounds: "between" 10 "and" 20
+    range_words: tuple[str, ...] = ()
+    range_joins: tuple[str, ...] = ()
     _forms: dict[str, str] | None = field(default=None, repr=False)
 
     def add(self, phrase: str, tag: Tag) -> None:
@@ -329,6 +340,7 @@ def _english(lexicon: Lexicon, g: Grammar) -> None:
     for phrase, scale in g.scales.items():
         lexicon.add(phrase, Tag("scale", scale))
     lexicon.scales = tuple(g.scales)
+    lexicon.range_words, lexicon.range_joins = tuple(g.range_words), tuple(g.range_joins)
     lexicon.add_all(g.currency, "currency")
     lexicon.add_all(g.group_cues, "group_cue")
     for phrase, unit in g.interval_units.items():

@@ -16,6 +16,7 @@ from functools import cached_property
 
 from bosun.catalog import Catalog
 from bosun.catalog.schema import EntitySpec
+from bosun.understanding.audit import Audit
 from bosun.understanding.compose import Composer, add_value, compose, unanswerable, unused
 from bosun.understanding.continuation import Continuation
 from bosun.understanding.goals import definition, fields_asked, split
@@ -140,6 +141,11 @@ class RulesUnderstanding:
                 self._seen.clear()
             self._seen[key] = self._analyze(text, today)
         return self._seen[key].model_copy(deep=True)
+
+    @cached_property
+    def audit(self) -> Audit:
+        """The coverage audit of any reading over this catalog, tagging as this backend tags."""
+        return Audit(self.catalog, self.grammar, self.spans)
 
     @cached_property
     def link_words(self) -> LinkWords:

@@ -19,6 +19,7 @@ from datetime import date
 from functools import cache
 from typing import Any, Protocol
 
+from bosun.understanding.amounts import amounts, quantities
 from bosun.understanding.grammar import QUIET, Lexicon, Tag
 from bosun.understanding.inflections import is_plural as plural_phrase
 from bosun.understanding.names import Found
@@ -99,13 +100,18 @@ def tag(
 ) -> list[Span]:
     """`marks`: phrases already known to be something (values of linked objects), placed before
     names."""
-    sheet = _Sheet(text, tokens(text, lexicon.scales))
-    for time in find_time_ranges(_without_shifts(text, sheet.toks, lexicon), today):
+    toks = tokens(text, lexicon.scales)
+    sheet = _Sheet(text, toks)
+    dated = _without_quantities(_without_shifts(text, toks, lexicon), toks, lexicon)
+    for time in find_time_ranges(dated, today):
         sheet.place(time.at, time.at + len(time.text), Tag("time", time))
     for mark in marks:
         sheet.place(mark.start, mark.end, *mark.tags)
     for found in names:
         sheet.place(found.start, found.end, Tag("name", found))
+    words = [t.norm for t in toks]
+    for first, last, value in amounts(words, lexicon):
+        sheet.place(toks[first].start, toks[last - 1].end, Tag("number", value))
     _phrases(sheet, lexicon)
     return [sheet.spans[i] for i in sorted(sheet.spans)]
 
@@ -135,6 +141,15 @@ def _without_shifts(text: str, toks: list[Token], lexicon: Lexicon) -> str:
                     toks[i + size - 1].end - toks[i].start
                 )
                 break
+    return "".join(blanked)
+
+
+def _without_quantities(text: str, toks: list[Token], lexicon: Lexicon) -> str:
+    """The text with each number that is a quantity blanked ("over 2000 shipments"): the date
+    grammar must not read it as a year."""
+    blanked = list(text)
+    for i in quantities([t.norm for t in toks], lexicon):
+        blanked[toks[i].start : toks[i].end] = " " * (toks[i].end - toks[i].start)
     return "".join(blanked)
 
 

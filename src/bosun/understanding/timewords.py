@@ -25,6 +25,8 @@ MONTHS["sept"] = 9
 _MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
 _MONTH = rf"(?P<month>{_MONTH_NAMES})\.?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
+# a month's year, however it is joined: "June 2025", "June, 2025", "june of 2025", "Dec '25"
+_MONTH_YEAR = rf"(?:\s*,?\s*(?:of\s+)?(?:{_YEAR}|['’](?P<yy>\d\d)))"
 _ISO = r"\d{4}-\d{2}-\d{2}"
 _UNIT = r"(?P<unit>day|week|month|quarter|year)s?"
 _NUMBER_WORDS = {
@@ -102,6 +104,8 @@ def _month_of(name: str, year: str | None, today: date) -> tuple[date, date]:
 
 
 _ORDINAL_WORDS = {
+    "last": 4,  # of a year's quarters; of its halves, the second
+    "final": 4,
     "first": 1,
     "1st": 1,
     "second": 2,
@@ -145,9 +149,9 @@ def _point(text: str, today: date, *, end: bool) -> date:
     day = re.fullmatch(_DAY_OF_MONTH, text, re.I) or re.fullmatch(_DAY_MONTH, text, re.I)
     if day:
         return _day(day["dmonth"], day["d"], day["dyear"], today)
-    found = re.fullmatch(_MONTH + r"(?:\s*,?\s*" + _YEAR + r")?", text, re.I)
+    found = re.fullmatch(_MONTH + _MONTH_YEAR + "?", text, re.I)
     if found:
-        bounds = _month_of(found["month"], found["year"], today)
+        bounds = _month_of(found["month"], _year_of(found), today)
     elif re.fullmatch(_YEAR, text):
         bounds = period_bounds(date(int(text), 1, 1), "year")
     else:
@@ -171,17 +175,31 @@ _ANY_DAY = (
     rf"(?:(?:{_MONTH_NAMES})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?![\d:])(?:\s*,?\s*(?:19|20)\d\d)?|"
     rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_NAMES})\.?(?:\s*,?\s*(?:19|20)\d\d)?)"
 )
-_POINT = rf"(?:{_ISO}|{_ANY_DAY}|(?:{_MONTH_NAMES})\.?(?:\s*,?\s*(?:19|20)\d\d)?|(?:19|20)\d\d)"
+_MONTH_POINT = rf"(?:{_MONTH_NAMES})\.?(?:\s*,?\s*(?:of\s+)?(?:19|20)\d\d)?"
+_POINT = rf"(?:{_ISO}|{_ANY_DAY}|{_MONTH_POINT}|(?:19|20)\d\d)"
 _ORDINAL = r"(?P<o>first|1st|second|2nd|third|3rd|fourth|4th)"
+# of a year's quarters or halves, the last one too ("the last quarter of 2025" is Q4 2025)
+_ORDINAL_OF_YEAR = r"(?P<o>first|1st|second|2nd|third|3rd|fourth|4th|last|final)"
+_PART = r"(?P<part>quarter|half)"
 
 RULES: list[Rule] = [
     (
         rf"\bbetween\s+(?P<a>{_POINT})\s+(?:and|to)\s+(?P<b>{_POINT})\b",
-        lambda m, t: (_point(m["a"], t, end=False), _point(m["b"], t, end=True)),
+        lambda m, t: _span(m["a"], m["b"], t),
     ),
     (
         rf"\bfrom\s+(?P<a>{_POINT})\s+(?:to|until|through|thru)\s+(?P<b>{_POINT})\b",
-        lambda m, t: (_point(m["a"], t, end=False), _point(m["b"], t, end=True)),
+        lambda m, t: _span(m["a"], m["b"], t),
+    ),
+    (
+        rf"\b(?:in\s+|during\s+|for\s+)?(?:the\s+)?{_ORDINAL_OF_YEAR}\s+{_PART}"
+        rf"\s*,?\s*(?:of\s+)?{_YEAR}\b",
+        lambda m, t: _part_of_year(m["part"], m["o"], int(m["year"])),
+    ),
+    (
+        rf"\b(?:in\s+|during\s+|for\s+)?{_YEAR}(?:['’]s)?\s*,?\s+(?:the\s+)?{_ORDINAL_OF_YEAR}"
+        rf"\s+{_PART}\b",
+        lambda m, t: _part_of_year(m["part"], m["o"], int(m["year"])),
     ),
     (r"\byesterday\b", lambda m, t: (t - timedelta(days=1), t - timedelta(days=1))),
     (r"\btoday\b", lambda m, t: (t, t)),
@@ -226,14 +244,6 @@ RULES: list[Rule] = [
         lambda m, t: _half(int(m["h"]), int(m["year"])),
     ),
     (
-        rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_ORDINAL}\s+quarter\s+(?:of\s+)?{_YEAR}\b",
-        lambda m, t: _quarter(_ORDINAL_WORDS[m["o"].lower()], int(m["year"])),
-    ),
-    (
-        rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_ORDINAL}\s+half\s+(?:of\s+)?{_YEAR}\b",
-        lambda m, t: _half(min(2, _ORDINAL_WORDS[m["o"].lower()]), int(m["year"])),
-    ),
-    (
         rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_ORDINAL}\s+quarter\b",
         lambda m, t: _latest(lambda y: _quarter(_ORDINAL_WORDS[m["o"].lower()], y), t),
     ),
@@ -269,11 +279,15 @@ RULES: list[Rule] = [
     (rf"\b(?:on\s+)?{_DAY_OF_MONTH}", lambda m, t: (_day(m["dmonth"], m["d"], m["dyear"], t),) * 2),
     (rf"\b(?:on\s+)?{_DAY_MONTH}\b", lambda m, t: (_day(m["dmonth"], m["d"], m["dyear"], t),) * 2),
     (
-        rf"\b(?:in\s+|during\s+|for\s+)?{_MONTH}(?:\s*,?\s*{_YEAR})?(?=\W|$)",
+        rf"\b(?:in\s+|during\s+|for\s+)?{_YEAR}\s*,?\s+{_MONTH}(?=\W|$)",
         lambda m, t: _month_of(m["month"], m["year"], t),
+    ),  # "2026 june": a year said before its month
+    (
+        rf"\b(?:in\s+|during\s+|for\s+)?(?:the\s+month\s+of\s+)?{_MONTH}{_MONTH_YEAR}?(?=\W|$)",
+        lambda m, t: _month_of(m["month"], _year_of(m), t),
     ),
     (
-        rf"\b(?:in\s+|during\s+|for\s+)?{_YEAR}\b",
+        rf"\b(?:in\s+|during\s+|for\s+)?(?:the\s+year\s+)?{_YEAR}\b",
         lambda m, t: period_bounds(date(int(m["year"]), 1, 1), "year"),
     ),
     (rf"\b(?P<a>{_ISO})\b", lambda m, t: (date.fromisoformat(m["a"]), date.fromisoformat(m["a"]))),
@@ -316,6 +330,32 @@ def _rolling_start(today: date, unit: str, n: int) -> date:
 def _ahead(today: date, unit: str, n: int) -> date:
     """The last day of the `n` units after today ("the next 7 days" ends a week from today)."""
     return today + (today - _rolling_start(today, unit, n)) + timedelta(days=1)
+
+
+def _part_of_year(part: str, ordinal: str, year: int) -> tuple[date, date]:
+    """ "the third quarter of 2025", "2025's first half", "the last quarter of 2025"."""
+    number = _ORDINAL_WORDS[ordinal.lower()]
+    return _quarter(number, year) if part.lower() == "quarter" else _half(min(2, number), year)
+
+
+def _year_of(match: re.Match[str]) -> str | None:
+    """The year a month is said with, four digits or two ("Dec '25" is December 2025)."""
+    short = match.groupdict().get("yy")
+    return f"20{short}" if short else match.groupdict().get("year")
+
+
+def _span(first: str, last: str, today: date) -> tuple[date, date]:
+    """ "between june and august of 2025": the year said once is both ends'; a start said without
+    a year never comes after the end ("between june and august", said in June 2026, is June to
+    August 2025)."""
+    year = re.search(r"(?:19|20)\d\d$", last.strip())
+    bare = re.search(r"\d\d\d\d", first) is None
+    if year and bare:
+        first = f"{first} {year.group(0)}"
+    start, end = _point(first, today, end=False), _point(last, today, end=True)
+    if bare and start > end:
+        start -= relativedelta(years=1)
+    return start, end
 
 
 def _quarter(q: int, year: int) -> tuple[date, date]:

@@ -201,7 +201,7 @@ def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
     response = ctx.engine.search(compiled.index, compiled.body)
     dates = _data_span(compiled, ctx)
     table = query.tabulate(compiled, response, ctx.catalog, dates)
-    table = answers.part_names(table, ctx.catalog)
+    table = answers.key_names(answers.part_names(table, ctx.catalog), ctx.catalog)
     results = QueryResults(table=table, query=compiled.body, meaning=compiled.meaning)
     # no group passing a threshold is an answer, not records missing
     passed = bool(compiled.meaning.steps)
@@ -246,6 +246,8 @@ def page_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
         query=body,
         sub_goal_id=wi.sub_goal.id,
         roles=page.roles,
+        labels=page.headings,
+        units=page.units,
     )
     shown = Deliverable(
         text=text,
@@ -279,6 +281,8 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
         sub_goal_id=wi.sub_goal.id,
         period_names=answers.period_names(found.names, found.rows, meaning.interval),
         roles=found.roles,
+        labels=found.headings,
+        units=found.units,
     )
     unsure = wi.get(AMBIGUITY)
     assumed = answers.assumptions(results.meaning, unsure, ctx.engine.kind, ctx.catalog)

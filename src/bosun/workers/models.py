@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from types import UnionType
 from typing import Any, Generic, Literal, TypeVar, Union, cast, get_args, get_origin
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from bosun import answers
 from bosun.query import Role
@@ -269,6 +269,25 @@ class ResultTable(BaseModel):
         description="each column's role in the query's table (key, period, figure …, as "
         "bosun.query.Table names them); empty for a table that no query made",
     )
+
+    labels: list[str] = Field(
+        default_factory=list,
+        description="each column's heading in words, as every interface shows it (carrier, "
+        "month, day of the week of arrival date); `columns` keeps the names the rows are keyed by",
+    )
+    units: list[str | None] = Field(
+        default_factory=list,
+        description="the unit of each column's figures (TEU, USD, % …), None where it has none",
+    )
+
+    @model_validator(mode="after")
+    def _headed(self) -> ResultTable:
+        """A table made without headings in words is headed by its columns' names."""
+        if len(self.labels) != len(self.columns):
+            self.labels = list(self.columns)
+        if len(self.units) != len(self.columns):
+            self.units = [None] * len(self.columns)
+        return self
 
     def cells(self, row: list[Any], role: Role) -> list[Any]:
         """The row's cells of the columns of `role`, in order (none when the table has no

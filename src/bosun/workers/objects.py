@@ -38,6 +38,7 @@ def graphql_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
             title=title,
             reading=answers.object_reading(title, labels[1:]),
             columns=fields,
+            labels=labels,
             rows=[[row.get(f) for f in fields]],
             total=1,
             sub_goal_id=wi.sub_goal.id,

@@ -6,9 +6,8 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING
 
-from bosun.interfaces.cli.tables import currencies, table_of
+from bosun.interfaces.cli.tables import table_of
 from bosun.interfaces.cli.terminal import printable
-from bosun.interfaces.numbers import short_in_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -23,11 +22,11 @@ _FOLLOWS = "→"  # between the earlier turns and the reply in a follow-up's tit
 
 
 def show(console: Console, answer: Answer, catalog: Catalog) -> None:
-    """The answer as text and tables; money and figures of a million or more short in its text."""
+    """The answer as text (its figures as the answer writes them) and tables."""
     from rich.markdown import Markdown
     from rich.markup import escape
 
-    console.print(Markdown(printable(short_in_text(answer.answer, currencies(catalog)))))
+    console.print(Markdown(printable(answer.answer)))
     for result in answer.results:
         title = escape(printable(heading(result.title, answer.question)))
         console.print(f"[bold]{title}[/]  ({result.total:,} total)", highlight=False)
@@ -114,7 +113,8 @@ def _quoted(reply: str) -> str:
 
 def plan_table(trace: Trace) -> Table:
     """How an answer was computed: each step of its plan, round by round, with the steps whose
-    results it took, how it ended and how long it took; then what the plan's checks noted."""
+    results it took, how it ended and how long it took; then what the plan's checks noted and
+    what the reading's audit found."""
     from rich.table import Table
     from rich.text import Text
 
@@ -124,10 +124,21 @@ def plan_table(trace: Trace) -> Table:
         table.add_column(header, justify="right" if header in ("round", "time") else "left")
     for entry in sorted(trace.sub_goals, key=lambda e: (e.round or 0, e.id)):
         table.add_row(*(Text(cell) for cell in _plan_row(entry)))
-    if trace.notes:
-        table.caption = printable(" · ".join(trace.notes))
+    checked = [*trace.notes, *_audited(trace)]
+    if checked:
+        table.caption = printable(" · ".join(checked))
         table.caption_justify = "left"
     return table
+
+
+def _audited(trace: Trace) -> list[str]:
+    """The coverage audit's verdicts: every word read, or the words the reading left unread."""
+    return [
+        f"goal {v.goal_id}: every word read"
+        if v.approved
+        else f"goal {v.goal_id}: not read as asked: " + "; ".join(v.reasons())
+        for v in trace.audits
+    ]
 
 
 def _plan_row(entry: TraceEntry) -> list[str]:

@@ -19,6 +19,7 @@ from bosun.catalog import Catalog
 from bosun.chat import ChatClient
 from bosun.errors import ModelFailure
 from bosun.ledger import fell_back
+from bosun.understanding.audit import Audit
 from bosun.understanding.continuation import built_on
 from bosun.understanding.examples import ExampleIndex
 from bosun.understanding.inflections import singular
@@ -43,6 +44,9 @@ class LLMUnderstanding:
     # answers people confirmed: the closest few go in the prompt, as data
     examples: ExampleIndex | None = None
     taught: dict[str, str] = field(default_factory=dict)  # taught word → what it means (issue #25)
+    # the coverage audit's reasons go back to the model with the one retry (issue 34); off only
+    # where a scripted model replays readings that state just the parts a test checks
+    audited: bool = True
 
     @property
     def catalog(self) -> Catalog:
@@ -51,6 +55,10 @@ class LLMUnderstanding:
     @property
     def vectors(self) -> NameVectors | None:
         return self.rules.vectors
+
+    @property
+    def audit(self) -> Audit:
+        return self.rules.audit
 
     # -- the contract
     # --------------------------------------------------------------------------------
@@ -66,7 +74,7 @@ class LLMUnderstanding:
         }
         try:
             asked = self.client.ask(
-                "reading", ModelReading, values, lambda r: self.check(r, offered)
+                "reading", ModelReading, values, lambda r: self.check(r, offered, today)
             )
         except ModelFailure as exc:
             return self._fallback(text, history, today, str(exc))
@@ -103,13 +111,29 @@ class LLMUnderstanding:
         return self.rules.pick(reply, options, today)
 
     # -- checks ------------------------------------------------------------------------------------
-    def check(self, reading: ModelReading, offered: Offered) -> list[str]:
+    def check(
+        self, reading: ModelReading, offered: Offered, today: date | None = None
+    ) -> list[str]:
+        """What is wrong with the model's reading: names or fields the catalog lacks, an invalid
+        Meaning, offered names dropped; and, for a reading with none of these, (given `today`) the
+        words of the question no part of it reads, by the coverage audit, so that the one retry is
+        asked with them."""
         found = problems(reading, self.catalog, offered)
-        if not found:  # a Meaning is built only of what the catalog has and the candidates offer
-            for goal in to_reading(reading, self.catalog).goals:
-                if goal.meaning is not None:
-                    found += validate_meaning(goal.meaning, self.catalog)
-        return found + dropped(reading, offered)
+        goals = [] if found else to_reading(reading, self.catalog).goals
+        meanings = [goal.meaning for goal in goals if goal.meaning is not None]
+        # a Meaning is built only of what the catalog has and the candidates offer
+        found += [p for meaning in meanings for p in validate_meaning(meaning, self.catalog)]
+        found += dropped(reading, offered)
+        # a continuation's text restates the last question: the audit node reads the turn's own
+        if found or reading.continuation != "new":
+            return found
+        return [p for meaning in meanings for p in self._unread(meaning, today)]
+
+    def _unread(self, meaning: Meaning, today: date | None) -> list[str]:
+        if today is None or not self.audited:
+            return []
+        verdict = self.audit.verdict(meaning, today)
+        return [f"the reading leaves unread {reason}" for reason in verdict.reasons()]
 
     def _fallback(self, text: str, history: list[PastTurn], today: date, why: str) -> Reading:
         fell_back(

@@ -429,7 +429,7 @@ function renderResult(result) {
   const box = el("div", { class: "result" }, el("h3", { class: "reading", title: `Read as: ${result.reading || ""}` },
     ...datesKept(`${titleOf(result)} (${result.total.toLocaleString()} total)`)));
   if (result.chart) {
-    const chart = el("div", { class: "chart", "data-mark": result.chart.mark.type || result.chart.mark });
+    const chart = el("div", { class: "chart", "data-mark": markOf(result.chart) });
     box.append(chart);
     const spec = { ...result.chart, title: undefined };  // the heading above says what it shows
     const drawing = { actions: false, renderer: "svg", theme: darkScheme.matches ? "dark" : undefined };
@@ -438,6 +438,12 @@ function renderResult(result) {
   box.append(new ResultTable(result).node);
   if (result.query) box.append(queryBox(result));
   return box;
+}
+
+// What a chart draws ("bar", "line"): a spec of one view per measure (vconcat) draws what its first view does.
+function markOf(spec) {
+  const view = (spec.vconcat || [spec])[0];
+  return view.mark.type || view.mark;
 }
 
 // The search a result ran, as Kibana's Dev Tools console takes it (GET index/_search, then the body), to copy.
@@ -474,21 +480,18 @@ function titleOf(result) {
   return title.length > 90 ? `${title.slice(0, 88).trimEnd()}…` : title;
 }
 
-// Column headings in the catalog's words ("carrier_name" → "carrier"); measures are already labelled. `index`: where
-// the records are, for the query shown under a result.
-const catalogWords = { fields: {}, index: "<index>" };
+// Where the records are (`index`), for the query shown under a result.
+const catalogWords = { index: "<index>" };
 
 async function loadCatalogWords() {
   const catalog = await (await api("/catalog")).json();
-  const record = catalog.objects[catalog.record];
-  catalogWords.index = record.index;
-  for (const [name, field] of Object.entries(record.fields)) {
-    catalogWords.fields[name] = field.synonyms[0] || name.replace(/_/g, " ");
-  }
+  catalogWords.index = catalog.objects[catalog.record].index;
 }
 
-function heading(column) {
-  return catalogWords.fields[column] || column.replace(/_/g, " ");
+// A column's heading as the server words it ("carrier", "month"); an answer stored before headings were words is
+// headed by its columns' names.
+function heading(result, column) {
+  return (result.labels || [])[column] || result.columns[column];
 }
 
 // The export formats the server writes (GET /exports): no XLSX button on an install without its writer.
@@ -519,11 +522,11 @@ class ResultTable {
     const count = this.remote ? this.result.total : this.rows.length;
     const pages = Math.max(1, Math.ceil(count / PAGE_ROWS));
     const shown = this.pageRows || this.rows.slice(this.page * PAGE_ROWS, (this.page + 1) * PAGE_ROWS);
-    const head = el("tr", {}, ...this.result.columns.map((name, i) => el("th", {
+    const head = el("tr", {}, ...this.result.columns.map((_, i) => el("th", {
       "aria-sort": i === this.sort.column ? (this.sort.ascending ? "ascending" : "descending") : null,
       tabindex: 0, scope: "col", onclick: () => this.sortBy(i),
       onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); this.sortBy(i); } },
-    }, heading(name))));
+    }, heading(this.result, i))));
     const body = shown.map((row) => el("tr", {}, ...row.map((cell) =>
       el("td", { class: cellClass(cell) }, this.cell(cell)))));
     const pager = el("div", { class: "pager" });
