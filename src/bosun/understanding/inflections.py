@@ -13,15 +13,43 @@ numpy, already a dependency.
 
 from __future__ import annotations
 
+import importlib
 from functools import cache
-
-from lemminflect import getAllInflections, getAllInflectionsOOV, getAllLemmas, getAllLemmasOOV
+from types import ModuleType
+from typing import Any
 
 # Noun and verb forms: a catalog word matches in the singular or plural, and as "-ing"/"-ed".
 # Adjective degrees are not forms here: "heavier" means more than "heavy" (see `degrees`).
 _FORMS = frozenset({"NN", "NNS", "VB", "VBD", "VBG", "VBN", "VBP", "VBZ"})
 _NOUN_VERB = ("NOUN", "VERB")
 _SHORTEST = 3  # "as" is not a plural of "a", nor "is" of "i"
+
+
+@cache
+def _lemminflect() -> ModuleType:
+    """lemminflect, imported at the first word read: it brings numpy, which a command that reads
+    no question (`bosun --help`, `catalog show`) need not load."""
+    return importlib.import_module("lemminflect")
+
+
+def _lemmas_of(word: str, upos: str | None = None) -> dict[str, tuple[str, ...]]:
+    found: dict[str, tuple[str, ...]] = _lemminflect().getAllLemmas(word, upos=upos)
+    return found
+
+
+def _lemmas_oov(word: str, upos: str) -> dict[str, tuple[str, ...]]:
+    found: dict[str, tuple[str, ...]] = _lemminflect().getAllLemmasOOV(word, upos)
+    return found
+
+
+def _inflections_of(lemma: str, upos: str | None = None) -> dict[str, Any]:
+    found: dict[str, Any] = _lemminflect().getAllInflections(lemma, upos=upos)
+    return found
+
+
+def _inflections_oov(lemma: str, upos: str) -> dict[str, Any]:
+    found: dict[str, Any] = _lemminflect().getAllInflectionsOOV(lemma, upos)
+    return found
 
 
 def _inflectable(word: str) -> bool:
@@ -34,10 +62,10 @@ def lemmas(word: str) -> tuple[str, ...]:
     dictionary lacks is read by lemminflect's noun rules ("consignees" → consignee)."""
     if not _inflectable(word):
         return (word,)
-    known = getAllLemmas(word)
+    known = _lemmas_of(word)
     found = [lemma for pos in _NOUN_VERB for lemma in known.get(pos, ())]
     if not found and not known:
-        found = list(getAllLemmasOOV(word, "NOUN").get("NOUN", ()))
+        found = list(_lemmas_oov(word, "NOUN").get("NOUN", ()))
     return tuple(dict.fromkeys(found or [word]))
 
 
@@ -49,7 +77,7 @@ def forms(word: str) -> frozenset[str]:
     spelled: set[str] = set()
     for lemma in lemmas(word):
         spelled.add(lemma)
-        inflections = getAllInflections(lemma) or getAllInflectionsOOV(lemma, "NOUN")
+        inflections = _inflections_of(lemma) or _inflections_oov(lemma, "NOUN")
         spelled.update(f for tag, fs in inflections.items() if tag in _FORMS for f in fs)
     return frozenset(f.lower() for f in spelled if f.isalpha()) - {word}
 
@@ -66,7 +94,7 @@ def phrase_forms(phrase: str) -> list[str]:
 def _noun_singular(word: str) -> str:
     if not _inflectable(word):
         return word
-    known = getAllLemmas(word, upos="NOUN").get("NOUN") or getAllLemmasOOV(word, "NOUN")["NOUN"]
+    known = _lemmas_of(word, upos="NOUN").get("NOUN") or _lemmas_oov(word, "NOUN")["NOUN"]
     return known[0].lower() if known else word
 
 
@@ -91,11 +119,11 @@ def stem(word: str) -> str:
 @cache
 def degrees(adjective: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The comparatives and superlatives of an adjective: busy → (busier,), (busiest,)."""
-    comparatives = getAllInflections(adjective, upos="ADJ").get("JJR") or _oov(adjective, "JJR")
-    superlatives = getAllInflections(adjective, upos="ADJ").get("JJS") or _oov(adjective, "JJS")
+    comparatives = _inflections_of(adjective, upos="ADJ").get("JJR") or _oov(adjective, "JJR")
+    superlatives = _inflections_of(adjective, upos="ADJ").get("JJS") or _oov(adjective, "JJS")
     return tuple(comparatives), tuple(superlatives)
 
 
 def _oov(adjective: str, tag: str) -> tuple[str, ...]:
-    found: tuple[str, ...] = getAllInflectionsOOV(adjective, "ADJ").get(tag, ())
+    found: tuple[str, ...] = _inflections_oov(adjective, "ADJ").get(tag, ())
     return found
