@@ -303,3 +303,35 @@ def test_what_cannot_be_read_is_said(
 def test_a_party_phrase_of_the_catalog_groups_by_that_party(rules: RulesUnderstanding) -> None:
     m = rules.analyze("who ships the most toys to Long Beach", TODAY)
     assert (m.group_by, m.top_n, m.not_understood) == (["shipper_name"], 1, [])
+
+
+@pytest.mark.parametrize(
+    ("question", "catalog_form"),
+    [
+        (
+            "how many shipments departing from Shanghai in 2025",
+            "how many shipments departed from Shanghai in 2025",
+        ),
+        (
+            "how many shipments sailing from Busan in 2025",
+            "how many shipments sail from Busan in 2025",
+        ),
+        ("top 5 consignee by TEU in 2025", "top 5 consignees by TEU in 2025"),
+        ("shipments valued above $1 million", "shipments of value above $1 million"),
+        ("average transits by carrier", "average transit by carrier"),
+    ],
+)
+def test_a_catalog_word_reads_in_any_inflection(
+    rules: RulesUnderstanding, question: str, catalog_form: str
+) -> None:
+    assert read(rules, question) == read(rules, catalog_form)
+    assert rules.analyze(question, TODAY).not_understood == []
+
+
+def test_a_form_the_catalog_spells_with_two_meanings_is_not_guessed(
+    rules: RulesUnderstanding,
+) -> None:
+    """ "load" and "loaded" name the departure date, "loads" counts shipments: "loading" could be
+    either, so it is reported rather than read as one."""
+    meaning = rules.analyze("how many shipments loading in Shanghai in 2025", TODAY)
+    assert meaning.not_understood == ["loading"]

@@ -2,7 +2,7 @@ from datetime import date
 
 import pytest
 
-from bosun.understanding.timewords import find_time_range
+from bosun.understanding.timewords import find_time_range, find_time_ranges
 
 AS_OF = date(2026, 6, 15)  # a Monday
 
@@ -86,3 +86,18 @@ def test_matched_words_are_reported() -> None:
 def test_future_periods(text: str, start: str, end: str) -> None:
     found = find_time_range(text, date(2026, 6, 15))
     assert found is not None and (found.start.isoformat(), found.end.isoformat()) == (start, end)  # type: ignore[union-attr]
+
+
+def test_every_range_of_a_long_text_is_found_in_order_once() -> None:
+    """Each pattern reads on from the last range taken: none is missed or found twice, and a range
+    that another pattern's match overlapped is still found after it."""
+    part = "Q2 2026 vs Q2 2025, then March 2026 and the last 2 weeks; "
+    found = find_time_ranges(part * 200, AS_OF)
+    assert [(r.text, str(r.start), str(r.end)) for r in found[:4]] == [
+        ("Q2 2026", "2026-04-01", "2026-06-30"),
+        ("Q2 2025", "2025-04-01", "2025-06-30"),
+        ("March 2026", "2026-03-01", "2026-03-31"),
+        ("the last 2 weeks", "2026-06-02", "2026-06-15"),
+    ]
+    assert len(found) == 800
+    assert [r.at for r in found] == sorted({r.at for r in found})

@@ -12,6 +12,7 @@ from __future__ import annotations
 from bosun.answers.grammar import ReadBack, writing
 from bosun.catalog import Catalog
 from bosun.understanding.grammar import english
+from bosun.understanding.inflections import singular
 from bosun.understanding.meaning import (
     Change,
     HasAll,
@@ -140,7 +141,7 @@ def listed_noun(index: str, catalog: Catalog) -> str:
     first two words are a noun and its plural ("loan", "loans": a file named loans_full_schema),
     else the index's words."""
     said = catalog.record.synonyms[:2] if index == catalog.spec.record else []
-    if len(said) == 2 and said[0] != said[1] and english().singular(said[1]) == said[0]:
+    if len(said) == 2 and said[0] != said[1] and singular(said[1]) == said[0]:
         return said[1]
     return index.replace("_", " ")
 
@@ -153,7 +154,7 @@ def _what(meaning: Meaning, catalog: Catalog) -> str:
     noun = listed_noun(meaning.index, catalog)
     if meaning.top_n is None:
         return noun
-    counted = english().singular(noun) if meaning.top_n == 1 else noun
+    counted = singular(noun) if meaning.top_n == 1 else noun
     return f"{meaning.top_n} {counted}"
 
 

@@ -10,7 +10,7 @@ from bosun.answers.readback import constraints_in_text, listed_noun
 from bosun.catalog import Catalog
 from bosun.query import Table
 from bosun.understanding import Meaning
-from bosun.understanding.grammar import english
+from bosun.understanding.inflections import singular
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def noun(meaning: Meaning, catalog: Catalog, count: int) -> str:
     if spec is None or not spec.synonyms:
         return meaning.group_by[0].replace("_", " ")
     first = spec.synonyms[0]
-    plural = next((s for s in spec.synonyms if s != first and english().singular(s) == first), None)
+    plural = next((s for s in spec.synonyms if s != first and singular(s) == first), None)
     return first if count == 1 or plural is None else plural
 
 

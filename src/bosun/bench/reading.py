@@ -22,7 +22,7 @@ from bosun.catalog import load_catalog
 from bosun.understanding.rules import RulesUnderstanding
 
 DEV = Path(__file__).parents[4] / "shared" / "eval" / "dev.jsonl"
-LENGTHS = [10, 50, 100, 250, 500, 1000, 2000, 4000]
+LENGTHS = [10, 30, 100, 300, 1000, 2000, 4000]
 
 
 def corpus_words(file: Path) -> list[str]:
@@ -37,9 +37,11 @@ def question_of(words: list[str], length: int, shift: int) -> str:
 
 
 def reading_ms(reader: RulesUnderstanding, text: str, today: date) -> float:
-    started = time.perf_counter()
+    """The processor time of one reading: what reading costs, not what other processes on the
+    machine take from it (a reading is one thread that waits on nothing)."""
+    started = time.process_time()
     reader.read(text, [], today)
-    return (time.perf_counter() - started) * 1000
+    return (time.process_time() - started) * 1000
 
 
 def run(file: Path, lengths: list[int], times: int, budget_s: float) -> None:

@@ -8,6 +8,7 @@ here knows an English word or a domain: the words are in en.yaml (the grammar) a
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -19,7 +20,9 @@ from bosun.understanding.bounds import measure_field as _measure_field
 from bosun.understanding.bounds import threshold_number as _threshold_number
 from bosun.understanding.bounds import written_unit as _written_unit
 from bosun.understanding.dateparts import date_parts
+from bosun.understanding.following import Following
 from bosun.understanding.grammar import Grammar
+from bosun.understanding.inflections import singular
 from bosun.understanding.meaning import (
     TOP_N_MOST,
     Ambiguity,
@@ -110,6 +113,10 @@ class Composer:
     ranked_plural: bool | None = None
     # a grouping asked by "for each", "per", "every": (field, its cue)
     per_group: tuple[str, Span] | None = None
+    # what follows each span, by kind, for each list of spans read: (the list, its table)
+    _following: dict[tuple[int, str], tuple[list[Span], Following[Span]]] = field(
+        default_factory=dict, repr=False
+    )
 
     # -- span helpers ------------------------------------------------------------------------------
     @staticmethod
@@ -119,7 +126,19 @@ class Composer:
 
     def after(self, spans: list[Span], i: int) -> int | None:
         """The next span after i that is not glue."""
-        return next((j for j in range(i + 1, len(spans)) if not self.glue(spans[j])), None)
+        return self.following(spans, "solid", lambda span: not self.glue(span)).after(i)
+
+    def following(
+        self, spans: list[Span], name: str, kind: Callable[[Span], bool]
+    ) -> Following[Span]:
+        """The table of the next span of a kind (named `name`) after each span of `spans`, made
+        once a list: a span's tags do not change while it is read."""
+        key = (id(spans), name)
+        held = self._following.get(key)
+        if held is None or held[0] is not spans or len(held[1].items) != len(spans):
+            held = (spans, Following(list(spans), kind))
+            self._following[key] = held
+        return held[1]
 
     def before(self, spans: list[Span], i: int, limit: int = 3) -> int | None:
         """The nearest span before i that is not glue, within `limit` spans."""
@@ -547,13 +566,13 @@ def _group_after(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> No
         _interval_over_field(target, name, c, meaning)
         c.wh_interval = spans[i].has("wh")
         if c.wh_interval:  # "which week had the fewest …": one week
-            c.wh_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
+            c.wh_plural = is_plural(target)
     elif name is not None:
         meaning.group_by += [name] if name not in meaning.group_by else []
         if spans[i].has("meaning"):
             c.per_group = (name, spans[i])
         if spans[i].has("wh"):
-            c.wh_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
+            c.wh_plural = is_plural(target)
     elif target.has("record") and spans[i].has("group_cue"):
         pass  # "per shipment": an average per record is the average
     elif spans[i].key in c.grammar.ratio_cues and _measure_field(target, c) is not None:
@@ -709,9 +728,7 @@ def _agg_after(spans: list[Span], i: int, c: Composer) -> int | None:
     """A total or an average said after its measure, before any other measure: "goals in total",
     "how many boxes did Maersk move in total", "delay on average"; a ranking word there ranks
     ("goals most") and is left to `ranking`."""
-    j = c.after(spans, i)
-    while j is not None and not spans[j].has("agg") and _measure_field(spans[j], c) is None:
-        j = c.after(spans, j)
+    j = c.following(spans, "weighs", lambda span: _weighs(span, c)).after(i)
     if (
         j is None
         or spans[j].used
@@ -723,6 +740,11 @@ def _agg_after(spans: list[Span], i: int, c: Composer) -> int | None:
         return None
     k = c.after(spans, j)
     return None if k is not None and _measure_field(spans[k], c) is not None else j
+
+
+def _weighs(span: Span, c: Composer) -> bool:
+    """An aggregation or a measure: what `_agg_after` looks for after a measure."""
+    return span.has("agg") or _measure_field(span, c) is not None
 
 
 def _note_extra(spans: list[Span], i: int, c: Composer, found: Measure) -> None:
@@ -839,7 +861,7 @@ def _ranked_periods(target: Span | None, c: Composer, meaning: Meaning) -> None:
         return
     meaning.interval = target.value("interval_unit")
     target.used = True
-    c.ranked_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
+    c.ranked_plural = is_plural(target)
 
 
 def _head_before(spans: list[Span], i: int, c: Composer) -> int | None:
@@ -866,10 +888,7 @@ def ordering(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     if direction is None and not cued:
         return
     if not meaning.group_by:
-        plurals = tuple(c.grammar.plural_suffixes)
-        head = next(
-            (s for s in spans if not s.used and c.dimension(s) and is_plural(s, plurals)), None
-        )
+        head = next((s for s in spans if not s.used and c.dimension(s) and is_plural(s)), None)
         if head is None or not meaning.measures:
             return
         meaning.group_by.append(c.dimension(head) or "")
@@ -939,7 +958,7 @@ def _rank(
     name = c.dimension(target, meaning) if target is not None and not target.used else None
     records = target is not None and target.has("record")
     if target is not None and (name is not None or records):
-        c.ranked_plural = is_plural(target, tuple(c.grammar.plural_suffixes))
+        c.ranked_plural = is_plural(target)
     if name is not None:
         meaning.group_by += [name] if name not in meaning.group_by else []
         assert target is not None
@@ -1096,7 +1115,7 @@ def _refusal_words(spans: list[Span], c: Composer) -> list[Span]:
         if not span.has("refusal") or span.used:
             continue
         catalogued = any(t.kind in _CATALOG for t in span.tags)
-        if not catalogued and not {span.key, c.grammar.singular(span.key)} & held:
+        if not catalogued and not {span.key, singular(span.key)} & held:
             found.append(span)
     return found
 

@@ -109,12 +109,10 @@ def _groupings(spans: list[Span], c: Composer) -> list[PartClaim]:
                     group=True,
                 )
             )
-            c.wh_plural = (
-                is_plural(span, tuple(c.grammar.plural_suffixes)) if cue.has("wh") else c.wh_plural
-            )
+            c.wh_plural = is_plural(span) if cue.has("wh") else c.wh_plural
         elif cue is not None and _ranks(cue):
             found.append(PartClaim(span.value("part_unit"), [span], group=True))
-            c.ranked_plural = is_plural(span, tuple(c.grammar.plural_suffixes))
+            c.ranked_plural = is_plural(span)
     return found
 
 

@@ -12,6 +12,7 @@ from functools import cache
 
 from bosun.catalog import Catalog
 from bosun.understanding.grammar import Grammar
+from bosun.understanding.inflections import singular
 from bosun.understanding.names import normalize
 from bosun.understanding.tagger import Span
 
@@ -141,7 +142,7 @@ def fields_asked(part: Part, grammar: Grammar, catalog: Catalog) -> list[str] | 
     if not asks_fields or any(_names_data(s) for s in part.spans):
         return None
     subject = {
-        w.rstrip("s")
+        singular(w)
         for s in part.spans
         if not _joins(s)
         and not s.has("record")
@@ -168,6 +169,4 @@ def _asks_meaning_of(part: Part, grammar: Grammar, fields: set[str]) -> bool:
 
 
 def _field_words(name: str, synonyms: list[str]) -> set[str]:
-    return {
-        w.rstrip("s") for s in [name.replace("_", " "), *synonyms] for w in normalize(s).split()
-    }
+    return {singular(w) for s in [name.replace("_", " "), *synonyms] for w in normalize(s).split()}

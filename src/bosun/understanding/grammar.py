@@ -8,6 +8,7 @@ tags.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -17,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from bosun.catalog import Catalog
 from bosun.catalog.schema import Adjectives, DatePartName
+from bosun.understanding.inflections import degrees, phrase_forms
 from bosun.understanding.meaning import RefusalReason
 from bosun.understanding.names import normalize
 from bosun.yamltext import load_yaml
@@ -32,8 +34,6 @@ class AggWords(_Data):
 
 
 class Degree(_Data):
-    comparative: list[str]
-    superlative: list[str]
     comparative_words: list[str]
     superlative_words: list[str]
     lowering_words: list[str]
@@ -206,8 +206,6 @@ class Grammar(_Data):
     follow_up: FollowUp
     replies: Replies
     pages: list[str]
-    plural_suffixes: list[str]
-    stem_suffixes: list[str]
     ability: list[str]
     order_words: dict[str, list[str]]
     sort_cues: list[str]
@@ -222,15 +220,6 @@ class Grammar(_Data):
     period_names: PeriodNames
     sets: SetWords
     audit: AuditWords
-
-    def singular(self, phrase: str) -> str:
-        """The phrase with its last word made singular by the first plural ending it has
-        ("countries" → country)."""
-        for rule in self.plural_suffixes:
-            ending, _, single = rule.partition(">")
-            if phrase.endswith(ending) and len(phrase) > len(ending) + 1:
-                return phrase[: -len(ending)] + single
-        return phrase
 
 
 @cache
@@ -262,6 +251,7 @@ class Lexicon:
     # a range's words around its two bounds: "between" 10 "and" 20
     range_words: tuple[str, ...] = ()
     range_joins: tuple[str, ...] = ()
+    _forms: dict[str, str] | None = field(default=None, repr=False)
 
     def add(self, phrase: str, tag: Tag) -> None:
         key = normalize(phrase) if phrase.strip() not in ("$", "#", ";", "%") else phrase.strip()
@@ -271,6 +261,7 @@ class Lexicon:
         if tag not in tags:
             tags.append(tag)
         self.longest = max(self.longest, len(key.split()))
+        self._forms = None
 
     def add_all(self, phrases: list[str] | dict[str, Any], kind: str, value: Any = None) -> None:
         for phrase in phrases:
@@ -278,6 +269,41 @@ class Lexicon:
 
     def get(self, phrase: str) -> list[Tag]:
         return self.phrases.get(phrase, [])
+
+    def read(self, phrase: str) -> list[Tag]:
+        """The phrase's tags, or those of the phrase it inflects ("invoice lines" → "invoice
+        line")."""
+        return self.phrases.get(phrase) or self.phrases.get(self.forms.get(phrase, ""), [])
+
+    @property
+    def forms(self) -> dict[str, str]:
+        """Each other inflection of a phrase's last word → the phrase ("transits" → "transit"),
+        built on the first look-up after the lexicon changed."""
+        if self._forms is None:
+            self._forms = inferred_forms(self.phrases)
+        return self._forms
+
+
+def inferred_forms(phrases: Mapping[str, list[Tag]]) -> dict[str, str]:
+    """Each other inflection of a phrase's last word → the phrase, where every phrase that inflects
+    to it means the same: "departing" reads as "departed" and "depart" do, but "shipping" is not
+    inferred where "ship" names vessels and "shipped" a date.
+
+    >>> date, vessel = [Tag("date_word", "departure")], [Tag("object", "vessels")]
+    >>> inferred_forms({"depart": date, "departed": date, "ship": vessel + date, "shipped": date})
+    {'departing': 'depart', 'departs': 'depart'}
+    """
+    sources: dict[str, list[str]] = {}
+    for phrase in phrases:
+        for form in phrase_forms(phrase):
+            if form not in phrases:
+                sources.setdefault(form, []).append(phrase)
+    meanings = {phrase: sorted(map(repr, tags)) for phrase, tags in phrases.items()}
+    return {
+        form: min(held)
+        for form, held in sorted(sources.items())
+        if all(meanings[phrase] == meanings[held[0]] for phrase in held)
+    }
 
 
 def build_lexicon(catalog: Catalog, grammar: Grammar | None = None) -> Lexicon:
@@ -399,10 +425,10 @@ def _catalog(lexicon: Lexicon, catalog: Catalog, g: Grammar) -> None:
         for value, words in fspec.values.items():
             typed: Any = (value == "true") if fspec.type == "boolean" else value
             lexicon.add_all(words, "value", (name, typed))
-        _adjectives(lexicon, fspec.adjectives, ("field", name), g.degree)
+        _adjectives(lexicon, fspec.adjectives, ("field", name))
     for name, measure in spec.measures.items():
         lexicon.add_all(measure.words, "measure", name)
-        _adjectives(lexicon, measure.adjectives, ("measure", name), g.degree)
+        _adjectives(lexicon, measure.adjectives, ("measure", name))
     for date_field, words in spec.time.fields.items():
         lexicon.add_all(words, "date_word", date_field)
     for name, entity in spec.entities.items():
@@ -415,35 +441,13 @@ def _catalog(lexicon: Lexicon, catalog: Catalog, g: Grammar) -> None:
         lexicon.add_all([term, *synonyms.get(term, [])], "term", term)
 
 
-def _adjectives(
-    lexicon: Lexicon, adjectives: Adjectives, target: tuple[str, str], degree: Degree
-) -> None:
+def _adjectives(lexicon: Lexicon, adjectives: Adjectives, target: tuple[str, str]) -> None:
     """Each base form with its comparative and superlative: heavy → heavier, heaviest."""
     for direction, words in ((1, adjectives.more), (-1, adjectives.less)):
         for word in words:
             lexicon.add(word, Tag("adjective", (*target, direction, "base")))
-            for suffix in degree.comparative:
-                lexicon.add(
-                    inflect(word, suffix), Tag("adjective", (*target, direction, "comparative"))
-                )
-            for suffix in degree.superlative:
-                lexicon.add(
-                    inflect(word, suffix), Tag("adjective", (*target, direction, "superlative"))
-                )
-
-
-def inflect(word: str, suffix: str) -> str:
-    """English degree spelling: busy → busier, large → larger, big → bigger, slow → slower."""
-    vowels = "aeiou"
-    if word.endswith("y") and len(word) > 2 and word[-2] not in vowels:
-        return word[:-1] + "i" + suffix
-    if word.endswith("e"):
-        return word + suffix[1:]
-    consonant_before = len(word) < 3 or word[-3] not in vowels
-    short = (
-        len(word) <= 4
-        and word[-1] not in vowels + "wxy"
-        and word[-2] in vowels
-        and consonant_before
-    )
-    return word + word[-1] + suffix if short else word + suffix
+            comparatives, superlatives = degrees(word)
+            for comparative in comparatives:
+                lexicon.add(comparative, Tag("adjective", (*target, direction, "comparative")))
+            for superlative in superlatives:
+                lexicon.add(superlative, Tag("adjective", (*target, direction, "superlative")))

@@ -310,12 +310,16 @@ def per_period(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     """ "average shipments per day in May", "weekly average TEU", "how many boxes per week on
     average": the average of the period totals. Only for a measure that adds up (a count, a sum):
     "average transit time per month" is the average transit of each month, a grouping."""
-    for i, span in enumerate(spans):
-        if span.used or "avg" not in [a[0] for a in span.values("agg")]:
-            continue
-        period = _period_near(spans, i, c)
-        group = _group_near(spans, c) if period is None else None
-        if (period is None and group is None) or not _additive(spans, c):
+    averages = [i for i, s in enumerate(spans) if not s.used and "avg" in _aggs(s)]
+    if not averages or not _additive(spans, c):
+        return
+    # said anywhere, so looked for once: nothing is used until an average is settled
+    per_unit, per_group = _period_per(spans, c), _group_near(spans, c)
+    for i in averages:
+        span = spans[i]
+        period = _period_beside(spans, i) or per_unit
+        group = per_group if period is None else None
+        if period is None and group is None:
             continue
         # "average TEU per carrier": each carrier's total, averaged over the carriers
         if group is not None:
@@ -332,15 +336,23 @@ def per_period(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         return
 
 
-def _period_near(spans: list[Span], i: int, c: Composer) -> tuple[Interval, list[Span]] | None:
-    """A period word beside the average ("average daily", "weekly average", "an average day"), or
-    "per <period>" anywhere."""
-    for j in (c.before(spans, i, limit=1), c.after(spans, i)):
-        if j is not None and j - i in (-1, 1) and spans[j].has("interval") and not spans[j].used:
+def _aggs(span: Span) -> list[str]:
+    return [agg[0] for agg in span.values("agg")]
+
+
+def _period_beside(spans: list[Span], i: int) -> tuple[Interval, list[Span]] | None:
+    """A period word beside the average ("average daily", "weekly average", "an average day")."""
+    for j in (i - 1, i + 1):
+        if 0 <= j < len(spans) and spans[j].has("interval") and not spans[j].used:
             return spans[j].value("interval"), [spans[j]]
     following = spans[i + 1] if i + 1 < len(spans) else None
     if following is not None and following.has("interval_unit") and not following.used:
         return following.value("interval_unit"), [following]
+    return None
+
+
+def _period_per(spans: list[Span], c: Composer) -> tuple[Interval, list[Span]] | None:
+    """ "per <period>" anywhere in the question."""
     for j, cue in enumerate(spans[:-1]):
         unit = spans[j + 1]
         if (

@@ -27,6 +27,7 @@ from bosun.catalog import Catalog
 from bosun.catalog.schema import LinkSpec, Target
 from bosun.understanding.compose import Composer
 from bosun.understanding.grammar import Tag
+from bosun.understanding.inflections import singular
 from bosun.understanding.meaning import Condition, Link, Meaning
 from bosun.understanding.names import Found, normalize
 from bosun.understanding.tagger import Span, tokens
@@ -96,7 +97,16 @@ class LinkWords:
         return max((len(p.split()) for p in self.phrases), default=0)
 
     def cues(self, name: str, attribute: str) -> set[str]:
-        return {normalize(w) for w in self.specs[name].attributes[attribute].words}
+        return self._cues[(name, attribute)]
+
+    @cached_property
+    def _cues(self) -> dict[tuple[str, str], set[str]]:
+        """(link, attribute) → its cue words, normalised once: they are asked at every value."""
+        return {
+            (name, attribute): {normalize(w) for w in spec.attributes[attribute].words}
+            for name, spec in self.specs.items()
+            for attribute in spec.attributes
+        }
 
     @cached_property
     def generic(self) -> dict[str, set[str]]:
@@ -113,15 +123,32 @@ class LinkWords:
 
     def field_words(self, name: str) -> dict[str, set[str]]:
         """record field of the link → the words naming that field ("shippers": shipper_name)."""
+        return self._field_words[name]
+
+    @cached_property
+    def _field_words(self) -> dict[str, dict[str, set[str]]]:
         fields = self.catalog.record.fields
         return {
-            t.field: {normalize(w) for w in [*fields[t.field].synonyms, t.field.replace("_", " ")]}
-            for t in self.specs[name].fields
+            name: {
+                t.field: {
+                    normalize(w) for w in [*fields[t.field].synonyms, t.field.replace("_", " ")]
+                }
+                for t in spec.fields
+            }
+            for name, spec in self.specs.items()
         }
 
     def names_object(self, name: str, key: str) -> bool:
-        words = set().union(*self.field_words(name).values()) | self.generic[name]
-        return key in words or (key.endswith("s") and key[:-1] in words)
+        """Whether a phrase names the link's objects, in any number ("shipper", "shippers")."""
+        words = self._object_words[name]
+        return key in words or singular(key) in words
+
+    @cached_property
+    def _object_words(self) -> dict[str, set[str]]:
+        return {
+            name: set().union(*self.field_words(name).values()) | self.generic[name]
+            for name in self.specs
+        }
 
     def named_by(self, entity: str) -> list[tuple[str, str]]:
         """(object, attribute) whose values the names of `entity` also name (countries: flags,
@@ -403,7 +430,7 @@ def _target(
             t
             for t in usable
             if spans[object_at].key in words.field_words(name)[t.field]
-            or spans[object_at].key.rstrip("s") in words.field_words(name)[t.field]
+            or singular(spans[object_at].key) in words.field_words(name)[t.field]
         ]
         if named:
             return named[0]

@@ -32,6 +32,7 @@ from bosun.catalog.loader import index_rows
 from bosun.engines.base import Engine
 from bosun.engines.caller import caller
 from bosun.errors import CatalogError, Forbidden
+from bosun.understanding.inflections import singular
 from bosun.understanding.meaning import Resolution
 
 if TYPE_CHECKING:
@@ -257,7 +258,6 @@ def find_names(
     vectors: NameVectors | None = None,
     min_similarity: float = 0.82,
     common: frozenset[str] | None = None,
-    plurals: tuple[str, ...] = ("s",),
 ) -> list[Found]:
     """Longest phrases first, left to right; each word belongs to at most one phrase.
 
@@ -268,12 +268,20 @@ def find_names(
     words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
     taken = [False] * len(words)
     found: list[Found] = []
+    matched: dict[str, Hit | None] = {}  # a phrase said again is matched once
+    firsts = [next(iter(normalize(word).split()), "") for _, _, word in words]
     for size in range(min(MAX_WORDS, len(words)), 0, -1):
         for i in range(len(words) - size + 1):
             if any(taken[i : i + size]):
                 continue
             phrase = text[words[i][0] : words[i + size - 1][1]]
-            hit = _match(phrase, index, skip or set(), vectors, min_similarity, common, plurals)
+            if size > 1 and firsts[i] not in index.tokens and not _proper(phrase):
+                continue  # a phrase in lower case is only ever a name exactly: none starts so
+            if phrase not in matched:
+                matched[phrase] = _match(
+                    phrase, index, skip or set(), vectors, min_similarity, common
+                )
+            hit = matched[phrase]
             if hit is not None:
                 found.append(Found(words[i][0], words[i + size - 1][1], phrase, *hit))
                 taken[i : i + size] = [True] * size
@@ -295,12 +303,11 @@ def _match(
     vectors: NameVectors | None = None,
     min_similarity: float = 0.82,
     common: frozenset[str] | None = None,
-    plurals: tuple[str, ...] = ("s",),
 ) -> Hit | None:
     key = normalize(phrase)
     if not key or key in skip:
         return None
-    key = key if key in index.names else _singular(key, index, plurals)
+    key = key if key in index.names else _singular(key, index)
     if key in index.names:
         ordinary = common is None or key in common
         if len(key) <= 3 and ordinary and not re.sub(r"['’]s\b", "", phrase).isupper():
@@ -326,19 +333,11 @@ def _match(
     return fuzzy
 
 
-def _singular(key: str, index: NameIndex, plurals: tuple[str, ...]) -> str:
+def _singular(key: str, index: NameIndex) -> str:
     """ "yoga mats" names what "yoga mat" names, "chef knives" what "chef knife" does, when the
-    plural names nothing itself; `plurals` are the grammar's endings ("ives>ife": the ending, then
-    what replaces it)."""
-    for rule in plurals:
-        ending, _, single = rule.partition(">")
-        if (
-            key.endswith(ending)
-            and len(key) > len(ending) + 2
-            and key[: -len(ending)] + single in index.names
-        ):
-            return key[: -len(ending)] + single
-    return key
+    plural names nothing itself."""
+    single = singular(key)
+    return single if single in index.names else key
 
 
 def _fuzzy(key: str, index: NameIndex) -> Hit | None:

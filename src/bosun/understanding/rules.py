@@ -21,6 +21,7 @@ from bosun.understanding.compose import Composer, add_value, compose, unanswerab
 from bosun.understanding.continuation import Continuation
 from bosun.understanding.goals import definition, fields_asked, split
 from bosun.understanding.grammar import QUIET, Grammar, Lexicon, build_lexicon, english
+from bosun.understanding.inflections import stem
 from bosun.understanding.links import LinkWords, as_listing, marks, read_links
 from bosun.understanding.meaning import Ambiguity, Meaning, ObjectLookup, ResolvedEntity
 from bosun.understanding.names import (
@@ -47,6 +48,10 @@ class RulesUnderstanding:
     grammar: Grammar = dataclasses.field(default_factory=english)
     _seen: dict[tuple[str, date, frozenset[tuple[str, str]]], Meaning] = dataclasses.field(
         default_factory=dict, repr=False, compare=False
+    )
+    # the last text tagged, and its spans as tagged (each reader is handed copies to mark)
+    _tagged: tuple[tuple[str, date, frozenset[tuple[str, str]]], list[Span]] | None = (
+        dataclasses.field(default=None, repr=False, compare=False)
     )
 
     @cached_property
@@ -154,16 +159,26 @@ class RulesUnderstanding:
         return LinkWords(self.catalog)
 
     def spans(self, text: str, today: date) -> list[Span]:
+        """The text's spans, fresh to mark as used. A one-goal question is tagged once, though
+        both the split into goals and the goal's reading ask for it."""
+        callers = self.index.callers
+        key = (text, today, callers.hidden() if callers else frozenset())
+        tagged = self._tagged
+        if tagged is None or tagged[0] != key:
+            tagged = (key, self._tag(text, today))
+            self._tagged = tagged
+        return [dataclasses.replace(span) for span in tagged[1]]
+
+    def _tag(self, text: str, today: date) -> list[Span]:
         found = find_names(
             text,
             self.index,
             skip=self.vocabulary,
             vectors=self.vectors,
             common=self.common_words,
-            plurals=tuple(self.grammar.plural_suffixes),
         )
         linked = marks(text, self.link_words, found)
-        return tag(text, today, self.lexicon, found, tuple(self.grammar.plural_suffixes), linked)
+        return tag(text, today, self.lexicon, found, linked)
 
     def _analyze(self, text: str, today: date) -> Meaning:
         meaning = Meaning(text=text, index=self.catalog.record.index)
@@ -493,7 +508,7 @@ class RulesUnderstanding:
         words = {w for s in rest for w in s.key.split()} | {s.key for s in rest}
         padded = f" {' '.join(s.key for s in rest)} "
         able = any(f" {normalize(w)} " in padded for w in self.grammar.ability)
-        stems = {self._stem(w) for w in words}
+        stems = {stem(w) for w in words}
         fields: list[str] = []
         said: set[str] = set()
         for field, spec in obj.fields.items():
@@ -503,25 +518,16 @@ class RulesUnderstanding:
             if able and spec.unit:
                 names.add(normalize(spec.unit))  # "how many TEU can X carry": its capacity in TEU
             hits = {n for n in names if f" {n} " in padded} or {
-                n for n in names if " " not in n and self._stem(n) in stems
+                n for n in names if " " not in n and stem(n) in stems
             }
             if hits:
                 fields.append(field)
                 said |= hits | {w for h in hits for w in h.split()}
-                said |= {w for w in words if self._stem(w) in {self._stem(h) for h in hits}}
+                said |= {w for w in words if stem(w) in {stem(h) for h in hits}}
                 said |= {normalize(spec.unit)} if spec.unit else set()
                 # "what year was X built": "year" of built_year
                 said |= set(field.split("_")) & words
         return fields, said
-
-    def _stem(self, word: str) -> str:
-        """A word without its inflection, for matching "flagged" to "flag" and "registered" to
-        "registry"."""
-        for suffix in self.grammar.stem_suffixes:
-            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-                base = word[: -len(suffix)]
-                return base[:-1] if base[-1] == base[-2] else base
-        return word
 
     @staticmethod
     def _named_object(meaning: Meaning) -> ObjectLookup | None:

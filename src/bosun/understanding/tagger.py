@@ -1,8 +1,9 @@
 """The tagger: a question read once, left to right, into typed spans.
 
 Dates first (the date grammar), then names (the catalog's name index), then the longest phrase of
-the lexicon at each place; a word nothing covers is a span without tags, reported unless it is a
-number.
+the lexicon at each place, in any inflection of its last word (`Lexicon.read`); a word nothing
+covers is a span without tags, reported unless it is a number. Each step costs the same at every
+word, so tagging is linear in the question's length.
 
     >>> [s.text for s in tag("top 5 shippers to LA", lexicon, names)]   # doctest: +SKIP
     ['top', '5', 'shippers', 'to', 'LA']
@@ -11,6 +12,7 @@ number.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -19,6 +21,7 @@ from typing import Any, Protocol
 
 from bosun.understanding.amounts import amounts, quantities
 from bosun.understanding.grammar import QUIET, Lexicon, Tag
+from bosun.understanding.inflections import is_plural as plural_phrase
 from bosun.understanding.names import Found
 from bosun.understanding.timewords import TimeRange, find_time_ranges
 
@@ -93,25 +96,24 @@ def tag(
     today: date,
     lexicon: Lexicon,
     names: list[Found],
-    plural_suffixes: tuple[str, ...] = ("s",),
     marks: Sequence[Marked] = (),
 ) -> list[Span]:
     """`marks`: phrases already known to be something (values of linked objects), placed before
     names."""
     toks = tokens(text, lexicon.scales)
-    spans: dict[int, Span] = {}
+    sheet = _Sheet(text, toks)
     dated = _without_quantities(_without_shifts(text, toks, lexicon), toks, lexicon)
     for time in find_time_ranges(dated, today):
-        _place(spans, toks, time.at, time.at + len(time.text), text, Tag("time", time))
+        sheet.place(time.at, time.at + len(time.text), Tag("time", time))
     for mark in marks:
-        _place(spans, toks, mark.start, mark.end, text, *mark.tags)
+        sheet.place(mark.start, mark.end, *mark.tags)
     for found in names:
-        _place(spans, toks, found.start, found.end, text, Tag("name", found))
+        sheet.place(found.start, found.end, Tag("name", found))
     words = [t.norm for t in toks]
     for first, last, value in amounts(words, lexicon):
-        _place(spans, toks, toks[first].start, toks[last - 1].end, text, Tag("number", value))
-    _phrases(spans, toks, text, lexicon, plural_suffixes)
-    return [spans[i] for i in sorted(spans)]
+        sheet.place(toks[first].start, toks[last - 1].end, Tag("number", value))
+    _phrases(sheet, lexicon)
+    return [sheet.spans[i] for i in sorted(sheet.spans)]
 
 
 class Marked(Protocol):
@@ -151,96 +153,59 @@ def _without_quantities(text: str, toks: list[Token], lexicon: Lexicon) -> str:
     return "".join(blanked)
 
 
-def _place(
-    spans: dict[int, Span], toks: list[Token], start: int, end: int, text: str, *tags_: Tag
-) -> None:
-    inside = [i for i, t in enumerate(toks) if t.start >= start and t.end <= end]
-    if not inside or any(_covered(spans, i) for i in inside):
-        return
-    first, last = inside[0], inside[-1] + 1
-    start, end = toks[first].start, toks[last - 1].end
-    spans[first] = Span(
-        first,
-        last,
-        text[start:end],
-        " ".join(t.norm for t in toks[first:last]),
-        start,
-        end,
-        list(tags_),
-    )
+class _Sheet:
+    """The question's tokens, the spans placed on them so far, and which tokens those cover: one
+    flag a token, so a look-up costs the same however long the question is."""
+
+    def __init__(self, text: str, toks: list[Token]) -> None:
+        self.text = text
+        self.toks = toks
+        self.starts = [t.start for t in toks]
+        self.spans: dict[int, Span] = {}
+        self.taken = [False] * len(toks)
+
+    def place(self, start: int, end: int, *tags_: Tag) -> None:
+        """A span of the tokens wholly inside characters [start, end), unless one is taken."""
+        first = bisect_left(self.starts, start)
+        last = first
+        while last < len(self.toks) and self.toks[last].end <= end:
+            last += 1
+        if last > first and not any(self.taken[first:last]):
+            self.add(first, last, list(tags_))
+
+    def add(self, first: int, last: int, tags_: list[Tag]) -> None:
+        start, end = self.toks[first].start, self.toks[last - 1].end
+        key = " ".join(t.norm for t in self.toks[first:last])
+        self.spans[first] = Span(first, last, self.text[start:end], key, start, end, tags_)
+        self.taken[first:last] = [True] * (last - first)
+
+    def free(self, first: int, size: int) -> int:
+        """How many of the `size` tokens from `first` are free before the first taken one."""
+        free = 0
+        while free < size and first + free < len(self.toks) and not self.taken[first + free]:
+            free += 1
+        return free
 
 
-def _covered(spans: dict[int, Span], index: int) -> bool:
-    return any(s.first <= index < s.last for s in spans.values())
-
-
-def _phrases(
-    spans: dict[int, Span],
-    toks: list[Token],
-    text: str,
-    lexicon: Lexicon,
-    plural_suffixes: tuple[str, ...],
-) -> None:
-    """The longest lexicon phrase at each uncovered place; a number or an untagged word
-    otherwise."""
+def _phrases(sheet: _Sheet, lexicon: Lexicon) -> None:
+    """The longest lexicon phrase at each uncovered place, in any inflection of its last word; a
+    number or an untagged word otherwise."""
     i = 0
-    while i < len(toks):
-        if _covered(spans, i):
+    while i < len(sheet.toks):
+        if sheet.taken[i]:
             i += 1
             continue
-        size, tags = _longest(toks, i, spans, lexicon, plural_suffixes)
-        last = i + size
-        key = " ".join(t.norm for t in toks[i:last])
-        start, end = toks[i].start, toks[last - 1].end
-        spans[i] = Span(i, last, text[start:end], key, start, end, tags or _number(toks[i].norm))
-        i = last
+        size, tags = _longest(sheet, i, lexicon)
+        sheet.add(i, i + size, tags or _number(sheet.toks[i].norm))
+        i += size
 
 
-def _longest(
-    toks: list[Token],
-    i: int,
-    spans: dict[int, Span],
-    lexicon: Lexicon,
-    plural_suffixes: tuple[str, ...],
-) -> tuple[int, list[Tag]]:
-    for size in range(min(lexicon.longest, len(toks) - i), 0, -1):
-        if any(_covered(spans, j) for j in range(i, i + size)):
-            continue
-        key = " ".join(t.norm for t in toks[i : i + size])
-        tags = (
-            lexicon.get(key)
-            or _singular(key, lexicon, plural_suffixes)
-            or _plural(key, lexicon, plural_suffixes)
-        )
+def _longest(sheet: _Sheet, i: int, lexicon: Lexicon) -> tuple[int, list[Tag]]:
+    for size in range(sheet.free(i, lexicon.longest), 0, -1):
+        tags = lexicon.read(" ".join(t.norm for t in sheet.toks[i : i + size]))
         if tags:
             return size, list(tags)
     return 1, []
-
-
-def _singular(key: str, lexicon: Lexicon, plural_suffixes: tuple[str, ...]) -> list[Tag]:
-    """ "transits" reads as "transit": a plural the lexicon does not list."""
-    for suffix in plural_suffixes:
-        plural, _, singular = suffix.partition(">")  # "ies>y": countries → country
-        # "grade as" is no plural of "grade a": a letter takes no plural ending
-        last = key.rsplit(" ", 1)[-1]
-        if key.endswith(plural) and len(key) > len(plural) + 2 and len(last) > len(plural) + 1:
-            found = lexicon.get(key[: -len(plural)] + singular)
-            if found:
-                return found
-    return []
-
-
-def _plural(key: str, lexicon: Lexicon, plural_suffixes: tuple[str, ...]) -> list[Tag]:
-    """ "box count" reads through "boxes": a singular whose plural alone the lexicon lists (catalogs
-    list nouns as their questions name them, often in the plural). The first ending that fits is the
-    plural's."""
-    if len(key.rsplit(" ", 1)[-1]) < 3:
-        return []
-    for suffix in plural_suffixes:
-        plural, _, singular = suffix.partition(">")
-        if key.endswith(singular):
-            return lexicon.get(key[: len(key) - len(singular)] + plural) or []
-    return []
 
 
 def _number(norm: str) -> list[Tag]:
@@ -254,10 +219,9 @@ def _number(norm: str) -> list[Tag]:
         return []
 
 
-def is_plural(span: Span, plural_suffixes: tuple[str, ...]) -> bool:
-    last = span.key.split()[-1] if span.key else ""
-    endings = [s.partition(">")[0] for s in plural_suffixes]
-    return any(last.endswith(e) and not last.endswith(e + e) for e in endings)
+def is_plural(span: Span) -> bool:
+    """Whether the span ends in a plural noun: "which carriers" asks for several."""
+    return plural_phrase(span.key)
 
 
 def time_of(span: Span) -> TimeRange | None:

@@ -79,7 +79,7 @@ class ReadersWords:
         """Why `word` is the readers' own: a date or a number in it, a word of the grammar, or a
         date or number word; None when it may be taught."""
         try:
-            spans = tag(word, today, self.lexicon, [], tuple(self.grammar.plural_suffixes))
+            spans = tag(word, today, self.lexicon, [])
         except UserError:  # "2025-02-30": no day of the calendar, yet written as a date
             return f"“{word}” is written as a date, which the date reader reads"
         dated = [span.text for span in spans if span.has("time")]

@@ -159,7 +159,9 @@ def _point(text: str, today: date, *, end: bool) -> date:
     return bounds[1] if end else bounds[0]
 
 
-Rule = tuple[str, Callable[[re.Match[str], date], tuple[date | None, date | None]]]
+Build = Callable[[re.Match[str], date], tuple[date | None, date | None]]
+Rule = tuple[str, Build]
+Ahead = tuple[int, TimeRange] | None  # a pattern's next range, after where its match starts
 _NUM = r"(?P<n>\d+|" + "|".join(_NUMBER_WORDS) + r")"
 _DAY_OF_MONTH = (
     rf"(?P<dmonth>{_MONTH_NAMES})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:])"
@@ -384,7 +386,7 @@ def _plausible(match: re.Match[str]) -> bool:
 
 
 def _built(
-    build: Callable[[re.Match[str], date], tuple[date | None, date | None]],
+    build: Build,
     match: re.Match[str],
     today: date,
 ) -> tuple[date | None, date | None]:
@@ -401,29 +403,42 @@ def _built(
 
 def find_time_ranges(text: str, today: date) -> list[TimeRange]:
     """Every time expression in `text`, left to right, none overlapping: "Q2 2026 vs Q2 2025" has
-    two."""
+    two. Each pattern's next match is kept until a range before it is taken, so the text is read
+    about once a pattern however many ranges it holds."""
     found: list[TimeRange] = []
-    rest = text
-    while (first := find_time_range(rest, today)) is not None:
+    ahead = [_first(pattern, build, text, today) for pattern, build in _COMPILED]
+    while (first := _earliest(ahead)) is not None:
         found.append(first)
         end = first.at + len(first.text)
-        rest = " " * end + rest[end:]  # blanked, so the positions stay the question's
+        text = " " * end + text[end:]  # blanked, so the positions stay the question's
+        for i, (pattern, build) in enumerate(_COMPILED):
+            kept = ahead[i]
+            if kept is not None and kept[0] < end:
+                ahead[i] = _first(pattern, build, text, today, end)
     return found
 
 
 def find_time_range(text: str, today: date) -> TimeRange | None:
     """The first time expression in `text`, as an inclusive range; None when there is none."""
-    best: tuple[int, TimeRange] | None = None
-    for pattern, build in _COMPILED:
-        for match in pattern.finditer(text):
-            if not _plausible(match):
-                continue
-            start, end = _built(build, match, today)
-            written = match.group(0)
-            found = TimeRange(
-                start, end, written.strip(), match.start() + len(written) - len(written.lstrip())
-            )
-            if best is None or match.start() < best[0]:
-                best = (match.start(), found)
-            break
+    return _earliest([_first(pattern, build, text, today) for pattern, build in _COMPILED])
+
+
+def _earliest(ahead: list[Ahead]) -> TimeRange | None:
+    """The range whose match starts first; of two at one place, the earlier pattern's."""
+    best: Ahead = None
+    for found in ahead:
+        if found is not None and (best is None or found[0] < best[0]):
+            best = found
     return best[1] if best else None
+
+
+def _first(pattern: re.Pattern[str], build: Build, text: str, today: date, pos: int = 0) -> Ahead:
+    """The pattern's first plausible match from `pos` on: where it starts, and its range."""
+    for match in pattern.finditer(text, pos):
+        if not _plausible(match):
+            continue
+        start, end = _built(build, match, today)
+        written = match.group(0)
+        at = match.start() + len(written) - len(written.lstrip())
+        return match.start(), TimeRange(start, end, written.strip(), at)
+    return None

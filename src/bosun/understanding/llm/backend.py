@@ -22,6 +22,7 @@ from bosun.ledger import fell_back
 from bosun.understanding.audit import Audit
 from bosun.understanding.continuation import built_on
 from bosun.understanding.examples import ExampleIndex
+from bosun.understanding.inflections import singular
 from bosun.understanding.llm.schema import ModelReading, Offered, dropped, problems, to_reading
 from bosun.understanding.meaning import Meaning
 from bosun.understanding.names import Candidate, Found, find_names, normalize
@@ -199,7 +200,7 @@ class LLMUnderstanding:
         for size in (3, 2, 1):
             for i in range(len(words) - size + 1):
                 phrase = " ".join(words[i : i + size])
-                for key in self._singulars(phrase):
+                for key in dict.fromkeys((phrase, singular(phrase))):
                     if (
                         key in index.names
                         and key not in taken
@@ -208,15 +209,6 @@ class LLMUnderstanding:
                         named.append((phrase, index.names[key], 100.0))
                         taken.add(key)
         return named
-
-    def _singulars(self, phrase: str) -> list[str]:
-        """The phrase, and its last word without each plural ending of the grammar ("yoga mats" →
-        "yoga mat")."""
-        forms = [suffix.partition(">") for suffix in self.rules.grammar.plural_suffixes]
-        return [
-            phrase,
-            *(phrase[: -len(end)] + single for end, _, single in forms if phrase.endswith(end)),
-        ]
 
     def _targets(self, candidate: Candidate) -> list[tuple[str, str]]:
         """The record fields a candidate name filters, with the value each takes (catalog

@@ -1,0 +1,129 @@
+"""English inflection through lemminflect: one mechanism for every word the reader matches.
+
+lemminflect was chosen over `inflect` (nouns only: no verb forms, no comparatives) and `simplemma`
+(lemmas only: it cannot spell a form): it lemmatizes and inflects nouns, verbs and adjectives from a
+dictionary of English, with rules for words it has never seen ("teu" → "teus"), and needs only
+numpy, already a dependency.
+
+    >>> sorted(forms("transit"))
+    ['transited', 'transiting', 'transits']
+    >>> singular("invoice lines"), is_plural("consignees"), degrees("busy")
+    ('invoice line', True, (('busier',), ('busiest',)))
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+# Noun and verb forms: a catalog word matches in the singular or plural, and as "-ing"/"-ed".
+# Adjective degrees are not forms here: "heavier" means more than "heavy" (see `degrees`).
+_FORMS = frozenset({"NN", "NNS", "VB", "VBD", "VBG", "VBN", "VBP", "VBZ"})
+_NOUN_VERB = ("NOUN", "VERB")
+_SHORTEST = 3  # "as" is not a plural of "a", nor "is" of "i"
+
+
+@cache
+def _lemminflect() -> ModuleType:
+    """lemminflect, imported at the first word read: it brings numpy, which a command that reads
+    no question (`bosun --help`, `catalog show`) need not load."""
+    return importlib.import_module("lemminflect")
+
+
+def _lemmas_of(word: str, upos: str | None = None) -> dict[str, tuple[str, ...]]:
+    found: dict[str, tuple[str, ...]] = _lemminflect().getAllLemmas(word, upos=upos)
+    return found
+
+
+def _lemmas_oov(word: str, upos: str) -> dict[str, tuple[str, ...]]:
+    found: dict[str, tuple[str, ...]] = _lemminflect().getAllLemmasOOV(word, upos)
+    return found
+
+
+def _inflections_of(lemma: str, upos: str | None = None) -> dict[str, Any]:
+    found: dict[str, Any] = _lemminflect().getAllInflections(lemma, upos=upos)
+    return found
+
+
+def _inflections_oov(lemma: str, upos: str) -> dict[str, Any]:
+    found: dict[str, Any] = _lemminflect().getAllInflectionsOOV(lemma, upos)
+    return found
+
+
+def _inflectable(word: str) -> bool:
+    return word.isalpha() and len(word) >= _SHORTEST
+
+
+@cache
+def lemmas(word: str) -> tuple[str, ...]:
+    """The noun and verb lemmas of a lower-case word ("shipping" → ship, shipping); a word the
+    dictionary lacks is read by lemminflect's noun rules ("consignees" → consignee)."""
+    if not _inflectable(word):
+        return (word,)
+    known = _lemmas_of(word)
+    found = [lemma for pos in _NOUN_VERB for lemma in known.get(pos, ())]
+    if not found and not known:
+        found = list(_lemmas_oov(word, "NOUN").get("NOUN", ()))
+    return tuple(dict.fromkeys(found or [word]))
+
+
+@cache
+def forms(word: str) -> frozenset[str]:
+    """Every other noun or verb form of a word's lemmas: "ships" → ship, shipped, shipping…"""
+    if not _inflectable(word):
+        return frozenset()
+    spelled: set[str] = set()
+    for lemma in lemmas(word):
+        spelled.add(lemma)
+        inflections = _inflections_of(lemma) or _inflections_oov(lemma, "NOUN")
+        spelled.update(f for tag, fs in inflections.items() if tag in _FORMS for f in fs)
+    return frozenset(f.lower() for f in spelled if f.isalpha()) - {word}
+
+
+def phrase_forms(phrase: str) -> list[str]:
+    """The phrase with its last word in each of its other forms ("invoice line" → "invoice
+    lines")."""
+    head, _, last = phrase.rpartition(" ")
+    prefix = f"{head} " if head else ""
+    return [prefix + form for form in sorted(forms(last))]
+
+
+@cache
+def _noun_singular(word: str) -> str:
+    if not _inflectable(word):
+        return word
+    known = _lemmas_of(word, upos="NOUN").get("NOUN") or _lemmas_oov(word, "NOUN")["NOUN"]
+    return known[0].lower() if known else word
+
+
+def singular(phrase: str) -> str:
+    """The phrase with its last word as a singular noun ("yoga mats" → "yoga mat")."""
+    head, _, last = phrase.rpartition(" ")
+    prefix = f"{head} " if head else ""
+    return prefix + _noun_singular(last)
+
+
+def is_plural(phrase: str) -> bool:
+    """Whether the phrase's last word is a plural noun ("carriers", "teus"; not "status")."""
+    last = phrase.rpartition(" ")[2]
+    return _noun_singular(last) != last
+
+
+def stem(word: str) -> str:
+    """The shortest lemma of a word, for matching words of one family ("flagged" → flag)."""
+    return min(lemmas(word), key=lambda lemma: (len(lemma), lemma))
+
+
+@cache
+def degrees(adjective: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The comparatives and superlatives of an adjective: busy → (busier,), (busiest,)."""
+    comparatives = _inflections_of(adjective, upos="ADJ").get("JJR") or _oov(adjective, "JJR")
+    superlatives = _inflections_of(adjective, upos="ADJ").get("JJS") or _oov(adjective, "JJS")
+    return tuple(comparatives), tuple(superlatives)
+
+
+def _oov(adjective: str, tag: str) -> tuple[str, ...]:
+    found: tuple[str, ...] = _inflections_oov(adjective, "ADJ").get(tag, ())
+    return found
