@@ -10,7 +10,7 @@ a name, a misspelling, a vector) is taken without asking only as a kind its role
 when it is close enough; else it is asked back. Nothing here knows a domain: the phrases are the
 catalog's.
 
-    >>> roles = Roles.of(catalog, {"to": True}, grammar.singular)  # doctest: +SKIP
+    >>> roles = Roles.of(catalog, {"to": True}, inflections.singular)  # doctest: +SKIP
     >>> roles.nouns["supplier"], roles.cues["consigned to"]  # doctest: +SKIP
     (frozenset({'company'}), frozenset({'company'}))
 """

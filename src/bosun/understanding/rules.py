@@ -21,7 +21,7 @@ from bosun.understanding.compose import Composer, add_value, compose, unanswerab
 from bosun.understanding.continuation import Continuation
 from bosun.understanding.goals import definition, fields_asked, split
 from bosun.understanding.grammar import QUIET, Grammar, Lexicon, build_lexicon, english
-from bosun.understanding.inflections import stem
+from bosun.understanding.inflections import singular, stem
 from bosun.understanding.links import LinkWords, as_listing, marks, read_links
 from bosun.understanding.meaning import Ambiguity, Meaning, ObjectLookup, ResolvedEntity
 from bosun.understanding.names import (
@@ -152,7 +152,7 @@ class RulesUnderstanding:
     @cached_property
     def roles(self) -> Roles:
         said = {p: p in self.quiet_words for p in self.common_words}
-        return Roles.of(self.catalog, said, self.grammar.singular)
+        return Roles.of(self.catalog, said, singular)
 
     @cached_property
     def link_words(self) -> LinkWords:
