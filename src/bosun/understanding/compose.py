@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 
 from bosun.catalog import Catalog
+from bosun.catalog.schema import FieldSpec
 from bosun.understanding import group_steps
 from bosun.understanding.bounds import field_of_unit as _field_of_unit
 from bosun.understanding.bounds import measure_field as _measure_field
@@ -20,6 +21,7 @@ from bosun.understanding.bounds import threshold_number as _threshold_number
 from bosun.understanding.bounds import written_unit as _written_unit
 from bosun.understanding.dateparts import date_parts
 from bosun.understanding.grammar import Grammar
+from bosun.understanding.levels import is_level, level_totals
 from bosun.understanding.meaning import (
     TOP_N_MOST,
     Ambiguity,
@@ -110,6 +112,9 @@ class Composer:
     ranked_plural: bool | None = None
     # a grouping asked by "for each", "per", "every": (field, its cue)
     per_group: tuple[str, Span] | None = None
+    # a sum of a level kept as asked (a model's reading, for validate_meaning to refuse); the rules
+    # read "total transit time" as the level the catalog measures
+    sums_levels: bool = False
 
     # -- span helpers ------------------------------------------------------------------------------
     @staticmethod
@@ -163,6 +168,8 @@ class Composer:
     def measure(self, name: str, agg: str | None = None) -> Measure:
         spec = self.catalog.spec.measures[name]
         chosen = agg or spec.agg
+        if chosen == "sum" and not self.sums_levels and is_level(spec, self.catalog):
+            chosen = spec.agg  # "total transit time": a level is never summed (levels.py)
         label = spec.label
         # "the longest transit": the maximum of the field, not of its average
         if chosen != spec.agg:
@@ -179,7 +186,7 @@ class Composer:
         named = next((n for n, m in self.catalog.spec.measures.items() if m.field == name), None)
         if named is not None:
             return self.measure(named, agg)
-        chosen = agg or "sum"
+        chosen = agg or _additive(self.catalog.record.fields[name])
         label = f"{self.grammar.aggregation_labels.get(chosen, chosen)} {name.replace('_', ' ')}"
         return Measure(
             name=f"{chosen}_{name}",
@@ -212,6 +219,11 @@ class Composer:
         )
 
 
+def _additive(spec: FieldSpec) -> str:
+    """How a field is measured when nothing says: summed, or averaged when it is a level."""
+    return "avg" if spec.level else "sum"
+
+
 def catalog_share(catalog: Catalog, part: dict[str, list[str]]) -> Share:
     """A ratio measure's part as conditions, its values typed as the field is (a boolean's "true" is
     True)."""
@@ -242,6 +254,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         distinct_attributes,
         group_steps.per_period,
         grouping,
+        level_totals,
         percentiles,
         group_steps.period_steps,
         measures,

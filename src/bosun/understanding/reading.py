@@ -228,6 +228,10 @@ def _measures(meaning: Meaning, catalog: Catalog) -> list[str]:
             problems.append(f"unknown field {measure.field!r} to measure")
         elif spec.type not in _AGGREGABLE.get(measure.agg, {spec.type}):
             problems.append(f"cannot take the {measure.agg} of {measure.field!r} ({spec.type})")
+        elif measure.agg == "sum" and spec.level:
+            problems.append(
+                f"{measure.field!r} is a level: averaged or taken at a period, never summed"
+            )
     return problems
 
 
