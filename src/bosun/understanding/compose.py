@@ -703,11 +703,21 @@ def _most_of_one(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> in
     ):
         return None
     following = c.after(spans, i)
-    if any(s.has("who") for s in spans) or (
-        following is not None and c.dimension(spans[following]) is not None
-    ):
+    if any(s.has("who") for s in spans) or _which_unread(spans, c):
+        return None
+    if following is not None and c.dimension(spans[following]) is not None:
         return None
     return j
+
+
+def _which_unread(spans: list[Span], c: Composer) -> bool:
+    """ "Which berth handles the most containers": things the data does not know, ranked (the
+    word is reported), not one largest value."""
+    for i, span in enumerate(spans):
+        j = c.after(spans, i) if span.has("wh") else None
+        if j is not None and not spans[j].tags:
+            return True
+    return False
 
 
 def _agg_of(span: Span) -> str:

@@ -151,8 +151,6 @@ class MeasureKindWords(_Data):
     share_label: str
     # a sum said outright ("add up"): of a level it is refused (levels.py)
     summed: list[str]
-    # "how many", "number of": the word after one is the measure asked (missing.py)
-    asking: list[str]
     # unit of the catalog's measures → words of things counted in it ("revenue" → USD)
     unit_words: dict[str, list[str]]
 

@@ -22,6 +22,7 @@ from bosun.understanding.goals import definition, fields_asked, split
 from bosun.understanding.grammar import QUIET, Grammar, Lexicon, build_lexicon, english
 from bosun.understanding.links import LinkWords, as_listing, marks, read_links
 from bosun.understanding.meaning import Ambiguity, Meaning, ObjectLookup, ResolvedEntity
+from bosun.understanding.missing import missing_measure, offer_closest
 from bosun.understanding.names import (
     Candidate,
     Found,
@@ -163,6 +164,8 @@ class RulesUnderstanding:
         self._lookup(spans, meaning)
         unanswerable(spans, composer, meaning)
         meaning.unknown_terms = self._unknown(spans)
+        missing_measure(spans, composer, meaning)
+        offer_closest(spans, composer, meaning)
         unknown_words = {w for term in meaning.unknown_terms for w in term.split()}
         meaning.not_understood = [
             w for w in [*composer.said, *unused(spans)] if w not in unknown_words
