@@ -63,6 +63,11 @@ def test_a_total_of_a_level_is_the_level_as_the_catalog_measures_it(data_dir: Pa
     [
         ("sum of transit days for Maersk into Savannah", "transit days", "average transit days"),
         ("add up the hold rates of all ports", "hold rates", "share held"),
+        (
+            "running total of average transit time by month in 2025",
+            "average transit days",
+            "average transit days",
+        ),
         ("total vessel capacity of shipments into Savannah", "vessel capacity", "volume (TEU)"),
     ],
 )

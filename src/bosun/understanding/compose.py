@@ -21,7 +21,7 @@ from bosun.understanding.bounds import threshold_number as _threshold_number
 from bosun.understanding.bounds import written_unit as _written_unit
 from bosun.understanding.dateparts import date_parts
 from bosun.understanding.grammar import Grammar
-from bosun.understanding.levels import is_level, level_totals
+from bosun.understanding.levels import is_level, level_totals, running_levels
 from bosun.understanding.meaning import (
     TOP_N_MOST,
     Ambiguity,
@@ -269,6 +269,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         side_by_side,
         shares,
         page,
+        running_levels,
     ):
         rule(spans, composer, meaning)
     meaning.intent_type = (

@@ -8,7 +8,8 @@ level to its own aggregation). Refused with reason no_measure, saying what the d
   hold rates";
 - a sum of levels made by aggregating: "add up the average order amount of each store", "the sum
   of the median transit times";
-- a total of a level the catalog has no measure of: "total vessel capacity", "total unit price".
+- a total of a level the catalog has no measure of: "total vessel capacity", "total unit price";
+- a running total of a level: "running total of average transit time by month".
 
     >>> level_totals(spans("sum of transit days into Savannah"), c, meaning)  # doctest: +SKIP
     >>> meaning.refusal
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from bosun.catalog import Catalog
 from bosun.catalog.schema import MeasureSpec
 from bosun.understanding.closest import closest_measures
-from bosun.understanding.meaning import Meaning, Refusal
+from bosun.understanding.meaning import Meaning, Measure, Refusal, Running
 from bosun.understanding.measure_kinds import Composer
 from bosun.understanding.names import normalize
 from bosun.understanding.tagger import Span
@@ -39,6 +40,29 @@ def is_level(spec: MeasureSpec, catalog: Catalog) -> bool:
         return True
     measured = catalog.record.fields.get(spec.field) if spec.field else None
     return measured is not None and measured.level
+
+
+def summed_level(measure: Measure, catalog: Catalog) -> bool:
+    """A measure whose figures are levels, so that adding them up means nothing: a share, an
+    average, a percentile, an extreme, a distinct count, or any aggregation of a level field."""
+    if measure.share is not None or measure.agg not in _ADDITIVE:
+        return True
+    measured = catalog.record.fields.get(measure.field) if measure.field else None
+    return measured is not None and measured.level
+
+
+def running_levels(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "running total of average transit time by month": a running total adds each period's
+    figure to the last; of a level it is refused, as its sum is."""
+    running = any(isinstance(step, Running) for step in meaning.steps)
+    if not running or not meaning.measures or meaning.refusal is not None:
+        return
+    measure = meaning.measures[0]
+    if summed_level(measure, c.catalog):
+        instead = closest_measures(c.catalog, c.grammar, measure.label, measure.field)
+        meaning.refusal = Refusal(
+            reason="no_measure", words=[measure.label], total=True, instead=instead
+        )
 
 
 def level_fields(catalog: Catalog) -> dict[str, str]:
