@@ -18,6 +18,7 @@ from bosun.understanding.reading import (
     PastTurn,
     Reading,
     Understanding,
+    mostly_unread,
     validate_meaning,
 )
 
@@ -34,6 +35,7 @@ __all__ = [
     "Refusal",
     "TimeFilter",
     "Understanding",
+    "mostly_unread",
     "normalize",
     "replace_term",
     "validate_meaning",

@@ -8,8 +8,8 @@ not hold; the question is refused with reason no_measure and the catalog's close
 - before a grouping, with nothing else measured: "revenue by carrier", "website visits by month";
 - after "by" once a ranking has its groups: "top carriers by revenue";
 - anywhere, for a word of a thing counted in a unit (the grammar's `measure_kinds.unit_words`)
-  when no measure of that unit was read: "customs duties paid", "how much did we pay Maersk"
-  (where "how much" reads the shop's revenue, its "pay" is that revenue).
+  when nothing measured was read: "customs duties paid", "how much did we pay Maersk" (where "how
+  much" reads the shop's revenue, its "pay" is that revenue).
 
 Words of things operational data seldom holds ("weather", "population") are the grammar's
 `refusals`, read by compose's `unanswerable`. A word after "by" that is not ranked is a dimension
@@ -25,19 +25,23 @@ from __future__ import annotations
 
 import re
 
+from bosun.catalog import Catalog
 from bosun.understanding.closest import closest_measures
 from bosun.understanding.compose import Composer
 from bosun.understanding.meaning import Meaning, Refusal
 from bosun.understanding.names import normalize
+from bosun.understanding.reading import mostly_unread
 from bosun.understanding.tagger import Span
 
 _WORDLIKE = re.compile(r"[^\W\d_]")  # a letter: a number is not a measure's name
 
 
 def missing_measure(spans: list[Span], c: Composer, meaning: Meaning) -> None:
-    """Refuse a question whose measure the data lacks (see the module); run after every other rule,
-    the lookup and the unknown names."""
-    if meaning.refusal is not None:
+    """Refuse a question whose measure the data lacks (see the module); run last, once the words
+    not understood are known. Where a measure of the data has no words (a drafted catalog), a
+    question mostly unread is refused as such: the thing may be that measure, so no claim that the
+    data does not hold it."""
+    if meaning.refusal is not None or (mostly_unread(meaning) and _wordless(c.catalog)):
         return
     unread = _unread(spans, meaning)
     at = next((i for i in sorted(unread) if _in_measure_place(spans, i, c, meaning)), None)
@@ -47,8 +51,18 @@ def missing_measure(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     for span in run:
         span.used = True
     words = " ".join(s.text for s in run)
+    meaning.not_understood = [w for w in meaning.not_understood if w not in words.split()]
     instead = closest_measures(c.catalog, c.grammar, words)
     meaning.refusal = Refusal(reason="no_measure", words=[words], instead=instead)
+
+
+def _wordless(catalog: Catalog) -> bool:
+    """A measure field of the records named by its column name alone ("docvis"), if at all."""
+    for name, field in catalog.record.fields.items():
+        words = {normalize(w) for w in field.synonyms} - {normalize(name.replace("_", " "))}
+        if field.role == "measure" and not words:
+            return True
+    return False
 
 
 def offer_closest(spans: list[Span], c: Composer, meaning: Meaning) -> None:
@@ -102,16 +116,15 @@ def _ranked_by(spans: list[Span], i: int, meaning: Meaning) -> bool:
 
 
 def _in_a_unit(span: Span, c: Composer, meaning: Meaning) -> bool:
-    """A word of a thing counted in a unit ("duties" in USD) when nothing measured in that unit was
-    read."""
+    """A word of a thing counted in a unit ("duties" in USD) when nothing measured was read ("how
+    much did Contoso pay" is the shop's revenue)."""
     key = normalize(span.key)
     units = [
         unit
         for unit, words in c.grammar.measure_kinds.unit_words.items()
         if {key, c.grammar.singular(key)} & {normalize(w) for w in words}
     ]
-    measured = {m.unit for m in meaning.measures}
-    return bool(units) and not measured & set(units)
+    return bool(units) and not meaning.measures
 
 
 def _run(spans: list[Span], at: int, unread: set[int]) -> list[Span]:

@@ -158,6 +158,19 @@ def validate_meaning(meaning: Meaning, catalog: Catalog) -> list[str]:
     ]
 
 
+def mostly_unread(meaning: Meaning) -> bool:
+    """More words not understood than parts of a meaning read: no reading to answer with."""
+    read = (
+        len(meaning.conditions) + len(meaning.measures) + len(meaning.group_by) + len(meaning.sort)
+    )
+    read += (
+        int(meaning.time is not None)
+        + int(meaning.interval is not None)
+        + int(meaning.lookup is not None)
+    )
+    return len(meaning.not_understood) >= 2 and len(meaning.not_understood) > read
+
+
 def _step_problem(step: Step, meaning: Meaning) -> str | None:
     """What a step needs of the meaning: its measure, an inner grouping to rank within, periods to
     run over (set logic's needs are in compared_problems)."""

@@ -164,12 +164,12 @@ class RulesUnderstanding:
         self._lookup(spans, meaning)
         unanswerable(spans, composer, meaning)
         meaning.unknown_terms = self._unknown(spans)
-        missing_measure(spans, composer, meaning)
-        offer_closest(spans, composer, meaning)
         unknown_words = {w for term in meaning.unknown_terms for w in term.split()}
         meaning.not_understood = [
             w for w in [*composer.said, *unused(spans)] if w not in unknown_words
         ]
+        missing_measure(spans, composer, meaning)
+        offer_closest(spans, composer, meaning)
         return meaning
 
     # -- names -----------------------------------------------------------------------------------
