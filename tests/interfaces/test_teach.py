@@ -86,7 +86,9 @@ def test_three_taught_words_are_read_on_a_new_thread_and_in_another_process(
     session: Session, folder: Path, gold: duckdb.DuckDBPyConnection
 ) -> None:
     before = [session.ask(question, "first") for _, _, question in TAUGHT]
-    assert [a.not_understood for a in before[:2]] == [["total", "haul"], ["liner"]]
+    # a total of a word the data does not know is a measure it lacks (issue 34), until taught
+    assert before[0].status == "failed" and "The data holds no “haul”" in before[0].answer
+    assert before[1].not_understood == ["liner"]
     assert before[2].status == "failed" and "I don't know “Gotham”" in before[2].answer
     runner = CliRunner()
     for word, means, _ in TAUGHT:  # as a user does, with `bosun teach`

@@ -39,6 +39,12 @@ WRONG = {
         {"interval": None},
         "a running step needs periods",
     ),
+    "a-running-total-of-a-level": Wrong(
+        "running total of TEU by month",
+        {"measures": [TEU], "interval": "month", "steps": [{"kind": "running"}]},
+        {"measures": [{"agg": "avg", "field": "transit_days"}]},
+        "a running total of 'transit_time', a level, which is never summed",
+    ),
     "a-change-without-periods": Wrong(
         "monthly change in TEU",
         {"measures": [TEU], "interval": "month", "steps": [{"kind": "change"}]},

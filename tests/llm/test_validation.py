@@ -104,6 +104,12 @@ PHENOMENA = {
         {"measures": [{"agg": "sum"}]},
         "sum needs a field",
     ),
+    "a-sum-of-a-level": Wrong(
+        "total transit time into Houston",
+        {"measures": [{"agg": "avg", "field": "transit_days"}], "filters": [HOUSTON]},
+        {"measures": [{"agg": "sum", "field": "transit_days"}]},
+        "'transit_days' is a level: averaged or taken at a period, never summed",
+    ),
     "an-average-of-a-text-field": Wrong(
         "average TEU of Maersk shipments into Houston",
         {"measures": [{"agg": "avg", "field": "teu"}], "filters": [MAERSK, HOUSTON]},

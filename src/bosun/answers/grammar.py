@@ -195,6 +195,10 @@ class Assumed(_Data):
 
 class Refusals(_Data):
     reasons: dict[RefusalReason, str]
+    level_total: str
+    closest: str
+    closest_level: str
+    either: str
     this: str
     instead: str
     nothing_asked: str

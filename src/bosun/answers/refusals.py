@@ -16,14 +16,28 @@ from bosun.understanding.phrases import condition_words
 
 
 def refused(refusal: Refusal, catalog: Catalog, today: date) -> str:
-    """Why the data cannot answer, and what it can tell instead (the catalog's measures)."""
+    """Why the data cannot answer, the measures closest to what was asked, and what it can tell
+    instead (the catalog's measures)."""
     words = _words()
     asked = " ".join(f"“{w}”" for w in refusal.words) or words.this
-    reason = words.reasons[refusal.reason].format(today=day_name(today), words=asked)
+    template = words.level_total if refusal.total else words.reasons[refusal.reason]
+    reason = " ".join(
+        [template.format(today=day_name(today), words=asked), *_closest(refusal, catalog)]
+    )
     measures = [spec.label for spec in catalog.spec.measures.values()][:6]
     return words.instead.format(
         reason=reason, records=catalog.record.index, measures=", ".join(measures)
     )
+
+
+def _closest(refusal: Refusal, catalog: Catalog) -> list[str]:
+    """ "Did you mean declared value (USD)?": the closest measures the reading found, if any."""
+    labels = [catalog.spec.measures[n].label for n in refusal.instead if n in catalog.spec.measures]
+    if not labels:
+        return []
+    words = _words()
+    template = words.closest_level if refusal.total else words.closest
+    return [template.format(measures=words.either.join(labels))]
 
 
 def nothing_asked(text: str, catalog: Catalog) -> str:

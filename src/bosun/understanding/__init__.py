@@ -20,6 +20,7 @@ from bosun.understanding.reading import (
     PastTurn,
     Reading,
     Understanding,
+    mostly_unread,
     validate_meaning,
 )
 
@@ -39,6 +40,7 @@ __all__ = [
     "Turn",
     "Understanding",
     "Verdict",
+    "mostly_unread",
     "normalize",
     "replace_term",
     "validate_meaning",

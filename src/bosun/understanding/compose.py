@@ -14,6 +14,7 @@ from datetime import date
 from typing import Any
 
 from bosun.catalog import Catalog
+from bosun.catalog.schema import FieldSpec
 from bosun.understanding import group_steps
 from bosun.understanding.bounds import field_of_unit as _field_of_unit
 from bosun.understanding.bounds import measure_field as _measure_field
@@ -23,6 +24,7 @@ from bosun.understanding.dateparts import date_parts
 from bosun.understanding.following import Following
 from bosun.understanding.grammar import Grammar
 from bosun.understanding.inflections import singular
+from bosun.understanding.levels import is_level, level_totals, running_levels
 from bosun.understanding.meaning import (
     TOP_N_MOST,
     Ambiguity,
@@ -117,6 +119,9 @@ class Composer:
     _following: dict[tuple[int, str], tuple[list[Span], Following[Span]]] = field(
         default_factory=dict, repr=False
     )
+    # a sum of a level kept as asked (a model's reading, for validate_meaning to refuse); the rules
+    # read "total transit time" as the level the catalog measures
+    sums_levels: bool = False
 
     # -- span helpers ------------------------------------------------------------------------------
     @staticmethod
@@ -182,6 +187,8 @@ class Composer:
     def measure(self, name: str, agg: str | None = None) -> Measure:
         spec = self.catalog.spec.measures[name]
         chosen = agg or spec.agg
+        if chosen == "sum" and not self.sums_levels and is_level(spec, self.catalog):
+            chosen = spec.agg  # "total transit time": a level is never summed (levels.py)
         label = spec.label
         # "the longest transit": the maximum of the field, not of its average
         if chosen != spec.agg:
@@ -198,7 +205,7 @@ class Composer:
         named = next((n for n, m in self.catalog.spec.measures.items() if m.field == name), None)
         if named is not None:
             return self.measure(named, agg)
-        chosen = agg or "sum"
+        chosen = agg or _additive(self.catalog.record.fields[name])
         label = f"{self.grammar.aggregation_labels.get(chosen, chosen)} {name.replace('_', ' ')}"
         return Measure(
             name=f"{chosen}_{name}",
@@ -231,6 +238,11 @@ class Composer:
         )
 
 
+def _additive(spec: FieldSpec) -> str:
+    """How a field is measured when nothing says: summed, or averaged when it is a level."""
+    return "avg" if spec.level else "sum"
+
+
 def catalog_share(catalog: Catalog, part: dict[str, list[str]]) -> Share:
     """A ratio measure's part as conditions, its values typed as the field is (a boolean's "true" is
     True)."""
@@ -261,6 +273,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         distinct_attributes,
         group_steps.per_period,
         grouping,
+        level_totals,
         percentiles,
         group_steps.period_steps,
         measures,
@@ -275,6 +288,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         side_by_side,
         shares,
         page,
+        running_levels,
     ):
         rule(spans, composer, meaning)
     meaning.intent_type = (
@@ -710,11 +724,21 @@ def _most_of_one(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> in
     ):
         return None
     following = c.after(spans, i)
-    if any(s.has("who") for s in spans) or (
-        following is not None and c.dimension(spans[following]) is not None
-    ):
+    if any(s.has("who") for s in spans) or _which_unread(spans, c):
+        return None
+    if following is not None and c.dimension(spans[following]) is not None:
         return None
     return j
+
+
+def _which_unread(spans: list[Span], c: Composer) -> bool:
+    """ "Which berth handles the most containers": things the data does not know, ranked (the
+    word is reported), not one largest value."""
+    for i, span in enumerate(spans):
+        j = c.after(spans, i) if span.has("wh") else None
+        if j is not None and not spans[j].tags:
+            return True
+    return False
 
 
 def _agg_of(span: Span) -> str:

@@ -150,6 +150,10 @@ class MeasureKindWords(_Data):
     median_label: str
     percentile_label: str
     share_label: str
+    # a sum said outright ("add up"): of a level it is refused (levels.py)
+    summed: list[str]
+    # unit of the catalog's measures → words of things counted in it ("revenue" → USD)
+    unit_words: dict[str, list[str]]
 
 
 class AuditWords(_Data):
@@ -384,6 +388,7 @@ def _measure_kind_words(lexicon: Lexicon, words: MeasureKindWords) -> None:
     lexicon.add_all(words.percentile, "percentile")
     lexicon.add_all(words.share, "share")
     lexicon.add_all(words.dated, "dated")
+    lexicon.add_all(words.summed, "summed")
 
 
 def _analysis_words(lexicon: Lexicon, g: Grammar) -> None:

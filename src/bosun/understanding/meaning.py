@@ -213,6 +213,14 @@ class Refusal(BaseModel):
     # does not hold; no_date_part: a weekday, month or hour of a date field the data does not derive
     # ("by hour" over dates alone)
     words: list[str] = Field(default_factory=list, description="the question's words that ask it")
+    total: bool = Field(
+        False,
+        description="no_measure: a total of a level (a figure per record, a rate, an average)",
+    )
+    instead: list[str] = Field(
+        default_factory=list,
+        description="no_measure: the catalog's measures closest to what was asked, closest first",
+    )
 
 
 class Meaning(BaseModel):

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from bosun.catalog import Catalog
 from bosun.catalog.parts import PART_RANGE
 from bosun.understanding.compared import compared_problems
+from bosun.understanding.levels import summed_level
 from bosun.understanding.links import link_problems, listing_problems
 from bosun.understanding.meaning import (
     Change,
@@ -151,9 +152,23 @@ def validate_meaning(meaning: Meaning, catalog: Catalog) -> list[str]:
     if meaning.lookup is not None:
         problems += _lookup(meaning, catalog)
     problems += compared_problems(meaning, catalog)  # periods, set logic
+    problems += _running_level(meaning, catalog)
     return problems + [
         problem for step in meaning.steps if (problem := _step_problem(step, meaning))
     ]
+
+
+def mostly_unread(meaning: Meaning) -> bool:
+    """More words not understood than parts of a meaning read: no reading to answer with."""
+    read = (
+        len(meaning.conditions) + len(meaning.measures) + len(meaning.group_by) + len(meaning.sort)
+    )
+    read += (
+        int(meaning.time is not None)
+        + int(meaning.interval is not None)
+        + int(meaning.lookup is not None)
+    )
+    return len(meaning.not_understood) >= 2 and len(meaning.not_understood) > read
 
 
 def _step_problem(step: Step, meaning: Meaning) -> str | None:
@@ -174,6 +189,17 @@ def _step_problem(step: Step, meaning: Meaning) -> str | None:
     ):
         return f"a {step.kind} step needs a measure"
     return None
+
+
+def _running_level(meaning: Meaning, catalog: Catalog) -> list[str]:
+    """A running total adds up each period's figure: never of a level (an average, a share). A
+    reading that refuses the question says so itself."""
+    running = any(isinstance(step, Running) for step in meaning.steps)
+    if not running or not meaning.measures or meaning.refusal is not None:
+        return []
+    if not summed_level(meaning.measures[0], catalog):
+        return []
+    return [f"a running total of {meaning.measures[0].name!r}, a level, which is never summed"]
 
 
 def _values(meaning: Meaning, catalog: Catalog) -> list[str]:
@@ -228,6 +254,10 @@ def _measures(meaning: Meaning, catalog: Catalog) -> list[str]:
             problems.append(f"unknown field {measure.field!r} to measure")
         elif spec.type not in _AGGREGABLE.get(measure.agg, {spec.type}):
             problems.append(f"cannot take the {measure.agg} of {measure.field!r} ({spec.type})")
+        elif measure.agg == "sum" and spec.level:
+            problems.append(
+                f"{measure.field!r} is a level: averaged or taken at a period, never summed"
+            )
     return problems
 
 

@@ -24,6 +24,7 @@ from bosun.understanding.grammar import QUIET, Grammar, Lexicon, build_lexicon, 
 from bosun.understanding.inflections import singular, stem
 from bosun.understanding.links import LinkWords, as_listing, marks, read_links
 from bosun.understanding.meaning import Ambiguity, Meaning, ObjectLookup, ResolvedEntity
+from bosun.understanding.missing import missing_measure, offer_closest
 from bosun.understanding.names import (
     Candidate,
     Found,
@@ -196,6 +197,8 @@ class RulesUnderstanding:
         meaning.not_understood = [
             w for w in [*composer.said, *unused(spans)] if w not in unknown_words
         ]
+        missing_measure(spans, composer, meaning)
+        offer_closest(spans, composer, meaning)
         return meaning
 
     # -- names -----------------------------------------------------------------------------------

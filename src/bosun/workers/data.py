@@ -9,7 +9,7 @@ from bosun import answers, query
 from bosun.catalog import Catalog
 from bosun.errors import InvalidReading, UnknownEntity, UserError
 from bosun.query import CompiledQuery
-from bosun.understanding import Meaning, normalize, replace_term, validate_meaning
+from bosun.understanding import Meaning, mostly_unread, normalize, replace_term, validate_meaning
 from bosun.workers.context import Context
 from bosun.workers.links import has_links, wired, with_keys
 from bosun.workers.models import (
@@ -110,7 +110,7 @@ def metadata_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
         raise UserError(preface + answers.refused(meaning.refusal, ctx.catalog, ctx.today()))
     if _says_nothing(meaning, text, ctx):
         raise UserError(preface + answers.nothing_asked(text, ctx.catalog))
-    if _mostly_unread(meaning):
+    if mostly_unread(meaning):
         raise UserError(preface + answers.mostly_unread(text, meaning.not_understood, ctx.catalog))
     if meaning.unknown_terms:
         term = meaning.unknown_terms[0]
@@ -156,19 +156,6 @@ def _says_nothing(meaning: Meaning, text: str, ctx: Context) -> bool:
     )
     nouns = {normalize(s) for s in ctx.catalog.record.synonyms}
     return not understood and not any(f" {n} " in f" {normalize(text)} " for n in nouns)
-
-
-def _mostly_unread(meaning: Meaning) -> bool:
-    """More words not understood than parts of a meaning read: no reading to answer with."""
-    read = (
-        len(meaning.conditions) + len(meaning.measures) + len(meaning.group_by) + len(meaning.sort)
-    )
-    read += (
-        int(meaning.time is not None)
-        + int(meaning.interval is not None)
-        + int(meaning.lookup is not None)
-    )
-    return len(meaning.not_understood) >= 2 and len(meaning.not_understood) > read
 
 
 @worker(

@@ -455,7 +455,7 @@ def _measure(measure: ModelMeasure, catalog: Catalog) -> Measure:
 
 
 def _plain_measure(measure: ModelMeasure, catalog: Catalog) -> Measure:
-    composer = Composer(catalog, english())
+    composer = Composer(catalog, english(), sums_levels=True)
     if measure.agg == "percentile" and measure.field is not None:
         return percentile_measure(composer, measure.field, measure.percent or 50.0)
     if measure.field is not None:
