@@ -61,6 +61,7 @@ _FRAMING = frozenset(
         "wh",
         "who",
         "change_percent",
+        "summed",  # "sum of": an aggregation word; a sum of a level is refused by the reader
         "interval_unit",
         "date_word",
         "agg",
