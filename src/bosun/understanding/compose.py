@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any
 
 from bosun.catalog import Catalog
-from bosun.understanding import group_steps
+from bosun.understanding import group_steps, scope
 from bosun.understanding.bounds import field_of_unit as _field_of_unit
 from bosun.understanding.bounds import measure_field as _measure_field
 from bosun.understanding.bounds import threshold_number as _threshold_number
@@ -162,7 +162,9 @@ class Composer:
     # -- measures ----------------------------------------------------------------------------------
     def measure(self, name: str, agg: str | None = None) -> Measure:
         spec = self.catalog.spec.measures[name]
-        chosen = agg or spec.agg
+        # "how many shipments in total": a count is a total already
+        counted = spec.agg in ("count", "cardinality") and agg == "sum"
+        chosen = spec.agg if counted or agg is None else agg
         label = spec.label
         # "the longest transit": the maximum of the field, not of its average
         if chosen != spec.agg:
@@ -230,6 +232,8 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     `meaning`)."""
     for rule in (
         values,
+        scope.pooled,
+        scope.among,
         quantifiers,
         group_steps.group_thresholds,
         ranges,
@@ -253,6 +257,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         periods_measured,
         sets,
         comparison,
+        scope.separate,
         side_by_side,
         shares,
         page,

@@ -91,6 +91,14 @@ class SetWords(_Data):
     union: list[str]
 
 
+class ScopeWords(_Data):
+    """en.yaml `scope`: words that say one figure over every group or one per group."""
+
+    pooled: list[str]
+    separate: list[str]
+    among: list[str]
+
+
 class Replies(_Data):
     option_words: list[str]
     attribute_cues: list[str]
@@ -213,6 +221,7 @@ class Grammar(_Data):
     periods: PeriodWords
     period_names: PeriodNames
     sets: SetWords
+    scope: ScopeWords
 
     def singular(self, phrase: str) -> str:
         """The phrase with its last word made singular by the first plural ending it has
@@ -361,6 +370,12 @@ def _analysis_words(lexicon: Lexicon, g: Grammar) -> None:
         ("union", g.sets.union),
     ):
         lexicon.add_all(words, "set", kind)
+    for kind, words in (
+        ("pooled", g.scope.pooled),
+        ("separate", g.scope.separate),
+        ("among", g.scope.among),
+    ):
+        lexicon.add_all(words, "scope", kind)
 
 
 def _degree_words(lexicon: Lexicon, degree: Degree) -> None:

@@ -36,7 +36,9 @@ def _union(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
         return
     # "interest paid in total": nothing to put together, the answer is one total already
     if not meaning.compare:
-        if meaning.measures and not meaning.group_by and not meaning.interval:
+        if not (meaning.group_by or meaning.interval or meaning.sort or meaning.top_n):
+            # "hazmat shipments in total": the records counted
+            meaning.measures = meaning.measures or [c.default_measure()]
             for span in said:
                 span.used = True
         return
