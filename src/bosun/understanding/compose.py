@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any
 
 from bosun.catalog import Catalog
-from bosun.understanding import group_steps, scope
+from bosun.understanding import group_steps, scope, sides
 from bosun.understanding.bounds import field_of_unit as _field_of_unit
 from bosun.understanding.bounds import measure_field as _measure_field
 from bosun.understanding.bounds import threshold_number as _threshold_number
@@ -232,6 +232,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     `meaning`)."""
     for rule in (
         values,
+        sides.sides,
         scope.pooled,
         scope.among,
         quantifiers,
@@ -257,6 +258,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         periods_measured,
         sets,
         comparison,
+        sides.more_of_the_sides,
         scope.separate,
         side_by_side,
         shares,
@@ -585,7 +587,7 @@ def measures(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     for i, span in enumerate(spans):
         if span.used and not _dated(span, c):
             continue
-        agg_at = _agg_before(spans, i, c, grouped=bool(meaning.group_by or meaning.interval))
+        agg_at = _agg_before(spans, i, c, grouped=_grouped(meaning))
         agg_at = agg_at if agg_at is not None else _most_of_one(spans, i, c, meaning)
         agg = _agg_of(spans[agg_at]) if agg_at is not None else None
         found = _measure_at(spans, i, c, agg, meaning)
@@ -604,6 +606,11 @@ def measures(spans: list[Span], c: Composer, meaning: Meaning) -> None:
                 and c.catalog.spec.measures[found.name].assumption
             ):
                 meaning.assumptions.append(c.catalog.spec.measures[found.name].assumption or "")
+
+
+def _grouped(meaning: Meaning) -> bool:
+    """Groups are asked: a grouping, an interval, or values compared ("Savannah or Charleston")."""
+    return bool(meaning.group_by or meaning.interval or meaning.compare)
 
 
 def _dated(span: Span, c: Composer) -> bool:
@@ -686,13 +693,7 @@ def _most_of_one(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> in
     grouped or could be ranked (no grouping, no "who", no dimension after it) asks for the largest
     (or smallest) single value."""
     j = c.before(spans, i, limit=2)
-    if (
-        j is None
-        or spans[j].used
-        or not spans[j].has("rank")
-        or meaning.group_by
-        or meaning.interval
-    ):
+    if j is None or spans[j].used or not spans[j].has("rank") or _grouped(meaning):
         return None
     following = c.after(spans, i)
     if any(s.has("who") for s in spans) or (
