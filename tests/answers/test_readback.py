@@ -191,6 +191,15 @@ def test_open_dates_one_day_many_values_bounds_and_pages(maritime: Catalog) -> N
             "In total, how many containers did Maersk and MSC bring into Savannah?",
             "total containers · carrier MAERSK or MSC · port of unlading SAVANNAH",
         ),
+        # "had / with / without X": the records with some of X, or the others
+        (
+            "how many shipments without a declared value came into Miami",
+            "number of shipments · port of unlading MIAMI · value not above 0 USD",
+        ),
+        (
+            "how many shipments with containers arrived in Oakland",
+            "number of shipments · port of unlading OAKLAND · container count above 0 containers",
+        ),
     ],
 )
 def test_a_scope_word_is_said_back(maritime: Catalog, question: str, reading: str) -> None:

@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any
 
 from bosun.catalog import Catalog
-from bosun.understanding import group_steps, scope, sides
+from bosun.understanding import group_steps, having, scope, sides
 from bosun.understanding.bounds import field_of_unit as _field_of_unit
 from bosun.understanding.bounds import measure_field as _measure_field
 from bosun.understanding.bounds import threshold_number as _threshold_number
@@ -239,6 +239,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         group_steps.group_thresholds,
         ranges,
         thresholds,
+        having.having,
         time_filter,
         periods,
         first_last,

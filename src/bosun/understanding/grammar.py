@@ -91,6 +91,15 @@ class SetWords(_Data):
     union: list[str]
 
 
+class HavingWords(_Data):
+    """en.yaml `having`: "had / with / without X", X a measured thing."""
+
+    has: list[str]
+    lacks: list[str]
+    articles: list[str]
+    none: list[str]
+
+
 class ScopeWords(_Data):
     """en.yaml `scope`: words that say one figure over every group or one per group."""
 
@@ -222,6 +231,7 @@ class Grammar(_Data):
     period_names: PeriodNames
     sets: SetWords
     scope: ScopeWords
+    having: HavingWords
 
     def singular(self, phrase: str) -> str:
         """The phrase with its last word made singular by the first plural ending it has
