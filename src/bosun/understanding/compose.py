@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any
 
 from bosun.catalog import Catalog
-from bosun.understanding import group_steps, having, scope, sides
+from bosun.understanding import group_steps, having, qualifiers, scope, sides
 from bosun.understanding.bounds import field_of_unit as _field_of_unit
 from bosun.understanding.bounds import measure_field as _measure_field
 from bosun.understanding.bounds import threshold_number as _threshold_number
@@ -232,6 +232,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     `meaning`)."""
     for rule in (
         values,
+        qualifiers.term_values,
         sides.sides,
         scope.pooled,
         scope.among,
@@ -254,6 +255,8 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         recency,
         ranking,
         ordering,
+        qualifiers.head_nouns,
+        qualifiers.participles,
         records_or_count,
         group_steps.step_measures,
         periods_measured,
@@ -668,8 +671,11 @@ def _one_measure(span: Span, names: list[str], c: Composer, meaning: Meaning) ->
 
 
 def _names_measure_next(spans: list[Span], i: int, c: Composer) -> bool:
-    """ "how many TEU" asks TEU; "how many sales" (a record noun) counts records."""
+    """ "how many TEU" asks TEU; "how many sales" (a record noun) counts records; "how many reefer
+    boxes" asks the boxes, the value filtering them."""
     j = c.after(spans, i)
+    while j is not None and spans[j].has("value"):
+        j = c.after(spans, j)
     return j is not None and _measure_field(spans[j], c) is not None and not spans[j].has("record")
 
 

@@ -100,6 +100,13 @@ class HavingWords(_Data):
     none: list[str]
 
 
+class QualifierWords(_Data):
+    """en.yaml `qualifiers`: a participle that qualifies a noun ("used cars")."""
+
+    participles: list[str]
+    auxiliaries: list[str]
+
+
 class ScopeWords(_Data):
     """en.yaml `scope`: words that say one figure over every group or one per group."""
 
@@ -232,6 +239,7 @@ class Grammar(_Data):
     sets: SetWords
     scope: ScopeWords
     having: HavingWords
+    qualifiers: QualifierWords
 
     def singular(self, phrase: str) -> str:
         """The phrase with its last word made singular by the first plural ending it has
