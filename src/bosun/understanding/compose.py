@@ -236,6 +236,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         sides.sides,
         scope.pooled,
         scope.among,
+        scope.ranked_records,
         quantifiers,
         group_steps.group_thresholds,
         ranges,

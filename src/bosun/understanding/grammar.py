@@ -113,6 +113,7 @@ class ScopeWords(_Data):
     pooled: list[str]
     separate: list[str]
     among: list[str]
+    ranked_by: list[str]
 
 
 class Replies(_Data):

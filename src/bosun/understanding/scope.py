@@ -5,15 +5,19 @@ figure per group, said explicitly rather than left to whichever rule reads a fie
     "Maersk and MSC into Savannah, respectively"   → one row per carrier (their comparison)
     "among Maersk, MSC and CMA CGM, which …"        → filtered to them, grouped by carrier
     "among kitchen products, which sold the most"   → filtered to kitchen, grouped by product
+    "the largest single shipment by TEU"            → shipments sorted by TEU, the top one
 
 The words are en.yaml's `scope`; a field is the catalog's.
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
+from bosun.understanding.bounds import Reader, measure_field
 from bosun.understanding.meaning import Meaning
 from bosun.understanding.rulekit import ComposerView
-from bosun.understanding.tagger import Span
+from bosun.understanding.tagger import Span, is_plural
 
 
 def pooled(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
@@ -81,3 +85,43 @@ def _values_of(span: Span, meaning: Meaning) -> list[tuple[str, object]]:
     if span.has("name"):
         return [(e.field, e.value) for e in meaning.entities if e.term == span.text]
     return [(name, value) for name, value in span.values("value")]
+
+
+def ranked_records(spans: list[Span], c: Reader, meaning: Meaning) -> None:
+    """ "the largest single shipment by TEU", "top 3 shipments by TEU": the records ranked by a
+    measure field (sorted, the top N kept), not one total or maximum of it."""
+    for i, span in enumerate(spans):
+        if span.used or not span.has("rank"):
+            continue
+        found = _record_by_measure(spans, i + 1, c)
+        if found is None:
+            continue
+        count, record, measured = found
+        direction: Literal["asc", "desc"] = "desc" if span.value("rank") == "desc" else "asc"
+        meaning.sort = [(measured, direction)]
+        meaning.top_n = _how_many(spans, count, record, c)
+        for at in range(i, record + 3):
+            spans[at].used = True
+        return
+
+
+def _record_by_measure(spans: list[Span], at: int, c: Reader) -> tuple[int | None, int, str] | None:
+    """After a ranking word: (its number's place, the record noun's place, the measure field) of
+    "3 shipments by TEU", "single shipment by TEU"; None when the words are not so."""
+    count = at if at < len(spans) and spans[at].has("number") else None
+    record = at + 1 if count is not None else at
+    if record + 2 >= len(spans) or not spans[record].has("record"):
+        return None
+    if spans[record + 1].key not in c.grammar.scope.ranked_by:
+        return None
+    measured = measure_field(spans[record + 2], c)
+    return None if measured is None else (count, record, measured)
+
+
+def _how_many(spans: list[Span], count: int | None, record: int, c: Reader) -> int:
+    """The number said, else one for a singular noun ("the largest shipment"), else the default."""
+    if count is not None:
+        return max(1, int(spans[count].value("number")))
+    if is_plural(spans[record], tuple(c.grammar.plural_suffixes)):
+        return c.catalog.spec.defaults.top_n
+    return 1
