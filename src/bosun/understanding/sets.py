@@ -69,6 +69,9 @@ def _has_none(spans: list[Span], said: Span, c: ComposerView, meaning: Meaning) 
     after "never" / "but not" (a filter excluding those records would keep every group with any
     other record)."""
     at = spans.index(said)
+    following = c.after(spans, at)
+    if following is not None and spans[following].has("value"):
+        return  # "with no reefer shipments into Seattle": the "no" negates the value it precedes
     named = _named_after(spans, at, meaning)
     if not named:
         return
