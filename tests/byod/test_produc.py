@@ -12,6 +12,7 @@ dropped at load): the same 10 / 2 / 11 / 2.
 - refused: p03 p04 p07 p08 p15 p16 p17 p18 p21 p24 p25 ("the data holds no 'rate'": `unemp` has no
   word "unemployment")
 - wrong: p02 p19 ("across all states" read as "by state": 48 rows, no total)
+Since issue 34's scope words (scope.py), p02 and p19 are right: "across all states" is one figure.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ _UNEMPLOYMENT = (
 )
 # Questions not answered right today, with the reason (a strict expected failure each)
 NOT_YET: dict[str, str] = {
-    "p02": "'across all states' is read as 'by state': a table of 48 totals, not their sum",
     "p03": _UNEMPLOYMENT,
     "p04": _UNEMPLOYMENT,
     "p07": _UNEMPLOYMENT,
@@ -48,13 +48,12 @@ NOT_YET: dict[str, str] = {
     "p16": _UNEMPLOYMENT,
     "p17": _UNEMPLOYMENT,
     "p18": _UNEMPLOYMENT,
-    "p19": "'across all states' is read as 'by state': a table of 48 totals, not their sum",
     "p21": _UNEMPLOYMENT,
     "p24": _UNEMPLOYMENT,
     "p25": _UNEMPLOYMENT,
 }
 # Answered confidently wrong today (no doubt said), with the reason
-WRONG: dict[str, str] = {key: NOT_YET[key] for key in ("p02", "p19")}
+WRONG: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")

@@ -110,7 +110,8 @@ def _record_by_measure(spans: list[Span], at: int, c: Reader) -> tuple[int | Non
     "3 shipments by TEU", "single shipment by TEU"; None when the words are not so."""
     count = at if at < len(spans) and spans[at].has("number") else None
     record = at + 1 if count is not None else at
-    if record + 2 >= len(spans) or not spans[record].has("record"):
+    # "top 2 pizzas by revenue" where a pizza's name is a field: the pizzas are groups, not rows
+    if record + 2 >= len(spans) or not spans[record].has("record") or spans[record].has("field"):
         return None
     if spans[record + 1].key not in c.grammar.scope.ranked_by:
         return None
