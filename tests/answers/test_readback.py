@@ -170,3 +170,44 @@ def test_open_dates_one_day_many_values_bounds_and_pages(maritime: Catalog) -> N
         read_back(Meaning(text="", index="shipments", top_n=1, time=until), maritime)
         == "1 shipment · until 31 Dec 2025 (arrival date)"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "reading"),
+    [
+        (
+            "median transit time across all ports in 2025",
+            "median transit days · over every port of unlading · 2025 (arrival date)",
+        ),
+        (
+            "the median transit time for every port in 2025",
+            "median transit days · by port of unlading · 2025 (arrival date)",
+        ),
+        (
+            "How many containers did Maersk and MSC bring into Savannah, respectively?",
+            "total containers · by carrier · carrier MAERSK or MSC · port of unlading SAVANNAH",
+        ),
+        (
+            "In total, how many containers did Maersk and MSC bring into Savannah?",
+            "total containers · carrier MAERSK or MSC · port of unlading SAVANNAH",
+        ),
+        # "had / with / without X": the records with some of X, or the others
+        (
+            "how many shipments without a declared value came into Miami",
+            "number of shipments · port of unlading MIAMI · value not above 0 USD",
+        ),
+        (
+            "how many shipments with containers arrived in Oakland",
+            "number of shipments · port of unlading OAKLAND · container count above 0 containers",
+        ),
+    ],
+)
+def test_a_scope_word_is_said_back(maritime: Catalog, question: str, reading: str) -> None:
+    """One figure over every port, or one per port: the reading says which the answer computed."""
+    meaning = RulesUnderstanding(maritime).analyze(question, TODAY)
+    assert read_back(meaning, maritime) == reading
+
+
+def test_a_scope_word_is_said_back_in_another_catalog(shop: Catalog) -> None:
+    meaning = RulesUnderstanding(shop).analyze("average order amount across all stores", TODAY)
+    assert read_back(meaning, shop) == "average amount · over every store"

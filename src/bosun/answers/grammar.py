@@ -44,6 +44,7 @@ class ReadBack(_Data):
 
     joiner: str
     grouping: str
+    pooled: str
     ranked: dict[Order, str]
     counted: dict[Order, str]
     ordered: dict[str, str]

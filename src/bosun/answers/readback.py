@@ -48,6 +48,7 @@ def computed(meaning: Meaning, catalog: Catalog) -> list[str]:
     words = _words()
     parts = [_what(meaning, catalog)]
     parts += [words.grouping.format(field=field_name(name, catalog)) for name in meaning.group_by]
+    parts += [words.pooled.format(field=field_name(name, catalog)) for name in meaning.pooled]
     if meaning.interval is not None:
         parts.append(english().phrases.interval.format(interval=meaning.interval))
     parts += _changes(meaning) or _order(meaning, catalog) or _part_order(meaning, catalog)

@@ -40,7 +40,10 @@ def condition_clauses(condition: Condition) -> list[dict[str, Any]]:
         if getattr(condition, op) is not None
     }
     if bounds:
-        clauses.append({"range": {condition.field: bounds}})
+        ranged = {"range": {condition.field: bounds}}
+        # "without a declared value": NOT value > 0, which keeps the records where it is missing
+        negated = condition.negate and not condition.values
+        clauses.append({"bool": {"must_not": [ranged]}} if negated else ranged)
     return clauses
 
 

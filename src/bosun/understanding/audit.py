@@ -428,7 +428,7 @@ def _overall_then_grouped(
     spans: list[Span], found: Evidence, grammar: Grammar
 ) -> Iterator[Unexplained]:
     """ "median transit time across all ports": one figure over the ports, not one per port."""
-    overall = {normalize(w) for w in grammar.audit.overall}
+    overall = {normalize(w) for w in grammar.scope.pooled}
     for i in range(len(spans)):
         phrase = _phrase_at(spans, i, overall)
         if phrase is None:
@@ -453,7 +453,7 @@ def _had_measured(
     spans: list[Span], found: Evidence, catalog: Catalog, grammar: Grammar
 ) -> Iterator[Unexplained]:
     """ "shipments that had a declared value": a filter on the value being there, not its sum."""
-    having = {normalize(w) for w in grammar.audit.having}
+    having = {normalize(w) for w in [*grammar.having.has, *grammar.having.lacks]}
     fields = catalog.record.fields
     for i, span in enumerate(spans):
         if span.key not in having:

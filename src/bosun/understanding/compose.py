@@ -15,7 +15,7 @@ from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.catalog.schema import FieldSpec
-from bosun.understanding import group_steps
+from bosun.understanding import group_steps, having, qualifiers, scope, sides
 from bosun.understanding.bounds import field_of_unit as _field_of_unit
 from bosun.understanding.bounds import measure_field as _measure_field
 from bosun.understanding.bounds import threshold_number as _threshold_number
@@ -186,7 +186,9 @@ class Composer:
     # -- measures ----------------------------------------------------------------------------------
     def measure(self, name: str, agg: str | None = None) -> Measure:
         spec = self.catalog.spec.measures[name]
-        chosen = agg or spec.agg
+        # "how many shipments in total": a count is a total already
+        counted = spec.agg in ("count", "cardinality") and agg == "sum"
+        chosen = spec.agg if counted or agg is None else agg
         if chosen == "sum" and not self.sums_levels and is_level(spec, self.catalog):
             chosen = spec.agg  # "total transit time": a level is never summed (levels.py)
         label = spec.label
@@ -261,10 +263,16 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     `meaning`)."""
     for rule in (
         values,
+        qualifiers.term_values,
+        sides.sides,
+        scope.pooled,
+        scope.among,
+        scope.ranked_records,
         quantifiers,
         group_steps.group_thresholds,
         ranges,
         thresholds,
+        having.having,
         time_filter,
         periods,
         first_last,
@@ -280,11 +288,15 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         recency,
         ranking,
         ordering,
+        qualifiers.head_nouns,
+        qualifiers.participles,
         records_or_count,
         group_steps.step_measures,
         periods_measured,
         sets,
         comparison,
+        sides.more_of_the_sides,
+        scope.separate,
         side_by_side,
         shares,
         page,
@@ -614,7 +626,7 @@ def measures(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     for i, span in enumerate(spans):
         if span.used and not _dated(span, c):
             continue
-        agg_at = _agg_before(spans, i, c, grouped=bool(meaning.group_by or meaning.interval))
+        agg_at = _agg_before(spans, i, c, grouped=_grouped(meaning))
         agg_at = agg_at if agg_at is not None else _most_of_one(spans, i, c, meaning)
         agg = _agg_of(spans[agg_at]) if agg_at is not None else None
         found = _measure_at(spans, i, c, agg, meaning)
@@ -633,6 +645,11 @@ def measures(spans: list[Span], c: Composer, meaning: Meaning) -> None:
                 and c.catalog.spec.measures[found.name].assumption
             ):
                 meaning.assumptions.append(c.catalog.spec.measures[found.name].assumption or "")
+
+
+def _grouped(meaning: Meaning) -> bool:
+    """Groups are asked: a grouping, an interval, or values compared ("Savannah or Charleston")."""
+    return bool(meaning.group_by or meaning.interval or meaning.compare)
 
 
 def _dated(span: Span, c: Composer) -> bool:
@@ -689,8 +706,11 @@ def _one_measure(span: Span, names: list[str], c: Composer, meaning: Meaning) ->
 
 
 def _names_measure_next(spans: list[Span], i: int, c: Composer) -> bool:
-    """ "how many TEU" asks TEU; "how many sales" (a record noun) counts records."""
+    """ "how many TEU" asks TEU; "how many sales" (a record noun) counts records; "how many reefer
+    boxes" asks the boxes, the value filtering them."""
     j = c.after(spans, i)
+    while j is not None and spans[j].has("value"):
+        j = c.after(spans, j)
     return j is not None and _measure_field(spans[j], c) is not None and not spans[j].has("record")
 
 
@@ -715,13 +735,7 @@ def _most_of_one(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> in
     grouped or could be ranked (no grouping, no "who", no dimension after it) asks for the largest
     (or smallest) single value."""
     j = c.before(spans, i, limit=2)
-    if (
-        j is None
-        or spans[j].used
-        or not spans[j].has("rank")
-        or meaning.group_by
-        or meaning.interval
-    ):
+    if j is None or spans[j].used or not spans[j].has("rank") or _grouped(meaning):
         return None
     following = c.after(spans, i)
     if any(s.has("who") for s in spans) or _which_unread(spans, c):

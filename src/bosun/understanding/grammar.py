@@ -91,6 +91,31 @@ class SetWords(_Data):
     union: list[str]
 
 
+class HavingWords(_Data):
+    """en.yaml `having`: "had / with / without X", X a measured thing."""
+
+    has: list[str]
+    lacks: list[str]
+    articles: list[str]
+    none: list[str]
+
+
+class QualifierWords(_Data):
+    """en.yaml `qualifiers`: a participle that qualifies a noun ("used cars")."""
+
+    participles: list[str]
+    auxiliaries: list[str]
+
+
+class ScopeWords(_Data):
+    """en.yaml `scope`: words that say one figure over every group or one per group."""
+
+    pooled: list[str]
+    separate: list[str]
+    among: list[str]
+    ranked_by: list[str]
+
+
 class Replies(_Data):
     option_words: list[str]
     attribute_cues: list[str]
@@ -156,13 +181,6 @@ class MeasureKindWords(_Data):
     unit_words: dict[str, list[str]]
 
 
-class AuditWords(_Data):
-    """en.yaml `audit`: words whose reading the coverage audit checks (audit.py)."""
-
-    overall: list[str]
-    having: list[str]
-
-
 class Grammar(_Data):
     """en.yaml, typed."""
 
@@ -223,7 +241,9 @@ class Grammar(_Data):
     periods: PeriodWords
     period_names: PeriodNames
     sets: SetWords
-    audit: AuditWords
+    scope: ScopeWords
+    having: HavingWords
+    qualifiers: QualifierWords
 
 
 @cache
@@ -405,6 +425,12 @@ def _analysis_words(lexicon: Lexicon, g: Grammar) -> None:
         ("union", g.sets.union),
     ):
         lexicon.add_all(words, "set", kind)
+    for kind, words in (
+        ("pooled", g.scope.pooled),
+        ("separate", g.scope.separate),
+        ("among", g.scope.among),
+    ):
+        lexicon.add_all(words, "scope", kind)
 
 
 def _degree_words(lexicon: Lexicon, degree: Degree) -> None:

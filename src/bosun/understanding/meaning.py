@@ -238,6 +238,11 @@ class Meaning(BaseModel):
     order: Literal["desc", "asc"] = "desc"
     sort: list[tuple[str, Literal["asc", "desc"]]] = Field(default_factory=list)
     compare: list[str] = Field(default_factory=list)
+    pooled: list[str] = Field(
+        default_factory=list,
+        description="fields a scope word pools into one figure ('across all ports'): not grouped, "
+        "and said so in the reading",
+    )
     distinct: bool = False
     entities: list[ResolvedEntity] = Field(default_factory=list)
     assumptions: list[str] = Field(default_factory=list)

@@ -74,7 +74,11 @@ def condition_words(
     # "TEU above 500", not "… 500 TEU"
     unit = spec.unit if spec is not None and spec.unit != name else None
     said = [_values(condition, spec, names or {})] if condition.values else []
-    said += _bounds(condition, unit)
+    bounds = _bounds(condition, unit)
+    if condition.negate and bounds and not condition.values:
+        # "weight not above 0 kg": a range's records left out
+        bounds = [_words().negated.format(values=_words().both_bounds.join(bounds))]
+    said += bounds
     # "hazardous", "precinct 3": the
     if _named_state(condition, spec) or _says_field(condition, spec, name):
         return said[0]  # value's own words say the field

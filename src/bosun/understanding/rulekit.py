@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Protocol
 
+from bosun.catalog import Catalog
 from bosun.understanding.grammar import Grammar
 from bosun.understanding.meaning import Meaning, Measure
 from bosun.understanding.tagger import Span
@@ -18,9 +19,21 @@ class ComposerView(Protocol):
     def grammar(self) -> Grammar: ...
 
     @property
+    def catalog(self) -> Catalog: ...
+
+    @property
     def today(self) -> date | None: ...
 
+    wh_plural: bool | None  # "which carriers" (several) or "which carrier" (one)
+    said: list[str]  # words read but not usable: reported as not understood
+
     def after(self, spans: list[Span], i: int) -> int | None: ...
+
+    def glue(self, span: Span) -> bool: ...
+
+    def counting(self, span: Span) -> bool: ...
+
+    def negated(self, spans: list[Span], i: int) -> bool: ...
 
     def dimension(self, span: Span, meaning: Meaning | None = None) -> str | None: ...
 

@@ -36,7 +36,9 @@ def _union(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
         return
     # "interest paid in total": nothing to put together, the answer is one total already
     if not meaning.compare:
-        if meaning.measures and not meaning.group_by and not meaning.interval:
+        if not (meaning.group_by or meaning.interval or meaning.sort or meaning.top_n):
+            # "hazmat shipments in total": the records counted
+            meaning.measures = meaning.measures or [c.default_measure()]
             for span in said:
                 span.used = True
         return
@@ -67,6 +69,9 @@ def _has_none(spans: list[Span], said: Span, c: ComposerView, meaning: Meaning) 
     after "never" / "but not" (a filter excluding those records would keep every group with any
     other record)."""
     at = spans.index(said)
+    following = c.after(spans, at)
+    if following is not None and spans[following].has("value"):
+        return  # "with no reefer shipments into Seattle": the "no" negates the value it precedes
     named = _named_after(spans, at, meaning)
     if not named:
         return

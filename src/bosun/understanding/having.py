@@ -1,0 +1,57 @@
+"""Rules for "had / with / without X" (issue 34), where X is a measured thing: the records that
+have some of it, never a sum of X beside the count.
+
+    "how many shipments with containers …"        → container_count > 0
+    "how many shipments without a declared value" → NOT declared_value_usd > 0 (missing values kept)
+    "how many shipments had reefer boxes"         → the reefer filter; "boxes" is the noun it
+                                                     qualifies, not a measure
+    "stores without headphone sales"              → "sales" likewise; the set rules read "without"
+
+The words are en.yaml's `having`; a measure is the catalog's.
+"""
+
+from __future__ import annotations
+
+from bosun.understanding.bounds import Reader, measure_field
+from bosun.understanding.meaning import Condition, Meaning
+from bosun.understanding.tagger import Span
+
+
+def having(spans: list[Span], c: Reader, meaning: Meaning) -> None:
+    """ "with containers", "had any TEU", "without a declared value": X > 0 or its negation."""
+    words = c.grammar.having
+    for i, cue in enumerate(spans):
+        if cue.used or cue.key not in (*words.has, *words.lacks):
+            continue
+        lacks = cue.key in words.lacks
+        said = [cue]
+        j = i + 1
+        while j < len(spans) and spans[j].key in (*words.articles, *words.none):
+            lacks = lacks or spans[j].key in words.none
+            said.append(spans[j])
+            j += 1
+        qualified = j
+        while j < len(spans) and (spans[j].has("value") or spans[j].has("name")):
+            j += 1  # "had reefer boxes", "without headphone sales": the filter is the value's
+        measured = _measured(spans, j, c)
+        if measured is None:
+            continue
+        spans[j].used = True
+        # "had sales": a record noun that also names a measure says the records, not some of it
+        if j == qualified and not spans[j].has("record"):
+            meaning.conditions.append(
+                Condition(field=measured, gt=0, negate=lacks, source=cue.text)
+            )
+            for span in said:
+                span.used = True
+
+
+def _measured(spans: list[Span], at: int, c: Reader) -> str | None:
+    """The measure field the span at `at` names, where nothing has read it and no bound follows
+    ("with a weight over 20 tons" is a threshold, not a mere presence)."""
+    if at >= len(spans) or spans[at].used:
+        return None
+    following = spans[at + 1 : at + 2]
+    if any(s.has("threshold") or s.has("number") for s in following):
+        return None
+    return measure_field(spans[at], c)
