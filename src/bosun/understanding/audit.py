@@ -109,6 +109,7 @@ class Evidence:
     # a field filtered on several values and grouped by: each apart, not "A and B combined"
     split: bool = False
     periodic: bool = False
+    scoped: bool = False  # one figure over a field's values, or one per value
     compared: bool = False
     negated: bool = False
     steps: set[str] = field(default_factory=set)
@@ -137,6 +138,8 @@ def _evidence(meaning: Meaning) -> Evidence:
     found.shared = any(m.share is not None for m in meaning.measures)
     found.fields |= {*meaning.group_by, *(f for f, _ in meaning.sort)}
     found.grouped |= set(meaning.group_by)
+    found.fields |= set(meaning.pooled)  # "across all ports": one figure over the ports
+    found.scoped = bool(meaning.pooled or meaning.group_by)
     found.split = any(len(c.values) > 1 and c.field in found.grouped for c in meaning.conditions)
     found.fields |= {p.field for p in found.periods}
     found.records = meaning.intent_type == "search" or not meaning.measures
@@ -308,6 +311,11 @@ def _link_value(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool
     return (tag.value.attribute, normalize(str(tag.value.value))) in found.values
 
 
+def _scope(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
+    """ "across all ports" (pooled), "respectively" (one per value): the reading's scope said."""
+    return found.scoped
+
+
 def _said_verb(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
     """ "what did they ship": a date field's verb says the records' event, whatever else it
     names."""
@@ -340,6 +348,7 @@ CHECKS: dict[str, Check] = {
     "threshold": _ranked,
     "date_word": _said_verb,
     "link_value": _link_value,
+    "scope": _scope,
 }
 
 

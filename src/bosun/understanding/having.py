@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from bosun.understanding.bounds import Reader, measure_field
 from bosun.understanding.meaning import Condition, Meaning
+from bosun.understanding.qualifiers import read_with
 from bosun.understanding.tagger import Span
 
 
@@ -37,6 +38,8 @@ def having(spans: list[Span], c: Reader, meaning: Meaning) -> None:
         if measured is None:
             continue
         spans[j].used = True
+        if j > qualified:
+            read_with(meaning, spans[j - 1], spans[j])
         # "had sales": a record noun that also names a measure says the records, not some of it
         if j == qualified and not spans[j].has("record"):
             meaning.conditions.append(

@@ -61,6 +61,15 @@ def head_nouns(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
         qualified = {name for name, _ in spans[i - 1].values("value")}
         if noun is not None and noun not in qualified and noun not in meaning.group_by:
             span.used = True
+            read_with(meaning, spans[i - 1], span)
+
+
+def read_with(meaning: Meaning, value: Span, noun: Span) -> None:
+    """The noun a value qualifies ("kitchen products", "reefer boxes"), said with the value's
+    filter: the reading carries the words it read (the coverage audit finds them there)."""
+    for condition in meaning.conditions:
+        if condition.source in (value.text, value.key):
+            condition.source = f"{condition.source} {noun.text}"
 
 
 def term_values(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
