@@ -38,6 +38,7 @@ def test_count_answer_follows_the_contract(data_dir: Path) -> None:
         "answer",
         "clarification",
         "assumptions",
+        "choices",
         "not_understood",
         "results",
         "trace",
@@ -138,6 +139,51 @@ def test_an_ambiguous_field_proceeds_with_the_default_and_says_so(data_dir: Path
         "“origin country” read as shipper_country; it could also mean lading_country"
         in answer["assumptions"]
     )
+
+
+def test_a_reading_chosen_is_offered_with_the_others_to_re_ask(data_dir: Path) -> None:
+    """Issue 38 item 2: each choice made, in catalog words, with the question that takes another;
+    asked in the thread, it is read the other way, and the doubt is not said again."""
+    answer = ask(data_dir, "Shipments from Shanghai to LA in 2025 by origin country")
+    assert answer["choices"] == [
+        {
+            "said": "in 2025",
+            "chosen": "arrival date",
+            "others": [
+                {"label": "departure date", "question": "in 2025 by departure date"},
+                {"label": "eta", "question": "in 2025 by eta"},
+            ],
+        },
+        {
+            "said": "origin country",
+            "chosen": "shipper country",
+            "others": [
+                {
+                    "label": "lading country",
+                    "question": "Shipments from Shanghai to LA in 2025 by lading country",
+                }
+            ],
+        },
+    ]
+    thread = answer["thread_id"]
+    departed = ask(data_dir, answer["choices"][0]["others"][0]["question"], "--thread", thread)
+    assert departed["not_understood"] == [] and departed["choices"] == []
+    assert departed["results"][0]["reading"].endswith("2025 (departure date)")
+    assert "by shipper country" in departed["results"][0]["reading"]
+    other = answer["choices"][1]["others"][0]["question"]
+    laden = ask(data_dir, other, "--thread", thread)
+    assert laden["results"][0]["columns"][0] == "lading_country"
+
+
+def test_a_doubt_is_said_once_in_a_thread_and_stays_a_choice(data_dir: Path) -> None:
+    first = ask(data_dir, "TEU by carrier last month")
+    said = (
+        "“last month” read as arrival_date, May 2026; it could also mean departure_date or eta_date"
+    )
+    assert said in first["assumptions"]
+    later = ask(data_dir, "only reefer", "--thread", first["thread_id"])
+    assert not any("could also mean" in a for a in later["assumptions"])
+    assert later["choices"] == first["choices"] and later["choices"][0]["said"] == "last month"
 
 
 def test_ambiguous_name_asks_back(data_dir: Path) -> None:

@@ -27,8 +27,10 @@ def assumptions(
     """What a table of results says it assumed, besides what the reading assumed (`meaning` as the
     query answered it)."""
     meaning = query.counted(meaning, catalog)
-    assumed = [_assumed(a, meaning) for a in unsure]
-    if not any(a.kind == "field" and meaning.time and a.term == meaning.time.text for a in unsure):
+    # a doubt an earlier answer of the thread said is offered as a choice, not said again
+    fresh = [a for a in unsure if not a.said_before]
+    assumed = [_assumed(a, meaning) for a in fresh]
+    if not any(a.kind == "field" and meaning.time and a.term == meaning.time.text for a in fresh):
         assumed += _dates(meaning)
     assumed += measures.notes(meaning, engine_kind)
     if meaning.interval not in (None, "day") and meaning.top_n and not meaning.group_by:

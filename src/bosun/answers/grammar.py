@@ -242,6 +242,10 @@ class Notes(_Data):
     model_clause_read: str
 
 
+class ChoiceWords(_Data):
+    date_field: str
+
+
 class Writing(_Data):
     """answers/en.yaml, typed."""
 
@@ -260,6 +264,7 @@ class Writing(_Data):
     catalog: CatalogWords
     questions: Questions
     notes: Notes
+    choices: ChoiceWords
 
 
 @cache

@@ -291,6 +291,7 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
         tables=[table],
         not_understood=meaning.not_understood,
         assumptions=[*meaning.assumptions, *assumed],
+        choices=answers.choices(results.meaning, unsure, ctx.catalog),
     )
     return WorkerResult.of(wi, FORMATTED_RESULTS.of(shown))
 
