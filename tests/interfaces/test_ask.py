@@ -39,6 +39,7 @@ def test_count_answer_follows_the_contract(data_dir: Path) -> None:
         "clarification",
         "assumptions",
         "choices",
+        "suggestions",
         "not_understood",
         "results",
         "trace",
@@ -184,6 +185,30 @@ def test_a_doubt_is_said_once_in_a_thread_and_stays_a_choice(data_dir: Path) -> 
     later = ask(data_dir, "only reefer", "--thread", first["thread_id"])
     assert not any("could also mean" in a for a in later["assumptions"])
     assert later["choices"] == first["choices"] and later["choices"][0]["said"] == "last month"
+
+
+def test_suggested_questions_are_read_back_as_they_were_made(data_dir: Path) -> None:
+    """Issue 38 item 4: after figures, the same figures by another field, beside the period before,
+    and the records behind the first; each, asked in the thread, is read as it says."""
+    answer = ask(data_dir, "TEU by carrier last month")
+    assert answer["suggestions"] == [
+        "total TEU · by vessel · May 2026 (arrival date)",
+        "total TEU · by carrier · April 2026 vs May 2026 compared (arrival date)",
+        "shipments · carrier MAERSK · May 2026 (arrival date)",
+    ]
+    asked = [
+        answer,
+        ask(data_dir, "how many shipments arrived in Houston last month"),
+        ask(data_dir, "top 5 shippers to LA by TEU in Q1 2026"),
+    ]
+    for first in asked:
+        assert first["suggestions"], first["question"]
+        for question in first["suggestions"]:
+            next_one = ask(data_dir, question, "--thread", first["thread_id"])
+            assert next_one["not_understood"] == [] and next_one["status"] == "done"
+            assert [r["reading"] for r in next_one["results"]] == [question]
+    records = ask(data_dir, "shipments · carrier MAERSK · May 2026 (arrival date)")
+    assert records["suggestions"] == []  # records alone: no figures to follow
 
 
 def test_ambiguous_name_asks_back(data_dir: Path) -> None:

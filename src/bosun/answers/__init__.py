@@ -9,6 +9,7 @@ in their slots:
     assumptions(meaning, unsure, …)       what the results say they assumed
     choices(meaning, unsure, catalog)     the readings it chose, with the others it could take
     read_back(meaning, catalog)           the reading shown with each result
+    suggestions(meaning, key, catalog)    what to ask next: broken down, the period before, records
     refused(…), nothing_asked(…), …       why the data cannot answer, and what it can tell instead
     diagnosis(culprits)                   which filters emptied a result
 
@@ -48,6 +49,7 @@ from bosun.answers.refusals import (
     unknown_object,
     unknown_term,
 )
+from bosun.answers.suggestions import suggested, suggestions
 from bosun.answers.summary import describe
 from bosun.understanding.periodnames import day_name
 from bosun.understanding.phrases import date_span, days_span
@@ -87,6 +89,8 @@ __all__ = [
     "period_names",
     "read_back",
     "refused",
+    "suggested",
+    "suggestions",
     "unknown_object",
     "unknown_term",
     "which_one",

@@ -44,6 +44,8 @@ class Answer(BaseModel):
     assumptions: list[str] = Field(default_factory=list)
     # the readings chosen where the question allowed several, each with the question for another
     choices: list[Choice] = Field(default_factory=list)
+    # questions to ask next, made from the answer's readings: each read back as it was made
+    suggestions: list[str] = Field(default_factory=list)
     not_understood: list[str] = Field(default_factory=list)
     results: list[ResultTable] = Field(default_factory=list)
     trace: Trace

@@ -76,6 +76,7 @@ def _assembled(state: MainState) -> Answer:
         clarification=clarification,
         assumptions=assumptions,
         choices=[c for i, c in enumerate(choices) if c not in choices[:i]],
+        suggestions=list(dict.fromkeys(s for p in parts for s in p.suggestions)),
         not_understood=unused,
         results=[t for p in parts for t in p.tables],
         trace=trace_of(state.sub_goals, state.notes, state.audits),

@@ -322,6 +322,9 @@ class Deliverable(BaseModel):
     choices: list[answers.Choice] = Field(
         default_factory=list, description="readings chosen, each with the others it could take"
     )
+    suggestions: list[str] = Field(
+        default_factory=list, description="questions to ask next, made from the reading"
+    )
     not_understood: list[str] = Field(
         default_factory=list, description="words of the question not used"
     )
