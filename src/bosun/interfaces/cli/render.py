@@ -24,7 +24,8 @@ _FOLLOWS = "→"  # between the earlier turns and the reply in a follow-up's tit
 
 def show(console: Console, answer: Answer, catalog: Catalog, in_thread: bool = False) -> None:
     """The answer as text (its figures as the answer writes them) and tables; each other reading as
-    the command that asks for it (`in_thread`, as in `chat`: the question to type)."""
+    the command that asks for it (`in_thread`, as in `chat`: the question to type, and then the
+    questions suggested next)."""
     from rich.markdown import Markdown
     from rich.markup import escape
 
@@ -40,6 +41,8 @@ def show(console: Console, answer: Answer, catalog: Catalog, in_thread: bool = F
     for assumption in answer.assumptions:
         console.print(f"[italic]Assumed: {escape(printable(assumption))}[/]")
     _show_choices(console, answer, in_thread)
+    if in_thread:
+        _show_suggestions(console, answer)
 
 
 def _show_choices(console: Console, answer: Answer, in_thread: bool) -> None:
@@ -61,6 +64,15 @@ def _show_choices(console: Console, answer: Answer, in_thread: bool) -> None:
             markup=False,
             soft_wrap=True,
         )
+
+
+def _show_suggestions(console: Console, answer: Answer) -> None:
+    """What to ask next, one question a line, as it is typed."""
+    if not answer.suggestions:
+        return
+    console.print("You could ask next:", highlight=False, markup=False)
+    for question in answer.suggestions:
+        console.print(f"  {printable(question)}", highlight=False, markup=False, soft_wrap=True)
 
 
 def follow_up_command(question: str, thread_id: str) -> str:
