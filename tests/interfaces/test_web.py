@@ -332,7 +332,7 @@ def test_a_long_record_list_pages_through_the_server_and_downloads_whole(page: A
 
 
 @pytest.mark.parametrize("size", [(1366, 900), (390, 844)], ids=["desktop", "phone"])
-def test_a_reading_is_changed_with_a_click_in_the_same_thread(
+def test_a_reading_is_changed_and_a_suggestion_asked_with_a_click_in_the_same_thread(
     browser: Any, data_dir: Path, tmp_path: Path, size: tuple[int, int]
 ) -> None:
     """Issue 38 item 2: the date field chosen is a control under the result; its other reading,
@@ -363,6 +363,22 @@ def test_a_reading_is_changed_with_a_click_in_the_same_thread(
         assert opened.evaluate("location.hash") == thread  # the same conversation
         assert opened.evaluate("document.documentElement.scrollWidth") <= size[0]
         shot(opened, f"choices-2-{size[0]}")
+        # issue 38 item 4: a question suggested next, clicked, is asked here and read as it says
+        suggested = second.locator(".next button")
+        assert suggested.count() == 3
+        question = suggested.nth(1).inner_text()
+        assert "April 2026 vs May 2026 compared" in question
+        suggested.nth(1).scroll_into_view_if_needed()
+        shot(opened, f"suggestions-1-{size[0]}")
+        suggested.nth(1).click()
+        opened.wait_for_function("document.querySelectorAll('.answer[data-status]').length >= 3")
+        third = opened.locator(".answer[data-status]").nth(2)
+        assert opened.locator(".question").nth(2).inner_text() == question
+        reading = third.locator(".result h3.reading").inner_text()
+        assert reading.lower().startswith(question.lower()), reading
+        assert opened.evaluate("location.hash") == thread
+        assert opened.locator("#threads li").count() == 1
+        shot(opened, f"suggestions-2-{size[0]}")
         opened.close()
 
 

@@ -387,6 +387,7 @@ function renderAnswer(answer) {
   if ((answer.remember || []).length) box.append(renderRemember(answer.remember));  // teach.js
   for (const result of answer.results) box.append(renderResult(result));
   if ((answer.choices || []).length) box.append(renderChoices(answer.choices));
+  if ((answer.suggestions || []).length) box.append(renderSuggestions(answer.suggestions));
   if (answer.status === "failed") box.append(retryLine(answer.question));
   return box;
 }
@@ -400,6 +401,13 @@ function renderChoices(choices) {
       type: "button", title: other.question, onclick: () => ask(other.question),
     }, other.label))));
   return el("ul", { class: "choices options", "aria-label": "Other readings" }, ...lines);
+}
+
+// Questions to ask next, made from the answer's reading: each a button that asks it in this thread.
+function renderSuggestions(questions) {
+  return el("div", { class: "next options", role: "group", "aria-label": "Ask next" },
+    el("span", { class: "next-label" }, "Ask next:"),
+    ...questions.map((question) => el("button", { type: "button", onclick: () => ask(question) }, question)));
 }
 
 // A failed answer stays in the thread with its reason (the answer's text); Retry asks its question again, as the
