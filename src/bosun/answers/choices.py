@@ -50,10 +50,10 @@ def _choice(doubt: Ambiguity, meaning: Meaning, catalog: Catalog) -> Choice | No
         return None
     alternatives = [
         Alternative(label=label, question=replace_term(meaning.text, doubt.term, label))
-        for label in (_label(doubt, option, catalog) for option in others)
+        for label in (option_words(doubt, option, catalog) for option in others)
     ]
     return Choice(
-        said=doubt.term, chosen=_label(doubt, doubt.default, catalog), others=alternatives
+        said=doubt.term, chosen=option_words(doubt, doubt.default, catalog), others=alternatives
     )
 
 
@@ -80,7 +80,7 @@ def _dated(doubt: Ambiguity, meaning: Meaning) -> bool:
     )
 
 
-def _label(doubt: Ambiguity, option: str, catalog: Catalog) -> str:
+def option_words(doubt: Ambiguity, option: str, catalog: Catalog) -> str:
     """A field by the name people call it; a measure by its catalog label."""
     if doubt.kind == "measure" and option in catalog.spec.measures:
         return catalog.spec.measures[option].label
