@@ -142,7 +142,7 @@ def test_a_team_two_columns_hold_alike_is_read_on_one_and_the_other_is_said(
 ) -> None:
     answer = session.ask("How many matches did Werder Bremen play?", "bundesliga-both-sides")
     assert answer.results[0].rows == [[763]]  # its home matches: the first column that holds it
-    assert "“Werder Bremen” read as home_team; it could also mean away_team" in answer.assumptions
+    assert "“Werder Bremen” read as home team; it could also mean away team" in answer.assumptions
     cued = session.ask("How many matches did Werder Bremen play away?", "bundesliga-one-side")
     assert cued.results[0].rows == [[763]] and cued.results[0].reading.endswith(
         "away team Werder Bremen"

@@ -38,6 +38,8 @@ def test_count_answer_follows_the_contract(data_dir: Path) -> None:
         "answer",
         "clarification",
         "assumptions",
+        "choices",
+        "suggestions",
         "not_understood",
         "results",
         "trace",
@@ -112,8 +114,7 @@ def test_comparison_states_its_assumption(data_dir: Path) -> None:
     assert sorted(r[0] for r in result["rows"]) == ["EVERGREEN", "MAERSK"]
     assert answer["assumptions"] == [
         "volume means TEU (sum of teu)",
-        "“last quarter” read as arrival_date, "
-        "Q1 2026; it could also mean departure_date or eta_date",
+        "“last quarter” read as arrival date, Q1 2026; it could also mean departure date or eta",
     ]
     (first, second) = sorted(result["rows"], key=lambda r: -r[1])
     gap = first[1] - second[1]
@@ -135,9 +136,76 @@ def test_an_ambiguous_field_proceeds_with_the_default_and_says_so(data_dir: Path
     (result,) = answer["results"]
     assert result["columns"][0] == "shipper_country"
     assert (
-        "“origin country” read as shipper_country; it could also mean lading_country"
+        "“origin country” read as shipper country; it could also mean lading country"
         in answer["assumptions"]
     )
+
+
+def test_a_reading_chosen_is_offered_with_the_others_to_re_ask(data_dir: Path) -> None:
+    """Issue 38 item 2: each choice made, in catalog words, with the question that takes another;
+    asked in the thread, it is read the other way, and the doubt is not said again."""
+    answer = ask(data_dir, "Shipments from Shanghai to LA in 2025 by origin country")
+    assert answer["choices"] == [
+        {
+            "said": "in 2025",
+            "chosen": "arrival date",
+            "others": [
+                {"label": "departure date", "question": "in 2025 by departure date"},
+                {"label": "eta", "question": "in 2025 by eta"},
+            ],
+        },
+        {
+            "said": "origin country",
+            "chosen": "shipper country",
+            "others": [
+                {
+                    "label": "lading country",
+                    "question": "Shipments from Shanghai to LA in 2025 by lading country",
+                }
+            ],
+        },
+    ]
+    thread = answer["thread_id"]
+    departed = ask(data_dir, answer["choices"][0]["others"][0]["question"], "--thread", thread)
+    assert departed["not_understood"] == [] and departed["choices"] == []
+    assert departed["results"][0]["reading"].endswith("2025 (departure date)")
+    assert "by shipper country" in departed["results"][0]["reading"]
+    other = answer["choices"][1]["others"][0]["question"]
+    laden = ask(data_dir, other, "--thread", thread)
+    assert laden["results"][0]["columns"][0] == "lading_country"
+
+
+def test_a_doubt_is_said_once_in_a_thread_and_stays_a_choice(data_dir: Path) -> None:
+    first = ask(data_dir, "TEU by carrier last month")
+    said = "“last month” read as arrival date, May 2026; it could also mean departure date or eta"
+    assert said in first["assumptions"]
+    later = ask(data_dir, "what about Maersk?", "--thread", first["thread_id"])
+    assert not any("could also mean" in a for a in later["assumptions"])
+    assert later["choices"] == first["choices"] and later["choices"][0]["said"] == "last month"
+
+
+def test_suggested_questions_are_read_back_as_they_were_made(data_dir: Path) -> None:
+    """Issue 38 item 4: after figures, the same figures by another field, beside the period before,
+    and the records behind the first; each, asked in the thread, is read as it says."""
+    answer = ask(data_dir, "TEU by carrier last month")
+    assert answer["suggestions"] == [
+        "total TEU · by vessel · May 2026 (arrival date)",
+        "total TEU · by carrier · April 2026 vs May 2026 compared (arrival date)",
+        "shipments · carrier MAERSK · May 2026 (arrival date)",
+    ]
+    asked = [
+        answer,
+        ask(data_dir, "how many shipments arrived in Houston last month"),
+        ask(data_dir, "top 5 shippers to LA by TEU in Q1 2026"),
+    ]
+    for first in asked:
+        assert first["suggestions"], first["question"]
+        for question in first["suggestions"]:
+            next_one = ask(data_dir, question, "--thread", first["thread_id"])
+            assert next_one["not_understood"] == [] and next_one["status"] == "done"
+            assert [r["reading"] for r in next_one["results"]] == [question]
+    records = ask(data_dir, "shipments · carrier MAERSK · May 2026 (arrival date)")
+    assert records["suggestions"] == []  # records alone: no figures to follow
 
 
 def test_ambiguous_name_asks_back(data_dir: Path) -> None:
@@ -353,7 +421,7 @@ def test_a_word_nothing_accounts_for_is_said_to_be_unused(data_dir: Path) -> Non
         "I did not understand"
     )
     assert understood["assumptions"] == [
-        "“in 2025” read as arrival_date; it could also mean departure_date or eta_date"
+        "“in 2025” read as arrival date; it could also mean departure date or eta"
     ]
 
 

@@ -34,6 +34,10 @@ CASES: dict[str, tuple[list[str], list[str]]] = {
     "ask_help": (["ask", "--help"], []),
     "chat_help": (["chat", "--help"], []),
     "chat_slash_help": (["chat"], ["/help", "/quit"]),
+    # the other readings: a command each, then in chat the follow-up to type, not said twice, and
+    # the questions suggested next
+    "ask_choices": (["ask", "Shipments from Shanghai to LA in 2025 by origin country"], []),
+    "chat_choices": (["chat"], ["TEU by carrier last month", "what about Maersk?", "/quit"]),
 }
 
 

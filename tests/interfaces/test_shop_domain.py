@@ -209,3 +209,17 @@ def test_the_shops_revenue_is_judged_by_its_own_catalog(shop: Session) -> None:
     assert [r[0] for r in answer.results[0].rows] == [last, other]
     figure = f"{least:,.0f}" if float(least).is_integer() else f"{least:,.2f}"  # type: ignore[arg-type]
     assert f"{last} has the worst revenue (USD), the least, with {figure}, " in answer.answer
+
+
+def test_suggested_questions_fit_the_domain_and_read_back_as_made(shop: Session) -> None:
+    """Issue 38 item 4 on a second catalog: the suggestions come from its own fields and dates,
+    and each, asked in the thread, is read as it says."""
+    answer = shop.ask("how many orders last month", "next")
+    assert answer.suggestions == [
+        "number of orders · by product · May 2026 (order date)",
+        "number of orders · April 2026 vs May 2026 compared (order date)",
+        "orders · May 2026 (order date)",
+    ]
+    for question in answer.suggestions:
+        asked = shop.ask(question, "next")
+        assert asked.not_understood == [] and [r.reading for r in asked.results] == [question]

@@ -331,6 +331,57 @@ def test_a_long_record_list_pages_through_the_server_and_downloads_whole(page: A
     assert len(lines) == total + 1 and lines[0].startswith("bol_number")
 
 
+@pytest.mark.parametrize("size", [(1366, 900), (390, 844)], ids=["desktop", "phone"])
+def test_a_reading_is_changed_and_a_suggestion_asked_with_a_click_in_the_same_thread(
+    browser: Any, data_dir: Path, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """Issue 38 item 2: the date field chosen is a control under the result; its other reading,
+    clicked, is asked in the same thread and read that way."""
+    with bosun_serve(data_copy(data_dir, tmp_path / "d")) as base:
+        opened = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        opened.set_default_timeout(30_000)
+        opened.goto(base + "/")
+        first = ask(opened, "TEU by carrier last month", 1)
+        choices = first.locator(".choices li")
+        assert choices.count() == 1
+        assert choices.first.inner_text().startswith("“last month” read as arrival date.")
+        assert choices.first.locator("button").all_inner_texts() == ["departure date", "eta"]
+        thread = opened.evaluate("location.hash")
+        choices.first.scroll_into_view_if_needed()
+        if AXE.exists():
+            assert serious_violations(opened) == []
+        shot(opened, f"choices-1-{size[0]}")
+        choices.first.locator("button", has_text="departure date").click()
+        opened.wait_for_function("document.querySelectorAll('.answer[data-status]').length >= 2")
+        second = opened.locator(".answer[data-status]").nth(1)
+        assert opened.locator(".question").nth(1).inner_text() == "last month by departure date"
+        assert (
+            second.locator(".result h3.reading")
+            .inner_text()
+            .startswith("Total TEU · by carrier · May 2026 (departure date)")
+        )
+        assert opened.evaluate("location.hash") == thread  # the same conversation
+        assert opened.evaluate("document.documentElement.scrollWidth") <= size[0]
+        shot(opened, f"choices-2-{size[0]}")
+        # issue 38 item 4: a question suggested next, clicked, is asked here and read as it says
+        suggested = second.locator(".next button")
+        assert suggested.count() == 3
+        question = suggested.nth(1).inner_text()
+        assert "April 2026 vs May 2026 compared" in question
+        suggested.nth(1).scroll_into_view_if_needed()
+        shot(opened, f"suggestions-1-{size[0]}")
+        suggested.nth(1).click()
+        opened.wait_for_function("document.querySelectorAll('.answer[data-status]').length >= 3")
+        third = opened.locator(".answer[data-status]").nth(2)
+        assert opened.locator(".question").nth(2).inner_text() == question
+        reading = third.locator(".result h3.reading").inner_text()
+        assert reading.lower().startswith(question.lower()), reading
+        assert opened.evaluate("location.hash") == thread
+        assert opened.locator("#threads li").count() == 1
+        shot(opened, f"suggestions-2-{size[0]}")
+        opened.close()
+
+
 def serious_violations(page: Any) -> list[str]:
     """What axe-core finds of serious or critical impact on the page as it is now."""
     page.add_script_tag(path=str(AXE))

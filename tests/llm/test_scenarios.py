@@ -167,7 +167,8 @@ def test_scenario_3_a_comparison_with_its_analysis(model: Any, gold: dict[str, A
     assert {row[0]: row[1] for row in table.rows} == dict(gold["compare"])
     assert "analyze_results" in [w for _, w in rounds(answer)]
     # "last quarter" did not name its date field
-    assert any("arrival_date" in a for a in answer.assumptions)
+    assert any("read as arrival date" in a for a in answer.assumptions)
+    assert [(c.said, c.chosen) for c in answer.choices] == [("last quarter", "arrival date")]
 
 
 def test_scenario_4_a_clarification_then_the_reply(model: Any, gold: dict[str, Any]) -> None:

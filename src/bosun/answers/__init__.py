@@ -7,7 +7,9 @@ in their slots:
     describe(meaning, table, catalog)     the text of a table of results (F11)
     analysis(meaning, table, catalog)     rankings, trends, leads and ties (F12)
     assumptions(meaning, unsure, …)       what the results say they assumed
+    choices(meaning, unsure, catalog)     the readings it chose, with the others it could take
     read_back(meaning, catalog)           the reading shown with each result
+    suggestions(meaning, key, catalog)    what to ask next: broken down, the period before, records
     refused(…), nothing_asked(…), …       why the data cannot answer, and what it can tell instead
     diagnosis(culprits)                   which filters emptied a result
 
@@ -21,6 +23,7 @@ model's text not used.
 
 from bosun.answers.analysis import analysis
 from bosun.answers.assumed import assumptions, linked
+from bosun.answers.choices import Alternative, Choice, choices
 from bosun.answers.diagnosis import diagnosis
 from bosun.answers.fields import definitions, field_columns, field_list, fields_title
 from bosun.answers.listings import page_line
@@ -46,15 +49,19 @@ from bosun.answers.refusals import (
     unknown_object,
     unknown_term,
 )
+from bosun.answers.suggestions import suggested, suggestions
 from bosun.answers.summary import describe
 from bosun.understanding.periodnames import day_name
 from bosun.understanding.phrases import date_span, days_span
 
 __all__ = [
+    "Alternative",
+    "Choice",
     "ambiguous",
     "analysis",
     "assumptions",
     "attribute_label",
+    "choices",
     "date_span",
     "day_name",
     "days_span",
@@ -85,6 +92,8 @@ __all__ = [
     "period_names",
     "read_back",
     "refused",
+    "suggested",
+    "suggestions",
     "unknown_object",
     "unknown_term",
     "which_one",

@@ -12,6 +12,7 @@ import re
 
 from bosun import query
 from bosun.answers import measures
+from bosun.answers.choices import option_words
 from bosun.answers.grammar import Assumed, writing
 from bosun.catalog import Catalog
 from bosun.understanding import Ambiguity, Meaning
@@ -27,8 +28,10 @@ def assumptions(
     """What a table of results says it assumed, besides what the reading assumed (`meaning` as the
     query answered it)."""
     meaning = query.counted(meaning, catalog)
-    assumed = [_assumed(a, meaning) for a in unsure]
-    if not any(a.kind == "field" and meaning.time and a.term == meaning.time.text for a in unsure):
+    # a doubt an earlier answer of the thread said is offered as a choice, not said again
+    fresh = [a for a in unsure if not a.said_before]
+    assumed = [_assumed(a, meaning, catalog) for a in fresh]
+    if not any(a.kind == "field" and meaning.time and a.term == meaning.time.text for a in fresh):
         assumed += _dates(meaning)
     assumed += measures.notes(meaning, engine_kind)
     if meaning.interval not in (None, "day") and meaning.top_n and not meaning.group_by:
@@ -36,15 +39,17 @@ def assumptions(
     return assumed
 
 
-def _assumed(ambiguity: Ambiguity, meaning: Meaning) -> str:
-    """Scenario 1, option B: go on with the default, and say which others it could have been."""
+def _assumed(ambiguity: Ambiguity, meaning: Meaning, catalog: Catalog) -> str:
+    """Scenario 1, option B: go on with the default, and say which others it could have been, in
+    the catalog's words ("arrival date", not arrival_date)."""
     words = _words()
-    others = words.either.join(o for o in ambiguity.options if o != ambiguity.default)
+    default = option_words(ambiguity, ambiguity.default or "", catalog)
+    others = words.either.join(
+        option_words(ambiguity, o, catalog) for o in ambiguity.options if o != ambiguity.default
+    )
     dated = meaning.time is not None and ambiguity.term == meaning.time.text and _dates(meaning)
     dates = f", {_span(meaning)}" if dated else ""
-    return words.read_as.format(
-        term=ambiguity.term, default=ambiguity.default, dates=dates, others=others
-    )
+    return words.read_as.format(term=ambiguity.term, default=default, dates=dates, others=others)
 
 
 def _dates(meaning: Meaning) -> list[str]:

@@ -250,6 +250,10 @@ class Notes(_Data):
     model_clause_read: str
 
 
+class ChoiceWords(_Data):
+    date_field: str
+
+
 class Writing(_Data):
     """answers/en.yaml, typed."""
 
@@ -268,6 +272,7 @@ class Writing(_Data):
     catalog: CatalogWords
     questions: Questions
     notes: Notes
+    choices: ChoiceWords
 
 
 @cache

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from bosun.answers import Choice
 from bosun.catalog.taught import TaughtWord
 from bosun.ledger import TurnTokens, Usage
 from bosun.understanding import Verdict
@@ -41,6 +42,10 @@ class Answer(BaseModel):
     answer: str
     clarification: Clarification | None = None
     assumptions: list[str] = Field(default_factory=list)
+    # the readings chosen where the question allowed several, each with the question for another
+    choices: list[Choice] = Field(default_factory=list)
+    # questions to ask next, made from the answer's readings: each read back as it was made
+    suggestions: list[str] = Field(default_factory=list)
     not_understood: list[str] = Field(default_factory=list)
     results: list[ResultTable] = Field(default_factory=list)
     trace: Trace

@@ -60,6 +60,7 @@ def _assembled(state: MainState) -> Answer:
     clarification = next((p.clarification for p in parts if p.clarification), None)
     assumptions = list(dict.fromkeys(a for p in parts for a in p.assumptions))
     unused = list(dict.fromkeys(w for p in parts for w in p.not_understood))
+    choices = [c for p in parts for c in p.choices]
     status: Literal["done", "needs_clarification", "failed"] = "done"
     if clarification is not None:
         status = "needs_clarification"
@@ -74,6 +75,8 @@ def _assembled(state: MainState) -> Answer:
         answer="\n\n".join(text),
         clarification=clarification,
         assumptions=assumptions,
+        choices=[c for i, c in enumerate(choices) if c not in choices[:i]],
+        suggestions=list(dict.fromkeys(s for p in parts for s in p.suggestions)),
         not_understood=unused,
         results=[t for p in parts for t in p.tables],
         trace=trace_of(state.sub_goals, state.notes, state.audits),

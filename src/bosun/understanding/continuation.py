@@ -584,7 +584,8 @@ def built_on(
     """A follow-up's meaning, as every backend gives it: the last turn's unread words said again,
     and what of the last question it kept said in the catalog's words (`quiet`: the words that carry
     no content)."""
-    return _kept_said(_doubted(meaning, previous, reply, quiet), previous, catalog)
+    doubted = _said_before(_doubted(meaning, previous, reply, quiet), previous)
+    return _kept_said(doubted, previous, catalog)
 
 
 def _doubted(meaning: Meaning, previous: Meaning, reply: str, quiet: set[str]) -> Meaning:
@@ -597,6 +598,18 @@ def _doubted(meaning: Meaning, previous: Meaning, reply: str, quiet: set[str]) -
     return meaning.model_copy(
         update={"not_understood": list(dict.fromkeys([*kept, *meaning.not_understood]))}
     )
+
+
+def _said_before(meaning: Meaning, previous: Meaning) -> Meaning:
+    """The doubts the last turn's answer said already (the same word kinds, options and default,
+    whatever dates they are about now) marked so: the answer offers them again as choices, and does
+    not say them again."""
+    before = {(a.kind, tuple(a.options), a.default) for a in previous.ambiguities}
+    doubts = [
+        a.model_copy(update={"said_before": (a.kind, tuple(a.options), a.default) in before})
+        for a in meaning.ambiguities
+    ]
+    return meaning.model_copy(update={"ambiguities": doubts})
 
 
 def _read_now(phrase: str, said_now: set[str], unread_now: set[str]) -> bool:

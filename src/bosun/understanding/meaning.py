@@ -39,6 +39,8 @@ class Ambiguity(BaseModel):
     kind: Literal["entity", "field", "measure"]
     options: list[str]
     default: str | None = None
+    # carried from an earlier turn whose answer said it: still a choice, not said again
+    said_before: bool = False
 
 
 class ObjectLookup(BaseModel):

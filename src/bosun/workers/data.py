@@ -36,6 +36,7 @@ from bosun.workers.slots import (
     PAGE_RESULTS,
     QueryResults,
 )
+from bosun.workers.suggested import next_questions
 
 
 @worker(
@@ -278,6 +279,8 @@ def show_results(wi: WorkerInput, ctx: Context) -> WorkerResult:
         tables=[table],
         not_understood=meaning.not_understood,
         assumptions=[*meaning.assumptions, *assumed],
+        choices=answers.choices(results.meaning, unsure, ctx.catalog),
+        suggestions=next_questions(meaning, found, ctx),
     )
     return WorkerResult.of(wi, FORMATTED_RESULTS.of(shown))
 

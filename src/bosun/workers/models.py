@@ -318,6 +318,12 @@ class Deliverable(BaseModel):
     text: str = ""
     tables: list[ResultTable] = Field(default_factory=list)
     assumptions: list[str] = Field(default_factory=list)
+    choices: list[answers.Choice] = Field(
+        default_factory=list, description="readings chosen, each with the others it could take"
+    )
+    suggestions: list[str] = Field(
+        default_factory=list, description="questions to ask next, made from the reading"
+    )
     not_understood: list[str] = Field(
         default_factory=list, description="words of the question not used"
     )

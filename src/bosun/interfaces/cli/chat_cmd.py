@@ -135,7 +135,7 @@ def _turn(session: Session, console: Console, line: str, thread_id: str) -> Answ
         console.print(printable(str(exc)), style="red", highlight=False, markup=False)
         return None
     if answer is not None:
-        show(console, answer, session.context.catalog)
+        show(console, answer, session.context.catalog, in_thread=True)
     return answer
 
 

@@ -1,5 +1,6 @@
 """What `ask`, `chat` and `demo` print of an answer: its text, each result under a heading with
-what it was read as and its table, its assumptions; and for a question back, how to reply."""
+what it was read as and its table, its assumptions, the other readings it could take as follow-ups
+to run; and for a question back, how to reply."""
 
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ _UNQUOTED = set('"$`\\!')  # what a double-quoted shell word cannot hold as it i
 _FOLLOWS = "→"  # between the earlier turns and the reply in a follow-up's title (understanding)
 
 
-def show(console: Console, answer: Answer, catalog: Catalog) -> None:
-    """The answer as text (its figures as the answer writes them) and tables."""
+def show(console: Console, answer: Answer, catalog: Catalog, in_thread: bool = False) -> None:
+    """The answer as text (its figures as the answer writes them) and tables; each other reading as
+    the command that asks for it (`in_thread`, as in `chat`: the question to type, and then the
+    questions suggested next)."""
     from rich.markdown import Markdown
     from rich.markup import escape
 
@@ -37,6 +40,44 @@ def show(console: Console, answer: Answer, catalog: Catalog) -> None:
         console.print(table_of(result, catalog))
     for assumption in answer.assumptions:
         console.print(f"[italic]Assumed: {escape(printable(assumption))}[/]")
+    _show_choices(console, answer, in_thread)
+    if in_thread:
+        _show_suggestions(console, answer)
+
+
+def _show_choices(console: Console, answer: Answer, in_thread: bool) -> None:
+    """ "“last month” as departure date: bosun ask --thread 1a2b… "last month by departure
+    date"", one line per other reading."""
+    lines = [
+        (f"“{choice.said}” as {other.label}", other.question)
+        for choice in answer.choices
+        for other in choice.others
+    ]
+    if not lines:
+        return
+    console.print("To read it another way, ask:", highlight=False, markup=False)
+    for reading, question in lines:
+        asked = question if in_thread else follow_up_command(question, answer.thread_id)
+        console.print(
+            f"  {printable(reading)}: {printable(asked)}",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+
+
+def _show_suggestions(console: Console, answer: Answer) -> None:
+    """What to ask next, one question a line, as it is typed."""
+    if not answer.suggestions:
+        return
+    console.print("You could ask next:", highlight=False, markup=False)
+    for question in answer.suggestions:
+        console.print(f"  {printable(question)}", highlight=False, markup=False, soft_wrap=True)
+
+
+def follow_up_command(question: str, thread_id: str) -> str:
+    """The command that asks `question` on the conversation."""
+    return f"bosun ask --thread {thread_id} {_quoted(question)}"
 
 
 def heading(title: str, question: str) -> str:
@@ -52,7 +93,7 @@ def reply_commands(clarification: Clarification, thread_id: str) -> list[str]:
     """The commands that answer a question back on its conversation, one per option (or one to
     fill in when it offers none)."""
     replies = clarification.options or ["your answer"]
-    return [f"bosun ask --thread {thread_id} {_quoted(reply)}" for reply in replies]
+    return [follow_up_command(reply, thread_id) for reply in replies]
 
 
 def show_reply(console: Console, clarification: Clarification, thread_id: str) -> None:

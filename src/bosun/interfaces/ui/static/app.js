@@ -386,8 +386,28 @@ function renderAnswer(answer) {
   }
   if ((answer.remember || []).length) box.append(renderRemember(answer.remember));  // teach.js
   for (const result of answer.results) box.append(renderResult(result));
+  if ((answer.choices || []).length) box.append(renderChoices(answer.choices));
+  if ((answer.suggestions || []).length) box.append(renderSuggestions(answer.suggestions));
   if (answer.status === "failed") box.append(retryLine(answer.question));
   return box;
+}
+
+// Each reading the answer chose where the question allowed several, under the results: what it was read as, and a
+// button for each other reading that asks for it in this thread.
+function renderChoices(choices) {
+  const lines = choices.map((choice) => el("li", {},
+    `“${choice.said}” read as ${choice.chosen}. Read it as: `,
+    ...choice.others.map((other) => el("button", {
+      type: "button", title: other.question, onclick: () => ask(other.question),
+    }, other.label))));
+  return el("ul", { class: "choices options", "aria-label": "Other readings" }, ...lines);
+}
+
+// Questions to ask next, made from the answer's reading: each a button that asks it in this thread.
+function renderSuggestions(questions) {
+  return el("div", { class: "next options", role: "group", "aria-label": "Ask next" },
+    el("span", { class: "next-label" }, "Ask next:"),
+    ...questions.map((question) => el("button", { type: "button", onclick: () => ask(question) }, question)));
 }
 
 // A failed answer stays in the thread with its reason (the answer's text); Retry asks its question again, as the
