@@ -49,7 +49,6 @@ _PER_YEAR = (
 NOT_YET: dict[str, str] = {
     "r02": "'different people' is not read as the distinct count of id (refused)",
     "r05": _PEOPLE + ", nor 'out of work' as outwork = 1 (flagged)",
-    "r07": "'had any hospital visits' is not read as hospvis > 0: the total is given",
     "r08": _PEOPLE + "; 'saw a doctor at least once' is not read as docvis > 0",
     "r09": _PEOPLE + ", nor 'out of work' as outwork = 1 (refused)",
     "r10": _PER_YEAR,
@@ -61,7 +60,7 @@ NOT_YET: dict[str, str] = {
     "r24": _INCOME,
 }
 # Answered confidently wrong today (no doubt said), with the reason
-WRONG: dict[str, str] = {"r07": NOT_YET["r07"]}
+WRONG: dict[str, str] = {}  # r07 "had any hospital visits" is hospvis > 0 (understanding/having.py)
 
 
 @pytest.fixture(scope="module")
@@ -116,8 +115,8 @@ def test_no_rwm5yr_answer_is_confidently_wrong(
     assert ok or doubted(answer), f"{item['q']}: confidently wrong\n{answer.answer}"
 
 
-def test_at_least_13_of_25_are_right() -> None:
-    assert len(QUESTIONS) == 25 and len(QUESTIONS) - len(NOT_YET) >= 13, sorted(NOT_YET)
+def test_at_least_14_of_25_are_right() -> None:
+    assert len(QUESTIONS) == 25 and len(QUESTIONS) - len(NOT_YET) >= 14, sorted(NOT_YET)
 
 
 def test_a_refusal_offers_words_to_ask_by_when_the_data_names_nothing(

@@ -24,7 +24,7 @@ from bosun.understanding.dateparts import date_parts
 from bosun.understanding.following import Following
 from bosun.understanding.grammar import Grammar
 from bosun.understanding.inflections import singular
-from bosun.understanding.levels import is_level, level_totals, running_levels
+from bosun.understanding.levels import catalog_sums, is_level, level_totals, running_levels
 from bosun.understanding.meaning import (
     TOP_N_MOST,
     Ambiguity,
@@ -189,8 +189,11 @@ class Composer:
         # "how many shipments in total": a count is a total already
         counted = spec.agg in ("count", "cardinality") and agg == "sum"
         chosen = spec.agg if counted or agg is None else agg
-        if chosen == "sum" and not self.sums_levels and is_level(spec, self.catalog):
-            chosen = spec.agg  # "total transit time": a level is never summed (levels.py)
+        # "total transit time": a level is never summed (levels.py), but where the catalog defines
+        # its own total of the field ("total GSP" of a panel)
+        summable = self.sums_levels or catalog_sums(spec.field, self.catalog)
+        if chosen == "sum" and not summable and is_level(spec, self.catalog):
+            chosen = spec.agg
         label = spec.label
         # "the longest transit": the maximum of the field, not of its average
         if chosen != spec.agg:

@@ -36,11 +36,19 @@ _PASSABLE = ("record", "name", "value", "object", "entity_word", "backref", "num
 
 
 def is_level(spec: MeasureSpec, catalog: Catalog) -> bool:
-    """A measure of a level: a ratio, an average, an extreme, or any measure of a level field."""
+    """A measure of a level: a ratio, an average, an extreme, or any measure of a level field but
+    a sum the catalog itself defines (a panel's total of a level, summed within one period)."""
     if spec.share is not None or spec.agg not in _ADDITIVE:
         return True
     measured = catalog.record.fields.get(spec.field) if spec.field else None
-    return measured is not None and measured.level
+    return measured is not None and measured.level and not catalog_sums(spec.field, catalog)
+
+
+def catalog_sums(field: str | None, catalog: Catalog) -> bool:
+    """Whether the catalog defines a sum of `field` as a measure of its own: then summing it is
+    what the catalog allows ("total population", within one year of a panel)."""
+    measures = catalog.spec.measures.values()
+    return field is not None and any(m.agg == "sum" and m.field == field for m in measures)
 
 
 def summed_level(measure: Measure, catalog: Catalog) -> bool:
@@ -72,7 +80,7 @@ def level_fields(catalog: Catalog) -> dict[str, str]:
     found: dict[str, str] = {}
     for obj in catalog.spec.objects.values():
         for name, spec in obj.fields.items():
-            if spec.level:
+            if spec.level and not catalog_sums(name, catalog):
                 for phrase in [name.replace("_", " "), *spec.synonyms]:
                     found[normalize(phrase)] = name
     for link in catalog.spec.links.values():
@@ -174,6 +182,8 @@ def _named(span: Span, c: Composer, levels: dict[str, str], aggregated: bool) ->
     word, any measure ("the average order amount")."""
     if span.used:
         return None
+    if not aggregated and any(catalog_sums(f, c.catalog) for f in span.values("field")):
+        return None  # the catalog defines a total of it ("total GSP" of a panel): summed as asked
     for name in span.values("measure"):
         measure = c.catalog.spec.measures[name]
         counted = span.has("record") and measure.agg == "count"

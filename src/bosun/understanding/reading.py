@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from bosun.catalog import Catalog
 from bosun.catalog.parts import PART_RANGE
 from bosun.understanding.compared import compared_problems
-from bosun.understanding.levels import summed_level
+from bosun.understanding.levels import catalog_sums, summed_level
 from bosun.understanding.links import link_problems, listing_problems
 from bosun.understanding.meaning import (
     Change,
@@ -254,7 +254,7 @@ def _measures(meaning: Meaning, catalog: Catalog) -> list[str]:
             problems.append(f"unknown field {measure.field!r} to measure")
         elif spec.type not in _AGGREGABLE.get(measure.agg, {spec.type}):
             problems.append(f"cannot take the {measure.agg} of {measure.field!r} ({spec.type})")
-        elif measure.agg == "sum" and spec.level:
+        elif measure.agg == "sum" and spec.level and not catalog_sums(measure.field, catalog):
             problems.append(
                 f"{measure.field!r} is a level: averaged or taken at a period, never summed"
             )
