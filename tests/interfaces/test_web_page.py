@@ -297,7 +297,9 @@ def test_on_a_phone_tables_scroll_with_a_cue_dates_stay_whole_and_targets_are_44
         phone.locator("#dag").wait_for()
         options = back.locator(".options button")
         assert options.count() == 2
-        assert all(option.evaluate(UNCOVERED) for option in options.all())  # not under the plan
+        for option in options.all():  # in view (a phone scrolls), and not under the plan
+            option.scroll_into_view_if_needed()
+            assert option.evaluate(UNCOVERED)
         shot(phone, tmp_path, "phone-3-question-back-and-plan")
         phone.locator(".query summary").first.click()
         assert phone.locator("main").evaluate(SMALL_TARGETS) == []
