@@ -25,14 +25,16 @@ from functools import cache
 from text_to_num import text2num
 
 from bosun.understanding.grammar import Lexicon
+from bosun.understanding.timewords import YEAR
 
-_DIGITS = re.compile(r"-?\d(?:[\d,]*\d)?(?:\.\d+)?")
+# a number written with digits ("2000", "1,500", "2.5"); the tagger's tokens use the same shape
+NUMBER = r"-?\d(?:[\d,]*\d)?(?:\.\d+)?"
+_DIGITS = re.compile(NUMBER)
 # words of a period: a number just before one is the period's year ("2025 june" is no quantity)
 _PERIOD_KINDS = frozenset({"interval_unit", "interval", "part_unit", "period_shift"})
 # what a range's bounds count when they are quantities ("between 10 and 20 tons", "… arrivals")
 _COUNTED_KINDS = frozenset({"unit", "currency", "record", "measure"})
-# the shape of a year as the date grammar reads it (timewords._YEAR)
-_YEAR_LIKE = re.compile(r"(?:19|20)\d\d")
+_YEAR_LIKE = re.compile(YEAR)  # the shape of a year as the date grammar reads it
 _LONGEST_WORDS = 8  # number words of one number at most ("one hundred and twenty five thousand")
 
 

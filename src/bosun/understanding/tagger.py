@@ -19,13 +19,13 @@ from datetime import date
 from functools import cache
 from typing import Any, Protocol
 
-from bosun.understanding.amounts import amounts, quantities
+from bosun.understanding.amounts import NUMBER, amounts, quantities
 from bosun.understanding.grammar import QUIET, Lexicon, Tag
 from bosun.understanding.inflections import is_plural as plural_phrase
 from bosun.understanding.names import Found
 from bosun.understanding.timewords import TimeRange, find_time_ranges
 
-_NUMBER = r"(?<![\w.])-?\d(?:[\d,]*\d)?(?:\.\d+)?"
+_NUMBER = rf"(?<![\w.]){NUMBER}"
 _POSSESSIVE = re.compile(r"['’]s\b", re.I)
 
 

@@ -24,7 +24,9 @@ MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if 
 MONTHS["sept"] = 9
 _MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
 _MONTH = rf"(?P<month>{_MONTH_NAMES})\.?"
-_YEAR = r"(?P<year>(?:19|20)\d\d)"
+# the shape of a year as the date grammar reads it (amounts.py reads a number before a period by it)
+YEAR = r"(?:19|20)\d\d"
+_YEAR = rf"(?P<year>{YEAR})"
 # a month's year, however it is joined: "June 2025", "June, 2025", "june of 2025", "Dec '25"
 _MONTH_YEAR = rf"(?:\s*,?\s*(?:of\s+)?(?:{_YEAR}|['’](?P<yy>\d\d)))"
 _ISO = r"\d{4}-\d{2}-\d{2}"
@@ -165,21 +167,22 @@ Ahead = tuple[int, TimeRange] | None  # a pattern's next range, after where its 
 _NUM = r"(?P<n>\d+|" + "|".join(_NUMBER_WORDS) + r")"
 _DAY_OF_MONTH = (
     rf"(?P<dmonth>{_MONTH_NAMES})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:])"
-    r"(?:\s*,?\s*(?P<dyear>(?:19|20)\d\d))?"
+    rf"(?:\s*,?\s*(?P<dyear>{YEAR}))?"
 )  # "July 4, 2025", "March 3"
 _DAY_MONTH = (
     rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dmonth>{_MONTH_NAMES})\.?"
-    r"(?:\s*,?\s*(?P<dyear>(?:19|20)\d\d))?"
+    rf"(?:\s*,?\s*(?P<dyear>{YEAR}))?"
 )  # "12 March 2026", "4th of July"
 _ANY_DAY = (
-    rf"(?:(?:{_MONTH_NAMES})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?![\d:])(?:\s*,?\s*(?:19|20)\d\d)?|"
-    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_NAMES})\.?(?:\s*,?\s*(?:19|20)\d\d)?)"
+    rf"(?:(?:{_MONTH_NAMES})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?![\d:])(?:\s*,?\s*{YEAR})?|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_NAMES})\.?(?:\s*,?\s*{YEAR})?)"
 )
-_MONTH_POINT = rf"(?:{_MONTH_NAMES})\.?(?:\s*,?\s*(?:of\s+)?(?:19|20)\d\d)?"
-_POINT = rf"(?:{_ISO}|{_ANY_DAY}|{_MONTH_POINT}|(?:19|20)\d\d)"
+_MONTH_POINT = rf"(?:{_MONTH_NAMES})\.?(?:\s*,?\s*(?:of\s+)?{YEAR})?"
+_POINT = rf"(?:{_ISO}|{_ANY_DAY}|{_MONTH_POINT}|{YEAR})"
 _ORDINAL = r"(?P<o>first|1st|second|2nd|third|3rd|fourth|4th)"
 # of a year's quarters or halves, the last one too ("the last quarter of 2025" is Q4 2025)
-_ORDINAL_OF_YEAR = r"(?P<o>first|1st|second|2nd|third|3rd|fourth|4th|last|final)"
+# a year's parts by their place, "the last quarter of 2025" too (the relative "last" is a shift)
+_ORDINAL_OF_YEAR = rf"(?P<o>{'|'.join(_ORDINAL_WORDS)})"
 _PART = r"(?P<part>quarter|half)"
 
 RULES: list[Rule] = [
@@ -252,11 +255,11 @@ RULES: list[Rule] = [
         lambda m, t: _latest(lambda y: _half(min(2, _ORDINAL_WORDS[m["o"].lower()]), y), t),
     ),
     (
-        r"\b(?:in\s+|during\s+)?q(?P<q>[1-4])\b(?!\s*(?:of\s+)?(?:19|20)\d\d)",
+        rf"\b(?:in\s+|during\s+)?q(?P<q>[1-4])\b(?!\s*(?:of\s+)?{YEAR})",
         lambda m, t: _latest(lambda y: _quarter(int(m["q"]), y), t),
     ),
     (
-        r"\b(?:in\s+|during\s+)?h(?P<h>[12])\b(?!\s*(?:of\s+)?(?:19|20)\d\d)",
+        rf"\b(?:in\s+|during\s+)?h(?P<h>[12])\b(?!\s*(?:of\s+)?{YEAR})",
         lambda m, t: _latest(lambda y: _half(int(m["h"]), y), t),
     ),
     (
@@ -348,7 +351,7 @@ def _span(first: str, last: str, today: date) -> tuple[date, date]:
     """ "between june and august of 2025": the year said once is both ends'; a start said without
     a year never comes after the end ("between june and august", said in June 2026, is June to
     August 2025)."""
-    year = re.search(r"(?:19|20)\d\d$", last.strip())
+    year = re.search(rf"{YEAR}$", last.strip())
     bare = re.search(r"\d\d\d\d", first) is None
     if year and bare:
         first = f"{first} {year.group(0)}"
