@@ -8,9 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pytest
 import yaml
 
+from bosun.evaluation.judge import judge
 from bosun.planner.answer import Answer
 
 
@@ -46,3 +48,18 @@ def doubted(answer: Answer) -> bool:
         or answer.status != "done"
         or not any(result.rows for result in answer.results)
     )
+
+
+def assert_right(item: dict[str, Any], answer: Answer, gold: duckdb.DuckDBPyConnection) -> None:
+    """The answer passes the question's expectation against the gold SQL."""
+    ok, why = judge(item["expect"], answer, gold)
+    shown = [(r.reading, r.columns, r.rows[:3]) for r in answer.results]
+    assert ok, f"{item['q']}: {why}\n{answer.answer}\n{shown}"
+
+
+def assert_not_confidently_wrong(
+    item: dict[str, Any], answer: Answer, gold: duckdb.DuckDBPyConnection
+) -> None:
+    """Right, or saying its doubt: never a wrong figure shown without one."""
+    ok, _ = judge(item["expect"], answer, gold)
+    assert ok or doubted(answer), f"{item['q']}: confidently wrong\n{answer.answer}"

@@ -28,7 +28,7 @@ from bosun.interfaces.cli.app import app
 from bosun.planner.answer import Answer
 from bosun.settings import load_settings
 from tests.byod.drafting import Drafted, drafted_session, load_and_draft
-from tests.byod.judged import cases, doubted, questions
+from tests.byod.judged import assert_not_confidently_wrong, assert_right, cases, questions
 from tests.byod.public import chinook_files
 
 QUESTIONS = questions("chinook")
@@ -75,19 +75,14 @@ def answers(session: Session) -> dict[str, Answer]:
 def test_chinook_question(
     item: dict[str, Any], answers: dict[str, Answer], gold: duckdb.DuckDBPyConnection
 ) -> None:
-    answer = answers[item["id"]]
-    ok, why = judge(item["expect"], answer, gold)
-    shown = [(r.reading, r.columns, r.rows[:3]) for r in answer.results]
-    assert ok, f"{item['q']}: {why}\n{answer.answer}\n{shown}"
+    assert_right(item, answers[item["id"]], gold)
 
 
 @pytest.mark.parametrize("item", cases(QUESTIONS, WRONG))
 def test_no_chinook_answer_is_confidently_wrong(
     item: dict[str, Any], answers: dict[str, Answer], gold: duckdb.DuckDBPyConnection
 ) -> None:
-    answer = answers[item["id"]]
-    ok, _ = judge(item["expect"], answer, gold)
-    assert ok or doubted(answer), f"{item['q']}: confidently wrong\n{answer.answer}"
+    assert_not_confidently_wrong(item, answers[item["id"]], gold)
 
 
 def test_a_row_said_by_name_is_pointed_at_by_its_number(

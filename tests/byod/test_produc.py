@@ -32,10 +32,9 @@ import duckdb
 import pytest
 
 from bosun.conversation.session import Session
-from bosun.evaluation.judge import judge
 from bosun.planner.answer import Answer
 from tests.byod.drafting import Drafted, drafted_session, load_and_draft
-from tests.byod.judged import cases, doubted, questions
+from tests.byod.judged import assert_not_confidently_wrong, assert_right, cases, questions
 from tests.byod.public import r_export
 
 QUESTIONS = questions("produc")
@@ -85,19 +84,14 @@ def answers(session: Session) -> dict[str, Answer]:
 def test_produc_question(
     item: dict[str, Any], answers: dict[str, Answer], gold: duckdb.DuckDBPyConnection
 ) -> None:
-    answer = answers[item["id"]]
-    ok, why = judge(item["expect"], answer, gold)
-    shown = [(r.reading, r.columns, r.rows[:3]) for r in answer.results]
-    assert ok, f"{item['q']}: {why}\n{answer.answer}\n{shown}"
+    assert_right(item, answers[item["id"]], gold)
 
 
 @pytest.mark.parametrize("item", cases(QUESTIONS, WRONG))
 def test_no_produc_answer_is_confidently_wrong(
     item: dict[str, Any], answers: dict[str, Answer], gold: duckdb.DuckDBPyConnection
 ) -> None:
-    answer = answers[item["id"]]
-    ok, _ = judge(item["expect"], answer, gold)
-    assert ok or doubted(answer), f"{item['q']}: confidently wrong\n{answer.answer}"
+    assert_not_confidently_wrong(item, answers[item["id"]], gold)
 
 
 def test_at_least_24_of_25_are_right() -> None:
