@@ -250,6 +250,17 @@ class Notes(_Data):
     model_clause_read: str
 
 
+class TurnWords(_Data):
+    goal_failed: str
+    failed: str
+    done: str
+    not_understood_one: str
+    not_understood_many: str
+    misread: str
+    rest: str
+    quoted: str
+
+
 class ChoiceWords(_Data):
     date_field: str
 
@@ -272,6 +283,7 @@ class Writing(_Data):
     catalog: CatalogWords
     questions: Questions
     notes: Notes
+    turn: TurnWords
     choices: ChoiceWords
 
 

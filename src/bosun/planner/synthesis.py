@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Literal
 
 from bosun.answers.charts import chart_for
+from bosun.answers.grammar import writing
 from bosun.answers.notes import picked, remember_offer, taught_notes
 from bosun.catalog.taught import TaughtWord
 from bosun.ledger import Ledger
@@ -52,11 +53,7 @@ def _assembled(state: MainState) -> Answer:
             ]
             parts.append(part.model_copy(update={"tables": tables}))
     text = [p.text for p in parts if p.text]
-    text += [
-        f"I could not complete “{g.text}”: {g.error}" if g.text.strip() else str(g.error)
-        for g in state.goals
-        if g.status == "failed"
-    ]
+    text += [_failed(g.text, str(g.error)) for g in state.goals if g.status == "failed"]
     clarification = next((p.clarification for p in parts if p.clarification), None)
     assumptions = list(dict.fromkeys(a for p in parts for a in p.assumptions))
     unused = list(dict.fromkeys(w for p in parts for w in p.not_understood))
@@ -67,7 +64,8 @@ def _assembled(state: MainState) -> Answer:
     elif not parts or all(p.failed for p in parts):
         status = "failed"
     if not text:
-        text = ["I could not answer this question." if status == "failed" else "Done."]
+        words = writing().turn
+        text = [words.failed if status == "failed" else words.done]
     if unused and status == "done":
         text.insert(0, _not_understood(unused, _misread(state)))
     return Answer(
@@ -83,6 +81,11 @@ def _assembled(state: MainState) -> Answer:
     )
 
 
+def _failed(goal: str, error: str) -> str:
+    """A goal that failed, said with its own words when it has any."""
+    return writing().turn.goal_failed.format(goal=goal, error=error) if goal.strip() else error
+
+
 def _misread(state: MainState) -> set[str]:
     """Words the coverage audit found the reading did not account for (it may have used them
     wrongly: "over 2000" read as a year)."""
@@ -92,19 +95,20 @@ def _misread(state: MainState) -> set[str]:
 def _not_understood(words: list[str], misread: set[str]) -> str:
     """Said first: the figures that follow answer the question without these words, not the whole of
     it."""
+    turn = writing().turn
     unread = [w for w in words if w not in misread]
     doubted = [w for w in words if w in misread]
     said = []
     if unread:
-        it = "it" if len(unread) == 1 else "them"
-        said.append(f"I did not understand {_quoted(unread)}, so I did not use {it}")
+        unused = turn.not_understood_one if len(unread) == 1 else turn.not_understood_many
+        said.append(unused.format(words=_quoted(unread)))
     if doubted:
-        said.append(f"I could not read {_quoted(doubted)} as asked")
-    return "; ".join(said) + ": what follows answers the rest of the question, not the whole of it."
+        said.append(turn.misread.format(words=_quoted(doubted)))
+    return "; ".join(said) + turn.rest
 
 
 def _quoted(words: list[str]) -> str:
-    return ", ".join(f"“{w}”" for w in words)
+    return ", ".join(writing().turn.quoted.format(word=w) for w in words)
 
 
 def _with_fallbacks(answer: Answer, ledger: Ledger | None) -> Answer:
