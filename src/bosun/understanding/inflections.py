@@ -82,12 +82,30 @@ def forms(word: str) -> frozenset[str]:
     return frozenset(f.lower() for f in spelled if f.isalpha()) - {word}
 
 
+# An English noun phrase with an "of" modifier inflects the noun before it: "ports of lading",
+# "countries of origin". (Not other prepositions: "going to" is a verb and its particle.)
+_MODIFIERS = frozenset({"of"})
+
+
+def _head(phrase: str) -> tuple[str, str, str]:
+    """The phrase split around its head noun: the word before its first preposition, else its last
+    word ("port of lading" → "", "port", " of lading")."""
+    words = phrase.split(" ")
+    inner = range(1, len(words) - 1)  # "order of" and "in order of" end in theirs: no modifier
+    at = next((i - 1 for i in inner if words[i] in _MODIFIERS), len(words) - 1)
+    before = " ".join(words[:at])
+    after = " ".join(words[at + 1 :])
+    return (f"{before} " if before else ""), words[at], (f" {after}" if after else "")
+
+
 def phrase_forms(phrase: str) -> list[str]:
-    """The phrase with its last word in each of its other forms ("invoice line" → "invoice
-    lines")."""
-    head, _, last = phrase.rpartition(" ")
-    prefix = f"{head} " if head else ""
-    return [prefix + form for form in sorted(forms(last))]
+    """The phrase with its head word in each of its other forms ("invoice line" → "invoice
+    lines", "port of lading" → "ports of lading")."""
+    before, head, after = _head(phrase)
+    if not after:
+        return [before + form for form in sorted(forms(head))]
+    number = {_noun_singular(head), _noun_plural(head)} - {head}
+    return [before + form + after for form in sorted(number)]
 
 
 @cache
@@ -98,17 +116,27 @@ def _noun_singular(word: str) -> str:
     return known[0].lower() if known else word
 
 
+@cache
+def _noun_plural(word: str) -> str:
+    if not _inflectable(word):
+        return word
+    lemma = _noun_singular(word)
+    spelled = _inflections_of(lemma, upos="NOUN") or _inflections_oov(lemma, "NOUN")
+    found: tuple[str, ...] = spelled.get("NNS", ())
+    return found[0] if found else word
+
+
 def singular(phrase: str) -> str:
-    """The phrase with its last word as a singular noun ("yoga mats" → "yoga mat")."""
-    head, _, last = phrase.rpartition(" ")
-    prefix = f"{head} " if head else ""
-    return prefix + _noun_singular(last)
+    """The phrase with its head word as a singular noun ("yoga mats" → "yoga mat", "ports of
+    lading" → "port of lading")."""
+    before, head, after = _head(phrase)
+    return before + _noun_singular(head) + after
 
 
 def is_plural(phrase: str) -> bool:
-    """Whether the phrase's last word is a plural noun ("carriers", "teus"; not "status")."""
-    last = phrase.rpartition(" ")[2]
-    return _noun_singular(last) != last
+    """Whether the phrase's head word is a plural noun ("carriers", "teus"; not "status")."""
+    head = _head(phrase)[1]
+    return _noun_singular(head) != head
 
 
 def stem(word: str) -> str:
