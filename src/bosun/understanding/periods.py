@@ -125,7 +125,27 @@ def _second_period(spans: list[Span], c: ComposerView, first: TimeFilter) -> Tim
     after = c.after(spans, b)
     if after is not None and spans[after].has("period_shift"):  # "June against June a year earlier"
         return _shifted(second, spans[after])
+    if (second.start, second.end) == (first.start, first.end):
+        return _preceding(second)
     return second
+
+
+def _preceding(period: TimeFilter) -> TimeFilter:
+    """ "last month compared with the previous month": a period compared with one the date grammar
+    reads as the very same ("the previous month" is last month, said of today) is the period just
+    before it, of its length: a calendar month, quarter or year before one, else as many days.
+
+    >>> may = TimeFilter(field="d", start=date(2026, 5, 1), end=date(2026, 5, 31), text="may")
+    >>> str(_preceding(may).start), str(_preceding(may).end)
+    ('2026-04-01', '2026-04-30')
+    """
+    if period.start is None or period.end is None:
+        return period
+    after = period.end + relativedelta(days=1)
+    span = relativedelta(after, period.start)
+    start = period.start - span
+    end = start + span - relativedelta(days=1)
+    return period.model_copy(update={"start": start, "end": end})
 
 
 def period_before(

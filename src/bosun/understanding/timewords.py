@@ -225,7 +225,7 @@ RULES: list[Rule] = [
         lambda m, t: (_rolling_start(t, _unit(m), _number(m["n"])), t),
     ),
     (
-        rf"\b(?:in\s+|during\s+)?(?:the\s+)?(?:last|previous|past|prior)\s+{_UNIT}\b",
+        rf"\b(?:in\s+|during\s+)?(?:the\s+)?(?:last|previous|past|prior|preceding)\s+{_UNIT}\b",
         lambda m, t: shift_period(period_bounds(t, _unit(m))[0], _unit(m), -1),
     ),
     (rf"\b(?:in\s+|during\s+)?this\s+{_UNIT}\b", lambda m, t: (period_bounds(t, _unit(m))[0], t)),
