@@ -412,6 +412,27 @@ def test_negation_and_a_threshold_answer_exactly(data_dir: Path) -> None:
     assert answer["results"][0]["rows"] == [[wanted]]
 
 
+def test_a_field_had_or_lacked_counts_the_records_with_or_without_a_value(
+    data_dir: Path,
+) -> None:
+    import duckdb
+
+    lacking = ask(data_dir, "How many Maersk shipments have no arrival date?")
+    having = ask(data_dir, "Maersk shipments with an arrival date, by port")
+    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as gold:
+        (wanted,) = gold.execute(
+            "select count(*) from shipments where carrier_name = 'MAERSK' and arrival_date is null"
+        ).fetchone()
+        by_port = gold.execute(
+            "select port_of_unlading, count(*) from shipments where carrier_name = 'MAERSK' and "
+            "arrival_date is not null group by 1"
+        ).fetchall()
+    assert wanted > 0 and lacking["results"][0]["rows"] == [[wanted]]
+    assert lacking["results"][0]["reading"].endswith("no arrival date")
+    assert lacking["not_understood"] == []
+    assert sorted(map(tuple, having["results"][0]["rows"])) == sorted(by_port)
+
+
 def test_a_word_nothing_accounts_for_is_said_to_be_unused(data_dir: Path) -> None:
     answer = ask(data_dir, "Which consignees got sneakers via Newark?")
     assert answer["not_understood"] == ["sneakers"]

@@ -42,6 +42,7 @@ def _goal(expect: dict[str, Any], question: str, rules: RulesUnderstanding) -> d
         {"field": f, "values": _values(v), "negate": True} for f, v in excluded.items()
     ]
     goal["ranges"] = [{"field": f, **bounds} for f, bounds in expect.get("ranges", {}).items()]
+    goal["present"] = [{"field": f, "exists": e} for f, e in expect.get("present", {}).items()]
     if expect.get("time"):
         field, start, end = expect["time"]
         goal["time"] = {"field": field, "start": _day(start), "end": _day(end)}

@@ -213,6 +213,7 @@ def observed(meaning: Meaning) -> dict[str, Any]:
         "exclude": {c.field: c.values for c in meaning.conditions if c.values and c.negate},
         "ranges": _ranges(meaning, negate=False),
         "exclude_ranges": _ranges(meaning, negate=True),
+        "present": {c.field: c.exists for c in meaning.conditions if c.exists is not None},
         "time": [meaning.time.field, _day(meaning.time.start), _day(meaning.time.end)]
         if meaning.time
         else None,
@@ -246,7 +247,7 @@ def _ranges(meaning: Meaning, negate: bool) -> dict[str, dict[str, float]]:
             if getattr(c, op) is not None
         }
         for c in meaning.conditions
-        if not c.values and c.negate == negate
+        if not c.values and c.exists is None and c.negate == negate
     }
 
 

@@ -44,6 +44,9 @@ def condition_clauses(condition: Condition) -> list[dict[str, Any]]:
         # "without a declared value": NOT value > 0, which keeps the records where it is missing
         negated = condition.negate and not condition.values
         clauses.append({"bool": {"must_not": [ranged]}} if negated else ranged)
+    if condition.exists is not None:
+        present = {"exists": {"field": condition.field}}
+        clauses.append(present if condition.exists else {"bool": {"must_not": [present]}})
     return clauses
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.catalog.schema import FieldSpec
-from bosun.understanding import group_steps, having, qualifiers, scope, sides
+from bosun.understanding import group_steps, having, presence, qualifiers, scope, sides
 from bosun.understanding.bounds import field_of_unit as _field_of_unit
 from bosun.understanding.bounds import measure_field as _measure_field
 from bosun.understanding.bounds import threshold_number as _threshold_number
@@ -276,6 +276,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         ranges,
         thresholds,
         having.having,
+        presence.presence,
         time_filter,
         periods,
         first_last,
@@ -506,8 +507,8 @@ def time_filter(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     span.used = True
     spec = c.catalog.spec.time
     named: list[str] = []
-    for s in spans:
-        dated = [f for f in s.values("field") if c.role(f) == "date"] if not s.used else []
+    for s in (s for s in spans if not s.used):  # used: "with no eta" is no date word
+        dated = [f for f in s.values("field") if c.role(f) == "date"]
         for date_field in [*s.values("date_word"), *dated]:  # "shipped", "expected arrivals"
             # "arrivals" is also a count, read by `measures`
             s.used = s.used or not s.has("measure")

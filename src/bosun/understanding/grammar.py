@@ -127,6 +127,7 @@ class Phrases(_Data):
 
     interval: str
     negated: str
+    present: dict[str, str]
     either: str
     more_values: str
     bounds: dict[str, str]

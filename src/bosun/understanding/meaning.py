@@ -63,6 +63,8 @@ class Condition(BaseModel):
     gt: float | None = None
     lt: float | None = None
     negate: bool = False
+    # "without an eta": False, the field holds no value; "with an eta": True
+    exists: bool | None = None
     source: str = ""
 
 

@@ -71,6 +71,8 @@ def condition_words(
     """
     spec = catalog.record.fields.get(condition.field)
     name = field_name(condition.field, catalog)
+    if condition.exists is not None:  # "no eta", "eta given"
+        return _words().present[str(condition.exists).lower()].format(field=name)
     # "TEU above 500", not "… 500 TEU"
     unit = spec.unit if spec is not None and spec.unit != name else None
     said = [_values(condition, spec, names or {})] if condition.values else []

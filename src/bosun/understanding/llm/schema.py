@@ -71,6 +71,14 @@ class ModelRange(BaseModel):
     lte: float | None = None
 
 
+class ModelPresent(BaseModel):
+    field: str
+    exists: bool = Field(
+        description="true: the records where the field holds a value ('with an ETA'); false: "
+        "where it holds none ('without an ETA', 'no arrival date')"
+    )
+
+
 class ModelTime(BaseModel):
     field: str
     start: dt.date | None = None
@@ -128,6 +136,7 @@ class ModelGoal(BaseModel):
     measures: list[ModelMeasure] = Field(default_factory=list)
     filters: list[ModelFilter] = Field(default_factory=list)
     ranges: list[ModelRange] = Field(default_factory=list)
+    present: list[ModelPresent] = Field(default_factory=list)
     time: ModelTime | None = None
     periods: list[ModelTime] = Field(
         default_factory=list,
@@ -275,6 +284,9 @@ def _goal_problems(goal: ModelGoal, catalog: Catalog, offered: Offered) -> list[
     found += [
         f"unknown field {r.field!r} for a range" for r in goal.ranges if r.field not in fields
     ]
+    found += [
+        f"unknown field {p.field!r} for a presence" for p in goal.present if p.field not in fields
+    ]
     for condition in _filters(goal):
         invented = [v for v in condition.values if not offered.allows(condition.field, v)]
         found += [
@@ -341,6 +353,7 @@ def to_meaning(goal: ModelGoal, catalog: Catalog) -> Meaning:
         Condition(field=r.field, gt=r.gt, gte=r.gte, lt=r.lt, lte=r.lte, source="model")
         for r in goal.ranges
     ]
+    conditions += [Condition(field=p.field, exists=p.exists, source="model") for p in goal.present]
     time = (
         TimeFilter(
             field=goal.time.field, start=goal.time.start, end=goal.time.end, text=goal.time.words
