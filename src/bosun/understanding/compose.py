@@ -15,7 +15,15 @@ from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.catalog.schema import FieldSpec
-from bosun.understanding import group_steps, having, presence, qualifiers, scope, sides
+from bosun.understanding import (
+    group_steps,
+    having,
+    heads,
+    presence,
+    qualifiers,
+    scope,
+    sides,
+)
 from bosun.understanding.bounds import field_of_unit as _field_of_unit
 from bosun.understanding.bounds import measure_field as _measure_field
 from bosun.understanding.bounds import threshold_number as _threshold_number
@@ -284,6 +292,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         distinct,
         distinct_attributes,
         group_steps.per_period,
+        heads.ranked_heads,
         grouping,
         level_totals,
         percentiles,
