@@ -23,8 +23,8 @@ with a share, "docvis" is "doctor visits", "edlevel" the "education level", a "f
 
 With the file read as a panel (branch w6-byod: one row per id and year, so income and schooling
 are levels averaged, an amount is averaged per row too, and the columns of a person make the rows
-people): 16 right, none wrong: r02 ("different people" counts the ids) and r10 ("average doctor visits
-per year" is each year's average) right as well.
+people): 16 right, none wrong: r02 ("different people" counts the ids) and r10 ("average doctor
+visits per year" is each year's average) right as well.
 """
 
 from __future__ import annotations
