@@ -26,10 +26,11 @@ from bosun.catalog.codes import (
 )
 from bosun.catalog.flags import flag_value, is_number_flag, number_flag_values, share_measures
 from bosun.catalog.gaps import gap_notes
-from bosun.catalog.levels import draft_levels, levels_of, mark_averaged
+from bosun.catalog.levels import average_amounts, draft_levels, levels_of, mark_averaged
 from bosun.catalog.linked import distinct_values, link_note, linked_attributes
 from bosun.catalog.loader import index_rows
 from bosun.catalog.money import takings_gap, takings_on_sums_only
+from bosun.catalog.panels import Panel, panel_of, thing_words
 from bosun.catalog.parts import is_clock_values, part_name
 from bosun.catalog.profile import MANY_VALUES, MOST_COLUMNS, Column, IndexProfile, profile_index
 from bosun.catalog.quantities import quantity_words
@@ -313,8 +314,14 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
             for name, part in parts.items()
         }
     )
+    periodic = {name for name, column in record.columns.items() if is_date_part(column)}
+    panel = panel_of(engine, record, {name: d.role for name, d in decisions.items()}, periodic)
+    decisions.update(_panel_things(record, panel, decisions))
     fields = _record_fields(record, decisions, parts)
     measures = _measures(record, fields)
+    if panel is not None:  # also the count's words: "how many people" counts the rows
+        said = fields[panel.thing]["synonyms"]
+        fields[panel.thing]["synonyms"] = [*said, *thing_words(record, panel)]
     said = {w for field in fields.values() for w in field["synonyms"]} | {
         _noun(ref.index) for ref in profiles[1:]
     }
@@ -331,18 +338,20 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     decisions.update(_coded(record, decisions))
     per_row_statistics(measures)
     measures.update(share_measures(_flags(record, fields)))
-    periodic = {name for name, column in record.columns.items() if is_date_part(column)}
     numbers = {name for name, d in decisions.items() if d.record_number}
     summary = summary_of(
         engine, record, {name: d.role for name, d in decisions.items()}, periodic, numbers
     )
     count = _noun(record.index).replace(" ", "_")
-    levels = levels_of(record, fields) if summary and len(summary.places) == 1 else []
+    by_period = panel is not None or (summary is not None and len(summary.places) == 1)
+    levels = levels_of(record, fields) if by_period else []
     draft_levels(record, levels, fields, measures)
+    if by_period:
+        average_amounts(record, fields, measures, levels)
     figure = summarise(record, summary, measures, count, levels) if summary else None
     takings_on_sums_only(measures)
     mark_averaged(fields, measures)
-    decisions.update({name: _level_decision(record, name, summary) for name in levels})
+    decisions.update({name: _level_decision(name, summary, panel) for name in levels})
     keys = {ref.index: _reference_key(ref) for ref in references}
     links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]
     decisions.update(_named_codes(record, references, links, keys, fields))
@@ -367,6 +376,7 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     row = record_noun(record.index, record.columns)
     what_a_row_is = [row_why(record.index, row)] if row else []
     what_a_row_is += [summary_why(record, summary, figure, levels)] if summary else []
+    what_a_row_is += [_panel_why(record, panel, levels)] if panel and not summary else []
     notes = [_note(record, name, decisions[name], measures) for name in fields]
     notes += [link_note(name, spec) for name, spec in draft["links"].items()]
     codes = [name for name, decision in decisions.items() if _code(name, decision, periodic)]
@@ -418,10 +428,34 @@ def _prices(record: IndexProfile, measures: dict[str, Any]) -> list[str]:
     ]
 
 
-def _level_decision(record: IndexProfile, name: str, summary: Summary | None) -> Decision:
+def _level_decision(name: str, summary: Summary | None, panel: Panel | None) -> Decision:
     things = " and ".join(phrase(p) for p in summary.places) if summary else ""
     period = summary.period if summary else ""
+    if panel is not None and summary is None:
+        things, period = phrase(panel.thing), panel.period
     return Decision("measure", f"a level of a {things} in a {period}, not an amount")
+
+
+def _panel_things(
+    record: IndexProfile, panel: Panel | None, decisions: dict[str, Decision]
+) -> dict[str, Decision]:
+    """The numbers of a panel's things (a state's code in each year) are grouped, never summed."""
+    if panel is None or decisions[panel.thing].role != "measure":
+        return {}
+    why = f"whole numbers, {panel.why(record.rows)}: the things of a panel, never summed"
+    return {panel.thing: Decision("dimension", why)}
+
+
+def _panel_why(record: IndexProfile, panel: Panel, levels: list[str]) -> str:
+    """What a row of a panel is and which of its figures are levels."""
+    figures = f"{', '.join(levels)} are levels" if levels else "no figure is a level"
+    thing = phrase(panel.thing)
+    article = "an" if thing[:1] in "aeiou" else "a"
+    return (
+        f"{record.index}: {panel.why(record.rows)}: {figures} of {article} {thing} in a "
+        f"{panel.period}, averaged and summed only within one {panel.period}; amounts are "
+        "averaged per row too"
+    )
 
 
 def _flags(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> dict[str, tuple[str, str]]:

@@ -61,6 +61,8 @@ def _no_word(name: str, field: dict[str, Any], measures: dict[str, Any]) -> bool
         for word in measure["words"]
         if said not in str(word)
     ]
-    # a flag is said by its value's words ("married"), not by synonyms
+    # a flag is said by its value's words ("married"), not by synonyms; a level's name said as a
+    # rate ("hhninc rate", levels.py) is no word of its own
     named = field["synonyms"] or [w for words in field.get("values", {}).values() for w in words]
-    return not other and list(dict.fromkeys(str(word) for word in named)) == [said]
+    rated = {f"{said} rate", f"{said} rates"}
+    return not other and list(dict.fromkeys(str(w) for w in named if w not in rated)) == [said]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from bosun.catalog.profile import Column, IndexProfile
-from bosun.catalog.words import _has, plural, singular, spoken, words_of
+from bosun.catalog.words import _has, phrase, plural, singular, spoken, words_of
 
 _PERCENT = 100  # a level of fractions no larger than this is a rate or a percentage
 
@@ -126,3 +126,28 @@ def mark_averaged(fields: dict[str, dict[str, Any]], measures: dict[str, Any]) -
     for name in averaged:
         fields[name]["level"] = True
     return averaged
+
+
+def average_amounts(
+    record: IndexProfile,
+    fields: dict[str, dict[str, Any]],
+    measures: dict[str, Any],
+    levels: list[str],
+) -> None:
+    """In a table of one row per thing per period, an amount's average is one thing's in one period
+    (a respondent's doctor visits in a year): drafted beside its sum, so "average doctor visits per
+    year" is each year's average over its rows, not an average of yearly totals."""
+    for name, field in fields.items():
+        own = [m for m in measures.values() if m.get("field") == name]
+        if field["role"] != "measure" or name in levels or not own:
+            continue
+        if any(m["agg"] == "avg" for m in own):
+            continue
+        said = spoken(name, record.columns, quantity=True)
+        words = [f"average {w}" for w in dict.fromkeys([said, phrase(name), plural(said)])]
+        measures[f"average_{name}"] = {
+            "agg": "avg",
+            "field": name,
+            "words": words,
+            "label": f"average {said}",
+        }

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from bosun.catalog.profile import IndexProfile
-from bosun.catalog.words import _data, plural, row_name, singular, words_of
+from bosun.catalog.words import _data, phrase, plural, row_name, singular, spoken, words_of
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,20 @@ def row_nouns(record: IndexProfile) -> list[str]:
     item(s).
     """
     nouns = [*_numbered_by(record), *_part_nouns(record.index)]
-    return list(dict.fromkeys(word for noun in nouns for word in (noun, plural(noun))))
+    found = [word for noun in nouns for word in (noun, plural(noun))]
+    return list(dict.fromkeys([*found, *person_nouns(record)]))
+
+
+def person_nouns(record: IndexProfile) -> list[str]:
+    """ "person", "people", … where enough columns say what a person is or has (row_words.yaml
+    `persons`: age, female, married, kids, education); none otherwise.
+
+    Evidence: the columns' whole names, written out ("educ" is education), not a word inside one
+    ("customer_age" is a customer's, said by its own noun)."""
+    spec: dict[str, Any] = _data("row_words.yaml")["persons"]
+    described = {str(w) for w in spec["columns"]}
+    named = [name for name in record.columns if {phrase(name), spoken(name)} & described]
+    return [str(n) for n in spec["nouns"]] if len(named) >= int(spec["least"]) else []
 
 
 def _numbered_by(record: IndexProfile) -> list[str]:

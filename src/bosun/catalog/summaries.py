@@ -62,12 +62,12 @@ def summary_of(
             for chosen in combinations(places, size):
                 sizes = [c.distinct for c in [period, *chosen]]
                 dense = _DENSE * prod(sizes) <= record.rows <= prod(sizes)
-                if dense and _one_row_each(engine, record.index, [period, *chosen]):
-                    return Summary(_period_word(period, parts), [c.name for c in chosen], sizes)
+                if dense and one_row_each(engine, record.index, [period, *chosen]):
+                    return Summary(period_word(period, parts), [c.name for c in chosen], sizes)
     return None
 
 
-def _one_row_each(engine: Engine, index: str, columns: list[Column]) -> bool:
+def one_row_each(engine: Engine, index: str, columns: list[Column]) -> bool:
     """No two rows share their period and places: their combinations paged by a composite
     aggregation, a bounded number of buckets a request whatever the columns' cardinalities, until
     one holds two rows."""
@@ -84,7 +84,7 @@ def _one_row_each(engine: Engine, index: str, columns: list[Column]) -> bool:
         page["after"] = result["after_key"]
 
 
-def _period_word(column: Column, parts: set[str]) -> str:
+def period_word(column: Column, parts: set[str]) -> str:
     if column.name in parts:
         return singular(words_of(column.name)[-1])
     first, last = str(column.low)[:10], str(column.high)[:10]

@@ -87,12 +87,27 @@ def _qualifiers() -> frozenset[str]:
     return frozenset(_data("abbreviations.yaml")["leading_qualifiers"])
 
 
+class _WordsLoader(yaml.SafeLoader):
+    """YAML without booleans: the words files hold English, where "no", "yes", "on" and "off" are
+    words (YAML 1.1 reads `no` in a list of id words as false, so "order_no" was no id)."""
+
+
+_WordsLoader.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in found if tag != "tag:yaml.org,2002:bool"]
+    for first, found in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
 @cache
 def _data(file: str) -> dict[str, Any]:
     """A words file, parsed once (`catalog init` asks for one per column: 24 s of 1,000 columns);
-    read only."""
+    read only.
+
+    >>> "no" in _data("draft_words.yaml")["id_words"]
+    True
+    """
     text = resources.files("bosun.catalog").joinpath(file).read_text(encoding="utf-8")
-    found: dict[str, Any] = yaml.safe_load(text)
+    found: dict[str, Any] = yaml.load(text, Loader=_WordsLoader)  # a safe loader
     return found
 
 
