@@ -172,6 +172,9 @@ class Compared(_Data):
     has_all: str
     has_none: str
     all_dates: str
+    difference: str
+    differences: str
+    difference_row: str
 
 
 class Measures(_Data):

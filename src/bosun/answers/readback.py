@@ -15,6 +15,7 @@ from bosun.understanding.grammar import english
 from bosun.understanding.inflections import singular
 from bosun.understanding.meaning import (
     Change,
+    Difference,
     HasAll,
     HasNone,
     Meaning,
@@ -86,6 +87,11 @@ def step_words(step: Step, meaning: Meaning, catalog: Catalog) -> str:
         )
     if isinstance(step, PerPeriod):
         return words["per_period"].format(interval=step.interval)
+    if isinstance(step, Difference):
+        first, second = step.values
+        return words["difference"].format(
+            field=field_name(step.field, catalog), first=first, second=second
+        )
     if isinstance(step, PerGroup) and meaning.group_by:
         return words["per_group"].format(group=field_name(meaning.group_by[0], catalog))
     return words.get(step.kind, "")
