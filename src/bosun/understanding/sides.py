@@ -153,18 +153,20 @@ def _ordered(
     sides: list[Side], spans: list[Span], cue: tuple[int, str], c: ComposerView
 ) -> list[Side] | None:
     """The first side, then the side subtracted: after a noun as said, else the first said after
-    the cue ("minus MSC", "than MSC", "ahead of Evergreen was Maersk", "minus units sold online");
-    None when no side follows it, or a number does ("exceeding 20 TEU")."""
+    the cue ("minus MSC", "than MSC", "minus units sold online"), right after it when the other side
+    follows too ("ahead of Evergreen was Maersk"); None when no side follows it, or a number does
+    ("exceeding 20 TEU")."""
     at, kind = cue
     if kind == "noun":
         return sides
     following = c.after(spans, at)
     if following is None or spans[following].has("number"):
         return None  # "exceeding 20 TEU": a bound, not a side
-    second = [side for side in sides if side[0] > at][:1]
-    if not second:
+    after = [side for side in sides if side[0] > at]
+    # both sides after the cue: only "ahead of Evergreen was Maersk", the subtracted one next to it
+    if not after or (len(after) == 2 and after[0][0] != following):
         return None
-    return [*(side for side in sides if side is not second[0]), *second]
+    return [*(side for side in sides if side is not after[0]), after[0]]
 
 
 def _read_with(spans: list[Span], cue: tuple[int, str], c: ComposerView) -> None:
