@@ -132,3 +132,14 @@ def test_the_shop_domain_differences_two_categories_by_month(shop: Session) -> N
         assert got[1:3] == pytest.approx([round(want[1] or 0, 2), round(want[2] or 0, 2)])
         assert got[3] == pytest.approx(got[1] - got[2], abs=0.011)
     assert result.reading.startswith("total revenue (USD) · per month · category kitchen minus")
+
+
+def test_a_ranking_of_differences_ranks_by_the_difference(
+    session: Session, sql: duckdb.DuckDBPyConnection
+) -> None:
+    answer = session.ask("top 3 ports by TEU difference between Maersk and MSC in 2025", "top")
+    (result,) = answer.results
+    query = _sides(sql, "port_of_unlading", "sum(teu)", "carrier_name", YEAR_2025)
+    every = _rows(sql, query, "MAERSK", "MSC")
+    assert result.rows == sorted(every, key=lambda row: -row[3])[:3]
+    assert "top 3 by difference" in result.reading

@@ -56,6 +56,7 @@ class ReadBack(_Data):
     part_order: dict[DatePartName, str]
     share_part: str
     share_of_all: str
+    difference_ranked: dict[Order, str]
     periods: PeriodsRead
     sets: SetsRead
 

@@ -107,15 +107,16 @@ def minus(first: Any, second: Any) -> float | int | None:
 
 
 def _ranked(meaning: Meaning, table: Table) -> Table:
-    """Ranked by the difference when the meaning ranks ("the months Maersk led MSC by most"), the
-    top N kept; rows without a difference go last."""
-    if not meaning.top_n:
+    """Ranked by the difference when the meaning ranks ("the months Maersk led MSC by most", the
+    top N kept) or asks the lowest first; rows without a difference go last."""
+    if not meaning.top_n and meaning.order == "desc":
         return table
     present = [r for r in table.rows if table.cell(r, "difference") is not None]
     ordered = sorted(
         present, key=lambda row: table.cell(row, "difference"), reverse=meaning.order == "desc"
     )
-    kept = ordered[: meaning.top_n]
+    ordered += [r for r in table.rows if table.cell(r, "difference") is None]
+    kept = ordered[: meaning.top_n] if meaning.top_n else ordered
     return table.model_copy(update={"rows": kept, "total": len(kept)})
 
 
