@@ -143,3 +143,18 @@ def test_a_ranking_of_differences_ranks_by_the_difference(
     every = _rows(sql, query, "MAERSK", "MSC")
     assert result.rows == sorted(every, key=lambda row: -row[3])[:3]
     assert "top 3 by difference" in result.reading
+
+
+def test_several_measures_stand_side_by_side_and_the_first_is_differenced(
+    session: Session, sql: duckdb.DuckDBPyConnection
+) -> None:
+    answer = session.ask("difference in TEU and shipments between Maersk and MSC in 2025", "two")
+    (result,) = answer.results
+    [(teu_a, teu_b, count_a, count_b)] = sql.execute(
+        "select sum(teu) filter (where carrier_name = 'MAERSK'), "
+        "sum(teu) filter (where carrier_name = 'MSC'), "
+        "count(*) filter (where carrier_name = 'MAERSK'), "
+        f"count(*) filter (where carrier_name = 'MSC') from shipments where {YEAR_2025}"
+    ).fetchall()
+    assert result.rows == [[teu_a, teu_b, count_a, count_b, teu_a - teu_b]]
+    assert result.columns[-1] == "TEU difference"

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bosun.catalog import Catalog
+from bosun.query import _measures
 from bosun.query.table import PERIOD, Column, Table
 from bosun.understanding.meaning import Difference, Meaning
 
@@ -87,13 +88,23 @@ def table(meaning: Meaning, response: dict[str, Any], values: Values) -> Table:
         for i, value in enumerate(sides.values)
     ]
     columns = [*keys, *([PERIOD] if meaning.interval else []), *figures]
-    columns.append(Column(name="difference", role="difference"))
+    columns.append(Column(name=_difference_heading(meaning), role="difference"))
     return _ranked(meaning, Table(columns=columns, rows=rows, total=len(rows)))
 
 
+def _difference_heading(meaning: Meaning) -> str:
+    """ "difference", or "TEU difference" when several measures stand side by side (the difference
+    is of the first)."""
+    if len(meaning.measures) == 1:
+        return "difference"
+    return f"{meaning.measures[0].label} difference"
+
+
 def _side_figures(meaning: Meaning, bucket: dict[str, Any], values: Values) -> list[Any]:
-    """Each measure of each side, then the first measure's first side minus its second."""
-    per_side = [values(bucket[f"s{i}"]) for i in range(2)]
+    """Each measure's figure on each side, then the first measure's first side minus its second (a
+    share's part and whole, a percentile's count of records, are left to the sides' own answers)."""
+    at = [i for i, c in enumerate(_measures.columns(meaning.measures)) if c.role == "figure"]
+    per_side = [[cells[i] for i in at] for cells in (values(bucket[f"s{s}"]) for s in range(2))]
     figures = [side[j] for j in range(len(meaning.measures)) for side in per_side]
     return [*figures, minus(per_side[0][0], per_side[1][0])]
 
