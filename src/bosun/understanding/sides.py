@@ -188,6 +188,15 @@ def _read_with(spans: list[Span], cue: tuple[int, str], c: ComposerView) -> None
 
 def measured(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
     """A difference of nothing named is one of the default measure ("the gap between Maersk and
-    MSC")."""
-    if not meaning.measures and any(isinstance(s, Difference) for s in meaning.steps):
+    MSC"); a comparative of the measure itself is read with the difference ("were Maersk transits
+    slower than MSC": the average transit days, Maersk's minus MSC's), another stays unread."""
+    if not any(isinstance(s, Difference) for s in meaning.steps):
+        return
+    if not meaning.measures:
         meaning.measures.append(c.default_measure())
+    of_measures = {("field", m.field) for m in meaning.measures} | {
+        ("measure", m.name) for m in meaning.measures
+    }
+    for span in spans:
+        said = {(a[0], a[1]) for a in span.values("adjective") if a[3] == "comparative"}
+        span.used = span.used or bool(said & of_measures)
