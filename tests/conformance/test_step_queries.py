@@ -34,6 +34,10 @@ QUESTIONS = {
     "change-percent": "month-over-month % change in TEU in 2025",  # derivative
     "per-period": "average shipments per day in May",  # avg_bucket over days with empty ones
     "per-period-grouped": "average monthly TEU by carrier in 2025",  # avg_bucket per group
+    # a filter agg per side (issue 35): in a date_histogram, in terms, at the top
+    "difference-periods": "difference between Maersk and MSC TEU by month in 2025",
+    "difference-grouped": "TEU gap between Maersk and MSC at each port of unlading",
+    "difference-whole": "how much more TEU did Maersk move than MSC",
 }
 
 

@@ -9,17 +9,21 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from bosun.answers import differences
 from bosun.answers.figures import LISTED, figure, more_rows, no_rows
 from bosun.answers.grammar import Compared, writing
 from bosun.query import Table
-from bosun.understanding.meaning import Change, HasAll, HasNone, Meaning, TimeFilter
+from bosun.understanding.meaning import Change, Difference, HasAll, HasNone, Meaning, TimeFilter
 from bosun.understanding.periodnames import day_name
 from bosun.understanding.phrases import date_span, measure_words
 
 
 def summary(meaning: Meaning, table: Table, noun: str, which: str) -> str:
-    """Periods side by side with the change, or the groups that passed set logic; `which` says the
-    records ("with carrier MAERSK"; "" for all of them)."""
+    """Periods side by side with the change, two sides with their difference, or the groups that
+    passed set logic; `which` says the records ("with carrier MAERSK"; "" for all of them)."""
+    sides = next((s for s in meaning.steps if isinstance(s, Difference)), None)
+    if sides is not None:
+        return differences.summary(meaning, table, sides, which)
     if meaning.periods:
         outside = _outside(meaning, table.dates)
         # a period the data does not reach: its zero is no figure, and a change from it is none

@@ -56,6 +56,7 @@ class ReadBack(_Data):
     part_order: dict[DatePartName, str]
     share_part: str
     share_of_all: str
+    difference_ranked: dict[Order, str]
     periods: PeriodsRead
     sets: SetsRead
 
@@ -172,6 +173,9 @@ class Compared(_Data):
     has_all: str
     has_none: str
     all_dates: str
+    difference: str
+    differences: str
+    difference_row: str
 
 
 class Measures(_Data):

@@ -15,6 +15,7 @@ from bosun.understanding.grammar import english
 from bosun.understanding.inflections import singular
 from bosun.understanding.meaning import (
     Change,
+    Difference,
     HasAll,
     HasNone,
     Meaning,
@@ -51,7 +52,8 @@ def computed(meaning: Meaning, catalog: Catalog) -> list[str]:
     parts += [words.pooled.format(field=field_name(name, catalog)) for name in meaning.pooled]
     if meaning.interval is not None:
         parts.append(english().phrases.interval.format(interval=meaning.interval))
-    parts += _changes(meaning) or _order(meaning, catalog) or _part_order(meaning, catalog)
+    ranking = _changes(meaning) or _by_difference(meaning) or _order(meaning, catalog)
+    parts += ranking or _part_order(meaning, catalog)
     parts += [
         _set_words(step, catalog)
         if isinstance(step, HasAll | HasNone)
@@ -86,6 +88,11 @@ def step_words(step: Step, meaning: Meaning, catalog: Catalog) -> str:
         )
     if isinstance(step, PerPeriod):
         return words["per_period"].format(interval=step.interval)
+    if isinstance(step, Difference):
+        first, second = step.values
+        return words["difference"].format(
+            field=field_name(step.field, catalog), first=first, second=second
+        )
     if isinstance(step, PerGroup) and meaning.group_by:
         return words["per_group"].format(group=field_name(meaning.group_by[0], catalog))
     return words.get(step.kind, "")
@@ -231,6 +238,13 @@ def _changes(meaning: Meaning) -> list[str]:
     if meaning.top_n is not None:
         said.append(words.ranked[meaning.order].format(n=meaning.top_n))
     return said
+
+
+def _by_difference(meaning: Meaning) -> list[str]:
+    """ "top 5 by difference": rows of two sides ranked by their difference, not by a side."""
+    if meaning.top_n is None or not any(isinstance(s, Difference) for s in meaning.steps):
+        return []
+    return [_words().difference_ranked[meaning.order].format(n=meaning.top_n)]
 
 
 def _set_words(step: HasAll | HasNone, catalog: Catalog) -> str:

@@ -15,7 +15,7 @@ from datetime import date
 from typing import Any
 
 from bosun.catalog import Catalog
-from bosun.query._compared import applies as compares
+from bosun.query import _compared, _sides
 from bosun.query._compared import considered
 from bosun.query._compile import CompiledQuery, build_query, counted, filters, table
 from bosun.query._labels import labelled
@@ -49,6 +49,12 @@ __all__ = [
     "tabulate",
     "whole_period",
 ]
+
+
+def compares(meaning: Meaning) -> bool:
+    """Is the answer a comparison: periods side by side, set logic over groups, or the difference
+    of two sides?"""
+    return _compared.applies(meaning) or _sides.applies(meaning)
 
 
 def compile(meaning: Meaning, catalog: Catalog) -> CompiledQuery:

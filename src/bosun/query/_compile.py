@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bosun.catalog import Catalog
-from bosun.query import _compared, _measures, _steps
+from bosun.query import _compared, _measures, _sides, _steps
 from bosun.query._listing import listed_object, listing_query, listing_table, record_table
 from bosun.query._parts import part_order
 from bosun.query._periods import whole_period
@@ -64,6 +64,8 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
             listed, filters(meaning), meaning.top_n or catalog.spec.defaults.page_size
         )
     meaning = counted(meaning, catalog)
+    if _sides.applies(meaning):  # two values of a field and their difference
+        return _sides.build(meaning, catalog, filters, _metrics(meaning), MAX_GROUPS)
     if _compared.applies(meaning):  # periods side by side, set logic over groups
         return _compared.build(meaning, filters, _metrics(meaning), MAX_GROUPS)
     body: dict[str, Any] = {
@@ -141,6 +143,8 @@ def table(
     if meaning.intent_type == "search":
         return _hits_table(meaning, response, catalog)
     meaning = counted(meaning, catalog)
+    if _sides.applies(meaning):
+        return _sides.table(meaning, response, lambda b: _measures.cells(meaning.measures, b, {}))
     if _compared.applies(meaning):
         return _compared.table(
             meaning, response, lambda m, bucket: _measures.cells(m.measures, bucket, {})

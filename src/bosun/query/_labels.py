@@ -8,7 +8,8 @@ made, so that every interface heads and writes a column the same way.
                      its catalog words ("TEU per carrier (average)")
     part, whole      as named                                       the measure's
     count            as named, a field in its catalog words          -
-    running, change  as named                                       the first figure's
+    running, change, as named                                       the first figure's
+    difference
     change_percent   as named                                       "%"
 """
 
@@ -23,7 +24,7 @@ from bosun.understanding.phrases import field_name
 
 PERCENT = "%"
 _NAMED = ("key", "field")
-_OF_FIGURE = ("running", "change")
+_OF_FIGURE = ("running", "change", "difference")
 
 
 def labelled(table: Table, meaning: Meaning, catalog: Catalog) -> Table:

@@ -17,6 +17,7 @@ and never counts columns: where each column is, only the compiler knows.
     change          the change from the period before, or from the first   change
                     period compared to the last
     change_percent  that change in percent                                 change %
+    difference      the first side's figure minus the other's              difference
     field           another field of a listed record or object             port_of_lading
 
 Beside its rows a table keeps what the answer says about them: the records' first and last dates (a
@@ -43,6 +44,7 @@ Role = Literal[
     "running",
     "change",
     "change_percent",
+    "difference",
     "field",
 ]
 Row = list[Any]
@@ -60,6 +62,7 @@ class Column(BaseModel):
         None, description="the index of the measure a figure, part, whole, count or total is of"
     )
     period: int | None = Field(None, description="the index of the compared period a figure is of")
+    side: int | None = Field(None, description="the index of the side of a difference it is of")
     label: str = Field("", description="the heading in words (the catalog's), set with the rows")
     unit: str | None = Field(None, description="the unit of its figures: TEU, USD, % …")
 

@@ -99,15 +99,23 @@ def _counts(words: list[str], at: int, lexicon: Lexicon, kinds: frozenset[str]) 
 
 def _range_bounds(words: list[str], lexicon: Lexicon) -> set[int]:
     """ "between 1990 and 2030 arrivals": both bounds, when the range counts something; "between
-    2024 and 2025" alone is a span of years."""
+    2024 and 2025" alone is a span of years, and so is a pair written high to low ("difference
+    between 2025 and 2024 TEU"): no quantity lies between them."""
     found: set[int] = set()
     for i in range(len(words) - 3):
         low, join, high = i + 1, i + 2, i + 3
         written = words[i] in lexicon.range_words and words[join] in lexicon.range_joins
         numbers = is_digits(words[low]) and is_digits(words[high])
+        if numbers and _figure(words[low]) > _figure(words[high]):
+            continue
         if written and numbers and _counts(words, high + 1, lexicon, _COUNTED_KINDS):
             found |= {low, high}
     return found
+
+
+def _figure(word: str) -> float:
+    """A number written with digits, as a float ("1,500" → 1500.0)."""
+    return float(word.replace(",", ""))
 
 
 def amounts(words: list[str], lexicon: Lexicon) -> list[tuple[int, int, float]]:
@@ -132,7 +140,7 @@ def _number_at(words: list[str], i: int, lexicon: Lexicon) -> tuple[int, float] 
     """(tokens, value) of the longest number starting at i: digits, a number phrase of the grammar
     ("a dozen", "half a"), or number words."""
     if is_digits(words[i]):
-        return 1, float(words[i].replace(",", ""))
+        return 1, _figure(words[i])
     return _in_words(words, i) or _grammar_number(words, i, lexicon)
 
 

@@ -184,6 +184,10 @@ def _step(found: Evidence, step: Any) -> None:
         found.fields.add(step.field)
         found.values |= {(step.field, normalize(str(v))) for v in step.values}
         found.negated = found.negated or step.kind == "has_none"
+    if step.kind == "difference":  # two values side by side: "A minus B", "A vs B: the gap"
+        found.fields.add(step.field)
+        found.values |= {(step.field, normalize(str(v))) for v in step.values}
+        found.compared = found.negated = True
 
 
 def _said(meaning: Meaning) -> set[str]:
@@ -239,7 +243,9 @@ def _measure(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
 
 
 def _ranked(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
-    return found.ranked or bool(found.aggs & {"min", "max"}) or bool(found.quantities)
+    """A ranking, an extreme, a bound, or a difference ("more TEU than MSC", "exceed")."""
+    ranked = found.ranked or bool(found.aggs & {"min", "max"}) or bool(found.quantities)
+    return ranked or "difference" in found.steps
 
 
 def _number(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
@@ -337,8 +343,9 @@ CHECKS: dict[str, Check] = {
     "negation": _negation,
     "compare": _compare,
     "time": _time,
-    "step": _kind_of_step("running", "change"),
-    "change": _kind_of_step("change"),
+    "step": _kind_of_step("running", "change", "difference"),
+    "change": _kind_of_step("change", "difference"),
+    "difference": _kind_of_step("difference"),
     "set": _set,
     "median": _percentile,
     "percentile": _percentile,

@@ -1,10 +1,10 @@
-"""Checks of periods compared and of set logic against the catalog (issue 23), for
-`validate_meaning`."""
+"""Checks of periods compared, of set logic and of differences of two sides against the catalog
+(issues 23, 35), for `validate_meaning`."""
 
 from __future__ import annotations
 
 from bosun.catalog import Catalog
-from bosun.understanding.meaning import HasAll, HasNone, Meaning
+from bosun.understanding.meaning import Difference, HasAll, HasNone, Meaning
 
 
 def compared_problems(meaning: Meaning, catalog: Catalog) -> list[str]:
@@ -24,6 +24,29 @@ def compared_problems(meaning: Meaning, catalog: Catalog) -> list[str]:
     for step in meaning.steps:
         if isinstance(step, HasAll | HasNone):
             problems += _set_problems(step, meaning, catalog)
+        if isinstance(step, Difference):
+            problems += _difference_problems(step, meaning, catalog)
+    return problems
+
+
+def _difference_problems(step: Difference, meaning: Meaning, catalog: Catalog) -> list[str]:
+    """Two values of a field the records have, the field not grouped by (its values are the
+    columns), and no other step or periods beside (the table of a difference has no room for
+    them)."""
+    spec = catalog.record.fields.get(step.field)
+    if spec is None:
+        return [f"unknown field {step.field!r} in a difference"]
+    problems = []
+    if step.field in meaning.group_by:
+        problems.append(f"a difference of {step.field!r} values, grouped by {step.field!r}")
+    if len(set(map(str, step.values))) < 2:
+        problems.append("a difference of a value with itself")
+    if len(meaning.steps) > 1 or meaning.periods:
+        problems.append("a difference beside other steps or periods compared")
+    if spec.values and spec.type != "boolean":
+        problems += [
+            f"{step.field!r} has no value {v!r}" for v in step.values if str(v) not in spec.values
+        ]
     return problems
 
 

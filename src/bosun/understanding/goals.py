@@ -103,12 +103,13 @@ def _middle(keys: list[str], pattern: str) -> tuple[int, int] | None:
 
 
 def _span_range(keys: list[str], first_word: int, last_word: int) -> tuple[int, int] | None:
-    """The spans that hold words [first_word, last_word)."""
+    """The spans that hold words [first_word, last_word); a span that runs on past the first word
+    is inside ("difference between 2025 and 2024 TEU": the years' span holds "between")."""
     position, first, last = 0, None, None
     for i, key in enumerate(keys):
-        if position >= first_word and first is None:
-            first = i
         position += len(key.split())
+        if position > first_word and first is None:
+            first = i
         if position <= last_word:
             last = i + 1
     if first is None or last is None or first >= last:

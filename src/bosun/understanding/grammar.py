@@ -116,6 +116,15 @@ class ScopeWords(_Data):
     ranked_by: list[str]
 
 
+class DifferenceWords(_Data):
+    """en.yaml `differences`: words that ask one side's figure minus the other's."""
+
+    nouns: list[str]
+    minus: list[str]
+    than: list[str]
+    asks: list[str]
+
+
 class Replies(_Data):
     option_words: list[str]
     attribute_cues: list[str]
@@ -243,6 +252,7 @@ class Grammar(_Data):
     period_names: PeriodNames
     sets: SetWords
     scope: ScopeWords
+    differences: DifferenceWords
     having: HavingWords
     qualifiers: QualifierWords
 
@@ -432,6 +442,16 @@ def _analysis_words(lexicon: Lexicon, g: Grammar) -> None:
         ("among", g.scope.among),
     ):
         lexicon.add_all(words, "scope", kind)
+    _difference_words(lexicon, g.differences)
+
+
+def _difference_words(lexicon: Lexicon, words: DifferenceWords) -> None:
+    """A word of a difference the grammar does not read yet is one span ("ahead of"); one it reads
+    keeps its reading alone ("than" still joins "heavier than 20 tons", "exceeds" still bounds), and
+    sides.py knows it by its words."""
+    for phrase in [*words.nouns, *words.minus, *words.than, *words.asks]:
+        if not lexicon.get(normalize(phrase)):
+            lexicon.add(phrase, Tag("difference"))
 
 
 def _degree_words(lexicon: Lexicon, degree: Degree) -> None:

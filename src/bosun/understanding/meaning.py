@@ -185,8 +185,22 @@ class HasNone(BaseModel):
     values: list[str | int | float | bool] = Field(min_length=1)
 
 
+class Difference(BaseModel):
+    """Two values of one field side by side and the first one's figure minus the other's, per group
+    or period or over all: "difference between Maersk and MSC TEU by month" is
+    Difference(field=carrier_name, values=[MAERSK, MSC]) with interval month, over the records of
+    either side (the step filters them): a row per month with Maersk's TEU, MSC's, and Maersk's
+    minus MSC's. The field is not grouped by: its two values are columns."""
+
+    kind: Literal["difference"] = "difference"
+    field: str
+    values: list[str | int | float | bool] = Field(
+        min_length=2, max_length=2, description="the side subtracted from (first), the other"
+    )
+
+
 Step = Annotated[
-    Threshold | TopEach | Running | Change | PerPeriod | PerGroup | HasAll | HasNone,
+    Threshold | TopEach | Running | Change | PerPeriod | PerGroup | HasAll | HasNone | Difference,
     Field(discriminator="kind"),
 ]
 

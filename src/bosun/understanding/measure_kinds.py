@@ -220,8 +220,10 @@ def _measure_field(span: Span, c: Composer) -> str | None:
 def side_by_side(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     """ "shipments, TEU and average transit time for each port", "Maersk and MSC side by side on
     boxes, weight and declared value": measures of one grouping are one table, a column each, in the
-    order named; the record noun in such a list is their count."""
-    if not (meaning.group_by or meaning.interval):
+    order named; the record noun in such a list is their count. Two sides of a difference are
+    columns as a grouping's rows are ("difference in TEU and shipments between Maersk and MSC")."""
+    sides = any(step.kind == "difference" for step in meaning.steps)
+    if not (meaning.group_by or meaning.interval or sides):
         return
     # a grouping made after `records_or_count` (a comparison): one table, not goals apart
     meaning.beside = []

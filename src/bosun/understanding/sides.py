@@ -5,13 +5,29 @@ two filters that no record passes together, nor one figure over both.
     "in-transit versus held shipments"   → status [in_transit, held], grouped by status
     "hazmat versus non-hazmat shipments" → no filter on is_hazardous, grouped by it
     "reefer shipments in 40RF boxes"     → container_type [40RF]: the narrower filter, not compared
+
+Said with a word of a difference, two values of one field are two sides and the first's figure minus
+the other's (issue 35): a Difference step, the sides columns of every row, the field neither a
+filter nor grouped by.
+
+    "difference between Maersk and MSC TEU by month" → Difference(carrier_name, [MAERSK, MSC])
+    "Maersk TEU minus MSC TEU"                       → Difference(carrier_name, [MAERSK, MSC])
+    "how far ahead of Evergreen was Maersk"          → Difference(carrier_name, [MAERSK, EVERGREEN])
 """
 
 from __future__ import annotations
 
-from bosun.understanding.meaning import Condition, Meaning
+from typing import Any
+
+from bosun.understanding.grammar import DifferenceWords
+from bosun.understanding.meaning import Condition, Difference, Meaning
+from bosun.understanding.names import normalize
 from bosun.understanding.rulekit import ComposerView
 from bosun.understanding.tagger import Span
+
+Side = tuple[int, str, Any]  # the span that says a value, its field, the value
+# kinds of the catalog's own words: a difference word the catalog uses ("margin") is the catalog's
+_CATALOG = ("field", "measure", "value", "name")
 
 
 def sides(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
@@ -76,3 +92,111 @@ def more_of_the_sides(spans: list[Span], c: ComposerView, meaning: Meaning) -> N
             continue
         meaning.order = "desc" if degree[1] > 0 else "asc"
         span.used = True
+
+
+def differences(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
+    """ "difference between Maersk and MSC TEU", "Maersk minus MSC", "more TEU than MSC": two
+    values of one field, each said once, with a difference word are two sides; the first minus the
+    other (after a noun: as said; else the side right after "minus" or "than" is subtracted)."""
+    cue = _cue(spans, c.grammar.differences)
+    sides = _two_sides(spans, meaning)
+    if cue is None or sides is None:
+        return
+    ordered = _ordered(sides, spans, cue, c)
+    if ordered is None:
+        return
+    field = sides[0][1]
+    meaning.conditions = [x for x in meaning.conditions if not (x.field == field and x.values)]
+    meaning.compare = [f for f in meaning.compare if f != field]
+    meaning.steps.append(Difference(field=field, values=[side[2] for side in ordered]))
+    _read_with(spans, cue, c)
+
+
+def _cue(spans: list[Span], words: DifferenceWords) -> tuple[int, str] | None:
+    """The first word of a difference, and whether it is a noun, "minus" or "than"."""
+    kinds = {
+        "noun": {normalize(w) for w in words.nouns},
+        "minus": {normalize(w) for w in words.minus},
+        "than": {normalize(w) for w in words.than},
+    }
+    for i, span in enumerate(spans):
+        if any(span.has(kind) for kind in _CATALOG):
+            continue
+        kind = next((k for k, listed in kinds.items() if span.key in listed), None)
+        if kind is not None:
+            return i, kind
+    return None
+
+
+def _two_sides(spans: list[Span], meaning: Meaning) -> list[Side] | None:
+    """Two values of one field, each said by a span of its own, that are all its filter holds."""
+    said = [(i, f, v) for i, span in enumerate(spans) for f, v in _said(span, meaning)]
+    for field in dict.fromkeys(f for _, f, _ in said):
+        on_field = [side for side in said if side[1] == field]
+        filtered = {v for x in meaning.conditions if x.field == field for v in x.values}
+        apart = len({side[0] for side in on_field}) == 2
+        if len(on_field) == 2 and apart and filtered == {side[2] for side in on_field}:
+            return on_field
+    return None
+
+
+def _said(span: Span, meaning: Meaning) -> list[tuple[str, Any]]:
+    """The (field, value) pairs a span says: a catalog value, or a name resolved."""
+    pairs = list(span.values("value"))
+    found = span.value("name")
+    if found is not None:
+        pairs += [(e.field, e.value) for e in meaning.entities if e.term == found.text]
+    return pairs
+
+
+def _ordered(
+    sides: list[Side], spans: list[Span], cue: tuple[int, str], c: ComposerView
+) -> list[Side] | None:
+    """The first side, then the side subtracted: after a noun as said, else the first said after
+    the cue ("minus MSC", "than MSC", "minus units sold online"), right after it when the other side
+    follows too ("ahead of Evergreen was Maersk"); None when no side follows it, or a number does
+    ("exceeding 20 TEU")."""
+    at, kind = cue
+    if kind == "noun":
+        return sides
+    following = c.after(spans, at)
+    if following is None or spans[following].has("number"):
+        return None  # "exceeding 20 TEU": a bound, not a side
+    after = [side for side in sides if side[0] > at]
+    # both sides after the cue: only "ahead of Evergreen was Maersk", the subtracted one next to it
+    if not after or (len(after) == 2 and after[0][0] != following):
+        return None
+    return [*(side for side in sides if side is not after[0]), after[0]]
+
+
+def _read_with(spans: list[Span], cue: tuple[int, str], c: ComposerView) -> None:
+    """The cue, the comparative before a "than" ("more TEU … than"), words asking the size
+    ("how far") and comparison words ("vs") are read with the difference."""
+    at, kind = cue
+    spans[at].used = True
+    asks = {normalize(w) for w in c.grammar.differences.asks}
+    for span in spans:
+        span.used = span.used or span.has("compare") or span.key in asks
+    if kind != "than":
+        return
+    comparative = [
+        s for s in spans[:at] if not s.used and (s.value("degree") or ("",))[0] == "comparative"
+    ]
+    if comparative:
+        comparative[-1].used = True
+
+
+def measured(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
+    """A difference of nothing named is one of the default measure ("the gap between Maersk and
+    MSC"); a comparative of the measure itself is read with the difference ("were Maersk transits
+    slower than MSC": the average transit days, Maersk's minus MSC's), another stays unread."""
+    if not any(isinstance(s, Difference) for s in meaning.steps):
+        return
+    if not meaning.measures:
+        meaning.measures.append(c.default_measure())
+    of_measures = {("field", m.field) for m in meaning.measures} | {
+        ("measure", m.name) for m in meaning.measures
+    }
+    for span in spans:
+        said = {(a[0], a[1]) for a in span.values("adjective") if a[3] == "comparative"}
+        span.used = span.used or bool(said & of_measures)

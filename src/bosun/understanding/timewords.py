@@ -358,6 +358,8 @@ def _span(first: str, last: str, today: date) -> tuple[date, date]:
     start, end = _point(first, today, end=False), _point(last, today, end=True)
     if bare and start > end:
         start -= relativedelta(years=1)
+    if start > end:  # "between 2025 and 2024": the same span, said from its end
+        start, end = _point(last, today, end=False), _point(first, today, end=True)
     return start, end
 
 

@@ -174,7 +174,8 @@ class ModelGoal(BaseModel):
         "the top n within each group, a running total, a change over the periods (from each "
         "interval to the next, or from the first period compared to the last), an average "
         "per period, has_all / has_none (groups having every / none of some values: 'vessels "
-        "that called at both A and B')",
+        "that called at both A and B'), difference (two values of a field side by side and the "
+        "first's figure minus the second's: 'difference between A and B by month')",
     )
 
 
@@ -247,7 +248,7 @@ def _names_used(goal: ModelGoal) -> list[Scalar]:
     values += [
         value
         for step in goal.steps
-        if step.kind in ("has_all", "has_none")
+        if step.kind in ("has_all", "has_none", "difference")
         for value in step.values
     ]
     return values
@@ -299,7 +300,7 @@ def _goal_problems(goal: ModelGoal, catalog: Catalog, offered: Offered) -> list[
             if o not in offered.values
         ]
     for step in goal.steps:
-        if step.kind in ("has_all", "has_none"):
+        if step.kind in ("has_all", "has_none", "difference"):
             found += [
                 f"{step.field!r} value {v!r} is not among the candidates offered"
                 for v in step.values
