@@ -113,6 +113,7 @@ class Evidence:
     compared: bool = False
     negated: bool = False
     steps: set[str] = field(default_factory=set)
+    held: bool = False  # groups held against the overall figure: "above average" (issue 35)
 
 
 def evidence(meaning: Meaning, beside: list[Meaning] | None = None) -> Evidence:
@@ -177,6 +178,7 @@ def _step(found: Evidence, step: Any) -> None:
     if step.kind == "threshold":
         bounds = (step.gte, step.lte, step.gt, step.lt)
         found.quantities |= {float(b) for b in bounds if b is not None}
+        found.held = found.held or step.against is not None
     if step.kind == "top_each":
         found.numbers.add(float(step.n))
         found.ranked = True
@@ -239,7 +241,8 @@ def _measure(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
 
 
 def _ranked(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
-    return found.ranked or bool(found.aggs & {"min", "max"}) or bool(found.quantities)
+    bounded = bool(found.quantities) or found.held
+    return found.ranked or bool(found.aggs & {"min", "max"}) or bounded
 
 
 def _number(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
@@ -436,9 +439,10 @@ def _figure(span: Span) -> float | None:
 def _overall_then_grouped(
     spans: list[Span], found: Evidence, grammar: Grammar
 ) -> Iterator[Unexplained]:
-    """ "median transit time across all ports": one figure over the ports, not one per port."""
+    """ "median transit time across all ports": one figure over the ports, not one per port (but
+    for the figure groups are held against: "more TEU than the average across all ports")."""
     overall = {normalize(w) for w in grammar.scope.pooled}
-    for i in range(len(spans)):
+    for i in range(len(spans) if not found.held else 0):
         phrase = _phrase_at(spans, i, overall)
         if phrase is None:
             continue

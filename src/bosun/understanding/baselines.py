@@ -1,0 +1,190 @@
+"""Groups held against the overall figure (issue 35): a comparison whose other side is an average
+word where a number would stand.
+
+    "carriers whose average transit time is below the overall average"
+        → average transit days by carrier, Threshold(against=Baseline(op="lt", over="records"))
+    "which ports handled more TEU than average"
+        → total TEU by port, Threshold(against=Baseline(op="gt", over="groups"))
+    "carriers with above-average transit times"     → by carrier, over the records
+    "ports busier than average"                     → the count by port, over the groups
+    "days in May with fewer shipments than average" → the count per day, over the days
+
+A measure that adds up over records is held against the average of the groups' own figures, a
+level against itself over every record in scope (`meaning.Baseline` says why). The figure is
+computed by a sub-goal of its own before the groups are kept (workers/baselines.py). The words are
+en.yaml's `baselines`; the average words its `aggregations`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, cast
+
+from bosun.understanding.group_steps import (
+    Claim,
+    Composer,
+    bound_measure,
+    group_head,
+    named_measure,
+    settle,
+)
+from bosun.understanding.meaning import Baseline, Meaning, Measure, Threshold
+from bosun.understanding.tagger import Span
+
+Op = Literal["gt", "gte", "lt", "lte"]
+# measures that add up over records: held against the average of the groups' figures
+ADDITIVE = ("count", "sum", "cardinality")
+
+
+@dataclass
+class _Cue:
+    """A comparison waiting for its other side: its operator, its spans, and the measure it names
+    itself ("more TEU than", "slower than"), if any."""
+
+    op: Op
+    spans: list[Span]
+    end: int  # where the words after the comparison start
+    measure: Measure | None = None
+    words: list[Span] = field(default_factory=list)
+
+
+def against_overall(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "above average", "more TEU than the average port", "slower than average": a threshold on
+    each group's measure whose bound is the same measure over everything in scope."""
+    claims = [claim for i in range(len(spans)) if (claim := _claim(spans, i, c)) is not None]
+    settle(meaning, claims)
+
+
+def _claim(spans: list[Span], i: int, c: Composer) -> Claim | None:
+    cue = _cue(spans, i, c)
+    if cue is None:
+        return None
+    after = cue.end
+    at = _average_word(spans, after, c)
+    head = group_head(spans, i, c) if at is not None else None
+    if at is None or head is None:
+        return None
+    measured = _measure(spans, head, i, at, cue, c)
+    if measured is None or measured[0].share is not None:
+        return None
+    measure, words = measured
+    over = "groups" if measure.agg in ADDITIVE else "records"
+    said = [*cue.spans, *cue.words, *spans[after : at + 1], spans[head], *words]
+    return Claim(
+        Threshold(against=Baseline(op=cue.op, over=over)),
+        [*said, *_whole(spans, at, spans[head], c)],
+        measure=measure,
+        group=c.dimension(spans[head]),
+        interval=spans[head].value("interval_unit"),
+    )
+
+
+def _cue(spans: list[Span], i: int, c: Composer) -> _Cue | None:
+    """ "above", "below", "more than", "slower than", "less popular than", "fewer shipments
+    than"."""
+    span = spans[i]
+    if span.used:
+        return None
+    op = span.value("threshold")
+    if op in ("gt", "gte", "lt", "lte"):
+        return _Cue(cast(Op, op), [span], i + 1)
+    return _comparative(spans, i, c) or _more_of(spans, i, c)
+
+
+def _comparative(spans: list[Span], i: int, c: Composer) -> _Cue | None:
+    """A catalog adjective's comparative before "than" ("slower than", "less popular than"): the
+    adjective's measure, in its direction."""
+    degree = spans[i].value("degree")
+    width = 2 if degree and degree[0] == "comparative" else 1
+    if i + width >= len(spans) or spans[i + width].key not in c.grammar.baselines.than:
+        return None
+    adjectives = spans[i + width - 1].values("adjective")
+    if not adjectives:
+        return None
+    kind, name, direction, form = adjectives[0]
+    if form != "comparative" and width == 1:
+        return None
+    direction *= degree[1] if width == 2 else 1
+    measure = c.field_measure(name) if kind == "field" else c.measure(name)
+    op: Op = "gt" if direction > 0 else "lt"
+    return _Cue(op, spans[i : i + width + 1], i + width + 1, measure)
+
+
+def _more_of(spans: list[Span], i: int, c: Composer) -> _Cue | None:
+    """ "more TEU than", "fewer shipments than", "less reefer boxes than": the measure between the
+    comparison and "than" (values before it are filters, read already)."""
+    words = c.grammar.baselines
+    if spans[i].key not in (*words.more, *words.less):
+        return None
+    op: Op = "gt" if spans[i].key in words.more else "lt"
+    for j in range(i + 1, min(len(spans), i + 5)):
+        if spans[j].key in words.than:
+            named = [s for s in spans[i + 1 : j] if named_measure(s, c) is not None]
+            if len(named) != 1:
+                return None
+            measure = named_measure(named[0], c)
+            return _Cue(op, [spans[i], spans[j]], j + 1, measure, named)
+        if not _between(spans[j], c):
+            return None
+    return None
+
+
+def _between(span: Span, c: Composer) -> bool:
+    """What may stand between "more" and "than": the measure, a value or name, small words."""
+    filters = span.has("value") or span.has("name") or c.glue(span)
+    return filters or named_measure(span, c) is not None
+
+
+def _average_word(spans: list[Span], start: int, c: Composer) -> int | None:
+    """Where the average word stands after the comparison, past "the", "overall"."""
+    j = start
+    while j < len(spans) and spans[j].quiet and not spans[j].used:
+        j += 1
+    if j >= len(spans) or spans[j].used:
+        return None
+    if spans[j].has("measure"):
+        return j if _averaged(spans[j], c) is not None else None
+    aggs = [agg[0] for agg in spans[j].values("agg")]
+    return j if "avg" in aggs else None
+
+
+def _averaged(span: Span, c: Composer) -> Measure | None:
+    """A catalog average named with its average word ("below-average order value"): the word
+    both says the overall figure and names the measure."""
+    names = span.values("measure")
+    averages = c.grammar.aggregations["avg"].words
+    if not names or span.key.split()[0] not in averages:
+        return None
+    measure = c.measure(names[0])
+    return measure if measure.agg == "avg" else None
+
+
+def _measure(
+    spans: list[Span], head: int, i: int, at: int, cue: _Cue, c: Composer
+) -> tuple[Measure, list[Span]] | None:
+    """The measure compared: the comparison's own, named before it ("whose average transit time is
+    below"), or after the average word ("above average transit time")."""
+    who = [s for s in spans[head:i] if s.has("who")]
+    if cue.measure is not None:
+        return cue.measure, who
+    averaged = _averaged(spans[at], c)
+    if averaged is not None:
+        return averaged, who
+    found = bound_measure(spans, head, i, at, c)
+    if found is None:
+        return None
+    return found[0], [*found[1], *who]
+
+
+def _whole(spans: list[Span], at: int, head: Span, c: Composer) -> list[Span]:
+    """ "the average carrier", "the average across all ports": the groups named again after the
+    average word (their words are read)."""
+    j = at + 1
+    while j < len(spans) and spans[j].key in c.grammar.baselines.whole:
+        j += 1
+    if j >= len(spans) or spans[j].used:
+        return []
+    same_field = c.dimension(spans[j]) is not None and c.dimension(spans[j]) == c.dimension(head)
+    unit = spans[j].value("interval_unit")
+    same_period = unit is not None and unit == head.value("interval_unit")
+    return spans[at + 1 : j + 1] if same_field or same_period else []
