@@ -124,6 +124,9 @@ def selector(step: Threshold, bucket_path: str) -> dict[str, Any]:
 def _threshold(
     meaning: Meaning, catalog: Catalog, metrics: dict[str, Any], step: Threshold
 ) -> dict[str, Any]:
+    if step.against is not None and step.against.value is None:
+        # the overall figure is computed first (workers/baselines.py); none: no record in scope
+        raise UnsupportedQuery("bucket_selector", "no overall figure to hold the groups against")
     having = {"having": selector(step, path(meaning, step.measure))}
     # "stores with revenue of at least $5,000 per month": each month
     if meaning.group_by and meaning.interval:
