@@ -195,6 +195,17 @@ def _per_group(meaning: Meaning, metrics: dict[str, Any]) -> dict[str, Any]:
     return _grouped(meaning, metrics, {}) | average
 
 
+def overall(meaning: Meaning, response: dict[str, Any]) -> float | None:
+    """The one figure of a meaning without groups, or the average of its groups' or periods'
+    figures (PerGroup, PerPeriod), unrounded; None where no record is in scope."""
+    aggs = response.get("aggregations", {})
+    if meaning.steps:
+        value = aggs.get("per", {}).get("value")
+        return None if value is None else float(value)
+    total = int(response["hits"]["total"]["value"])
+    return _measures.exact(meaning.measures[0], aggs.get("m0"), total) if total else None
+
+
 # -- tables ----------------------------------------------------------------------------------------
 Rows = list[list[Any]]
 

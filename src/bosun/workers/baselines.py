@@ -53,9 +53,10 @@ def overall_figure(wi: WorkerInput, ctx: Context) -> WorkerResult:
     if step is None or step.against is None:
         raise UnsupportedQuery("overall_figure", "the goal holds no group against a figure")
     compiled = query.compile(overall_meaning(meaning, step, step.against), ctx.catalog)
-    table = query.tabulate(compiled, ctx.engine.search(compiled.index, compiled.body), ctx.catalog)
-    value = table.rows[0][table.roles.index("figure")] if table.rows else None
-    figure = OverallFigure(value=None if value is None else float(value), query=compiled.body)
+    response = ctx.engine.search(compiled.index, compiled.body)
+    query.tabulate(compiled, response, ctx.catalog)  # refuses an average over groups left out
+    value = query.overall(compiled.meaning, response)
+    figure = OverallFigure(value=value, query=compiled.body)
     return WorkerResult.of(wi, BASELINE_FIGURE.of(figure))
 
 
