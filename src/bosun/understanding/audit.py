@@ -484,10 +484,13 @@ def _had_measured(
 
 
 def _bounds_follow(spans: list[Span], i: int) -> bool:
-    """ "with revenue above $10k": the words after the thing bound it (a threshold, not a
-    filter)."""
+    """ "with revenue above $10k", "with transit times longer than average": the words after the
+    thing bound it (a threshold, not a filter)."""
     kinds = ("threshold", "number", "degree", "rank")
-    return any(s.has(k) for s in spans[i + 1 : i + 3] for k in kinds)
+    comparative = any(
+        a[3] == "comparative" for s in spans[i + 1 : i + 3] for a in s.values("adjective")
+    )
+    return comparative or any(s.has(k) for s in spans[i + 1 : i + 3] for k in kinds)
 
 
 # a reply picking among offered options is matched, not read: its words name an option

@@ -67,7 +67,7 @@ def _claim(spans: list[Span], i: int, c: Composer) -> Claim | None:
     measured = _measure(spans, head, i, at, cue, c)
     if measured is None or measured[0].share is not None:
         return None
-    measure, words = measured
+    measure, words = _per_record(spans, *measured, c)
     over = "groups" if measure.agg in ADDITIVE else "records"
     said = [*cue.spans, *cue.words, *spans[after : at + 1], spans[head], *words]
     return Claim(
@@ -96,9 +96,7 @@ def _comparative(spans: list[Span], i: int, c: Composer) -> _Cue | None:
     adjective's measure, in its direction."""
     degree = spans[i].value("degree")
     width = 2 if degree and degree[0] == "comparative" else 1
-    if i + width >= len(spans) or spans[i + width].key not in c.grammar.baselines.than:
-        return None
-    adjectives = spans[i + width - 1].values("adjective")
+    adjectives = spans[i + width - 1].values("adjective") if i + width <= len(spans) else []
     if not adjectives:
         return None
     kind, name, direction, form = adjectives[0]
@@ -106,8 +104,14 @@ def _comparative(spans: list[Span], i: int, c: Composer) -> _Cue | None:
         return None
     direction *= degree[1] if width == 2 else 1
     measure = c.field_measure(name) if kind == "field" else c.measure(name)
+    # "slower than", "shorter transit times than": the measure may be said again before "than"
+    than = i + width
+    while than < len(spans) and _same_field(spans[than], measure, c):
+        than += 1
+    if than >= len(spans) or spans[than].key not in c.grammar.baselines.than:
+        return None
     op: Op = "gt" if direction > 0 else "lt"
-    return _Cue(op, spans[i : i + width + 1], i + width + 1, measure)
+    return _Cue(op, spans[i : than + 1], than + 1, measure)
 
 
 def _more_of(spans: list[Span], i: int, c: Composer) -> _Cue | None:
@@ -166,7 +170,9 @@ def _measure(
     below"), or after the average word ("above average transit time")."""
     who = [s for s in spans[head:i] if s.has("who")]
     if cue.measure is not None:
-        return cue.measure, who
+        # "transit times longer than average": the measure said before the adjective as well
+        said = [s for s in spans[head + 1 : i] if _same_field(s, cue.measure, c)]
+        return cue.measure, [*who, *said]
     averaged = _averaged(spans[at], c)
     if averaged is not None:
         return averaged, who
@@ -174,6 +180,26 @@ def _measure(
     if found is None:
         return None
     return found[0], [*found[1], *who]
+
+
+def _per_record(
+    spans: list[Span], measure: Measure, words: list[Span], c: Composer
+) -> tuple[Measure, list[Span]]:
+    """ "above average TEU per shipment": a figure per record is the average of its field, held
+    against the same average over every record."""
+    said = [j for j, span in enumerate(spans) if any(span is w for w in words)]
+    at = max(said, default=len(spans)) + 1
+    per, noun = spans[at : at + 1], spans[at + 1 : at + 2]
+    if measure.field is None or not per or not noun or not noun[0].has("record"):
+        return measure, words
+    if per[0].key not in c.grammar.steps.within:
+        return measure, words
+    return c.field_measure(measure.field, "avg"), [*words, per[0], noun[0]]
+
+
+def _same_field(span: Span, measure: Measure, c: Composer) -> bool:
+    named = named_measure(span, c)
+    return named is not None and named.field is not None and named.field == measure.field
 
 
 def _whole(spans: list[Span], at: int, head: Span, c: Composer) -> list[Span]:
