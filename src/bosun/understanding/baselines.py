@@ -94,24 +94,49 @@ def _cue(spans: list[Span], i: int, c: Composer) -> _Cue | None:
 def _comparative(spans: list[Span], i: int, c: Composer) -> _Cue | None:
     """A catalog adjective's comparative before "than" ("slower than", "less popular than"): the
     adjective's measure, in its direction."""
-    degree = spans[i].value("degree")
-    width = 2 if degree and degree[0] == "comparative" else 1
-    adjectives = spans[i + width - 1].values("adjective") if i + width <= len(spans) else []
-    if not adjectives:
+    found = _adjective(spans, i)
+    if found is None:
         return None
-    kind, name, direction, form = adjectives[0]
-    if form != "comparative" and width == 1:
-        return None
-    direction *= degree[1] if width == 2 else 1
-    measure = c.field_measure(name) if kind == "field" else c.measure(name)
+    (kind, name, direction, _), width = found
+    measure = _adjective_measure(kind, name, c)
     # "slower than", "shorter transit times than": the measure may be said again before "than"
     than = i + width
     while than < len(spans) and _same_field(spans[than], measure, c):
         than += 1
     if than >= len(spans) or spans[than].key not in c.grammar.baselines.than:
         return None
-    op: Op = "gt" if direction > 0 else "lt"
+    op: Op = "gt"
+    if direction < 0:
+        op = "lt"
     return _Cue(op, spans[i : than + 1], than + 1, measure)
+
+
+Adjective = tuple[str, str, int, str]  # the tagger's: kind, name, direction, form
+
+
+def _adjective_measure(kind: str, name: str, c: Composer) -> Measure:
+    """What a catalog adjective measures: a field ("slower": transit days) or a measure ("busier":
+    shipments)."""
+    if kind == "field":
+        return c.field_measure(name)
+    return c.measure(name)
+
+
+def _adjective(spans: list[Span], i: int) -> tuple[Adjective, int] | None:
+    """The comparative at `i` ("slower"), or a degree word and the adjective after it ("less
+    popular", its direction turned), with how many spans it takes."""
+    comparative = [a for a in spans[i].values("adjective") if a[3] == "comparative"]
+    if comparative:
+        return comparative[0], 1
+    degree = spans[i].value("degree")
+    following = spans[i + 1 : i + 2]
+    if not degree or degree[0] != "comparative" or not following:
+        return None
+    adjectives = following[0].values("adjective")
+    if not adjectives:
+        return None
+    kind, name, direction, form = adjectives[0]
+    return (kind, name, direction * degree[1], form), 2
 
 
 def _more_of(spans: list[Span], i: int, c: Composer) -> _Cue | None:
@@ -144,11 +169,12 @@ def _average_word(spans: list[Span], start: int, c: Composer) -> int | None:
     j = start
     while j < len(spans) and spans[j].quiet and not spans[j].used:
         j += 1
-    if j >= len(spans) or spans[j].used:
+    word = spans[j : j + 1]
+    if not word or word[0].used:
         return None
-    if spans[j].has("measure"):
-        return j if _averaged(spans[j], c) is not None else None
-    aggs = [agg[0] for agg in spans[j].values("agg")]
+    aggs = [agg[0] for agg in word[0].values("agg")]
+    if word[0].has("measure"):
+        aggs = ["avg"] if _averaged(word[0], c) is not None else []
     return j if "avg" in aggs else None
 
 
@@ -208,9 +234,16 @@ def _whole(spans: list[Span], at: int, head: Span, c: Composer) -> list[Span]:
     j = at + 1
     while j < len(spans) and spans[j].key in c.grammar.baselines.whole:
         j += 1
-    if j >= len(spans) or spans[j].used:
+    named = spans[j : j + 1]
+    if not named or named[0].used or not _same_groups(named[0], head, c):
         return []
-    same_field = c.dimension(spans[j]) is not None and c.dimension(spans[j]) == c.dimension(head)
-    unit = spans[j].value("interval_unit")
-    same_period = unit is not None and unit == head.value("interval_unit")
-    return spans[at + 1 : j + 1] if same_field or same_period else []
+    return spans[at + 1 : j + 1]
+
+
+def _same_groups(span: Span, head: Span, c: Composer) -> bool:
+    """Both words name the same grouping: a field's ("carrier", "carriers") or a period's."""
+    field_ = c.dimension(head)
+    unit = head.value("interval_unit")
+    if field_ is not None:
+        return c.dimension(span) == field_
+    return unit is not None and span.value("interval_unit") == unit
