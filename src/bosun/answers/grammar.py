@@ -124,6 +124,7 @@ class Trends(_Data):
 class Steps(_Data):
     passed_of: str
     threshold: str
+    against: str
     tested: str
     threshold_by_period: str
     among: str

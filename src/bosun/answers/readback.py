@@ -9,6 +9,7 @@ answers/en.yaml's `read_back`, around understanding/en.yaml's `phrases` for a fi
 
 from __future__ import annotations
 
+from bosun.answers.baselines import overall_words
 from bosun.answers.grammar import ReadBack, writing
 from bosun.catalog import Catalog
 from bosun.understanding.grammar import english
@@ -71,7 +72,11 @@ def step_words(step: Step, meaning: Meaning, catalog: Catalog) -> str:
     if isinstance(step, Threshold):
         ops = [op for op in ("gt", "gte", "lt", "lte") if getattr(step, op) is not None]
         phrases = english().phrases
-        bounds = [phrases.bounds[op].format(value=_bound_number(getattr(step, op))) for op in ops]
+        overall = overall_words(step, meaning, catalog, records_noun(catalog))
+        bounds = [
+            phrases.bounds[op].format(value=overall or _bound_number(getattr(step, op)))
+            for op in ops
+        ]
         measured = (
             measure_words(meaning.measures[step.measure])
             if step.measure < len(meaning.measures)

@@ -15,9 +15,12 @@ from datetime import date
 from typing import Any
 
 from bosun.answers import numbers
+from bosun.answers.baselines import overall_words
 from bosun.answers.figures import LISTED, ended, figure, more_rows, no_rows
 from bosun.answers.grammar import Steps, writing
 from bosun.answers.periods import period_cell
+from bosun.answers.readback import records_noun
+from bosun.catalog import Catalog
 from bosun.query import GROUP_CAP, Table, period_end, periods_between
 from bosun.understanding import Meaning
 from bosun.understanding.grammar import english
@@ -27,14 +30,14 @@ from bosun.understanding.phrases import date_span, measure_words
 Noun = Callable[[int], str]  # what the groups are called, agreeing with a count
 
 
-def summary(meaning: Meaning, table: Table, noun: Noun, over: str) -> str:
+def summary(meaning: Meaning, table: Table, noun: Noun, over: str, catalog: Catalog) -> str:
     """The step's figures in words; `over` says which records ("with port of unlading SAVANNAH", "in
     all")."""
     step = meaning.steps[0]
     if not table.rows and not isinstance(step, Threshold):
         return no_rows()
     if isinstance(step, Threshold):
-        return _threshold(meaning, table, step, noun, over)
+        return _threshold(meaning, table, step, noun, over, catalog)
     if isinstance(step, TopEach):
         return _top_each(meaning, table, step, over)
     if isinstance(step, PerPeriod):
@@ -52,11 +55,13 @@ def _figure(value: Any, unit: str | None = None) -> str:
     return figure(value, unit)
 
 
-def _bound(meaning: Meaning, step: Threshold) -> str:
-    """ "number of shipments above 2,000", "total TEU at least 500 and at most 900"."""
+def _bound(meaning: Meaning, step: Threshold, catalog: Catalog) -> str:
+    """ "number of shipments above 2,000", "total TEU at least 500 and at most 900", "total TEU
+    above the average over all ports (12,911 TEU)"."""
     phrases = english().phrases
+    overall = overall_words(step, meaning, catalog, records_noun(catalog))
     said = [
-        phrases.bounds[op].format(value=_figure(_whole(getattr(step, op))))
+        phrases.bounds[op].format(value=overall or _figure(_whole(getattr(step, op))))
         for op in ("gt", "gte", "lt", "lte")
         if getattr(step, op) is not None
     ]
@@ -68,9 +73,11 @@ def _whole(value: float) -> float | int:
 
 
 # -- thresholds on groups or periods
-def _threshold(meaning: Meaning, table: Table, step: Threshold, noun: Noun, over: str) -> str:
+def _threshold(
+    meaning: Meaning, table: Table, step: Threshold, noun: Noun, over: str, catalog: Catalog
+) -> str:
     if meaning.group_by and meaning.interval:
-        return _threshold_by_period(meaning, table, step, noun, over)
+        return _threshold_by_period(meaning, table, step, noun, over, catalog)
     words = _words()
     passed = len(table.rows)
     among = _among(meaning, table)
@@ -83,7 +90,7 @@ def _threshold(meaning: Meaning, table: Table, step: Threshold, noun: Noun, over
     said = words.threshold.format(
         counted=counted,
         noun=noun(among if among is not None else passed),
-        bound=_bound(meaning, step),
+        bound=_bound(meaning, step, catalog),
         over=over,
         cut=cut,
     )
@@ -91,7 +98,7 @@ def _threshold(meaning: Meaning, table: Table, step: Threshold, noun: Noun, over
 
 
 def _threshold_by_period(
-    meaning: Meaning, table: Table, step: Threshold, noun: Noun, over: str
+    meaning: Meaning, table: Table, step: Threshold, noun: Noun, over: str, catalog: Catalog
 ) -> str:
     """ "85 months of 8 carriers (of 12) had total TEU above 1,000": each group's periods past the
     bound."""
@@ -104,7 +111,7 @@ def _threshold_by_period(
         groups=f"{groups:,}",
         noun=noun(groups),
         among=among,
-        bound=_bound(meaning, step),
+        bound=_bound(meaning, step, catalog),
         over=over,
     )
     return ended(said, _listed(table, meaning, step.measure))

@@ -36,7 +36,7 @@ def describe(meaning: Meaning, table: Table, catalog: Catalog) -> str:
     # thresholds, top N within groups, running totals, changes, averages per period
     if counted.steps:
         return steps.summary(
-            meaning, named, lambda count: noun(counted, catalog, count), over.which
+            meaning, named, lambda count: noun(counted, catalog, count), over.which, catalog
         )
     return _summary(counted, named, rows_noun, over)
 

@@ -6,7 +6,8 @@
 
 Beside these, the few helpers the workers need: the filters of a meaning (a reference lookup reads
 its own index with them), the coverage query and the records' dates (which periods the data covers
-whole), and the calendar of periods. The modules of this package are private: import from here.
+whole), the calendar of periods, and the overall figure groups are held against, unrounded. The
+modules of this package are private: import from here.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from bosun.query._periods import (
     record_dates,
     whole_period,
 )
-from bosun.query._steps import GROUP_CAP, group_count
+from bosun.query._steps import GROUP_CAP, group_count, overall
 from bosun.query.table import Column, Role, Table
 from bosun.understanding import Meaning
 
@@ -42,6 +43,7 @@ __all__ = [
     "counted",
     "coverage_query",
     "filters",
+    "overall",
     "period_end",
     "period_field",
     "periods_between",

@@ -174,6 +174,17 @@ def _value(measure: Measure, metric: dict[str, Any] | None, doc_count: int) -> A
     return _number(metric.get("value"), measure)
 
 
+def exact(measure: Measure, metric: dict[str, Any] | None, doc_count: int) -> float | None:
+    """A measure's value as the engine computed it, unrounded (a bound must be the figure itself,
+    not what a table shows of it)."""
+    if measure.field is None:
+        return float(doc_count)
+    metric = metric or {}
+    found = list((metric.get("values") or {}).values()) if measure.agg == "percentile" else []
+    value = found[0] if found else metric.get("value")
+    return None if value is None else float(value)
+
+
 def _number(value: Any, measure: Measure) -> Any:
     if not isinstance(value, float):
         return value

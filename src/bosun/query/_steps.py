@@ -124,6 +124,9 @@ def selector(step: Threshold, bucket_path: str) -> dict[str, Any]:
 def _threshold(
     meaning: Meaning, catalog: Catalog, metrics: dict[str, Any], step: Threshold
 ) -> dict[str, Any]:
+    if step.against is not None and step.against.value is None:
+        # the overall figure is computed first (workers/baselines.py); none: no record in scope
+        raise UnsupportedQuery("bucket_selector", "no overall figure to hold the groups against")
     having = {"having": selector(step, path(meaning, step.measure))}
     # "stores with revenue of at least $5,000 per month": each month
     if meaning.group_by and meaning.interval:
@@ -190,6 +193,17 @@ def _per_group(meaning: Meaning, metrics: dict[str, Any]) -> dict[str, Any]:
     average over fewer groups than there are (past GROUP_CAP) is refused, never shown."""
     average = {"per": {"avg_bucket": {"buckets_path": f"g>{path(meaning)}"}}}
     return _grouped(meaning, metrics, {}) | average
+
+
+def overall(meaning: Meaning, response: dict[str, Any]) -> float | None:
+    """The one figure of a meaning without groups, or the average of its groups' or periods'
+    figures (PerGroup, PerPeriod), unrounded; None where no record is in scope."""
+    aggs = response.get("aggregations", {})
+    if meaning.steps:
+        value = aggs.get("per", {}).get("value")
+        return None if value is None else float(value)
+    total = int(response["hits"]["total"]["value"])
+    return _measures.exact(meaning.measures[0], aggs.get("m0"), total) if total else None
 
 
 # -- tables ----------------------------------------------------------------------------------------

@@ -113,6 +113,7 @@ class Evidence:
     compared: bool = False
     negated: bool = False
     steps: set[str] = field(default_factory=set)
+    held: bool = False  # groups held against the overall figure: "above average" (issue 35)
 
 
 def evidence(meaning: Meaning, beside: list[Meaning] | None = None) -> Evidence:
@@ -177,6 +178,7 @@ def _step(found: Evidence, step: Any) -> None:
     if step.kind == "threshold":
         bounds = (step.gte, step.lte, step.gt, step.lt)
         found.quantities |= {float(b) for b in bounds if b is not None}
+        found.held = found.held or step.against is not None
     if step.kind == "top_each":
         found.numbers.add(float(step.n))
         found.ranked = True
@@ -243,8 +245,10 @@ def _measure(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
 
 
 def _ranked(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
-    """A ranking, an extreme, a bound, or a difference ("more TEU than MSC", "exceed")."""
-    ranked = found.ranked or bool(found.aggs & {"min", "max"}) or bool(found.quantities)
+    """A ranking, an extreme, a bound (a number, or the overall figure), or a difference ("more TEU
+    than MSC", "exceed")."""
+    bounded = bool(found.quantities) or found.held
+    ranked = found.ranked or bool(found.aggs & {"min", "max"}) or bounded
     return ranked or "difference" in found.steps
 
 
@@ -443,9 +447,10 @@ def _figure(span: Span) -> float | None:
 def _overall_then_grouped(
     spans: list[Span], found: Evidence, grammar: Grammar
 ) -> Iterator[Unexplained]:
-    """ "median transit time across all ports": one figure over the ports, not one per port."""
+    """ "median transit time across all ports": one figure over the ports, not one per port (but
+    for the figure groups are held against: "more TEU than the average across all ports")."""
     overall = {normalize(w) for w in grammar.scope.pooled}
-    for i in range(len(spans)):
+    for i in range(len(spans) if not found.held else 0):
         phrase = _phrase_at(spans, i, overall)
         if phrase is None:
             continue
@@ -487,10 +492,13 @@ def _had_measured(
 
 
 def _bounds_follow(spans: list[Span], i: int) -> bool:
-    """ "with revenue above $10k": the words after the thing bound it (a threshold, not a
-    filter)."""
+    """ "with revenue above $10k", "with transit times longer than average": the words after the
+    thing bound it (a threshold, not a filter)."""
     kinds = ("threshold", "number", "degree", "rank")
-    return any(s.has(k) for s in spans[i + 1 : i + 3] for k in kinds)
+    comparative = any(
+        a[3] == "comparative" for s in spans[i + 1 : i + 3] for a in s.values("adjective")
+    )
+    return comparative or any(s.has(k) for s in spans[i + 1 : i + 3] for k in kinds)
 
 
 # a reply picking among offered options is matched, not read: its words name an option

@@ -16,6 +16,7 @@ from typing import Any
 from bosun.catalog import Catalog
 from bosun.catalog.schema import FieldSpec
 from bosun.understanding import (
+    baselines,
     group_steps,
     having,
     heads,
@@ -277,6 +278,8 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         qualifiers.term_values,
         sides.sides,
         sides.differences,
+        # before the scope words: "the average across all ports" names the groups held against
+        baselines.against_overall,
         scope.pooled,
         scope.among,
         scope.ranked_records,

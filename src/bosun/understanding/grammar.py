@@ -100,6 +100,15 @@ class HavingWords(_Data):
     none: list[str]
 
 
+class BaselineWords(_Data):
+    """en.yaml `baselines`: a group held against the overall figure ("more TEU than average")."""
+
+    more: list[str]
+    less: list[str]
+    than: list[str]
+    whole: list[str]
+
+
 class QualifierWords(_Data):
     """en.yaml `qualifiers`: a participle that qualifies a noun ("used cars")."""
 
@@ -255,6 +264,7 @@ class Grammar(_Data):
     differences: DifferenceWords
     having: HavingWords
     qualifiers: QualifierWords
+    baselines: BaselineWords
 
 
 @cache

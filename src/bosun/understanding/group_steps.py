@@ -124,8 +124,8 @@ def _range_claim(spans: list[Span], i: int, c: Composer) -> Claim | None:
     low, join, high = spans[i + 1], spans[i + 2], spans[i + 3]
     if not (low.has("number") and join.key in c.grammar.range_joins and high.has("number")):
         return None
-    head = _head(spans, i, c)
-    measured = _bound_measure(spans, head, i, i + 3, c) if head is not None else None
+    head = group_head(spans, i, c)
+    measured = bound_measure(spans, head, i, i + 3, c) if head is not None else None
     if head is None or measured is None:
         return None
     measure, words = measured
@@ -151,10 +151,10 @@ def _threshold_claim(spans: list[Span], i: int, c: Composer) -> Claim | None:
     if number is None:
         return None
     at, value = number
-    head = _head(spans, min(i, at), c)
+    head = group_head(spans, min(i, at), c)
     if head is None:
         return None
-    measured = _bound_measure(spans, head, i, at, c)
+    measured = bound_measure(spans, head, i, at, c)
     if measured is None:
         return None
     measure, words = measured
@@ -187,7 +187,7 @@ def _bounds(op: str, value: float) -> dict[str, float]:
     return {op: value}
 
 
-def _head(spans: list[Span], start: int, c: Composer) -> int | None:
+def group_head(spans: list[Span], start: int, c: Composer) -> int | None:
     """The grouping noun a bound follows ("ports … with more than"), past small words, the measure
     and the time."""
     for j in range(start - 1, -1, -1):
@@ -214,8 +214,8 @@ def _acted_by_group(spans: list[Span], at: int, bound: int, c: Composer) -> bool
 
 def _passable(span: Span, c: Composer) -> bool:
     """Words between a grouping noun and its bound: "that handled", "whose average transit time is",
-    "in May"."""
-    kinds = ("who", "wh", "time", "agg", "quantifier", "meaning", "measure", "date_word")
+    "in May", "into Los Angeles" (a name filters, read already)."""
+    kinds = ("who", "wh", "time", "agg", "quantifier", "meaning", "measure", "date_word", "name")
     return (
         span.quiet
         or c.glue(span)
@@ -224,7 +224,7 @@ def _passable(span: Span, c: Composer) -> bool:
     )
 
 
-def _bound_measure(
+def bound_measure(
     spans: list[Span], head: int, i: int, at: int, c: Composer
 ) -> tuple[Measure, list[Span]] | None:
     """The measure the bound is on: named between the head and the bound ("a total weight above"),
@@ -253,7 +253,7 @@ def _named_before(
             # "teams paid more than 200 million in salaries": the verb counts nothing; the amount
             # follows
             continue
-        named = _named(spans[j], c)
+        named = named_measure(spans[j], c)
         if named is not None:
             return named, [spans[j]]
     return None
@@ -270,7 +270,7 @@ def _named_after(spans: list[Span], at: int, c: Composer) -> tuple[Measure, list
             or c.glue(spans[j])
         ):
             continue
-        named = _named(spans[j], c) or _distinct(spans[j], c)
+        named = named_measure(spans[j], c) or _distinct(spans[j], c)
         return (named, [spans[j]]) if named is not None else None
     return None
 
@@ -284,7 +284,7 @@ def _distinct(span: Span, c: Composer) -> Measure | None:
     return c.field_measure(counted, "cardinality") if counted else None
 
 
-def _named(span: Span, c: Composer) -> Measure | None:
+def named_measure(span: Span, c: Composer) -> Measure | None:
     """The measure a word names: a record noun counts, a measure word or a measure field sums as the
     catalog says."""
     if span.has("record") or c.counting(span):

@@ -103,9 +103,29 @@ class Measure(BaseModel):
     )
 
 
+class Baseline(BaseModel):
+    """The figure a threshold holds the groups against when the question names none: the same
+    measure over everything in scope, computed by a sub-goal of its own before the groups are kept.
+
+    A measure that adds up over records (a count, a sum, a distinct count) is held against the
+    average of the groups' own figures: "ports that handled more TEU than average" keeps the ports
+    whose total TEU is above the average of the ports' totals (`over="groups"`). A level (an
+    average, a percentile) is held against itself over every record: "carriers whose average
+    transit time is below the overall average" keeps the carriers whose average is below the
+    average transit time of all shipments in scope (`over="records"`).
+    """
+
+    op: Literal["gt", "gte", "lt", "lte"]
+    over: Literal["records", "groups"]
+    value: float | None = Field(
+        None, description="the figure, once computed; the threshold's bound is then this value"
+    )
+
+
 class Threshold(BaseModel):
     """Keep the groups whose measure passes a bound (SQL's HAVING): "ports with more than 2,000
-    shipments" is Threshold(gt=2000) on the shipments measure of a grouping by port."""
+    shipments" is Threshold(gt=2000) on the shipments measure of a grouping by port. Against the
+    overall figure ("more TEU than average") the bound is a Baseline's, known once computed."""
 
     kind: Literal["threshold"] = "threshold"
     measure: int = Field(0, ge=0, description="which of the Meaning's measures (its position)")
@@ -113,6 +133,9 @@ class Threshold(BaseModel):
     lte: float | None = None
     gt: float | None = None
     lt: float | None = None
+    against: Baseline | None = Field(
+        None, description="the overall figure the bound is, when no number is said"
+    )
 
 
 class TopEach(BaseModel):

@@ -10,6 +10,7 @@ from bosun.catalog import Catalog
 from bosun.errors import InvalidReading, UnknownEntity, UserError
 from bosun.query import CompiledQuery
 from bosun.understanding import Meaning, mostly_unread, normalize, replace_term, validate_meaning
+from bosun.workers.baselines import has_baseline, wired_figure, with_figure
 from bosun.workers.context import Context
 from bosun.workers.links import has_links, wired, with_keys
 from bosun.workers.models import (
@@ -25,6 +26,7 @@ from bosun.workers.slots import (
     ANALYSIS,
     ANALYSIS_RESULT,
     ANSWER,
+    BASELINE_FIGURE,
     CLARIFICATION_MESSAGE,
     DIAGNOSIS,
     ENTITY_OPTIONS,
@@ -165,12 +167,13 @@ def _says_nothing(meaning: Meaning, text: str, ctx: Context) -> bool:
     consumes=[ANALYSIS_RESULT],
     produces=[ES_QUERY, AMBIGUITY],
     goal_type="support",
-    consumes_if=[(LINKED_KEYS, has_links)],
+    consumes_if=[(LINKED_KEYS, has_links), (BASELINE_FIGURE, has_baseline)],
     title="build the query",
 )
 def es_query_gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
-    # a link: the keys looked up before
+    # a link: the keys looked up before; groups held against the overall figure: that figure
     meaning = with_keys(wi.get(ANALYSIS_RESULT), wired(wi), ctx.catalog)
+    meaning = with_figure(meaning, wired_figure(wi))
     unsure = [a for a in meaning.ambiguities if a.kind in ("field", "measure")]
     compiled = query.compile(meaning, ctx.catalog)
     return WorkerResult.of(wi, ES_QUERY.of(compiled), AMBIGUITY.of(unsure))

@@ -41,6 +41,14 @@ class LinkedKeys(BaseModel):
     found: list[FoundKeys]
 
 
+class OverallFigure(BaseModel):
+    """What overall_figure computed: the figure a threshold holds the groups against ("more TEU
+    than average"), None where no record is in scope, and the query that computed it."""
+
+    value: float | None
+    query: dict[str, Any]
+
+
 # Support slots: what one worker hands the next.
 ANALYSIS_RESULT = Slot("analysis_result", Meaning)
 ENTITY_OPTIONS = Slot("entity_options", Ambiguity)
@@ -48,6 +56,7 @@ ES_QUERY = Slot("es_query", CompiledQuery)
 AMBIGUITY = Slot("ambiguity", list[Ambiguity])
 ES_RESULTS = Slot("es_results", QueryResults)
 LINKED_KEYS = Slot("linked_keys", LinkedKeys)
+BASELINE_FIGURE = Slot("baseline_figure", OverallFigure)
 
 # Deliverable slots: what F14 puts in the answer.
 ANSWER = Slot("answer", Deliverable)
