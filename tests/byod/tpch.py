@@ -26,7 +26,18 @@ DBGEN = Path(__file__).with_name("dbgen.py")
 def generate(folder: Path, scale: float = SCALE) -> duckdb.DuckDBPyConnection:
     """Write line_items.parquet and the reference CSVs into `folder`; return a connection over the
     same data."""
+    write(folder, scale)
+    return connect(folder)
+
+
+def write(folder: Path, scale: float = SCALE) -> None:
+    """Write line_items.parquet and the reference CSVs into `folder` (as `generate`, no
+    connection)."""
     _run_generator(folder, scale)
+
+
+def connect(folder: Path) -> duckdb.DuckDBPyConnection:
+    """An in-memory connection holding the tables of the files `generate` wrote into `folder`."""
     con = duckdb.connect()
     con.execute(f"CREATE TABLE line_items AS FROM read_parquet('{folder / 'line_items.parquet'}')")
     for path in sorted(folder.glob("*.csv")):
