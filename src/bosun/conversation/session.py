@@ -51,6 +51,7 @@ from bosun.storage import problem
 from bosun.understanding import AskedBack, Meaning
 from bosun.understanding.backends import open_understanding
 from bosun.understanding.llm import LLMUnderstanding
+from bosun.understanding.reading import MAX_KEYS, AnswerRows
 from bosun.workers.models import ResultTable
 
 log = logging.getLogger("bosun.conversation")
@@ -378,6 +379,28 @@ def _summary(question: str, answer: Answer, state: MainState, context: RunContex
         clarification=clarification,
         first_column=[held.get(key, key) for key in first],
         leaders=[held.get(key, key) for key in _leaders(answer, meaning)],
+        rows=_rows(answer, meaning, held),
+    )
+
+
+def _rows(answer: Answer, meaning: Meaning | None, held: dict[Any, Any]) -> AnswerRows | None:
+    """The groups (or periods) of the answer's first table, each row's key as the data holds it and
+    its first figure: what the next turn can point at. None for records and single figures."""
+    if not answer.results or meaning is None or not (meaning.group_by or meaning.interval):
+        return None
+    table = answer.results[0]
+    label: Role = "key" if meaning.group_by else "period"
+    figured = _labelled_figures(table, label)
+    if not figured:
+        return None
+    kept = figured[:MAX_KEYS]
+    figure = table.roles.index("figure") if "figure" in table.roles else 0
+    return AnswerRows(
+        field=meaning.group_by[0] if meaning.group_by else None,
+        keys=[held.get(key, key) for key, _ in kept],
+        figures=[value for _, value in kept],
+        figure=table.labels[figure],
+        total=len(figured),
     )
 
 

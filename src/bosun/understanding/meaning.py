@@ -202,6 +202,18 @@ class Link(BaseModel):
     words: str = ""
 
 
+class Referent(BaseModel):
+    """The rows of the last answer a turn points at ("which of them …", "the rest"), handed to the
+    query by the thread, not read from the text: the values of the field the last answer was
+    grouped by, each row's key in its order. `keys` None: more rows than a turn keeps, so the last
+    question's own filters (kept by the follow-up) stand for them."""
+
+    field: str
+    keys: list[str | int | float | bool] | None = None
+    negate: bool = Field(False, description="every row but these: 'the rest'")
+    words: str = Field("", description="what the turn points at, in words")
+
+
 RefusalReason = Literal["future", "cause", "no_measure", "opinion", "no_date_part"]
 
 
@@ -276,4 +288,7 @@ class Meaning(BaseModel):
     )
     links: list[Link] = Field(
         default_factory=list, description="filters on a linked object's attribute"
+    )
+    referent: Referent | None = Field(
+        None, description="the last answer's rows this goal is about ('which of them …')"
     )
