@@ -14,6 +14,7 @@ from bosun.workers.registry import Registry, worker
 
 SEED_AND_SINCE = [
     "reference_lookup",
+    "last_answer_rows",
     "common_helpdesk",
     "explain_metadata",
     "metadata_lookup",

@@ -31,10 +31,24 @@ from bosun.understanding.meaning import (
 )
 from bosun.understanding.names import normalize
 from bosun.understanding.periods import period_before
-from bosun.understanding.phrases import condition_words, dates_words, measure_words, value_names
+from bosun.understanding.phrases import (
+    condition_words,
+    dates_words,
+    field_name,
+    measure_words,
+    value_names,
+)
 from bosun.understanding.picks import replace_term
 from bosun.understanding.reading import Continuation as Kind
 from bosun.understanding.reading import PastTurn, TaggingUnderstanding
+from bosun.understanding.referents import (
+    Pointed,
+    Ranking,
+    pointing,
+    ranked_among,
+    referent,
+    way_asked,
+)
 
 Value = str | int | float | bool  # a value of a record field, as a condition takes it
 # how an answer says which of the last turn's constraints a follow-up kept
@@ -137,6 +151,10 @@ class Continuation:
             return Continued(
                 "follow_up", title, sorted_.model_copy(update={"text": title, "not_understood": []})
             )
+        among = self._among(reply, previous, last, today)
+        # "which of them is quickest?": the last answer's rows, ranked on what the turn names
+        if among is not None:
+            return Continued("follow_up", title, among.model_copy(update={"text": title}))
         reranked = self._reranked(reply, previous, today)
         # "and the slowest one?" of carriers by TEU: the carrier slowest on transit
         if reranked is not None:
@@ -316,6 +334,108 @@ class Continuation:
             if direction is not None:
                 return last.leaders[0 if direction > 0 else 1], f"{word} one"
         return None, None
+
+    def _among(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> Meaning | None:
+        """ "who is quickest?", "which of them declared the most value?", "which month was the
+        peak?" after groups or periods: those rows ranked on the measure the turn names (else the
+        one shown), the first one (or as many as it says)."""
+        pointed = pointing(reply, self.understanding.grammar.referents)
+        grouped = previous.group_by or previous.interval
+        if pointed is None or pointed.rest or not grouped or not previous.measures:
+            return None
+        own = self.understanding.analyze(_without(reply, pointed.said), today)
+        if not self._among_own(own, previous, pointed):
+            return None
+        ranking = self._ranking(reply, own, previous, today)
+        if ranking is None:
+            return None
+        things = (
+            field_name(previous.group_by[0], self.understanding.catalog)
+            if previous.group_by
+            else ""
+        )
+        pointed_at = referent(last.rows, pointed, things, self.understanding.grammar.referents)
+        unread = self._unread_among(own, previous, reply, today)
+        own = own.model_copy(update={"not_understood": unread})
+        return ranked_among(previous, own, ranking, pointed_at, reply)
+
+    def _among_own(self, own: Meaning, previous: Meaning, pointed: Pointed) -> bool:
+        """The turn groups nothing but the last answer's rows, looks up no object, and, when only a
+        question word points back ("who is …"), names no filter or dates of its own."""
+        other_groups = [f for f in own.group_by if not self._same_rows(f, previous)]
+        other_interval = own.interval is not None and own.interval != previous.interval
+        if other_groups or other_interval or own.lookup is not None or own.index != previous.index:
+            return False
+        only_asked = pointed.said in self.understanding.grammar.referents.pick
+        return not (only_asked and (own.conditions or own.time))
+
+    def _same_rows(self, field: str, previous: Meaning) -> bool:
+        """A grouping the turn names is the last answer's rows: their field, or one whose name
+        shares a word with it ("which of those ports" after ports of lading)."""
+        if not previous.group_by:
+            return False
+        catalog = self.understanding.catalog
+        shown = set(field_name(previous.group_by[0], catalog).split())
+        return field == previous.group_by[0] or bool(
+            shown & set(field_name(field, catalog).split())
+        )
+
+    def _ranking(self, reply: str, own: Meaning, previous: Meaning, today: date) -> Ranking | None:
+        """The measure and order a turn ranks the rows on: a superlative's measure ("quickest"),
+        the field it sorts on ("the longest average transit"), else its own measure or the one shown
+        ranked by a word of rank ("the most", "the peak")."""
+        composer = Composer(self.understanding.catalog, self.understanding.grammar)
+        n = _count(reply, own, self.understanding.grammar.numbers)
+        for span in self.understanding.spans(reply, today):
+            for adjective in span.values("adjective"):
+                if adjective[3] == "superlative":
+                    order: Literal["asc", "desc"] = "desc" if adjective[2] > 0 else "asc"
+                    return Ranking(composer.adjective_measure(adjective), order, n)
+        if own.sort:
+            field, way = own.sort[0]
+            return Ranking(composer.field_measure(field), way, n)
+        way_said = self._way(reply, previous, today)
+        if way_said is None:
+            return None
+        records = said(reply, self.understanding.catalog.record.synonyms) is not None
+        measure = _ranked_measure(own, previous, composer, records)
+        return Ranking(measure, "desc" if way_said > 0 else "asc", n)
+
+    def _way(self, reply: str, previous: Meaning, today: date) -> int | None:
+        """+1 or -1 when a word of the turn ranks highest or lowest first, else None."""
+        found = way_asked(reply, self.understanding.grammar.referents)
+        for word in normalize(reply).split():
+            found = found or self._ranks(word, previous, today)
+        return found
+
+    def _unread_among(self, own: Meaning, previous: Meaning, reply: str, today: date) -> list[str]:
+        """The turn's unread words but those that name the rows pointed at ("which week", "which
+        type") or rank them ("the peak", "the most")."""
+        words = self.understanding.grammar.referents
+        names = (
+            set(normalize(field_name(previous.group_by[0], self.understanding.catalog)).split())
+            if previous.group_by
+            else set()
+        )
+        names |= {
+            w
+            for w, unit in self.understanding.grammar.interval_units.items()
+            if unit == previous.interval
+        }
+        ranking = {w for p in [*words.highest, *words.lowest] for w in normalize(p).split()}
+        ranked = {
+            w for w in normalize(reply).split() if self._ranks(w, previous, today) is not None
+        }
+        pointers = {w for p in [*words.pick, *words.among] for w in normalize(p).split()}
+        counted = {
+            w
+            for w in normalize(reply).split()
+            if w.isdigit() or w in self.understanding.grammar.numbers
+        }
+        explained = names | ranking | ranked | pointers | counted
+        return [
+            p for p in own.not_understood if not set(normalize(p).split()) <= explained | {"the"}
+        ]
 
     def _reranked(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
         """ "the slowest one" after groups ranked on another measure: the same groups, the one first
@@ -560,6 +680,41 @@ class Continuation:
                     field=time.field, start=time.start + step, end=end, text=f"{near[0]} {word}"
                 )
         return None
+
+
+def _numbered(text: str, numbers: dict[str, float]) -> set[float]:
+    """The counts the text says ("which 3 of them", "which three"), in digits or in words."""
+    words = normalize(text).split()
+    return {float(w) for w in words if w.isdigit()} | {numbers[w] for w in words if w in numbers}
+
+
+def _count(reply: str, own: Meaning, numbers: dict[str, float]) -> int:
+    """How many of the rows a turn ranks: the number it says ("which 3 of them"), else one."""
+    counts = _numbered(reply, numbers)
+    if own.top_n is not None and own.top_n in counts:
+        return own.top_n
+    unread = {w for p in own.not_understood for w in normalize(p).split()}
+    said_alone = [n for n in counts if n >= 1 and n == int(n) and _spelt(n, numbers) & unread]
+    return int(said_alone[0]) if len(said_alone) == 1 else 1
+
+
+def _spelt(n: float, numbers: dict[str, float]) -> set[str]:
+    """The ways a count is written: "3", "three"."""
+    return {str(int(n))} | {w for w, value in numbers.items() if value == n}
+
+
+def _ranked_measure(own: Meaning, previous: Meaning, composer: Composer, records: bool) -> Measure:
+    """What a word of rank ranks on: the turn's own measure, as the catalog sums it ("the most
+    containers" is the most in total, not the largest one), the count when it names the records
+    ("the most shipments"), else the last answer's figure."""
+    if not own.measures and records:
+        return composer.measure(composer.catalog.spec.defaults.measure)
+    if not own.measures:
+        return previous.measures[0]
+    measure = own.measures[0]
+    if measure.agg in ("max", "min") and measure.name in composer.catalog.spec.measures:
+        return composer.measure(measure.name)
+    return measure
 
 
 def _longest_said(text: str, phrases: list[str]) -> str | None:

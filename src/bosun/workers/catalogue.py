@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bosun.workers import data, links, objects
+from bosun.workers import data, links, objects, referents
 from bosun.workers.registry import Registry
 
 
@@ -11,6 +11,7 @@ def default_registry() -> Registry:
     them."""
     return Registry.of(
         links.reference_lookup,
+        referents.last_answer_rows,
         data.common_helpdesk,
         data.explain_metadata,
         data.metadata_lookup,
