@@ -59,3 +59,43 @@ def test_a_thread_stored_before_rows_were_kept_still_loads(tmp_path: Path) -> No
     (turn,) = store.recent("old", 5)
     assert turn.rows is None and turn.past().rows is None
     store.close()
+
+
+TOP_5_BUSAN = (
+    "select carrier_name from shipments where port_of_lading = 'BUSAN' and arrival_date between "
+    "'2026-01-01' and '2026-06-15' group by 1 order by sum(teu) desc limit 5"
+)
+
+
+def test_who_is_quickest_ranks_the_rows_of_the_last_answer(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    session.ask("Top 5 carriers by TEU out of Busan this year", "rank")
+    answer = session.ask("who is quickest?", "rank")
+    wanted = sql(
+        gold,
+        "select carrier_name, round(avg(transit_days), 2) from shipments where port_of_lading = "
+        "'BUSAN' and arrival_date between '2026-01-01' and '2026-06-15' and carrier_name in "
+        f"({TOP_5_BUSAN}) group by 1 order by 2 asc limit 1",
+    )
+    assert rows(answer) == wanted
+    assert any("the 5 carriers of the last answer" in said for said in answer.assumptions)
+    # the plan carries the rows into the query through an edge of its own
+    steps = {entry.worker: entry for entry in answer.trace.sub_goals}
+    handed = steps["last_answer_rows"].id
+    assert steps["es_query_gen"].inputs["pointed_rows"] == f"sg{handed}.pointed_rows"
+
+
+def test_which_period_was_the_peak_picks_among_the_last_periods(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    session.ask("Monthly TEU into Long Beach in 2025", "peak")
+    answer = session.ask("which month was the peak?", "peak")
+    wanted = sql(
+        gold,
+        "select strftime(date_trunc('month', arrival_date), '%Y-%m-%d'), sum(teu) t from shipments "
+        "where port_of_unlading = 'LONG BEACH' and arrival_date between '2025-01-01' and "
+        "'2025-12-31' group by 1 order by t desc limit 1",
+    )
+    assert [[str(r[0])[:10], r[1]] for r in rows(answer)] == wanted
+    assert answer.not_understood == []
