@@ -5,17 +5,26 @@ data."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import pytest
+from fastapi.testclient import TestClient
 
-from bosun.conversation.session import Session
+from bosun.conversation.session import Session, open_session
 from bosun.conversation.store import sqlite_store
+from bosun.interfaces.api.app import create_app
 from bosun.planner.answer import Answer
+from bosun.settings import Settings
 from tests.conftest import sample_session
+from tests.interfaces.serving import data_copy
+
+SOURCE = str(Path(__file__).resolve().parents[2] / "src")
 
 
 @pytest.fixture
@@ -99,3 +108,72 @@ def test_which_period_was_the_peak_picks_among_the_last_periods(
     )
     assert [[str(r[0])[:10], r[1]] for r in rows(answer)] == wanted
     assert answer.not_understood == []
+
+
+def _ask(folder: Path, thread: str, question: str) -> dict[str, Any]:
+    """`bosun ask --thread THREAD QUESTION --json` in a process of its own."""
+    path = os.pathsep.join(p for p in (SOURCE, os.environ.get("PYTHONPATH", "")) if p)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bosun.interfaces.cli",
+            "ask",
+            "--thread",
+            thread,
+            question,
+            "--json",
+        ],
+        env={**os.environ, "PYTHONPATH": path, "BOSUN_DATA_DIR": str(folder)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    answer: dict[str, Any] = json.loads(done.stdout)
+    return answer
+
+
+def test_a_second_process_filters_on_the_rows_the_first_one_answered(
+    data_dir: Path, tmp_path: Path, gold: duckdb.DuckDBPyConnection
+) -> None:
+    folder = data_copy(data_dir, tmp_path / "d")
+    _ask(folder, "two", "Which vessels called at Savannah last week?")
+    second = _ask(folder, "two", "which of those also called at Charleston?")
+    wanted = sql(
+        gold,
+        "select distinct vessel_name from shipments where port_of_unlading = 'CHARLESTON' and "
+        "arrival_date between '2026-06-08' and '2026-06-14' and vessel_name in (select "
+        "vessel_name from shipments where port_of_unlading = 'SAVANNAH' and arrival_date between "
+        "'2026-06-08' and '2026-06-14')",
+    )
+    shown = second["results"][0]["rows"]
+    assert sorted(row[0] for row in shown) == sorted(row[0] for row in wanted)
+    workers = [step["worker"] for step in second["trace"]["sub_goals"]]
+    assert "last_answer_rows" in workers
+
+
+def test_the_api_answers_the_rest_of_a_top_n(
+    data_dir: Path, tmp_path: Path, gold: duckdb.DuckDBPyConnection
+) -> None:
+    session = open_session(Settings(data_dir=data_copy(data_dir, tmp_path / "d")))
+    client = TestClient(create_app(session), raise_server_exceptions=False)
+    try:
+        thread = client.post("/threads").json()["thread_id"]
+        ask = f"/threads/{thread}/turns"
+        client.post(ask, json={"question": "Top 3 carriers by TEU into Savannah in 2025"})
+        response = client.post(ask, json={"question": "and the rest combined?"})
+    finally:
+        session.close()
+    assert response.status_code == 200
+    (wanted,) = sql(
+        gold,
+        "select sum(teu) from shipments where port_of_unlading = 'SAVANNAH' and arrival_date "
+        "between '2025-01-01' and '2025-12-31' and carrier_name not in (select carrier_name from "
+        "shipments where port_of_unlading = 'SAVANNAH' and arrival_date between '2025-01-01' and "
+        "'2025-12-31' group by 1 order by sum(teu) desc limit 3)",
+    )
+    answer = response.json()
+    assert answer["results"][0]["rows"] == [wanted]
+    assert any("all but the 3 carriers of the last answer" in a for a in answer["assumptions"])

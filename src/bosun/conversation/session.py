@@ -385,23 +385,33 @@ def _summary(question: str, answer: Answer, state: MainState, context: RunContex
 
 def _rows(answer: Answer, meaning: Meaning | None, held: dict[Any, Any]) -> AnswerRows | None:
     """The groups (or periods) of the answer's first table, each row's key as the data holds it and
-    its first figure: what the next turn can point at. None for records and single figures."""
+    its first figure (None in a list of values): what the next turn can point at. None for records
+    and single figures."""
     if not answer.results or meaning is None or not (meaning.group_by or meaning.interval):
         return None
     table = answer.results[0]
     label: Role = "key" if meaning.group_by else "period"
-    figured = _labelled_figures(table, label)
-    if not figured:
+    keyed = [
+        (cells[0], _first_figure(table, row))
+        for row in table.rows
+        if (cells := table.cells(row, label))
+    ]
+    if not keyed:
         return None
-    kept = figured[:MAX_KEYS]
-    figure = table.roles.index("figure") if "figure" in table.roles else 0
+    kept = keyed[:MAX_KEYS]
+    figure = table.roles.index("figure") if "figure" in table.roles else None
     return AnswerRows(
         field=meaning.group_by[0] if meaning.group_by else None,
         keys=[held.get(key, key) for key, _ in kept],
         figures=[value for _, value in kept],
-        figure=table.labels[figure],
-        total=len(figured),
+        figure="" if figure is None else table.labels[figure],
+        total=len(keyed),
     )
+
+
+def _first_figure(table: ResultTable, row: list[Any]) -> Any:
+    figures = table.cells(row, "figure")
+    return figures[0] if figures else None
 
 
 def _held(meaning: Meaning | None, catalog: Catalog) -> dict[Any, Any]:

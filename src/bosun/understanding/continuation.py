@@ -27,6 +27,7 @@ from bosun.understanding.meaning import (
     Condition,
     Meaning,
     Measure,
+    Referent,
     TimeFilter,
 )
 from bosun.understanding.names import normalize
@@ -44,9 +45,12 @@ from bosun.understanding.reading import PastTurn, TaggingUnderstanding
 from bosun.understanding.referents import (
     Pointed,
     Ranking,
+    kept_among,
+    never_said,
     pointing,
     ranked_among,
     referent,
+    rest_of,
     way_asked,
 )
 
@@ -341,30 +345,82 @@ class Continuation:
         one shown), the first one (or as many as it says)."""
         pointed = pointing(reply, self.understanding.grammar.referents)
         grouped = previous.group_by or previous.interval
-        if pointed is None or pointed.rest or not grouped or not previous.measures:
+        if pointed is None or not grouped:
             return None
+        if self._pointed(reply, previous, last, today)[0] is not None:
+            return None  # "the biggest one", "the second one": one row, picked by position
+        if pointed.rest:
+            return self._rest(reply, previous, last, pointed, today)
         own = self.understanding.analyze(_without(reply, pointed.said), today)
         if not self._among_own(own, previous, pointed):
             return None
         ranking = self._ranking(reply, own, previous, today)
-        if ranking is None:
-            return None
-        things = (
-            field_name(previous.group_by[0], self.understanding.catalog)
-            if previous.group_by
-            else ""
-        )
-        pointed_at = referent(last.rows, pointed, things, self.understanding.grammar.referents)
+        pointed_at = self._referent(last, previous, pointed)
         unread = self._unread_among(own, previous, reply, today)
         own = own.model_copy(update={"not_understood": unread})
-        return ranked_among(previous, own, ranking, pointed_at, reply)
+        if ranking is not None:
+            return ranked_among(previous, own, ranking, pointed_at, reply)
+        return self._kept_among(reply, own, previous, pointed, pointed_at)
+
+    def _rest(
+        self, reply: str, previous: Meaning, last: PastTurn, pointed: Pointed, today: date
+    ) -> Meaning | None:
+        """ "and the rest combined?", "show the rest": the groups the last answer left out, one
+        figure when the turn adds them up (or asks a measure of them), else ranked."""
+        pointed_at = self._referent(last, previous, pointed)
+        if pointed_at is None:
+            return None
+        own = self.understanding.analyze(_without(reply, pointed.said), today)
+        if own.group_by or own.interval or (own.lookup is not None and own.lookup.fields):
+            return None
+        union = said(reply, self.understanding.grammar.sets.union) is not None
+        composer = Composer(self.understanding.catalog, self.understanding.grammar)
+        # "combined" reads as a count of its own: the figure shown is what is added up
+        default = self.understanding.catalog.spec.defaults.measure
+        asked = [m for m in own.measures if m.name != default]
+        shown = previous.measures or [composer.default_measure()]
+        measure = asked[0] if asked else shown[0]
+        together = union or bool(asked)
+        unread = self._unread_among(own, previous, reply, today)
+        own = own.model_copy(update={"not_understood": unread})
+        return rest_of(previous, own, measure, pointed_at, together)
+
+    def _referent(self, last: PastTurn, previous: Meaning, pointed: Pointed) -> Referent | None:
+        """The last answer's rows the turn points at, named by the field they are values of."""
+        if not previous.group_by:
+            return None
+        things = field_name(previous.group_by[0], self.understanding.catalog)
+        return referent(last.rows, pointed, things, self.understanding.grammar.referents)
+
+    def _kept_among(
+        self,
+        reply: str,
+        own: Meaning,
+        previous: Meaning,
+        pointed: Pointed,
+        pointed_at: Referent | None,
+    ) -> Meaning | None:
+        """ "which of those also called at Charleston?", "who of them had none in Baltimore?":
+        the last answer's groups that have records of the turn's filters, or none of them."""
+        words = self.understanding.grammar.referents
+        asked_only = pointed.said in words.pick
+        if asked_only or not previous.group_by or not (own.conditions or own.steps):
+            return None
+        count = Composer(self.understanding.catalog, self.understanding.grammar).measure(
+            self.understanding.catalog.spec.defaults.measure
+        )
+        never = never_said(reply, words)
+        return kept_among(previous, own, count, pointed_at, never)
 
     def _among_own(self, own: Meaning, previous: Meaning, pointed: Pointed) -> bool:
         """The turn groups nothing but the last answer's rows, looks up no object, and, when only a
         question word points back ("who is …"), names no filter or dates of its own."""
         other_groups = [f for f in own.group_by if not self._same_rows(f, previous)]
         other_interval = own.interval is not None and own.interval != previous.interval
-        if other_groups or other_interval or own.lookup is not None or own.index != previous.index:
+        # a name alone reads as a lookup of its object ("called at Charleston"): only one that asks
+        # the object's fields is a question of its own
+        looks_up = own.lookup is not None and bool(own.lookup.fields)
+        if other_groups or other_interval or looks_up or own.index != previous.index:
             return False
         only_asked = pointed.said in self.understanding.grammar.referents.pick
         return not (only_asked and (own.conditions or own.time))
@@ -426,7 +482,11 @@ class Continuation:
         ranked = {
             w for w in normalize(reply).split() if self._ranks(w, previous, today) is not None
         }
-        pointers = {w for p in [*words.pick, *words.among] for w in normalize(p).split()}
+        union = self.understanding.grammar.sets.union
+        pointing_words = [*words.pick, *words.among, *words.also, *words.never, *words.rest, *union]
+        pointers = {w for p in pointing_words for w in normalize(p).split()}
+        if own.time is None:  # "that week": the last question's dates
+            pointers |= set(self.understanding.grammar.interval_units)
         counted = {
             w
             for w in normalize(reply).split()
@@ -709,8 +769,10 @@ def _ranked_measure(own: Meaning, previous: Meaning, composer: Composer, records
     ("the most shipments"), else the last answer's figure."""
     if not own.measures and records:
         return composer.measure(composer.catalog.spec.defaults.measure)
-    if not own.measures:
+    if not own.measures and previous.measures:
         return previous.measures[0]
+    if not own.measures:
+        return composer.default_measure()
     measure = own.measures[0]
     if measure.agg in ("max", "min") and measure.name in composer.catalog.spec.measures:
         return composer.measure(measure.name)

@@ -100,6 +100,8 @@ class ReferentWords(_Data):
     openers: list[str]
     highest: list[str]
     lowest: list[str]
+    also: list[str]
+    never: list[str]
     said: str
     said_one: str
     said_rest: str

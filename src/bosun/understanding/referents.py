@@ -24,7 +24,7 @@ from typing import Literal
 
 from bosun.understanding.grammar import ReferentWords, english
 from bosun.understanding.inflections import plural
-from bosun.understanding.meaning import Meaning, Measure, Referent
+from bosun.understanding.meaning import Condition, HasNone, Meaning, Measure, Referent
 from bosun.understanding.names import normalize
 from bosun.understanding.reading import AnswerRows
 
@@ -126,6 +126,7 @@ def ranked_among(
             "time": own.time or previous.time,
             "entities": [e for e in previous.entities if e.field not in named] + own.entities,
             "referent": pointed_at,
+            "lookup": None,
             "not_understood": own.not_understood,
             "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions, *said])),
         }
@@ -139,3 +140,85 @@ def _listed(pointed_at: Referent) -> str:
     if len(keys) <= _SHOWN:
         return shown
     return english().phrases.more_values.format(shown=shown, more=len(keys) - _SHOWN)
+
+
+def never_said(text: str, words: ReferentWords) -> bool:
+    """The turn asks for the rows with no record of its filters ("which of them never …")."""
+    return _first_said(f" {normalize(text)} ", words.never) is not None
+
+
+def kept_among(
+    previous: Meaning,
+    own: Meaning,
+    measure: Measure,
+    pointed_at: Referent | None,
+    never: bool,
+) -> Meaning:
+    """ "which of those also called at Charleston?" after vessels into Savannah: those vessels that
+    have records of the turn's own filters (which replace the last question's on the same fields);
+    with `never`, those with none of them (the last question's filters all kept), as set logic on
+    the groups."""
+    absent = [c for c in own.conditions if never or c.negate]
+    present = [c for c in own.conditions if c not in absent]
+    named = {c.field for c in present}
+    conditions = [c for c in previous.conditions if c.field not in named] + present
+    steps = [_none_of(c) for c in absent if c.values]
+    said = [f"“{pointed_at.words}”: {_listed(pointed_at)}"] if pointed_at else []
+    return previous.model_copy(
+        update={
+            "intent_type": "aggregation",
+            "measures": [measure],
+            "group_by": previous.group_by[:1],
+            "interval": None,
+            "top_n": None,
+            "sort": [],
+            "compare": [],
+            "steps": [*steps, *(s for s in own.steps if isinstance(s, HasNone))],
+            "periods": [],
+            "page": 1,
+            "conditions": conditions,
+            "time": own.time or previous.time,
+            "entities": [e for e in previous.entities if e.field not in named] + own.entities,
+            "referent": pointed_at,
+            "lookup": None,
+            "not_understood": own.not_understood,
+            "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions, *said])),
+        }
+    )
+
+
+def _none_of(condition: Condition) -> HasNone:
+    return HasNone(field=condition.field, values=list(condition.values))
+
+
+def rest_of(
+    previous: Meaning, own: Meaning, measure: Measure, pointed_at: Referent, together: bool
+) -> Meaning:
+    """ "and the rest combined?" after the top 3 carriers by TEU: the TEU of every other carrier,
+    one figure when `together`, else those carriers ranked ("show the rest"); the last question's
+    filters kept but the one on the rows' field, which the rows replace."""
+    named = {c.field for c in own.conditions} | {pointed_at.field}
+    conditions = [c for c in previous.conditions if c.field not in named] + list(own.conditions)
+    said = [f"“{pointed_at.words}”: {_listed(pointed_at)}"]
+    return previous.model_copy(
+        update={
+            "intent_type": "aggregation",
+            "measures": [measure],
+            "group_by": [] if together else previous.group_by[:1],
+            "interval": None,
+            "top_n": None,
+            "order": "desc",
+            "sort": [],
+            "compare": [],
+            "steps": [],
+            "periods": [],
+            "page": 1,
+            "conditions": conditions,
+            "time": own.time or previous.time,
+            "entities": [e for e in previous.entities if e.field not in named] + own.entities,
+            "referent": pointed_at,
+            "lookup": None,
+            "not_understood": own.not_understood,
+            "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions, *said])),
+        }
+    )
