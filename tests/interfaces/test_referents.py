@@ -177,3 +177,20 @@ def test_the_api_answers_the_rest_of_a_top_n(
     answer = response.json()
     assert answer["results"][0]["rows"] == [wanted]
     assert any("all but the 3 carriers of the last answer" in a for a in answer["assumptions"])
+
+
+def test_their_records_and_their_other_values_are_those_of_the_last_rows(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    top_3 = (
+        "select carrier_name from shipments where port_of_unlading = 'MIAMI' and arrival_date "
+        "between '2025-01-01' and '2025-12-31' group by 1 order by sum(teu) desc limit 3"
+    )
+    session.ask("Top 3 carriers into Miami by TEU in 2025", "list")
+    vessels = session.ask("which vessels did they use there?", "list")
+    wanted = sql(
+        gold,
+        "select distinct vessel_name from shipments where port_of_unlading = 'MIAMI' and "
+        f"arrival_date between '2025-01-01' and '2025-12-31' and carrier_name in ({top_3})",
+    )
+    assert sorted(r[0] for r in rows(vessels)) == sorted(r[0] for r in wanted)

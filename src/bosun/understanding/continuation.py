@@ -46,6 +46,7 @@ from bosun.understanding.referents import (
     Pointed,
     Ranking,
     kept_among,
+    listed_among,
     never_said,
     pointing,
     ranked_among,
@@ -352,6 +353,9 @@ class Continuation:
         if pointed.rest:
             return self._rest(reply, previous, last, pointed, today)
         own = self.understanding.analyze(_without(reply, pointed.said), today)
+        listed = self._listed_among(reply, own, previous, last, pointed, today)
+        if listed is not None:
+            return listed
         if not self._among_own(own, previous, pointed):
             return None
         ranking = self._ranking(reply, own, previous, today)
@@ -361,6 +365,38 @@ class Continuation:
         if ranking is not None:
             return ranked_among(previous, own, ranking, pointed_at, reply)
         return self._kept_among(reply, own, previous, pointed, pointed_at)
+
+    def _listed_among(
+        self,
+        reply: str,
+        own: Meaning,
+        previous: Meaning,
+        last: PastTurn,
+        pointed: Pointed,
+        today: date,
+    ) -> Meaning | None:
+        """ "list their shipments": the records of the last answer's groups; "which vessels did
+        they use there?": the values of another field among those records. Not a turn that
+        measures, ranks or looks up something of its own."""
+        words = self.understanding.grammar.referents
+        if pointed.said in words.pick or not previous.group_by:
+            return None
+        if said(reply, [*words.also, *words.never]) is not None:
+            return None  # "do any of them also get shipments from Valencia?": set logic
+        default = self.understanding.catalog.spec.defaults.measure
+        measured = any(m.name != default for m in own.measures)
+        looks_up = own.lookup is not None and bool(own.lookup.fields)
+        if measured or own.top_n or own.interval or looks_up or own.steps:
+            return None
+        others = [f for f in own.group_by if not self._same_rows(f, previous)]
+        records = said(reply, self.understanding.catalog.record.synonyms) is not None
+        if not others and not (records and not own.group_by):
+            return None
+        pointed_at = self._referent(last, previous, pointed)
+        unread = self._unread_among(own, previous, reply, today)
+        own = own.model_copy(update={"not_understood": unread})
+        composer = Composer(self.understanding.catalog, self.understanding.grammar)
+        return listed_among(previous, own, pointed_at, others, composer.measure(default))
 
     def _rest(
         self, reply: str, previous: Meaning, last: PastTurn, pointed: Pointed, today: date

@@ -222,3 +222,40 @@ def rest_of(
             "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions, *said])),
         }
     )
+
+
+def listed_among(
+    previous: Meaning,
+    own: Meaning,
+    pointed_at: Referent | None,
+    group_by: list[str],
+    count: Measure,
+) -> Meaning:
+    """ "list their shipments" after the top 3 shippers: those shippers' records, within the last
+    question's filters; "which vessels did they use there?" (`group_by`): the vessels of those
+    records, each with its count."""
+    named = {c.field for c in own.conditions}
+    conditions = [c for c in previous.conditions if c.field not in named] + list(own.conditions)
+    said = [f"“{pointed_at.words}”: {_listed(pointed_at)}"] if pointed_at else []
+    return previous.model_copy(
+        update={
+            "intent_type": "aggregation" if group_by else "search",
+            "measures": [count] if group_by else [],
+            "group_by": group_by,
+            "interval": None,
+            "top_n": None,
+            "order": "desc",
+            "sort": [],
+            "compare": [],
+            "steps": [],
+            "periods": [],
+            "page": 1,
+            "conditions": conditions,
+            "time": own.time or previous.time,
+            "entities": [e for e in previous.entities if e.field not in named] + own.entities,
+            "referent": pointed_at,
+            "lookup": None,
+            "not_understood": own.not_understood,
+            "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions, *said])),
+        }
+    )
