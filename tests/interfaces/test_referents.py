@@ -194,3 +194,11 @@ def test_their_records_and_their_other_values_are_those_of_the_last_rows(
         f"arrival_date between '2025-01-01' and '2025-12-31' and carrier_name in ({top_3})",
     )
     assert sorted(r[0] for r in rows(vessels)) == sorted(r[0] for r in wanted)
+
+
+def test_pointing_with_nothing_to_point_at_says_so(session: Session) -> None:
+    answer = session.ask("who is quickest among them?", "none")
+    assert not answer.results and "no earlier answer" in answer.answer
+    assert "“among them”" in answer.answer
+    defined = session.ask("SCAC and UN/LOCODE: what do they mean?", "terms")
+    assert "no earlier answer" not in defined.answer

@@ -28,6 +28,7 @@ from bosun.understanding.meaning import (
     Meaning,
     Measure,
     Referent,
+    Refusal,
     TimeFilter,
 )
 from bosun.understanding.names import normalize
@@ -99,13 +100,29 @@ class Continuation:
     def read(self, reply: str, history: list[PastTurn], today: date) -> Continued:
         last = history[-1] if history else None
         if last is None:
-            return Continued("new", reply)
+            return self._pointless(reply, today)
         if last.status == "needs_clarification" and last.clarification and last.meaning:
             return self._reply(reply, last, today)
         previous = last.meaning if last.status == "done" else None
         if previous is None:
-            return Continued("new", reply)
+            return self._pointless(reply, today)
         return self._follow(reply, previous, last, today) or Continued("new", reply)
+
+    def _pointless(self, reply: str, today: date) -> Continued:
+        """A turn with no answer before it to build on: its own question, unless it only points at
+        rows ("who is quickest among them?"), which is said (no figures)."""
+        pointed = pointing(reply, self.understanding.grammar.referents)
+        if pointed is None or pointed.said in self.understanding.grammar.referents.pick:
+            return Continued("new", reply)
+        if self._asks_terms(reply, today):  # "SCAC and UN/LOCODE: what do they mean?"
+            return Continued("new", reply)
+        own = self.understanding.analyze(_without(reply, pointed.said), today)
+        records = said(reply, self.understanding.catalog.record.synonyms) is not None
+        if own.group_by or own.conditions or own.lookup is not None or records:
+            return Continued("new", reply)
+        refusal = Refusal(reason="no_referent", words=[pointed.said])
+        alone = Meaning(text=reply, index=own.index, refusal=refusal)
+        return Continued("new", reply, alone)
 
     # -- clarification replies ---------------------------------------------------------------------
     def _reply(self, reply: str, last: PastTurn, today: date) -> Continued:
@@ -517,6 +534,12 @@ class Continuation:
         ranking = {w for p in [*words.highest, *words.lowest] for w in normalize(p).split()}
         ranked = {
             w for w in normalize(reply).split() if self._ranks(w, previous, today) is not None
+        }
+        ranked |= {  # "quietest": a superlative the ranking read
+            w
+            for span in self.understanding.spans(reply, today)
+            if any(a[3] == "superlative" for a in span.values("adjective"))
+            for w in normalize(span.text).split()
         }
         union = self.understanding.grammar.sets.union
         pointing_words = [*words.pick, *words.among, *words.also, *words.never, *words.rest, *union]
