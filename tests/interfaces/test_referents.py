@@ -202,3 +202,14 @@ def test_pointing_with_nothing_to_point_at_says_so(session: Session) -> None:
     assert "“among them”" in answer.answer
     defined = session.ask("SCAC and UN/LOCODE: what do they mean?", "terms")
     assert "no earlier answer" not in defined.answer
+
+
+def test_them_after_two_lists_is_asked_back(session: Session) -> None:
+    session.ask(
+        "How many TEU did each carrier bring into Savannah in 2025 and how many did each shipper "
+        "bring?",
+        "two",
+    )
+    answer = session.ask("who is quickest?", "two")
+    assert answer.status == "needs_clarification" and not answer.results
+    assert answer.clarification is not None and len(answer.clarification.options) == 2

@@ -380,7 +380,17 @@ def _summary(question: str, answer: Answer, state: MainState, context: RunContex
         first_column=[held.get(key, key) for key in first],
         leaders=[held.get(key, key) for key in _leaders(answer, meaning)],
         rows=_rows(answer, meaning, held),
+        alternatives=_alternatives(answer),
     )
+
+
+def _alternatives(answer: Answer) -> list[str]:
+    """The titles of the answer's tables of groups when it has two or more ("top 3 carriers and top
+    3 shippers", "the top 5 to Los Angeles and to Long Beach"): what a pointing word of the next
+    turn could mean."""
+    titles = [table.title for table in answer.results if "key" in table.roles]
+    distinct = list(dict.fromkeys(titles))
+    return distinct if len(distinct) > 1 else []
 
 
 def _rows(answer: Answer, meaning: Meaning | None, held: dict[Any, Any]) -> AnswerRows | None:

@@ -35,6 +35,8 @@ class TurnSummary(BaseModel):
     leaders: list[Any] = Field(default_factory=list)
     # the rows of the answer, to point at; None in a turn stored before they were kept
     rows: AnswerRows | None = None
+    # the titles of its tables of groups of different fields ("them" could be either)
+    alternatives: list[str] = Field(default_factory=list)
 
     def past(self) -> PastTurn:
         """What reading the next turn needs of this one."""
@@ -46,6 +48,7 @@ class TurnSummary(BaseModel):
             first_column=self.first_column,
             leaders=self.leaders,
             rows=self.rows,
+            alternatives=self.alternatives,
         )
 
 

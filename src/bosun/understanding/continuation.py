@@ -367,6 +367,8 @@ class Continuation:
             return None
         if self._pointed(reply, previous, last, today)[0] is not None:
             return None  # "the biggest one", "the second one": one row, picked by position
+        if len(last.alternatives) > 1:
+            return _which_rows(previous, pointed, last.alternatives, reply)
         if pointed.rest:
             return self._rest(reply, previous, last, pointed, today)
         own = self.understanding.analyze(_without(reply, pointed.said), today)
@@ -799,6 +801,12 @@ class Continuation:
                     field=time.field, start=time.start + step, end=end, text=f"{near[0]} {word}"
                 )
         return None
+
+
+def _which_rows(previous: Meaning, pointed: Pointed, tables: list[str], reply: str) -> Meaning:
+    """ "which of them also use Charleston?" after two lists of groups: asked back, which one."""
+    doubt = Ambiguity(term=pointed.said, kind="entity", options=tables)
+    return previous.model_copy(update={"text": reply, "ambiguities": [doubt], "not_understood": []})
 
 
 def _numbered(text: str, numbers: dict[str, float]) -> set[float]:

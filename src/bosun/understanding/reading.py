@@ -84,6 +84,9 @@ class PastTurn(BaseModel):
     leaders: list[Any] = Field(default_factory=list)
     # the rows of the answer, to point at ("which of them …"); None: a turn stored before they were
     rows: AnswerRows | None = None
+    # the titles of the answer's tables when they list groups of different fields: what "them" could
+    # point at, asked back
+    alternatives: list[str] = Field(default_factory=list)
 
 
 class GoalReading(BaseModel):
