@@ -15,6 +15,7 @@ from bosun.workers.registry import Registry, worker
 SEED_AND_SINCE = [
     "reference_lookup",
     "overall_figure",
+    "last_answer_rows",
     "common_helpdesk",
     "explain_metadata",
     "metadata_lookup",

@@ -51,6 +51,7 @@ from bosun.storage import problem
 from bosun.understanding import AskedBack, Meaning
 from bosun.understanding.backends import open_understanding
 from bosun.understanding.llm import LLMUnderstanding
+from bosun.understanding.reading import MAX_KEYS, AnswerRows
 from bosun.workers.models import ResultTable
 
 log = logging.getLogger("bosun.conversation")
@@ -378,7 +379,49 @@ def _summary(question: str, answer: Answer, state: MainState, context: RunContex
         clarification=clarification,
         first_column=[held.get(key, key) for key in first],
         leaders=[held.get(key, key) for key in _leaders(answer, meaning)],
+        rows=_rows(answer, meaning, held),
+        alternatives=_alternatives(answer),
     )
+
+
+def _alternatives(answer: Answer) -> list[str]:
+    """The titles of the answer's tables of groups when it has two or more ("top 3 carriers and top
+    3 shippers", "the top 5 to Los Angeles and to Long Beach"): what a pointing word of the next
+    turn could mean."""
+    titles = [table.title for table in answer.results if "key" in table.roles]
+    distinct = list(dict.fromkeys(titles))
+    return distinct if len(distinct) > 1 else []
+
+
+def _rows(answer: Answer, meaning: Meaning | None, held: dict[Any, Any]) -> AnswerRows | None:
+    """The groups (or periods) of the answer's first table, each row's key as the data holds it and
+    its first figure (None in a list of values): what the next turn can point at. None for records
+    and single figures."""
+    if not answer.results or meaning is None or not (meaning.group_by or meaning.interval):
+        return None
+    table = answer.results[0]
+    label: Role = "key" if meaning.group_by else "period"
+    keyed = [
+        (cells[0], _first_figure(table, row))
+        for row in table.rows
+        if (cells := table.cells(row, label))
+    ]
+    if not keyed:
+        return None
+    kept = keyed[:MAX_KEYS]
+    figure = table.roles.index("figure") if "figure" in table.roles else None
+    return AnswerRows(
+        field=meaning.group_by[0] if meaning.group_by else None,
+        keys=[held.get(key, key) for key, _ in kept],
+        figures=[value for _, value in kept],
+        figure="" if figure is None else table.labels[figure],
+        total=len(keyed),
+    )
+
+
+def _first_figure(table: ResultTable, row: list[Any]) -> Any:
+    figures = table.cells(row, "figure")
+    return figures[0] if figures else None
 
 
 def _held(meaning: Meaning | None, catalog: Catalog) -> dict[Any, Any]:

@@ -16,6 +16,7 @@ from bosun.errors import StoreError, StoreUnwritable
 from bosun.settings import Settings, redacted, scrub
 from bosun.storage import open_sqlite, open_sqlite_read_only, problem
 from bosun.understanding import AskedBack, Meaning, PastTurn
+from bosun.understanding.reading import AnswerRows
 
 
 class TurnSummary(BaseModel):
@@ -32,6 +33,10 @@ class TurnSummary(BaseModel):
     first_column: list[Any] = Field(default_factory=list)
     # the leading values highest and lowest on the first figure
     leaders: list[Any] = Field(default_factory=list)
+    # the rows of the answer, to point at; None in a turn stored before they were kept
+    rows: AnswerRows | None = None
+    # the titles of its tables of groups of different fields ("them" could be either)
+    alternatives: list[str] = Field(default_factory=list)
 
     def past(self) -> PastTurn:
         """What reading the next turn needs of this one."""
@@ -42,6 +47,8 @@ class TurnSummary(BaseModel):
             clarification=self.clarification,
             first_column=self.first_column,
             leaders=self.leaders,
+            rows=self.rows,
+            alternatives=self.alternatives,
         )
 
 

@@ -27,14 +27,34 @@ from bosun.understanding.meaning import (
     Condition,
     Meaning,
     Measure,
+    Referent,
+    Refusal,
     TimeFilter,
 )
 from bosun.understanding.names import normalize
 from bosun.understanding.periods import period_before
-from bosun.understanding.phrases import condition_words, dates_words, measure_words, value_names
+from bosun.understanding.phrases import (
+    condition_words,
+    dates_words,
+    field_name,
+    measure_words,
+    value_names,
+)
 from bosun.understanding.picks import replace_term
 from bosun.understanding.reading import Continuation as Kind
 from bosun.understanding.reading import PastTurn, TaggingUnderstanding
+from bosun.understanding.referents import (
+    Pointed,
+    Ranking,
+    kept_among,
+    listed_among,
+    never_said,
+    pointing,
+    ranked_among,
+    referent,
+    rest_of,
+    way_asked,
+)
 
 Value = str | int | float | bool  # a value of a record field, as a condition takes it
 # how an answer says which of the last turn's constraints a follow-up kept
@@ -80,13 +100,29 @@ class Continuation:
     def read(self, reply: str, history: list[PastTurn], today: date) -> Continued:
         last = history[-1] if history else None
         if last is None:
-            return Continued("new", reply)
+            return self._pointless(reply, today)
         if last.status == "needs_clarification" and last.clarification and last.meaning:
             return self._reply(reply, last, today)
         previous = last.meaning if last.status == "done" else None
         if previous is None:
-            return Continued("new", reply)
+            return self._pointless(reply, today)
         return self._follow(reply, previous, last, today) or Continued("new", reply)
+
+    def _pointless(self, reply: str, today: date) -> Continued:
+        """A turn with no answer before it to build on: its own question, unless it only points at
+        rows ("who is quickest among them?"), which is said (no figures)."""
+        pointed = pointing(reply, self.understanding.grammar.referents)
+        if pointed is None or pointed.said in self.understanding.grammar.referents.pick:
+            return Continued("new", reply)
+        if self._asks_terms(reply, today):  # "SCAC and UN/LOCODE: what do they mean?"
+            return Continued("new", reply)
+        own = self.understanding.analyze(_without(reply, pointed.said), today)
+        records = said(reply, self.understanding.catalog.record.synonyms) is not None
+        if own.group_by or own.conditions or own.lookup is not None or records:
+            return Continued("new", reply)
+        refusal = Refusal(reason="no_referent", words=[pointed.said])
+        alone = Meaning(text=reply, index=own.index, refusal=refusal)
+        return Continued("new", reply, alone)
 
     # -- clarification replies ---------------------------------------------------------------------
     def _reply(self, reply: str, last: PastTurn, today: date) -> Continued:
@@ -137,6 +173,10 @@ class Continuation:
             return Continued(
                 "follow_up", title, sorted_.model_copy(update={"text": title, "not_understood": []})
             )
+        among = self._among(reply, previous, last, today)
+        # "which of them is quickest?": the last answer's rows, ranked on what the turn names
+        if among is not None:
+            return Continued("follow_up", title, among.model_copy(update={"text": title}))
         reranked = self._reranked(reply, previous, today)
         # "and the slowest one?" of carriers by TEU: the carrier slowest on transit
         if reranked is not None:
@@ -316,6 +356,207 @@ class Continuation:
             if direction is not None:
                 return last.leaders[0 if direction > 0 else 1], f"{word} one"
         return None, None
+
+    def _among(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> Meaning | None:
+        """ "who is quickest?", "which of them declared the most value?", "which month was the
+        peak?" after groups or periods: those rows ranked on the measure the turn names (else the
+        one shown), the first one (or as many as it says)."""
+        pointed = pointing(reply, self.understanding.grammar.referents)
+        grouped = previous.group_by or previous.interval
+        if pointed is None or not grouped:
+            return None
+        if self._pointed(reply, previous, last, today)[0] is not None:
+            return None  # "the biggest one", "the second one": one row, picked by position
+        if len(last.alternatives) > 1:
+            return _which_rows(previous, pointed, last.alternatives, reply)
+        if pointed.rest:
+            return self._rest(reply, previous, last, pointed, today)
+        own = self.understanding.analyze(_without(reply, pointed.said), today)
+        listed = self._listed_among(reply, own, previous, last, pointed, today)
+        if listed is not None:
+            return listed
+        if not self._among_own(own, previous, pointed):
+            return None
+        ranking = self._ranking(reply, own, previous, today)
+        pointed_at = self._referent(last, previous, pointed)
+        unread = self._unread_among(own, previous, reply, today)
+        own = own.model_copy(update={"not_understood": unread})
+        if ranking is not None:
+            return ranked_among(previous, own, ranking, pointed_at, reply)
+        return self._kept_among(reply, own, previous, pointed, pointed_at)
+
+    def _listed_among(
+        self,
+        reply: str,
+        own: Meaning,
+        previous: Meaning,
+        last: PastTurn,
+        pointed: Pointed,
+        today: date,
+    ) -> Meaning | None:
+        """ "list their shipments": the records of the last answer's groups; "which vessels did
+        they use there?": the values of another field among those records. Not a turn that
+        measures, ranks or looks up something of its own."""
+        words = self.understanding.grammar.referents
+        if pointed.said in words.pick or not previous.group_by:
+            return None
+        if said(reply, [*words.also, *words.never]) is not None:
+            return None  # "do any of them also get shipments from Valencia?": set logic
+        default = self.understanding.catalog.spec.defaults.measure
+        measured = any(m.name != default for m in own.measures)
+        looks_up = own.lookup is not None and bool(own.lookup.fields)
+        if measured or own.top_n or own.interval or looks_up or own.steps:
+            return None
+        others = [f for f in own.group_by if not self._same_rows(f, previous)]
+        records = said(reply, self.understanding.catalog.record.synonyms) is not None
+        if not others and not (records and not own.group_by):
+            return None
+        pointed_at = self._referent(last, previous, pointed)
+        unread = self._unread_among(own, previous, reply, today)
+        own = own.model_copy(update={"not_understood": unread})
+        composer = Composer(self.understanding.catalog, self.understanding.grammar)
+        return listed_among(previous, own, pointed_at, others, composer.measure(default))
+
+    def _rest(
+        self, reply: str, previous: Meaning, last: PastTurn, pointed: Pointed, today: date
+    ) -> Meaning | None:
+        """ "and the rest combined?", "show the rest": the groups the last answer left out, one
+        figure when the turn adds them up (or asks a measure of them), else ranked."""
+        pointed_at = self._referent(last, previous, pointed)
+        if pointed_at is None:
+            return None
+        own = self.understanding.analyze(_without(reply, pointed.said), today)
+        if own.group_by or own.interval or (own.lookup is not None and own.lookup.fields):
+            return None
+        union = said(reply, self.understanding.grammar.sets.union) is not None
+        composer = Composer(self.understanding.catalog, self.understanding.grammar)
+        # "combined" reads as a count of its own: the figure shown is what is added up
+        default = self.understanding.catalog.spec.defaults.measure
+        asked = [m for m in own.measures if m.name != default]
+        shown = previous.measures or [composer.default_measure()]
+        measure = asked[0] if asked else shown[0]
+        together = union or bool(asked)
+        unread = self._unread_among(own, previous, reply, today)
+        own = own.model_copy(update={"not_understood": unread})
+        return rest_of(previous, own, measure, pointed_at, together)
+
+    def _referent(self, last: PastTurn, previous: Meaning, pointed: Pointed) -> Referent | None:
+        """The last answer's rows the turn points at, named by the field they are values of."""
+        if not previous.group_by:
+            return None
+        things = field_name(previous.group_by[0], self.understanding.catalog)
+        return referent(last.rows, pointed, things, self.understanding.grammar.referents)
+
+    def _kept_among(
+        self,
+        reply: str,
+        own: Meaning,
+        previous: Meaning,
+        pointed: Pointed,
+        pointed_at: Referent | None,
+    ) -> Meaning | None:
+        """ "which of those also called at Charleston?", "who of them had none in Baltimore?":
+        the last answer's groups that have records of the turn's filters, or none of them."""
+        words = self.understanding.grammar.referents
+        asked_only = pointed.said in words.pick
+        if asked_only or not previous.group_by or not (own.conditions or own.steps):
+            return None
+        count = Composer(self.understanding.catalog, self.understanding.grammar).measure(
+            self.understanding.catalog.spec.defaults.measure
+        )
+        never = never_said(reply, words)
+        return kept_among(previous, own, count, pointed_at, never)
+
+    def _among_own(self, own: Meaning, previous: Meaning, pointed: Pointed) -> bool:
+        """The turn groups nothing but the last answer's rows, looks up no object, and, when only a
+        question word points back ("who is …"), names no filter or dates of its own."""
+        other_groups = [f for f in own.group_by if not self._same_rows(f, previous)]
+        other_interval = own.interval is not None and own.interval != previous.interval
+        # a name alone reads as a lookup of its object ("called at Charleston"): only one that asks
+        # the object's fields is a question of its own
+        looks_up = own.lookup is not None and bool(own.lookup.fields)
+        if other_groups or other_interval or looks_up or own.index != previous.index:
+            return False
+        only_asked = pointed.said in self.understanding.grammar.referents.pick
+        return not (only_asked and (own.conditions or own.time))
+
+    def _same_rows(self, field: str, previous: Meaning) -> bool:
+        """A grouping the turn names is the last answer's rows: their field, or one whose name
+        shares a word with it ("which of those ports" after ports of lading)."""
+        if not previous.group_by:
+            return False
+        catalog = self.understanding.catalog
+        shown = set(field_name(previous.group_by[0], catalog).split())
+        return field == previous.group_by[0] or bool(
+            shown & set(field_name(field, catalog).split())
+        )
+
+    def _ranking(self, reply: str, own: Meaning, previous: Meaning, today: date) -> Ranking | None:
+        """The measure and order a turn ranks the rows on: a superlative's measure ("quickest"),
+        the field it sorts on ("the longest average transit"), else its own measure or the one shown
+        ranked by a word of rank ("the most", "the peak")."""
+        composer = Composer(self.understanding.catalog, self.understanding.grammar)
+        n = _count(reply, own, self.understanding.grammar.numbers)
+        for span in self.understanding.spans(reply, today):
+            for adjective in span.values("adjective"):
+                if adjective[3] == "superlative":
+                    order: Literal["asc", "desc"] = "desc" if adjective[2] > 0 else "asc"
+                    return Ranking(composer.adjective_measure(adjective), order, n)
+        if own.sort:
+            field, way = own.sort[0]
+            return Ranking(composer.field_measure(field), way, n)
+        way_said = self._way(reply, previous, today)
+        if way_said is None:
+            return None
+        records = said(reply, self.understanding.catalog.record.synonyms) is not None
+        measure = _ranked_measure(own, previous, composer, records)
+        return Ranking(measure, "desc" if way_said > 0 else "asc", n)
+
+    def _way(self, reply: str, previous: Meaning, today: date) -> int | None:
+        """+1 or -1 when a word of the turn ranks highest or lowest first, else None."""
+        found = way_asked(reply, self.understanding.grammar.referents)
+        for word in normalize(reply).split():
+            found = found or self._ranks(word, previous, today)
+        return found
+
+    def _unread_among(self, own: Meaning, previous: Meaning, reply: str, today: date) -> list[str]:
+        """The turn's unread words but those that name the rows pointed at ("which week", "which
+        type") or rank them ("the peak", "the most")."""
+        words = self.understanding.grammar.referents
+        names = (
+            set(normalize(field_name(previous.group_by[0], self.understanding.catalog)).split())
+            if previous.group_by
+            else set()
+        )
+        names |= {
+            w
+            for w, unit in self.understanding.grammar.interval_units.items()
+            if unit == previous.interval
+        }
+        ranking = {w for p in [*words.highest, *words.lowest] for w in normalize(p).split()}
+        ranked = {
+            w for w in normalize(reply).split() if self._ranks(w, previous, today) is not None
+        }
+        ranked |= {  # "quietest": a superlative the ranking read
+            w
+            for span in self.understanding.spans(reply, today)
+            if any(a[3] == "superlative" for a in span.values("adjective"))
+            for w in normalize(span.text).split()
+        }
+        union = self.understanding.grammar.sets.union
+        pointing_words = [*words.pick, *words.among, *words.also, *words.never, *words.rest, *union]
+        pointers = {w for p in pointing_words for w in normalize(p).split()}
+        if own.time is None:  # "that week": the last question's dates
+            pointers |= set(self.understanding.grammar.interval_units)
+        counted = {
+            w
+            for w in normalize(reply).split()
+            if w.isdigit() or w in self.understanding.grammar.numbers
+        }
+        explained = names | ranking | ranked | pointers | counted
+        return [
+            p for p in own.not_understood if not set(normalize(p).split()) <= explained | {"the"}
+        ]
 
     def _reranked(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
         """ "the slowest one" after groups ranked on another measure: the same groups, the one first
@@ -560,6 +801,49 @@ class Continuation:
                     field=time.field, start=time.start + step, end=end, text=f"{near[0]} {word}"
                 )
         return None
+
+
+def _which_rows(previous: Meaning, pointed: Pointed, tables: list[str], reply: str) -> Meaning:
+    """ "which of them also use Charleston?" after two lists of groups: asked back, which one."""
+    doubt = Ambiguity(term=pointed.said, kind="entity", options=tables)
+    return previous.model_copy(update={"text": reply, "ambiguities": [doubt], "not_understood": []})
+
+
+def _numbered(text: str, numbers: dict[str, float]) -> set[float]:
+    """The counts the text says ("which 3 of them", "which three"), in digits or in words."""
+    words = normalize(text).split()
+    return {float(w) for w in words if w.isdigit()} | {numbers[w] for w in words if w in numbers}
+
+
+def _count(reply: str, own: Meaning, numbers: dict[str, float]) -> int:
+    """How many of the rows a turn ranks: the number it says ("which 3 of them"), else one."""
+    counts = _numbered(reply, numbers)
+    if own.top_n is not None and own.top_n in counts:
+        return own.top_n
+    unread = {w for p in own.not_understood for w in normalize(p).split()}
+    said_alone = [n for n in counts if n >= 1 and n == int(n) and _spelt(n, numbers) & unread]
+    return int(said_alone[0]) if len(said_alone) == 1 else 1
+
+
+def _spelt(n: float, numbers: dict[str, float]) -> set[str]:
+    """The ways a count is written: "3", "three"."""
+    return {str(int(n))} | {w for w, value in numbers.items() if value == n}
+
+
+def _ranked_measure(own: Meaning, previous: Meaning, composer: Composer, records: bool) -> Measure:
+    """What a word of rank ranks on: the turn's own measure, as the catalog sums it ("the most
+    containers" is the most in total, not the largest one), the count when it names the records
+    ("the most shipments"), else the last answer's figure."""
+    if not own.measures and records:
+        return composer.measure(composer.catalog.spec.defaults.measure)
+    if not own.measures and previous.measures:
+        return previous.measures[0]
+    if not own.measures:
+        return composer.default_measure()
+    measure = own.measures[0]
+    if measure.agg in ("max", "min") and measure.name in composer.catalog.spec.measures:
+        return composer.measure(measure.name)
+    return measure
 
 
 def _longest_said(text: str, phrases: list[str]) -> str | None:

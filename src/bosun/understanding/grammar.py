@@ -91,6 +91,22 @@ class SetWords(_Data):
     union: list[str]
 
 
+class ReferentWords(_Data):
+    """en.yaml `referents`: words that point at the last answer's rows, and how to say them."""
+
+    among: list[str]
+    rest: list[str]
+    pick: list[str]
+    openers: list[str]
+    highest: list[str]
+    lowest: list[str]
+    also: list[str]
+    never: list[str]
+    said: str
+    said_one: str
+    said_rest: str
+
+
 class HavingWords(_Data):
     """en.yaml `having`: "had / with / without X", X a measured thing."""
 
@@ -245,6 +261,7 @@ class Grammar(_Data):
     wh_persons: list[str]
     ratio_cues: list[str]
     follow_up: FollowUp
+    referents: ReferentWords
     replies: Replies
     pages: list[str]
     ability: list[str]

@@ -155,3 +155,15 @@ def degrees(adjective: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def _oov(adjective: str, tag: str) -> tuple[str, ...]:
     found: tuple[str, ...] = _inflections_oov(adjective, "ADJ").get(tag, ())
     return found
+
+
+def plural(phrase: str) -> str:
+    """The phrase as a plural noun: its last word, or the word before its "of" ("carrier" →
+    "carriers", "port of lading" → "ports of lading")."""
+    noun, of, rest = phrase.partition(" of ")
+    head, _, last = noun.rpartition(" ")
+    prefix = f"{head} " if head else ""
+    if not _inflectable(last):
+        return phrase
+    found = _inflections_of(last, "NOUN").get("NNS") or _inflections_oov(last, "NOUN").get("NNS")
+    return prefix + (found[0] if found else last) + of + rest

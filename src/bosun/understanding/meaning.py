@@ -241,7 +241,19 @@ class Link(BaseModel):
     words: str = ""
 
 
-RefusalReason = Literal["future", "cause", "no_measure", "opinion", "no_date_part"]
+class Referent(BaseModel):
+    """The rows of the last answer a turn points at ("which of them …", "the rest"), handed to the
+    query by the thread, not read from the text: the values of the field the last answer was
+    grouped by, each row's key in its order. `keys` None: more rows than a turn keeps, so the last
+    question's own filters (kept by the follow-up) stand for them."""
+
+    field: str
+    keys: list[str | int | float | bool] | None = None
+    negate: bool = Field(False, description="every row but these: 'the rest'")
+    words: str = Field("", description="what the turn points at, in words")
+
+
+RefusalReason = Literal["future", "cause", "no_measure", "opinion", "no_date_part", "no_referent"]
 
 
 class Refusal(BaseModel):
@@ -252,7 +264,7 @@ class Refusal(BaseModel):
     reason: RefusalReason
     # lacks (a price, a rate, satisfaction); opinion: a judgement (best, most reliable) the data
     # does not hold; no_date_part: a weekday, month or hour of a date field the data does not derive
-    # ("by hour" over dates alone)
+    # ("by hour" over dates alone); no_referent: "them" with no earlier answer to point at
     words: list[str] = Field(default_factory=list, description="the question's words that ask it")
     total: bool = Field(
         False,
@@ -315,4 +327,7 @@ class Meaning(BaseModel):
     )
     links: list[Link] = Field(
         default_factory=list, description="filters on a linked object's attribute"
+    )
+    referent: Referent | None = Field(
+        None, description="the last answer's rows this goal is about ('which of them …')"
     )

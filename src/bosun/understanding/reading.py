@@ -51,6 +51,26 @@ class AskedBack(BaseModel):
     asked: int = 1
 
 
+MAX_KEYS = 1_000  # the rows of an answer a thread keeps to point at; past that, its filters do
+
+
+class AnswerRows(BaseModel):
+    """The rows an answer showed, kept with its turn so that the next one can point at them
+    ("those", "the rest"): each row's key (a value of the grouping field, or a period's first day)
+    and first figure, in the answer's order, at most MAX_KEYS of them."""
+
+    field: str | None = Field(None, description="the field the keys are values of; None: periods")
+    keys: list[Any] = Field(default_factory=list)
+    figures: list[Any] = Field(default_factory=list)
+    figure: str = Field("", description="the heading of the figure")
+    total: int = Field(0, description="how many rows the answer had (more than `keys`: cut)")
+
+    @property
+    def cut(self) -> bool:
+        """More rows than kept: the last question's filters stand for them."""
+        return self.total > len(self.keys)
+
+
 class PastTurn(BaseModel):
     """What reading needs of an earlier turn of the thread."""
 
@@ -62,6 +82,11 @@ class PastTurn(BaseModel):
     first_column: list[Any] = Field(default_factory=list)
     # [highest, lowest] on the first figure ("the busiest one")
     leaders: list[Any] = Field(default_factory=list)
+    # the rows of the answer, to point at ("which of them …"); None: a turn stored before they were
+    rows: AnswerRows | None = None
+    # the titles of the answer's tables when they list groups of different fields: what "them" could
+    # point at, asked back
+    alternatives: list[str] = Field(default_factory=list)
 
 
 class GoalReading(BaseModel):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bosun.workers import baselines, data, links, objects
+from bosun.workers import baselines, data, links, objects, referents
 from bosun.workers.registry import Registry
 
 
@@ -12,6 +12,7 @@ def default_registry() -> Registry:
     return Registry.of(
         links.reference_lookup,
         baselines.overall_figure,
+        referents.last_answer_rows,
         data.common_helpdesk,
         data.explain_metadata,
         data.metadata_lookup,

@@ -20,6 +20,7 @@ from bosun.workers.models import (
     WorkerInput,
     WorkerResult,
 )
+from bosun.workers.referents import has_referent, wired_rows, with_rows
 from bosun.workers.registry import worker
 from bosun.workers.slots import (
     AMBIGUITY,
@@ -36,6 +37,7 @@ from bosun.workers.slots import (
     FORMATTED_RESULTS,
     LINKED_KEYS,
     PAGE_RESULTS,
+    POINTED_ROWS,
     QueryResults,
 )
 from bosun.workers.suggested import next_questions
@@ -167,13 +169,19 @@ def _says_nothing(meaning: Meaning, text: str, ctx: Context) -> bool:
     consumes=[ANALYSIS_RESULT],
     produces=[ES_QUERY, AMBIGUITY],
     goal_type="support",
-    consumes_if=[(LINKED_KEYS, has_links), (BASELINE_FIGURE, has_baseline)],
+    consumes_if=[
+        (LINKED_KEYS, has_links),
+        (BASELINE_FIGURE, has_baseline),
+        (POINTED_ROWS, has_referent),
+    ],
     title="build the query",
 )
 def es_query_gen(wi: WorkerInput, ctx: Context) -> WorkerResult:
     # a link: the keys looked up before; groups held against the overall figure: that figure
     meaning = with_keys(wi.get(ANALYSIS_RESULT), wired(wi), ctx.catalog)
     meaning = with_figure(meaning, wired_figure(wi))
+    # "which of them …": the last answer's rows, handed on
+    meaning = with_rows(meaning, wired_rows(wi))
     unsure = [a for a in meaning.ambiguities if a.kind in ("field", "measure")]
     compiled = query.compile(meaning, ctx.catalog)
     return WorkerResult.of(wi, ES_QUERY.of(compiled), AMBIGUITY.of(unsure))

@@ -49,6 +49,16 @@ class OverallFigure(BaseModel):
     query: dict[str, Any]
 
 
+class PointedRows(BaseModel):
+    """The keys of the last answer's rows a goal points at: values of `field` (every other value
+    when `negate`: "the rest"), and the words that say them."""
+
+    field: str
+    keys: list[str | int | float | bool]
+    negate: bool = False
+    words: str = ""
+
+
 # Support slots: what one worker hands the next.
 ANALYSIS_RESULT = Slot("analysis_result", Meaning)
 ENTITY_OPTIONS = Slot("entity_options", Ambiguity)
@@ -57,6 +67,7 @@ AMBIGUITY = Slot("ambiguity", list[Ambiguity])
 ES_RESULTS = Slot("es_results", QueryResults)
 LINKED_KEYS = Slot("linked_keys", LinkedKeys)
 BASELINE_FIGURE = Slot("baseline_figure", OverallFigure)
+POINTED_ROWS = Slot("pointed_rows", PointedRows)
 
 # Deliverable slots: what F14 puts in the answer.
 ANSWER = Slot("answer", Deliverable)
