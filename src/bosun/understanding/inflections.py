@@ -26,6 +26,15 @@ _SHORTEST = 3  # "as" is not a plural of "a", nor "is" of "i"
 
 
 @cache
+def _breame() -> ModuleType:
+    """breame's British → American spelling table (about 1,700 words: "tyre" → "tire", "harbour" →
+    "harbor"), imported at the first unknown word. Chosen over `eng` (a table built for source
+    code, without "tyre" or "harbour") and over fuzzy matching alone ("tyre" is one edit from
+    "tire", but four letters are too few to fuzz safely); it is plain data, stable since 2021."""
+    return importlib.import_module("breame.spelling")
+
+
+@cache
 def _lemminflect() -> ModuleType:
     """lemminflect, imported at the first word read: it brings numpy, which a command that reads
     no question (`bosun --help`, `catalog show`) need not load."""
@@ -155,3 +164,17 @@ def degrees(adjective: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def _oov(adjective: str, tag: str) -> tuple[str, ...]:
     found: tuple[str, ...] = _inflections_oov(adjective, "ADJ").get(tag, ())
     return found
+
+
+@cache
+def in_dictionary(word: str) -> bool:
+    """Whether lemminflect's dictionary of English knows the lower-case word: "contains" and "tile"
+    are words, "contianers" and "consignes" are not."""
+    return bool(_lemmas_of(word))
+
+
+@cache
+def american(word: str) -> str:
+    """The American spelling of a British one ("tyres" → "tires"); any other word as it is."""
+    spelt: str = _breame().get_american_spelling(word)
+    return spelt.lower()
