@@ -28,7 +28,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
 from bosun.understanding.audit import Verdict, content, flagged
-from bosun.understanding.inflections import american, in_dictionary, stem
+from bosun.understanding.inflections import american, forms, in_dictionary
 from bosun.understanding.meaning import Ambiguity, Meaning
 from bosun.understanding.names import normalize
 from bosun.understanding.tagger import Span
@@ -141,10 +141,17 @@ class Words:
         )
         best = near[0][1] if near else 0.0
         alike = [(w, s) for w, s, _ in near if best - s <= self.margin / 100.0]
-        # forms of one word are one option, in the form most like the word: "consignes" is a
-        # typo of "consignees", not also of "consignee"
-        lemmas = {stem(w): (w, s) for w, s in reversed(alike)}
-        return tuple((w, "typo", 100.0 * s) for w, s in alike if lemmas[stem(w)][0] == w)
+        return tuple((w, "typo", 100.0 * s) for w, s in _one_form_each(alike))
+
+
+def _one_form_each(alike: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """Forms of one word are one option, in the form most like the typo (the first): "consignes" is
+    a typo of "consignees", not also of "consignee"."""
+    kept: list[tuple[str, float]] = []
+    for word, similarity in alike:
+        if not any(word in forms(other) for other, _ in kept):
+            kept.append((word, similarity))
+    return kept
 
 
 @dataclass(frozen=True)
