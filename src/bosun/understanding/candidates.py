@@ -59,14 +59,14 @@ class Variant:
     repairs: tuple[Repair, ...] = ()
 
     def with_repair(self, repair: Repair) -> Variant:
-        repairs = tuple(sorted((*self.repairs, repair), key=lambda r: r.start))
-        return Variant(self.text, repairs)
+        """The variant with one more repair, the last of its `repairs`."""
+        return Variant(self.text, (*self.repairs, repair))
 
     @property
     def spelt(self) -> str:
-        """The text with each repair written in (from the last, so that offsets hold)."""
+        """The text with each repair written in (the rightmost first, so that offsets hold)."""
         text = self.text
-        for repair in reversed(self.repairs):
+        for repair in sorted(self.repairs, key=lambda r: r.start, reverse=True):
             text = text[: repair.start] + repair.read + text[repair.end :]
         return text
 
