@@ -214,6 +214,45 @@ def test_ambiguous_name_asks_back(data_dir: Path) -> None:
     assert answer["clarification"]["options"] == ["ACME CORP LLC", "ACME CORPORATION"]
 
 
+def test_a_typo_on_a_field_word_is_read_and_said(data_dir: Path) -> None:
+    """ "consignes" is no word of English: read as the closest word of the catalog, and said."""
+    answer = ask(data_dir, "top consignes by TEU in 2025")
+    assert answer["status"] == "done" and answer["not_understood"] == []
+    (result,) = answer["results"]
+    assert result["columns"][:2] == ["consignee_name", "TEU"] and len(result["rows"]) == 10
+    assert (
+        "“consignes” read as “consignees” (the closest word known, 90 % alike)"
+        in answer["assumptions"]
+    )
+
+
+def test_a_british_spelling_and_a_singular_value_are_read(data_dir: Path) -> None:
+    """ "tyre" is the commodity stored as "tires": spelt the American way, then found by its
+    lemma."""
+    answer = ask(data_dir, "how many tyre shipments arrived in 2025")
+    assert answer["status"] == "done" and answer["not_understood"] == []
+    assert '"commodity": "tires"' in json.dumps(answer["results"][0]["query"])
+    assert "“tyre” read as “tire” (American spelling)" in answer["assumptions"]
+    singular = ask(data_dir, "how many tire shipments arrived in 2025")
+    assert singular["results"][0]["rows"] == answer["results"][0]["rows"]
+    assert singular["not_understood"] == []
+
+
+def test_a_typo_two_words_explain_alike_is_asked_back(data_dir: Path) -> None:
+    answer = ask(data_dir, "which shipments were brught into Savannah in 2025")
+    assert answer["status"] == "needs_clarification" and answer["results"] == []
+    assert answer["clarification"]["options"] == ["bought", "brought"]
+    picked = ask(data_dir, "brought", "--thread", answer["thread_id"])
+    assert picked["status"] == "done" and picked["not_understood"] == []
+    assert '"port_of_unlading": "SAVANNAH"' in json.dumps(picked["results"][0]["query"])
+
+
+def test_an_english_word_is_never_read_as_a_catalog_word(data_dir: Path) -> None:
+    answer = ask(data_dir, "how many tile shipments arrived in 2025")
+    assert answer["not_understood"] == ["tile"]
+    assert not any("read as “tires”" in a for a in answer["assumptions"])
+
+
 def test_unknown_name_is_named_and_nothing_is_shown(data_dir: Path) -> None:
     answer = ask(data_dir, "Show shipments from Foobar Industries")
     assert answer["results"] == []

@@ -27,6 +27,9 @@ CARRY_MEANING = {
     ("function_words", "an"),  # "with an eta" (presence.py)
     ("function_words", "no"),
     ("function_words", "without"),
+    # "shippers from Japan" (the lading country) is not "shippers Japan" (shippers based in Japan):
+    # shown once the typo of para-m-typo-14 ("shipers") is read (understanding/candidates.py)
+    ("function_words", "from"),
 }
 
 

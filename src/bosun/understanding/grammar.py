@@ -172,6 +172,8 @@ class Phrases(_Data):
     since: str
     until: str
     dated: str
+    # how a word read as another is said: kind of repair → template (candidates.py)
+    repaired: dict[str, str] = {}
 
 
 class Clock(_Data):

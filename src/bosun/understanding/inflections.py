@@ -26,6 +26,15 @@ _SHORTEST = 3  # "as" is not a plural of "a", nor "is" of "i"
 
 
 @cache
+def _breame() -> ModuleType:
+    """breame's British → American spelling table (about 1,700 words: "tyre" → "tire", "harbour" →
+    "harbor"), imported at the first unknown word. Chosen over `eng` (a table built for source
+    code, without "tyre" or "harbour") and over fuzzy matching alone ("tyre" is one edit from
+    "tire", but four letters are too few to fuzz safely); it is plain data, stable since 2021."""
+    return importlib.import_module("breame.spelling")
+
+
+@cache
 def _lemminflect() -> ModuleType:
     """lemminflect, imported at the first word read: it brings numpy, which a command that reads
     no question (`bosun --help`, `catalog show`) need not load."""
@@ -158,12 +167,21 @@ def _oov(adjective: str, tag: str) -> tuple[str, ...]:
 
 
 def plural(phrase: str) -> str:
-    """The phrase as a plural noun: its last word, or the word before its "of" ("carrier" →
-    "carriers", "port of lading" → "ports of lading")."""
-    noun, of, rest = phrase.partition(" of ")
-    head, _, last = noun.rpartition(" ")
-    prefix = f"{head} " if head else ""
-    if not _inflectable(last):
-        return phrase
-    found = _inflections_of(last, "NOUN").get("NNS") or _inflections_oov(last, "NOUN").get("NNS")
-    return prefix + (found[0] if found else last) + of + rest
+    """The phrase with its head word as a plural noun ("carrier" → "carriers", "port of lading" →
+    "ports of lading")."""
+    before, head, after = _head(phrase)
+    return before + _noun_plural(head) + after
+
+
+@cache
+def in_dictionary(word: str) -> bool:
+    """Whether lemminflect's dictionary of English knows the lower-case word: "contains" and "tile"
+    are words, "contianers" and "consignes" are not."""
+    return bool(_lemmas_of(word))
+
+
+@cache
+def american(word: str) -> str:
+    """The American spelling of a British one ("tyres" → "tires"); any other word as it is."""
+    spelt: str = _breame().get_american_spelling(word)
+    return spelt.lower()

@@ -98,6 +98,15 @@ class NameIndex:
         """Every name, for fuzzy matching (built once, after the index is filled)."""
         return list(self.names)
 
+    @cached_property
+    def by_lemma(self) -> dict[str, list[str]]:
+        """Each name with its last word as a singular noun → the names so spelt: "tires" and "yoga
+        mat" are found as "tire" and "yoga mat" (built once, after the index is filled)."""
+        lemmas: dict[str, list[str]] = {}
+        for key in self.names:
+            lemmas.setdefault(singular(key), []).append(key)
+        return lemmas
+
     def seen(self) -> NameIndex:
         """The names the current caller may read: this index itself outside a caller's request,
         else its copy without the names the cluster hides from them (kept per caller)."""
@@ -307,7 +316,7 @@ def _match(
     key = normalize(phrase)
     if not key or key in skip:
         return None
-    key = key if key in index.names else _singular(key, index)
+    key = key if key in index.names else _inflected(key, index)
     if key in index.names:
         ordinary = common is None or key in common
         if len(key) <= 3 and ordinary and not re.sub(r"['’]s\b", "", phrase).isupper():
@@ -333,11 +342,11 @@ def _match(
     return fuzzy
 
 
-def _singular(key: str, index: NameIndex) -> str:
-    """ "yoga mats" names what "yoga mat" names, "chef knives" what "chef knife" does, when the
-    plural names nothing itself."""
-    single = singular(key)
-    return single if single in index.names else key
+def _inflected(key: str, index: NameIndex) -> str:
+    """The name `key` says in another inflection of its last word, when it names nothing as said:
+    "yoga mats" names what "yoga mat" names, "tire" what "tires" does (one name only)."""
+    named = index.by_lemma.get(singular(key), [])
+    return named[0] if len(named) == 1 else key
 
 
 def _fuzzy(key: str, index: NameIndex) -> Hit | None:

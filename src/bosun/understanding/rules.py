@@ -17,6 +17,7 @@ from functools import cached_property
 from bosun.catalog import Catalog
 from bosun.catalog.schema import EntitySpec
 from bosun.understanding.audit import Audit
+from bosun.understanding.candidates import Reader, Words, best_reading
 from bosun.understanding.compose import Composer, add_value, compose, unanswerable, unused
 from bosun.understanding.continuation import Continuation
 from bosun.understanding.goals import definition, fields_asked, split
@@ -142,8 +143,22 @@ class RulesUnderstanding:
         if key not in self._seen:
             if len(self._seen) >= 64:
                 self._seen.clear()
-            self._seen[key] = self._analyze(text, today)
+            spans = self.spans(text, today)
+            reader = Reader(
+                read=lambda variant: self._analyze(variant, today),
+                judge=lambda meaning: self.audit.verdict(meaning, today),
+                tag=lambda variant: self.spans(variant, today),
+                said=self.grammar.phrases.repaired,
+            )
+            self._seen[key] = best_reading(text, spans, self.repairs, reader)
         return self._seen[key].model_copy(deep=True)
+
+    @cached_property
+    def repairs(self) -> Words:
+        """The words an unknown word may be a typo of: the grammar's, the catalog's, the names'."""
+        index = self.index
+        known = [*self.lexicon.phrases, *index.tokens]
+        return Words.of(known, index.fuzzy_min_score, index.ambiguity_margin)
 
     @cached_property
     def audit(self) -> Audit:
