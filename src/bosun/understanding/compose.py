@@ -1006,8 +1006,12 @@ def _rank(
         target.used = True
     elif not (meaning.group_by or meaning.interval) and _nothing_ranked(adjective, records):
         return False
-    if not meaning.group_by and adjective is not None and adjective[0] == "field":
-        # "the heaviest shipments"
+    if (
+        not (meaning.group_by or meaning.interval)
+        and adjective is not None
+        and adjective[0] == "field"
+    ):
+        # "the heaviest shipments"; "the slowest month" ranks months by a measure
         meaning.sort.append((adjective[1], "desc" if direction > 0 else "asc"))
     elif adjective is not None:
         ranked = c.adjective_measure(adjective)
