@@ -481,7 +481,8 @@ def top_each(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     if meaning.top_n is None:
         return
     _group_of_values(spans, c, meaning)
-    nested = within.nested_periods(spans, c.grammar.steps.within)
+    words = c.grammar.steps
+    nested = within.nested_periods(spans, [*words.within, *words.holding])
     if nested is not None and not (meaning.group_by or c.per_group):
         meaning.interval = nested.ranked
         _ranked_inside(
