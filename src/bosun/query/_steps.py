@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
+from operator import itemgetter
 from typing import Any
 
 from bosun.catalog import Catalog
@@ -294,14 +295,16 @@ def _nested_rows(
     assert step.within is not None and meaning.interval is not None
     held: dict[date, Rows] = {}
     for bucket in result["t"]["buckets"]:
-        row = [bucket["key_as_string"], *values(bucket)]
-        if row[1] is not None and whole_period(row[0], meaning, dates):
-            start = date.fromisoformat(row[0][:10])
-            held.setdefault(holder_start(start, meaning.interval, step.within), []).append(row)
+        first_day, cells = bucket["key_as_string"], values(bucket)
+        if cells[0] is None or not whole_period(first_day, meaning, dates):
+            continue
+        holder = holder_start(date.fromisoformat(first_day[:10]), meaning.interval, step.within)
+        held.setdefault(holder, []).append([first_day, *cells])
+    first_figure = itemgetter(1)  # the cell after the period's first day
     rows = [
         [period_name(holder, step.within), *row]
         for holder, periods in sorted(held.items())
-        for row in sorted(periods, key=lambda r: r[1], reverse=step.order == "desc")[: step.n]
+        for row in sorted(periods, key=first_figure, reverse=step.order == "desc")[: step.n]
     ]
     return [_key(step.within), PERIOD, *_measures.columns(meaning.measures)], rows
 
