@@ -482,6 +482,9 @@ def top_each(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         return
     _group_of_values(spans, c, meaning)
     words = c.grammar.steps
+    if meaning.sort and meaning.interval and not meaning.group_by:
+        _records_in_each_period(spans, c, meaning)
+        return
     nested = within.nested_periods(spans, [*words.within, *words.holding])
     if nested is not None and not (meaning.group_by or c.per_group):
         meaning.interval = nested.ranked
@@ -500,6 +503,18 @@ def top_each(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         n=meaning.top_n, order=meaning.order, outer="period" if outer == "period" else "group"
     )
     _ranked_inside(step, c, meaning)
+
+
+def _records_in_each_period(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "the heaviest shipment each month": records ranked inside each period, which no step says.
+    The period is flagged, and the records ranked over the rest, rather than periods ranked by a
+    count."""
+    words = c.grammar.steps
+    said = within.scoped_period(spans, [*words.within, *words.holding])
+    if not said:
+        return
+    c.said.append(" ".join(span.text for span in said))
+    meaning.interval = None
 
 
 def _ranked_inside(step: TopEach, c: Composer, meaning: Meaning) -> None:

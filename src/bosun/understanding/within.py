@@ -58,6 +58,19 @@ def nested_periods(spans: list[Span], within_words: Collection[str]) -> Nested |
     return Nested(ranked=ranked, holder=holder, said=said)
 
 
+def scoped_period(spans: list[Span], within_words: Collection[str]) -> list[Span]:
+    """The words of the first period said with a within word ("each month", "per" + "week"), or
+    none.
+
+        "the heaviest shipment each month" → [each month]
+    """
+    for i in range(len(spans)):
+        unit, said = _period_at(spans, i, within_words)
+        if unit is not None and said:
+            return said
+    return []
+
+
 def _period_at(
     spans: list[Span], i: int, within_words: Collection[str]
 ) -> tuple[Interval | None, list[Span]]:
