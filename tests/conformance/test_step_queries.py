@@ -28,6 +28,8 @@ QUESTIONS = {
     "top-each-terms": "top 3 shippers for each port",
     "top-each-periods": "busiest month per carrier",  # date_histogram in terms, bucket_sort size n
     "top-each-outer-period": "top 2 carriers each month this year",  # terms inside each period
+    # a date_histogram whose weeks are ranked inside each quarter by the compiler
+    "top-each-nested-periods": "the quietest week in each quarter of 2025",
     "running": "running total of TEU by month in 2025",  # cumulative_sum on a metric
     # cumulative_sum on _count, per group
     "running-grouped": "cumulative shipments by carrier by quarter",

@@ -33,6 +33,26 @@ WRONG = {
         {"group_by": ["shipper_name"]},
         "a top N within each group needs two groupings",
     ),
+    "periods-within-a-period-no-finer": Wrong(
+        "the quietest week in each quarter",
+        {
+            "measures": [COUNT],
+            "interval": "week",
+            "steps": [{"kind": "top_each", "n": 1, "order": "asc", "within": "quarter"}],
+        },
+        {"interval": "year"},
+        "a top N within each quarter needs a finer interval",
+    ),
+    "periods-within-a-period-and-a-group": Wrong(
+        "the quietest week in each quarter",
+        {
+            "measures": [COUNT],
+            "interval": "week",
+            "steps": [{"kind": "top_each", "n": 1, "order": "asc", "within": "quarter"}],
+        },
+        {"group_by": ["carrier_name"]},
+        "a top N of periods within each coarser period groups nothing else",
+    ),
     "a-running-total-without-periods": Wrong(
         "running total of TEU by month",
         {"measures": [TEU], "interval": "month", "steps": [{"kind": "running"}]},

@@ -16,7 +16,7 @@ from bosun.answers.choices import option_words
 from bosun.answers.grammar import Assumed, writing
 from bosun.catalog import Catalog
 from bosun.understanding import Ambiguity, Meaning
-from bosun.understanding.meaning import Link
+from bosun.understanding.meaning import Link, TopEach
 from bosun.understanding.phrases import condition_words, date_span
 
 _YEAR = re.compile(r"\b\d{4}\b")
@@ -34,9 +34,24 @@ def assumptions(
     if not any(a.kind == "field" and meaning.time and a.term == meaning.time.text for a in fresh):
         assumed += _dates(meaning)
     assumed += measures.notes(meaning, engine_kind)
-    if meaning.interval not in (None, "day") and meaning.top_n and not meaning.group_by:
+    if meaning.interval not in (None, "day") and _ranks_periods(meaning):
         assumed.append(_words().whole_periods.format(interval=meaning.interval))
+    assumed += _weeks_held(meaning)
     return assumed
+
+
+def _ranks_periods(meaning: Meaning) -> bool:
+    """The periods themselves are ranked: over everything, or inside each coarser period."""
+    nested = any(isinstance(step, TopEach) and step.within for step in meaning.steps)
+    return nested or bool(meaning.top_n and not meaning.group_by)
+
+
+def _weeks_held(meaning: Meaning) -> list[str]:
+    """Weeks ranked inside months, quarters or years: which one holds a week across two."""
+    holders = [step.within for step in meaning.steps if isinstance(step, TopEach) and step.within]
+    if meaning.interval != "week" or not holders:
+        return []
+    return [_words().week_held.format(holder=holders[0])]
 
 
 def _assumed(ambiguity: Ambiguity, meaning: Meaning, catalog: Catalog) -> str:

@@ -191,6 +191,7 @@ class Measures(_Data):
 
 class Assumed(_Data):
     whole_periods: str
+    week_held: str
     read_as: str
     either: str
     dates_read_as: str

@@ -104,12 +104,18 @@ def step_words(step: Step, meaning: Meaning, catalog: Catalog) -> str:
 
 
 def _top_each_words(step: TopEach, meaning: Meaning, catalog: Catalog) -> str:
+    side = writing().shared.sides[step.order]
+    if step.within is not None:  # "the bottom 1 week within each quarter"
+        return (
+            _words()
+            .steps["top_each"]
+            .format(side=side, n=step.n, inner=meaning.interval, outer=step.within)
+        )
     names = [field_name(name, catalog) for name in meaning.group_by]
     periods = [meaning.interval or "period"]
     inner, outer = (
         (names[0], periods[0]) if step.outer == "period" else ([*names[1:], *periods][0], names[0])
     )
-    side = writing().shared.sides[step.order]
     return _words().steps["top_each"].format(side=side, n=step.n, inner=inner, outer=outer)
 
 

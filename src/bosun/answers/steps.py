@@ -168,7 +168,7 @@ def _top_each(meaning: Meaning, table: Table, step: TopEach, over: str) -> str:
     return words.top_each.format(
         side=writing().shared.sides[step.order],
         n=step.n,
-        inner=inside.name.replace("_", " "),
+        inner=meaning.interval if inside.role == "period" else inside.name.replace("_", " "),
         measure=measure_words(meaning.measures[0]),
         within=within,
         among=_in_all(len(outer), over),

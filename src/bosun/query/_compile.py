@@ -157,7 +157,7 @@ def table(
         return _measures.cells(meaning.measures, bucket, wholes)
 
     if meaning.steps:
-        return _steps.table(meaning, response, values)
+        return _steps.table(meaning, response, values, dates)
     if meaning.group_by:
         return _grouped(meaning, aggs, values)
     if meaning.interval:

@@ -56,6 +56,23 @@ def period_end(start: date, interval: str) -> date:
     return date(start.year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
 
 
+def holder_start(start: date, interval: str, holder: str) -> date:
+    """The first day of the coarser `holder` period that holds the period beginning on `start`. A
+    week is held by the period of its Thursday, where most of its days are (ISO 8601's rule for the
+    year of a week): the week of Mon 29 Dec 2025 is in Q1 2026.
+
+        holder_start(date(2025, 6, 30), "week", "quarter") → 2025-07-01
+        holder_start(date(2025, 8, 1), "month", "year")    → 2025-01-01
+    """
+    day = start + timedelta(days=3) if interval == "week" else start
+    if holder == "week":
+        return day - timedelta(days=day.weekday())
+    if holder == "day":
+        return day
+    months = {"month": 1, "quarter": 3, "year": 12}[holder]
+    return date(day.year, (day.month - 1) // months * months + 1, 1)
+
+
 def periods_between(start: date, end: date, interval: str) -> int:
     """How many calendar periods the days start…end touch (31 days in May; 24 weeks touched by Jan 1
     – Jun 15)."""

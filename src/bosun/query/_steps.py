@@ -3,7 +3,7 @@ reads (issue 23).
 
     Threshold  → `bucket_selector` in the grouping (a vetted script built from numbers only)
     TopEach    → nested `terms` whose inner size is n, ordered by the measure; periods ranked by
-    `bucket_sort`
+    `bucket_sort`; periods inside coarser periods, a date_histogram ranked here
     Running    → `cumulative_sum` in the date_histogram
     Change     → `derivative` in the date_histogram (a percentage is the change over the period
     before)
@@ -16,11 +16,14 @@ The compiler calls `aggs` and `table` with the metrics and the value reader it b
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
+from operator import itemgetter
 from typing import Any
 
 from bosun.catalog import Catalog
 from bosun.errors import UnsupportedQuery
 from bosun.query import _measures
+from bosun.query._periods import holder_start, whole_period
 from bosun.query.table import PERIOD, Column, Table
 from bosun.understanding import Meaning
 from bosun.understanding.meaning import (
@@ -32,6 +35,7 @@ from bosun.understanding.meaning import (
     Threshold,
     TopEach,
 )
+from bosun.understanding.periodnames import period_name
 
 # every group of a threshold or a top N within groups is seen: terms size, said when exceeded
 GROUP_CAP = 1000
@@ -151,6 +155,8 @@ def _top_each(
     meaning: Meaning, catalog: Catalog, metrics: dict[str, Any], step: TopEach
 ) -> dict[str, Any]:
     ranked = _order(meaning, step.order)
+    if step.within is not None:  # every period measured; ranked in each coarser one by `table`
+        return {"t": _histogram(meaning, catalog, metrics)}
     if step.outer == "period":
         inner_terms = {"field": meaning.group_by[0], "size": step.n, "order": ranked}
         inner = {"g": {"terms": inner_terms, **({"aggs": metrics} if metrics else {})}}
@@ -210,11 +216,19 @@ def overall(meaning: Meaning, response: dict[str, Any]) -> float | None:
 Rows = list[list[Any]]
 
 
-def table(meaning: Meaning, response: dict[str, Any], values: Values) -> Table:
-    """A step's answer: groups or periods with their figures, in the order computed."""
+def table(
+    meaning: Meaning,
+    response: dict[str, Any],
+    values: Values,
+    dates: tuple[date | None, date | None] = (None, None),
+) -> Table:
+    """A step's answer: groups or periods with their figures, in the order computed; `dates`, the
+    records' first and last, keep periods the data cuts short out of a ranking."""
     step = meaning.steps[0]
     result = response.get("aggregations", {})
-    if isinstance(step, PerPeriod):
+    if isinstance(step, TopEach) and step.within is not None:
+        columns, rows = _nested_rows(meaning, result, step, values, dates)
+    elif isinstance(step, PerPeriod):
         columns, rows = _per_period_rows(meaning, result, step)
     elif isinstance(step, PerGroup):
         columns, rows = _per_group_rows(meaning, result)
@@ -277,6 +291,36 @@ def _top_each_rows(
         for b in g["t"]["buckets"]
     ]
     return [*_keys(meaning), PERIOD, *figures], rows
+
+
+def _nested_rows(
+    meaning: Meaning,
+    result: dict[str, Any],
+    step: TopEach,
+    values: Values,
+    dates: tuple[date | None, date | None],
+) -> tuple[list[Column], Rows]:
+    """The top n periods inside each coarser period ("the quietest week in each quarter"): the
+    coarser period in words, then each of its top n with its figures, the earlier first in a tie.
+
+    A date histogram cannot be ranked inside a coarser period in the DSL both engines speak, so its
+    periods (all of them) are ranked here; a period the dates asked or the data cut short is left
+    out, as it would rank as the quietest for want of days."""
+    assert step.within is not None and meaning.interval is not None
+    held: dict[date, Rows] = {}
+    for bucket in result["t"]["buckets"]:
+        first_day, cells = bucket["key_as_string"], values(bucket)
+        if cells[0] is None or not whole_period(first_day, meaning, dates):
+            continue
+        holder = holder_start(date.fromisoformat(first_day[:10]), meaning.interval, step.within)
+        held.setdefault(holder, []).append([first_day, *cells])
+    first_figure = itemgetter(1)  # the cell after the period's first day
+    rows = [
+        [period_name(holder, step.within), *row]
+        for holder, periods in sorted(held.items())
+        for row in sorted(periods, key=first_figure, reverse=step.order == "desc")[: step.n]
+    ]
+    return [_key(step.within), PERIOD, *_measures.columns(meaning.measures)], rows
 
 
 def _period_rows(

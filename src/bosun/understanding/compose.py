@@ -1021,7 +1021,8 @@ def _rank(
         target.used = True
     elif not (meaning.group_by or meaning.interval) and _nothing_ranked(adjective, records):
         return False
-    if not meaning.group_by and adjective is not None and adjective[0] == "field":
+    sorts_records = records or not meaning.interval  # "the slowest month" ranks months
+    if not meaning.group_by and sorts_records and adjective is not None and adjective[0] == "field":
         # "the heaviest shipments"
         meaning.sort.append((adjective[1], "desc" if direction > 0 else "asc"))
     elif adjective is not None:

@@ -60,6 +60,8 @@ class StepWords(_Data):
     percent: list[str]
     previous: list[str]
     within: list[str]
+    # a coarser period after one of these holds a ranked period too ("the busiest week by quarter")
+    holding: list[str]
     # said when "average monthly <field>" averages the period totals of a field's sum
     per_period_read: str
     over_groups: list[str]

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from bosun.understanding import within
 from bosun.understanding.bounds import (
     Reader,
     field_of_unit,
@@ -43,6 +44,7 @@ class Composer(Reader, Protocol):
     module)."""
 
     per_group: tuple[str, Span] | None
+    said: list[str]
 
     def dimension(self, span: Span, meaning: Meaning | None = None) -> str | None: ...
 
@@ -478,18 +480,64 @@ def top_each(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     with "each" holds the groups."""
     if meaning.top_n is None:
         return
+    _group_of_values(spans, c, meaning)
+    words = c.grammar.steps
+    if meaning.sort and meaning.interval and not meaning.group_by:
+        _records_in_each_period(spans, c, meaning)
+        return
+    nested = within.nested_periods(spans, [*words.within, *words.holding])
+    if nested is not None and not (meaning.group_by or c.per_group):
+        meaning.interval = nested.ranked
+        _ranked_inside(
+            TopEach(n=meaning.top_n, order=meaning.order, within=nested.holder), c, meaning
+        )
+        return
     outer = _outer(spans, c, meaning)
     if outer is None:
         return
+    if nested is not None:  # "the busiest week per carrier in each quarter": one scope too many
+        c.said.append(" ".join(span.text for span in nested.said))
     if outer != "period" and c.per_group is not None:
         meaning.group_by = [outer, *(g for g in meaning.group_by if g != outer)]
     step = TopEach(
         n=meaning.top_n, order=meaning.order, outer="period" if outer == "period" else "group"
     )
+    _ranked_inside(step, c, meaning)
+
+
+def _records_in_each_period(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "the heaviest shipment each month": records ranked inside each period, which no step says.
+    The period is flagged, and the records ranked over the rest, rather than periods ranked by a
+    count."""
+    words = c.grammar.steps
+    said = within.scoped_period(spans, [*words.within, *words.holding])
+    if not said:
+        return
+    c.said.append(" ".join(span.text for span in said))
+    meaning.interval = None
+
+
+def _ranked_inside(step: TopEach, c: Composer, meaning: Meaning) -> None:
+    """The ranking becomes the step: no top N over everything, and a measure to rank by."""
     meaning.top_n = None
     if not meaning.measures:
         meaning.measures = [c.default_measure()]
     settle(meaning, [Claim(step, [])])
+
+
+def _group_of_values(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "at every east coast port", "for each kitchen product": the noun the values narrow groups,
+    and holds the ranking, as "for each port" does."""
+    if c.per_group is not None:
+        return
+    found = within.value_group(spans, c.grammar.steps.within, c.dimension)
+    if found is None:
+        return
+    field_, said = found
+    meaning.group_by = [field_, *(g for g in meaning.group_by if g != field_)]
+    c.per_group = (field_, said[0])
+    for span in said:
+        span.used = True
 
 
 def _outer(spans: list[Span], c: Composer, meaning: Meaning) -> str | None:

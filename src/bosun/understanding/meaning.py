@@ -11,6 +11,8 @@ from pydantic import BaseModel, Field
 IntentType = Literal["search", "aggregation"]
 Agg = Literal["count", "sum", "avg", "min", "max", "cardinality", "percentile"]
 Interval = Literal["day", "week", "month", "quarter", "year"]
+# the calendar's periods from the finest to the coarsest: a period is ranked inside a coarser one
+INTERVALS: tuple[Interval, ...] = ("day", "week", "month", "quarter", "year")
 Resolution = Literal["exact", "alias", "code", "partial", "fuzzy", "vector", "value"]
 # The most groups or records a ranking asks for: "top 10^23 carriers" is read as the top 10,000 and
 # said so. The same as the default bucket cap of the guardrails, so a bounded ranking still runs.
@@ -143,7 +145,9 @@ class TopEach(BaseModel):
     TopEach(n=3) with group_by [port_of_unlading, shipper_name]; "busiest month per carrier" is
     TopEach(n=1) with group_by [carrier_name] and interval month. `outer` says which grouping holds
     the groups ranked within: "top carrier each month" is TopEach(n=1, outer="period") with group_by
-    [carrier_name] and interval month."""
+    [carrier_name] and interval month. `within` is a coarser period holding the periods ranked, with
+    nothing grouped: "the quietest week in each quarter" is TopEach(n=1, order="asc",
+    within="quarter") with interval week."""
 
     kind: Literal["top_each"] = "top_each"
     n: int = Field(ge=1)
@@ -152,6 +156,9 @@ class TopEach(BaseModel):
         "group",
         description="the first group_by (group) or the interval "
         "(period) holds the groups whose top n are kept",
+    )
+    within: Interval | None = Field(
+        None, description="a coarser period than the interval, whose periods are ranked in each"
     )
 
 

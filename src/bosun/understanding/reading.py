@@ -20,9 +20,11 @@ from bosun.understanding.compared import compared_problems
 from bosun.understanding.levels import catalog_sums, summed_level
 from bosun.understanding.links import link_problems, listing_problems
 from bosun.understanding.meaning import (
+    INTERVALS,
     Change,
     HasAll,
     HasNone,
+    Interval,
     Meaning,
     Measure,
     PerGroup,
@@ -201,6 +203,8 @@ def _step_problem(step: Step, meaning: Meaning) -> str | None:
     run over (set logic's needs are in compared_problems)."""
     if isinstance(step, Threshold) and step.measure >= len(meaning.measures):
         return f"a threshold on measure {step.measure}, which the meaning does not have"
+    if isinstance(step, TopEach) and step.within is not None:
+        return _nested_problem(step.within, meaning)
     if isinstance(step, TopEach) and len(meaning.group_by) + (meaning.interval is not None) < 2:
         return "a top N within each group needs two groupings (fields, or a field and an interval)"
     if isinstance(step, TopEach) and step.outer == "period" and meaning.interval is None:
@@ -213,6 +217,16 @@ def _step_problem(step: Step, meaning: Meaning) -> str | None:
         meaning.measures or meaning.periods
     ):
         return f"a {step.kind} step needs a measure"
+    return None
+
+
+def _nested_problem(holder: Interval, meaning: Meaning) -> str | None:
+    """Periods ranked inside a coarser period ("the quietest week in each quarter") need a finer
+    interval than the holder, and nothing grouped."""
+    if meaning.group_by:
+        return "a top N of periods within each coarser period groups nothing else"
+    if meaning.interval is None or INTERVALS.index(meaning.interval) >= INTERVALS.index(holder):
+        return f"a top N within each {holder} needs a finer interval"
     return None
 
 

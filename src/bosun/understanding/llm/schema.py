@@ -171,11 +171,13 @@ class ModelGoal(BaseModel):
         default_factory=list,
         description="what is done with the groups and periods once "
         "measured, in order: a threshold on a group's measure (by its position in measures), "
-        "the top n within each group, a running total, a change over the periods (from each "
-        "interval to the next, or from the first period compared to the last), an average "
-        "per period, has_all / has_none (groups having every / none of some values: 'vessels "
-        "that called at both A and B'), difference (two values of a field side by side and the "
-        "first's figure minus the second's: 'difference between A and B by month')",
+        "the top n within each group (or of the periods within each coarser period: "
+        "'the quietest week in each quarter'), a running total, a change over the periods "
+        "(from each interval to the next, or from the first period compared to the last), "
+        "an average per period, has_all / has_none (groups having every / none of some "
+        "values: 'vessels that called at both A and B'), difference (two values of a field side "
+        "by side and the first's figure minus the second's: 'difference between A and B by "
+        "month')",
     )
 
 
