@@ -17,6 +17,7 @@ from bosun.catalog import Catalog
 from bosun.catalog.schema import FieldSpec
 from bosun.understanding import (
     baselines,
+    degrees,
     group_steps,
     having,
     heads,
@@ -745,6 +746,8 @@ def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | 
     ranks_groups = following is not None and c.dimension(spans[following]) is not None
     if (grouped or ranks_groups) and spans[j].has("rank"):
         return None  # "which carrier moved the most TEU": a ranking, read by `ranking`
+    if grouped and degrees.ranks_named_groups(spans, j, c):
+        return None  # "carriers that had the slowest transits": a ranking too
     return j
 
 
@@ -885,6 +888,7 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             _set_count(spans, count, c, meaning, spans[i : i + width])
         elif meaning.top_n is None:
             meaning.top_n = _unnumbered(c, meaning)
+        degrees.average_ranked(spans, i + width, c, meaning)  # "… heaviest on average"
         # "the busiest port for each carrier": a ranking in each group
         group_steps.top_each(spans, c, meaning)
         return
