@@ -33,6 +33,7 @@ from bosun.understanding.bounds import written_unit as _written_unit
 from bosun.understanding.dateparts import date_parts
 from bosun.understanding.following import Following
 from bosun.understanding.grammar import Grammar
+from bosun.understanding.holders import held_by
 from bosun.understanding.inflections import singular
 from bosun.understanding.levels import catalog_sums, is_level, level_totals, running_levels
 from bosun.understanding.meaning import (
@@ -168,9 +169,13 @@ class Composer:
     def dimension(self, span: Span, meaning: Meaning | None = None) -> str | None:
         """The record field a span names as something to group by ("carriers", "port of unlading").
 
-        A word of several fields ("origin country") takes the first, and the choice is said.
+        A word of several fields ("origin country") takes the first, and the choice is said; a word
+        naming only an object ("harbor") the field holding that object.
         """
         fields = [f for f in span.values("field") if self.role(f) == "dimension"]
+        if not fields:
+            held = (held_by(self.catalog, obj) for obj in span.values("object"))
+            fields = [f for f in held if f is not None][:1]
         if (
             len(fields) > 1
             and meaning is not None
