@@ -55,10 +55,11 @@ def averaged(spans: list[Span], after: int) -> Span | None:
 
 
 def average_ranked(spans: list[Span], after: int, c: Composer, meaning: Meaning) -> None:
-    """ "which commodity was heaviest on average": the ranked measure's field, averaged."""
+    """ "which commodity was heaviest on average": the ranked measure's field, averaged; a level
+    is averaged already ("which ships were slowest on average")."""
     said = averaged(spans, after)
     ranked = meaning.measures[0] if meaning.measures else None
-    if said is None or ranked is None or ranked.field is None or ranked.agg != "sum":
+    if said is None or ranked is None or ranked.field is None or ranked.agg not in ("sum", "avg"):
         return
     meaning.measures[0] = c.field_measure(ranked.field, "avg")
     said.used = True
