@@ -17,6 +17,7 @@ from bosun.catalog import Catalog
 from bosun.catalog.schema import FieldSpec
 from bosun.understanding import (
     baselines,
+    degrees,
     group_steps,
     having,
     heads,
@@ -32,6 +33,7 @@ from bosun.understanding.bounds import written_unit as _written_unit
 from bosun.understanding.dateparts import date_parts
 from bosun.understanding.following import Following
 from bosun.understanding.grammar import Grammar
+from bosun.understanding.holders import held_by
 from bosun.understanding.inflections import singular
 from bosun.understanding.levels import catalog_sums, is_level, level_totals, running_levels
 from bosun.understanding.meaning import (
@@ -167,9 +169,13 @@ class Composer:
     def dimension(self, span: Span, meaning: Meaning | None = None) -> str | None:
         """The record field a span names as something to group by ("carriers", "port of unlading").
 
-        A word of several fields ("origin country") takes the first, and the choice is said.
+        A word of several fields ("origin country") takes the first, and the choice is said; a word
+        naming only an object ("harbor") the field holding that object.
         """
         fields = [f for f in span.values("field") if self.role(f) == "dimension"]
+        if not fields:
+            held = (held_by(self.catalog, obj) for obj in span.values("object"))
+            fields = [f for f in held if f is not None][:1]
         if (
             len(fields) > 1
             and meaning is not None
@@ -745,6 +751,8 @@ def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | 
     ranks_groups = following is not None and c.dimension(spans[following]) is not None
     if (grouped or ranks_groups) and spans[j].has("rank"):
         return None  # "which carrier moved the most TEU": a ranking, read by `ranking`
+    if grouped and degrees.ranks_named_groups(spans, j, c):
+        return None  # "carriers that had the slowest transits": a ranking too
     return j
 
 
@@ -885,6 +893,7 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             _set_count(spans, count, c, meaning, spans[i : i + width])
         elif meaning.top_n is None:
             meaning.top_n = _unnumbered(c, meaning)
+        degrees.average_ranked(spans, i + width, c, meaning)  # "… heaviest on average"
         # "the busiest port for each carrier": a ranking in each group
         group_steps.top_each(spans, c, meaning)
         return

@@ -50,7 +50,8 @@ def _ranked_after(spans: list[Span], i: int, c: ComposerView) -> bool:
     for j in range(i + 1, min(len(spans), i + 2 + _MOST_JOINING)):
         if _ranks(spans[j]):
             return not _thing_after(spans, j, c)
-        if not (spans[j].quiet or spans[j].has("backref")):
+        # "categories ranked by the priciest orders": a sorting cue joins too
+        if not (spans[j].quiet or spans[j].has("backref") or spans[j].has("sort_cue")):
             return False
     return False
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bosun.understanding import degrees
 from bosun.understanding.grammar import DifferenceWords
 from bosun.understanding.meaning import Condition, Difference, Meaning
 from bosun.understanding.names import normalize
@@ -192,6 +193,7 @@ def measured(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
     slower than MSC": the average transit days, Maersk's minus MSC's), another stays unread."""
     if not any(isinstance(s, Difference) for s in meaning.steps):
         return
+    _compared_on(spans, c, meaning)
     if not meaning.measures:
         meaning.measures.append(c.default_measure())
     of_measures = {("field", m.field) for m in meaning.measures} | {
@@ -200,3 +202,20 @@ def measured(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
     for span in spans:
         said = {(a[0], a[1]) for a in span.values("adjective") if a[3] == "comparative"}
         span.used = span.used or bool(said & of_measures)
+
+
+def _compared_on(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
+    """ "are Maersk shipments heavier than MSC shipments": with nothing measured but the records
+    counted, the comparative's measure is what the sides differ in ("… on average" is read with
+    it)."""
+    counted = [m.name for m in meaning.measures] == [c.default_measure().name]
+    found = degrees.compared_measure(spans, c) if counted or not meaning.measures else None
+    if found is None:
+        return
+    measure, said = found
+    meaning.measures = [measure]
+    for span in said:
+        span.used = True
+    average = degrees.averaged(spans, 0)
+    if average is not None and measure.agg == "avg":
+        average.used = True
