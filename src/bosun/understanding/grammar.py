@@ -104,6 +104,8 @@ class ReferentWords(_Data):
     lowest: list[str]
     also: list[str]
     never: list[str]
+    instead: list[str]
+    each: list[str]
     said: str
     said_one: str
     said_rest: str

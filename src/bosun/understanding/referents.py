@@ -259,3 +259,39 @@ def listed_among(
             "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions, *said])),
         }
     )
+
+
+def regrouped_among(
+    previous: Meaning,
+    own: Meaning,
+    measures: list[Measure],
+    pointed_at: Referent | None,
+) -> Meaning:
+    """ "give me monthly TEU for each one" after the top 3 carriers by TEU: those carriers, each
+    by month (the turn's period, its measure else the one shown). The last question's filters and
+    dates kept, the turn's own ones replacing those on the same fields."""
+    named = {c.field for c in own.conditions}
+    conditions = [c for c in previous.conditions if c.field not in named] + list(own.conditions)
+    said = [f"“{pointed_at.words}”: {_listed(pointed_at)}"] if pointed_at else []
+    return previous.model_copy(
+        update={
+            "intent_type": "aggregation",
+            "measures": measures,
+            "group_by": previous.group_by[:1],
+            "interval": own.interval,
+            "top_n": None,
+            "order": "desc",
+            "sort": [],
+            "compare": [],
+            "steps": [],
+            "periods": [],
+            "page": 1,
+            "conditions": conditions,
+            "time": own.time or previous.time,
+            "entities": [e for e in previous.entities if e.field not in named] + own.entities,
+            "referent": pointed_at,
+            "lookup": None,
+            "not_understood": own.not_understood,
+            "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions, *said])),
+        }
+    )
