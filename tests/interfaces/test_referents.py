@@ -264,3 +264,32 @@ def test_a_period_and_another_field_after_a_series_are_both_grouped_by(
     )
     assert answer.status == "done"
     assert sorted([r[0], str(r[1])[:10], r[2]] for r in rows(answer)) == sorted(wanted)
+
+
+def test_the_same_stretch_a_year_before_is_set_beside_the_last_one(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    session.ask("TEU into Savannah over the last 30 days", "year")
+    answer = session.ask("versus the same stretch a year before", "year")
+    wanted = sql(
+        gold,
+        "select (select sum(teu) from shipments where port_of_unlading = 'SAVANNAH' and "
+        "arrival_date between '2025-05-17' and '2025-06-15'), (select sum(teu) from shipments "
+        "where port_of_unlading = 'SAVANNAH' and arrival_date between '2026-05-17' and '2026-06-15')",
+    )
+    assert rows(answer)[0][:2] == wanted[0]
+    assert answer.not_understood == []
+
+
+def test_the_stretch_before_that_is_as_long_and_just_before(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    session.ask("Containers into Houston during the past 30 days", "before")
+    answer = session.ask("and the 30 days before that?", "before")
+    wanted = sql(
+        gold,
+        "select sum(container_count) from shipments where port_of_unlading = 'HOUSTON' and "
+        "arrival_date between '2026-04-17' and '2026-05-16'",
+    )
+    assert rows(answer) == wanted
+    assert answer.not_understood == []

@@ -47,6 +47,8 @@ from bosun.understanding.reading import PastTurn, TaggingUnderstanding
 from bosun.understanding.referents import (
     Pointed,
     Ranking,
+    earlier_said,
+    earlier_window,
     kept_among,
     listed_among,
     never_said,
@@ -187,6 +189,10 @@ class Continuation:
                 title,
                 reranked.model_copy(update={"text": title, "not_understood": []}),
             )
+        earlier = self._earlier(reply, previous, today)
+        # "versus the same stretch a year before": the last dates moved back, or both side by side
+        if earlier is not None:
+            return Continued("follow_up", title, earlier.model_copy(update={"text": title}))
         compared = self._compared(reply, previous, today)
         # "how does Tacoma stack up?" after Seattle's TEU: both, side by side
         if compared is not None:
@@ -288,6 +294,46 @@ class Continuation:
                 "lookup": None,
                 "not_understood": own.not_understood,
                 "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions])),
+            }
+        )
+
+    def _earlier(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
+        """ "versus the same stretch a year before", "and the 30 days before that?": the last
+        question over its dates moved back (a year, or their own length), set beside them when the
+        turn compares; None when it also names filters, measures or groupings of its own."""
+        words = self.understanding.grammar.referents
+        found = earlier_said(reply, words)
+        if found is None or previous.time is None or previous.periods:
+            return None
+        cue = _longest_said(reply, [*self.words.compare, *self.understanding.grammar.compare])
+        rest = _without(_without(reply, found[1]), cue)
+        own = self.understanding.analyze(rest, today)
+        if own.conditions or own.group_by or own.interval or own.lookup is not None:
+            return None
+        year = int(found[1]) if found[1].isdigit() else None
+        moved = earlier_window(previous.time, found[0], year)
+        if moved is None:
+            return None
+        unread = [w for w in own.not_understood if not _names_stretch(w, words.stretch)]
+        time_update: dict[str, object] = {"time": moved}
+        if cue is not None:
+            measures = previous.measures or [
+                Composer(self.understanding.catalog, self.understanding.grammar).default_measure()
+            ]
+            time_update = {
+                "time": None,
+                "periods": [moved, previous.time],
+                "interval": None,
+                "measures": measures,
+            }
+        return previous.model_copy(
+            update={
+                **time_update,
+                "intent_type": "aggregation" if cue else previous.intent_type,
+                "sort": [],
+                "page": 1,
+                "lookup": None,
+                "not_understood": unread,
             }
         )
 
@@ -1175,3 +1221,8 @@ def _groups(
     kept = [g for g in previous.group_by if not (own.interval and g in regrouping.parts)]
     group_by = own.group_by or ([] if previous.interval else kept)
     return group_by, own.interval or (None if own.group_by else previous.interval)
+
+
+def _names_stretch(phrase: str, stretch: list[str]) -> bool:
+    """ "the same 90 days": words that only name the dates a turn moves, numbers among them."""
+    return all(w in stretch or w.isdigit() for w in normalize(phrase).split())

@@ -106,6 +106,10 @@ class ReferentWords(_Data):
     never: list[str]
     instead: list[str]
     each: list[str]
+    same: list[str]
+    year_back: list[str]
+    before_that: list[str]
+    stretch: list[str]
     said: str
     said_one: str
     said_rest: str

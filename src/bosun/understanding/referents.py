@@ -20,11 +20,21 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Literal
+
+from dateutil.relativedelta import relativedelta
 
 from bosun.understanding.grammar import ReferentWords, english
 from bosun.understanding.inflections import plural
-from bosun.understanding.meaning import Condition, HasNone, Meaning, Measure, Referent
+from bosun.understanding.meaning import (
+    Condition,
+    HasNone,
+    Meaning,
+    Measure,
+    Referent,
+    TimeFilter,
+)
 from bosun.understanding.names import normalize
 from bosun.understanding.reading import AnswerRows
 
@@ -295,3 +305,59 @@ def regrouped_among(
             "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions, *said])),
         }
     )
+
+
+Earlier = Literal["year", "stretch"]
+
+
+def earlier_said(text: str, words: ReferentWords) -> tuple[Earlier, str] | None:
+    """Whether the turn moves the last dates a year back ("the same stretch a year before", "the
+    same part of 2025") or to the stretch as long just before ("the 30 days before that"), and the
+    words that say it; None when it says neither.
+
+    >>> words = english().referents
+    >>> earlier_said("versus the same stretch a year before", words)
+    ('year', 'a year before')
+    >>> earlier_said("and the 12 months before that?", words)
+    ('stretch', 'before that')
+    >>> earlier_said("and over the same stretch of 2025?", words)
+    ('year', '2025')
+    >>> earlier_said("and in 2025?", words) is None
+    True
+    """
+    padded = f" {normalize(text)} "
+    before = _first_said(padded, words.before_that)
+    if before is not None:
+        return "stretch", before
+    if _first_said(padded, words.same) is None:
+        return None
+    back = _first_said(padded, words.year_back)
+    if back is not None:
+        return "year", back
+    year = next((w for w in padded.split() if len(w) == 4 and w.isdigit()), None)
+    return ("year", year) if year is not None else None
+
+
+def earlier_window(time: TimeFilter, earlier: Earlier, year: int | None) -> TimeFilter | None:
+    """The last dates moved: to `year` (else a year back) on the same days, or to the stretch as
+    long just before them. None for dates open at either end.
+
+    >>> from datetime import date
+    >>> last_30 = TimeFilter(field="d", start=date(2026, 5, 17), end=date(2026, 6, 15), text="")
+    >>> moved = earlier_window(last_30, "stretch", None)
+    >>> moved.start, moved.end
+    (datetime.date(2026, 4, 17), datetime.date(2026, 5, 16))
+    >>> moved = earlier_window(last_30, "year", None)
+    >>> moved.start, moved.end
+    (datetime.date(2025, 5, 17), datetime.date(2025, 6, 15))
+    """
+    if time.start is None or time.end is None:
+        return None
+    if earlier == "stretch":
+        length = time.end - time.start + timedelta(days=1)
+        start, end = time.start - length, time.start - timedelta(days=1)
+    else:
+        back = relativedelta(years=time.start.year - year if year else 1)
+        start, end = time.start - back, time.end - back
+    text = f"{start.isoformat()} to {end.isoformat()}"
+    return time.model_copy(update={"start": start, "end": end, "text": text})
