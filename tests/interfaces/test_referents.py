@@ -213,3 +213,83 @@ def test_them_after_two_lists_is_asked_back(session: Session) -> None:
     answer = session.ask("who is quickest?", "two")
     assert answer.status == "needs_clarification" and not answer.results
     assert answer.clarification is not None and len(answer.clarification.options) == 2
+
+
+def test_a_grouping_said_instead_replaces_the_last_one(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    session.ask("Shipments into Norfolk in 2025 by carrier", "instead")
+    answer = session.ask("now by month instead", "instead")
+    wanted = sql(
+        gold,
+        "select strftime(date_trunc('month', arrival_date), '%Y-%m-%d'), count(*) from shipments "
+        "where port_of_unlading = 'NORFOLK' and arrival_date between '2025-01-01' and '2025-12-31' "
+        "group by 1 order by 1",
+    )
+    assert [[str(r[0])[:10], r[1]] for r in rows(answer)] == wanted
+    assert answer.not_understood == []
+
+
+def test_a_period_for_each_one_splits_the_rows_of_the_last_answer(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    top_3 = (
+        "select carrier_name from shipments where port_of_unlading = 'SAVANNAH' and arrival_date "
+        "between '2025-01-01' and '2025-12-31' group by 1 order by sum(teu) desc limit 3"
+    )
+    session.ask("Top 3 carriers into Savannah by TEU in 2025", "each")
+    answer = session.ask("give me monthly TEU for each one", "each")
+    wanted = sql(
+        gold,
+        "select carrier_name, strftime(date_trunc('month', arrival_date), '%Y-%m-%d'), sum(teu) "
+        "from shipments where port_of_unlading = 'SAVANNAH' and arrival_date between '2025-01-01' "
+        f"and '2025-12-31' and carrier_name in ({top_3}) group by 1, 2",
+    )
+    assert sorted([r[0], str(r[1])[:10], r[2]] for r in rows(answer)) == sorted(wanted)
+    assert any("the 3 carriers of the last answer" in said for said in answer.assumptions)
+    steps = {entry.worker: entry for entry in answer.trace.sub_goals}
+    assert "pointed_rows" in steps["es_query_gen"].inputs
+
+
+def test_a_period_and_another_field_after_a_series_are_both_grouped_by(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    session.ask("Containers into Baltimore by month in 2025", "both")
+    answer = session.ask("by quarter and by container type", "both")
+    wanted = sql(
+        gold,
+        "select container_type, strftime(date_trunc('quarter', arrival_date), '%Y-%m-%d'), "
+        "sum(container_count) from shipments where port_of_unlading = 'BALTIMORE' and "
+        "arrival_date between '2025-01-01' and '2025-12-31' group by 1, 2",
+    )
+    assert answer.status == "done"
+    assert sorted([r[0], str(r[1])[:10], r[2]] for r in rows(answer)) == sorted(wanted)
+
+
+def test_the_same_stretch_a_year_before_is_set_beside_the_last_one(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    session.ask("TEU into Savannah over the last 30 days", "year")
+    answer = session.ask("versus the same stretch a year before", "year")
+    wanted = sql(
+        gold,
+        "select (select sum(teu) from shipments where port_of_unlading = 'SAVANNAH' and "
+        "arrival_date between '2025-05-17' and '2025-06-15'), (select sum(teu) from shipments "
+        "where port_of_unlading = 'SAVANNAH' and arrival_date between '2026-05-17' and '2026-06-15')",
+    )
+    assert rows(answer)[0][:2] == wanted[0]
+    assert answer.not_understood == []
+
+
+def test_the_stretch_before_that_is_as_long_and_just_before(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    session.ask("Containers into Houston during the past 30 days", "before")
+    answer = session.ask("and the 30 days before that?", "before")
+    wanted = sql(
+        gold,
+        "select sum(container_count) from shipments where port_of_unlading = 'HOUSTON' and "
+        "arrival_date between '2026-04-17' and '2026-05-16'",
+    )
+    assert rows(answer) == wanted
+    assert answer.not_understood == []

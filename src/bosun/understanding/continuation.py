@@ -25,6 +25,7 @@ from bosun.understanding.meaning import (
     TOP_N_MOST,
     Ambiguity,
     Condition,
+    Interval,
     Meaning,
     Measure,
     Referent,
@@ -46,12 +47,15 @@ from bosun.understanding.reading import PastTurn, TaggingUnderstanding
 from bosun.understanding.referents import (
     Pointed,
     Ranking,
+    earlier_said,
+    earlier_window,
     kept_among,
     listed_among,
     never_said,
     pointing,
     ranked_among,
     referent,
+    regrouped_among,
     rest_of,
     way_asked,
 )
@@ -185,6 +189,10 @@ class Continuation:
                 title,
                 reranked.model_copy(update={"text": title, "not_understood": []}),
             )
+        earlier = self._earlier(reply, previous, today)
+        # "versus the same stretch a year before": the last dates moved back, or both side by side
+        if earlier is not None:
+            return Continued("follow_up", title, earlier.model_copy(update={"text": title}))
         compared = self._compared(reply, previous, today)
         # "how does Tacoma stack up?" after Seattle's TEU: both, side by side
         if compared is not None:
@@ -197,8 +205,9 @@ class Continuation:
         if paged is not None:  # "page 2", "show all": more of the last list of records
             return paged
         row, phrase = self._pointed(reply, previous, last, today)
-        # "the second one" points back
-        own = self.understanding.analyze(_without(reply, phrase), today)
+        # "the second one" points back; "instead" only says the grouping is replaced
+        instead = said(reply, self.understanding.grammar.referents.instead)
+        own = self.understanding.analyze(_without(_without(reply, phrase), instead), today)
         cued = self._cued(reply, today) or row is not None
         # "top 3", "weekly": of the last one
         alone = self._stands_alone(own) and not self._bare(own, previous)
@@ -288,6 +297,46 @@ class Continuation:
             }
         )
 
+    def _earlier(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
+        """ "versus the same stretch a year before", "and the 30 days before that?": the last
+        question over its dates moved back (a year, or their own length), set beside them when the
+        turn compares; None when it also names filters, measures or groupings of its own."""
+        words = self.understanding.grammar.referents
+        found = earlier_said(reply, words)
+        if found is None or previous.time is None or previous.periods:
+            return None
+        cue = _longest_said(reply, [*self.words.compare, *self.understanding.grammar.compare])
+        rest = _without(_without(reply, found[1]), cue)
+        own = self.understanding.analyze(rest, today)
+        if own.conditions or own.group_by or own.interval or own.lookup is not None:
+            return None
+        year = int(found[1]) if found[1].isdigit() else None
+        moved = earlier_window(previous.time, found[0], year)
+        if moved is None:
+            return None
+        unread = [w for w in own.not_understood if not _names_stretch(w, words.stretch)]
+        time_update: dict[str, object] = {"time": moved}
+        if cue is not None:
+            measures = previous.measures or [
+                Composer(self.understanding.catalog, self.understanding.grammar).default_measure()
+            ]
+            time_update = {
+                "time": None,
+                "periods": [moved, previous.time],
+                "interval": None,
+                "measures": measures,
+            }
+        return previous.model_copy(
+            update={
+                **time_update,
+                "intent_type": "aggregation" if cue else previous.intent_type,
+                "sort": [],
+                "page": 1,
+                "lookup": None,
+                "not_understood": unread,
+            }
+        )
+
     def _periods(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
         """ "how does that compare to last year?", "and year over year?" after a question with one
         period: that period beside the one the reply names, everything else kept."""
@@ -372,6 +421,9 @@ class Continuation:
         if pointed.rest:
             return self._rest(reply, previous, last, pointed, today)
         own = self.understanding.analyze(_without(reply, pointed.said), today)
+        regrouped = self._regrouped_among(reply, own, previous, last, pointed, today)
+        if regrouped is not None:  # "break each of those down by container type"
+            return regrouped
         listed = self._listed_among(reply, own, previous, last, pointed, today)
         if listed is not None:
             return listed
@@ -416,6 +468,40 @@ class Continuation:
         own = own.model_copy(update={"not_understood": unread})
         composer = Composer(self.understanding.catalog, self.understanding.grammar)
         return listed_among(previous, own, pointed_at, others, composer.measure(default))
+
+    def _regrouped_among(
+        self,
+        reply: str,
+        own: Meaning,
+        previous: Meaning,
+        last: PastTurn,
+        pointed: Pointed,
+        today: date,
+    ) -> Meaning | None:
+        """ "monthly TEU for each one", "break each of them down by week": the last answer's
+        groups, each split by the turn's period. Only with an `each` word. Not by another field:
+        the queries group by one field and a period, so "each of those by container type" is read
+        as before (the container types among those groups)."""
+        words = self.understanding.grammar.referents
+        if said(reply, words.each) is None or not previous.group_by:
+            return None
+        others = [f for f in own.group_by if not self._same_rows(f, previous)]
+        if others or own.interval is None or own.top_n or own.steps:
+            return None
+        pointed_at = self._referent(last, previous, pointed)
+        unread = self._unread_among(own, previous, reply, today)
+        own = own.model_copy(update={"not_understood": unread})
+        return regrouped_among(previous, own, self._asked(reply, own, previous), pointed_at)
+
+    def _asked(self, reply: str, own: Meaning, previous: Meaning) -> list[Measure]:
+        """The measures a turn about the last rows asks: those it names, the count when it names
+        the records ("weekly shipments for each one"), else the ones shown."""
+        default = self.understanding.catalog.spec.defaults.measure
+        asked = [m for m in own.measures if m.name != default]
+        records = said(reply, self.understanding.catalog.record.synonyms) is not None
+        if not asked and records:
+            asked = [m for m in own.measures if m.name == default]
+        return asked or previous.measures
 
     def _rest(
         self, reply: str, previous: Meaning, last: PastTurn, pointed: Pointed, today: date
@@ -657,8 +743,10 @@ class Continuation:
                 for n, f in self.understanding.catalog.record.fields.items()
                 if f.derived is not None
             }
+            instead = said(reply, self.understanding.grammar.referents.instead) is not None
+            regrouping = Regrouping(dates, parts, instead)
             return Continued(
-                "follow_up", title, _breakdown(previous, own, title, last, row, dates, parts)
+                "follow_up", title, _breakdown(previous, own, title, last, row, regrouping)
             )
         if said(reply, self.words.more) and not (own.conditions or own.time):
             if previous.intent_type != "search":
@@ -1069,31 +1157,40 @@ def _period(previous: Meaning, start: str, dates: str) -> TimeFilter:
     )
 
 
+@dataclass(frozen=True)
+class Regrouping:
+    """What a breakdown needs besides the meanings: the catalog's default date field, its fields
+    that are parts of a date, and whether the turn said its grouping replaces the last one
+    ("by month instead")."""
+
+    dates: str
+    parts: set[str]
+    instead: bool
+
+
 def _breakdown(
     previous: Meaning,
     own: Meaning,
     title: str,
     last: PastTurn,
     row: Value | None,
-    dates: str,
-    parts: set[str],
+    regrouping: Regrouping,
 ) -> Meaning:
     """ "break that down by carrier (for the top one)": the same question grouped anew; a period
-    ("weekly") replaces a grouping by a date part (`parts`), which it would only split."""
+    ("weekly") replaces a grouping by a date part, which it would only split; "by month instead"
+    replaces the last grouping whatever it was."""
     conditions, time = list(previous.conditions), previous.time
     if row is not None and previous.group_by:
         field = previous.group_by[0]
         conditions = [c for c in conditions if c.field != field]
         conditions.append(Condition(field=field, values=[row], source=title))
     elif row is not None:  # one of the periods: its dates, and no longer by period
-        time = _period(previous, str(row), dates)
+        time = _period(previous, str(row), regrouping.dates)
     measures = previous.measures or own.measures
-    # "weekly" after "by weekday"
-    kept = [g for g in previous.group_by if not (own.interval and g in parts)]
-    group_by = own.group_by or ([] if previous.interval else kept)  # "… by month": the same groups
+    group_by, interval = _groups(previous, own, regrouping)
     assumptions = list(dict.fromkeys([*previous.assumptions, *own.assumptions]))
-    # a series alone stays in time order
-    ranked_on = measures[0].field if measures and group_by else None
+    # a series stays in time order
+    ranked_on = measures[0].field if measures and group_by and not interval else None
     return previous.model_copy(
         update={
             "group_by": group_by,
@@ -1102,7 +1199,7 @@ def _breakdown(
             "time": time,
             "assumptions": assumptions,
             "not_understood": own.not_understood,
-            "interval": own.interval or (None if own.group_by else previous.interval),
+            "interval": interval,
             "top_n": None,
             "measures": measures,
             "intent_type": "aggregation",
@@ -1111,3 +1208,21 @@ def _breakdown(
             "text": title,
         }
     )
+
+
+def _groups(
+    previous: Meaning, own: Meaning, regrouping: Regrouping
+) -> tuple[list[str], Interval | None]:
+    """The fields and the period a breakdown groups by: the turn's alone when it says "instead";
+    else its fields replace the last ones, and its period keeps them ("… by month": the same
+    groups, each by month) but for a grouping by a date part ("weekly" after "by weekday")."""
+    if regrouping.instead:
+        return list(own.group_by), own.interval
+    kept = [g for g in previous.group_by if not (own.interval and g in regrouping.parts)]
+    group_by = own.group_by or ([] if previous.interval else kept)
+    return group_by, own.interval or (None if own.group_by else previous.interval)
+
+
+def _names_stretch(phrase: str, stretch: list[str]) -> bool:
+    """ "the same 90 days": words that only name the dates a turn moves, numbers among them."""
+    return all(w in stretch or w.isdigit() for w in normalize(phrase).split())

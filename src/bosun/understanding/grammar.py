@@ -104,6 +104,12 @@ class ReferentWords(_Data):
     lowest: list[str]
     also: list[str]
     never: list[str]
+    instead: list[str]
+    each: list[str]
+    same: list[str]
+    year_back: list[str]
+    before_that: list[str]
+    stretch: list[str]
     said: str
     said_one: str
     said_rest: str

@@ -20,11 +20,21 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Literal
+
+from dateutil.relativedelta import relativedelta
 
 from bosun.understanding.grammar import ReferentWords, english
 from bosun.understanding.inflections import plural
-from bosun.understanding.meaning import Condition, HasNone, Meaning, Measure, Referent
+from bosun.understanding.meaning import (
+    Condition,
+    HasNone,
+    Meaning,
+    Measure,
+    Referent,
+    TimeFilter,
+)
 from bosun.understanding.names import normalize
 from bosun.understanding.reading import AnswerRows
 
@@ -259,3 +269,95 @@ def listed_among(
             "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions, *said])),
         }
     )
+
+
+def regrouped_among(
+    previous: Meaning,
+    own: Meaning,
+    measures: list[Measure],
+    pointed_at: Referent | None,
+) -> Meaning:
+    """ "give me monthly TEU for each one" after the top 3 carriers by TEU: those carriers, each
+    by month (the turn's period, its measure else the one shown). The last question's filters and
+    dates kept, the turn's own ones replacing those on the same fields."""
+    named = {c.field for c in own.conditions}
+    conditions = [c for c in previous.conditions if c.field not in named] + list(own.conditions)
+    said = [f"“{pointed_at.words}”: {_listed(pointed_at)}"] if pointed_at else []
+    return previous.model_copy(
+        update={
+            "intent_type": "aggregation",
+            "measures": measures,
+            "group_by": previous.group_by[:1],
+            "interval": own.interval,
+            "top_n": None,
+            "order": "desc",
+            "sort": [],
+            "compare": [],
+            "steps": [],
+            "periods": [],
+            "page": 1,
+            "conditions": conditions,
+            "time": own.time or previous.time,
+            "entities": [e for e in previous.entities if e.field not in named] + own.entities,
+            "referent": pointed_at,
+            "lookup": None,
+            "not_understood": own.not_understood,
+            "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions, *said])),
+        }
+    )
+
+
+Earlier = Literal["year", "stretch"]
+
+
+def earlier_said(text: str, words: ReferentWords) -> tuple[Earlier, str] | None:
+    """Whether the turn moves the last dates a year back ("the same stretch a year before", "the
+    same part of 2025") or to the stretch as long just before ("the 30 days before that"), and the
+    words that say it; None when it says neither.
+
+    >>> words = english().referents
+    >>> earlier_said("versus the same stretch a year before", words)
+    ('year', 'a year before')
+    >>> earlier_said("and the 12 months before that?", words)
+    ('stretch', 'before that')
+    >>> earlier_said("and over the same stretch of 2025?", words)
+    ('year', '2025')
+    >>> earlier_said("and in 2025?", words) is None
+    True
+    """
+    padded = f" {normalize(text)} "
+    before = _first_said(padded, words.before_that)
+    if before is not None:
+        return "stretch", before
+    if _first_said(padded, words.same) is None:
+        return None
+    back = _first_said(padded, words.year_back)
+    if back is not None:
+        return "year", back
+    year = next((w for w in padded.split() if len(w) == 4 and w.isdigit()), None)
+    return ("year", year) if year is not None else None
+
+
+def earlier_window(time: TimeFilter, earlier: Earlier, year: int | None) -> TimeFilter | None:
+    """The last dates moved: to `year` (else a year back) on the same days, or to the stretch as
+    long just before them. None for dates open at either end.
+
+    >>> from datetime import date
+    >>> last_30 = TimeFilter(field="d", start=date(2026, 5, 17), end=date(2026, 6, 15), text="")
+    >>> moved = earlier_window(last_30, "stretch", None)
+    >>> moved.start, moved.end
+    (datetime.date(2026, 4, 17), datetime.date(2026, 5, 16))
+    >>> moved = earlier_window(last_30, "year", None)
+    >>> moved.start, moved.end
+    (datetime.date(2025, 5, 17), datetime.date(2025, 6, 15))
+    """
+    if time.start is None or time.end is None:
+        return None
+    if earlier == "stretch":
+        length = time.end - time.start + timedelta(days=1)
+        start, end = time.start - length, time.start - timedelta(days=1)
+    else:
+        back = relativedelta(years=time.start.year - year if year else 1)
+        start, end = time.start - back, time.end - back
+    text = f"{start.isoformat()} to {end.isoformat()}"
+    return time.model_copy(update={"start": start, "end": end, "text": text})
