@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from dateutil.relativedelta import relativedelta
 
@@ -115,32 +115,53 @@ def ranked_among(
     """ "who is quickest?" after carriers by TEU: the last answer's groups (or periods), only those
     it showed, ranked on the measure the turn names, the first `ranking.n`; the last question's
     filters and dates kept, the turn's own ones replacing those on the same fields."""
-    named = {c.field for c in own.conditions}
-    conditions = [c for c in previous.conditions if c.field not in named] + list(own.conditions)
-    said = [f"“{pointed_at.words}”: {_listed(pointed_at)}"] if pointed_at else []
-    return previous.model_copy(
-        update={
-            "text": title,
-            "intent_type": "aggregation",
-            "measures": [ranking.measure],
-            "group_by": previous.group_by[:1],
-            "interval": None if previous.group_by else previous.interval,
-            "top_n": ranking.n,
-            "order": ranking.order,
-            "sort": [],
-            "compare": [],
-            "steps": [],
-            "periods": [],
-            "page": 1,
-            "conditions": conditions,
-            "time": own.time or previous.time,
-            "entities": [e for e in previous.entities if e.field not in named] + own.entities,
-            "referent": pointed_at,
-            "lookup": None,
-            "not_understood": own.not_understood,
-            "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions, *said])),
-        }
+    return _among(
+        previous,
+        own,
+        pointed_at,
+        own.conditions,
+        text=title,
+        measures=[ranking.measure],
+        group_by=previous.group_by[:1],
+        interval=None if previous.group_by else previous.interval,
+        top_n=ranking.n,
+        order=ranking.order,
     )
+
+
+def _among(
+    previous: Meaning,
+    own: Meaning,
+    pointed_at: Referent | None,
+    added: list[Condition],
+    replaced: str | None = None,
+    **shape: Any,
+) -> Meaning:
+    """The last question built on: its filters kept but those on the fields of the `added` ones
+    (and on `replaced`), which those replace; the turn's dates, else the last ones; the rows
+    pointed at said; no ranking, sort, step or page but what `shape`, the reading's own parts, sets.
+    """
+    named = {c.field for c in added} | ({replaced} if replaced else set())
+    said = [f"“{pointed_at.words}”: {_listed(pointed_at)}"] if pointed_at else []
+    plain: dict[str, Any] = {
+        "intent_type": "aggregation",
+        "interval": None,
+        "top_n": None,
+        "order": "desc",
+        "sort": [],
+        "compare": [],
+        "steps": [],
+        "periods": [],
+        "page": 1,
+        "lookup": None,
+        "conditions": [c for c in previous.conditions if c.field not in named] + list(added),
+        "time": own.time or previous.time,
+        "entities": [e for e in previous.entities if e.field not in named] + own.entities,
+        "referent": pointed_at,
+        "not_understood": own.not_understood,
+        "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions, *said])),
+    }
+    return previous.model_copy(update={**plain, **shape})
 
 
 def _listed(pointed_at: Referent) -> str:
@@ -170,30 +191,16 @@ def kept_among(
     the groups."""
     absent = [c for c in own.conditions if never or c.negate]
     present = [c for c in own.conditions if c not in absent]
-    named = {c.field for c in present}
-    conditions = [c for c in previous.conditions if c.field not in named] + present
     steps = [_none_of(c) for c in absent if c.values]
-    said = [f"“{pointed_at.words}”: {_listed(pointed_at)}"] if pointed_at else []
-    return previous.model_copy(
-        update={
-            "intent_type": "aggregation",
-            "measures": [measure],
-            "group_by": previous.group_by[:1],
-            "interval": None,
-            "top_n": None,
-            "sort": [],
-            "compare": [],
-            "steps": [*steps, *(s for s in own.steps if isinstance(s, HasNone))],
-            "periods": [],
-            "page": 1,
-            "conditions": conditions,
-            "time": own.time or previous.time,
-            "entities": [e for e in previous.entities if e.field not in named] + own.entities,
-            "referent": pointed_at,
-            "lookup": None,
-            "not_understood": own.not_understood,
-            "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions, *said])),
-        }
+    return _among(
+        previous,
+        own,
+        pointed_at,
+        present,
+        measures=[measure],
+        group_by=previous.group_by[:1],
+        order=previous.order,
+        steps=[*steps, *(s for s in own.steps if isinstance(s, HasNone))],
     )
 
 
@@ -207,30 +214,14 @@ def rest_of(
     """ "and the rest combined?" after the top 3 carriers by TEU: the TEU of every other carrier,
     one figure when `together`, else those carriers ranked ("show the rest"); the last question's
     filters kept but the one on the rows' field, which the rows replace."""
-    named = {c.field for c in own.conditions} | {pointed_at.field}
-    conditions = [c for c in previous.conditions if c.field not in named] + list(own.conditions)
-    said = [f"“{pointed_at.words}”: {_listed(pointed_at)}"]
-    return previous.model_copy(
-        update={
-            "intent_type": "aggregation",
-            "measures": [measure],
-            "group_by": [] if together else previous.group_by[:1],
-            "interval": None,
-            "top_n": None,
-            "order": "desc",
-            "sort": [],
-            "compare": [],
-            "steps": [],
-            "periods": [],
-            "page": 1,
-            "conditions": conditions,
-            "time": own.time or previous.time,
-            "entities": [e for e in previous.entities if e.field not in named] + own.entities,
-            "referent": pointed_at,
-            "lookup": None,
-            "not_understood": own.not_understood,
-            "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions, *said])),
-        }
+    return _among(
+        previous,
+        own,
+        pointed_at,
+        own.conditions,
+        replaced=pointed_at.field,
+        measures=[measure],
+        group_by=[] if together else previous.group_by[:1],
     )
 
 
@@ -244,30 +235,14 @@ def listed_among(
     """ "list their shipments" after the top 3 shippers: those shippers' records, within the last
     question's filters; "which vessels did they use there?" (`group_by`): the vessels of those
     records, each with its count."""
-    named = {c.field for c in own.conditions}
-    conditions = [c for c in previous.conditions if c.field not in named] + list(own.conditions)
-    said = [f"“{pointed_at.words}”: {_listed(pointed_at)}"] if pointed_at else []
-    return previous.model_copy(
-        update={
-            "intent_type": "aggregation" if group_by else "search",
-            "measures": [count] if group_by else [],
-            "group_by": group_by,
-            "interval": None,
-            "top_n": None,
-            "order": "desc",
-            "sort": [],
-            "compare": [],
-            "steps": [],
-            "periods": [],
-            "page": 1,
-            "conditions": conditions,
-            "time": own.time or previous.time,
-            "entities": [e for e in previous.entities if e.field not in named] + own.entities,
-            "referent": pointed_at,
-            "lookup": None,
-            "not_understood": own.not_understood,
-            "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions, *said])),
-        }
+    return _among(
+        previous,
+        own,
+        pointed_at,
+        own.conditions,
+        intent_type="aggregation" if group_by else "search",
+        measures=[count] if group_by else [],
+        group_by=group_by,
     )
 
 
@@ -280,30 +255,14 @@ def regrouped_among(
     """ "give me monthly TEU for each one" after the top 3 carriers by TEU: those carriers, each
     by month (the turn's period, its measure else the one shown). The last question's filters and
     dates kept, the turn's own ones replacing those on the same fields."""
-    named = {c.field for c in own.conditions}
-    conditions = [c for c in previous.conditions if c.field not in named] + list(own.conditions)
-    said = [f"“{pointed_at.words}”: {_listed(pointed_at)}"] if pointed_at else []
-    return previous.model_copy(
-        update={
-            "intent_type": "aggregation",
-            "measures": measures,
-            "group_by": previous.group_by[:1],
-            "interval": own.interval,
-            "top_n": None,
-            "order": "desc",
-            "sort": [],
-            "compare": [],
-            "steps": [],
-            "periods": [],
-            "page": 1,
-            "conditions": conditions,
-            "time": own.time or previous.time,
-            "entities": [e for e in previous.entities if e.field not in named] + own.entities,
-            "referent": pointed_at,
-            "lookup": None,
-            "not_understood": own.not_understood,
-            "assumptions": list(dict.fromkeys([*previous.assumptions, *own.assumptions, *said])),
-        }
+    return _among(
+        previous,
+        own,
+        pointed_at,
+        own.conditions,
+        measures=measures,
+        group_by=previous.group_by[:1],
+        interval=own.interval,
     )
 
 
