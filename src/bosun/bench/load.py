@@ -9,7 +9,10 @@ memory (the child's own, from wait4's rusage):
 - by default a long file of about `--size` GB (1 by default; orders: ids, codes, names, numbers with
   missing-value words, dates and timestamps, so retyping and derived date parts are exercised);
 - with `--columns N`, a wide file of N columns × `--rows` rows (small whole numbers of 2 to 1,000
-  values and a few words each), at the column limit with N = 1000.
+  values and a few words each), at the column limit with N = 1000;
+- with `--columns N --mixed`, a wide file of mixed types: in every ten columns three of decimals,
+  two of whole numbers, one of 0/1 flags, two of words (a fifth of the columns are text), one of
+  dates and one of decimals with missing-value words (NA), which the load reads as text and retypes.
 
 The last line holds the figures the documentation quotes.
 """
@@ -76,6 +79,39 @@ def write_wide_csv(path: Path, columns: int, rows: int) -> int:
     return rows
 
 
+def write_mixed_csv(path: Path, columns: int, rows: int) -> int:
+    """A CSV of `columns` columns × `rows` rows of mixed types (the module's docstring says which);
+    the number of rows written."""
+    cells = [
+        f"{_MIXED_CELLS[k % len(_MIXED_CELLS)].format(k=k)} AS m{k:04d}" for k in range(columns)
+    ]
+    con = duckdb.connect()
+    try:
+        con.execute(
+            f"COPY (SELECT {', '.join(cells)} FROM range({rows}) t(i)) TO '{path}' "
+            "(HEADER, DELIMITER ',')"
+        )
+    finally:
+        con.close()
+    return rows
+
+
+# : one SQL expression per column kind, in turn; {k} is the column's number, i the row's
+_MIXED_CELLS = [
+    "round((hash(i, {k}) % 100000) / 100.0, 2)",
+    "round((hash(i, {k}) % 1000) / 10.0, 1)",
+    "(hash(i, {k}) % 100000)::INTEGER",
+    "round((hash(i, {k}) % 5000000) / 1000.0, 3)",
+    "(hash(i, {k}) % 50)::INTEGER",
+    "(hash(i, {k}) % 2)::INTEGER",
+    "'word ' || (hash(i, {k}) % 20)",
+    "'Name ' || (hash(i, {k}) % 1500)",
+    "DATE '2020-01-01' + (hash(i, {k}) % 1500)::INTEGER",
+    "CASE WHEN hash(i, {k}) % 50 = 0 THEN 'NA' "
+    "ELSE CAST((hash(i, {k}) % 10000) / 10.0 AS VARCHAR) END",
+]
+
+
 def _wide_cell(k: int) -> str:
     values = _WIDE_VALUES[k % len(_WIDE_VALUES)]
     if k % 10 == 9:
@@ -129,6 +165,9 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--rows", type=int, default=2000, help="rows of the wide CSV (2000)")
     parser.add_argument(
+        "--mixed", action="store_true", help="the wide CSV of mixed types (with --columns)"
+    )
+    parser.add_argument(
         "--memory-limit", default="1GB", help="BOSUN_ENGINE_MEMORY_LIMIT for the load"
     )
     parser.add_argument(
@@ -144,8 +183,10 @@ def main(argv: list[str]) -> int:
     path = folder / ("wide.csv" if args.columns else "orders.csv")
     started = time.perf_counter()
     if args.columns:
-        rows = write_wide_csv(path, args.columns, args.rows)
-        shape = f"{args.columns:,} columns × {rows:,} rows"
+        write = write_mixed_csv if args.mixed else write_wide_csv
+        rows = write(path, args.columns, args.rows)
+        mixed = ", mixed types" if args.mixed else ""
+        shape = f"{args.columns:,} columns × {rows:,} rows{mixed}"
     else:
         rows = write_csv(path, int(args.size * 1e9))
         shape = f"{rows:,} rows"
