@@ -4,9 +4,11 @@ columns per request."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
+from bosun.bench.load import run_child, write_mixed_csv
 from bosun.catalog.profile import profile_index
 from bosun.engines.embedded import EmbeddedEngine
 from tests.reliability.conftest import bosun
@@ -93,3 +95,21 @@ def test_the_values_of_many_columns_are_read_within_the_bucket_cap(tmp_path: Pat
     engine.close()
     assert [profile.columns[f"c{n}"].distinct for n in range(12)] == [1_000] * 12
     assert profile.columns["c3"].values[:2] == [(3, 1), (15, 1)]
+
+
+def test_a_wide_file_of_mixed_types_loads_within_the_memory_limit(tmp_path: Path) -> None:
+    """1,000 columns of decimals, flags, words, dates and numbers written with NA: the retyping of
+    its 300 text columns once asked one aggregate of them all, at 4.8 GB resident past a 1 GB
+    limit."""
+    wide = tmp_path / "wide.csv"
+    write_mixed_csv(wide, 1000, 1000)
+    env = {
+        **os.environ,
+        "BOSUN_DATA_DIR": str(tmp_path / "data"),
+        "BOSUN_ENGINE_MEMORY_LIMIT": "1GB",
+    }
+    loaded = run_child(["data", "load", str(wide)], env)
+    assert "loaded 1,000 rows into index 'wide'" in loaded.output
+    assert "m0009: " in loaded.output and "read as missing among numbers" in loaded.output
+    assert "m0008: dates → weekday in m0008_weekday" in loaded.output
+    assert loaded.peak_mb < 1500  # the limit, and the interpreter and the engine's own

@@ -9,9 +9,13 @@ memory (the child's own, from wait4's rusage):
 - by default a long file of about `--size` GB (1 by default; orders: ids, codes, names, numbers with
   missing-value words, dates and timestamps, so retyping and derived date parts are exercised);
 - with `--columns N`, a wide file of N columns × `--rows` rows (small whole numbers of 2 to 1,000
-  values and a few words each), at the column limit with N = 1000.
+  values and a few words each), at the column limit with N = 1000;
+- with `--columns N --mixed`, a wide file of mixed types: in every ten columns three of decimals,
+  two of whole numbers, one of 0/1 flags, two of words (a fifth of the columns are text), one of
+  dates and one of decimals with missing-value words (NA), which the load reads as text and retypes.
 
-The last line holds the figures the documentation quotes.
+The load's figures are printed in a line of their own as soon as it ends (`--no-init` stops there),
+then `catalog init`'s: these two lines hold the figures the documentation quotes.
 """
 
 from __future__ import annotations
@@ -76,6 +80,39 @@ def write_wide_csv(path: Path, columns: int, rows: int) -> int:
     return rows
 
 
+def write_mixed_csv(path: Path, columns: int, rows: int) -> int:
+    """A CSV of `columns` columns × `rows` rows of mixed types (the module's docstring says which);
+    the number of rows written."""
+    cells = [
+        f"{_MIXED_CELLS[k % len(_MIXED_CELLS)].format(k=k)} AS m{k:04d}" for k in range(columns)
+    ]
+    con = duckdb.connect()
+    try:
+        con.execute(
+            f"COPY (SELECT {', '.join(cells)} FROM range({rows}) t(i)) TO '{path}' "
+            "(HEADER, DELIMITER ',')"
+        )
+    finally:
+        con.close()
+    return rows
+
+
+# : one SQL expression per column kind, in turn; {k} is the column's number, i the row's
+_MIXED_CELLS = [
+    "round((hash(i, {k}) % 100000) / 100.0, 2)",
+    "round((hash(i, {k}) % 1000) / 10.0, 1)",
+    "(hash(i, {k}) % 100000)::INTEGER",
+    "round((hash(i, {k}) % 5000000) / 1000.0, 3)",
+    "(hash(i, {k}) % 50)::INTEGER",
+    "(hash(i, {k}) % 2)::INTEGER",
+    "'word ' || (hash(i, {k}) % 20)",
+    "'Name ' || (hash(i, {k}) % 1500)",
+    "DATE '2020-01-01' + (hash(i, {k}) % 1500)::INTEGER",
+    "CASE WHEN hash(i, {k}) % 50 = 0 THEN 'NA' "
+    "ELSE CAST((hash(i, {k}) % 10000) / 10.0 AS VARCHAR) END",
+]
+
+
 def _wide_cell(k: int) -> str:
     values = _WIDE_VALUES[k % len(_WIDE_VALUES)]
     if k % 10 == 9:
@@ -108,17 +145,25 @@ def run_child(arguments: list[str], env: dict[str, str]) -> Run:
     return Run(time.perf_counter() - started, usage.ru_maxrss / 1024, output, cpu)
 
 
-def measure(path: Path, data_dir: Path, memory_limit: str) -> tuple[Run, Run]:
-    """(`data load` of the file, `catalog init` of its index), each in its own process."""
+def _child_env(data_dir: Path, memory_limit: str) -> dict[str, str]:
     env = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), "BOSUN_ENGINE_MEMORY_LIMIT": memory_limit}
     env.pop("BOSUN_CATALOG", None)
+    return env
+
+
+def load(path: Path, env: dict[str, str]) -> Run:
+    """`data load` of the file in a process of its own; its time is the load's own account."""
     loaded = run_child(["data", "load", str(path)], env)
     said = re.search(r"rows in ([\d.]+) s", loaded.output)
     if said:  # the load's own account, without the process's start
         loaded = Run(float(said.group(1)), loaded.peak_mb, loaded.output, loaded.cpu_seconds)
-    catalog = data_dir / "catalog.yaml"
-    drafted = run_child(["catalog", "init", "--index", path.stem, "--out", str(catalog)], env)
-    return loaded, drafted
+    return loaded
+
+
+def draft(path: Path, env: dict[str, str]) -> Run:
+    """`catalog init` of the loaded file's index, in a process of its own."""
+    catalog = Path(env["BOSUN_DATA_DIR"]) / "catalog.yaml"
+    return run_child(["catalog", "init", "--index", path.stem, "--out", str(catalog)], env)
 
 
 def _arguments(argv: list[str]) -> argparse.Namespace:
@@ -128,6 +173,10 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
         "--columns", type=int, help="write a wide CSV of this many columns instead (--rows rows)"
     )
     parser.add_argument("--rows", type=int, default=2000, help="rows of the wide CSV (2000)")
+    parser.add_argument(
+        "--mixed", action="store_true", help="the wide CSV of mixed types (with --columns)"
+    )
+    parser.add_argument("--no-init", action="store_true", help="time `data load` alone")
     parser.add_argument(
         "--memory-limit", default="1GB", help="BOSUN_ENGINE_MEMORY_LIMIT for the load"
     )
@@ -144,23 +193,31 @@ def main(argv: list[str]) -> int:
     path = folder / ("wide.csv" if args.columns else "orders.csv")
     started = time.perf_counter()
     if args.columns:
-        rows = write_wide_csv(path, args.columns, args.rows)
-        shape = f"{args.columns:,} columns × {rows:,} rows"
+        write = write_mixed_csv if args.mixed else write_wide_csv
+        rows = write(path, args.columns, args.rows)
+        mixed = ", mixed types" if args.mixed else ""
+        shape = f"{args.columns:,} columns × {rows:,} rows{mixed}"
     else:
         rows = write_csv(path, int(args.size * 1e9))
         shape = f"{rows:,} rows"
     megabytes = path.stat().st_size / 1e6
     print(f"wrote {megabytes:,.0f} MB, {shape} in {time.perf_counter() - started:.1f} s")
+    what = f"a {megabytes:,.0f} MB CSV ({shape}), BOSUN_ENGINE_MEMORY_LIMIT={args.memory_limit}"
+    env = _child_env(folder / "data", args.memory_limit)
     try:
-        loaded, drafted = measure(path, folder / "data", args.memory_limit)
+        loaded = load(path, env)
+        print(loaded.output.strip())
+        print(
+            f"{what}: data load {loaded.seconds:.1f} s ({rows / loaded.seconds:,.0f} rows/s), "
+            f"peak RSS {loaded.peak_mb:,.0f} MB",
+            flush=True,
+        )
+        if not args.no_init:
+            drafted = draft(path, env)
+            print(
+                f"{what}: catalog init {drafted.seconds:.1f} s, peak RSS {drafted.peak_mb:,.0f} MB"
+            )
     finally:
         if args.keep is None:
             shutil.rmtree(folder, ignore_errors=True)
-    print(loaded.output.strip())
-    print(
-        f"a {megabytes:,.0f} MB CSV ({shape}), BOSUN_ENGINE_MEMORY_LIMIT={args.memory_limit}: "
-        f"data load {loaded.seconds:.1f} s ({rows / loaded.seconds:,.0f} rows/s), peak RSS "
-        f"{loaded.peak_mb:,.0f} MB; catalog init {drafted.seconds:.1f} s, peak RSS "
-        f"{drafted.peak_mb:,.0f} MB"
-    )
     return 0

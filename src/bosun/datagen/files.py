@@ -55,8 +55,9 @@ _DATE_PARTS = {
 }
 _INT32 = 2**31 - 1
 _PER_STATEMENT = 50  # aggregates asked in one statement over a loaded table
-# in a load's DuckDB file: the table as read, the view adding date parts
-_TYPED, _STAGED = "typed", "rows"
+# in a load's DuckDB file: the rows of a text file as read, the table typed, the view adding date
+# parts
+_READ, _TYPED, _STAGED = "as_read", "typed", "rows"
 # : What R (NA), pandas (NaN, None, null), SQL exports (NULL) and spreadsheets (#N/A, N/A, -, ?)
 # write for a : missing value. A text column whose other values are all numbers (or all dates) is
 # read as that type with : these as missing; in a column of labels they stay as written ("NA" may be
@@ -225,7 +226,7 @@ def _read(
                 f"{most_columns:,} "
                 "(BOSUN_MAX_COLUMNS)"
             )
-        return _typed_table(relation, paths)
+        return _typed_table(con, relation, kind, paths)
     except LoadError as exc:
         message = str(exc)
         for link, shown in readable.items():
@@ -251,16 +252,31 @@ def _relation(
 
 def _read_csv(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> duckdb.DuckDBPyRelation:
     """DuckDB's sniffer, with no rows skipped: a ragged file is reported, never half-read."""
-    names: Any = [str(p) for p in paths]
-    relation = con.read_csv(names, skiprows=0, union_by_name=len(paths) > 1)
+    relation = _sniffed_once(con, paths[0]) if len(paths) == 1 else _read_csvs(con, paths)
+    if len(relation.columns) == 1:
+        for path in paths:
+            _check_ragged(path)
+    return relation
+
+
+def _sniffed_once(con: duckdb.DuckDBPyConnection, path: Path) -> duckdb.DuckDBPyRelation:
+    """One file read as DuckDB's sniffer reads it, sniffed once: `sniff_csv` gives the `read_csv`
+    call with every option it found spelled out and detection off, so no later scan sniffs again
+    (a sniff of 1,000 columns takes seconds, and a re-sniff may miss a header whose first cell is
+    empty, R's "")."""
+    call = con.execute("SELECT Prompt FROM sniff_csv(?, skip = 0)", [str(path)]).fetchall()[0][0]
+    return con.sql(f"SELECT * {str(call).rstrip().rstrip(';')}")
+
+
+def _read_csvs(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> duckdb.DuckDBPyRelation:
+    """Several files, each sniffed, their columns matched by name."""
+    names: Any = [str(p) for p in paths]  # DuckDB's readers take a list of files; its stubs say one
+    relation = con.read_csv(names, skiprows=0, union_by_name=True)
     # a header was found: say so, for every later
     if not all(_UNNAMED.fullmatch(c) for c in relation.columns):
         # scan of the file re-sniffs it, and DuckDB 2.0 then misses a header whose first cell is
         # empty (R's "")
-        relation = con.read_csv(names, skiprows=0, header=True, union_by_name=len(paths) > 1)
-    if len(relation.columns) == 1:
-        for path in paths:
-            _check_ragged(path)
+        relation = con.read_csv(names, skiprows=0, header=True, union_by_name=True)
     return relation
 
 
@@ -325,44 +341,70 @@ def _file_named(text: str, paths: list[Path]) -> str:
     return quoted[0] if quoted else str(paths[0])
 
 
-def _typed_table(relation: duckdb.DuckDBPyRelation, paths: list[Path]) -> list[str]:
+def _typed_table(
+    con: duckdb.DuckDBPyConnection,
+    relation: duckdb.DuckDBPyRelation,
+    file_kind: str,
+    paths: list[Path],
+) -> list[str]:
     """The typed table written: columns renamed to field names and cast to types a mapping can hold;
     notes on what was decided."""
-    seen: set[str] = set()
-    select, notes = [], []
     try:
-        retyped = _retyped(relation)
-        row_numbers = row_numbers_column(relation)
-        notes += [row_numbers[1]] if row_numbers else []
-        for column, sniffed in zip(relation.columns, relation.types, strict=True):
-            if row_numbers and column == row_numbers[0]:
-                continue
-            name = _unique(field_name(column) or "column", seen)
-            expr, kind = _quote(column), str(sniffed)
-            said = []
-            if column in retyped:
-                kind, missing = retyped[column]
-                expr = (
-                    f"TRY_CAST(CASE WHEN {_is_token(expr)} THEN NULL ELSE trim({expr}) END AS "
-                    f"{kind})"
-                )
-                said.append(
-                    f"{missing:,} {'row' if missing == 1 else 'rows'} with a missing-value word "
-                    f"(NA, NULL, None, -, ? ...) read as missing among {_KIND_WORDS[kind]}"
-                )
-            if kind == "TIMESTAMP WITH TIME ZONE":
-                said.insert(0, "date and time in UTC (the file gives a zone or Z)")
-            elif kind.startswith("TIMESTAMP"):
-                said.insert(0, "date and time as written, local time (the file gives no zone)")
-            if said:
-                notes.append(f"{name}: " + "; ".join(said))
-            select.append(f'{_cast(expr, kind)} AS "{name}"')
-        relation.select(", ".join(select)).create(_TYPED)
+        _read_once(con, relation, file_kind)
+        select, notes = _typed_columns(con, con.table(_READ))
+        con.execute(f"CREATE TABLE {_TYPED} AS SELECT {', '.join(select)} FROM {_READ}")
+        con.execute(f"DROP {'VIEW' if file_kind == 'parquet' else 'TABLE'} {_READ}")
     except duckdb.OutOfMemoryException:
         raise
     except duckdb.Error as exc:
         raise LoadError(_problem(paths, exc)) from None
     return notes
+
+
+def _read_once(
+    con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation, file_kind: str
+) -> None:
+    """The rows as read, under the name `_READ` that the checks and the typing read: a table of a
+    CSV or JSON file's rows, so that a text file is parsed once, not once per check; a view of a
+    Parquet file, which is read a column at a time."""
+    if file_kind == "parquet":
+        relation.create_view(_READ)
+    else:
+        relation.create(_READ)
+
+
+def _typed_columns(
+    con: duckdb.DuckDBPyConnection, read: duckdb.DuckDBPyRelation
+) -> tuple[list[str], list[str]]:
+    """The select list of the typed table (each column cast and named as a field) and the notes."""
+    seen: set[str] = set()
+    select, notes = [], []
+    retyped = _retyped(con, _READ, _types(con, _READ))
+    row_numbers = row_numbers_column(read)
+    notes += [row_numbers[1]] if row_numbers else []
+    for column, sniffed in zip(read.columns, read.types, strict=True):
+        if row_numbers and column == row_numbers[0]:
+            continue
+        name = _unique(field_name(column) or "column", seen)
+        expr, kind = _quote(column), str(sniffed)
+        said = []
+        if column in retyped:
+            kind, missing = retyped[column]
+            expr = (
+                f"TRY_CAST(CASE WHEN {_is_token(expr)} THEN NULL ELSE trim({expr}) END AS {kind})"
+            )
+            said.append(
+                f"{missing:,} {'row' if missing == 1 else 'rows'} with a missing-value word "
+                f"(NA, NULL, None, -, ? ...) read as missing among {_KIND_WORDS[kind]}"
+            )
+        if kind == "TIMESTAMP WITH TIME ZONE":
+            said.insert(0, "date and time in UTC (the file gives a zone or Z)")
+        elif kind.startswith("TIMESTAMP"):
+            said.insert(0, "date and time as written, local time (the file gives no zone)")
+        if said:
+            notes.append(f"{name}: " + "; ".join(said))
+        select.append(f'{_cast(expr, kind)} AS "{name}"')
+    return select, notes
 
 
 _KIND_WORDS = {
@@ -382,39 +424,41 @@ def _sql_text(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def _retyped(relation: duckdb.DuckDBPyRelation) -> dict[str, tuple[str, int]]:
+def _retyped(
+    con: duckdb.DuckDBPyConnection, table: str, types: dict[str, str]
+) -> dict[str, tuple[str, int]]:
     """Text column → (type, rows holding a null token) when its values but the null tokens are all
     of that type.
 
     Evidence: every value that is not a null token casts to the type, and at least one null token is
     there (without one, DuckDB's own sniffing already decided, and a text column stays text).
     """
-    texts = [
-        c for c, t in zip(relation.columns, relation.types, strict=True) if str(t) == "VARCHAR"
-    ]
-    if not texts:
-        return {}
-    parts = []
-    for column in texts:
-        expr = _quote(column)
-        parts += [
-            f"count(*) FILTER (WHERE {_is_token(expr)})",
-            f"count({expr}) FILTER (WHERE NOT {_is_token(expr)})",
-        ]
-        parts += [
-            f"count(TRY_CAST(trim({expr}) AS {kind})) FILTER (WHERE NOT {_is_token(expr)} "
-            f"AND regexp_full_match(trim({expr}), {_sql_text(form)}))"
-            for kind, form in _RETYPES.items()
-        ]
-    # duckdb 2 relations have no fetchone()
-    row = relation.aggregate(", ".join(parts)).fetchall()[0]
+    texts = [name for name, kind in types.items() if kind == "VARCHAR"]
+    # the counts asked a few columns at a time: 200 text columns' regular expressions in one
+    # aggregate over the file took 4.7 GB past a 1 GB limit
+    counts = _aggregate(con, table, [part for c in texts for part in _retype_counts(c)])
     found, width = {}, 2 + len(_RETYPES)
     for i, column in enumerate(texts):
-        tokens, present, *cast = row[i * width : (i + 1) * width]
+        tokens, present, *cast = counts[i * width : (i + 1) * width]
         kind = next((k for k, n in zip(_RETYPES, cast, strict=True) if n == present), None)
         if tokens and present and kind:
             found[column] = (kind, int(tokens))
     return found
+
+
+def _retype_counts(column: str) -> list[str]:
+    """A text column's rows with a null token, its other values, and how many of those cast to each
+    type of `_RETYPES` with that type's form."""
+    expr = _quote(column)
+    return [
+        f"count(*) FILTER (WHERE {_is_token(expr)})",
+        f"count({expr}) FILTER (WHERE NOT {_is_token(expr)})",
+        *(
+            f"count(TRY_CAST(trim({expr}) AS {kind})) FILTER (WHERE NOT {_is_token(expr)} "
+            f"AND regexp_full_match(trim({expr}), {_sql_text(form)}))"
+            for kind, form in _RETYPES.items()
+        ),
+    ]
 
 
 def _unique(name: str, seen: set[str]) -> str:
