@@ -210,4 +210,4 @@ def test_a_scope_word_is_said_back(maritime: Catalog, question: str, reading: st
 
 def test_a_scope_word_is_said_back_in_another_catalog(shop: Catalog) -> None:
     meaning = RulesUnderstanding(shop).analyze("average order amount across all stores", TODAY)
-    assert read_back(meaning, shop) == "average amount · over every store"
+    assert read_back(meaning, shop) == "average revenue (USD) · over every store"

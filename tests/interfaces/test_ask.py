@@ -681,7 +681,7 @@ def test_a_measure_the_catalog_does_not_judge_is_only_highest(data_dir: Path) ->
     answer = ask(data_dir, "Compare Maersk vs Evergreen average weight to LA")
     rows = sorted(answer["results"][0]["rows"], key=lambda r: -r[1])
     assert (
-        f"{rows[0][0]} has the highest average gross weight kg with {rows[0][1]:,.2f}"
+        f"{rows[0][0]} has the highest average gross weight (kg) with {rows[0][1]:,.2f}"
         in answer["answer"]
     )
     assert "best" not in answer["answer"] and "worst" not in answer["answer"]

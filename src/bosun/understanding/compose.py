@@ -55,6 +55,7 @@ from bosun.understanding.measure_kinds import (
     side_by_side,
 )
 from bosun.understanding.periods import periods, periods_measured
+from bosun.understanding.phrases import field_name
 from bosun.understanding.sets import sets
 from bosun.understanding.tagger import Span, is_plural, time_of
 
@@ -213,11 +214,18 @@ class Composer:
         # "the longest transit": the maximum of the field, not of its average
         if chosen != spec.agg:
             aggregation = self.grammar.aggregation_labels.get(chosen, chosen)
-            label = f"{aggregation} {(spec.field or name).replace('_', ' ')}"
+            label = f"{aggregation} {self.unaggregated(spec.label)}"
         share = catalog_share(self.catalog, spec.share) if spec.share else None
         return Measure(
             name=name, agg=chosen, field=spec.field, label=label, unit=spec.unit, share=share
         )
+
+    def unaggregated(self, label: str) -> str:
+        """A measure's label without its aggregation ("average transit days" → "transit days"),
+        to say it aggregated otherwise ("maximum transit days")."""
+        for word in self.grammar.aggregation_labels.values():
+            label = label.removeprefix(f"{word} ")
+        return label
 
     def field_measure(self, name: str, agg: str | None = None) -> Measure:
         """The catalog's measure over a field, or a plain one ("earliest departure": min of
@@ -226,7 +234,8 @@ class Composer:
         if named is not None:
             return self.measure(named, agg)
         chosen = agg or _additive(self.catalog.record.fields[name])
-        label = f"{self.grammar.aggregation_labels.get(chosen, chosen)} {name.replace('_', ' ')}"
+        said = field_name(name, self.catalog)  # "average declared value", not "… value usd"
+        label = f"{self.grammar.aggregation_labels.get(chosen, chosen)} {said}"
         return Measure(
             name=f"{chosen}_{name}",
             agg=chosen,

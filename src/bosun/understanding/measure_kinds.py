@@ -11,6 +11,7 @@ from typing import Protocol
 from bosun.catalog import Catalog
 from bosun.understanding.grammar import Grammar
 from bosun.understanding.meaning import Condition, Meaning, Measure, Share
+from bosun.understanding.phrases import field_name
 from bosun.understanding.tagger import Span, without_possessive
 
 
@@ -25,6 +26,7 @@ class Composer(Protocol):
     def role(self, name: str) -> str: ...
     def field_measure(self, name: str, agg: str | None = None) -> Measure: ...
     def default_measure(self) -> Measure: ...
+    def unaggregated(self, label: str) -> str: ...
 
 
 _NEAR = 6  # how far a measure or date may follow the word that asks for it, in spans
@@ -190,9 +192,11 @@ def percentile_measure(c: Composer, field: str, percent: float) -> Measure:
     named = next(
         (n for n, m in c.catalog.spec.measures.items() if m.field == field and not m.share), None
     )
-    label = c.catalog.spec.measures[named].label if named else field.replace("_", " ")
-    for word in c.grammar.aggregation_labels.values():  # "average transit days" → "transit days"
-        label = label.removeprefix(f"{word} ")
+    label = (
+        c.unaggregated(c.catalog.spec.measures[named].label)
+        if named
+        else field_name(field, c.catalog)
+    )
     words = c.grammar.measure_kinds
     template = words.median_label if percent == 50 else words.percentile_label
     shown = f"{percent:g}"
