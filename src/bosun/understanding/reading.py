@@ -165,7 +165,9 @@ def validate_meaning(meaning: Meaning, catalog: Catalog) -> list[str]:
         f"unknown field {c.field!r}" for c in meaning.conditions if c.field not in record.fields
     ]
     problems += [
-        f"unknown field {f!r} to group by" for f in meaning.group_by if f not in record.fields
+        f"unknown field {f!r} to group by"
+        for f in meaning.group_by
+        if f not in record.fields and not _link_grouped(meaning, f)
     ]
     problems += [
         f"unknown field {f!r} to sort by" for f, _ in meaning.sort if f not in record.fields
@@ -183,6 +185,11 @@ def validate_meaning(meaning: Meaning, catalog: Catalog) -> list[str]:
     return problems + [
         problem for step in meaning.steps if (problem := _step_problem(step, meaning))
     ]
+
+
+def _link_grouped(meaning: Meaning, name: str) -> bool:
+    """`name` is the linked attribute the meaning groups by (checked with the links)."""
+    return meaning.link_group is not None and meaning.link_group.attribute == name
 
 
 def mostly_unread(meaning: Meaning) -> bool:

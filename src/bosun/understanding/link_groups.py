@@ -1,0 +1,127 @@
+"""A grouping by an attribute of a linked object: "TEU by alliance", "which alliance carried the
+most TEU", "revenue by customer segment".
+
+The word after a grouping cue ("by", "per", "for each") or a question word ("which") names an
+attribute of one linked object (a word of the attribute's own, or its name: "alliance", "segment"),
+alone or after a word for the object ("customer segment"). The record field that holds the object
+is the one that word names, else the first one the link always holds. A word of a record field is
+read as that field first: this reads only what no field names.
+
+    >>> read_link_groups(spans("TEU by alliance"), composer, meaning, words)  # doctest: +SKIP
+    >>> meaning.group_by, meaning.link_group.field                             # doctest: +SKIP
+    (['alliance'], 'carrier_name')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bosun.catalog.schema import Target
+from bosun.understanding.compose import Composer
+from bosun.understanding.inflections import singular
+from bosun.understanding.links import LinkWords
+from bosun.understanding.meaning import LinkGroup, Meaning
+from bosun.understanding.names import normalize
+from bosun.understanding.tagger import Span, is_plural
+
+_GROUPABLE = {"keyword", "text"}  # attributes whose values are labels, not amounts
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One groupable attribute of a linked object."""
+
+    object: str
+    name: str
+
+
+def read_link_groups(spans: list[Span], c: Composer, meaning: Meaning, words: LinkWords) -> None:
+    """The first grouping cue followed by an attribute of one linked object groups by it."""
+    for i, span in enumerate(spans):
+        if span.used or not (span.has("group_cue") or span.has("wh")):
+            continue
+        j = c.after(spans, i)
+        if j is None or spans[j].used:
+            continue
+        found = _attribute_at(spans, j, words, c.dimension(spans[j], meaning) is not None)
+        if found is None:
+            continue
+        attribute, at = found
+        _group(spans, [i, *at], attribute, c, meaning, words)
+        return
+
+
+def _attribute_at(
+    spans: list[Span], j: int, words: LinkWords, field: bool
+) -> tuple[Attribute, list[int]] | None:
+    """The attribute span j names ("alliance"), or the object word at j and the attribute right
+    after it ("customer segment"); None when no attribute, or several of different objects, fit.
+    A word naming a record `field` is that field unless an attribute follows it."""
+    named = _named(spans[j].key, words)
+    if len(named) == 1 and not field:
+        return named[0], [j]
+    if j + 1 >= len(spans) or spans[j + 1].used:
+        return None
+    after = [
+        a for a in _named(spans[j + 1].key, words) if words.names_object(a.object, spans[j].key)
+    ]
+    return (after[0], [j, j + 1]) if len(after) == 1 else None
+
+
+def _named(key: str, words: LinkWords) -> list[Attribute]:
+    return [
+        a for a, said in _attribute_words(words).items() if key in said or singular(key) in said
+    ]
+
+
+def _attribute_words(words: LinkWords) -> dict[Attribute, set[str]]:
+    """Each groupable attribute → the words naming it: its name, and its own words of one word that
+    are no cue of another kind ("alliance", "flag"; not "in")."""
+    found: dict[Attribute, set[str]] = {}
+    for name, spec in words.specs.items():
+        fields = words.catalog.object(name).fields
+        for attribute, said in spec.attributes.items():
+            if fields[attribute].type not in _GROUPABLE:
+                continue
+            single = {normalize(w) for w in said.words if len(w.split()) == 1}
+            found[Attribute(name, attribute)] = (single - _SMALL) | {attribute.replace("_", " ")}
+    return found
+
+
+_SMALL = {"in", "of", "at", "to", "from", "by", "for", "on", "with", "part", "based", "built"}
+
+
+def _group(
+    spans: list[Span],
+    used: list[int],
+    attribute: Attribute,
+    c: Composer,
+    meaning: Meaning,
+    words: LinkWords,
+) -> None:
+    target = _target(spans[used[1]].key if len(used) > 2 else None, attribute.object, words)
+    said = " ".join(spans[k].text for k in used[1:])
+    meaning.link_group = LinkGroup(
+        object=attribute.object,
+        attribute=attribute.name,
+        field=target.field,
+        key=words.specs[attribute.object].key,
+        words=said,
+    )
+    meaning.group_by.append(attribute.name)
+    if spans[used[0]].has("wh"):  # "which alliance carried the most": one
+        c.wh_plural = is_plural(spans[used[-1]])
+    for k in used:
+        spans[k].used = True
+
+
+def _target(object_word: str | None, name: str, words: LinkWords) -> Target:
+    """The record field the object word names ("shipper country"), else the first one the link
+    holds without a condition on the object."""
+    fields = words.specs[name].fields
+    if object_word is not None:
+        named = [t for t in fields if object_word in words.field_words(name)[t.field]]
+        if named:
+            return named[0]
+    plain = [t for t in fields if not t.when]
+    return (plain or fields)[0]
