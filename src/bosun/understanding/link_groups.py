@@ -41,6 +41,9 @@ def read_link_groups(spans: list[Span], c: Composer, meaning: Meaning, words: Li
         if span.used or not (span.has("group_cue") or span.has("wh")):
             continue
         j = c.after(spans, i)
+        if j is not None and span.has("wh") and spans[j].has("number"):  # "which 2 alliances"
+            c.wh_count, spans[j].used = int(spans[j].value("number")), True
+            j = c.after(spans, j)
         if j is None or spans[j].used:
             continue
         found = _attribute_at(spans, j, words, c.dimension(spans[j], meaning) is not None)
