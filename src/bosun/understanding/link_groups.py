@@ -38,7 +38,7 @@ class Attribute:
 def read_link_groups(spans: list[Span], c: Composer, meaning: Meaning, words: LinkWords) -> None:
     """The first grouping cue followed by an attribute of one linked object groups by it."""
     for i, span in enumerate(spans):
-        if span.used or not (span.has("group_cue") or span.has("wh")):
+        if span.used or not (span.has("group_cue") or _ranks(span, spans)):
             continue
         j = c.after(spans, i)
         if j is not None and span.has("wh") and spans[j].has("number"):  # "which 2 alliances"
@@ -52,6 +52,12 @@ def read_link_groups(spans: list[Span], c: Composer, meaning: Meaning, words: Li
         attribute, at = found
         _group(spans, [i, *at], attribute, c, meaning, words)
         return
+
+
+def _ranks(span: Span, spans: list[Span]) -> bool:
+    """A question word asks for groups when something is measured ("which alliance carried the most
+    TEU"), not of one object ("which city is Contoso in")."""
+    return span.has("wh") and any(s.has("measure") for s in spans)
 
 
 def _attribute_at(
