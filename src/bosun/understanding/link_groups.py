@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bosun.catalog import Catalog
 from bosun.catalog.schema import Target
 from bosun.understanding.compose import Composer
 from bosun.understanding.inflections import singular
@@ -134,3 +135,26 @@ def _target(object_word: str | None, name: str, words: LinkWords) -> Target:
             return named[0]
     plain = [t for t in fields if not t.when]
     return (plain or fields)[0]
+
+
+def link_group_of(name: str, catalog: Catalog) -> LinkGroup | None:
+    """The grouping by `name` when it is no record field but a groupable attribute of exactly one
+    linked object (a model's reading groups by "alliance"), on the first field that always holds
+    the object.
+
+        >>> link_group_of("alliance", maritime).field                          # doctest: +SKIP
+        'carrier_name'
+    """
+    if name in catalog.record.fields:
+        return None
+    owners = [
+        (obj, spec)
+        for obj, spec in catalog.spec.links.items()
+        if name in spec.attributes and catalog.object(obj).fields[name].type in _GROUPABLE
+    ]
+    if len(owners) != 1:
+        return None
+    obj, spec = owners[0]
+    plain = [t for t in spec.fields if not t.when]
+    field = (plain or spec.fields)[0].field
+    return LinkGroup(object=obj, attribute=name, field=field, key=spec.key, words=name)

@@ -526,6 +526,24 @@ def link_problems(meaning: Meaning, catalog: Catalog) -> list[str]:
     return problems
 
 
+def link_group_problems(meaning: Meaning, catalog: Catalog) -> list[str]:
+    """A grouping by a linked attribute: an attribute of the object, on a field that holds it."""
+    group = meaning.link_group
+    if group is None:
+        return []
+    spec = catalog.spec.links.get(group.object)
+    if spec is None:
+        return [f"{group.object!r} is not a linked object"]
+    problems = []
+    if group.field not in {t.field for t in spec.fields}:
+        problems.append(f"{group.field!r} does not hold {group.object!r}")
+    if group.attribute not in spec.attributes:
+        problems.append(f"{group.object!r} has no linkable attribute {group.attribute!r}")
+    if group.key != spec.key:
+        problems.append(f"{group.object!r} is linked by {spec.key!r}, not {group.key!r}")
+    return problems
+
+
 def _value_problems(name: str, condition: Condition, catalog: Catalog) -> list[str]:
     """A value must be one the reference data holds or one the catalog has words for (a flag no
     vessel flies is a value; the lookup says that no vessel has it)."""

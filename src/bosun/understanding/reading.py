@@ -18,7 +18,7 @@ from bosun.catalog import Catalog
 from bosun.catalog.parts import PART_RANGE
 from bosun.understanding.compared import compared_problems
 from bosun.understanding.levels import catalog_sums, summed_level
-from bosun.understanding.links import link_problems, listing_problems
+from bosun.understanding.links import link_group_problems, link_problems, listing_problems
 from bosun.understanding.meaning import (
     INTERVALS,
     Change,
@@ -177,7 +177,7 @@ def validate_meaning(meaning: Meaning, catalog: Catalog) -> list[str]:
         problems.append(f"unknown date field {meaning.time.field!r}")
     elif meaning.time is not None and record.fields[meaning.time.field].type != "date":
         problems.append(f"{meaning.time.field!r} is not a date field")
-    problems += link_problems(meaning, catalog)
+    problems += link_problems(meaning, catalog) + link_group_problems(meaning, catalog)
     if meaning.lookup is not None:
         problems += _lookup(meaning, catalog)
     problems += compared_problems(meaning, catalog)  # periods, set logic
