@@ -22,7 +22,6 @@ from bosun.understanding.compose import Composer
 from bosun.understanding.inflections import singular
 from bosun.understanding.links import LinkWords
 from bosun.understanding.meaning import LinkGroup, Meaning
-from bosun.understanding.names import normalize
 from bosun.understanding.tagger import Span, is_plural
 
 _GROUPABLE = {"keyword", "text"}  # attributes whose values are labels, not amounts
@@ -64,13 +63,19 @@ def _ranks(span: Span, spans: list[Span]) -> bool:
 def _attribute_at(
     spans: list[Span], j: int, words: LinkWords, field: bool
 ) -> tuple[Attribute, list[int]] | None:
-    """The attribute span j names ("alliance"), or the object word at j and the attribute right
-    after it ("customer segment"); None when no attribute, or several of different objects, fit.
-    A word naming a record `field` is that field unless an attribute follows it."""
+    """The attribute spans j (and j+1) name ("alliance", "home country"), or the object word at j
+    and the attribute right after it ("customer segment"); None when no attribute, or several of
+    different objects, fit. A word naming a record `field` is that field unless an attribute
+    follows it."""
+    pair = j + 1 < len(spans) and not spans[j + 1].used
+    if pair:
+        two = _named(f"{spans[j].key} {spans[j + 1].key}", words)
+        if len(two) == 1:
+            return two[0], [j, j + 1]
     named = _named(spans[j].key, words)
     if len(named) == 1 and not field:
         return named[0], [j]
-    if j + 1 >= len(spans) or spans[j + 1].used:
+    if not pair:
         return None
     after = [
         a for a in _named(spans[j + 1].key, words) if words.names_object(a.object, spans[j].key)
@@ -80,25 +85,10 @@ def _attribute_at(
 
 def _named(key: str, words: LinkWords) -> list[Attribute]:
     return [
-        a for a, said in _attribute_words(words).items() if key in said or singular(key) in said
+        Attribute(obj, attribute)
+        for (obj, attribute), said in words.group_words.items()
+        if key in said or singular(key) in said
     ]
-
-
-def _attribute_words(words: LinkWords) -> dict[Attribute, set[str]]:
-    """Each groupable attribute → the words naming it: its name, and its own words of one word that
-    are no cue of another kind ("alliance", "flag"; not "in")."""
-    found: dict[Attribute, set[str]] = {}
-    for name, spec in words.specs.items():
-        fields = words.catalog.object(name).fields
-        for attribute, said in spec.attributes.items():
-            if fields[attribute].type not in _GROUPABLE:
-                continue
-            single = {normalize(w) for w in said.words if len(w.split()) == 1}
-            found[Attribute(name, attribute)] = (single - _SMALL) | {attribute.replace("_", " ")}
-    return found
-
-
-_SMALL = {"in", "of", "at", "to", "from", "by", "for", "on", "with", "part", "based", "built"}
 
 
 def _group(
@@ -109,7 +99,8 @@ def _group(
     meaning: Meaning,
     words: LinkWords,
 ) -> None:
-    target = _target(spans[used[1]].key if len(used) > 2 else None, attribute.object, words)
+    object_word = spans[used[1]].key if len(used) > 2 else None
+    target = _target(object_word, attribute, words.specs[attribute.object].fields, words)
     said = " ".join(spans[k].text for k in used[1:])
     meaning.link_group = LinkGroup(
         object=attribute.object,
@@ -125,16 +116,24 @@ def _group(
         spans[k].used = True
 
 
-def _target(object_word: str | None, name: str, words: LinkWords) -> Target:
+def _target(
+    object_word: str | None, attribute: Attribute, targets: list[Target], words: LinkWords
+) -> Target:
     """The record field the object word names ("shipper country"), else the first one the link
-    holds without a condition on the object."""
-    fields = words.specs[name].fields
+    holds without a condition on the object; never one whose condition fixes the attribute grouped
+    by (US ports of unlading all have region us)."""
+    varied = [t for t in targets if attribute.name not in t.when] or targets
     if object_word is not None:
-        named = [t for t in fields if object_word in words.field_words(name)[t.field]]
+        fields = words.field_words(attribute.object)
+        named = [t for t in varied if object_word in fields[t.field]]
         if named:
             return named[0]
-    plain = [t for t in fields if not t.when]
-    return (plain or fields)[0]
+    return _plain(varied)
+
+
+def _plain(targets: list[Target]) -> Target:
+    """The first target without a condition on the object, else the first."""
+    return ([t for t in targets if not t.when] or targets)[0]
 
 
 def link_group_of(name: str, catalog: Catalog) -> LinkGroup | None:
@@ -155,6 +154,6 @@ def link_group_of(name: str, catalog: Catalog) -> LinkGroup | None:
     if len(owners) != 1:
         return None
     obj, spec = owners[0]
-    plain = [t for t in spec.fields if not t.when]
-    field = (plain or spec.fields)[0].field
+    varied = [t for t in spec.fields if name not in t.when] or spec.fields
+    field = _plain(varied).field
     return LinkGroup(object=obj, attribute=name, field=field, key=spec.key, words=name)
