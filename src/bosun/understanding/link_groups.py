@@ -50,8 +50,24 @@ def read_link_groups(spans: list[Span], c: Composer, meaning: Meaning, words: Li
         if found is None:
             continue
         attribute, at = found
-        _group(spans, [i, *at], attribute, c, meaning, words)
+        _group(spans, i, at, attribute, c, meaning, words)
         return
+    _head_group(spans, c, meaning, words)
+
+
+def _head_group(spans: list[Span], c: Composer, meaning: Meaning, words: LinkWords) -> None:
+    """ "top 3 flags by TEU", "alliance with the fewest shipments": an attribute heading a question
+    that measures something (after a ranking word and its number) names the groups ranked."""
+    heads = [k for k, s in enumerate(spans) if not (c.glue(s) or s.has("rank") or s.has("number"))]
+    if not heads or not any(s.has("measure") for s in spans):
+        return
+    j = heads[0]
+    if spans[j].used:
+        return
+    found = _attribute_at(spans, j, words, c.dimension(spans[j], meaning) is not None)
+    if found is not None:
+        attribute, at = found
+        _group(spans, None, at, attribute, c, meaning, words)
 
 
 def _ranks(span: Span, spans: list[Span]) -> bool:
@@ -93,15 +109,17 @@ def _named(key: str, words: LinkWords) -> list[Attribute]:
 
 def _group(
     spans: list[Span],
-    used: list[int],
+    cue: int | None,
+    at: list[int],
     attribute: Attribute,
     c: Composer,
     meaning: Meaning,
     words: LinkWords,
 ) -> None:
-    object_word = spans[used[1]].key if len(used) > 2 else None
+    """Group by the attribute named at `at` (after the grouping cue or question word `cue`)."""
+    object_word = spans[at[0]].key if len(at) > 1 else None
     target = _target(object_word, attribute, words.specs[attribute.object].fields, words)
-    said = " ".join(spans[k].text for k in used[1:])
+    said = " ".join(spans[k].text for k in at)
     meaning.link_group = LinkGroup(
         object=attribute.object,
         attribute=attribute.name,
@@ -110,9 +128,10 @@ def _group(
         words=said,
     )
     meaning.group_by.append(attribute.name)
-    if spans[used[0]].has("wh"):  # "which alliance carried the most": one
-        c.wh_plural = is_plural(spans[used[-1]])
-    for k in used:
+    # "which alliance carried the most", "alliance with the fewest shipments": one
+    if cue is None or spans[cue].has("wh"):
+        c.wh_plural = is_plural(spans[at[-1]])
+    for k in [*([cue] if cue is not None else []), *at]:
         spans[k].used = True
 
 
