@@ -46,7 +46,7 @@ def read_link_groups(spans: list[Span], c: Composer, meaning: Meaning, words: Li
             j = c.after(spans, j)
         if j is None or spans[j].used:
             continue
-        found = _attribute_at(spans, j, words, c.dimension(spans[j], meaning) is not None)
+        found = _attribute_at(spans, j, words, c.dimension(spans[j]) is not None)
         if found is None:
             continue
         attribute, at = found
@@ -64,7 +64,7 @@ def _head_group(spans: list[Span], c: Composer, meaning: Meaning, words: LinkWor
     j = heads[0]
     if spans[j].used:
         return
-    found = _attribute_at(spans, j, words, c.dimension(spans[j], meaning) is not None)
+    found = _attribute_at(spans, j, words, c.dimension(spans[j]) is not None)
     if found is not None:
         attribute, at = found
         _group(spans, None, at, attribute, c, meaning, words)
