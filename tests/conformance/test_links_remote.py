@@ -48,3 +48,23 @@ def test_a_link_answers_on_osmem_server_as_a_join_does(
         "reference_lookup",
         "es_query_gen",
     ]
+
+
+def test_a_grouping_by_a_linked_attribute_answers_on_osmem_server_as_a_join_does(
+    osmem: RemoteEngine, embedded: EmbeddedEngine, tmp_path: Path
+) -> None:
+    session = open_session(Settings(data_dir=tmp_path, engine="opensearch", engine_url=osmem.url))
+    try:
+        answer = session.ask("TEU by alliance", "link-groups")
+    finally:
+        session.close()
+    con = duckdb.connect()
+    for index in ("shipments", "carriers"):
+        con.register(index, embedded.to_arrow(index))
+    sql = (
+        "select c.alliance, sum(s.teu) t from shipments s join carriers c using (carrier_name) "
+        "where c.alliance is not null group by 1 order by t desc"
+    )
+    (result,) = answer.results
+    assert result.rows == [list(row) for row in con.execute(sql).fetchall()]
+    assert "filters" in str(result.query)

@@ -160,3 +160,44 @@ def test_a_listing_on_a_range_counts_every_object_and_pages_them(data_dir: Path)
         f"limit {len(result['rows'])}",
     )
     assert result["rows"] == shown
+
+
+@pytest.mark.parametrize(
+    ("question", "sql"),
+    [
+        (
+            "TEU by alliance in 2025",
+            "select c.alliance, sum(s.teu) t from shipments s join carriers c "
+            "on s.carrier_name = c.carrier_name where s.arrival_date between '2025-01-01' "
+            "and '2025-12-31' and c.alliance is not null group by 1 order by t desc",
+        ),
+        (
+            "which alliance carried the most TEU",
+            "select c.alliance, sum(s.teu) t from shipments s join carriers c "
+            "on s.carrier_name = c.carrier_name where c.alliance is not null "
+            "group by 1 order by t desc limit 1",
+        ),
+        (
+            "number of shipments by vessel flag",
+            "select v.flag, count(*) n from shipments s join vessels v "
+            "on s.vessel_name = v.vessel_name where v.flag is not null "
+            "group by 1 order by n desc, 1",
+        ),
+    ],
+)
+def test_a_grouping_by_a_linked_attribute_gives_the_rows_of_a_join(
+    data_dir: Path, question: str, sql: str
+) -> None:
+    """Records whose object has no value of the attribute are in no group, as a terms
+    aggregation leaves out records without the field."""
+    answer = ask(data_dir, question)
+    assert answer["status"] == "done", answer["answer"]
+    assert answer["not_understood"] == []
+    (result,) = answer["results"]
+    assert [row[:2] for row in result["rows"]] == gold(data_dir, sql)
+    assert [worker for worker, _ in sub_goals(answer)][:3] == [
+        "metadata_lookup",
+        "reference_lookup",
+        "es_query_gen",
+    ]
+    assert '"filters"' in str(result["query"]).replace("'", '"')

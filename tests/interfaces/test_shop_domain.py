@@ -223,3 +223,30 @@ def test_suggested_questions_fit_the_domain_and_read_back_as_made(shop: Session)
     for question in answer.suggestions:
         asked = shop.ask(question, "next")
         assert asked.not_understood == [] and [r.reading for r in asked.results] == [question]
+
+
+@pytest.mark.parametrize(
+    ("question", "attribute", "reference"),
+    [
+        ("revenue by customer segment", "segment", "customers"),
+        ("revenue per store region", "region", "stores"),
+    ],
+)
+def test_revenue_grouped_by_a_linked_attribute_is_a_join(
+    shop: Session, question: str, attribute: str, reference: str
+) -> None:
+    answer = shop.ask(question, f"link-{attribute}")
+    assert answer.not_understood == []
+    (result,) = answer.results
+    con = duckdb.connect()
+    con.register("orders", shop.context.engine.inner.to_arrow("orders"))
+    con.register(reference, shop.context.engine.inner.to_arrow(reference))
+    key = {"customers": "customer_name", "stores": "store_name"}[reference]
+    expected = con.execute(
+        f"select r.{attribute}, sum(o.amount) from orders o join {reference} r using ({key}) "
+        f"where r.{attribute} is not null group by 1"
+    ).fetchall()
+    assert {r[0]: r[1] for r in result.rows} == pytest.approx(
+        {k: round(v, 2) for k, v in expected}, rel=1e-6
+    )
+    assert len(result.rows) == len(expected) > 1

@@ -10,7 +10,7 @@ from bosun.answers.readback import constraints_in_text, listed_noun
 from bosun.catalog import Catalog
 from bosun.query import Table
 from bosun.understanding import Meaning
-from bosun.understanding.inflections import singular
+from bosun.understanding.inflections import plural, singular
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,8 @@ def noun(meaning: Meaning, catalog: Catalog, count: int) -> str:
     synonym ("carrier"), its plural among the synonyms ("carriers"), else the field's name."""
     if not meaning.group_by:
         return _periods(meaning, count)
+    if meaning.link_group is not None and meaning.link_group.attribute == meaning.group_by[0]:
+        return _linked_noun(meaning.link_group.attribute, count)
     spec = catalog.record.fields.get(meaning.group_by[0])
     if spec is not None and spec.derived is not None:  # "days of the week"
         one, several = writing().records.part_nouns[spec.derived.part]
@@ -63,6 +65,12 @@ def noun(meaning: Meaning, catalog: Catalog, count: int) -> str:
     first = spec.synonyms[0]
     plural = next((s for s in spec.synonyms if s != first and singular(s) == first), None)
     return first if count == 1 or plural is None else plural
+
+
+def _linked_noun(attribute: str, count: int) -> str:
+    """A linked attribute's groups: "alliance", "alliances"."""
+    one = attribute.replace("_", " ")
+    return one if count == 1 else plural(one)
 
 
 def _periods(meaning: Meaning, count: int) -> str:

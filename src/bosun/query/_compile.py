@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bosun.catalog import Catalog
-from bosun.query import _compared, _measures, _sides, _steps
+from bosun.query import _compared, _linked, _measures, _sides, _steps
 from bosun.query._listing import listed_object, listing_query, listing_table, record_table
 from bosun.query._parts import part_order
 from bosun.query._periods import whole_period
@@ -100,7 +100,9 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
                 **({"aggs": metrics} if metrics else {}),
             }
         }
-    if meaning.group_by:
+    if _linked.applies(meaning):  # "TEU by alliance": a bucket per value of the attribute
+        inner = {"g": {**_linked.linked_groups(meaning), **({"aggs": inner} if inner else {})}}
+    elif meaning.group_by:
         ranked_here = _measures.ranked_here(meaning.measures)
         size = MAX_GROUPS if ranked_here else meaning.top_n or MAX_GROUPS
         order = None if ranked_here else part_order(meaning, catalog) or _order(meaning)
@@ -172,7 +174,9 @@ def _grouped(meaning: Meaning, aggs: dict[str, Any], values: Values) -> Table:
     period = [PERIOD] if meaning.interval else []
     columns = [Column(name=meaning.group_by[0], role="key"), *period]
     rows = []
-    for bucket in aggs["g"]["buckets"]:
+    linked = _linked.applies(meaning)
+    found = _linked.buckets(aggs["g"]) if linked else aggs["g"]["buckets"]
+    for bucket in found:
         if meaning.interval:
             rows += [
                 [bucket["key"], b["key_as_string"], *values(b)] for b in bucket["t"]["buckets"]
@@ -182,7 +186,7 @@ def _grouped(meaning: Meaning, aggs: dict[str, Any], values: Values) -> Table:
     grouped = Table(
         columns=[*columns, *_measures.columns(meaning.measures)], rows=rows, total=len(rows)
     )
-    if _measures.ranked_here(meaning.measures) and not meaning.interval:
+    if (linked or _measures.ranked_here(meaning.measures)) and not meaning.interval:
         return _ranked(grouped, meaning)
     return grouped
 

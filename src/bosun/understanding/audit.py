@@ -200,6 +200,7 @@ def _said(meaning: Meaning) -> set[str]:
     texts += [*meaning.unknown_terms, *meaning.not_understood, *meaning.beside]
     texts += [p.text for p in ([meaning.time] if meaning.time else []) + meaning.periods]
     texts += [link.words for link in meaning.links]
+    texts += [meaning.link_group.words] if meaning.link_group else []
     texts += meaning.refusal.words if meaning.refusal else []
     texts += [meaning.lookup.term] if meaning.lookup else []
     texts += [c.source for c in meaning.conditions]

@@ -37,6 +37,9 @@ WINDOW_BEFORE = 4  # spans before a value where its cue or object word may stand
 WINDOW_AFTER = 2  # and after it ("Ocean Alliance members", "Panama-flagged")
 _NUMERIC = {"integer", "long", "float", "double"}
 _BOUNDS = ("gt", "gte", "lt", "lte")
+_LABELS = {"keyword", "text"}  # attributes whose values are labels to group by, not amounts
+# last words of an attribute's cue, not of its name ("based in", "part of", "built")
+_CUE_ENDS = {"in", "of", "at", "to", "from", "by", "for", "on", "with", "based", "built"}
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,22 @@ class LinkWords:
             }
             words[name] = {normalize(w) for w in found}
         return words
+
+    @cached_property
+    def group_words(self) -> dict[tuple[str, str], set[str]]:
+        """(object, attribute) → the words naming a groupable attribute (one whose values are
+        labels): its name and its own words but cues ("alliance", "flag", "home country"; not "in",
+        "based in")."""
+        found: dict[tuple[str, str], set[str]] = {}
+        for name, spec in self.specs.items():
+            fields = self.catalog.object(name).fields
+            for attribute, said in spec.attributes.items():
+                if fields[attribute].type not in _LABELS:
+                    continue
+                named = {normalize(w) for w in said.words}
+                named = {w for w in named if w.split()[-1] not in _CUE_ENDS}
+                found[(name, attribute)] = named | {attribute.replace("_", " ")}
+        return found
 
     def field_words(self, name: str) -> dict[str, set[str]]:
         """record field of the link → the words naming that field ("shippers": shipper_name)."""
@@ -523,6 +542,24 @@ def link_problems(meaning: Meaning, catalog: Catalog) -> list[str]:
             problems.append(f"{link.object!r} has no linkable attribute {link.condition.field!r}")
         else:
             problems += _value_problems(link.object, link.condition, catalog)
+    return problems
+
+
+def link_group_problems(meaning: Meaning, catalog: Catalog) -> list[str]:
+    """A grouping by a linked attribute: an attribute of the object, on a field that holds it."""
+    group = meaning.link_group
+    if group is None:
+        return []
+    spec = catalog.spec.links.get(group.object)
+    if spec is None:
+        return [f"{group.object!r} is not a linked object"]
+    problems = []
+    if group.field not in {t.field for t in spec.fields}:
+        problems.append(f"{group.field!r} does not hold {group.object!r}")
+    if group.attribute not in spec.attributes:
+        problems.append(f"{group.object!r} has no linkable attribute {group.attribute!r}")
+    if group.key != spec.key:
+        problems.append(f"{group.object!r} is linked by {spec.key!r}, not {group.key!r}")
     return problems
 
 

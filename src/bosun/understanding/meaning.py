@@ -248,6 +248,19 @@ class Link(BaseModel):
     words: str = ""
 
 
+class LinkGroup(BaseModel):
+    """A grouping by an attribute of a linked object: "TEU by alliance" groups the records by the
+    alliance of the carrier their carrier_name (`field`) names, the carriers' `key`. The lookup
+    fills `keys`, each value of the attribute with the keys of the objects that have it."""
+
+    object: str
+    attribute: str
+    field: str
+    key: str
+    words: str = ""
+    keys: dict[str, list[str]] = Field(default_factory=dict)
+
+
 class Referent(BaseModel):
     """The rows of the last answer a turn points at ("which of them …", "the rest"), handed to the
     query by the thread, not read from the text: the values of the field the last answer was
@@ -337,4 +350,7 @@ class Meaning(BaseModel):
     )
     referent: Referent | None = Field(
         None, description="the last answer's rows this goal is about ('which of them …')"
+    )
+    link_group: LinkGroup | None = Field(
+        None, description="a grouping by a linked object's attribute; its name is in group_by"
     )

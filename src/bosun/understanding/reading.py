@@ -18,7 +18,7 @@ from bosun.catalog import Catalog
 from bosun.catalog.parts import PART_RANGE
 from bosun.understanding.compared import compared_problems
 from bosun.understanding.levels import catalog_sums, summed_level
-from bosun.understanding.links import link_problems, listing_problems
+from bosun.understanding.links import link_group_problems, link_problems, listing_problems
 from bosun.understanding.meaning import (
     INTERVALS,
     Change,
@@ -165,7 +165,9 @@ def validate_meaning(meaning: Meaning, catalog: Catalog) -> list[str]:
         f"unknown field {c.field!r}" for c in meaning.conditions if c.field not in record.fields
     ]
     problems += [
-        f"unknown field {f!r} to group by" for f in meaning.group_by if f not in record.fields
+        f"unknown field {f!r} to group by"
+        for f in meaning.group_by
+        if f not in record.fields and not _link_grouped(meaning, f)
     ]
     problems += [
         f"unknown field {f!r} to sort by" for f, _ in meaning.sort if f not in record.fields
@@ -175,7 +177,7 @@ def validate_meaning(meaning: Meaning, catalog: Catalog) -> list[str]:
         problems.append(f"unknown date field {meaning.time.field!r}")
     elif meaning.time is not None and record.fields[meaning.time.field].type != "date":
         problems.append(f"{meaning.time.field!r} is not a date field")
-    problems += link_problems(meaning, catalog)
+    problems += link_problems(meaning, catalog) + link_group_problems(meaning, catalog)
     if meaning.lookup is not None:
         problems += _lookup(meaning, catalog)
     problems += compared_problems(meaning, catalog)  # periods, set logic
@@ -183,6 +185,11 @@ def validate_meaning(meaning: Meaning, catalog: Catalog) -> list[str]:
     return problems + [
         problem for step in meaning.steps if (problem := _step_problem(step, meaning))
     ]
+
+
+def _link_grouped(meaning: Meaning, name: str) -> bool:
+    """`name` is the linked attribute the meaning groups by (checked with the links)."""
+    return meaning.link_group is not None and meaning.link_group.attribute == name
 
 
 def mostly_unread(meaning: Meaning) -> bool:

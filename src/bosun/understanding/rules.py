@@ -23,6 +23,7 @@ from bosun.understanding.continuation import Continuation
 from bosun.understanding.goals import definition, fields_asked, split
 from bosun.understanding.grammar import QUIET, Grammar, Lexicon, build_lexicon, english
 from bosun.understanding.inflections import singular, stem
+from bosun.understanding.link_groups import read_link_groups
 from bosun.understanding.links import LinkWords, as_listing, marks, read_links
 from bosun.understanding.meaning import Ambiguity, Meaning, ObjectLookup, ResolvedEntity
 from bosun.understanding.missing import missing_measure, offer_closest
@@ -201,6 +202,7 @@ class RulesUnderstanding:
         spans = self.spans(text, today)
         composer = Composer(self.catalog, self.grammar, today)
         read_links(spans, composer, meaning, self.link_words)
+        read_link_groups(spans, composer, meaning, self.link_words)
         self._names(spans, composer, meaning)
         self._unknown_in_role(spans, meaning)
         compose(spans, meaning, composer)

@@ -15,7 +15,7 @@ from bosun.catalog import Catalog
 from bosun.errors import UnsupportedQuery, UserError
 from bosun.query import filters
 from bosun.understanding import Meaning
-from bosun.understanding.meaning import Condition, Link
+from bosun.understanding.meaning import Condition, Link, LinkGroup
 from bosun.workers.context import Context
 from bosun.workers.models import GoalParams, WorkerInput, WorkerResult
 from bosun.workers.registry import worker
@@ -25,8 +25,10 @@ MAX_KEYS = 10_000  # a reference index is small; more objects than this are refu
 
 
 def has_links(params: GoalParams) -> bool:
-    """The goal filters on a linked object's attribute: its query needs the objects' keys."""
-    return params.meaning is not None and bool(params.meaning.links)
+    """The goal filters or groups on a linked object's attribute: its query needs the objects'
+    keys."""
+    meaning = params.meaning
+    return meaning is not None and (bool(meaning.links) or meaning.link_group is not None)
 
 
 @worker(
@@ -35,7 +37,7 @@ def has_links(params: GoalParams) -> bool:
     consumes=[ANALYSIS_RESULT],
     produces=[LINKED_KEYS],
     goal_type="support",
-    preconditions=["the goal filters on an attribute of a linked object"],
+    preconditions=["the goal filters or groups on an attribute of a linked object"],
     title="look up the linked objects",
 )
 def reference_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
@@ -44,7 +46,30 @@ def reference_lookup(wi: WorkerInput, ctx: Context) -> WorkerResult:
     for each in found:
         if not each.keys:
             raise UserError(answers.no_linked(each.link, ctx.catalog))
-    return WorkerResult.of(wi, LINKED_KEYS.of(LinkedKeys(found=found)))
+    groups = {} if meaning.link_group is None else _grouped_keys(meaning.link_group, ctx)
+    return WorkerResult.of(wi, LINKED_KEYS.of(LinkedKeys(found=found, groups=groups)))
+
+
+def _grouped_keys(group: LinkGroup, ctx: Context) -> dict[str, list[str]]:
+    """Each value of the attribute grouped by → the keys of the objects that have it, in the order
+    of the values (objects without the attribute are in no group)."""
+    index = ctx.catalog.object(group.object).index
+    body: dict[str, Any] = {
+        "query": {"bool": {"filter": [{"exists": {"field": group.attribute}}]}},
+        "size": MAX_KEYS,
+        "_source": [group.key, group.attribute],
+        "sort": [{group.key: "asc"}],
+        "track_total_hits": True,
+    }
+    response = ctx.engine.search(index, body)
+    if int(response["hits"]["total"]["value"]) > MAX_KEYS:
+        raise UnsupportedQuery("reference_lookup", f"more than {MAX_KEYS:,} {index} to group")
+    groups: dict[str, list[str]] = {}
+    for hit in response["hits"]["hits"]:
+        key, value = hit["_source"].get(group.key), hit["_source"].get(group.attribute)
+        if key is not None and value is not None:
+            groups.setdefault(str(value), []).append(str(key))
+    return dict(sorted(groups.items()))
 
 
 def _keys(link: Link, ctx: Context) -> FoundKeys:
@@ -80,7 +105,7 @@ def with_keys(meaning: Meaning, linked: LinkedKeys | None, catalog: Catalog) -> 
     """The meaning with each link's keys as a filter on the record field that holds them, and what
     each link read said as an assumption ("“Ocean Alliance members” read as the carriers with
     alliance Ocean Alliance: CMA CGM, COSCO, EVERGREEN, OOCL")."""
-    if not meaning.links:
+    if not meaning.links and meaning.link_group is None:
         return meaning
     if linked is None:
         raise UnsupportedQuery(
@@ -91,9 +116,13 @@ def with_keys(meaning: Meaning, linked: LinkedKeys | None, catalog: Catalog) -> 
         for f in linked.found
     ]
     said = [answers.linked(f.link, f.keys, catalog) for f in linked.found]
+    grouped = meaning.link_group
+    if grouped is not None:
+        grouped = grouped.model_copy(update={"keys": linked.groups})
     return meaning.model_copy(
         update={
             "conditions": [*meaning.conditions, *conditions],
             "assumptions": [*meaning.assumptions, *said],
+            "link_group": grouped,
         }
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from bosun.query import CompiledQuery, Table
 from bosun.understanding import Ambiguity, Meaning
@@ -39,6 +39,10 @@ class LinkedKeys(BaseModel):
     """The keys of every link of a meaning, in the order of its links."""
 
     found: list[FoundKeys]
+    groups: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="each value of the attribute grouped by → the keys of the objects that have it",
+    )
 
 
 class OverallFigure(BaseModel):

@@ -320,6 +320,7 @@ def _links(catalog: Catalog) -> list[str]:
     return [
         f"linked {name} (record field {', '.join(t.field for t in spec.fields)} holds its "
         f"{spec.key}; filter on "
-        f"its {', '.join(spec.attributes)} with links, or list them with listing)"
+        f"its {', '.join(spec.attributes)} with links, group by one by its name in group_by, "
+        "or list them with listing)"
         for name, spec in catalog.spec.links.items()
     ]

@@ -18,12 +18,14 @@ from pydantic import BaseModel, Field
 from bosun.catalog import Catalog
 from bosun.understanding.compose import Composer
 from bosun.understanding.grammar import english
+from bosun.understanding.link_groups import link_group_of
 from bosun.understanding.meaning import (
     TOP_N_MOST,
     Agg,
     Ambiguity,
     Condition,
     Link,
+    LinkGroup,
     Meaning,
     Measure,
     ObjectLookup,
@@ -407,7 +409,13 @@ def to_meaning(goal: ModelGoal, catalog: Catalog) -> Meaning:
         periods=periods,
         steps=list(goal.steps),
         links=[_link(link, catalog) for link in goal.links],
+        link_group=_link_group(goal, catalog),
     )
+
+
+def _link_group(goal: ModelGoal, catalog: Catalog) -> LinkGroup | None:
+    """A goal grouped first by a linked object's attribute ("alliance") groups through the link."""
+    return link_group_of(goal.group_by[0], catalog) if goal.group_by else None
 
 
 def _link(link: ModelLink, catalog: Catalog) -> Link:
