@@ -145,7 +145,7 @@ def run_child(arguments: list[str], env: dict[str, str]) -> Run:
     return Run(time.perf_counter() - started, usage.ru_maxrss / 1024, output, cpu)
 
 
-def _child_env(data_dir: Path, memory_limit: str) -> dict[str, str]:
+def child_env(data_dir: Path, memory_limit: str) -> dict[str, str]:
     env = {**os.environ, "BOSUN_DATA_DIR": str(data_dir), "BOSUN_ENGINE_MEMORY_LIMIT": memory_limit}
     env.pop("BOSUN_CATALOG", None)
     return env
@@ -203,7 +203,7 @@ def main(argv: list[str]) -> int:
     megabytes = path.stat().st_size / 1e6
     print(f"wrote {megabytes:,.0f} MB, {shape} in {time.perf_counter() - started:.1f} s")
     what = f"a {megabytes:,.0f} MB CSV ({shape}), BOSUN_ENGINE_MEMORY_LIMIT={args.memory_limit}"
-    env = _child_env(folder / "data", args.memory_limit)
+    env = child_env(folder / "data", args.memory_limit)
     try:
         loaded = load(path, env)
         print(loaded.output.strip())
