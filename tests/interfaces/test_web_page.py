@@ -12,6 +12,7 @@ import colorsys
 import json
 import os
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -168,6 +169,15 @@ def test_a_failed_question_stays_with_its_reason_and_a_retry_and_the_plan_speaks
         page.close()
 
 
+def _marks_within(url: str, seconds: float) -> list[dict[str, Any]]:
+    deadline = time.monotonic() + seconds
+    marks: list[dict[str, Any]] = httpx.get(url).json()
+    while not marks and time.monotonic() < deadline:
+        time.sleep(0.2)
+        marks = httpx.get(url).json()
+    return marks
+
+
 def test_a_question_the_server_never_got_stays_in_its_place_with_a_retry(
     browser: Any,  # noqa: F811
     data_dir: Path,
@@ -199,7 +209,10 @@ def test_a_question_the_server_never_got_stays_in_its_place_with_a_retry(
         houston = page.locator(".turn").nth(2)
         houston.locator(".verdict-right").click()
         houston.locator(".verdict-said", has_text="Marked").wait_for()
-        marks = httpx.get(f"{base}/threads/{thread}/marks").json()
+        assert page.url.endswith(thread)
+        # once in 6,000 tests on a loaded run the list came back empty just after "Marked" showed:
+        # asked again for a few seconds, so a mark never stored still fails
+        marks = _marks_within(f"{base}/threads/{thread}/marks", seconds=5)
         assert [(mark["turn"], mark["right"]) for mark in marks] == [(2, True)]
 
         unsent.locator(".retry").click()  # asked again in the same thread, now the newest turn
