@@ -18,20 +18,23 @@ from bosun.understanding.qualifiers import read_with
 from bosun.understanding.tagger import Span
 
 
+def past_articles(spans: list[Span], at: int, c: Reader) -> int:
+    """Where the thing had or lacked stands, past "a", "an", "any", "no" after the cue."""
+    words = c.grammar.having
+    while at < len(spans) and spans[at].key in (*words.articles, *words.none):
+        at += 1
+    return at
+
+
 def having(spans: list[Span], c: Reader, meaning: Meaning) -> None:
     """ "with containers", "had any TEU", "without a declared value": X > 0 or its negation."""
     words = c.grammar.having
     for i, cue in enumerate(spans):
         if cue.used or cue.key not in (*words.has, *words.lacks):
             continue
-        lacks = cue.key in words.lacks
-        said = [cue]
-        j = i + 1
-        while j < len(spans) and spans[j].key in (*words.articles, *words.none):
-            lacks = lacks or spans[j].key in words.none
-            said.append(spans[j])
-            j += 1
-        qualified = j
+        qualified = past_articles(spans, i + 1, c)
+        lacks = cue.key in words.lacks or any(s.key in words.none for s in spans[i + 1 : qualified])
+        j = qualified
         while j < len(spans) and (spans[j].has("value") or spans[j].has("name")):
             j += 1  # "had reefer boxes", "without headphone sales": the filter is the value's
         measured = _measured(spans, j, c)
@@ -45,7 +48,7 @@ def having(spans: list[Span], c: Reader, meaning: Meaning) -> None:
             meaning.conditions.append(
                 Condition(field=measured, gt=0, negate=lacks, source=cue.text)
             )
-            for span in said:
+            for span in spans[i:qualified]:
                 span.used = True
 
 

@@ -14,6 +14,7 @@ filter of its own, not a presence. The words are en.yaml's `having`.
 from __future__ import annotations
 
 from bosun.understanding.bounds import Reader
+from bosun.understanding.having import past_articles
 from bosun.understanding.meaning import Condition, Meaning
 from bosun.understanding.tagger import Span
 
@@ -28,7 +29,7 @@ def presence(spans: list[Span], c: Reader, meaning: Meaning) -> None:
         if cue.used or cue.key not in (*words.has, *words.lacks):
             continue
         lacks = cue.key in words.lacks
-        at = _past_articles(spans, i + 1, c)
+        at = past_articles(spans, i + 1, c)
         lacks = lacks or any(s.key in words.none for s in spans[i + 1 : at])
         # "with" joins many things ("carriers with the most TEU") and "have" is an auxiliary ("have
         # arrived"): they say presence only before an article or "no" ("with an eta")
@@ -39,14 +40,6 @@ def presence(spans: list[Span], c: Reader, meaning: Meaning) -> None:
         meaning.conditions.append(Condition(field=field, exists=not lacks, source=cue.text))
         for span in spans[i : at + 1]:
             span.used = True
-
-
-def _past_articles(spans: list[Span], at: int, c: Reader) -> int:
-    """Where the thing stands, past "a", "an", "any", "no" after the cue."""
-    words = c.grammar.having
-    while at < len(spans) and spans[at].key in (*words.articles, *words.none):
-        at += 1
-    return at
 
 
 def _field(spans: list[Span], at: int, c: Reader) -> str | None:
