@@ -483,19 +483,35 @@ def _operator(spans: list[Span], i: int, c: Composer) -> tuple[str, str | None, 
         return None
     if span.has("threshold"):
         return span.value("threshold"), None, 1
-    comparative = [a for a in span.values("adjective") if a[3] == "comparative"]
-    degree = span.value("degree")
-    width = 1
-    if not comparative and degree and degree[0] == "comparative" and i + 1 < len(spans):
-        comparative = [
-            (a[0], a[1], a[2] * degree[1], "comparative") for a in spans[i + 1].values("adjective")
-        ]
-        width = 2
-    if not comparative or i + width >= len(spans) or spans[i + width].key != "than":
+    graded = _graded(spans, i, "comparative")
+    if graded is None or not _key_at(spans, i + graded[2], "than"):
         return None
-    adjective = comparative[0]
+    direction, adjective, width = graded
     name = adjective[1] if adjective[0] == "field" else c.catalog.spec.measures[adjective[1]].field
-    return ("gt" if adjective[2] > 0 else "lt"), name, width + 1
+    return ("gt" if direction > 0 else "lt"), name, width + 1
+
+
+def _graded(spans: list[Span], i: int, grade: str) -> tuple[int, Adjective, int] | None:
+    """(direction, adjective, spans taken) of an adjective of a grade at i: "heavier", "busiest", or
+    a degree word of the grade before an adjective ("more valuable", "most busy")."""
+    own = [a for a in spans[i].values("adjective") if a[3] == grade]
+    if own:
+        return own[0][2], own[0], 1
+    degree = spans[i].value("degree")
+    following = _adjectives_after(spans, i)
+    if degree and degree[0] == grade and following:
+        return following[0][2] * degree[1], following[0], 2
+    return None
+
+
+def _adjectives_after(spans: list[Span], i: int) -> list[Adjective]:
+    """The adjectives the span after i can be ("busy" of "least busy")."""
+    return spans[i + 1].values("adjective") if i + 1 < len(spans) else []
+
+
+def _key_at(spans: list[Span], j: int, key: str) -> bool:
+    """There is a span at j and it is the word `key`."""
+    return j < len(spans) and spans[j].key == key
 
 
 def _field_after(spans: list[Span], at: int, c: Composer, wanted: str | None = None) -> str | None:
@@ -564,24 +580,37 @@ def distinct(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     values."""
     for i, span in enumerate(spans):
         asks = c.counting(span) or _distinct_word(span)
-        j = c.after(spans, i) if asks else None
-        while j is not None and _distinct_word(spans[j]):
-            spans[j].used = True
-            j = c.after(spans, j)
-        name = c.dimension(spans[j]) if j is not None else None
-        if name is None or j is None or spans[j].used or spans[j].has("record"):
-            # "how many pizzas" where a row is a pizza sold counts rows, not the pizza names
+        counted = _counted_field(spans, i, c) if asks else None
+        if counted is None:
             continue
-        spec = c.catalog.record.fields[name]
-        label = f"distinct {next((s for s in spec.synonyms if s.endswith('s')), name)}"
-        meaning.measures.append(
-            Measure(name=f"distinct_{name}", agg="cardinality", field=name, label=label)
-        )
+        j, name = counted
+        meaning.measures.append(_distinct_measure(name, c))
         span.used = spans[j].used = True
         k = c.after(spans, j)
         # "distinct vessel count": one count
         if k is not None and c.counting(spans[k]) and span.value("agg"):
             spans[k].used = True
+
+
+def _counted_field(spans: list[Span], i: int, c: Composer) -> tuple[int, str] | None:
+    """Where and which dimension the count word at i counts the values of, past "distinct" words
+    (read): "how many distinct shippers", "number of carriers". Not a record noun: "how many pizzas"
+    where a row is a pizza sold counts rows, not the pizza names."""
+    j = c.after(spans, i)
+    while j is not None and _distinct_word(spans[j]):
+        spans[j].used = True
+        j = c.after(spans, j)
+    if j is None or spans[j].used or spans[j].has("record"):
+        return None
+    name = c.dimension(spans[j])
+    return (j, name) if name is not None else None
+
+
+def _distinct_measure(name: str, c: Composer) -> Measure:
+    """The count of a field's values, labelled by its plural synonym ("distinct carriers")."""
+    spec = c.catalog.record.fields[name]
+    label = f"distinct {next((s for s in spec.synonyms if s.endswith('s')), name)}"
+    return Measure(name=f"distinct_{name}", agg="cardinality", field=name, label=label)
 
 
 def _distinct_word(span: Span) -> bool:
@@ -628,39 +657,64 @@ def _asks_party(span: Span, c: Composer) -> bool:
 
 
 def _group_after(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> None:
-    j = c.after(spans, i)
-    if j is not None and spans[i].has("wh") and spans[j].has("number"):  # "which 3 carriers"
-        c.wh_count = int(spans[j].value("number"))
-        spans[j].used = True
-        j = c.after(spans, j)
+    """What a grouping cue or a question word at i groups by: the word after it."""
+    cue = spans[i]
+    j = _past_wh_count(spans, i, c)
     if j is None or spans[j].used:
         return
     target = spans[j]
     name = c.dimension(target, meaning)
     if target.has("interval_unit"):
-        meaning.interval = target.value("interval_unit")
-        _interval_over_field(target, name, c, meaning)
-        c.wh_interval = spans[i].has("wh")
-        if c.wh_interval:  # "which week had the fewest …": one week
-            c.wh_plural = is_plural(target)
+        _group_by_period(cue, target, name, c, meaning)
     elif name is not None:
-        _add_group(meaning, name)
-        if spans[i].has("meaning"):
-            c.per_group = (name, spans[i])
-        if spans[i].has("wh"):
-            c.wh_plural = is_plural(target)
-    elif target.has("record") and spans[i].has("group_cue"):
-        pass  # "per shipment": an average per record is the average
-    elif spans[i].key in c.grammar.ratio_cues and _measure_field(target, c) is not None:
-        # "value per kg": a ratio, not computed: said
-        c.said.append(f"{spans[i].text} {target.text}")
-        target.used = True
-    elif not (spans[i].has("group_cue") and _measure_field(target, c) is not None):
+        _group_by_field(cue, target, name, c, meaning)
+    elif not _cue_without_group(cue, target, c):
         return
-    spans[i].used = True
-    target.used = (
-        target.used or target.has("interval_unit") or name is not None or target.has("record")
-    )
+    cue.used = True
+    target.used = target.used or name is not None or target.has("interval_unit", "record")
+
+
+def _past_wh_count(spans: list[Span], i: int, c: Composer) -> int | None:
+    """The word after the cue at i, past the number of "which 3 carriers" (kept as the count)."""
+    j = c.after(spans, i)
+    if j is not None and spans[i].has("wh") and spans[j].has("number"):
+        c.wh_count = int(spans[j].value("number"))
+        spans[j].used = True
+        j = c.after(spans, j)
+    return j
+
+
+def _group_by_period(
+    cue: Span, target: Span, name: str | None, c: Composer, meaning: Meaning
+) -> None:
+    """ "per month", "which week had the fewest …" (one week)."""
+    meaning.interval = target.value("interval_unit")
+    _interval_over_field(target, name, c, meaning)
+    c.wh_interval = cue.has("wh")
+    if c.wh_interval:
+        c.wh_plural = is_plural(target)
+
+
+def _group_by_field(cue: Span, target: Span, name: str, c: Composer, meaning: Meaning) -> None:
+    """ "by carrier", "for each port" (kept: a ranking may be in each group), "which carriers"."""
+    _add_group(meaning, name)
+    if cue.has("meaning"):
+        c.per_group = (name, cue)
+    if cue.has("wh"):
+        c.wh_plural = is_plural(target)
+
+
+def _cue_without_group(cue: Span, target: Span, c: Composer) -> bool:
+    """A cue read though it groups nothing: "per shipment" (an average per record is the average),
+    "value per kg" (a ratio, not computed: said), "per TEU"."""
+    if target.has("record") and cue.has("group_cue"):
+        return True
+    measured = _measure_field(target, c) is not None
+    if measured and cue.key in c.grammar.ratio_cues:
+        c.said.append(f"{cue.text} {target.text}")
+        target.used = True
+        return True
+    return measured and cue.has("group_cue")
 
 
 # -- measures --------------------------------------------------------------------------------------
@@ -713,33 +767,40 @@ def _measure_at(
 ) -> Measure | None:
     span = spans[i]
     names = span.values("measure")
-    before = c.before(spans, i, limit=2)
-    if span.has("record") and before is not None and c.counting(spans[before]):
-        # "how many sales": the records counted, not the measure the word also names
-        span.used = True
+    if span.has("record") and _read_records(spans, i, c):
         return None
-    if span.has("record") and c.catalog.spec.defaults.measure in names:
-        span.used = True  # "shipments": the records, counted only when a grouping or ranking asks
-        c.records_named = True
-        return None
-    if span.has("record") and not names:
-        # "pizzas by size", "flew": the records; "top 2 pizzas" may still rank pizza names
-        c.records_named = True
-        return None
+    plain = None if agg == "cardinality" else agg
     if names:
         if c.counting(span) and _names_measure_next(spans, i, c):
             span.used = True  # "how many TEU": the count word only introduces the measure
             return None
-        return c.measure(
-            _one_measure(span, names, c, meaning), agg if agg != "cardinality" else None
-        )
+        return c.measure(_one_measure(span, names, c, meaning), plain)
     measured = c.fields_of(span, "measure")
     if measured:
-        return c.field_measure(measured[0], agg if agg != "cardinality" else None)
+        return c.field_measure(measured[0], plain)
     dated = c.fields_of(span, "date")
     if dated and agg in ("min", "max"):
         return c.field_measure(dated[0], agg)  # "earliest departure"
     return None
+
+
+def _read_records(spans: list[Span], i: int, c: Composer) -> bool:
+    """Reads the record noun at i as the records, not a measure: counted by the word before ("how
+    many sales"), the count's own noun ("shipments": counted only when a grouping or ranking asks),
+    or a noun of no measure ("pizzas by size", "flew": "top 2 pizzas" may still rank pizza names).
+    False when the noun names another measure."""
+    span = spans[i]
+    before = c.before(spans, i, limit=2)
+    if before is not None and c.counting(spans[before]):
+        span.used = True
+        return True
+    names = span.values("measure")
+    counted = c.catalog.spec.defaults.measure in names
+    if names and not counted:
+        return False
+    c.records_named = True
+    span.used = span.used or counted
+    return True
 
 
 def _one_measure(span: Span, names: list[str], c: Composer, meaning: Meaning) -> str:
@@ -935,46 +996,75 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     """
     for i in range(len(spans)):
         found = _ranker(spans, i, c)
-        if found is None:
-            continue
-        direction, adjective, width = found
-        if _ordering_only(spans, i + width, c):
+        if found is None or _ordering_only(spans, i + found[2], c):
             continue  # "slowest first": an order, read by `ordering`
-        count = _rank_count(spans, i, width, c)
-        target_at = c.after(spans, _past_count(i + width - 1, count))
-        # "top 10 players", not "the most orders"
-        if count is not None and count[0] > i and target_at is not None:
-            _ranked_things(spans[target_at], c, meaning)
-        while (
-            target_at is not None
-            and _measure_field(spans[target_at], c)
-            and c.dimension(spans[target_at]) is None
-        ):
-            # "the six lowest-volume origin ports": past the measure
-            target_at = c.after(spans, target_at)
-        target = spans[target_at] if target_at is not None else None
-        _ranked_periods(target, c, meaning)
-        if target is None or not (c.dimension(target) or target.has("record") or target.used):
-            head = _head_before(spans, i, c)  # "the 2 products with the fewest orders"
-            if head is not None:
-                target = spans[head]
-                count = count or _rank_count(spans, head, 1, c)
-        if not _rank(spans[i : i + width], target, direction, adjective, c, meaning):
-            # "just the top 3": a count for the groups before
-            if count is not None and spans[i].has("rank"):
-                _set_count(spans, count, c, meaning, spans[i : i + width])
-                meaning.order = _order(direction)
-                spans[i].used = True
-                return
-            continue
+        if _rank_at(spans, i, found, c, meaning):
+            return
+
+
+def _rank_at(
+    spans: list[Span],
+    i: int,
+    found: tuple[int, Adjective | None, int],
+    c: Composer,
+    meaning: Meaning,
+) -> bool:
+    """Ranks by the ranking word at i (`found` by `_ranker`); False when it ranks nothing."""
+    direction, adjective, width = found
+    ranker = spans[i : i + width]
+    target, count = _ranked(spans, i, width, c, meaning)
+    if _rank(ranker, target, direction, adjective, c, meaning):
         if count is not None:
-            _set_count(spans, count, c, meaning, spans[i : i + width])
+            _set_count(spans, count, c, meaning, ranker)
         elif meaning.top_n is None:
             meaning.top_n = _unnumbered(c, meaning)
         degrees.average_ranked(spans, i + width, c, meaning)  # "… heaviest on average"
         # "the busiest port for each carrier": a ranking in each group
         group_steps.top_each(spans, c, meaning)
-        return
+        return True
+    if count is None or not spans[i].has("rank"):
+        return False
+    # "just the top 3": a count for the groups before
+    _set_count(spans, count, c, meaning, ranker)
+    meaning.order = _order(direction)
+    spans[i].used = True
+    return True
+
+
+def _ranked(
+    spans: list[Span], i: int, width: int, c: Composer, meaning: Meaning
+) -> tuple[Span | None, tuple[int, float] | None]:
+    """The word the ranking at i ranks, and the ranking's number: after the ranking (and its
+    number), else an unread dimension just before it ("the 2 products with the fewest orders")."""
+    count = _rank_count(spans, i, width, c)
+    target_at = _ranked_after(spans, i + width - 1, count, c, meaning)
+    target = spans[target_at] if target_at is not None else None
+    _ranked_periods(target, c, meaning)
+    if target is not None and (c.dimension(target) or target.has("record") or target.used):
+        return target, count
+    head = _head_before(spans, i, c)
+    if head is None:
+        return target, count
+    return spans[head], count or _rank_count(spans, head, 1, c)
+
+
+def _ranked_after(
+    spans: list[Span], last: int, count: tuple[int, float] | None, c: Composer, meaning: Meaning
+) -> int | None:
+    """Where the ranked word after a ranking ending at `last` is, past the measure's words ("the
+    six lowest-volume origin ports"); a distinct count right after the ranking's number names what
+    is ranked ("top 10 players", not "the most orders")."""
+    target_at = c.after(spans, _past_count(last, count))
+    if count is not None and count[0] > last and target_at is not None:
+        _ranked_things(spans[target_at], c, meaning)
+    while target_at is not None and _measured_only(spans[target_at], c):
+        target_at = c.after(spans, target_at)
+    return target_at
+
+
+def _measured_only(span: Span, c: Composer) -> bool:
+    """A measure's word that names no dimension ("volume" of "lowest-volume ports")."""
+    return _measure_field(span, c) is not None and c.dimension(span) is None
 
 
 def _ranked_things(target: Span, c: Composer, meaning: Meaning) -> None:
@@ -1070,16 +1160,11 @@ def _ranker(spans: list[Span], i: int, c: Composer) -> tuple[int, Adjective | No
     span = spans[i]
     if span.used:
         return None
-    superlative = [a for a in span.values("adjective") if a[3] == "superlative"]
-    if superlative:
-        return superlative[0][2], superlative[0], 1
-    degree = span.value("degree")
-    following = spans[i + 1].values("adjective") if i + 1 < len(spans) else []
-    if degree and degree[0] == "superlative" and following:
-        return following[0][2] * degree[1], following[0], 2
-    if not span.has("rank"):
-        return None
+    graded = _graded(spans, i, "superlative")
+    if graded is not None or not span.has("rank"):
+        return graded
     direction = 1 if span.value("rank") == "desc" else -1
+    following = _adjectives_after(spans, i)
     if following:  # "top busy", "least busy"
         return direction * following[0][2], following[0], 2
     return direction, None, 1
