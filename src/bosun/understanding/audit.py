@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from bosun.catalog import Catalog
+from bosun.catalog.schema import MeasureSpec
 from bosun.understanding.grammar import Grammar, Tag
 from bosun.understanding.meaning import Condition, Meaning, TimeFilter
 from bosun.understanding.names import Found, normalize
@@ -236,13 +237,19 @@ def _measures_field(catalog: Catalog, found: Evidence, field_name: str) -> bool:
 
 
 def _measure(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
+    """A measure's word is carried by the reading's measure, by its field or its share; the
+    count's word by records listed or counted, or any aggregation."""
     spec = catalog.spec.measures.get(tag.value)
-    if tag.value in found.measured or spec is None or span.has("record"):
+    if spec is None or tag.value in found.measured or span.has("record"):
         return True
-    if spec.agg == "count" and spec.field is None and spec.share is None:
+    if _records_count(spec):
         return found.records or bool(found.aggs)
-    on_field = spec.field is not None and spec.field in found.fields
-    return on_field or (spec.share is not None and found.shared)
+    return spec.field in found.fields or (spec.share is not None and found.shared)
+
+
+def _records_count(spec: MeasureSpec) -> bool:
+    """The count of the records: a count over no field and no share."""
+    return spec.agg == "count" and spec.field is None and spec.share is None
 
 
 def _ranked(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
