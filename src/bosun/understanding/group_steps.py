@@ -272,12 +272,7 @@ def _named_after(spans: list[Span], at: int, c: Composer) -> tuple[Measure, list
     """ "over 2,000 shipments", "at least 50 reefer boxes", "at least 30 voyages" (distinct
     voyages)."""
     for j in range(at + 1, min(len(spans), at + 4)):
-        if (
-            spans[j].has("value")
-            or spans[j].has("currency")
-            or spans[j].has("scale")
-            or c.glue(spans[j])
-        ):
+        if spans[j].has("value", "currency", "scale") or c.glue(spans[j]):
             continue
         named = named_measure(spans[j], c) or _distinct(spans[j], c)
         return (named, [spans[j]]) if named is not None else None
@@ -325,24 +320,30 @@ def per_period(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     # said anywhere, so looked for once: nothing is used until an average is settled
     per_unit, per_group = _period_per(spans, c), _group_near(spans, c)
     for i in averages:
-        span = spans[i]
         period = _period_beside(spans, i) or per_unit
-        group = per_group if period is None else None
-        if period is None and group is None:
-            continue
-        # "average TEU per carrier": each carrier's total, averaged over the carriers
-        if group is not None:
-            settle(meaning, [Claim(PerGroup(), [span, *group[1]], group=group[0])])
+        if period is not None:
+            _average_per_period(spans, spans[i], period, c, meaning)
             return
-        assert period is not None
-        interval, words = period
-        settle(meaning, [Claim(PerPeriod(interval=interval), [span, *words])])
-        summed = _summed_fields(spans, c)
-        # "average monthly installment": a monthly total averaged, or each record's own amount
-        if summed:
-            said = c.grammar.steps.per_period_read
-            meaning.assumptions += [said.format(period=words[-1].text, field=f) for f in summed]
-        return
+        # "average TEU per carrier": each carrier's total, averaged over the carriers
+        if per_group is not None:
+            settle(meaning, [Claim(PerGroup(), [spans[i], *per_group[1]], group=per_group[0])])
+            return
+
+
+def _average_per_period(
+    spans: list[Span],
+    average: Span,
+    period: tuple[Interval, list[Span]],
+    c: Composer,
+    meaning: Meaning,
+) -> None:
+    """The average of the period totals; "average monthly installment" may mean a monthly total
+    averaged or each record's own amount: the reading is said for each summed field."""
+    interval, words = period
+    settle(meaning, [Claim(PerPeriod(interval=interval), [average, *words])])
+    said = c.grammar.steps.per_period_read
+    summed = _summed_fields(spans, c)
+    meaning.assumptions += [said.format(period=words[-1].text, field=f) for f in summed]
 
 
 def _aggs(span: Span) -> list[str]:
