@@ -108,12 +108,10 @@ def distinct_attributes(spans: list[Span], c: Composer, meaning: Meaning) -> Non
         if span.used or "cardinality" not in [a[0] for a in span.values("agg")]:
             continue
         j = next((k for k in range(i + 1, len(spans)) if not c.glue(spans[k])), None)
-        fields = (
-            [f for f in spans[j].values("field") if c.role(f) in ("attribute", "identifier")]
-            if j
-            else []
-        )
-        if j is None or spans[j].used or not fields:
+        if j is None or spans[j].used:
+            continue
+        fields = [f for f in spans[j].values("field") if c.role(f) in ("attribute", "identifier")]
+        if not fields:
             continue
         label = f"{c.grammar.aggregation_labels['cardinality']} {spans[j].key}"
         meaning.measures.append(
@@ -178,15 +176,10 @@ def _measure_after(spans: list[Span], i: int, c: Composer) -> int | None:
     """The first span after i naming a measure field, past glue, conjunctions and other percentile
     words."""
     for j in range(i + 1, min(len(spans), i + 1 + _NEAR)):
-        if _measure_field(spans[j], c) is not None and not spans[j].has("record"):
+        if _measure_noun(spans, j, c):
             return j
-        passable = (
-            c.glue(spans[j])
-            or spans[j].has("conj")
-            or spans[j].has("percentile")
-            or spans[j].has("median")
-        )
-        if not (passable or spans[j].has("record") or _ordinal_number(spans[j], c) is not None):
+        passable = c.glue(spans[j]) or spans[j].has("conj", "percentile", "median", "record")
+        if not (passable or _ordinal_number(spans[j], c) is not None):
             return None
     return None
 
