@@ -1397,7 +1397,7 @@ def _refusal_words(spans: list[Span], c: Composer) -> list[Span]:
     for span in spans:
         if not span.unread("refusal"):
             continue
-        catalogued = any(t.kind in _CATALOG for t in span.tags)
+        catalogued = span.has(*_CATALOG)
         if not catalogued and not {span.key, singular(span.key)} & held:
             found.append(span)
     return found
@@ -1444,6 +1444,5 @@ def _quiet(span: Span) -> bool:
     # a word nothing reads; of symbols, only wildcards ("Acme%", "*", "_") are said
     if not span.tags:
         return not _WORDLIKE.search(span.text) and span.text not in ("%", "*")
-    return any(t.kind in ("function", "filler", "neutral", "structure") for t in span.tags) or all(
-        t.kind in _STRUCTURE for t in span.tags
-    )
+    quiet = span.has("function", "filler", "neutral", "structure")
+    return quiet or all(t.kind in _STRUCTURE for t in span.tags)
