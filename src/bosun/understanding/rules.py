@@ -41,6 +41,7 @@ from bosun.understanding.reading import GoalReading, PastTurn, Reading
 from bosun.understanding.roles import Role, Roles, asked, in_role
 from bosun.understanding.tagger import Span, tag
 from bosun.understanding.vectors import NameVectors
+from bosun.understanding.verbs import verbs_in_place
 
 
 @dataclass
@@ -195,7 +196,9 @@ class RulesUnderstanding:
             common=self.common_words,
         )
         linked = marks(text, self.link_words, found)
-        return tag(text, today, self.lexicon, found, linked)
+        return verbs_in_place(
+            tag(text, today, self.lexicon, found, linked), self.grammar.verb_place
+        )
 
     def _analyze(self, text: str, today: date) -> Meaning:
         meaning = Meaning(text=text, index=self.catalog.record.index)
