@@ -569,7 +569,7 @@ class RulesUnderstanding:
             for name in kinds:
                 if not self.catalog.object(name).id_field:
                     continue
-                code = next((s for s in spans[i + 1 : i + 4] if _code_like(s.text)), None)
+                code = _code_after(spans, i)
                 if code is not None:
                     code.used = span.used = True
                     return ObjectLookup(object=name, key=code.text, term=code.text)
@@ -637,6 +637,15 @@ def _name_like(text: str) -> bool:
     """Written like a name: a capital first letter ("Foobar"), but not a short all-caps word
     ("LA")."""
     return text[:1].isupper() and (not text.isupper() or len(text) > 3)
+
+
+def _code_after(spans: list[Span], at: int) -> Span | None:
+    """The identifier written within three words after a kind of object: not a number after a
+    bound ("diamonds over 10000 dollars" bounds an amount)."""
+    for k in range(at + 1, min(len(spans), at + 4)):
+        if _code_like(spans[k].text) and not spans[k - 1].has("threshold"):
+            return spans[k]
+    return None
 
 
 def _code_like(text: str) -> bool:
