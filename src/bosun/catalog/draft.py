@@ -33,7 +33,7 @@ from bosun.catalog.money import takings_gap, takings_on_sums_only
 from bosun.catalog.panels import Panel, panel_of, thing_words
 from bosun.catalog.parts import is_clock_values, part_name
 from bosun.catalog.profile import MANY_VALUES, MOST_COLUMNS, Column, IndexProfile, profile_index
-from bosun.catalog.quantities import quantity_words
+from bosun.catalog.quantities import adjectives_of, quantity_words
 from bosun.catalog.rows import RowNoun, event_verbs, record_noun, row_nouns, row_why
 from bosun.catalog.summaries import (
     Summary,
@@ -613,7 +613,11 @@ def _field(
     measured = quantity_words(column.name) if role == "measure" else {}
     if measured:  # "milliseconds" is a length: "track length", "longer than"
         field["synonyms"] = list(dict.fromkeys([*synonyms, *measured["synonyms"]]))
-        field["adjectives"] = measured["adjectives"]
+    adjectives = measured.get("adjectives") or (
+        adjectives_of(column.name) if role == "measure" else {}
+    )
+    if adjectives:
+        field["adjectives"] = adjectives
     if column.subfields:
         field["subfields"] = column.subfields
     code_set = code_set_of(column) if role == "dimension" else None
