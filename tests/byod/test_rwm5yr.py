@@ -46,9 +46,6 @@ from tests.byod.public import r_export
 QUESTIONS = questions("rwm5yr")
 # Questions not answered right today, with the reason (a strict expected failure each)
 NOT_YET: dict[str, str] = {
-    "r08": "'saw a doctor at least once' is not read as docvis > 0 (flagged)",
-    "r16": "'years of education' names no field: educ is 'education' (refused)",
-    "r19": "'share of … had a hospital visit' is read as a count where hospvis > 0 (flagged)",
     "r22": "'people over 60' is not read as age > 60 (flagged)",
     "r23": "'anyone had in a year' is not read as the largest row (refused)",
 }
@@ -103,8 +100,8 @@ def test_no_rwm5yr_answer_is_confidently_wrong(
     assert_not_confidently_wrong(item, answers[item["id"]], gold)
 
 
-def test_at_least_20_of_25_are_right() -> None:
-    assert len(QUESTIONS) == 25 and len(QUESTIONS) - len(NOT_YET) >= 20, sorted(NOT_YET)
+def test_at_least_23_of_25_are_right() -> None:
+    assert len(QUESTIONS) == 25 and len(QUESTIONS) - len(NOT_YET) >= 23, sorted(NOT_YET)
 
 
 def test_a_refusal_offers_words_to_ask_by_when_the_data_names_nothing(session: Session) -> None:
