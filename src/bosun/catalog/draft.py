@@ -35,7 +35,15 @@ from bosun.catalog.panels import Panel, panel_of, thing_words
 from bosun.catalog.parts import is_clock_values, part_name
 from bosun.catalog.profile import MANY_VALUES, MOST_COLUMNS, Column, IndexProfile, profile_index
 from bosun.catalog.quantities import quantity_words
-from bosun.catalog.rows import RowNoun, event_verbs, record_noun, row_nouns, row_why
+from bosun.catalog.rows import (
+    RowNoun,
+    event_verbs,
+    person_adjectives,
+    person_bound,
+    record_noun,
+    row_nouns,
+    row_why,
+)
 from bosun.catalog.summaries import (
     Summary,
     is_statistic,
@@ -353,6 +361,7 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     takings_on_sums_only(measures)
     mark_averaged(fields, measures)
     decisions.update({name: _level_decision(name, summary, panel) for name in levels})
+    bound = _person_bound(record, fields)
     keys = {ref.index: _reference_key(ref) for ref in references}
     links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]
     decisions.update(_named_codes(record, references, links, keys, fields))
@@ -370,7 +379,11 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
         "links": _linked(references, links, keys),
         "measures": measures,
         "time": _time(record, fields),
-        "defaults": {"measure": count, **({"figure": figure} if figure else {})},
+        "defaults": {
+            "measure": count,
+            **({"figure": figure} if figure else {}),
+            **({"bound_field": bound} if bound else {}),
+        },
         **({"verbs": verbs} if (verbs := _measure_verbs(measures)) else {}),
     }
     text = yaml.safe_dump(draft, sort_keys=False, allow_unicode=True, width=120)
@@ -384,6 +397,16 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     gaps = gap_notes(record, fields, measures, codes, {link.column for link in links})
     gaps += takings_gap(measures, _prices(record, measures))
     return Draft(text, [*what_a_row_is, *notes, *gaps])
+
+
+def _person_bound(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> str | None:
+    """The people's age, where rows are people: a bare number after their noun is of it ("people
+    over 60"), and it is compared as older and younger."""
+    bound = person_bound(record)
+    if bound is not None and fields[bound]["role"] == "measure":
+        fields[bound]["adjectives"] = person_adjectives()
+        return bound
+    return None
 
 
 def _code(name: str, decision: Decision, periodic: set[str]) -> bool:

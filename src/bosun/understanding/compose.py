@@ -57,6 +57,7 @@ from bosun.understanding.measure_kinds import (
 )
 from bosun.understanding.periods import periods, periods_measured
 from bosun.understanding.phrases import field_name
+from bosun.understanding.record_bounds import record_bounds
 from bosun.understanding.sets import sets
 from bosun.understanding.tagger import Span, is_plural, time_of
 
@@ -303,6 +304,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         quantifiers,
         group_steps.group_thresholds,
         ranges,
+        record_bounds,
         thresholds,
         having.having,
         presence.presence,
