@@ -2,11 +2,14 @@
 "doctor visits" or "hospital admissions" counts the times a row's person saw a doctor or went to
 hospital, so a question names it by the thing alone ("how many saw a doctor at least once", "had a
 hospital stay"). The thing is a word of that column only: "store" of a "store_visits" beside a
-"store" column names the store.
+"store" column names the store. A squeezed name cut short inside the event's noun ("hospadmi",
+"doctorco") is said with the one event noun the cut piece begins.
 
-    >>> counted_thing("docvis", ["docvis", "hospvis", "age"])
+    >>> counted_words("docvis", ["docvis", "hospvis", "age"])
     ['doctor']
-    >>> counted_thing("store_visits", ["store", "store_visits"])
+    >>> counted_words("hospadmi", ["hospadmi", "hospdays"])
+    ['hospital admissions']
+    >>> counted_words("store_visits", ["store", "store_visits"])
     []
 """
 
@@ -17,15 +20,26 @@ from collections.abc import Collection
 from bosun.catalog.words import _words, spoken
 
 
-def counted_thing(name: str, names: Collection[str]) -> list[str]:
-    """The words before an event noun that ends the column's spoken name, where no other column
-    says them; [] for any other column."""
-    events = {str(w) for w in _words()["counted_events"]}
+def counted_words(name: str, names: Collection[str]) -> list[str]:
+    """The column's words as a count of events: its name with a cut event noun said whole, and the
+    thing alone where no other column says it; [] for any other column."""
     words = spoken(name, names, quantity=True).split()
-    if len(words) < 2 or words[-1] not in events:
+    event = _event(words[-1]) if len(words) > 1 else None
+    if event is None:
         return []
-    thing = " ".join(words[:-1])
+    whole = " ".join([*words[:-1], event])
+    said = [whole] if event != words[-1] else []
     others = [spoken(other, names).split() for other in names if other != name]
-    if any(set(words[:-1]) & set(said) for said in others):
-        return []
-    return [thing]
+    if any(set(words[:-1]) & set(other) for other in others):
+        return said
+    return [*said, " ".join(words[:-1])]
+
+
+def _event(word: str) -> str | None:
+    """The event noun `word` is, or the one plural event noun it is the start of ("admi" →
+    admissions); None when it is none or the start of several."""
+    events = [str(w) for w in _words()["counted_events"]]
+    if word in events:
+        return word
+    started = [e for e in events if e.startswith(word) and e.endswith("s")]
+    return started[0] if len(started) == 1 else None

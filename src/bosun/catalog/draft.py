@@ -24,7 +24,7 @@ from bosun.catalog.codes import (
     flag_word,
     is_letter_code,
 )
-from bosun.catalog.counted import counted_thing
+from bosun.catalog.counted import counted_words
 from bosun.catalog.flags import flag_value, is_number_flag, number_flag_values, share_measures
 from bosun.catalog.gaps import gap_notes
 from bosun.catalog.levels import average_amounts, draft_levels, levels_of, mark_averaged
@@ -635,7 +635,7 @@ def _field(
     if unit and role == "measure":
         field["unit"] = unit
     if role == "measure" and column.type in {"integer", "long"}:  # "saw a doctor": doctor visits
-        field["synonyms"] = list(dict.fromkeys([*synonyms, *counted_thing(column.name, names)]))
+        field["synonyms"] = list(dict.fromkeys([*synonyms, *counted_words(column.name, names)]))
     measured = quantity_words(column.name) if role == "measure" else {}
     if measured:  # "milliseconds" is a length: "track length", "longer than"
         field["synonyms"] = list(dict.fromkeys([*synonyms, *measured["synonyms"]]))
