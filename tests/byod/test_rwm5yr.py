@@ -25,6 +25,13 @@ With the file read as a panel (branch w6-byod: one row per id and year, so incom
 are levels averaged, an amount is averaged per row too, and the columns of a person make the rows
 people): 16 right, none wrong: r02 ("different people" counts the ids) and r10 ("average doctor
 visits per year" is each year's average) right as well.
+
+Branch w8-rwm: 24 right, none wrong. Squeezed names split by wordsegment (r05 r09 "out of work",
+r13 r24 "household income"); a count of visits named by what was visited and "once" a number (r08
+"saw a doctor at least once"); a share's part may be a bound (r19 "share of people had a hospital
+visit"); a unit before a measure (r16 "years of education"); a bare bound after the people's noun
+is of their age (r22 "people over 60"). Left: r23 ("the most … anyone had in a year": "in a year" is
+each row's own year in a panel, which the catalog does not say).
 """
 
 from __future__ import annotations

@@ -379,11 +379,7 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
         "links": _linked(references, links, keys),
         "measures": measures,
         "time": _time(record, fields),
-        "defaults": {
-            "measure": count,
-            **({"figure": figure} if figure else {}),
-            **({"bound_field": bound} if bound else {}),
-        },
+        "defaults": _defaults(count, figure, bound),
         **({"verbs": verbs} if (verbs := _measure_verbs(measures)) else {}),
     }
     text = yaml.safe_dump(draft, sort_keys=False, allow_unicode=True, width=120)
@@ -397,6 +393,12 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     gaps = gap_notes(record, fields, measures, codes, {link.column for link in links})
     gaps += takings_gap(measures, _prices(record, measures))
     return Draft(text, [*what_a_row_is, *notes, *gaps])
+
+
+def _defaults(count: str, figure: str | None, bound: str | None) -> dict[str, str]:
+    """The count measured by default, the figure of summary rows, the field rows are bounded by."""
+    drafted = {"measure": count, "figure": figure, "bound_field": bound}
+    return {key: value for key, value in drafted.items() if value}
 
 
 def _person_bound(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> str | None:

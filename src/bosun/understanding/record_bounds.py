@@ -41,12 +41,14 @@ def record_bounds(spans: list[Span], c: Reader, meaning: Meaning) -> None:
 def _bare_bound(spans: list[Span], i: int, c: Reader) -> bool:
     """A threshold word and a number at i, unread, with no measure or unit after the number."""
     operator, number = spans[i], spans[i + 1]
-    if operator.used or number.used or not operator.has("threshold"):
-        return False
-    if not number.has("number") or operator.value("threshold") not in _BOUNDS:
-        return False
-    after = spans[i + 2] if i + 2 < len(spans) else None
-    return after is None or not (after.has("unit") or measure_field(after, c) is not None)
+    unread = not (operator.used or number.used)
+    known = operator.value("threshold") in _BOUNDS and number.has("number")
+    return unread and known and not _measured(spans[i + 2 : i + 3], c)
+
+
+def _measured(after: list[Span], c: Reader) -> bool:
+    """The span after a number is a unit or a measure ("over 60 visits"): the number is its."""
+    return any(span.has("unit") or measure_field(span, c) is not None for span in after)
 
 
 def _names_records(span: Span, c: Reader) -> bool:
