@@ -23,6 +23,7 @@ from bosun.catalog.codes import (
     flag_word,
     is_letter_code,
 )
+from bosun.catalog.counted import counted_words
 from bosun.catalog.flags import flag_value, is_number_flag, number_flag_values, share_measures
 from bosun.catalog.gaps import gap_notes
 from bosun.catalog.levels import average_amounts, draft_levels, levels_of, mark_averaged
@@ -33,7 +34,15 @@ from bosun.catalog.panels import Panel, panel_of, thing_words
 from bosun.catalog.parts import is_clock_values, part_name
 from bosun.catalog.profile import MANY_VALUES, MOST_COLUMNS, Column, IndexProfile, profile_index
 from bosun.catalog.quantities import adjectives_of, quantity_words
-from bosun.catalog.rows import RowNoun, event_verbs, record_noun, row_nouns, row_why
+from bosun.catalog.rows import (
+    RowNoun,
+    event_verbs,
+    person_adjectives,
+    person_bound,
+    record_noun,
+    row_nouns,
+    row_why,
+)
 from bosun.catalog.summaries import (
     Summary,
     is_statistic,
@@ -367,6 +376,7 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     takings_on_sums_only(measures)
     mark_averaged(fields, measures)
     decisions.update({name: _level_decision(name, summary, panel) for name in levels})
+    bound = _person_bound(record, fields)
     keys = {ref.index: _reference_key(ref) for ref in references}
     links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]
     decisions.update(_named_codes(record, references, links, keys, fields))
@@ -384,7 +394,7 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
         "links": _linked(references, links, keys),
         "measures": measures,
         "time": _time(record, fields),
-        "defaults": {"measure": count, **({"figure": figure} if figure else {})},
+        "defaults": _defaults(count, figure, bound),
         **({"verbs": verbs} if (verbs := _measure_verbs(measures)) else {}),
     }
     text = dump_yaml(draft, sort_keys=False, allow_unicode=True, width=120)
@@ -399,6 +409,22 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     gaps = gap_notes(record, fields, measures, codes, {link.column for link in links})
     gaps += takings_gap(measures, _prices(record, measures))
     return Draft(text, [*what_a_row_is, *notes, *gaps])
+
+
+def _defaults(count: str, figure: str | None, bound: str | None) -> dict[str, str]:
+    """The count measured by default, the figure of summary rows, the field rows are bounded by."""
+    drafted = {"measure": count, "figure": figure, "bound_field": bound}
+    return {key: value for key, value in drafted.items() if value}
+
+
+def _person_bound(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> str | None:
+    """The people's age, where rows are people: a bare number after their noun is of it ("people
+    over 60"), and it is compared as older and younger."""
+    bound = person_bound(record)
+    if bound is not None and fields[bound]["role"] == "measure":
+        fields[bound]["adjectives"] = person_adjectives()
+        return bound
+    return None
 
 
 def _code(name: str, decision: Decision, periodic: set[str]) -> bool:
@@ -635,6 +661,8 @@ def _field(
     unit = unit_of(column.name, names)
     if unit and role == "measure":
         field["unit"] = unit
+    if role == "measure" and column.type in {"integer", "long"}:  # "saw a doctor": doctor visits
+        field["synonyms"] = list(dict.fromkeys([*synonyms, *counted_words(column.name, names)]))
     measured = quantity_words(column.name) if role == "measure" else {}
     if measured:  # "milliseconds" is a length: "track length", "longer than"
         field["synonyms"] = list(dict.fromkeys([*synonyms, *measured["synonyms"]]))

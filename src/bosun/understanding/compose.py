@@ -25,6 +25,7 @@ from bosun.understanding import (
     qualifiers,
     scope,
     sides,
+    units_of,
 )
 from bosun.understanding.bounds import field_of_unit as _field_of_unit
 from bosun.understanding.bounds import measure_field as _measure_field
@@ -56,6 +57,7 @@ from bosun.understanding.measure_kinds import (
 )
 from bosun.understanding.periods import periods, periods_measured
 from bosun.understanding.phrases import field_name
+from bosun.understanding.record_bounds import record_bounds
 from bosun.understanding.sets import sets
 from bosun.understanding.tagger import Span, is_plural, time_of
 
@@ -289,6 +291,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     """Every rule, in order, over the spans of one data goal (names are already filters in
     `meaning`)."""
     for rule in (
+        units_of.units_of_measures,
         values,
         qualifiers.term_values,
         sides.sides,
@@ -301,6 +304,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         quantifiers,
         group_steps.group_thresholds,
         ranges,
+        record_bounds,
         thresholds,
         having.having,
         presence.presence,
@@ -751,7 +755,7 @@ def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | 
     """The aggregation word just before a measure: "the average (of the) transit time", "the largest
     order amount"."""
     j = c.before(spans, i, limit=3)
-    while j is not None and (spans[j].has("record") or spans[j].quiet) and not spans[j].has("agg"):
+    while j is not None and _passed(spans, j, c) and not spans[j].has("agg"):
         j = c.before(spans, j, limit=2)
     if j is None or spans[j].used or not spans[j].has("agg"):
         return _agg_after(spans, i, c)
@@ -763,6 +767,12 @@ def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | 
     if grouped and degrees.ranks_named_groups(spans, j, c):
         return None  # "carriers that had the slowest transits": a ranking too
     return j
+
+
+def _passed(spans: list[Span], j: int, c: Composer) -> bool:
+    """A span between an aggregation word and its measure: the records' noun, a quiet word, or the
+    unit the measure is counted in ("average years of education")."""
+    return spans[j].has("record") or spans[j].quiet or units_of.counts_measure(spans, j, c)
 
 
 def _most_of_one(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> int | None:

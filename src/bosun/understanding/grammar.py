@@ -299,6 +299,9 @@ class Grammar(_Data):
     scope: ScopeWords
     differences: DifferenceWords
     having: HavingWords
+    # a unit said before the measure it counts, and the words between ("years of education")
+    measured_in: list[str] = []
+    measured_joins: list[str] = []
     qualifiers: QualifierWords
     baselines: BaselineWords
 
