@@ -29,6 +29,7 @@ from bosun.understanding.meaning import Condition, Meaning, TimeFilter
 from bosun.understanding.names import Found, normalize
 from bosun.understanding.tagger import Span
 from bosun.understanding.timewords import TimeRange
+from bosun.understanding.units_of import units_before
 
 # Tags whose words say how a question is put, not what it asks: never evidence-checked. A span with
 # only these tags (and one with a quiet tag) is grammar, not content.
@@ -509,6 +510,12 @@ def _bounds_follow(spans: list[Span], i: int) -> bool:
     return comparative or any(s.has(k) for s in spans[i + 1 : i + 3] for k in kinds)
 
 
+def _measured_span(span: Span, found: Evidence) -> bool:
+    """The span names a field or a measure the reading measures."""
+    fields = [str(t.value) for t in span.tags if t.kind in ("field", "measure")]
+    return any(f in found.fields or f in found.measured for f in fields)
+
+
 # a reply picking among offered options is matched, not read: its words name an option
 _PICKS = ("clarification_reply", "unmatched_reply", "reask")
 
@@ -547,10 +554,14 @@ class Audit:
             return Verdict(goal_id=goal_id, approved=True)
         spans = self.tag(follow_up or meaning.text, today)
         found = evidence(meaning, beside)
+        # "years of education": the unit of a measure the reading uses
+        units = units_before(spans, self.grammar, lambda s: _measured_span(s, found))
         missing = [
             Unexplained(words=s.text, why=_why(s))
-            for s in spans
-            if content(s, follow_up is not None) and not explained(s, found, self.catalog)
+            for i, s in enumerate(spans)
+            if content(s, follow_up is not None)
+            and i not in units
+            and not explained(s, found, self.catalog)
         ]
         missing += list(_quantity_after_comparison(spans, found))
         if follow_up is None:

@@ -25,6 +25,7 @@ from bosun.understanding import (
     qualifiers,
     scope,
     sides,
+    units_of,
 )
 from bosun.understanding.bounds import field_of_unit as _field_of_unit
 from bosun.understanding.bounds import measure_field as _measure_field
@@ -56,6 +57,7 @@ from bosun.understanding.measure_kinds import (
 )
 from bosun.understanding.periods import periods, periods_measured
 from bosun.understanding.phrases import field_name
+from bosun.understanding.record_bounds import record_bounds
 from bosun.understanding.sets import sets
 from bosun.understanding.tagger import Span, is_plural, kind_at, read, time_of, unread_at
 
@@ -293,6 +295,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     """Every rule, in order, over the spans of one data goal (names are already filters in
     `meaning`)."""
     for rule in (
+        units_of.units_of_measures,
         values,
         qualifiers.term_values,
         sides.sides,
@@ -305,6 +308,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         quantifiers,
         group_steps.group_thresholds,
         ranges,
+        record_bounds,
         thresholds,
         having.having,
         presence.presence,
@@ -829,7 +833,7 @@ def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | 
     """The aggregation word just before a measure: "the average (of the) transit time", "the largest
     order amount"."""
     j = c.before(spans, i, limit=3)
-    while j is not None and _between_agg(spans[j]):
+    while j is not None and _passed(spans, j, c) and not spans[j].has("agg"):
         j = c.before(spans, j, limit=2)
     if j is None or not spans[j].unread("agg"):
         return _agg_after(spans, i, c)
@@ -838,10 +842,10 @@ def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | 
     return j
 
 
-def _between_agg(span: Span) -> bool:
-    """A record noun or a quiet word, not itself an aggregation: what may stand between an
-    aggregation and its measure ("the average shipment transit time")."""
-    return (span.has("record") or span.quiet) and not span.has("agg")
+def _passed(spans: list[Span], j: int, c: Composer) -> bool:
+    """A span between an aggregation word and its measure: the records' noun, a quiet word, or the
+    unit the measure is counted in ("average years of education")."""
+    return spans[j].has("record") or spans[j].quiet or units_of.counts_measure(spans, j, c)
 
 
 def _ranks_groups(spans: list[Span], i: int, j: int, c: Composer, grouped: bool) -> bool:

@@ -348,10 +348,11 @@ def _part_right_after(
 
 
 def _placed(spans: list[Span], meaning: Meaning) -> dict[int, Condition]:
-    """Each filter on values, at the span that named it."""
+    """Each filter on values or on a bound, at the span that named it ("had a hospital visit" is
+    hospital visits above 0, at "had")."""
     placed: dict[int, Condition] = {}
     for condition in meaning.conditions:
-        if condition.negate or not condition.values:
+        if condition.negate or not (condition.values or _bounded(condition)):
             continue
         source = without_possessive(condition.source)  # "Maersk's" names the span "Maersk"
         j = next(
@@ -360,6 +361,11 @@ def _placed(spans: list[Span], meaning: Meaning) -> dict[int, Condition]:
         if j is not None:
             placed[j] = condition
     return placed
+
+
+def _bounded(condition: Condition) -> bool:
+    bounds = (condition.gt, condition.gte, condition.lt, condition.lte)
+    return any(bound is not None for bound in bounds)
 
 
 def _noun_after(spans: list[Span], at: int, c: Composer) -> int | None:

@@ -41,6 +41,7 @@ from bosun.understanding.reading import GoalReading, PastTurn, Reading
 from bosun.understanding.roles import Role, Roles, asked, in_role
 from bosun.understanding.tagger import Span, kind_at, tag
 from bosun.understanding.vectors import NameVectors
+from bosun.understanding.verbs import verbs_in_place
 
 
 @dataclass
@@ -195,7 +196,9 @@ class RulesUnderstanding:
             common=self.common_words,
         )
         linked = marks(text, self.link_words, found)
-        return tag(text, today, self.lexicon, found, linked)
+        return verbs_in_place(
+            tag(text, today, self.lexicon, found, linked), self.grammar.verb_place
+        )
 
     def _analyze(self, text: str, today: date) -> Meaning:
         meaning = Meaning(text=text, index=self.catalog.record.index)
@@ -580,7 +583,7 @@ class RulesUnderstanding:
             for name in kinds:
                 if not self.catalog.object(name).id_field:
                     continue
-                code = next((s for s in spans[i + 1 : i + 4] if _code_like(s.text)), None)
+                code = _code_after(spans, i)
                 if code is not None:
                     code.used = span.used = True
                     return ObjectLookup(object=name, key=code.text, term=code.text)
@@ -648,6 +651,15 @@ def _name_like(text: str) -> bool:
     """Written like a name: a capital first letter ("Foobar"), but not a short all-caps word
     ("LA")."""
     return text[:1].isupper() and (not text.isupper() or len(text) > 3)
+
+
+def _code_after(spans: list[Span], at: int) -> Span | None:
+    """The identifier written within three words after a kind of object: not a number after a
+    bound ("diamonds over 10000 dollars" bounds an amount)."""
+    for k in range(at + 1, min(len(spans), at + 4)):
+        if _code_like(spans[k].text) and not spans[k - 1].has("threshold"):
+            return spans[k]
+    return None
 
 
 def _code_like(text: str) -> bool:
