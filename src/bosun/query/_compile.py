@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date
 from typing import Any
 
@@ -18,6 +18,7 @@ from bosun.understanding import Meaning, Measure
 
 Values = Callable[[dict[str, Any]], list[Any]]  # a bucket's cells, in the measures' columns
 MAX_GROUPS = 1000
+PAIRED_GROUPS = 100  # of each of two fields grouped together: the buckets stay under the cap
 FORMATS = {
     "day": "yyyy-MM-dd",
     "week": "yyyy-MM-dd",
@@ -105,8 +106,10 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
     elif meaning.group_by:
         ranked_here = _measures.ranked_here(meaning.measures)
         size = MAX_GROUPS if ranked_here else meaning.top_n or MAX_GROUPS
+        size = min(size, PAIRED_GROUPS) if len(meaning.group_by) > 1 else size
         order = None if ranked_here else part_order(meaning, catalog) or _order(meaning)
         terms = {"field": meaning.group_by[0], "size": size, **({"order": order} if order else {})}
+        inner = _within_groups(meaning, inner)
         inner = {"g": {"terms": terms, **({"aggs": inner} if inner else {})}}
     inner |= (
         _measures.whole_aggs(meaning.measures) if (meaning.group_by or meaning.interval) else {}
@@ -114,6 +117,22 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
     if inner:
         body["aggs"] = inner
     return body
+
+
+def _within_groups(meaning: Meaning, inner: dict[str, Any]) -> dict[str, Any]:
+    """ "by commodity and container type": a bucket of the second field in each group of the
+    first, the figures (or the periods) in each; `inner` alone with one field. The first field's
+    groups hold their own figures too, which they are ranked on."""
+    if len(meaning.group_by) < 2:
+        return inner
+    order = None if meaning.interval else _order(meaning)
+    terms = {
+        "field": meaning.group_by[1],
+        "size": PAIRED_GROUPS,
+        **({"order": order} if order else {}),
+    }
+    ranked = {} if meaning.interval else _metrics(meaning)
+    return {"g2": {"terms": terms, **({"aggs": inner} if inner else {})}, **ranked}
 
 
 def _metrics(meaning: Meaning) -> dict[str, Any]:
@@ -172,23 +191,33 @@ def _grouped(meaning: Meaning, aggs: dict[str, Any], values: Values) -> Table:
     """A row per group (and per period, by a grouping and an interval), ranked here when the
     engine cannot rank the groups."""
     period = [PERIOD] if meaning.interval else []
-    columns = [Column(name=meaning.group_by[0], role="key"), *period]
+    keys = [Column(name=field, role="key") for field in meaning.group_by[:2]]
+    columns = [*keys, *period]
     rows = []
     linked = _linked.applies(meaning)
     found = _linked.buckets(aggs["g"]) if linked else aggs["g"]["buckets"]
-    for bucket in found:
+    for bucket, group in _groups(found, len(keys)):
         if meaning.interval:
-            rows += [
-                [bucket["key"], b["key_as_string"], *values(b)] for b in bucket["t"]["buckets"]
-            ]
+            rows += [[*group, b["key_as_string"], *values(b)] for b in bucket["t"]["buckets"]]
         else:
-            rows.append([bucket["key"], *values(bucket)])
+            rows.append([*group, *values(bucket)])
     grouped = Table(
         columns=[*columns, *_measures.columns(meaning.measures)], rows=rows, total=len(rows)
     )
     if (linked or _measures.ranked_here(meaning.measures)) and not meaning.interval:
         return _ranked(grouped, meaning)
     return grouped
+
+
+def _groups(found: list[dict[str, Any]], fields: int) -> Iterator[tuple[dict[str, Any], list[Any]]]:
+    """Each innermost bucket with the keys of the groups it is in: one field's buckets, or each
+    bucket of the second field within those of the first."""
+    for bucket in found:
+        if fields < 2:
+            yield bucket, [bucket["key"]]
+            continue
+        for inner in bucket["g2"]["buckets"]:
+            yield inner, [bucket["key"], inner["key"]]
 
 
 def _periodic(

@@ -574,20 +574,21 @@ class Continuation:
         pointed: Pointed,
         today: date,
     ) -> Meaning | None:
-        """ "monthly TEU for each one", "break each of them down by week": the last answer's
-        groups, each split by the turn's period. Only with an `each` word. Not by another field:
-        the queries group by one field and a period, so "each of those by container type" is read
-        as before (the container types among those groups)."""
+        """ "monthly TEU for each one", "break each of those down by container type": the last
+        answer's groups, each split by the turn's period or by one other field. Only with an
+        `each` word."""
         words = self.understanding.grammar.referents
         if said(reply, words.each) is None or not previous.group_by:
             return None
         others = [f for f in own.group_by if not self._same_rows(f, previous)]
-        if others or own.interval is None or own.top_n or own.steps:
+        split = own.interval is not None or len(others) == 1
+        if not split or (others and own.interval) or len(others) > 1 or own.top_n or own.steps:
             return None
         pointed_at = self._referent(last, previous, pointed)
         unread = self._unread_among(own, previous, reply, today)
         own = own.model_copy(update={"not_understood": unread})
-        return regrouped_among(previous, own, self._asked(reply, own, previous), pointed_at)
+        regrouped = regrouped_among(previous, own, self._asked(reply, own, previous), pointed_at)
+        return regrouped.model_copy(update={"group_by": [*regrouped.group_by, *others]})
 
     def _asked(self, reply: str, own: Meaning, previous: Meaning) -> list[Measure]:
         """The measures a turn about the last rows asks: those it names, the count when it names
