@@ -87,3 +87,30 @@ def test_a_question_grouped_by_two_fields_answers_by_both(
         f"select carrier_name from shipments where {MIAMI_2025} group by 1 order by sum(teu) desc"
     ).fetchall()
     assert carriers == [row[0] for row in ranked]
+
+
+HALF_YEAR = "make_date(year(arrival_date), case when month(arrival_date) <= 6 then 1 else 7 end, 1)"
+
+
+def test_the_last_breakdown_broken_out_by_half_year(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    session.ask("TEU by carrier into Savannah in 2025", "halves")
+    answer = session.ask("break that out by half-year", "halves")
+    got = sorted((row[0], str(row[1])[:10], row[2]) for row in answer.results[0].rows)
+    assert got == sql(
+        gold,
+        f"select carrier_name, strftime({HALF_YEAR}, '%Y-%m-%d'), sum(teu) from shipments where "
+        "port_of_unlading = 'SAVANNAH' and arrival_date between '2025-01-01' and '2025-12-31' "
+        "group by 1, 2",
+    )
+    assert answer.not_understood == []
+    assert "H1 2025" in answer.answer and "H2 2025" in answer.answer
+
+
+def test_half_years_are_those_of_the_dates_and_need_them(session: Session) -> None:
+    answer = session.ask("semiannual TEU into Savannah in 2025", "semi")
+    halves = [str(row[0])[:10] for row in answer.results[0].rows]
+    assert halves == ["2025-01-01", "2025-07-01"]
+    unbounded = session.ask("TEU by half-year", "open")
+    assert unbounded.results == [] and "half-years need the dates they cover" in unbounded.answer

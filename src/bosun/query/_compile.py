@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from bosun.catalog import Catalog
 from bosun.query import _compared, _linked, _measures, _sides, _steps
+from bosun.query._halves import half_years, period_key
 from bosun.query._listing import listed_object, listing_query, listing_table, record_table
 from bosun.query._parts import part_order
 from bosun.query._periods import whole_period
@@ -24,6 +25,7 @@ FORMATS = {
     "week": "yyyy-MM-dd",
     "month": "yyyy-MM-dd",
     "quarter": "yyyy-MM-dd",
+    "half-year": "yyyy-MM-dd",
     "year": "yyyy-MM-dd",
 }
 
@@ -90,17 +92,7 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
     inner: dict[str, Any] = dict(metrics)
     if meaning.interval:
         field = meaning.time.field if meaning.time else catalog.spec.time.default_field
-        inner = {
-            "t": {
-                "date_histogram": {
-                    "field": field,
-                    "calendar_interval": meaning.interval,
-                    "format": FORMATS[meaning.interval],
-                    "min_doc_count": 0,
-                },
-                **({"aggs": metrics} if metrics else {}),
-            }
-        }
+        inner = {"t": _periods_agg(meaning, field, metrics)}
     if _linked.applies(meaning):  # "TEU by alliance": a bucket per value of the attribute
         inner = {"g": {**_linked.linked_groups(meaning), **({"aggs": inner} if inner else {})}}
     elif meaning.group_by:
@@ -117,6 +109,20 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
     if inner:
         body["aggs"] = inner
     return body
+
+
+def _periods_agg(meaning: Meaning, field: str, metrics: dict[str, Any]) -> dict[str, Any]:
+    """A bucket per period of the meaning's interval: a date histogram, or half-years' ranges."""
+    assert meaning.interval is not None
+    if meaning.interval == "half-year":
+        return half_years(meaning, field, metrics)
+    histogram = {
+        "field": field,
+        "calendar_interval": meaning.interval,
+        "format": FORMATS[meaning.interval],
+        "min_doc_count": 0,
+    }
+    return {"date_histogram": histogram, **({"aggs": metrics} if metrics else {})}
 
 
 def _within_groups(meaning: Meaning, inner: dict[str, Any]) -> dict[str, Any]:
@@ -198,7 +204,7 @@ def _grouped(meaning: Meaning, aggs: dict[str, Any], values: Values) -> Table:
     found = _linked.buckets(aggs["g"]) if linked else aggs["g"]["buckets"]
     for bucket, group in _groups(found, len(keys)):
         if meaning.interval:
-            rows += [[*group, b["key_as_string"], *values(b)] for b in bucket["t"]["buckets"]]
+            rows += [[*group, period_key(b), *values(b)] for b in bucket["t"]["buckets"]]
         else:
             rows.append([*group, *values(bucket)])
     grouped = Table(
@@ -227,7 +233,7 @@ def _periodic(
     dates: tuple[date | None, date | None],
 ) -> Table:
     """A row per period; the whole periods alone, ranked, when the meaning ranks them."""
-    rows = [[b["key_as_string"], *values(b)] for b in aggs["t"]["buckets"]]
+    rows = [[period_key(b), *values(b)] for b in aggs["t"]["buckets"]]
     periods = Table(
         columns=[PERIOD, *_measures.columns(meaning.measures)], rows=rows, total=len(rows)
     )

@@ -78,6 +78,7 @@ _STEP = {
     "week": relativedelta(weeks=1),
     "month": relativedelta(months=1),
     "quarter": relativedelta(months=3),
+    "half-year": relativedelta(months=6),
     "year": relativedelta(years=1),
 }
 
