@@ -34,6 +34,7 @@ from bosun.understanding.bounds import written_unit as _written_unit
 from bosun.understanding.dateparts import date_parts
 from bosun.understanding.following import Following
 from bosun.understanding.grammar import Grammar
+from bosun.understanding.group_lists import listed_groupings
 from bosun.understanding.holders import held_by
 from bosun.understanding.inflections import singular
 from bosun.understanding.levels import catalog_sums, is_level, level_totals, running_levels
@@ -321,6 +322,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         group_steps.per_period,
         heads.ranked_heads,
         grouping,
+        listed_groupings,
         level_totals,
         percentiles,
         group_steps.period_steps,

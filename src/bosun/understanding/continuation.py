@@ -59,6 +59,16 @@ from bosun.understanding.referents import (
     rest_of,
     way_asked,
 )
+from bosun.understanding.share_of_last import (
+    Rows,
+    Split,
+    named_in,
+    rows_said,
+    share_split,
+    shareable,
+    shared,
+    shown_rows,
+)
 
 Value = str | int | float | bool  # a value of a record field, as a condition takes it
 # how an answer says which of the last turn's constraints a follow-up kept
@@ -68,6 +78,7 @@ _STEP = {
     "week": relativedelta(weeks=1),
     "month": relativedelta(months=1),
     "quarter": relativedelta(months=3),
+    "half-year": relativedelta(months=6),
     "year": relativedelta(years=1),
 }
 
@@ -171,6 +182,10 @@ class Continuation:
         if self._asks_terms(reply, today):
             # "what is a reefer?": a definition, or a question about the fields, of its own
             return None
+        share = self._share(reply, previous, last, today)
+        # "what percentage of that was Maersk?": a part of the last figure over its whole
+        if share is not None:
+            return Continued("follow_up", title, share.model_copy(update={"text": title}))
         sorted_ = self._sort(reply, previous, last)
         # "sort by weight": the same records, or the same groups, in another order
         if sorted_ is not None:
@@ -225,6 +240,88 @@ class Continuation:
             dates = self.understanding.catalog.spec.time.default_field
             return Continued("follow_up", title, _pointed_at(previous, own, row, title, dates))
         return self._built_on(reply, own, previous, last, title, row, self._cued(reply, today))
+
+    def _share(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> Meaning | None:
+        """ "what percentage of that was Maersk?", "the leader's share?", "what share of all
+        Seattle arrivals is that?": the last figure's part over its whole (share_of_last.py). Not a
+        share asked with dates of its own, a question of its own."""
+        spans = self.understanding.spans(reply, today)
+        if not any(s.has("share") for s in spans) or not shareable(previous):
+            return None
+        if earlier_said(reply, self.understanding.grammar.referents):
+            return None  # "the same part of last year": the last dates moved, not a share
+        picked, phrase = self._pointed(reply, previous, last, today)
+        own = self.understanding.analyze(_without(reply, phrase), today)
+        asks_share = any(m.share is not None for m in own.measures)
+        if (own.time and asks_share) or own.group_by or own.interval or own.index != previous.index:
+            return None
+        measure = self._share_measure(own, previous)
+        shown = (previous.measures or [measure])[0]
+        back = phrase is not None or self._points_back(reply, today) or self._among_said(reply)
+        if (measure.agg, measure.field) != (shown.agg, shown.field) and not back:
+            return None  # "what share of shipments in Houston were hazardous": its own question
+        rows = self._share_rows(previous, last, picked)
+        split = share_split(previous, named_in(own), rows)
+        if split is None:
+            return None
+        label = self.understanding.grammar.measure_kinds.share_label.format(measure=measure.label)
+        said_rows = [f"“{phrase}” read as {picked}"] if phrase else self._rows_said(split, rows)
+        return shared(
+            previous,
+            split,
+            measure,
+            label,
+            time=own.time or previous.time,
+            assumptions=list(dict.fromkeys([*previous.assumptions, *said_rows])),
+            not_understood=self._unread_share(own, previous, reply),
+        )
+
+    def _share_measure(self, own: Meaning, previous: Meaning) -> Measure:
+        """The figure a share of the last answer is of: the one the turn names ("what share of all
+        Savannah TEU"), else the one shown, else the count of the records listed."""
+        composer = Composer(self.understanding.catalog, self.understanding.grammar)
+        records = said(own.text, self.understanding.catalog.record.synonyms) is not None
+        # a count the turn does not name the records of is the reading's default, not asked
+        asked = [m for m in own.measures if m.agg == "sum" or (m.agg == "count" and records)]
+        if not asked:
+            return (previous.measures or [composer.default_measure()])[0]
+        if asked[0].field is None:
+            return composer.default_measure()
+        return composer.field_measure(asked[0].field, asked[0].agg)
+
+    def _among_said(self, reply: str) -> bool:
+        """The turn points at the last answer's rows ("do they make up"), not only asks ("what")."""
+        pointed = pointing(reply, self.understanding.grammar.referents)
+        return pointed is not None and pointed.said not in self.understanding.grammar.referents.pick
+
+    def _share_rows(self, previous: Meaning, last: PastTurn, picked: Value | None) -> Rows:
+        """The row the turn picks, and the rows the last answer showed, as filters on its field."""
+        field = previous.group_by[0] if previous.group_by else None
+        if field is None:
+            return Rows()
+        one = Condition(field=field, values=[picked]) if picked is not None else None
+        return Rows(picked=one, shown=shown_rows(last.rows, field))
+
+    def _rows_said(self, split: Split, rows: Rows) -> list[str]:
+        """ "the 5 carriers of the last answer: MSC, …", when the part is the rows shown."""
+        if rows.shown is None or split.part != [rows.shown]:
+            return []
+        things = field_name(rows.shown.field, self.understanding.catalog)
+        return [rows_said(rows.shown, things, self.understanding.grammar)]
+
+    def _unread_share(self, own: Meaning, previous: Meaning, reply: str) -> list[str]:
+        """The turn's unread words but those that ask the share ("share of", "in percent"), point
+        at the last answer, add its rows up ("together"), name the whole ("the total", "the port's":
+        a field the last question filtered) or its dates ("that year")."""
+        grammar = self.understanding.grammar
+        words = grammar.referents
+        phrases = [*grammar.measure_kinds.share, *words.among, *words.whole, *grammar.sets.union]
+        explained = {w for p in phrases for w in normalize(p).split()}
+        catalog = self.understanding.catalog
+        explained |= {w for c in previous.conditions for w in field_name(c.field, catalog).split()}
+        if own.time is None:
+            explained |= set(grammar.interval_units)
+        return [p for p in own.not_understood if not set(normalize(p).split()) <= explained]
 
     def _paged(self, reply: str, previous: Meaning, title: str, today: date) -> Continued | None:
         """ "page 3" or "show all" after a list of records: the same records, that page or all of
@@ -478,20 +575,21 @@ class Continuation:
         pointed: Pointed,
         today: date,
     ) -> Meaning | None:
-        """ "monthly TEU for each one", "break each of them down by week": the last answer's
-        groups, each split by the turn's period. Only with an `each` word. Not by another field:
-        the queries group by one field and a period, so "each of those by container type" is read
-        as before (the container types among those groups)."""
+        """ "monthly TEU for each one", "break each of those down by container type": the last
+        answer's groups, each split by the turn's period or by one other field. Only with an
+        `each` word."""
         words = self.understanding.grammar.referents
         if said(reply, words.each) is None or not previous.group_by:
             return None
         others = [f for f in own.group_by if not self._same_rows(f, previous)]
-        if others or own.interval is None or own.top_n or own.steps:
+        split = own.interval is not None or len(others) == 1
+        if not split or (others and own.interval) or len(others) > 1 or own.top_n or own.steps:
             return None
         pointed_at = self._referent(last, previous, pointed)
         unread = self._unread_among(own, previous, reply, today)
         own = own.model_copy(update={"not_understood": unread})
-        return regrouped_among(previous, own, self._asked(reply, own, previous), pointed_at)
+        regrouped = regrouped_among(previous, own, self._asked(reply, own, previous), pointed_at)
+        return regrouped.model_copy(update={"group_by": [*regrouped.group_by, *others]})
 
     def _asked(self, reply: str, own: Meaning, previous: Meaning) -> list[Measure]:
         """The measures a turn about the last rows asks: those it names, the count when it names

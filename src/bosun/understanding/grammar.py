@@ -106,6 +106,7 @@ class ReferentWords(_Data):
     never: list[str]
     instead: list[str]
     each: list[str]
+    whole: list[str]
     same: list[str]
     year_back: list[str]
     before_that: list[str]

@@ -24,6 +24,7 @@ _UNITS = {
     "week": relativedelta(weeks=1),
     "month": relativedelta(months=1),
     "quarter": relativedelta(months=3),
+    "half-year": relativedelta(months=6),
     "year": relativedelta(years=1),
 }
 _JOINS = frozenset({"compare", "conj", "structure", "function", "filler", "neutral"})
