@@ -512,7 +512,9 @@ class Continuation:
         if pointed_at is None:
             return None
         own = self.understanding.analyze(_without(reply, pointed.said), today)
-        if own.group_by or own.interval or (own.lookup is not None and own.lookup.fields):
+        # "all other carriers": the rows' own field names them, it groups nothing new
+        others = [f for f in own.group_by if not self._same_rows(f, previous)]
+        if others or own.interval or (own.lookup is not None and own.lookup.fields):
             return None
         union = said(reply, self.understanding.grammar.sets.union) is not None
         composer = Composer(self.understanding.catalog, self.understanding.grammar)
