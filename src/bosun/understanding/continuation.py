@@ -59,6 +59,7 @@ from bosun.understanding.referents import (
     rest_of,
     way_asked,
 )
+from bosun.understanding.setlogic import picks_rows
 
 Value = str | int | float | bool  # a value of a record field, as a condition takes it
 # how an answer says which of the last turn's constraints a follow-up kept
@@ -452,7 +453,7 @@ class Continuation:
         words = self.understanding.grammar.referents
         if pointed.said in words.pick or not previous.group_by:
             return None
-        if said(reply, [*words.also, *words.never]) is not None:
+        if said(reply, [*words.also, *words.never]) is not None or picks_rows(reply, words):
             return None  # "do any of them also get shipments from Valencia?": set logic
         default = self.understanding.catalog.spec.defaults.measure
         measured = any(m.name != default for m in own.measures)
