@@ -107,7 +107,7 @@ class Continuation:
         if last is None:
             return self._pointless(reply, today)
         if last.status == "needs_clarification" and last.clarification and last.meaning:
-            return self._reply(reply, last, today)
+            return self._list_picked(reply, history, today) or self._reply(reply, last, today)
         previous = last.meaning if last.status == "done" else None
         if previous is None:
             return self._pointless(reply, today)
@@ -146,6 +146,23 @@ class Continuation:
             return Continued("unmatched_reply", reply, note=note)
         question = replace_term(asked.text, term, picked)
         return Continued("clarification_reply", f"{question} {rest}".strip() if rest else question)
+
+    def _list_picked(self, reply: str, history: list[PastTurn], today: date) -> Continued | None:
+        """ "the carriers" in reply to which of two lists "them" meant: the turn asked back, read
+        against the list picked (its question, as the list's title says it, and its rows)."""
+        asked, lists = history[-1], history[-2] if len(history) > 1 else None
+        assert asked.clarification is not None
+        options = list(asked.clarification.options)
+        if lists is None or options != lists.alternatives:
+            return None
+        picked, _ = self.understanding.pick(reply, options, today)
+        if picked is None or len(lists.alternative_rows) != len(options):
+            return None
+        rows = lists.alternative_rows[options.index(picked)]
+        meaning = self.understanding.analyze(picked, today)
+        update = {"question": picked, "meaning": meaning, "rows": rows, "alternatives": []}
+        past = lists.model_copy(update={**update, "first_column": rows.keys, "leaders": []})
+        return self._follow(asked.question, meaning, past, today)
 
     # -- refinements and follow-ups ----------------------------------------------------------------
     def _follow(
