@@ -59,7 +59,7 @@ from bosun.understanding.referents import (
     rest_of,
     way_asked,
 )
-from bosun.understanding.setlogic import picks_rows
+from bosun.understanding.setlogic import picks_rows, ranked_too
 
 Value = str | int | float | bool  # a value of a record field, as a condition takes it
 # how an answer says which of the last turn's constraints a follow-up kept
@@ -451,6 +451,12 @@ class Continuation:
         pointed_at = self._referent(last, previous, pointed)
         unread = self._unread_among(own, previous, reply, today)
         own = own.model_copy(update={"not_understood": unread})
+        grammar = self.understanding.grammar
+        left_out = ranked_too(reply, grammar.referents, grammar.ranking)
+        if ranking is not None and left_out:
+            # "also among Oakland's top 5": kept by Oakland's records, the ranking said left out
+            own = own.model_copy(update={"top_n": None, "not_understood": [*unread, *left_out]})
+            return self._kept_among(reply, own, previous, pointed, pointed_at)
         if ranking is not None:
             return ranked_among(previous, own, ranking, pointed_at, reply)
         return self._kept_among(reply, own, previous, pointed, pointed_at)

@@ -15,6 +15,8 @@ False
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from bosun.understanding.grammar import ReferentWords
 from bosun.understanding.meaning import ResolvedEntity
 from bosun.understanding.names import normalize
@@ -55,3 +57,27 @@ def other_levels(
     kinds = {(e.object, e.entity) for e in now if e.field in named and e.object}
     objects = {obj for obj, _ in kinds}
     return {e.field for e in before if e.object in objects and (e.object, e.entity) not in kinds}
+
+
+def ranked_too(text: str, words: ReferentWords, ranking: dict[str, list[str]]) -> list[str]:
+    """The words of a ranking of several ("top 5") in a turn that keeps the rows also in it
+    ("which of those are also among Oakland's top 5?"): two rankings intersected, which no query
+    here says; [] when the turn says no such thing.
+
+    >>> from bosun.understanding.grammar import english
+    >>> grammar = english()
+    >>> ranked_too("how many of those are also in New York's top 10?", grammar.referents,
+    ...            grammar.ranking)
+    ['top', '10']
+    >>> ranked_too("which 3 of them had the most TEU?", grammar.referents, grammar.ranking)
+    []
+    """
+    said = normalize(text).split()
+    padded = f" {' '.join(said)} "
+    if not any(f" {normalize(word)} " in padded for word in words.also):
+        return []
+    ranks = {normalize(word) for listed in ranking.values() for word in listed}
+    for word, after in pairwise(said):
+        if word in ranks and after.isdigit() and int(after) > 1:
+            return [word, after]
+    return []
