@@ -223,6 +223,9 @@ class Continuation:
         if paged is not None:  # "page 2", "show all": more of the last list of records
             return paged
         row, phrase = self._pointed(reply, previous, last, today)
+        if phrase is not None and len(last.alternatives) > 1:  # "the top one" of which list?
+            asked = _which_rows(previous, Pointed(phrase, rest=False), last.alternatives, reply)
+            return Continued("follow_up", title, asked.model_copy(update={"text": title}))
         # "the second one" points back; "instead" only says the grouping is replaced
         instead = said(reply, self.understanding.grammar.referents.instead)
         own = self.understanding.analyze(_without(_without(reply, phrase), instead), today)

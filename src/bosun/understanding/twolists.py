@@ -2,7 +2,7 @@
 into Savannah in 2025" is two goals, each list's head (its ranking or question words and the things
 it lists) with the words after them said for both; a first list with words of its own keeps them
 ("Busiest carriers into Miami in 2025 and busiest consignees there": the second list's pointing
-words take the first's constraints, as any later goal does).
+words are the first's: "busiest consignees into Miami in 2025").
 
     "Top vessels and top carriers by TEU into Oakland in 2025"
         → "Top vessels by TEU into Oakland in 2025", "top carriers by TEU into Oakland in 2025"
@@ -37,8 +37,8 @@ def two_lists(spans: list[Span], text: str, thing: Callable[[Span], bool]) -> li
     )
     if all(span.quiet for span in spans[first + 1 : k]):
         first_tail = second_tail  # "top 3 carriers and top 3 shippers by TEU …"
-    elif all(span.quiet and not span.has("backref") for span in spans[second + 1 :]):
-        second_tail = first_tail  # "the top carriers into Miami and the top consignees"
+    elif all(span.quiet for span in spans[second + 1 :]):
+        second_tail = first_tail  # "the top carriers into Miami and the top consignees (there)"
     return [f"{first_head}{first_tail}".strip(), f"{second_head}{second_tail}".strip()]
 
 
