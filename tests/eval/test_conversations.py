@@ -17,7 +17,8 @@ from tests.eval.check_gold import CONVERSATIONS, check, load_items
 # the refinements; since issue 36's referents, the turns that rank, filter or leave out the last
 # answer's rows).
 _PASSING_WHEN_WRITTEN = """
-    c001 c002 c003 c004 c005 c006 c007 c008 c009 c010 c011 c012 c013 c014 c015 c016 c018 c019 c020
+    c001 c002 c003 c004 c005 c006 c007 c008 c009 c010 c011 c012 c013 c014 c015 c016 c017 c018 c019
+    c020
     c021 c022 c023 c025 c029 c030 c032 c034 c035 c037 c042 c045 c046 c047 c048 c049 c050 c051 c052
     c053 c054 c055 c056 c057 c058 c059 c060 c061 c062 c063 c065 c069 c070 c071 c072 c074 c075 c076
     c077 c078 c081 c091 c097 c101 c106 c109 c110 c111 c112 c113 c114 c115 c116 c117 c118 c119 c120

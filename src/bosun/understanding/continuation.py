@@ -593,7 +593,10 @@ class Continuation:
         if other_groups or other_interval or looks_up or own.index != previous.index:
             return False
         only_asked = pointed.said in self.understanding.grammar.referents.pick
-        return not (only_asked and (own.conditions or own.time))
+        # "who moved the most reefer TEU?" after reefer carriers: a filter said again is no new one
+        kept = {(c.field, tuple(c.values), c.negate) for c in previous.conditions}
+        new = [c for c in own.conditions if (c.field, tuple(c.values), c.negate) not in kept]
+        return not (only_asked and (new or own.time))
 
     def _same_rows(self, field: str, previous: Meaning) -> bool:
         """A grouping the turn names is the last answer's rows: their field, or one whose name
