@@ -59,6 +59,7 @@ from bosun.understanding.referents import (
     rest_of,
     way_asked,
 )
+from bosun.understanding.setlogic import picks_rows, ranked_too
 from bosun.understanding.share_of_last import (
     Rows,
     Split,
@@ -117,7 +118,7 @@ class Continuation:
         if last is None:
             return self._pointless(reply, today)
         if last.status == "needs_clarification" and last.clarification and last.meaning:
-            return self._reply(reply, last, today)
+            return self._list_picked(reply, history, today) or self._reply(reply, last, today)
         previous = last.meaning if last.status == "done" else None
         if previous is None:
             return self._pointless(reply, today)
@@ -156,6 +157,23 @@ class Continuation:
             return Continued("unmatched_reply", reply, note=note)
         question = replace_term(asked.text, term, picked)
         return Continued("clarification_reply", f"{question} {rest}".strip() if rest else question)
+
+    def _list_picked(self, reply: str, history: list[PastTurn], today: date) -> Continued | None:
+        """ "the carriers" in reply to which of two lists "them" meant: the turn asked back, read
+        against the list picked (its question, as the list's title says it, and its rows)."""
+        asked, lists = history[-1], history[-2] if len(history) > 1 else None
+        assert asked.clarification is not None
+        options = list(asked.clarification.options)
+        if lists is None or options != lists.alternatives:
+            return None
+        picked, _ = self.understanding.pick(reply, options, today)
+        if picked is None or len(lists.alternative_rows) != len(options):
+            return None
+        rows = lists.alternative_rows[options.index(picked)]
+        meaning = self.understanding.analyze(picked, today)
+        update = {"question": picked, "meaning": meaning, "rows": rows, "alternatives": []}
+        past = lists.model_copy(update={**update, "first_column": rows.keys, "leaders": []})
+        return self._follow(asked.question, meaning, past, today)
 
     # -- refinements and follow-ups ----------------------------------------------------------------
     def _follow(
@@ -220,6 +238,9 @@ class Continuation:
         if paged is not None:  # "page 2", "show all": more of the last list of records
             return paged
         row, phrase = self._pointed(reply, previous, last, today)
+        if phrase is not None and len(last.alternatives) > 1:  # "the top one" of which list?
+            asked = _which_rows(previous, Pointed(phrase, rest=False), last.alternatives, reply)
+            return Continued("follow_up", title, asked.model_copy(update={"text": title}))
         # "the second one" points back; "instead" only says the grouping is replaced
         instead = said(reply, self.understanding.grammar.referents.instead)
         own = self.understanding.analyze(_without(_without(reply, phrase), instead), today)
@@ -530,6 +551,12 @@ class Continuation:
         pointed_at = self._referent(last, previous, pointed)
         unread = self._unread_among(own, previous, reply, today)
         own = own.model_copy(update={"not_understood": unread})
+        grammar = self.understanding.grammar
+        left_out = ranked_too(reply, grammar.referents, grammar.ranking)
+        if ranking is not None and left_out:
+            # "also among Oakland's top 5": kept by Oakland's records, the ranking said left out
+            own = own.model_copy(update={"top_n": None, "not_understood": [*unread, *left_out]})
+            return self._kept_among(reply, own, previous, pointed, pointed_at)
         if ranking is not None:
             return ranked_among(previous, own, ranking, pointed_at, reply)
         return self._kept_among(reply, own, previous, pointed, pointed_at)
@@ -549,7 +576,7 @@ class Continuation:
         words = self.understanding.grammar.referents
         if pointed.said in words.pick or not previous.group_by:
             return None
-        if said(reply, [*words.also, *words.never]) is not None:
+        if said(reply, [*words.also, *words.never]) is not None or picks_rows(reply, words):
             return None  # "do any of them also get shipments from Valencia?": set logic
         default = self.understanding.catalog.spec.defaults.measure
         measured = any(m.name != default for m in own.measures)
@@ -610,7 +637,9 @@ class Continuation:
         if pointed_at is None:
             return None
         own = self.understanding.analyze(_without(reply, pointed.said), today)
-        if own.group_by or own.interval or (own.lookup is not None and own.lookup.fields):
+        # "all other carriers": the rows' own field names them, it groups nothing new
+        others = [f for f in own.group_by if not self._same_rows(f, previous)]
+        if others or own.interval or (own.lookup is not None and own.lookup.fields):
             return None
         union = said(reply, self.understanding.grammar.sets.union) is not None
         composer = Composer(self.understanding.catalog, self.understanding.grammar)
@@ -662,7 +691,10 @@ class Continuation:
         if other_groups or other_interval or looks_up or own.index != previous.index:
             return False
         only_asked = pointed.said in self.understanding.grammar.referents.pick
-        return not (only_asked and (own.conditions or own.time))
+        # "who moved the most reefer TEU?" after reefer carriers: a filter said again is no new one
+        kept = {(c.field, tuple(c.values), c.negate) for c in previous.conditions}
+        new = [c for c in own.conditions if (c.field, tuple(c.values), c.negate) not in kept]
+        return not (only_asked and (new or own.time))
 
     def _same_rows(self, field: str, previous: Meaning) -> bool:
         """A grouping the turn names is the last answer's rows: their field, or one whose name

@@ -90,6 +90,8 @@ class PastTurn(BaseModel):
     # the titles of the answer's tables when they list groups of different fields: what "them" could
     # point at, asked back
     alternatives: list[str] = Field(default_factory=list)
+    # the rows of each of those tables, in the same order
+    alternative_rows: list[AnswerRows] = Field(default_factory=list)
 
 
 class GoalReading(BaseModel):

@@ -20,9 +20,9 @@ from bosun.understanding.audit import Audit
 from bosun.understanding.candidates import Reader, Words, best_reading
 from bosun.understanding.compose import Composer, add_value, compose, unanswerable, unused
 from bosun.understanding.continuation import Continuation
-from bosun.understanding.goals import definition, fields_asked, split
+from bosun.understanding.goals import Part, definition, fields_asked, split
 from bosun.understanding.grammar import QUIET, Grammar, Lexicon, build_lexicon, english
-from bosun.understanding.inflections import singular, stem
+from bosun.understanding.inflections import is_plural, singular, stem
 from bosun.understanding.link_groups import read_link_groups
 from bosun.understanding.links import LinkWords, as_listing, marks, read_links
 from bosun.understanding.meaning import Ambiguity, Meaning, ObjectLookup, ResolvedEntity
@@ -40,6 +40,7 @@ from bosun.understanding.picks import pick
 from bosun.understanding.reading import GoalReading, PastTurn, Reading
 from bosun.understanding.roles import Role, Roles, asked, in_role
 from bosun.understanding.tagger import Span, kind_at, tag
+from bosun.understanding.twolists import two_lists
 from bosun.understanding.vectors import NameVectors
 from bosun.understanding.verbs import verbs_in_place
 
@@ -120,7 +121,7 @@ class RulesUnderstanding:
         """
         readings: list[GoalReading] = []
         previous: Meaning | None = None
-        for part in split(self.spans(text, today), text, self.grammar):
+        for part in self._parts(text, today):
             fields = fields_asked(part, self.grammar, self.catalog)
             terms = definition(part, self.grammar, self.quiet_words) if fields is None else None
             if fields is not None:
@@ -220,6 +221,19 @@ class RulesUnderstanding:
         missing_measure(spans, composer, meaning)
         offer_closest(spans, composer, meaning)
         return meaning
+
+    def _parts(self, text: str, today: date) -> list[Part]:
+        """The words of each goal: two lists asked at once, else the goals `split` finds."""
+        lists = two_lists(self.spans(text, today), text, self._listed_thing)
+        if lists is None:
+            return split(self.spans(text, today), text, self.grammar)
+        return [Part(self.spans(part, today), part) for part in lists]
+
+    def _listed_thing(self, span: Span) -> bool:
+        """Things a list names: a record dimension in the plural ("carriers")."""
+        fields = self.catalog.record.fields
+        named = [f for f in span.values("field") if f in fields and fields[f].role == "dimension"]
+        return bool(named) and is_plural(span.text.lower())
 
     # -- names -----------------------------------------------------------------------------------
     def _names(self, spans: list[Span], composer: Composer, meaning: Meaning) -> None:
