@@ -39,6 +39,7 @@ from bosun.understanding.names import (
 from bosun.understanding.picks import pick
 from bosun.understanding.reading import GoalReading, PastTurn, Reading
 from bosun.understanding.roles import Role, Roles, asked, in_role
+from bosun.understanding.shorthand import of_catalog
 from bosun.understanding.tagger import Span, tag
 from bosun.understanding.vectors import NameVectors
 
@@ -159,7 +160,8 @@ class RulesUnderstanding:
         """The words an unknown word may be a typo of: the grammar's, the catalog's, the names'."""
         index = self.index
         known = [*self.lexicon.phrases, *index.tokens]
-        return Words.of(known, index.fuzzy_min_score, index.ambiguity_margin)
+        short = of_catalog(self.lexicon, self.grammar)
+        return Words.of(known, index.fuzzy_min_score, index.ambiguity_margin, short)
 
     @cached_property
     def audit(self) -> Audit:
