@@ -146,6 +146,8 @@ class ScopeWords(_Data):
     pooled: list[str]
     separate: list[str]
     among: list[str]
+    # at the question's start, "among" too: "Of the carriers into Seattle, which …"
+    opening: list[str] = []
     ranked_by: list[str]
 
 

@@ -39,6 +39,7 @@ from bosun.understanding.names import (
 from bosun.understanding.picks import pick
 from bosun.understanding.reading import GoalReading, PastTurn, Reading
 from bosun.understanding.roles import Role, Roles, asked, in_role
+from bosun.understanding.scope import opening_among
 from bosun.understanding.shorthand import of_catalog
 from bosun.understanding.tagger import Span, tag
 from bosun.understanding.vectors import NameVectors
@@ -202,6 +203,7 @@ class RulesUnderstanding:
     def _analyze(self, text: str, today: date) -> Meaning:
         meaning = Meaning(text=text, index=self.catalog.record.index)
         spans = self.spans(text, today)
+        opening_among(spans, self.grammar.scope.opening)
         composer = Composer(self.catalog, self.grammar, today)
         read_links(spans, composer, meaning, self.link_words)
         read_link_groups(spans, composer, meaning, self.link_words)
