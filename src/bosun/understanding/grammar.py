@@ -228,6 +228,14 @@ class MeasureKindWords(_Data):
     unit_words: dict[str, list[str]]
 
 
+class VerbPlace(_Data):
+    """Where English puts a verb: after the question's subject (or a relative word after it) and
+    before what the verb does to, which starts with one of `objects` or a ranking."""
+
+    relatives: list[str]
+    objects: list[str]
+
+
 class Grammar(_Data):
     """en.yaml, typed."""
 
@@ -241,6 +249,7 @@ class Grammar(_Data):
     abbreviations: dict[str, str] = {}
     function_words: list[str]
     neutral_verbs: list[str]
+    verb_place: VerbPlace
     structure_words: list[str]
     meaning_words: list[str]
     quantifiers: list[str]
@@ -294,6 +303,9 @@ class Grammar(_Data):
     scope: ScopeWords
     differences: DifferenceWords
     having: HavingWords
+    # a unit said before the measure it counts, and the words between ("years of education")
+    measured_in: list[str] = []
+    measured_joins: list[str] = []
     qualifiers: QualifierWords
     baselines: BaselineWords
 

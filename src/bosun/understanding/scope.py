@@ -26,10 +26,8 @@ def pooled(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
     """ "across all ports", "for all carriers": one figure over every value of the field named
     after the scope word, kept in `pooled` so the reading says so; the noun is not a grouping."""
     for i, span in enumerate(spans):
-        if "pooled" not in span.values("scope") or span.used:
-            continue
-        j = c.after(spans, i)
-        if j is None or spans[j].used:
+        j = _pooled_noun(spans, i, c)
+        if j is None:
             continue
         field = c.dimension(spans[j])
         if field is not None and field not in meaning.pooled:
@@ -75,16 +73,25 @@ def among(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
             c.wh_plural = False
 
 
+def _pooled_noun(spans: list[Span], i: int, c: ComposerView) -> int | None:
+    """The place of the unread noun after an unread "across all" at `i`."""
+    if spans[i].used or "pooled" not in spans[i].values("scope"):
+        return None
+    j = c.after(spans, i)
+    return None if j is None or spans[j].used else j
+
+
 def _field_among(spans: list[Span], at: int, c: ComposerView, meaning: Meaning) -> str | None:
     """The field the values or the noun after position `at` name: the noun's, or the one field of
     two or more values."""
     named: list[tuple[str, object]] = []
     for span in spans[at + 1 :]:
-        noun = c.dimension(span) if not (span.has("name") or span.has("value")) else None
-        if noun is not None and not span.used:
+        value = span.has("name") or span.has("value")
+        noun = None if value or span.used else c.dimension(span)
+        if noun is not None:
             span.used = True
             return noun
-        if not (span.has("name") or span.has("value") or c.glue(span) or span.has("conj")):
+        if not (value or c.glue(span) or span.has("conj")):
             break
         named += _values_of(span, meaning)
     fields = {name for name, _ in named}
@@ -121,13 +128,18 @@ def _record_by_measure(spans: list[Span], at: int, c: Reader) -> tuple[int | Non
     "3 shipments by TEU", "single shipment by TEU"; None when the words are not so."""
     count = at if at < len(spans) and spans[at].has("number") else None
     record = at + 1 if count is not None else at
-    # "top 2 pizzas by revenue" where a pizza's name is a field: the pizzas are groups, not rows
-    if record + 2 >= len(spans) or not spans[record].has("record") or spans[record].has("field"):
-        return None
-    if spans[record + 1].key not in c.grammar.scope.ranked_by:
+    if not _record_ranked_by(spans, record, c):
         return None
     measured = measure_field(spans[record + 2], c)
     return None if measured is None else (count, record, measured)
+
+
+def _record_ranked_by(spans: list[Span], record: int, c: Reader) -> bool:
+    """ "shipments by" at `record`, before a third word; not "top 2 pizzas by revenue" where a
+    pizza's name is a field: the pizzas are groups, not rows."""
+    if record + 2 >= len(spans) or spans[record].has("field"):
+        return False
+    return spans[record].has("record") and spans[record + 1].key in c.grammar.scope.ranked_by
 
 
 def _how_many(spans: list[Span], count: int | None, record: int, c: Reader) -> int:
