@@ -147,6 +147,8 @@ class ScopeWords(_Data):
     pooled: list[str]
     separate: list[str]
     among: list[str]
+    # at the question's start, "among" too: "Of the carriers into Seattle, which …"
+    opening: list[str] = []
     ranked_by: list[str]
 
 
@@ -244,6 +246,8 @@ class Grammar(_Data):
     teaching_joiners: list[str] = []
 
     filler: list[str]
+    # "wk" → week: shorthand of the grammar's words (understanding/shorthand.py)
+    abbreviations: dict[str, str] = {}
     function_words: list[str]
     neutral_verbs: list[str]
     verb_place: VerbPlace
@@ -336,6 +340,8 @@ class Lexicon:
     # a range's words around its two bounds: "between" 10 "and" 20
     range_words: tuple[str, ...] = ()
     range_joins: tuple[str, ...] = ()
+    # the grammar's shorthand, spelt out where the date grammar reads: "last mo" (shorthand.py)
+    abbreviations: dict[str, str] = field(default_factory=dict)
     _forms: dict[str, str] | None = field(default=None, repr=False)
 
     def add(self, phrase: str, tag: Tag) -> None:
@@ -427,6 +433,7 @@ def _english(lexicon: Lexicon, g: Grammar) -> None:
         lexicon.add(phrase, Tag("scale", scale))
     lexicon.scales = tuple(g.scales)
     lexicon.range_words, lexicon.range_joins = tuple(g.range_words), tuple(g.range_joins)
+    lexicon.abbreviations = g.abbreviations
     lexicon.add_all(g.currency, "currency")
     lexicon.add_all(g.group_cues, "group_cue")
     for phrase, unit in g.interval_units.items():

@@ -39,6 +39,8 @@ from bosun.understanding.names import (
 from bosun.understanding.picks import pick
 from bosun.understanding.reading import GoalReading, PastTurn, Reading
 from bosun.understanding.roles import Role, Roles, asked, in_role
+from bosun.understanding.scope import opening_among
+from bosun.understanding.shorthand import of_catalog
 from bosun.understanding.tagger import Span, kind_at, tag
 from bosun.understanding.twolists import two_lists
 from bosun.understanding.vectors import NameVectors
@@ -161,7 +163,8 @@ class RulesUnderstanding:
         """The words an unknown word may be a typo of: the grammar's, the catalog's, the names'."""
         index = self.index
         known = [*self.lexicon.phrases, *index.tokens]
-        return Words.of(known, index.fuzzy_min_score, index.ambiguity_margin)
+        short = of_catalog(self.lexicon, self.grammar)
+        return Words.of(known, index.fuzzy_min_score, index.ambiguity_margin, short)
 
     @cached_property
     def audit(self) -> Audit:
@@ -204,6 +207,7 @@ class RulesUnderstanding:
     def _analyze(self, text: str, today: date) -> Meaning:
         meaning = Meaning(text=text, index=self.catalog.record.index)
         spans = self.spans(text, today)
+        opening_among(spans, self.grammar.scope.opening)
         composer = Composer(self.catalog, self.grammar, today)
         read_links(spans, composer, meaning, self.link_words)
         read_link_groups(spans, composer, meaning, self.link_words)

@@ -5,6 +5,7 @@ figure per group, said explicitly rather than left to whichever rule reads a fie
     "Maersk and MSC into Savannah, respectively"   → one row per carrier (their comparison)
     "among Maersk, MSC and CMA CGM, which …"        → filtered to them, grouped by carrier
     "among kitchen products, which sold the most"   → filtered to kitchen, grouped by product
+    "Of the carriers into Seattle, which …"         → as "among the carriers …": by carrier
     "the largest single shipment by TEU"            → shipments sorted by TEU, the top one
 
 The words are en.yaml's `scope`; a field is the catalog's.
@@ -15,6 +16,7 @@ from __future__ import annotations
 from typing import Literal
 
 from bosun.understanding.bounds import Reader, measure_field
+from bosun.understanding.grammar import Tag
 from bosun.understanding.meaning import Meaning
 from bosun.understanding.rulekit import ComposerView
 from bosun.understanding.tagger import Span, is_plural
@@ -42,6 +44,15 @@ def separate(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
         return
     for span in spans:
         span.used = span.used or "separate" in span.values("scope")
+
+
+def opening_among(spans: list[Span], opening: list[str]) -> None:
+    """ "Of the carriers into Seattle in 2025, which was the busiest?": an `opening` word that
+    starts the question (after filler) is also read as "among", a grouping named before the
+    question word; where `among` finds no field after it, it stays the word it was."""
+    first = next((s for s in spans if not s.has("filler")), None)
+    if first is not None and first.key in opening:
+        first.tags = [*first.tags, Tag("scope", "among")]  # a new list: the tagged spans share it
 
 
 def among(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:

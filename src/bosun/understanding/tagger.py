@@ -23,7 +23,8 @@ from bosun.understanding.amounts import NUMBER, amounts, quantities
 from bosun.understanding.grammar import QUIET, Lexicon, Tag
 from bosun.understanding.inflections import is_plural as plural_phrase
 from bosun.understanding.names import Found
-from bosun.understanding.timewords import TimeRange, find_time_ranges
+from bosun.understanding.shorthand import time_ranges
+from bosun.understanding.timewords import TimeRange
 
 _NUMBER = rf"(?<![\w.]){NUMBER}"
 _POSSESSIVE = re.compile(r"['’]s\b", re.I)
@@ -128,7 +129,7 @@ def tag(
     toks = tokens(text, lexicon.scales)
     sheet = _Sheet(text, toks)
     dated = _without_quantities(_without_shifts(text, toks, lexicon), toks, lexicon)
-    for time in find_time_ranges(dated, today):
+    for time in time_ranges(dated, today, lexicon.abbreviations):
         sheet.place(time.at, time.at + len(time.text), Tag("time", time))
     for mark in marks:
         sheet.place(mark.start, mark.end, *mark.tags)
