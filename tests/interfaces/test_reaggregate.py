@@ -96,6 +96,15 @@ def test_the_average_of_a_series_is_that_of_its_period_totals(
     assert answer.not_understood == []
 
 
+def test_a_series_in_total_adds_its_periods_up(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    session.ask("Monthly TEU into Norfolk in 2025", "total")
+    answer = session.ask("and in total?", "total")
+    assert rows(answer) == sql(gold, f"select sum(teu) from shipments where {NORFOLK_2025}")
+    assert answer.not_understood == []
+
+
 def test_the_maximum_of_totals_by_group_is_said_not_understood(session: Session) -> None:
     """The top carrier, or the largest shipment of each? Neither is answered as if it were asked."""
     session.ask("TEU by carrier into Norfolk in 2025", "max")

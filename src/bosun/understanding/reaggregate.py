@@ -63,14 +63,15 @@ def reaggregated(spans: list[Span], previous: Meaning, c: Composer) -> Meaning |
 
 def _stepped(spans: list[Span], c: Composer, meaning: Meaning) -> bool:
     """Steps after grouping the turn adds to `meaning`: a running total or a change over its periods
-    ("cumulative?"), or the average of the period totals ("the monthly average", "the average" of a
-    series), which replaces the periods."""
-    before = len(meaning.steps)
+    ("cumulative?"), or the average or the total of the period totals ("the monthly average", "the
+    average" or "the total" of a series), which replaces the periods."""
+    before = (len(meaning.steps), meaning.interval)
     if meaning.interval is not None:
         period_steps(spans, c, meaning)
     if meaning.measures[0].agg in _ADDITIVE:
         _averaged_over_periods(spans, c, meaning)
-    return len(meaning.steps) > before
+        _totalled(spans, meaning)
+    return (len(meaning.steps), meaning.interval) != before
 
 
 def _averaged_over_periods(spans: list[Span], c: Composer, meaning: Meaning) -> None:
@@ -79,33 +80,39 @@ def _averaged_over_periods(spans: list[Span], c: Composer, meaning: Meaning) -> 
     series, meaning.interval = meaning.interval, None
     before = len(meaning.steps)
     per_period(spans, c, meaning)
-    average = next((s for s in spans if _averages(s)), None)
+    average = next((s for s in spans if _unused(s, "avg")), None)
     if len(meaning.steps) == before and series is not None and average is not None:
         settle(meaning, [Claim(PerPeriod(interval=series), [average])])
     if len(meaning.steps) == before:
         meaning.interval = series
 
 
-def _averages(span: Span) -> bool:
-    return not span.used and "avg" in _aggs(span)
+def _totalled(spans: list[Span], meaning: Meaning) -> None:
+    """ "in total", "what's the total?" of a series that adds up: its periods added up."""
+    total = next((s for s in spans if _unused(s, "sum")), None)
+    if total is not None and meaning.interval is not None:
+        meaning.interval = None
+        total.used = True
+
+
+def _unused(span: Span, agg: str) -> bool:
+    return not span.used and agg in _aggs(span)
 
 
 def _measures(spans: list[Span], c: Composer, previous: Meaning) -> list[Measure]:
-    """The measures of the last figure's field the turn asks, in the order said: percentiles
+    """The measures the turn asks of the last figure, in the order said: percentiles of its field
     ("the median", "the 90th percentile") and aggregations ("the maximum", "the longest")."""
-    field = previous.measures[0].field
-    if field is None:  # a count has no field to aggregate otherwise
-        return []
+    shown = previous.measures[0]
     allowed = _aggregations(previous)
     measures = []
     for i, span in enumerate(spans):
-        percent = percent_asked(spans, i, c)
-        agg = _agg(span, field, c, allowed)
-        if percent is not None:
-            measures.append(percentile_measure(c, field, percent[0]))
+        percent = percent_asked(spans, i, c) if shown.field else None
+        measure = _aggregated(shown, _agg(span, shown.field, c, allowed), c)
+        if percent is not None and shown.field:
+            measures.append(percentile_measure(c, shown.field, percent[0]))
             _use(percent[1])
-        elif agg is not None:
-            measures.append(c.field_measure(field, agg))
+        elif measure is not None:
+            measures.append(measure)
             _use([span])
     return measures
 
@@ -119,16 +126,28 @@ def _aggregations(previous: Meaning) -> tuple[str, ...]:
     return _AGGS
 
 
-def _agg(span: Span, field: str, c: Composer, allowed: tuple[str, ...]) -> str | None:
-    """The aggregation a word asks of `field` ("maximum", "longest" of transit days); None for a
-    word of another field ("heaviest" after transit days)."""
+def _agg(span: Span, field: str | None, c: Composer, allowed: tuple[str, ...]) -> str | None:
+    """The aggregation a word asks ("maximum", "longest" of transit days); None for a word of
+    another field ("heaviest" after transit days) or of the newest records ("the latest")."""
     asked = [a for a in _aggs(span) if a in allowed]
-    if span.used or not _of_field(span, field, c):
+    if span.used or span.has("recency") or not _of_field(span, field, c):
         return None
     return next(iter(asked), None)
 
 
-def _of_field(span: Span, field: str, c: Composer) -> bool:
+def _aggregated(shown: Measure, agg: str | None, c: Composer) -> Measure | None:
+    """The last figure aggregated by `agg`: itself when it adds up and `agg` sums ("the total" of a
+    count), the catalog's measure of its field otherwise; None when the catalog does not aggregate
+    the field so ("the total" of transit days, a level)."""
+    if agg == "sum" and shown.agg in _ADDITIVE:
+        return shown
+    if agg is None or shown.field is None:
+        return None
+    measure = c.field_measure(shown.field, agg)
+    return measure if measure.agg == agg else None
+
+
+def _of_field(span: Span, field: str | None, c: Composer) -> bool:
     """The word names no field but `field`, if any ("longest" names transit days)."""
     measures = c.catalog.spec.measures
     named = [
