@@ -44,6 +44,7 @@ from bosun.understanding.phrases import (
 from bosun.understanding.picks import replace_term
 from bosun.understanding.reading import Continuation as Kind
 from bosun.understanding.reading import PastTurn, TaggingUnderstanding
+from bosun.understanding.reaggregate import reaggregated
 from bosun.understanding.referents import (
     Pointed,
     Ranking,
@@ -210,6 +211,10 @@ class Continuation:
             return Continued(
                 "follow_up", title, sorted_.model_copy(update={"text": title, "not_understood": []})
             )
+        again = self._reaggregated(reply, previous, today)
+        # "and the 90th percentile?", "cumulative?": the last figure aggregated another way
+        if again is not None:
+            return Continued("follow_up", title, again.model_copy(update={"text": title}))
         among = self._among(reply, previous, last, today)
         # "which of them is quickest?": the last answer's rows, ranked on what the turn names
         if among is not None:
@@ -560,6 +565,18 @@ class Continuation:
         if ranking is not None:
             return ranked_among(previous, own, ranking, pointed_at, reply)
         return self._kept_among(reply, own, previous, pointed, pointed_at)
+
+    def _reaggregated(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
+        """The last figure aggregated as the turn says (reaggregate.py). After groups, a turn that
+        picks among them ("what was the longest?") is not one, unless it says `each` ("what were
+        the shortest and the longest for each?")."""
+        words = self.understanding.grammar.referents
+        grouped = previous.group_by or previous.interval
+        picks = pointing(reply, words) is not None and said(reply, words.each) is None
+        if grouped and picks:
+            return None
+        composer = Composer(self.understanding.catalog, self.understanding.grammar)
+        return reaggregated(self.understanding.spans(reply, today), previous, composer)
 
     def _listed_among(
         self,

@@ -126,7 +126,7 @@ def percentiles(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     value": the percentile of the measure named next; several ask side by side ("median and 90th
     percentile transit time")."""
     for i in range(len(spans)):
-        asked = _percent(spans, i, c)
+        asked = percent_asked(spans, i, c)
         if asked is None:
             continue
         percent, taken = asked
@@ -139,7 +139,7 @@ def percentiles(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         read([*taken, spans[at]])
 
 
-def _percent(spans: list[Span], i: int, c: Composer) -> tuple[float, list[Span]] | None:
+def percent_asked(spans: list[Span], i: int, c: Composer) -> tuple[float, list[Span]] | None:
     """Which percentile span i asks, and the spans that say it: "median", "90th percentile", "95
     pct", "p90"."""
     span = spans[i]
