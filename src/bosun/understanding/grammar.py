@@ -58,6 +58,8 @@ class StepWords(_Data):
     running: list[str]
     change: list[str]
     percent: list[str]
+    # after a change word: "growth %", "growth rate"
+    percent_after: list[str]
     previous: list[str]
     within: list[str]
     # a coarser period after one of these holds a ranked period too ("the busiest week by quarter")
