@@ -55,6 +55,7 @@ from bosun.understanding.measure_kinds import (
     shares,
     side_by_side,
 )
+from bosun.understanding.modifiers import narrows
 from bosun.understanding.periods import periods, periods_measured
 from bosun.understanding.phrases import field_name
 from bosun.understanding.record_bounds import record_bounds
@@ -771,8 +772,10 @@ def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | 
 
 def _passed(spans: list[Span], j: int, c: Composer) -> bool:
     """A span between an aggregation word and its measure: the records' noun, a quiet word, or the
-    unit the measure is counted in ("average years of education")."""
-    return spans[j].has("record") or spans[j].quiet or units_of.counts_measure(spans, j, c)
+    unit the measure is counted in ("average years of education"), a name or value that narrows its
+    records ("total steel tonnage")."""
+    span = spans[j]
+    return span.has("record") or span.quiet or units_of.counts_measure(spans, j, c) or narrows(span)
 
 
 def _most_of_one(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> int | None:
