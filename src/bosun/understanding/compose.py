@@ -17,6 +17,7 @@ from bosun.catalog import Catalog
 from bosun.catalog.schema import FieldSpec
 from bosun.understanding import (
     baselines,
+    counted_values,
     degrees,
     group_steps,
     having,
@@ -327,6 +328,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         ordering,
         qualifiers.head_nouns,
         qualifiers.participles,
+        counted_values.plural_values,
         records_or_count,
         group_steps.step_measures,
         periods_measured,
