@@ -17,6 +17,7 @@ from bosun.catalog import Catalog
 from bosun.catalog.schema import FieldSpec
 from bosun.understanding import (
     baselines,
+    counted_values,
     degrees,
     group_steps,
     having,
@@ -57,6 +58,7 @@ from bosun.understanding.measure_kinds import (
     shares,
     side_by_side,
 )
+from bosun.understanding.modifiers import narrows
 from bosun.understanding.periods import periods, periods_measured
 from bosun.understanding.phrases import field_name
 from bosun.understanding.record_bounds import record_bounds
@@ -334,6 +336,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         ordering,
         qualifiers.head_nouns,
         qualifiers.participles,
+        counted_values.plural_values,
         records_or_count,
         group_steps.step_measures,
         periods_measured,
@@ -848,8 +851,10 @@ def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | 
 
 def _passed(spans: list[Span], j: int, c: Composer) -> bool:
     """A span between an aggregation word and its measure: the records' noun, a quiet word, or the
-    unit the measure is counted in ("average years of education")."""
-    return spans[j].has("record") or spans[j].quiet or units_of.counts_measure(spans, j, c)
+    unit the measure is counted in ("average years of education"), a name or value that narrows its
+    records ("total steel tonnage")."""
+    span = spans[j]
+    return span.has("record") or span.quiet or units_of.counts_measure(spans, j, c) or narrows(span)
 
 
 def _ranks_groups(spans: list[Span], i: int, j: int, c: Composer, grouped: bool) -> bool:

@@ -58,6 +58,8 @@ class StepWords(_Data):
     running: list[str]
     change: list[str]
     percent: list[str]
+    # after a change word: "growth %", "growth rate"
+    percent_after: list[str]
     previous: list[str]
     within: list[str]
     # a coarser period after one of these holds a ranked period too ("the busiest week by quarter")
@@ -390,11 +392,35 @@ def inferred_forms(phrases: Mapping[str, list[Tag]]) -> dict[str, str]:
             if form not in phrases:
                 sources.setdefault(form, []).append(phrase)
     meanings = {phrase: sorted(map(repr, tags)) for phrase, tags in phrases.items()}
-    return {
+    inferred = {
         form: min(held)
         for form, held in sorted(sources.items())
         if all(meanings[phrase] == meanings[held[0]] for phrase in held)
     }
+    quiet = {form: _quiet_source(held, phrases) for form, held in sources.items()}
+    return inferred | {
+        form: phrase for form, phrase in quiet.items() if phrase and form not in inferred
+    }
+
+
+# Kinds of words that ask nothing where they stand: a form of one reads as quiet as its source.
+_QUIET = frozenset({"filler", "function", "neutral"})
+
+
+def _quiet_source(held: list[str], phrases: Mapping[str, list[Tag]]) -> str | None:
+    """The phrase a form inflects when its phrases differ only in how quietly they ask nothing
+    ("see" a filler and a neutral verb, "seen" a neutral verb: "sees" reads as "seen"): the one
+    whose tags are all quiet and held by every other, or None.
+
+    >>> quiet, verb = Tag("filler"), Tag("neutral")
+    >>> _quiet_source(["see", "seen"], {"see": [quiet, verb], "seen": [verb]})
+    'seen'
+    """
+    kinds = {phrase: {tag.kind for tag in phrases[phrase]} for phrase in held}
+    if not set.union(*kinds.values()) <= _QUIET:
+        return None
+    shared = set.intersection(*kinds.values())
+    return next((phrase for phrase in sorted(held) if kinds[phrase] == shared), None)
 
 
 def build_lexicon(catalog: Catalog, grammar: Grammar | None = None) -> Lexicon:

@@ -436,11 +436,14 @@ def _running(spans: list[Span], i: int) -> Claim | None:
 
 
 def _change(spans: list[Span], i: int, c: Composer) -> Claim | None:
-    """ "change in shipments", "% change", "percentage change"."""
+    """ "change in shipments", "% change", "percentage change", "growth %", "growth rate"."""
     span = spans[i]
     if span.used or span.value("step") != "change":
         return None
-    percent = [spans[i - 1]] if i > 0 and spans[i - 1].key in c.grammar.steps.percent else []
+    words = c.grammar.steps
+    before = spans[i - 1 : i] if i > 0 and spans[i - 1].key in words.percent else []
+    after = [s for s in spans[i + 1 : i + 2] if not s.used and s.key in words.percent_after]
+    percent = before or after
     return Claim(Change(percent=bool(percent)), [span], extra=percent)
 
 
