@@ -18,6 +18,7 @@ from typing import Literal
 from dateutil.relativedelta import relativedelta
 
 from bosun.catalog import Catalog
+from bosun.understanding import listing
 from bosun.understanding.compose import Composer
 from bosun.understanding.goals import Part, definition, fields_asked
 from bosun.understanding.grammar import FollowUp, english
@@ -122,7 +123,10 @@ class Continuation:
             return Continued("new", reply)
         own = self.understanding.analyze(_without(reply, pointed.said), today)
         records = said(reply, self.understanding.catalog.record.synonyms) is not None
-        if own.group_by or own.conditions or own.lookup is not None or records:
+        partitive = said(reply, self.understanding.grammar.referents.partitive) is not None
+        # "which of those are in transit?" points at rows, and says nothing of its own records
+        own_rows = (own.group_by or own.conditions or own.lookup is not None) and not partitive
+        if own_rows or records:
             return Continued("new", reply)
         refusal = Refusal(reason="no_referent", words=[pointed.said])
         alone = Meaning(text=reply, index=own.index, refusal=refusal)
@@ -168,6 +172,10 @@ class Continuation:
         self, reply: str, previous: Meaning, last: PastTurn, today: date
     ) -> Continued | None:
         title = f"{previous.text} → {reply.strip()}"
+        listed = self._listed(reply, previous, today)
+        # "what are their ETAs?" after a list of records: the same records, with their ETA
+        if listed is not None:
+            return Continued("follow_up", title, listed.model_copy(update={"text": title}))
         if self._asks_terms(reply, today):
             # "what is a reefer?": a definition, or a question about the fields, of its own
             return None
@@ -225,6 +233,24 @@ class Continuation:
             dates = self.understanding.catalog.spec.time.default_field
             return Continued("follow_up", title, _pointed_at(previous, own, row, title, dates))
         return self._built_on(reply, own, previous, last, title, row, self._cued(reply, today))
+
+    def _listed(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
+        """ "who are the consignees?", "what are their ETAs?" after a list of records or a count:
+        those records' fields (understanding/listing.py). A turn the reader already groups is left
+        to the breakdown, unless the records were picked by a ranking."""
+        if not listing.applies(previous):
+            return None
+        catalog, grammar = self.understanding.catalog, self.understanding.grammar
+        questions = frozenset(normalize(w) for w in [*grammar.wh_words, *grammar.referents.pick])
+        spans = self.understanding.spans(reply, today)
+        dates = catalog.spec.time.default_field
+        asked = listing.asked_of_records(spans, catalog.spec.asks, dates, questions)
+        if asked is None:
+            return None
+        if not (asked.pointed or asked.records) and self._asks_terms(reply, today):
+            return None  # "what is an ETA?": a definition
+        count = Composer(catalog, self.understanding.grammar).measure(catalog.spec.defaults.measure)
+        return listing.listed_records(previous, asked, catalog, count)
 
     def _paged(self, reply: str, previous: Meaning, title: str, today: date) -> Continued | None:
         """ "page 3" or "show all" after a list of records: the same records, that page or all of

@@ -97,6 +97,7 @@ class ReferentWords(_Data):
     """en.yaml `referents`: words that point at the last answer's rows, and how to say them."""
 
     among: list[str]
+    partitive: list[str]
     rest: list[str]
     pick: list[str]
     openers: list[str]
