@@ -18,7 +18,7 @@ from typing import Literal
 from dateutil.relativedelta import relativedelta
 
 from bosun.catalog import Catalog
-from bosun.understanding import listing
+from bosun.understanding import listing, positions
 from bosun.understanding.compose import Composer
 from bosun.understanding.goals import Part, definition, fields_asked
 from bosun.understanding.grammar import FollowUp, english
@@ -226,12 +226,16 @@ class Continuation:
             # a listing of other objects ("which vessels are flagged in Liberia"): its own question
             return None
         if row is not None:  # said, as the rows' order or a superlative picked it
+            measures = self._measures_kept(reply, own, previous)
+            assumption = f"“{phrase}” read as {row}"
             own = own.model_copy(
-                update={"assumptions": [*own.assumptions, f"“{phrase}” read as {row}"]}
+                update={"assumptions": [*own.assumptions, assumption], "measures": measures}
             )
         if row is not None and not ((own.group_by or own.interval) and not own.measures):
             dates = self.understanding.catalog.spec.time.default_field
-            return Continued("follow_up", title, _pointed_at(previous, own, row, title, dates))
+            records = said(reply, self.understanding.catalog.record.synonyms) is not None
+            pointed_at = _pointed_at(previous, own, row, title, dates, records)
+            return Continued("follow_up", title, pointed_at)
         return self._built_on(reply, own, previous, last, title, row, self._cued(reply, today))
 
     def _listed(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
@@ -415,7 +419,39 @@ class Continuation:
             index = n - 1 if n > 0 else len(last.first_column) + n
             if phrase is not None and 0 <= index < len(last.first_column):
                 return last.first_column[index], phrase
+        return self._placed(reply, previous, last, today)
+
+    def _placed(
+        self, reply: str, previous: Meaning, last: PastTurn, today: date
+    ) -> tuple[Value | None, str | None]:
+        """ "the second", "the third carrier" (understanding/positions.py), "it" after an answer of
+        one row; else the row a rank word picks ("the peak month")."""
+        spans = self.understanding.spans(reply, today)
+        placed = positions.ordinals_said(spans, self._row_nouns(previous))
+        index = positions.index_of(placed[0][1], len(last.first_column)) if placed else None
+        if len(placed) == 1 and index is not None:
+            return last.first_column[index], placed[0][0]
+        one = said(reply, self.understanding.grammar.referents.one_row)
+        if one is not None and len(last.first_column) == 1:
+            return last.first_column[0], one
         return self._leader(reply, previous, last, today)
+
+    def _row_nouns(self, previous: Meaning) -> set[str]:
+        """The words that name one of the last answer's rows ("one", "carrier", "month")."""
+        catalog, grammar = self.understanding.catalog, self.understanding.grammar
+        named = field_name(previous.group_by[0], catalog).split() if previous.group_by else []
+        units = [w for w, unit in grammar.interval_units.items() if unit == previous.interval]
+        return positions.row_nouns([normalize(w) for w in named], units)
+
+    def _measures_kept(self, reply: str, own: Meaning, previous: Meaning) -> list[Measure]:
+        """A turn about one row that ranks with no measure of its own ("who shipped the most of
+        the top one?") ranks on the last answer's."""
+        if not own.measures:
+            return own.measures
+        catalog = self.understanding.catalog
+        default = catalog.spec.defaults.measure
+        counted = said(reply, catalog.spec.measures[default].words) is not None
+        return positions.measures_kept(own, previous, default, counted)
 
     def _leader(
         self, reply: str, previous: Meaning, last: PastTurn, today: date
@@ -424,12 +460,18 @@ class Continuation:
         first figure, when the word ranks by that figure (not "the slowest one" after a table of
         TEU)."""
         words = normalize(reply).split()
-        for word, after in pairwise(words):
+        nouns = self._row_nouns(previous)  # "the busiest one", "the peak month"
+        referents = self.understanding.grammar.referents
+        for at, (word, after) in enumerate(pairwise(words)):
+            asked = after != "one" and positions.only_asks(words[:at], referents)
+            # "what was the busiest month?" asks which one, and is ranked
             direction = (
-                self._ranks(word, previous, today) if after == "one" and last.leaders else None
+                self._ranks(word, previous, today)
+                if after in nouns and last.leaders and not asked
+                else None
             )
             if direction is not None:
-                return last.leaders[0 if direction > 0 else 1], f"{word} one"
+                return last.leaders[0 if direction > 0 else 1], f"{word} {after}"
         return None, None
 
     def _among(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> Meaning | None:
@@ -1131,12 +1173,14 @@ def _redated(previous: Meaning, time: TimeFilter, named_field: bool) -> list[Amb
     return kept
 
 
-def _pointed_at(previous: Meaning, own: Meaning, value: Value, title: str, dates: str) -> Meaning:
+def _pointed_at(
+    previous: Meaning, own: Meaning, value: Value, title: str, dates: str, listed: bool = False
+) -> Meaning:
     """ "the busiest month for the second one", "what about the top one?": the reply's own question
     (or the last one's measures) for the one group, or the one period, pointed at, within the last
-    question's constraints."""
+    question's constraints; `listed`: the reply names the records ("list its shipments")."""
     field = previous.group_by[0] if previous.group_by else None
-    asks = bool(own.measures or own.interval or own.group_by)
+    asks = bool(own.measures or own.interval or own.group_by or listed)
     base = (
         own
         if asks

@@ -98,6 +98,7 @@ class ReferentWords(_Data):
 
     among: list[str]
     partitive: list[str]
+    one_row: list[str]
     rest: list[str]
     pick: list[str]
     openers: list[str]
@@ -270,6 +271,7 @@ class Grammar(_Data):
     about: list[str]
     wh_words: list[str]
     wh_persons: list[str]
+    list_cues: list[str]
     ratio_cues: list[str]
     follow_up: FollowUp
     referents: ReferentWords

@@ -10,9 +10,10 @@ each record ("their ETAs"), and so is every field of records picked by a ranking
 them?" after the heaviest 5).
 
 >>> from bosun.understanding.tagger import Span, Tag
->>> due = Span(0, 1, "due", "due", tags=[Tag("date_word", "eta_date")])
+>>> when = Span(0, 1, "when", "when", tags=[Tag("dated", None), Tag("structure", None)])
 >>> they = Span(1, 2, "they", "they", tags=[Tag("backref", None)])
->>> asked_of_records([due, they], {"where": "port"}, "arrival_date")
+>>> due = Span(2, 3, "due", "due", tags=[Tag("date_word", "eta_date")])
+>>> asked_of_records([when, they, due], {"where": "port"}, "arrival_date")
 Asked(fields=['eta_date'], records=False, pointed=True)
 >>> where = Span(0, 1, "where", "where", tags=[Tag("wh", None)])
 >>> asked_of_records([where, they], {"where": "port"}, "arrival_date")
@@ -28,6 +29,9 @@ from dataclasses import dataclass
 from bosun.catalog import Catalog
 from bosun.understanding.meaning import Meaning, Measure
 from bosun.understanding.tagger import Span
+
+# what else a turn about the records may say: their noun, a pointer back, a date verb
+_NAMING_NO_FIELD = ("record", "backref", "date_word")
 
 
 @dataclass(frozen=True)
@@ -57,25 +61,24 @@ def asked_of_records(
             return None
         fields += [f for f in named or [] if f not in fields]
     records = any(s.has("record") and not s.has("field") for s in spans)
-    dated = any(s.has("dated") for s in spans)  # "when": the date the records are dated by
-    if dated and not any(s.has("date_word") for s in spans):
-        fields.append(default_date)
+    if any(s.has("dated") for s in spans):  # "when": the date a date word names, else the default
+        dates = [d for s in spans for d in s.values("date_word")]
+        fields += [d for d in dates[:1] or [default_date] if d not in fields]
     if not (fields or records):
         return None
     return Asked(fields, records, pointed=any(s.has("backref") for s in spans))
 
 
 def _named(span: Span, asks: dict[str, str]) -> list[str] | None:
-    """The fields one span names: its field or date word, a question word's field ("where"); none
-    for a quiet word or the records' noun; None for any other content."""
-    named = [*span.values("field"), *span.values("date_word")]
-    if named:
-        return named[:1]
+    """The fields one span names: its field, a question word's field ("where"); none for a quiet
+    word, the records' noun or a date word (a date only with "when": "when are they due?"); None
+    for any other content."""
+    if span.has("field"):
+        return span.values("field")[:1]
     if span.key in asks:
         return [asks[span.key]]
-    if span.quiet or span.has("record") or span.has("backref"):
-        return []
-    return None
+    silent = span.quiet or any(span.has(kind) for kind in _NAMING_NO_FIELD)
+    return [] if silent else None
 
 
 def applies(previous: Meaning) -> bool:
