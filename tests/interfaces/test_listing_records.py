@@ -65,11 +65,12 @@ def test_a_grouping_field_asked_lists_its_values_among_the_records(
     answer = session.ask("who are the consignees?", "consignees")
     wanted = sql(
         gold,
-        "select consignee_name, count(*) from shipments where status = 'held' and "
-        "port_of_unlading = 'NEW YORK' group by 1",
+        "select distinct consignee_name from shipments where status = 'held' and "
+        "port_of_unlading = 'NEW YORK'",
     )
-    figure = answer.results[0].columns[answer.results[0].roles.index("figure")]
-    assert pairs(answer, "consignee_name", figure) == wanted
+    consignees = column(answer, "consignee_name")
+    assert {(name,) for name in consignees} == wanted
+    assert len(consignees) == len(wanted)
 
 
 def test_who_shipped_the_records_a_ranking_picked_keeps_those_records(

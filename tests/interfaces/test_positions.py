@@ -107,3 +107,18 @@ def test_a_second_process_reads_it_as_the_one_row_of_the_last_answer(
         "count(*) desc limit 1)",
     )
     assert second["results"][0]["rows"] == [[wanted]]
+
+
+def test_the_first_and_the_third_are_compared_on_the_measure_named(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    session.ask("Top 3 carriers into Oakland last quarter", "two")
+    answer = session.ask("compare the first and the third on average transit", "two")
+    oakland = "port_of_unlading = 'OAKLAND' and arrival_date between '2026-01-01' and '2026-03-31'"
+    wanted = sql(
+        gold,
+        f"select carrier_name, avg(transit_days) from shipments where {oakland} and carrier_name "
+        f"in (select carrier_name from (select carrier_name, row_number() over (order by count(*) "
+        f"desc) r from shipments where {oakland} group by 1) where r in (1, 3)) group by 1",
+    )
+    assert sorted(rows(answer)) == sorted((c, pytest.approx(v, abs=0.01)) for c, v in wanted)

@@ -212,6 +212,9 @@ class Continuation:
         paged = self._paged(reply, previous, title, today)
         if paged is not None:  # "page 2", "show all": more of the last list of records
             return paged
+        picked = self._picked(reply, previous, last, today)
+        if picked is not None:  # "compare the first and the third on average transit"
+            return Continued("follow_up", title, picked.model_copy(update={"text": title}))
         row, phrase = self._pointed(reply, previous, last, today)
         # "the second one" points back; "instead" only says the grouping is replaced
         instead = said(reply, self.understanding.grammar.referents.instead)
@@ -253,8 +256,7 @@ class Continuation:
             return None
         if not (asked.pointed or asked.records) and self._asks_terms(reply, today):
             return None  # "what is an ETA?": a definition
-        count = Composer(catalog, self.understanding.grammar).measure(catalog.spec.defaults.measure)
-        return listing.listed_records(previous, asked, catalog, count)
+        return listing.listed_records(previous, asked, catalog)
 
     def _paged(self, reply: str, previous: Meaning, title: str, today: date) -> Continued | None:
         """ "page 3" or "show all" after a list of records: the same records, that page or all of
@@ -435,6 +437,25 @@ class Continuation:
         if one is not None and len(last.first_column) == 1:
             return last.first_column[0], one
         return self._leader(reply, previous, last, today)
+
+    def _picked(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> Meaning | None:
+        """ "compare the first and the third on average transit": two or more rows of the last
+        answer's groups by their place, each with the turn's measure (else the one shown)."""
+        if not (previous.group_by and last.first_column):
+            return None
+        placed = positions.ordinals_listed(self.understanding.spans(reply, today))
+        rows = len(last.first_column)
+        indexes = [positions.index_of(place, rows) for _, place in placed]
+        if len(placed) < 2 or None in indexes:
+            return None
+        keys = [last.first_column[i] for i in indexes if i is not None]
+        words = ", ".join(phrase for phrase, _ in placed)
+        pointed_at = Referent(field=previous.group_by[0], keys=keys, words=words)
+        text = reply
+        for phrase, _ in placed:
+            text = _without(text, phrase)
+        own = self.understanding.analyze(text, today)
+        return regrouped_among(previous, own, self._asked(reply, own, previous), pointed_at)
 
     def _row_nouns(self, previous: Meaning) -> set[str]:
         """The words that name one of the last answer's rows ("one", "carrier", "month")."""

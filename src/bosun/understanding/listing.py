@@ -5,9 +5,9 @@ list of records or a figure over them. The last question's filters stand for its
 A turn is read so when every content word of it names a field of the records (a field's words, a
 date word: "due" is the ETA), the records themselves, or is a question word the catalog maps to a
 field (`asks`: "where"); "when" alone asks the default date. The values of a grouping field
-("who are the consignees?") are listed once each, with their count; any other field is listed for
-each record ("their ETAs"), and so is every field of records picked by a ranking ("who shipped
-them?" after the heaviest 5).
+("who are the consignees?") are listed once each, with the last figure after one; any other field
+is listed for each record ("their ETAs"), and so is every field of records picked by a ranking
+("who shipped them?" after the heaviest 5).
 
 >>> from bosun.understanding.tagger import Span, Tag
 >>> when = Span(0, 1, "when", "when", tags=[Tag("dated", None), Tag("structure", None)])
@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bosun.catalog import Catalog
-from bosun.understanding.meaning import Meaning, Measure
+from bosun.understanding.meaning import Meaning
 from bosun.understanding.tagger import Span
 
 # what else a turn about the records may say: their noun, a pointer back, a date verb
@@ -55,8 +55,9 @@ def asked_of_records(
     word of `questions` ("who"); None when it says something else (a value, a measure, a ranking)
     or names nothing."""
     fields: list[str] = []
+    asked = _asked_here(spans, asks)
     for span in spans:
-        named = _named(span, asks)
+        named = _named(span, asked)
         if named is None and span.key not in questions:
             return None
         fields += [f for f in named or [] if f not in fields]
@@ -67,6 +68,20 @@ def asked_of_records(
     if not (fields or records):
         return None
     return Asked(fields, records, pointed=any(s.has("backref") for s in spans))
+
+
+def _asked_here(spans: list[Span], asks: dict[str, str]) -> dict[str, str]:
+    """The catalog's question words as this turn says them, its first word → its field: the longest
+    of `asks` whose words are all said ("where … from" before "where").
+
+    >>> from bosun.understanding.tagger import Span
+    >>> said = [Span(i, i + 1, w, w) for i, w in enumerate("where did they come from".split())]
+    >>> _asked_here(said, {"where": "to_port", "where from": "from_port"})
+    {'where': 'from_port'}
+    """
+    keys = {s.key for s in spans}
+    said = [phrase for phrase in asks if set(phrase.split()) <= keys]
+    return {p.split()[0]: asks[p] for p in sorted(said, key=lambda p: len(p.split()))}
 
 
 def _named(span: Span, asks: dict[str, str]) -> list[str] | None:
@@ -87,28 +102,37 @@ def applies(previous: Meaning) -> bool:
     return not (grouped or previous.lookup is not None or previous.steps)
 
 
-def listed_records(
-    previous: Meaning, asked: Asked, catalog: Catalog, count: Measure
-) -> Meaning | None:
-    """The last question's records again: the values of the grouping field named, each once with
-    its `count`; else the records, each with the fields named. None for another field asked with
-    nothing that points at the records ("and the weight?" is a figure, "what is an ETA?" a term)."""
-    ranked = previous.intent_type == "search" and bool(previous.top_n or previous.sort)
-    roles = {catalog.record.fields[f].role for f in asked.fields}
-    if asked.fields and roles == {"dimension"} and not ranked:
-        return _values(previous, asked.fields[0], count)
+def listed_records(previous: Meaning, asked: Asked, catalog: Catalog) -> Meaning | None:
+    """The last question's records again: the values of the grouping field named, each once (with
+    the last figure, after one); else the records, each with the fields named. None for another
+    field asked with nothing that points at the records ("and the weight?" is a figure, "what is
+    an ETA?" a term)."""
+    ranked = _ranked(previous)
+    if _grouping_fields(asked, catalog) and not ranked:
+        return _values(previous, asked.fields[0])
     if asked.fields and not asked.pointed:
         return None
     shown = [f for f in asked.fields if f != catalog.record.id_field]
     return _records(previous, shown, kept_ranking=ranked)
 
 
-def _values(previous: Meaning, field: str, count: Measure) -> Meaning:
-    """The field's values among the records, each with the last figure (else the count)."""
+def _ranked(previous: Meaning) -> bool:
+    """The last answer's records were picked by a ranking ("the heaviest 5")."""
+    return previous.intent_type == "search" and bool(previous.top_n or previous.sort)
+
+
+def _grouping_fields(asked: Asked, catalog: Catalog) -> bool:
+    """Every field asked is one the records are grouped by ("consignees", "vessels")."""
+    roles = {catalog.record.fields[f].role for f in asked.fields}
+    return roles == {"dimension"}
+
+
+def _values(previous: Meaning, field: str) -> Meaning:
+    """The field's values among the records, each with the last figure, if any."""
     return previous.model_copy(
         update={
             "intent_type": "aggregation",
-            "measures": previous.measures or [count],
+            "measures": previous.measures,
             "group_by": [field],
             "top_n": None,
             "order": "desc",

@@ -39,6 +39,16 @@ def ordinals_said(spans: list[Span], nouns: set[str]) -> list[tuple[str, int]]:
     ]
 
 
+def ordinals_listed(spans: list[Span]) -> list[tuple[str, int]]:
+    """Every ordinal after "the", wherever it stands: two or more ("the first and the third") can
+    only be rows."""
+    return [
+        (f"the {span.text}", int(span.value("ordinal")))
+        for at, span in enumerate(spans)
+        if span.value("ordinal") and at > 0 and spans[at - 1].key == "the"
+    ]
+
+
 def _at_row(spans: list[Span], at: int, nouns: set[str]) -> bool:
     """The word at `at` follows "the" and comes before nothing, a quiet word or a noun of rows."""
     if at == 0 or spans[at - 1].key != "the":
