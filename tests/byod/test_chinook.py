@@ -123,6 +123,18 @@ def test_columns_named_by_a_unit_are_asked_for_by_what_they_measure(drafted: Dra
     assert "size" in fields["bytes"]["synonyms"]
 
 
+def test_a_price_is_compared_by_expensive_and_cheap(
+    drafted: Drafted, session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    """A measure named by a price is "expensive" or "cheap" (draft_words.yaml
+    `measure_adjectives`): the most expensive tracks are those of the highest unit price."""
+    fields = drafted[1]["objects"]["tracks"]["fields"]
+    assert fields["unit_price"]["adjectives"]["more"][0] == "expensive"
+    answer = session.ask("how many tracks are cheaper than 1 dollar", "chinook-cheap")
+    (cheap,) = gold.execute("select count(*) from tracks where UnitPrice < 1").fetchone() or ()
+    assert answer.results[0].rows == [[cheap]], answer.answer
+
+
 @pytest.fixture(scope="module")
 def sales(tmp_path_factory: pytest.TempPathFactory) -> Drafted:
     """The store's invoice lines as the records, the tracks they sell as the reference."""

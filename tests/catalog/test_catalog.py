@@ -35,6 +35,7 @@ def _broken(tmp_path: Path, change: str, value: object) -> Path:
         ("measures.volume.field", "teus", r"measures: 'teus' is not a field of shipments"),
         ("time.default_field", "landed_on", r"'landed_on' is not a field of shipments"),
         ("defaults.measure", "speed", r"defaults\.measure: 'speed' is not one of the measures"),
+        ("defaults.bound_field", "age", r"defaults: 'age' is not a field of shipments"),
         (
             "objects.shipments.colour",
             "blue",

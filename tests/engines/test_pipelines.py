@@ -289,3 +289,26 @@ def test_a_path_step_can_name_one_bucket_as_elasticsearch_documents(sample: Embe
     for bucket in sample.search("shipments", body)["aggregations"]["c"]["buckets"]:
         reefer, dry = (bucket["f"]["buckets"][k]["t"]["value"] for k in ("reefer", "dry"))
         assert bucket["share"]["value"] == pytest.approx(reefer / (reefer + dry))
+
+
+def test_a_grouping_over_no_records_beside_a_metric_is_empty_buckets(
+    sample: EmbeddedEngine,
+) -> None:
+    """As Elasticsearch answers it: the terms beside a cardinality over an empty scope has no
+    buckets, and a sibling pipeline over it has no value (it once raised KeyError: 'g')."""
+    body = {
+        "size": 0,
+        "query": {"range": {"arrival_date": {"gte": "1990-01-01", "lte": "1990-12-31"}}},
+        "aggs": {
+            "g": {
+                "terms": {"field": "carrier_name", "order": {"t": "desc"}},
+                "aggs": {"t": {"sum": {"field": "teu"}}},
+            },
+            "groups": {"cardinality": {"field": "carrier_name"}},
+            "per": {"avg_bucket": {"buckets_path": "g>t"}},
+        },
+    }
+    aggregations = sample.search("shipments", body)["aggregations"]
+    assert aggregations["g"]["buckets"] == []
+    assert aggregations["groups"] == {"value": 0}
+    assert aggregations["per"] == {"value": None}

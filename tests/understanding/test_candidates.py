@@ -14,6 +14,7 @@ from bosun.understanding.candidates import (
     score,
 )
 from bosun.understanding.meaning import Ambiguity, Meaning
+from bosun.understanding.shorthand import Shorthand
 
 WORDS = Words.of(["consignees", "consignee", "carrier", "shipments", "until", "units"], 80.0, 3.0)
 
@@ -79,3 +80,30 @@ def test_two_repairs_that_explain_alike_but_read_apart_are_asked_back() -> None:
     assert chosen(first, [units, until]) == (first, ["units", "until"])
     alike = _scored("until", 0, top_n=10)  # reads the same: no question to ask
     assert chosen(first, [units, alike]) == (units, [])
+
+
+SHORT = Words.of(
+    ["carrier", "quantity"],
+    80.0,
+    3.0,
+    Shorthand.of(
+        {"wk": "week", "#": "number of"}, ["quantity", "customer", "customs", "port of lading"]
+    ),
+)
+
+
+def test_shorthand_of_the_grammar_is_read_as_the_grammar_says_without_an_edit() -> None:
+    assert SHORT.close("wk") == (("week", "abbreviation", 100.0),)
+    assert SHORT.close("#") == (("number of", "abbreviation", 100.0),)
+
+
+def test_shorthand_of_a_catalog_word_is_found_in_the_catalogs_words() -> None:
+    assert SHORT.close("qty") == (("quantity", "short", 100.0),)
+    assert SHORT.close("POL", spelt=False) == (("port of lading", "short", 100.0),)
+    # two catalog words it may stand for: both tried, and asked back when they read alike
+    assert [word for word, _, _ in SHORT.close("cust")] == ["customs", "customer"]
+
+
+def test_a_name_is_read_as_shorthand_only_in_capitals_of_a_catalog_phrase() -> None:
+    assert SHORT.close("Pol", spelt=False) == ()
+    assert SHORT.close("ABC", spelt=False) == ()

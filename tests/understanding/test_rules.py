@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from bosun.catalog import load_catalog
 from bosun.understanding.rules import RulesUnderstanding
 
 TODAY = date(2026, 6, 15)
+SHOP = Path(__file__).parents[1] / "domains" / "shop" / "catalog.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -335,3 +337,20 @@ def test_a_form_the_catalog_spells_with_two_meanings_is_not_guessed(
     either, so it is reported rather than read as one."""
     meaning = rules.analyze("how many shipments loading in Shanghai in 2025", TODAY)
     assert meaning.not_understood == ["loading"]
+
+
+@pytest.mark.parametrize(
+    ("question", "looked_up"),
+    [
+        ("how many orders over 15000", None),
+        ("orders above 250000 this year", None),
+        ("order 100234", "100234"),
+        ("what did order 100234 contain", "100234"),
+    ],
+)
+def test_a_number_after_a_bound_is_no_identifier(question: str, looked_up: str | None) -> None:
+    """A record kind then a number is one record's id ("order 100234"), but not when a bound
+    stands between them: "orders over 15000" bounds an amount, never looks up order 15000."""
+    shop = RulesUnderstanding(load_catalog(SHOP))
+    m = shop.analyze(question, TODAY)
+    assert (m.lookup.key if m.lookup else None) == looked_up

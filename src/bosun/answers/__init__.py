@@ -11,7 +11,7 @@ in their slots:
     read_back(meaning, catalog)           the reading shown with each result
     suggestions(meaning, key, catalog)    what to ask next: broken down, the period before, records
     refused(…), nothing_asked(…), …       why the data cannot answer, and what it can tell instead
-    diagnosis(culprits)                   which filters emptied a result
+    diagnosis(culprits, catalog)          which filters emptied a result
 
 Its English is data: answers/en.yaml, loaded by one typed model (`grammar.writing()`), holds
 the reading's templates (`read_back`) and the fixed sentences; the words of a meaning's parts it

@@ -1,8 +1,8 @@
 """Why a result is empty, in words (diagnose_query): the filters that, dropped alone, would find
 records.
 
-"No records matched. Dropping any one of these filters would find some: port_of_unlading =
-SAVANNAH; arrival_date from 2026-06-22 to 2026-06-28."
+"No records matched. Dropping any one of these filters would find some: port of unlading =
+SAVANNAH; arrival date from 2026-06-22 to 2026-06-28."
 """
 
 from __future__ import annotations
@@ -10,21 +10,24 @@ from __future__ import annotations
 from typing import Any
 
 from bosun.answers.grammar import Diagnosis, writing
+from bosun.catalog import Catalog
+from bosun.understanding.phrases import field_name
 
 
-def diagnosis(culprits: list[dict[str, Any]]) -> str:
+def diagnosis(culprits: list[dict[str, Any]], catalog: Catalog) -> str:
     """The filter clauses that emptied a result, each of which dropped alone finds records."""
     if not culprits:
         return _words().none
-    return _words().some.format(filters="; ".join(_clause(c) for c in culprits))
+    return _words().some.format(filters="; ".join(_clause(c, catalog) for c in culprits))
 
 
-def _clause(clause: dict[str, Any]) -> str:
-    """A filter clause in words: "port_of_unlading = SAVANNAH", "arrival_date from 2026-06-22 to
-    2026-06-28"."""
+def _clause(clause: dict[str, Any], catalog: Catalog) -> str:
+    """A filter clause in words, its field as people call it: "port of unlading = SAVANNAH",
+    "arrival date from 2026-06-22 to 2026-06-28"."""
     words = _words()
     kind, body = next(iter(clause.items()))
-    field, value = next(iter(body.items())) if isinstance(body, dict) and body else ("", body)
+    name, value = next(iter(body.items())) if isinstance(body, dict) and body else ("", body)
+    field = field_name(name, catalog) if name else name
     if kind == "term":
         return words.term.format(field=field, value=value)
     if kind == "terms":
@@ -33,7 +36,7 @@ def _clause(clause: dict[str, Any]) -> str:
         bounds = " ".join(f"{words.range.get(op, op)} {bound}" for op, bound in value.items())
         return f"{field} {bounds}"
     if kind == "bool" and "must_not" in body:
-        dropped = words.negated_joiner.join(_clause(c) for c in body["must_not"])
+        dropped = words.negated_joiner.join(_clause(c, catalog) for c in body["must_not"])
         return words.negated.format(filters=dropped)
     return str(clause)
 

@@ -65,7 +65,7 @@ def _side(table: Table, row: list[Any], side: int) -> Any:
 def _signed(value: Any, unit: str | None) -> str:
     if isinstance(value, int | float) and value > 0:
         return f"+{figure(value, unit)}"
-    return figure(value, unit) if value is not None else writing().shared.not_available
+    return figure(value, unit)
 
 
 def _words() -> Compared:

@@ -20,7 +20,9 @@ LISTED = 5  # the rows an answer's text lists; the rest are in its table
 
 def figure(value: Any, unit: str | None = None) -> str:
     """A figure as a person reads it: at its natural precision, money and large figures short, a
-    unit that is no currency after it ("1,234 TEU", "$2.41 B", "17 days")."""
+    unit that is no currency after it ("1,234 TEU", "$2.41 B", "17 days"); none over no records."""
+    if value is None:
+        return writing().shared.not_available
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
     number = said(value, unit)
@@ -86,6 +88,8 @@ def amount(value: float) -> str:
 def said_of(value: Any, unit: str | None) -> str:
     """A measure's figure after its name ("total declared value (USD): $2.41 B"): money with its
     symbol, any other unit left to the name."""
+    if value is None:
+        return writing().shared.not_available
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
     return said(value, unit)

@@ -91,7 +91,9 @@ def listing(meaning: Meaning, table: Table, noun: str) -> str:
         f"{key(table.labels(row), meaning)} {figure(table.figure(row), unit)}"
         for row in rows[:LISTED]
     )
-    groups = rows_named(table, meaning) if meaning.interval else len(rows)
+    # groups by periods or by a second field: each group of the first field once
+    split = meaning.interval or len(meaning.group_by) > 1
+    groups = rows_named(table, meaning) if split else len(rows)
     heading = _heading(meaning, groups, column.name, noun)
     return _words().listing.format(heading=heading, rows=shown, more=more)
 

@@ -371,7 +371,7 @@ def _partial(meaning: Meaning, step: PerPeriod) -> str:
 def _period_start(day: date, interval: str) -> date:
     if interval == "week":
         return date.fromordinal(day.toordinal() - day.weekday())
-    months = {"month": 1, "quarter": 3, "year": 12}[interval]
+    months = {"month": 1, "quarter": 3, "half-year": 6, "year": 12}[interval]
     return date(day.year, (day.month - 1) // months * months + 1, 1)
 
 

@@ -3,8 +3,9 @@ a wide CSV, and how much memory each takes.
 
 Writes a CSV to a temporary directory, then runs `bosun data load` on it and `bosun catalog init` on
 the loaded index, each in a child process of its own with
-`BOSUN_ENGINE_MEMORY_LIMIT=--memory-limit`, and prints for each its time and its peak resident
-memory (the child's own, from wait4's rusage):
+`BOSUN_ENGINE_MEMORY_LIMIT=--memory-limit`, and prints for each its time, its CPU time (which other
+work on the machine does not stretch) and its peak resident memory (the child's own, from wait4's
+rusage):
 
 - by default a long file of about `--size` GB (1 by default; orders: ids, codes, names, numbers with
   missing-value words, dates and timestamps, so retyping and derived date parts are exercised);
@@ -208,14 +209,15 @@ def main(argv: list[str]) -> int:
         loaded = load(path, env)
         print(loaded.output.strip())
         print(
-            f"{what}: data load {loaded.seconds:.1f} s ({rows / loaded.seconds:,.0f} rows/s), "
-            f"peak RSS {loaded.peak_mb:,.0f} MB",
+            f"{what}: data load {loaded.seconds:.1f} s ({rows / loaded.seconds:,.0f} rows/s, "
+            f"{loaded.cpu_seconds:.1f} s CPU), peak RSS {loaded.peak_mb:,.0f} MB",
             flush=True,
         )
         if not args.no_init:
             drafted = draft(path, env)
             print(
-                f"{what}: catalog init {drafted.seconds:.1f} s, peak RSS {drafted.peak_mb:,.0f} MB"
+                f"{what}: catalog init {drafted.seconds:.1f} s ({drafted.cpu_seconds:.1f} s CPU), "
+                f"peak RSS {drafted.peak_mb:,.0f} MB"
             )
     finally:
         if args.keep is None:

@@ -12,9 +12,8 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 from typing import Any
-
-import yaml
 
 from bosun.catalog.codes import (
     code_outcome,
@@ -24,6 +23,7 @@ from bosun.catalog.codes import (
     flag_word,
     is_letter_code,
 )
+from bosun.catalog.counted import counted_words
 from bosun.catalog.flags import flag_value, is_number_flag, number_flag_values, share_measures
 from bosun.catalog.gaps import gap_notes
 from bosun.catalog.levels import average_amounts, draft_levels, levels_of, mark_averaged
@@ -33,8 +33,16 @@ from bosun.catalog.money import takings_gap, takings_on_sums_only
 from bosun.catalog.panels import Panel, panel_of, thing_words
 from bosun.catalog.parts import is_clock_values, part_name
 from bosun.catalog.profile import MANY_VALUES, MOST_COLUMNS, Column, IndexProfile, profile_index
-from bosun.catalog.quantities import quantity_words
-from bosun.catalog.rows import RowNoun, event_verbs, record_noun, row_nouns, row_why
+from bosun.catalog.quantities import adjectives_of, quantity_words
+from bosun.catalog.rows import (
+    RowNoun,
+    event_verbs,
+    person_adjectives,
+    person_bound,
+    record_noun,
+    row_nouns,
+    row_why,
+)
 from bosun.catalog.summaries import (
     Summary,
     is_statistic,
@@ -58,6 +66,7 @@ from bosun.catalog.words import (
 )
 from bosun.engines.base import Engine
 from bosun.errors import CatalogError
+from bosun.yamltext import dump_yaml
 
 _FEW_WORDS = 30  # a vocabulary of values, not a list of names
 _NUMBERS = {"integer", "long", "float", "double"}
@@ -232,24 +241,39 @@ def unit_of(name: str, names: Collection[str] = ()) -> str | None:
 def aliases(name: str) -> list[str]:
     """The name without its legal suffixes, one suffix at a time: "Acme Corp. Inc." → "Acme Corp.",
     "Acme"."""
-    suffixes = sorted((str(s) for s in _words()["legal_suffixes"]), key=len, reverse=True)
     found: list[str] = []
     current = name.strip()
     while True:
-        shorter = _without_suffix(current, suffixes)
+        shorter = _without_suffix(current)
         if shorter is None or len(shorter) < 2:
             return found
         found.append(shorter)
         current = shorter
 
 
-def _without_suffix(name: str, suffixes: list[str]) -> str | None:
-    for suffix in suffixes:
-        pattern = r"[\s,]+" + r"\.?\s+".join(re.escape(w) for w in suffix.split()) + r"\.?$"
-        match = re.search(pattern, name, re.I)
+def _without_suffix(name: str) -> str | None:
+    """The name without its last legal suffix, the longest suffix tried first; None without one."""
+    patterns, any_suffix = _suffix_patterns()
+    if not any_suffix.search(name):  # most values end in no suffix: one search says so
+        return None
+    for pattern in patterns:
+        match = pattern.search(name)
         if match and match.start() > 0:
             return name[: match.start()].rstrip(" ,")
     return None
+
+
+@cache
+def _suffix_patterns() -> tuple[list[re.Pattern[str]], re.Pattern[str]]:
+    """A pattern for each legal suffix, longest first, and one matching any of them: a wide file's
+    names are checked in microseconds each."""
+    suffixes = sorted((str(s) for s in _words()["legal_suffixes"]), key=len, reverse=True)
+    sources = [
+        r"[\s,]+" + r"\.?\s+".join(re.escape(w) for w in suffix.split()) + r"\.?$"
+        for suffix in suffixes
+    ]
+    patterns = [re.compile(source, re.I) for source in sources]
+    return patterns, re.compile("|".join(f"(?:{source})" for source in sources), re.I)
 
 
 def is_code_like(column: Column) -> bool:
@@ -352,6 +376,7 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
     takings_on_sums_only(measures)
     mark_averaged(fields, measures)
     decisions.update({name: _level_decision(name, summary, panel) for name in levels})
+    bound = _person_bound(record, fields)
     keys = {ref.index: _reference_key(ref) for ref in references}
     links = [link for ref in references for link in _links(record, ref, keys[ref.index], engine)]
     decisions.update(_named_codes(record, references, links, keys, fields))
@@ -369,20 +394,37 @@ def draft(engine: Engine, indices: list[str] | str, most_columns: int = MOST_COL
         "links": _linked(references, links, keys),
         "measures": measures,
         "time": _time(record, fields),
-        "defaults": {"measure": count, **({"figure": figure} if figure else {})},
+        "defaults": _defaults(count, figure, bound),
         **({"verbs": verbs} if (verbs := _measure_verbs(measures)) else {}),
     }
-    text = yaml.safe_dump(draft, sort_keys=False, allow_unicode=True, width=120)
+    text = dump_yaml(draft, sort_keys=False, allow_unicode=True, width=120)
     row = record_noun(record.index, record.columns)
     what_a_row_is = [row_why(record.index, row)] if row else []
     what_a_row_is += [summary_why(record, summary, figure, levels)] if summary else []
     what_a_row_is += [_panel_why(record, panel, levels)] if panel and not summary else []
-    notes = [_note(record, name, decisions[name], measures) for name in fields]
+    made = _made_of(measures)
+    notes = [_note(record, name, decisions[name], made.get(name, [])) for name in fields]
     notes += [link_note(name, spec) for name, spec in draft["links"].items()]
     codes = [name for name, decision in decisions.items() if _code(name, decision, periodic)]
     gaps = gap_notes(record, fields, measures, codes, {link.column for link in links})
     gaps += takings_gap(measures, _prices(record, measures))
     return Draft(text, [*what_a_row_is, *notes, *gaps])
+
+
+def _defaults(count: str, figure: str | None, bound: str | None) -> dict[str, str]:
+    """The count measured by default, the figure of summary rows, the field rows are bounded by."""
+    drafted = {"measure": count, "figure": figure, "bound_field": bound}
+    return {key: value for key, value in drafted.items() if value}
+
+
+def _person_bound(record: IndexProfile, fields: dict[str, dict[str, Any]]) -> str | None:
+    """The people's age, where rows are people: a bare number after their noun is of it ("people
+    over 60"), and it is compared as older and younger."""
+    bound = person_bound(record)
+    if bound is not None and fields[bound]["role"] == "measure":
+        fields[bound]["adjectives"] = person_adjectives()
+        return bound
+    return None
 
 
 def _code(name: str, decision: Decision, periodic: set[str]) -> bool:
@@ -482,18 +524,27 @@ def _things(record: IndexProfile, measures: dict[str, Any], said: set[str]) -> d
     }
 
 
-def _note(record: IndexProfile, name: str, decision: Decision, measures: dict[str, Any]) -> str:
-    """ "price: money on sale records → sum 'revenue' and average 'average price'"."""
-    made = [
-        f"{_said_agg(m)} '{m['label']}'"
-        for m in measures.values()
-        if m.get("field") == name or name in (m.get("share") or {})
-    ]
+def _note(
+    record: IndexProfile, name: str, decision: Decision, made_of: list[dict[str, Any]]
+) -> str:
+    """ "price: money on sale records → sum 'revenue' and average 'average price'"; `made_of`: the
+    measures of the field (_made_of)."""
+    made = [f"{_said_agg(m)} '{m['label']}'" for m in made_of]
     why = decision.why
     if made and _money_on_sales(record, record.columns[name]):
         why = "money on sale records"
     outcome = " and ".join([*([decision.outcome] if decision.outcome else []), *made])
     return f"{name}: {why} → {outcome or decision.role}"
+
+
+def _made_of(measures: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The measures of each field, in their order: of its values, or shares of its values."""
+    made: dict[str, list[dict[str, Any]]] = {}
+    for measure in measures.values():
+        for name in dict.fromkeys([measure.get("field"), *(measure.get("share") or {})]):
+            if name is not None:
+                made.setdefault(name, []).append(measure)
+    return made
 
 
 def _said_agg(measure: dict[str, Any]) -> str:
@@ -610,10 +661,16 @@ def _field(
     unit = unit_of(column.name, names)
     if unit and role == "measure":
         field["unit"] = unit
+    if role == "measure" and column.type in {"integer", "long"}:  # "saw a doctor": doctor visits
+        field["synonyms"] = list(dict.fromkeys([*synonyms, *counted_words(column.name, names)]))
     measured = quantity_words(column.name) if role == "measure" else {}
     if measured:  # "milliseconds" is a length: "track length", "longer than"
         field["synonyms"] = list(dict.fromkeys([*synonyms, *measured["synonyms"]]))
-        field["adjectives"] = measured["adjectives"]
+    adjectives = measured.get("adjectives") or (
+        adjectives_of(column.name) if role == "measure" else {}
+    )
+    if adjectives:
+        field["adjectives"] = adjectives
     if column.subfields:
         field["subfields"] = column.subfields
     code_set = code_set_of(column) if role == "dimension" else None
@@ -963,26 +1020,23 @@ def _value_groups(record: IndexProfile, linked: set[str]) -> list[list[Column]]:
         and not is_vocabulary(c)
         and (is_name_like(c) or is_code_like(c))
     ]
-    groups: list[list[Column]] = []
+    groups: list[tuple[set[Any], list[Column]]] = []  # the first column's values, the group
     for column in columns:
         values = {v for v, _ in column.values}
         home = next(
-            (
-                g
-                for g in groups
-                if len(values) >= 5 and _overlap(values, {v for v, _ in g[0].values}) >= 0.5
-            ),
+            (g for first, g in groups if len(values) >= 5 and _overlap(values, first) >= 0.5),
             None,
         )
         if home is None:
-            groups.append([column])
+            groups.append((values, [column]))
         else:
             home.append(column)
-    return groups
+    return [group for _, group in groups]
 
 
 def _overlap(a: set[Any], b: set[Any]) -> float:
-    return len(a & b) / max(1, len(a | b))
+    shared = len(a & b)
+    return shared / max(1, len(a) + len(b) - shared)
 
 
 def _inline_entity(group: list[Column]) -> dict[str, Any]:

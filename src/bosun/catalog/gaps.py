@@ -29,7 +29,11 @@ def gap_notes(
     """One line per kind of gap, none when nothing is missing. `codes`: the record's columns read as
     codes; `linked`: the columns a reference file matches."""
     notes = []
-    bare = [name for name, field in fields.items() if _no_word(name, field, measures)]
+    own: dict[str, list[dict[str, Any]]] = {}
+    for measure in measures.values():
+        if measure.get("field") is not None:
+            own.setdefault(measure["field"], []).append(measure)
+    bare = [name for name, field in fields.items() if _no_word(name, field, own.get(name, []))]
     if bare:
         notes.append(
             f"no word drafted for {', '.join(bare)} but the column's own name: add the words "
@@ -49,18 +53,13 @@ def gap_notes(
     return notes
 
 
-def _no_word(name: str, field: dict[str, Any], measures: dict[str, Any]) -> bool:
+def _no_word(name: str, field: dict[str, Any], own: list[dict[str, Any]]) -> bool:
+    """Only the column's own name says the field; `own`: the measures of its values."""
     if field["role"] not in _WORDED_ROLES or "derived" in field:
         return False
     said = phrase(name)
     # a measure's words other than its name ("revenue" of price)
-    other = [
-        word
-        for measure in measures.values()
-        if measure.get("field") == name
-        for word in measure["words"]
-        if said not in str(word)
-    ]
+    other = [word for measure in own for word in measure["words"] if said not in str(word)]
     # a flag is said by its value's words ("married"), not by synonyms; a level's name said as a
     # rate ("hhninc rate", levels.py) is no word of its own
     named = field["synonyms"] or [w for words in field.get("values", {}).values() for w in words]

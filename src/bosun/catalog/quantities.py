@@ -6,6 +6,8 @@ tracks" ask for it; "bytes" is a size ("the biggest files").
     ['length', 'duration']
     >>> quantity_words("dep_delay_ms")  # the delay is what it measures, in its unit
     {}
+    >>> adjectives_of("unit_price")["more"]
+    ['expensive', 'pricey', 'costly']
 """
 
 from __future__ import annotations
@@ -29,4 +31,14 @@ def quantity_words(name: str) -> dict[str, Any]:
                     "less": [str(w) for w in quantity["less"]],
                 },
             }
+    return {}
+
+
+def adjectives_of(name: str) -> dict[str, list[str]]:
+    """The adjectives that compare a measure, by the first word of its column's name that
+    draft_words.yaml `measure_adjectives` lists ("unit_price" is expensive or cheap); {} if none."""
+    listed = _words()["measure_adjectives"]
+    for word in words_of(name):
+        if word in listed:
+            return {side: [str(w) for w in listed[word][side]] for side in ("more", "less")}
     return {}

@@ -113,6 +113,23 @@ def person_nouns(record: IndexProfile) -> list[str]:
     return [str(n) for n in spec["nouns"]] if len(named) >= int(spec["least"]) else []
 
 
+def person_bound(record: IndexProfile) -> str | None:
+    """The column a bare number is of after the people's noun ("people over 60": their age) in
+    rows of people (row_words.yaml `persons.bound_by`, by the column's whole name); None in
+    other rows."""
+    spec: dict[str, Any] = _data("row_words.yaml")["persons"]
+    bound_by = {str(w) for w in spec["bound_by"]}
+    numeric = [c.name for c in record.columns.values() if c.numeric]
+    named = [name for name in numeric if {phrase(name), spoken(name)} & bound_by]
+    return named[0] if named and person_nouns(record) else None
+
+
+def person_adjectives() -> dict[str, list[str]]:
+    """The adjectives that compare the bound of people ("older", "younger")."""
+    found: dict[str, list[str]] = _data("row_words.yaml")["persons"]["adjectives"]
+    return found
+
+
 def _numbered_by(record: IndexProfile) -> list[str]:
     """ "invoice_line_id", unique among the rows → "invoice line", "line"."""
     ids = {str(w) for w in _data("row_words.yaml")["row_ids"]}

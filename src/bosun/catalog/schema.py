@@ -233,6 +233,11 @@ class Defaults(Strict):
         description="the measure that a ranking or grouping naming none uses, where "
         "rows are already summaries ('which store sold the most'); default: measure",
     )
+    bound_field: str | None = Field(
+        None,
+        description="the record field a bare number after a bound word and the records' noun "
+        "is of ('people over 60': age); default: none, the number is said not understood",
+    )
     fuzzy_min_score: float = Field(
         80.0,
         ge=0.0,
@@ -310,6 +315,8 @@ class CatalogSpec(Strict):
         )
         _check_fields(record, [m.field for m in self.measures.values() if m.field], "measures")
         _check_fields(record, list(self.asks.values()), "asks")
+        bound = [self.defaults.bound_field] if self.defaults.bound_field else []
+        _check_fields(record, bound, "defaults")
         _check_fields(
             record, [f.derived.of for f in record.fields.values() if f.derived], "derived"
         )

@@ -12,10 +12,10 @@ row is one period of one place.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from datetime import date
-from itertools import combinations
+from itertools import combinations, islice
 from math import prod
 from typing import Any
 
@@ -25,6 +25,11 @@ from bosun.catalog.words import _data, phrase, plural, singular, spoken, words_o
 from bosun.engines.base import Engine
 
 _DENSE = 0.8  # at least this share of the period × place grid is present
+# a wide file's periods and places: the first of them tried, and the grids checked against the data
+_MOST_PERIODS = 12
+_MOST_PLACES = 30
+_MOST_ASKED = 16
+_ESTIMATED = 1.1  # a cluster's distinct count of many values may be this much too low
 # days between dates
 _PERIODS = [(360, "year"), (85, "quarter"), (28, "month"), (7, "week"), (0, "day")]
 
@@ -44,7 +49,11 @@ def summary_of(
     engine: Engine, record: IndexProfile, roles: dict[str, str], parts: set[str], numbers: set[str]
 ) -> Summary | None:
     """The period and places that a row is one of; None for records of events. `parts`: date-part
-    columns; `numbers`: the records' own numbers ("flight" in flights), never a place."""
+    columns; `numbers`: the records' own numbers ("flight" in flights), never a place.
+
+    Bounded whatever the width: columns whose most common value is on more rows than any grid could
+    hold are left out, the first few periods and places of the rest are tried, and a bounded number
+    of their grids are checked against the data (a wide file has millions of combinations)."""
     if "identifier" in roles.values() or "measure" not in roles.values():
         return None
     periods = [
@@ -57,14 +66,44 @@ def summary_of(
         for c in record.columns.values()
         if roles[c.name] == "dimension" and c.name not in parts | numbers and c.distinct > 1
     ]
+    missing = _most_missing(record.rows, [*periods, *places])
+    periods = [c for c in periods if _even(c, record.rows, missing)][:_MOST_PERIODS]
+    places = [c for c in places if _even(c, record.rows, missing)][:_MOST_PLACES]
+    for period, chosen in islice(_dense_grids(record.rows, periods, places), _MOST_ASKED):
+        if one_row_each(engine, record.index, [period, *chosen]):
+            sizes = [c.distinct for c in [period, *chosen]]
+            return Summary(period_word(period, parts), [c.name for c in chosen], sizes)
+    return None
+
+
+def _dense_grids(
+    rows: int, periods: list[Column], places: list[Column]
+) -> Iterator[tuple[Column, tuple[Column, ...]]]:
+    """Each period with one to three places whose grid of values the rows fill at least _DENSE of,
+    and no more than all of: the fewest places first."""
     for period in periods:
         for size in range(1, min(len(places), 3) + 1):
             for chosen in combinations(places, size):
-                sizes = [c.distinct for c in [period, *chosen]]
-                dense = _DENSE * prod(sizes) <= record.rows <= prod(sizes)
-                if dense and one_row_each(engine, record.index, [period, *chosen]):
-                    return Summary(period_word(period, parts), [c.name for c in chosen], sizes)
-    return None
+                cells = prod(c.distinct for c in [period, *chosen])
+                if _DENSE * cells <= rows <= cells:
+                    yield period, chosen
+
+
+def _even(column: Column, rows: int, missing: int) -> bool:
+    """No value of the column is on more rows than a grid could hold it on: in a grid the rows fill
+    at least _DENSE of, a value is on at most rows / (_DENSE × the column's distinct values) rows,
+    and more only where another column of the grid is missing (`missing` rows at most). A column
+    whose values were not read (dates) has no evidence against it."""
+    if not column.values:
+        return True
+    most = column.values[0][1]
+    return most <= _ESTIMATED * rows / (_DENSE * column.distinct) + missing
+
+
+def _most_missing(rows: int, columns: list[Column]) -> int:
+    """The most rows that miss one of a grid's other columns: the three largest gaps together."""
+    gaps = sorted((rows - c.present for c in columns), reverse=True)
+    return sum(gaps[:3])
 
 
 def one_row_each(engine: Engine, index: str, columns: list[Column]) -> bool:

@@ -11,6 +11,8 @@ from typing import Any
 
 import yaml
 
+from bosun.catalog.segments import segmented
+
 
 @cache
 def _words() -> dict[str, Any]:
@@ -38,34 +40,21 @@ def _known_words() -> frozenset[str]:
     return frozenset(listed | set(_abbreviations()) | set(_quantity_abbreviations()))
 
 
-_SHORTEST_PIECE = 2
+_SHORTEST_SQUEEZED = 4  # a shorter name is one word or an abbreviation ("educ", "hh")
 
 
 @cache
 def pieces(word: str) -> tuple[str, ...]:
-    """A squeezed name split into known words where it is wholly made of them ("docvis" → doc,
-    vis; "edlevel" → ed, level); the word itself where it is known or cannot be split so.
+    """A squeezed name split into words, the known abbreviations among them ("docvis" → doc,
+    vis; "hhninc" → hh, inc; "outwork" → out, work); the word itself where it is known or short.
 
     >>> pieces("hospvis")
     ('hosp', 'vis')
     """
     known = _known_words()
-    if word in known or len(word) < 2 * _SHORTEST_PIECE:
+    if word in known or len(word) < _SHORTEST_SQUEEZED:
         return (word,)
-    return tuple(_split(word, known) or [word])
-
-
-def _split(word: str, known: frozenset[str]) -> list[str] | None:
-    """The split of `word` into known words with the fewest pieces, by dynamic programming."""
-    best: list[list[str] | None] = [[]] + [None] * len(word)
-    for end in range(1, len(word) + 1):
-        splits = [
-            [*head, word[start:end]]
-            for start in range(end - _SHORTEST_PIECE + 1)
-            if (head := best[start]) is not None and word[start:end] in known
-        ]
-        best[end] = min(splits, key=len) if splits else None
-    return best[len(word)]
+    return segmented(word, known)
 
 
 def paired_extreme(name: str, names: Collection[str]) -> bool:
@@ -137,12 +126,25 @@ def spoken(name: str, names: Collection[str] = (), quantity: bool = False) -> st
     "temp_min" beside a "temp_max" among the other columns' `names` is the minimum temperature, not
     minutes. A `quantity` (a measure) says its own abbreviations first ("emp" is employment)."""
     short = {**_abbreviations(), **(_quantity_abbreviations() if quantity else {})}
-    words = [" ".join(short.get(p, p) for p in pieces(word)) for word in words_of(name)]
+    words = [_said_pieces(pieces(word), short) for word in words_of(name)]
     if paired_extreme(name, names):
         words[-1] = _extremes()[words_of(name)[-1]]["said"]
     if len(words) > 1 and words[-1] in _qualifiers():
         words = [words[-1], *words[:-1]]
     return " ".join(words)
+
+
+def _said_pieces(found: tuple[str, ...], short: dict[str, str]) -> str:
+    """A squeezed name's pieces said as English says them: abbreviations written out, "of" after
+    a particle squeezed against its noun ("outwork" → "out of work").
+
+    >>> _said_pieces(("out", "work"), {})
+    'out of work'
+    """
+    with_of = {str(w) for w in _data("abbreviations.yaml")["said_with_of"]}
+    said = [short.get(piece, piece) for piece in found]
+    joined = [f"{word} of" if word in with_of else word for word in said[:-1]]
+    return " ".join([*joined, *said[-1:]])
 
 
 def plural(word: str) -> str:

@@ -381,6 +381,7 @@ def _summary(question: str, answer: Answer, state: MainState, context: RunContex
         leaders=[held.get(key, key) for key in _leaders(answer, meaning)],
         rows=_rows(answer, meaning, held),
         alternatives=_alternatives(answer),
+        alternative_rows=_alternative_rows(answer, context.catalog),
     )
 
 
@@ -391,6 +392,34 @@ def _alternatives(answer: Answer) -> list[str]:
     titles = [table.title for table in answer.results if "key" in table.roles]
     distinct = list(dict.fromkeys(titles))
     return distinct if len(distinct) > 1 else []
+
+
+def _alternative_rows(answer: Answer, catalog: Catalog) -> list[AnswerRows]:
+    """The rows of each table `_alternatives` names, in its order: what the list picked in reply
+    to "which list did you mean?" points at."""
+    tables: dict[str, ResultTable] = {}
+    for table in answer.results:
+        if "key" in table.roles:
+            tables.setdefault(table.title, table)
+    return [_listed_rows(tables[title], catalog) for title in _alternatives(answer)]
+
+
+def _listed_rows(table: ResultTable, catalog: Catalog) -> AnswerRows:
+    """A table of groups' rows, keyed by the field of its key column as the data holds it."""
+    field = table.columns[table.roles.index("key")]
+    held = dict(held_keys(catalog, field))
+    keyed = [
+        (cells[0], _first_figure(table, row))
+        for row in table.rows
+        if (cells := table.cells(row, "key"))
+    ]
+    kept = keyed[:MAX_KEYS]
+    return AnswerRows(
+        field=field,
+        keys=[held.get(key, key) for key, _ in kept],
+        figures=[value for _, value in kept],
+        total=len(keyed),
+    )
 
 
 def _rows(answer: Answer, meaning: Meaning | None, held: dict[Any, Any]) -> AnswerRows | None:

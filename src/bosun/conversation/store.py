@@ -37,6 +37,8 @@ class TurnSummary(BaseModel):
     rows: AnswerRows | None = None
     # the titles of its tables of groups of different fields ("them" could be either)
     alternatives: list[str] = Field(default_factory=list)
+    # the rows of each of those tables, in the same order: what the list picked points at
+    alternative_rows: list[AnswerRows] = Field(default_factory=list)
 
     def past(self) -> PastTurn:
         """What reading the next turn needs of this one."""
@@ -49,6 +51,7 @@ class TurnSummary(BaseModel):
             leaders=self.leaders,
             rows=self.rows,
             alternatives=self.alternatives,
+            alternative_rows=self.alternative_rows,
         )
 
 

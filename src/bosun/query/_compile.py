@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date
 from typing import Any
 
@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from bosun.catalog import Catalog
 from bosun.query import _compared, _linked, _measures, _sides, _steps
+from bosun.query._halves import half_years, period_key
 from bosun.query._listing import listed_object, listing_query, listing_table, record_table
 from bosun.query._parts import part_order
 from bosun.query._periods import whole_period
@@ -18,11 +19,13 @@ from bosun.understanding import Meaning, Measure
 
 Values = Callable[[dict[str, Any]], list[Any]]  # a bucket's cells, in the measures' columns
 MAX_GROUPS = 1000
+PAIRED_GROUPS = 100  # of each of two fields grouped together: the buckets stay under the cap
 FORMATS = {
     "day": "yyyy-MM-dd",
     "week": "yyyy-MM-dd",
     "month": "yyyy-MM-dd",
     "quarter": "yyyy-MM-dd",
+    "half-year": "yyyy-MM-dd",
     "year": "yyyy-MM-dd",
 }
 
@@ -89,24 +92,16 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
     inner: dict[str, Any] = dict(metrics)
     if meaning.interval:
         field = meaning.time.field if meaning.time else catalog.spec.time.default_field
-        inner = {
-            "t": {
-                "date_histogram": {
-                    "field": field,
-                    "calendar_interval": meaning.interval,
-                    "format": FORMATS[meaning.interval],
-                    "min_doc_count": 0,
-                },
-                **({"aggs": metrics} if metrics else {}),
-            }
-        }
+        inner = {"t": _periods_agg(meaning, field, metrics)}
     if _linked.applies(meaning):  # "TEU by alliance": a bucket per value of the attribute
         inner = {"g": {**_linked.linked_groups(meaning), **({"aggs": inner} if inner else {})}}
     elif meaning.group_by:
         ranked_here = _measures.ranked_here(meaning.measures)
         size = MAX_GROUPS if ranked_here else meaning.top_n or MAX_GROUPS
+        size = min(size, PAIRED_GROUPS) if len(meaning.group_by) > 1 else size
         order = None if ranked_here else part_order(meaning, catalog) or _order(meaning)
         terms = {"field": meaning.group_by[0], "size": size, **({"order": order} if order else {})}
+        inner = _within_groups(meaning, inner)
         inner = {"g": {"terms": terms, **({"aggs": inner} if inner else {})}}
     inner |= (
         _measures.whole_aggs(meaning.measures) if (meaning.group_by or meaning.interval) else {}
@@ -114,6 +109,36 @@ def build_query(meaning: Meaning, catalog: Catalog) -> dict[str, Any]:
     if inner:
         body["aggs"] = inner
     return body
+
+
+def _periods_agg(meaning: Meaning, field: str, metrics: dict[str, Any]) -> dict[str, Any]:
+    """A bucket per period of the meaning's interval: a date histogram, or half-years' ranges."""
+    assert meaning.interval is not None
+    if meaning.interval == "half-year":
+        return half_years(meaning, field, metrics)
+    histogram = {
+        "field": field,
+        "calendar_interval": meaning.interval,
+        "format": FORMATS[meaning.interval],
+        "min_doc_count": 0,
+    }
+    return {"date_histogram": histogram, **({"aggs": metrics} if metrics else {})}
+
+
+def _within_groups(meaning: Meaning, inner: dict[str, Any]) -> dict[str, Any]:
+    """ "by commodity and container type": a bucket of the second field in each group of the
+    first, the figures (or the periods) in each; `inner` alone with one field. The first field's
+    groups hold their own figures too, which they are ranked on."""
+    if len(meaning.group_by) < 2:
+        return inner
+    order = None if meaning.interval else _order(meaning)
+    terms = {
+        "field": meaning.group_by[1],
+        "size": PAIRED_GROUPS,
+        **({"order": order} if order else {}),
+    }
+    ranked = {} if meaning.interval else _metrics(meaning)
+    return {"g2": {"terms": terms, **({"aggs": inner} if inner else {})}, **ranked}
 
 
 def _metrics(meaning: Meaning) -> dict[str, Any]:
@@ -172,23 +197,33 @@ def _grouped(meaning: Meaning, aggs: dict[str, Any], values: Values) -> Table:
     """A row per group (and per period, by a grouping and an interval), ranked here when the
     engine cannot rank the groups."""
     period = [PERIOD] if meaning.interval else []
-    columns = [Column(name=meaning.group_by[0], role="key"), *period]
+    keys = [Column(name=field, role="key") for field in meaning.group_by[:2]]
+    columns = [*keys, *period]
     rows = []
     linked = _linked.applies(meaning)
     found = _linked.buckets(aggs["g"]) if linked else aggs["g"]["buckets"]
-    for bucket in found:
+    for bucket, group in _groups(found, len(keys)):
         if meaning.interval:
-            rows += [
-                [bucket["key"], b["key_as_string"], *values(b)] for b in bucket["t"]["buckets"]
-            ]
+            rows += [[*group, period_key(b), *values(b)] for b in bucket["t"]["buckets"]]
         else:
-            rows.append([bucket["key"], *values(bucket)])
+            rows.append([*group, *values(bucket)])
     grouped = Table(
         columns=[*columns, *_measures.columns(meaning.measures)], rows=rows, total=len(rows)
     )
     if (linked or _measures.ranked_here(meaning.measures)) and not meaning.interval:
         return _ranked(grouped, meaning)
     return grouped
+
+
+def _groups(found: list[dict[str, Any]], fields: int) -> Iterator[tuple[dict[str, Any], list[Any]]]:
+    """Each innermost bucket with the keys of the groups it is in: one field's buckets, or each
+    bucket of the second field within those of the first."""
+    for bucket in found:
+        if fields < 2:
+            yield bucket, [bucket["key"]]
+            continue
+        for inner in bucket["g2"]["buckets"]:
+            yield inner, [bucket["key"], inner["key"]]
 
 
 def _periodic(
@@ -198,7 +233,7 @@ def _periodic(
     dates: tuple[date | None, date | None],
 ) -> Table:
     """A row per period; the whole periods alone, ranked, when the meaning ranks them."""
-    rows = [[b["key_as_string"], *values(b)] for b in aggs["t"]["buckets"]]
+    rows = [[period_key(b), *values(b)] for b in aggs["t"]["buckets"]]
     periods = Table(
         columns=[PERIOD, *_measures.columns(meaning.measures)], rows=rows, total=len(rows)
     )

@@ -49,7 +49,7 @@ def _day(text: object) -> date | None:
 
 def period_end(start: date, interval: str) -> date:
     """The last day of the calendar period that begins on `start`."""
-    months = {"month": 1, "quarter": 3, "year": 12}.get(interval)
+    months = {"month": 1, "quarter": 3, "half-year": 6, "year": 12}.get(interval)
     if months is None:
         return start + timedelta(days=6 if interval == "week" else 0)
     month = start.month - 1 + months
@@ -69,7 +69,7 @@ def holder_start(start: date, interval: str, holder: str) -> date:
         return day - timedelta(days=day.weekday())
     if holder == "day":
         return day
-    months = {"month": 1, "quarter": 3, "year": 12}[holder]
+    months = {"month": 1, "quarter": 3, "half-year": 6, "year": 12}[holder]
     return date(day.year, (day.month - 1) // months * months + 1, 1)
 
 
@@ -84,7 +84,7 @@ def _period_index(day: date, interval: str) -> int:
         return day.toordinal()
     if interval == "week":
         return (day - timedelta(days=day.weekday())).toordinal() // 7
-    months = {"month": 1, "quarter": 3, "year": 12}[interval]
+    months = {"month": 1, "quarter": 3, "half-year": 6, "year": 12}[interval]
     return (day.year * 12 + day.month - 1) // months
 
 

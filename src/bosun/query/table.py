@@ -118,6 +118,13 @@ class Table(BaseModel):
         return [column.role for column in self.columns]
 
     @property
+    def figureless(self) -> bool:
+        """Rows whose figures are all missing: measures over no records (the average TEU of a year
+        the data does not hold), which are no answer."""
+        figures = [at for at, column in enumerate(self.columns) if column.role == "figure"]
+        return bool(figures) and all(row[at] is None for row in self.rows for at in figures)
+
+    @property
     def labelling(self) -> list[Column]:
         """The columns that say what a row is: its keys and its period, in order."""
         return [column for column in self.columns if column.role in ("key", "period")]

@@ -23,11 +23,13 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from bosun.catalog import Catalog
+from bosun.catalog.schema import MeasureSpec
 from bosun.understanding.grammar import Grammar, Tag
 from bosun.understanding.meaning import Condition, Meaning, TimeFilter
 from bosun.understanding.names import Found, normalize
 from bosun.understanding.tagger import Span
 from bosun.understanding.timewords import TimeRange
+from bosun.understanding.units_of import units_before
 
 # Tags whose words say how a question is put, not what it asks: never evidence-checked. A span with
 # only these tags (and one with a quiet tag) is grammar, not content.
@@ -236,13 +238,19 @@ def _measures_field(catalog: Catalog, found: Evidence, field_name: str) -> bool:
 
 
 def _measure(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
+    """A measure's word is carried by the reading's measure, by its field or its share; the
+    count's word by records listed or counted, or any aggregation."""
     spec = catalog.spec.measures.get(tag.value)
-    if tag.value in found.measured or spec is None or span.has("record"):
+    if spec is None or tag.value in found.measured or span.has("record"):
         return True
-    if spec.agg == "count" and spec.field is None and spec.share is None:
+    if _records_count(spec):
         return found.records or bool(found.aggs)
-    on_field = spec.field is not None and spec.field in found.fields
-    return on_field or (spec.share is not None and found.shared)
+    return spec.field in found.fields or (spec.share is not None and found.shared)
+
+
+def _records_count(spec: MeasureSpec) -> bool:
+    """The count of the records: a count over no field and no share."""
+    return spec.agg == "count" and spec.field is None and spec.share is None
 
 
 def _ranked(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
@@ -502,6 +510,12 @@ def _bounds_follow(spans: list[Span], i: int) -> bool:
     return comparative or any(s.has(k) for s in spans[i + 1 : i + 3] for k in kinds)
 
 
+def _measured_span(span: Span, found: Evidence) -> bool:
+    """The span names a field or a measure the reading measures."""
+    fields = [str(t.value) for t in span.tags if t.kind in ("field", "measure")]
+    return any(f in found.fields or f in found.measured for f in fields)
+
+
 # a reply picking among offered options is matched, not read: its words name an option
 _PICKS = ("clarification_reply", "unmatched_reply", "reask")
 
@@ -540,10 +554,14 @@ class Audit:
             return Verdict(goal_id=goal_id, approved=True)
         spans = self.tag(follow_up or meaning.text, today)
         found = evidence(meaning, beside)
+        # "years of education": the unit of a measure the reading uses
+        units = units_before(spans, self.grammar, lambda s: _measured_span(s, found))
         missing = [
             Unexplained(words=s.text, why=_why(s))
-            for s in spans
-            if content(s, follow_up is not None) and not explained(s, found, self.catalog)
+            for i, s in enumerate(spans)
+            if content(s, follow_up is not None)
+            and i not in units
+            and not explained(s, found, self.catalog)
         ]
         missing += list(_quantity_after_comparison(spans, found))
         if follow_up is None:

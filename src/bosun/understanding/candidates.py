@@ -31,6 +31,7 @@ from bosun.understanding.audit import Verdict, content, flagged
 from bosun.understanding.inflections import american, forms, in_dictionary
 from bosun.understanding.meaning import Ambiguity, Meaning
 from bosun.understanding.names import normalize
+from bosun.understanding.shorthand import Shorthand
 from bosun.understanding.tagger import Span
 
 MOST_WORDS = 3  # unknown words of one question repaired
@@ -40,8 +41,9 @@ SHORTEST = 5  # a shorter word is not fuzzed: "vine" is no typo of "wine", nor "
 
 @dataclass(frozen=True)
 class Repair:
-    """The word at characters [start, end) read as `read`: a "typo" `score` % alike, or a British
-    "spelling"."""
+    """The word at characters [start, end) read as `read`: a "typo" `score` % alike, a British
+    "spelling", "short" for a catalog word, or an "abbreviation" of the grammar's (no edit: the
+    grammar says what it stands for)."""
 
     start: int
     end: int
@@ -108,22 +110,32 @@ class Words:
     catalog's phrases and of the names, at least `SHORTEST` letters long."""
 
     known: list[str]
+    short: Shorthand = field(default_factory=Shorthand.none)
     min_score: float = 80.0  # the catalog's fuzzy_min_score: how alike a typo must be (0-100)
     margin: float = 3.0  # the catalog's ambiguity_margin: near the closest, also tried
     _close: dict[str, tuple[tuple[str, str, float], ...]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, phrases: Iterable[str], min_score: float, margin: float) -> Words:
+    def of(
+        cls,
+        phrases: Iterable[str],
+        min_score: float,
+        margin: float,
+        short: Shorthand | None = None,
+    ) -> Words:
         single = {w for phrase in phrases for w in phrase.split()}
         known = sorted(w for w in single if w.isalpha() and len(w) >= SHORTEST)
-        return cls(known, min_score, margin)
+        return cls(known, short or Shorthand.none(), min_score, margin)
 
-    def close(self, word: str) -> tuple[tuple[str, str, float], ...]:
-        """(word read, kind of repair, similarity %) for an unknown lower-case word: its American
-        spelling, else the known words most like it, when no English dictionary knows it."""
-        if word not in self._close:
-            self._close[word] = self._options(word)
-        return self._close[word]
+    def close(self, said: str, spelt: bool = True) -> tuple[tuple[str, str, float], ...]:
+        """(word read, kind of repair, similarity %) for an unknown word as written: what it is
+        shorthand for, else (when `spelt`: not written like a name) its American spelling, else
+        the known words most like it, when no English dictionary knows it."""
+        key = f"{said} {spelt}"
+        if key not in self._close:
+            short = tuple((read, kind, 100.0) for read, kind in self.short.expansions(said))
+            self._close[key] = short or (self._options(said.lower()) if spelt else ())
+        return self._close[key]
 
     def _options(self, word: str) -> tuple[tuple[str, str, float], ...]:
         spelt = american(word)
@@ -170,16 +182,25 @@ def unknown(spans: list[Span]) -> list[Span]:
     return [s for s in spans if not s.tags and s.key.isalpha()]
 
 
-def repairable(spans: list[Span]) -> list[Span]:
+def repairable(spans: list[Span], words: Words) -> list[Span]:
     """The unknown words a repair may read as others: not those written like a name after the
-    first word ("the shipper Cosko"), which the name index reads, or asks back, itself."""
-    return [s for s in unknown(spans) if s.first == 0 or not s.text[:1].isupper()]
+    first word ("the shipper Cosko"), which the name index reads, or asks back, itself, unless
+    written in capitals ("by POL"): shorthand, if the catalog's words say so. And the untagged
+    symbols the grammar reads as words ("#")."""
+    symbols = [s for s in spans if not s.tags and s.key in words.short.grammar]
+    named = [s for s in unknown(spans) if _spelt(s) or s.text.rstrip("s").isupper()]
+    return sorted({s.first: s for s in [*named, *symbols]}.values(), key=lambda s: s.first)
+
+
+def _spelt(span: Span) -> bool:
+    """Not written like a name: the first word, or not capitalised."""
+    return span.first == 0 or not span.text[:1].isupper()
 
 
 def best_reading(text: str, spans: list[Span], words: Words, reader: Reader) -> Meaning:
     """The reading of `text` that explains it best among the text and its repaired variants; the
     first reading alone when no word of its `spans` can be repaired."""
-    closest = [(s, words.close(s.key)) for s in repairable(spans)]
+    closest = [(s, words.close(s.text, _spelt(s))) for s in repairable(spans, words)]
     closest = [(span, options) for span, options in closest if options][:MOST_WORDS]
     first = reader.read(text)
     if not closest:
@@ -216,7 +237,8 @@ def chosen(current: Scored, tried: list[Scored]) -> tuple[Scored, list[str]]:
 def _scored(variant: Variant, meaning: Meaning, reader: Reader) -> Scored:
     verdict = reader.judge(meaning)
     spans = reader.tag(meaning.text)
-    return Scored(variant, meaning, score(meaning, verdict, spans, len(variant.repairs)))
+    edits = sum(1 for r in variant.repairs if r.kind != "abbreviation")
+    return Scored(variant, meaning, score(meaning, verdict, spans, edits))
 
 
 def _read(variant: Variant, reader: Reader) -> Scored:

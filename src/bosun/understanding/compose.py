@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, Literal
 
 from bosun.catalog import Catalog
 from bosun.catalog.schema import FieldSpec
@@ -21,10 +21,12 @@ from bosun.understanding import (
     group_steps,
     having,
     heads,
+    leading,
     presence,
     qualifiers,
     scope,
     sides,
+    units_of,
 )
 from bosun.understanding.bounds import field_of_unit as _field_of_unit
 from bosun.understanding.bounds import measure_field as _measure_field
@@ -33,6 +35,7 @@ from bosun.understanding.bounds import written_unit as _written_unit
 from bosun.understanding.dateparts import date_parts
 from bosun.understanding.following import Following
 from bosun.understanding.grammar import Grammar
+from bosun.understanding.group_lists import listed_groupings
 from bosun.understanding.holders import held_by
 from bosun.understanding.inflections import singular
 from bosun.understanding.levels import catalog_sums, is_level, level_totals, running_levels
@@ -56,8 +59,9 @@ from bosun.understanding.measure_kinds import (
 )
 from bosun.understanding.periods import periods, periods_measured
 from bosun.understanding.phrases import field_name
+from bosun.understanding.record_bounds import record_bounds
 from bosun.understanding.sets import sets
-from bosun.understanding.tagger import Span, is_plural, time_of
+from bosun.understanding.tagger import Span, is_plural, kind_at, read, time_of, unread_at
 
 _GLUE = frozenset({"function", "filler", "neutral", "structure", "meaning", "quantifier"})
 # Kinds that shape a question without being content of their own: not reported when left unused.
@@ -167,13 +171,17 @@ class Composer:
         spec = self.catalog.record.fields.get(name)
         return spec.role if spec else ""
 
+    def fields_of(self, span: Span, role: str) -> list[str]:
+        """The record fields of a role ("dimension", "date", "measure") that a span names."""
+        return [f for f in span.values("field") if self.role(f) == role]
+
     def dimension(self, span: Span, meaning: Meaning | None = None) -> str | None:
         """The record field a span names as something to group by ("carriers", "port of unlading").
 
         A word of several fields ("origin country") takes the first, and the choice is said; a word
         naming only an object ("harbor") the field holding that object.
         """
-        fields = [f for f in span.values("field") if self.role(f) == "dimension"]
+        fields = self.fields_of(span, "dimension")
         if not fields:
             held = (held_by(self.catalog, obj) for obj in span.values("object"))
             fields = [f for f in held if f is not None][:1]
@@ -289,6 +297,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
     """Every rule, in order, over the spans of one data goal (names are already filters in
     `meaning`)."""
     for rule in (
+        units_of.units_of_measures,
         values,
         qualifiers.term_values,
         sides.sides,
@@ -301,6 +310,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         quantifiers,
         group_steps.group_thresholds,
         ranges,
+        record_bounds,
         thresholds,
         having.having,
         presence.presence,
@@ -313,6 +323,8 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         group_steps.per_period,
         heads.ranked_heads,
         grouping,
+        listed_groupings,
+        leading.leading_things,
         level_totals,
         percentiles,
         group_steps.period_steps,
@@ -386,7 +398,7 @@ def quantifiers(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     kinds = ("record", "name", "value", "date_word", "field", "object", "measure")
     for i, span in enumerate(spans[:-1]):
         following = spans[i + 1]
-        if span.has("quantifier") and not span.used and any(following.has(kind) for kind in kinds):
+        if span.unread("quantifier") and following.has(*kinds):
             span.used = True
 
 
@@ -395,15 +407,7 @@ def ranges(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     """ "between 10 and 20 tons", "from 5 to 8 days": both bounds of one measure field."""
     for i, span in enumerate(spans[:-3]):
         low, join, high = spans[i + 1], spans[i + 2], spans[i + 3]
-        if (
-            not (
-                span.key in c.grammar.range_words
-                and low.has("number")
-                and join.key in c.grammar.range_joins
-                and high.has("number")
-            )
-            or span.used
-        ):
+        if span.used or not _range_words(span, low, join, high, c):
             continue
         written, unit_at = _written_unit(spans, i + 3)
         name = (
@@ -424,8 +428,18 @@ def ranges(spans: list[Span], c: Composer, meaning: Meaning) -> None:
                 lte=float(high.value("number")) * scale,
             )
         )
-        for s in (span, low, join, high, *([spans[unit_at]] if unit_at is not None else [])):
-            s.used = True
+        read([span, low, join, high, *_unit_span(spans, unit_at)])
+
+
+def _range_words(word: Span, low: Span, join: Span, high: Span, c: Composer) -> bool:
+    """ "between 10 and 20", "from 5 to 8": a range word, a number, a join, a number."""
+    numbers = low.has("number") and high.has("number")
+    return numbers and word.key in c.grammar.range_words and join.key in c.grammar.range_joins
+
+
+def _unit_span(spans: list[Span], unit_at: int | None) -> list[Span]:
+    """The span of a number's unit, when one was written ("20 tons")."""
+    return [spans[unit_at]] if unit_at is not None else []
 
 
 # -- thresholds ------------------------------------------------------------------------------------
@@ -450,8 +464,7 @@ def thresholds(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         )
         if name is None:  # "over 5 widgets": a threshold on nothing the catalog knows, said
             c.said.append(" ".join(s.text for s in spans[i : at + 2]))
-            for s in spans[i : at + 2]:
-                s.used = True
+            read(spans[i : at + 2])
             continue
         _field_after(spans, at, c, name)
         # "a declared value above $250k": the field's words are read
@@ -459,10 +472,7 @@ def thresholds(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         unit, factor = c.grammar.units.get(written, ("", 1.0))
         if unit and unit == c.catalog.record.fields[name].unit:
             value *= factor
-        for s in (
-            spans[i : i + width] + [spans[at]] + ([spans[unit_at]] if unit_at is not None else [])
-        ):
-            s.used = True
+        read([*spans[i : i + width], spans[at], *_unit_span(spans, unit_at)])
         bound = {
             "gt": op == "gt",
             "gte": op in ("gte", "eq"),
@@ -481,19 +491,35 @@ def _operator(spans: list[Span], i: int, c: Composer) -> tuple[str, str | None, 
         return None
     if span.has("threshold"):
         return span.value("threshold"), None, 1
-    comparative = [a for a in span.values("adjective") if a[3] == "comparative"]
-    degree = span.value("degree")
-    width = 1
-    if not comparative and degree and degree[0] == "comparative" and i + 1 < len(spans):
-        comparative = [
-            (a[0], a[1], a[2] * degree[1], "comparative") for a in spans[i + 1].values("adjective")
-        ]
-        width = 2
-    if not comparative or i + width >= len(spans) or spans[i + width].key != "than":
+    graded = _graded(spans, i, "comparative")
+    if graded is None or not _key_at(spans, i + graded[2], "than"):
         return None
-    adjective = comparative[0]
+    direction, adjective, width = graded
     name = adjective[1] if adjective[0] == "field" else c.catalog.spec.measures[adjective[1]].field
-    return ("gt" if adjective[2] > 0 else "lt"), name, width + 1
+    return ("gt" if direction > 0 else "lt"), name, width + 1
+
+
+def _graded(spans: list[Span], i: int, grade: str) -> tuple[int, Adjective, int] | None:
+    """(direction, adjective, spans taken) of an adjective of a grade at i: "heavier", "busiest", or
+    a degree word of the grade before an adjective ("more valuable", "most busy")."""
+    own = [a for a in spans[i].values("adjective") if a[3] == grade]
+    if own:
+        return own[0][2], own[0], 1
+    degree = spans[i].value("degree")
+    following = _adjectives_after(spans, i)
+    if degree and degree[0] == grade and following:
+        return following[0][2] * degree[1], following[0], 2
+    return None
+
+
+def _adjectives_after(spans: list[Span], i: int) -> list[Adjective]:
+    """The adjectives the span after i can be ("busy" of "least busy")."""
+    return spans[i + 1].values("adjective") if i + 1 < len(spans) else []
+
+
+def _key_at(spans: list[Span], j: int, key: str) -> bool:
+    """There is a span at j and it is the word `key`."""
+    return j < len(spans) and spans[j].key == key
 
 
 def _field_after(spans: list[Span], at: int, c: Composer, wanted: str | None = None) -> str | None:
@@ -529,19 +555,13 @@ def time_filter(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     With no date word, or several, the choice is an ambiguity that the answer states.
     """
     # used: a year of a link ("built in 2015")
-    span = next((s for s in spans if s.has("time") and not s.used), None)
+    span = next((s for s in spans if s.unread("time")), None)
     time = time_of(span) if span else None
     if span is None or time is None:
         return
     span.used = True
     spec = c.catalog.spec.time
-    named: list[str] = []
-    for s in (s for s in spans if not s.used):  # used: "with no eta" is no date word
-        dated = [f for f in s.values("field") if c.role(f) == "date"]
-        for date_field in [*s.values("date_word"), *dated]:  # "shipped", "expected arrivals"
-            # "arrivals" is also a count, read by `measures`
-            s.used = s.used or not s.has("measure")
-            named += [date_field] if date_field not in named else []
+    named = _dates_named(spans, c)
     chosen = named[0] if named else spec.default_field
     meaning.time = TimeFilter(field=chosen, start=time.start, end=time.end, text=time.text)
     others = named[1:] if named else [f for f in spec.fields if f != chosen]
@@ -551,25 +571,28 @@ def time_filter(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         )
 
 
+def _dates_named(spans: list[Span], c: Composer) -> list[str]:
+    """The date fields the unread words name, in order: "shipped", "expected arrivals". A word read
+    as a date is read, unless it is also a measure ("arrivals" is a count, read by `measures`)."""
+    named: list[str] = []
+    for span in [s for s in spans if not s.used]:  # used: "with no eta" is no date word
+        dates = [*span.values("date_word"), *c.fields_of(span, "date")]
+        span.used = bool(dates) and not span.has("measure")
+        named += dates
+    return list(dict.fromkeys(named))
+
+
 # -- distinct counts, grouping ---------------------------------------------------------------------
 def distinct(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     """ "how many distinct shippers …", "number of carriers serving X": a count of a field's
     values."""
     for i, span in enumerate(spans):
-        asks = c.counting(span) or "cardinality" in [a[0] for a in span.values("agg")]
-        j = c.after(spans, i) if asks else None
-        while j is not None and "cardinality" in [a[0] for a in spans[j].values("agg")]:
-            spans[j].used = True
-            j = c.after(spans, j)
-        name = c.dimension(spans[j]) if j is not None else None
-        if name is None or j is None or spans[j].used or spans[j].has("record"):
-            # "how many pizzas" where a row is a pizza sold counts rows, not the pizza names
+        asks = c.counting(span) or _distinct_word(span)
+        counted = _counted_field(spans, i, c) if asks else None
+        if counted is None:
             continue
-        spec = c.catalog.record.fields[name]
-        label = f"distinct {next((s for s in spec.synonyms if s.endswith('s')), name)}"
-        meaning.measures.append(
-            Measure(name=f"distinct_{name}", agg="cardinality", field=name, label=label)
-        )
+        j, name = counted
+        meaning.measures.append(_distinct_measure(name, c))
         span.used = spans[j].used = True
         k = c.after(spans, j)
         # "distinct vessel count": one count
@@ -577,19 +600,44 @@ def distinct(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             spans[k].used = True
 
 
+def _counted_field(spans: list[Span], i: int, c: Composer) -> tuple[int, str] | None:
+    """Where and which dimension the count word at i counts the values of, past "distinct" words
+    (read): "how many distinct shippers", "number of carriers". Not a record noun: "how many pizzas"
+    where a row is a pizza sold counts rows, not the pizza names."""
+    j = c.after(spans, i)
+    while j is not None and _distinct_word(spans[j]):
+        spans[j].used = True
+        j = c.after(spans, j)
+    if j is None or spans[j].used or spans[j].has("record"):
+        return None
+    name = c.dimension(spans[j])
+    return (j, name) if name is not None else None
+
+
+def _distinct_measure(name: str, c: Composer) -> Measure:
+    """The count of a field's values, labelled by its plural synonym ("distinct carriers")."""
+    spec = c.catalog.record.fields[name]
+    label = f"distinct {next((s for s in spec.synonyms if s.endswith('s')), name)}"
+    return Measure(name=f"distinct_{name}", agg="cardinality", field=name, label=label)
+
+
+def _distinct_word(span: Span) -> bool:
+    """ "distinct", "unique": a word asking a count of different values."""
+    return "cardinality" in [a[0] for a in span.values("agg")]
+
+
 def grouping(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     """ "by carrier", "per month", "for each port", "monthly", "which 3 carriers …", "who ships …":
     groups."""
     for i, span in enumerate(spans):
-        if span.has("interval") and not span.used:
+        if span.unread("interval"):
             meaning.interval = span.value("interval")
             span.used = True
         # "who ships the most toys": the catalog's phrase for shippers
-        elif _asks_party(span, c) and not span.used:
-            name = c.dimension(span, meaning) or ""
-            meaning.group_by += [name] if name not in meaning.group_by else []
+        elif not span.used and _asks_party(span, c):
+            _add_group(meaning, c.dimension(span, meaning) or "")
             c.wh_plural, span.used = False, True
-        elif span.has("group_cue") or span.has("wh"):
+        elif span.has("group_cue", "wh"):
             _group_after(spans, i, c, meaning)
         elif span.key in c.grammar.list_cues and not span.used:
             _listed_after(spans, i, c, meaning)
@@ -605,6 +653,12 @@ def _listed_after(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> N
     if name is not None and name not in meaning.group_by:
         meaning.group_by.append(name)
         spans[j].used = True
+
+
+def _add_group(meaning: Meaning, name: str) -> None:
+    """Groups by the field `name`, once."""
+    if name not in meaning.group_by:
+        meaning.group_by.append(name)
 
 
 def _interval_over_field(target: Span, name: str | None, c: Composer, meaning: Meaning) -> None:
@@ -625,39 +679,64 @@ def _asks_party(span: Span, c: Composer) -> bool:
 
 
 def _group_after(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> None:
-    j = c.after(spans, i)
-    if j is not None and spans[i].has("wh") and spans[j].has("number"):  # "which 3 carriers"
-        c.wh_count = int(spans[j].value("number"))
-        spans[j].used = True
-        j = c.after(spans, j)
+    """What a grouping cue or a question word at i groups by: the word after it."""
+    cue = spans[i]
+    j = _past_wh_count(spans, i, c)
     if j is None or spans[j].used:
         return
     target = spans[j]
     name = c.dimension(target, meaning)
     if target.has("interval_unit"):
-        meaning.interval = target.value("interval_unit")
-        _interval_over_field(target, name, c, meaning)
-        c.wh_interval = spans[i].has("wh")
-        if c.wh_interval:  # "which week had the fewest …": one week
-            c.wh_plural = is_plural(target)
+        _group_by_period(cue, target, name, c, meaning)
     elif name is not None:
-        meaning.group_by += [name] if name not in meaning.group_by else []
-        if spans[i].has("meaning"):
-            c.per_group = (name, spans[i])
-        if spans[i].has("wh"):
-            c.wh_plural = is_plural(target)
-    elif target.has("record") and spans[i].has("group_cue"):
-        pass  # "per shipment": an average per record is the average
-    elif spans[i].key in c.grammar.ratio_cues and _measure_field(target, c) is not None:
-        # "value per kg": a ratio, not computed: said
-        c.said.append(f"{spans[i].text} {target.text}")
-        target.used = True
-    elif not (spans[i].has("group_cue") and _measure_field(target, c) is not None):
+        _group_by_field(cue, target, name, c, meaning)
+    elif not _cue_without_group(cue, target, c):
         return
-    spans[i].used = True
-    target.used = (
-        target.used or target.has("interval_unit") or name is not None or target.has("record")
-    )
+    cue.used = True
+    target.used = target.used or name is not None or target.has("interval_unit", "record")
+
+
+def _past_wh_count(spans: list[Span], i: int, c: Composer) -> int | None:
+    """The word after the cue at i, past the number of "which 3 carriers" (kept as the count)."""
+    j = c.after(spans, i)
+    if j is not None and spans[i].has("wh") and spans[j].has("number"):
+        c.wh_count = int(spans[j].value("number"))
+        spans[j].used = True
+        j = c.after(spans, j)
+    return j
+
+
+def _group_by_period(
+    cue: Span, target: Span, name: str | None, c: Composer, meaning: Meaning
+) -> None:
+    """ "per month", "which week had the fewest …" (one week)."""
+    meaning.interval = target.value("interval_unit")
+    _interval_over_field(target, name, c, meaning)
+    c.wh_interval = cue.has("wh")
+    if c.wh_interval:
+        c.wh_plural = is_plural(target)
+
+
+def _group_by_field(cue: Span, target: Span, name: str, c: Composer, meaning: Meaning) -> None:
+    """ "by carrier", "for each port" (kept: a ranking may be in each group), "which carriers"."""
+    _add_group(meaning, name)
+    if cue.has("meaning"):
+        c.per_group = (name, cue)
+    if cue.has("wh"):
+        c.wh_plural = is_plural(target)
+
+
+def _cue_without_group(cue: Span, target: Span, c: Composer) -> bool:
+    """A cue read though it groups nothing: "per shipment" (an average per record is the average),
+    "value per kg" (a ratio, not computed: said), "per TEU"."""
+    if target.has("record") and cue.has("group_cue"):
+        return True
+    measured = _measure_field(target, c) is not None
+    if measured and cue.key in c.grammar.ratio_cues:
+        c.said.append(f"{cue.text} {target.text}")
+        target.used = True
+        return True
+    return measured and cue.has("group_cue")
 
 
 # -- measures --------------------------------------------------------------------------------------
@@ -702,7 +781,7 @@ def _grouped(meaning: Meaning) -> bool:
 def _dated(span: Span, c: Composer) -> bool:
     """A date field's word, read by `time_filter` as the date of a range, that an aggregation may
     still measure."""
-    return any(c.role(f) == "date" for f in span.values("field"))
+    return bool(c.fields_of(span, "date"))
 
 
 def _measure_at(
@@ -710,33 +789,40 @@ def _measure_at(
 ) -> Measure | None:
     span = spans[i]
     names = span.values("measure")
-    before = c.before(spans, i, limit=2)
-    if span.has("record") and before is not None and c.counting(spans[before]):
-        # "how many sales": the records counted, not the measure the word also names
-        span.used = True
+    if span.has("record") and _read_records(spans, i, c):
         return None
-    if span.has("record") and c.catalog.spec.defaults.measure in names:
-        span.used = True  # "shipments": the records, counted only when a grouping or ranking asks
-        c.records_named = True
-        return None
-    if span.has("record") and not names:
-        # "pizzas by size", "flew": the records; "top 2 pizzas" may still rank pizza names
-        c.records_named = True
-        return None
+    plain = None if agg == "cardinality" else agg
     if names:
         if c.counting(span) and _names_measure_next(spans, i, c):
             span.used = True  # "how many TEU": the count word only introduces the measure
             return None
-        return c.measure(
-            _one_measure(span, names, c, meaning), agg if agg != "cardinality" else None
-        )
-    measured = next((f for f in span.values("field") if c.role(f) == "measure"), None)
-    if measured is not None:
-        return c.field_measure(measured, agg if agg != "cardinality" else None)
-    dated = next((f for f in span.values("field") if c.role(f) == "date"), None)
-    if dated is not None and agg in ("min", "max"):
-        return c.field_measure(dated, agg)  # "earliest departure"
+        return c.measure(_one_measure(span, names, c, meaning), plain)
+    measured = c.fields_of(span, "measure")
+    if measured:
+        return c.field_measure(measured[0], plain)
+    dated = c.fields_of(span, "date")
+    if dated and agg in ("min", "max"):
+        return c.field_measure(dated[0], agg)  # "earliest departure"
     return None
+
+
+def _read_records(spans: list[Span], i: int, c: Composer) -> bool:
+    """Reads the record noun at i as the records, not a measure: counted by the word before ("how
+    many sales"), the count's own noun ("shipments": counted only when a grouping or ranking asks),
+    or a noun of no measure ("pizzas by size", "flew": "top 2 pizzas" may still rank pizza names).
+    False when the noun names another measure."""
+    span = spans[i]
+    before = c.before(spans, i, limit=2)
+    if before is not None and c.counting(spans[before]):
+        span.used = True
+        return True
+    names = span.values("measure")
+    counted = c.catalog.spec.defaults.measure in names
+    if names and not counted:
+        return False
+    c.records_named = True
+    span.used = span.used or counted
+    return True
 
 
 def _one_measure(span: Span, names: list[str], c: Composer, meaning: Meaning) -> str:
@@ -758,25 +844,41 @@ def _names_measure_next(spans: list[Span], i: int, c: Composer) -> bool:
     j = c.after(spans, i)
     while j is not None and spans[j].has("value"):
         j = c.after(spans, j)
-    return j is not None and _measure_field(spans[j], c) is not None and not spans[j].has("record")
+    return _names_measure(spans, j, c) and not kind_at(spans, j, "record")
 
 
 def _agg_before(spans: list[Span], i: int, c: Composer, grouped: bool) -> int | None:
     """The aggregation word just before a measure: "the average (of the) transit time", "the largest
     order amount"."""
     j = c.before(spans, i, limit=3)
-    while j is not None and (spans[j].has("record") or spans[j].quiet) and not spans[j].has("agg"):
+    while j is not None and _passed(spans, j, c) and not spans[j].has("agg"):
         j = c.before(spans, j, limit=2)
-    if j is None or spans[j].used or not spans[j].has("agg"):
+    if j is None or not spans[j].unread("agg"):
         return _agg_after(spans, i, c)
-    following = c.after(spans, i)
-    # "lowest-volume ports"
-    ranks_groups = following is not None and c.dimension(spans[following]) is not None
-    if (grouped or ranks_groups) and spans[j].has("rank"):
+    if _ranks_groups(spans, i, j, c, grouped):
         return None  # "which carrier moved the most TEU": a ranking, read by `ranking`
-    if grouped and degrees.ranks_named_groups(spans, j, c):
-        return None  # "carriers that had the slowest transits": a ranking too
     return j
+
+
+def _passed(spans: list[Span], j: int, c: Composer) -> bool:
+    """A span between an aggregation word and its measure: the records' noun, a quiet word, or the
+    unit the measure is counted in ("average years of education")."""
+    return spans[j].has("record") or spans[j].quiet or units_of.counts_measure(spans, j, c)
+
+
+def _ranks_groups(spans: list[Span], i: int, j: int, c: Composer, grouped: bool) -> bool:
+    """The word at j before the measure at i ranks groups: a ranking word where the question
+    groups or a dimension follows ("lowest-volume ports"), or a superlative after the thing grouped
+    ("carriers that had the slowest transits")."""
+    if spans[j].has("rank") and (grouped or _dimension_after(spans, i, c)):
+        return True
+    return grouped and degrees.ranks_named_groups(spans, j, c)
+
+
+def _dimension_after(spans: list[Span], i: int, c: Composer) -> bool:
+    """The next word after i that is not glue names a dimension ("most TEU carriers")."""
+    following = c.after(spans, i)
+    return following is not None and c.dimension(spans[following]) is not None
 
 
 def _most_of_one(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> int | None:
@@ -784,14 +886,16 @@ def _most_of_one(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> in
     grouped or could be ranked (no grouping, no "who", no dimension after it) asks for the largest
     (or smallest) single value."""
     j = c.before(spans, i, limit=2)
-    if j is None or spans[j].used or not spans[j].has("rank") or _grouped(meaning):
-        return None
-    following = c.after(spans, i)
-    if any(s.has("who") for s in spans) or _which_unread(spans, c):
-        return None
-    if following is not None and c.dimension(spans[following]) is not None:
+    if not unread_at(spans, j, "rank") or _could_rank(spans, i, c, meaning):
         return None
     return j
+
+
+def _could_rank(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> bool:
+    """Something a ranking word before the measure at i could rank: groups asked, "who", an unread
+    "which", a dimension after the measure."""
+    asks_who = any(s.has("who") for s in spans)
+    return _grouped(meaning) or asks_who or _which_unread(spans, c) or _dimension_after(spans, i, c)
 
 
 def _which_unread(spans: list[Span], c: Composer) -> bool:
@@ -816,17 +920,23 @@ def _agg_after(spans: list[Span], i: int, c: Composer) -> int | None:
     "how many boxes did Maersk move in total", "delay on average"; a ranking word there ranks
     ("goals most") and is left to `ranking`."""
     j = c.following(spans, "weighs", lambda span: _weighs(span, c)).after(i)
-    if (
-        j is None
-        or spans[j].used
-        or spans[j].has("rank")
-        or _measure_field(spans[j], c) is not None
-    ):
-        return None
-    if not {"sum", "avg"} & {a[0] for a in spans[j].values("agg")}:
+    if j is None or not _total_word(spans[j], c):
         return None
     k = c.after(spans, j)
-    return None if k is not None and _measure_field(spans[k], c) is not None else j
+    return None if _names_measure(spans, k, c) else j
+
+
+def _total_word(span: Span, c: Composer) -> bool:
+    """An unread total or average that neither ranks nor names a measure: "in total", "on
+    average"."""
+    totals = {"sum", "avg"} & {a[0] for a in span.values("agg")}
+    unread = not span.used and not span.has("rank")
+    return bool(totals) and unread and _measure_field(span, c) is None
+
+
+def _names_measure(spans: list[Span], j: int | None, c: Composer) -> bool:
+    """There is a span at j and it names a measure field."""
+    return j is not None and _measure_field(spans[j], c) is not None
 
 
 def _weighs(span: Span, c: Composer) -> bool:
@@ -839,11 +949,12 @@ def _note_extra(spans: list[Span], i: int, c: Composer, found: Measure) -> None:
     ranked."""
     j = c.before(spans, i, limit=4)
     k = j
-    while k is not None and (spans[k].has("agg") or spans[k].has("backref")):
+    while k is not None and spans[k].has("agg", "backref"):
         k = c.before(spans, k, limit=2)
-    joined = k is not None and spans[k].has("conj")  # "and (their) average …", "and the units"
+
+    joined = kind_at(spans, k, "conj")  # "and (their) average …", "and the units"
     # "and their …"
-    pointed = j is not None and j > 0 and spans[j].has("backref") and spans[j - 1].has("conj")
+    pointed = j is not None and kind_at(spans, j, "backref") and kind_at(spans, j - 1, "conj")
     if joined or pointed:
         c.extra.add(found.name)
 
@@ -854,23 +965,50 @@ def recency(spans: list[Span], c: Composer, meaning: Meaning) -> None:
 
     The date is the one a date word names ("arrivals", "departures"), else the catalog's default.
     """
+    if meaning.group_by or meaning.interval:
+        return
     for i, span in enumerate(spans):
-        if not span.has("recency") or span.used or meaning.group_by or meaning.interval:
+        if not span.unread("recency"):
             continue
         count = _rank_count(spans, i, 1, c)
-        after = c.after(spans, count[0] if count is not None and count[0] > i else i)
-        noun = spans[after] if after is not None else None
-        if noun is None or not (noun.has("record") or noun.has("date_word") or c.counting(noun)):
-            continue
-        dated = noun.values("date_word") or [c.catalog.spec.time.default_field]
-        meaning.sort.append((dated[0], "desc" if span.value("recency") == "desc" else "asc"))
-        meaning.top_n = c.catalog.spec.defaults.top_n
-        if count is not None and count[1] >= 1:
-            meaning.top_n = _bounded(count[1], spans[count[0]].text, meaning)
-        meaning.measures = []
-        for s in (span, noun, *([spans[count[0]]] if count is not None else [])):
-            s.used = True
-        return
+        noun_at = c.after(spans, _past_count(i, count))
+        if noun_at is not None and _dated_noun(spans[noun_at], c):
+            _sort_by_date(spans, (i, noun_at), count, c, meaning)
+            return
+
+
+def _past_count(last: int, count: tuple[int, float] | None) -> int:
+    """Where a ranking ends: at its last word, or at its number when written after it ("top 5")."""
+    return count[0] if count is not None and count[0] > last else last
+
+
+def _dated_noun(noun: Span, c: Composer) -> bool:
+    """What records have a date: a record noun ("shipments"), a date word ("arrivals"), a count."""
+    return noun.has("record", "date_word") or c.counting(noun)
+
+
+def _sort_by_date(
+    spans: list[Span],
+    recent_noun: tuple[int, int],
+    count: tuple[int, float] | None,
+    c: Composer,
+    meaning: Meaning,
+) -> None:
+    """The records sorted by the noun's date ("arrivals"), else the default date, the recency
+    word's way, as many as counted."""
+    recent, noun = (spans[at] for at in recent_noun)
+    dated = noun.values("date_word") or [c.catalog.spec.time.default_field]
+    meaning.sort.append((dated[0], "desc" if recent.value("recency") == "desc" else "asc"))
+    meaning.top_n = c.catalog.spec.defaults.top_n
+    if count is not None and count[1] >= 1:
+        meaning.top_n = _bounded(count[1], spans[count[0]].text, meaning)
+    meaning.measures = []
+    read([recent, noun, *_count_span(spans, count)])
+
+
+def _count_span(spans: list[Span], count: tuple[int, float] | None) -> list[Span]:
+    """The span of a ranking's number, when one was written."""
+    return [spans[count[0]]] if count is not None else []
 
 
 # -- ranking ---------------------------------------------------------------------------------------
@@ -880,46 +1018,75 @@ def ranking(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     """
     for i in range(len(spans)):
         found = _ranker(spans, i, c)
-        if found is None:
-            continue
-        direction, adjective, width = found
-        if _ordering_only(spans, i + width, c):
+        if found is None or _ordering_only(spans, i + found[2], c):
             continue  # "slowest first": an order, read by `ordering`
-        count = _rank_count(spans, i, width, c)
-        target_at = c.after(spans, i + width - 1 if count is None or count[0] < i else count[0])
-        # "top 10 players", not "the most orders"
-        if count is not None and count[0] > i and target_at is not None:
-            _ranked_things(spans[target_at], c, meaning)
-        while (
-            target_at is not None
-            and _measure_field(spans[target_at], c)
-            and c.dimension(spans[target_at]) is None
-        ):
-            # "the six lowest-volume origin ports": past the measure
-            target_at = c.after(spans, target_at)
-        target = spans[target_at] if target_at is not None else None
-        _ranked_periods(target, c, meaning)
-        if target is None or not (c.dimension(target) or target.has("record") or target.used):
-            head = _head_before(spans, i, c)  # "the 2 products with the fewest orders"
-            if head is not None:
-                target = spans[head]
-                count = count or _rank_count(spans, head, 1, c)
-        if not _rank(spans[i : i + width], target, direction, adjective, c, meaning):
-            # "just the top 3": a count for the groups before
-            if count is not None and spans[i].has("rank"):
-                _set_count(spans, count, c, meaning, spans[i : i + width])
-                meaning.order = "desc" if direction > 0 else "asc"
-                spans[i].used = True
-                return
-            continue
+        if _rank_at(spans, i, found, c, meaning):
+            return
+
+
+def _rank_at(
+    spans: list[Span],
+    i: int,
+    found: tuple[int, Adjective | None, int],
+    c: Composer,
+    meaning: Meaning,
+) -> bool:
+    """Ranks by the ranking word at i (`found` by `_ranker`); False when it ranks nothing."""
+    direction, adjective, width = found
+    ranker = spans[i : i + width]
+    target, count = _ranked(spans, i, width, c, meaning)
+    if _rank(ranker, target, direction, adjective, c, meaning):
         if count is not None:
-            _set_count(spans, count, c, meaning, spans[i : i + width])
+            _set_count(spans, count, c, meaning, ranker)
         elif meaning.top_n is None:
             meaning.top_n = _unnumbered(c, meaning)
         degrees.average_ranked(spans, i + width, c, meaning)  # "… heaviest on average"
         # "the busiest port for each carrier": a ranking in each group
         group_steps.top_each(spans, c, meaning)
-        return
+        return True
+    if count is None or not spans[i].has("rank"):
+        return False
+    # "just the top 3": a count for the groups before
+    _set_count(spans, count, c, meaning, ranker)
+    meaning.order = _order(direction)
+    spans[i].used = True
+    return True
+
+
+def _ranked(
+    spans: list[Span], i: int, width: int, c: Composer, meaning: Meaning
+) -> tuple[Span | None, tuple[int, float] | None]:
+    """The word the ranking at i ranks, and the ranking's number: after the ranking (and its
+    number), else an unread dimension just before it ("the 2 products with the fewest orders")."""
+    count = _rank_count(spans, i, width, c)
+    target_at = _ranked_after(spans, i + width - 1, count, c, meaning)
+    target = spans[target_at] if target_at is not None else None
+    _ranked_periods(target, c, meaning)
+    if target is not None and (c.dimension(target) or target.has("record") or target.used):
+        return target, count
+    head = _head_before(spans, i, c)
+    if head is None:
+        return target, count
+    return spans[head], count or _rank_count(spans, head, 1, c)
+
+
+def _ranked_after(
+    spans: list[Span], last: int, count: tuple[int, float] | None, c: Composer, meaning: Meaning
+) -> int | None:
+    """Where the ranked word after a ranking ending at `last` is, past the measure's words ("the
+    six lowest-volume origin ports"); a distinct count right after the ranking's number names what
+    is ranked ("top 10 players", not "the most orders")."""
+    target_at = c.after(spans, _past_count(last, count))
+    if count is not None and count[0] > last and target_at is not None:
+        _ranked_things(spans[target_at], c, meaning)
+    while target_at is not None and _measured_only(spans[target_at], c):
+        target_at = c.after(spans, target_at)
+    return target_at
+
+
+def _measured_only(span: Span, c: Composer) -> bool:
+    """A measure's word that names no dimension ("volume" of "lowest-volume ports")."""
+    return _measure_field(span, c) is not None and c.dimension(span) is None
 
 
 def _ranked_things(target: Span, c: Composer, meaning: Meaning) -> None:
@@ -940,12 +1107,9 @@ def _ranked_things(target: Span, c: Composer, meaning: Meaning) -> None:
 def _ranked_periods(target: Span | None, c: Composer, meaning: Meaning) -> None:
     """ "the busiest day", "the 3 slowest months", "the busiest month per carrier": the periods are
     what is ranked."""
-    if (
-        target is None
-        or target.used
-        or not target.has("interval_unit")
-        or (meaning.group_by and c.per_group is None)
-    ):
+    if target is None or not target.unread("interval_unit"):
+        return
+    if meaning.group_by and c.per_group is None:
         return
     meaning.interval = target.value("interval_unit")
     target.used = True
@@ -972,20 +1136,27 @@ def ordering(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     A plural dimension heading the question is what is ordered when nothing else groups.
     """
     direction = _direction(spans, c)
-    cued = any(s.has("sort_cue") and not s.used for s in spans)
+    cued = any(s.unread("sort_cue") for s in spans)
     if direction is None and not cued:
         return
-    if not meaning.group_by:
-        head = next((s for s in spans if not s.used and c.dimension(s) and is_plural(s)), None)
-        if head is None or not meaning.measures:
-            return
-        meaning.group_by.append(c.dimension(head) or "")
-        head.used = True
+    if not meaning.group_by and not _group_by_head(spans, c, meaning):
+        return
     if direction:
         meaning.order = "asc" if direction == "asc" else "desc"
     meaning.top_n = meaning.top_n or c.catalog.spec.defaults.top_n
     for span in spans:
-        span.used = span.used or span.has("sort_cue") or span.has("direction")
+        span.read_if("sort_cue", "direction")
+
+
+def _group_by_head(spans: list[Span], c: Composer, meaning: Meaning) -> bool:
+    """ "carriers into Houston ranked by TEU": the first unread plural dimension, grouped by when
+    something is measured; False when there is none."""
+    head = next((s for s in spans if not s.used and is_plural(s) and c.dimension(s)), None)
+    if head is None or not meaning.measures:
+        return False
+    meaning.group_by.append(c.dimension(head) or "")
+    head.used = True
+    return True
 
 
 def _direction(spans: list[Span], c: Composer) -> str | None:
@@ -996,8 +1167,13 @@ def _direction(spans: list[Span], c: Composer) -> str | None:
         found = _ranker(spans, i, c) if _ordering_only(spans, i + 1, c) else None
         if found is not None:
             span.used = spans[i + 1].used = True
-            return "desc" if found[0] > 0 else "asc"
+            return _order(found[0])
     return None
+
+
+def _order(direction: int) -> Literal["desc", "asc"]:
+    """A ranking's direction (+1 more, -1 less) as a sort order."""
+    return "desc" if direction > 0 else "asc"
 
 
 def _ranker(spans: list[Span], i: int, c: Composer) -> tuple[int, Adjective | None, int] | None:
@@ -1006,16 +1182,11 @@ def _ranker(spans: list[Span], i: int, c: Composer) -> tuple[int, Adjective | No
     span = spans[i]
     if span.used:
         return None
-    superlative = [a for a in span.values("adjective") if a[3] == "superlative"]
-    if superlative:
-        return superlative[0][2], superlative[0], 1
-    degree = span.value("degree")
-    following = spans[i + 1].values("adjective") if i + 1 < len(spans) else []
-    if degree and degree[0] == "superlative" and following:
-        return following[0][2] * degree[1], following[0], 2
-    if not span.has("rank"):
-        return None
+    graded = _graded(spans, i, "superlative")
+    if graded is not None or not span.has("rank"):
+        return graded
     direction = 1 if span.value("rank") == "desc" else -1
+    following = _adjectives_after(spans, i)
     if following:  # "top busy", "least busy"
         return direction * following[0][2], following[0], 2
     return direction, None, 1
@@ -1024,12 +1195,9 @@ def _ranker(spans: list[Span], i: int, c: Composer) -> tuple[int, Adjective | No
 def _rank_count(spans: list[Span], i: int, width: int, c: Composer) -> tuple[int, float] | None:
     """The number of a ranking, written after it ("top 5") or before it ("5 least busy", "the 3
     slowest")."""
-    j = i + width
-    if j < len(spans) and spans[j].has("number") and not spans[j].used:
-        return j, float(spans[j].value("number"))
-    k = i - 1
-    if k >= 0 and spans[k].has("number") and not spans[k].used:
-        return k, float(spans[k].value("number"))
+    for j in (i + width, i - 1):
+        if unread_at(spans, j, "number"):
+            return j, float(spans[j].value("number"))
     return None
 
 
@@ -1043,31 +1211,48 @@ def _rank(
 ) -> bool:
     """Rank groups (a dimension follows, or the question groups) or sort records; False when nothing
     to rank."""
-    name = c.dimension(target, meaning) if target is not None and not target.used else None
-    records = target is not None and target.has("record")
-    if target is not None and (name is not None or records):
-        c.ranked_plural = is_plural(target)
-    if name is not None:
-        meaning.group_by += [name] if name not in meaning.group_by else []
-        assert target is not None
-        target.used = True
-    elif not (meaning.group_by or meaning.interval) and _nothing_ranked(adjective, records):
+    name, records = _ranked_target(target, c, meaning)
+    if name is None and _nothing_ranked(adjective, records, meaning):
         return False
-    sorts_records = records or not meaning.interval  # "the slowest month" ranks months
-    if not meaning.group_by and sorts_records and adjective is not None and adjective[0] == "field":
-        # "the heaviest shipments"
-        meaning.sort.append((adjective[1], "desc" if direction > 0 else "asc"))
-    elif adjective is not None:
-        ranked = c.adjective_measure(adjective)
-        meaning.measures = [ranked, *(m for m in meaning.measures if m.name != ranked.name)]
-    meaning.order = "desc" if direction > 0 else "asc"
-    for span in ranker:
-        span.used = True
+    if adjective is not None:
+        _rank_by(adjective, direction, records, c, meaning)
+    meaning.order = _order(direction)
+    read(ranker)
     return True
 
 
-def _nothing_ranked(adjective: Adjective | None, records: bool) -> bool:
+def _ranked_target(target: Span | None, c: Composer, meaning: Meaning) -> tuple[str | None, bool]:
+    """The dimension the ranked word names, grouped by and read, and whether it names the records;
+    either way the word says whether one or several are asked."""
+    if target is None:
+        return None, False
+    name = None if target.used else c.dimension(target, meaning)
+    records = target.has("record")
+    if name is not None or records:
+        c.ranked_plural = is_plural(target)
+    if name is not None:
+        _add_group(meaning, name)
+        target.used = True
+    return name, records
+
+
+def _rank_by(
+    adjective: Adjective, direction: int, records: bool, c: Composer, meaning: Meaning
+) -> None:
+    """ "the heaviest shipments" sorts the records by a field; otherwise the adjective's measure
+    ranks, first of the measures ("the slowest month" ranks months)."""
+    sorts_records = records or not meaning.interval
+    if adjective[0] == "field" and sorts_records and not meaning.group_by:
+        meaning.sort.append((adjective[1], _order(direction)))
+        return
+    ranked = c.adjective_measure(adjective)
+    meaning.measures = [ranked, *(m for m in meaning.measures if m.name != ranked.name)]
+
+
+def _nothing_ranked(adjective: Adjective | None, records: bool, meaning: Meaning) -> bool:
     """ "the most …" with no group and no field to sort records by."""
+    if meaning.group_by or meaning.interval:
+        return False
     return adjective is None or (adjective[0] == "measure" and not records)
 
 
@@ -1113,30 +1298,61 @@ def records_or_count(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     A ranking with its measures asked beside ("top 5 shippers and their transit times") ranks by
     count.
     """
-    if c.wh_interval and not (meaning.measures or c.records_named or meaning.top_n):
-        meaning.interval = None  # "what year was X built": an attribute, not a grouping
+    _period_asked(spans, c, meaning)
+    grouped = bool(meaning.group_by or meaning.interval)
+    _one_figure(meaning, grouped)
+    _records_measures(c, meaning, grouped)
+    _records_read(spans, c)
+    _measures_beside(c, meaning, grouped)
+
+
+def _period_asked(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+    """ "what year was X built": "which year" with nothing measured asks an attribute, not a
+    grouping; the period's word is left unread."""
+    if not c.wh_interval or meaning.measures or c.records_named or meaning.top_n:
+        return
+    meaning.interval = None
+    for span in spans:
+        span.used = span.used and not span.has("interval_unit")
+
+
+def _one_figure(meaning: Meaning, grouped: bool) -> None:
+    """ "the top TEU figure": a ranking word with a measure and nothing to rank asks one number."""
+    if meaning.top_n and meaning.measures and not (grouped or meaning.sort):
+        meaning.top_n = None
+
+
+def _records_read(spans: list[Span], c: Composer) -> None:
+    """A record noun that also names a field and was not read as that field: the records."""
+    if c.records_named:
         for span in spans:
-            span.used = span.used and not span.has("interval_unit")
-    grouped = meaning.group_by or meaning.interval
-    if (
-        meaning.top_n
-        and not (meaning.group_by or meaning.interval or meaning.sort)
-        and meaning.measures
-    ):
-        meaning.top_n = None  # "the top TEU figure": one number, nothing to rank
+            span.read_if("record")
+
+
+def _records_measures(c: Composer, meaning: Meaning, grouped: bool) -> None:
+    """Sorted records are listed, not measured; groups or a ranking of records count them
+    ("shipments by carrier", "which carriers serve X"), also when only measures beside are named."""
     if meaning.sort and not meaning.group_by:
         meaning.measures = []
     elif not meaning.measures and (meaning.top_n or (grouped and c.records_named)):
-        # "shipments by carrier"; "which carriers serve X" lists them
         meaning.measures = [c.default_measure()]
-    elif meaning.top_n and meaning.measures and all(m.name in c.extra for m in meaning.measures):
+    elif meaning.top_n and _only_beside(c, meaning.measures):
         meaning.measures.insert(0, c.default_measure())
-    # a record noun that also names a field and was not read as that field: the records
-    for span in spans:
-        span.used = span.used or (c.records_named and span.has("record"))
+
+
+def _only_beside(c: Composer, measures: list[Measure]) -> bool:
+    """Every measure was asked beside a ranking ("top 5 shippers and their transit times")."""
+    return bool(measures) and all(m.name in c.extra for m in measures)
+
+
+def _measures_beside(c: Composer, meaning: Meaning, grouped: bool) -> None:
+    """ "… and their total weight": the measures asked beside the main one, or beside the records,
+    where nothing is grouped or ranked."""
+    if not c.extra or grouped or meaning.top_n:
+        return
     main = [m for m in meaning.measures if m.name not in c.extra]
-    if c.extra and not (grouped or meaning.top_n) and (main or c.records_named):
-        # "… and their total weight"
+
+    if main or c.records_named:
         meaning.beside = [m.name for m in meaning.measures if m.name in c.extra]
 
 
@@ -1145,7 +1361,7 @@ def comparison(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     if not meaning.compare:
         return
     for span in spans:
-        span.used = span.used or span.has("compare")
+        span.read_if("compare")
     if not meaning.group_by:
         meaning.group_by.append(meaning.compare[0])
     if not meaning.measures:
@@ -1189,9 +1405,9 @@ def unanswerable(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     reason = next((r for r in c.grammar.refusals if found.get(r)), None)
     if reason is None:
         return
-    for span in found[reason]:
-        span.used = True
+    read(found[reason])
     words = list(dict.fromkeys(s.text for s in found[reason]))
+
     meaning.refusal = Refusal(reason=reason, words=words)
 
 
@@ -1201,9 +1417,9 @@ def _refusal_words(spans: list[Span], c: Composer) -> list[Span]:
     held = _held_words(c.catalog)
     found = []
     for span in spans:
-        if not span.has("refusal") or span.used:
+        if not span.unread("refusal"):
             continue
-        catalogued = any(t.kind in _CATALOG for t in span.tags)
+        catalogued = span.has(*_CATALOG)
         if not catalogued and not {span.key, singular(span.key)} & held:
             found.append(span)
     return found
@@ -1250,6 +1466,5 @@ def _quiet(span: Span) -> bool:
     # a word nothing reads; of symbols, only wildcards ("Acme%", "*", "_") are said
     if not span.tags:
         return not _WORDLIKE.search(span.text) and span.text not in ("%", "*")
-    return any(t.kind in ("function", "filler", "neutral", "structure") for t in span.tags) or all(
-        t.kind in _STRUCTURE for t in span.tags
-    )
+    quiet = span.has("function", "filler", "neutral", "structure")
+    return quiet or all(t.kind in _STRUCTURE for t in span.tags)

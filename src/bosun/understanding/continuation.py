@@ -60,6 +60,17 @@ from bosun.understanding.referents import (
     rest_of,
     way_asked,
 )
+from bosun.understanding.setlogic import picks_rows, ranked_too
+from bosun.understanding.share_of_last import (
+    Rows,
+    Split,
+    named_in,
+    rows_said,
+    share_split,
+    shareable,
+    shared,
+    shown_rows,
+)
 
 Value = str | int | float | bool  # a value of a record field, as a condition takes it
 # how an answer says which of the last turn's constraints a follow-up kept
@@ -69,6 +80,7 @@ _STEP = {
     "week": relativedelta(weeks=1),
     "month": relativedelta(months=1),
     "quarter": relativedelta(months=3),
+    "half-year": relativedelta(months=6),
     "year": relativedelta(years=1),
 }
 
@@ -107,7 +119,7 @@ class Continuation:
         if last is None:
             return self._pointless(reply, today)
         if last.status == "needs_clarification" and last.clarification and last.meaning:
-            return self._reply(reply, last, today)
+            return self._list_picked(reply, history, today) or self._reply(reply, last, today)
         previous = last.meaning if last.status == "done" else None
         if previous is None:
             return self._pointless(reply, today)
@@ -150,6 +162,23 @@ class Continuation:
         question = replace_term(asked.text, term, picked)
         return Continued("clarification_reply", f"{question} {rest}".strip() if rest else question)
 
+    def _list_picked(self, reply: str, history: list[PastTurn], today: date) -> Continued | None:
+        """ "the carriers" in reply to which of two lists "them" meant: the turn asked back, read
+        against the list picked (its question, as the list's title says it, and its rows)."""
+        asked, lists = history[-1], history[-2] if len(history) > 1 else None
+        assert asked.clarification is not None
+        options = list(asked.clarification.options)
+        if lists is None or options != lists.alternatives:
+            return None
+        picked, _ = self.understanding.pick(reply, options, today)
+        if picked is None or len(lists.alternative_rows) != len(options):
+            return None
+        rows = lists.alternative_rows[options.index(picked)]
+        meaning = self.understanding.analyze(picked, today)
+        update = {"question": picked, "meaning": meaning, "rows": rows, "alternatives": []}
+        past = lists.model_copy(update={**update, "first_column": rows.keys, "leaders": []})
+        return self._follow(asked.question, meaning, past, today)
+
     # -- refinements and follow-ups ----------------------------------------------------------------
     def _follow(
         self, reply: str, previous: Meaning, last: PastTurn, today: date
@@ -179,6 +208,10 @@ class Continuation:
         if self._asks_terms(reply, today):
             # "what is a reefer?": a definition, or a question about the fields, of its own
             return None
+        share = self._share(reply, previous, last, today)
+        # "what percentage of that was Maersk?": a part of the last figure over its whole
+        if share is not None:
+            return Continued("follow_up", title, share.model_copy(update={"text": title}))
         sorted_ = self._sort(reply, previous, last)
         # "sort by weight": the same records, or the same groups, in another order
         if sorted_ is not None:
@@ -216,6 +249,9 @@ class Continuation:
         if picked is not None:  # "compare the first and the third on average transit"
             return Continued("follow_up", title, picked.model_copy(update={"text": title}))
         row, phrase = self._pointed(reply, previous, last, today)
+        if phrase is not None and len(last.alternatives) > 1:  # "the top one" of which list?
+            asked = _which_rows(previous, Pointed(phrase, rest=False), last.alternatives, reply)
+            return Continued("follow_up", title, asked.model_copy(update={"text": title}))
         # "the second one" points back; "instead" only says the grouping is replaced
         instead = said(reply, self.understanding.grammar.referents.instead)
         own = self.understanding.analyze(_without(_without(reply, phrase), instead), today)
@@ -243,8 +279,7 @@ class Continuation:
 
     def _listed(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
         """ "who are the consignees?", "what are their ETAs?" after a list of records or a count:
-        those records' fields (understanding/listing.py). A turn the reader already groups is left
-        to the breakdown, unless the records were picked by a ranking."""
+        those records' fields (understanding/listing.py)."""
         if not listing.applies(previous):
             return None
         catalog, grammar = self.understanding.catalog, self.understanding.grammar
@@ -257,6 +292,88 @@ class Continuation:
         if not (asked.pointed or asked.records) and self._asks_terms(reply, today):
             return None  # "what is an ETA?": a definition
         return listing.listed_records(previous, asked, catalog)
+
+    def _share(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> Meaning | None:
+        """ "what percentage of that was Maersk?", "the leader's share?", "what share of all
+        Seattle arrivals is that?": the last figure's part over its whole (share_of_last.py). Not a
+        share asked with dates of its own, a question of its own."""
+        spans = self.understanding.spans(reply, today)
+        if not any(s.has("share") for s in spans) or not shareable(previous):
+            return None
+        if earlier_said(reply, self.understanding.grammar.referents):
+            return None  # "the same part of last year": the last dates moved, not a share
+        picked, phrase = self._pointed(reply, previous, last, today)
+        own = self.understanding.analyze(_without(reply, phrase), today)
+        asks_share = any(m.share is not None for m in own.measures)
+        if (own.time and asks_share) or own.group_by or own.interval or own.index != previous.index:
+            return None
+        measure = self._share_measure(own, previous)
+        shown = (previous.measures or [measure])[0]
+        back = phrase is not None or self._points_back(reply, today) or self._among_said(reply)
+        if (measure.agg, measure.field) != (shown.agg, shown.field) and not back:
+            return None  # "what share of shipments in Houston were hazardous": its own question
+        rows = self._share_rows(previous, last, picked)
+        split = share_split(previous, named_in(own), rows)
+        if split is None:
+            return None
+        label = self.understanding.grammar.measure_kinds.share_label.format(measure=measure.label)
+        said_rows = [f"“{phrase}” read as {picked}"] if phrase else self._rows_said(split, rows)
+        return shared(
+            previous,
+            split,
+            measure,
+            label,
+            time=own.time or previous.time,
+            assumptions=list(dict.fromkeys([*previous.assumptions, *said_rows])),
+            not_understood=self._unread_share(own, previous, reply),
+        )
+
+    def _share_measure(self, own: Meaning, previous: Meaning) -> Measure:
+        """The figure a share of the last answer is of: the one the turn names ("what share of all
+        Savannah TEU"), else the one shown, else the count of the records listed."""
+        composer = Composer(self.understanding.catalog, self.understanding.grammar)
+        records = said(own.text, self.understanding.catalog.record.synonyms) is not None
+        # a count the turn does not name the records of is the reading's default, not asked
+        asked = [m for m in own.measures if m.agg == "sum" or (m.agg == "count" and records)]
+        if not asked:
+            return (previous.measures or [composer.default_measure()])[0]
+        if asked[0].field is None:
+            return composer.default_measure()
+        return composer.field_measure(asked[0].field, asked[0].agg)
+
+    def _among_said(self, reply: str) -> bool:
+        """The turn points at the last answer's rows ("do they make up"), not only asks ("what")."""
+        pointed = pointing(reply, self.understanding.grammar.referents)
+        return pointed is not None and pointed.said not in self.understanding.grammar.referents.pick
+
+    def _share_rows(self, previous: Meaning, last: PastTurn, picked: Value | None) -> Rows:
+        """The row the turn picks, and the rows the last answer showed, as filters on its field."""
+        field = previous.group_by[0] if previous.group_by else None
+        if field is None:
+            return Rows()
+        one = Condition(field=field, values=[picked]) if picked is not None else None
+        return Rows(picked=one, shown=shown_rows(last.rows, field))
+
+    def _rows_said(self, split: Split, rows: Rows) -> list[str]:
+        """ "the 5 carriers of the last answer: MSC, …", when the part is the rows shown."""
+        if rows.shown is None or split.part != [rows.shown]:
+            return []
+        things = field_name(rows.shown.field, self.understanding.catalog)
+        return [rows_said(rows.shown, things, self.understanding.grammar)]
+
+    def _unread_share(self, own: Meaning, previous: Meaning, reply: str) -> list[str]:
+        """The turn's unread words but those that ask the share ("share of", "in percent"), point
+        at the last answer, add its rows up ("together"), name the whole ("the total", "the port's":
+        a field the last question filtered) or its dates ("that year")."""
+        grammar = self.understanding.grammar
+        words = grammar.referents
+        phrases = [*grammar.measure_kinds.share, *words.among, *words.whole, *grammar.sets.union]
+        explained = {w for p in phrases for w in normalize(p).split()}
+        catalog = self.understanding.catalog
+        explained |= {w for c in previous.conditions for w in field_name(c.field, catalog).split()}
+        if own.time is None:
+            explained |= set(grammar.interval_units)
+        return [p for p in own.not_understood if not set(normalize(p).split()) <= explained]
 
     def _paged(self, reply: str, previous: Meaning, title: str, today: date) -> Continued | None:
         """ "page 3" or "show all" after a list of records: the same records, that page or all of
@@ -522,6 +639,12 @@ class Continuation:
         pointed_at = self._referent(last, previous, pointed)
         unread = self._unread_among(own, previous, reply, today)
         own = own.model_copy(update={"not_understood": unread})
+        grammar = self.understanding.grammar
+        left_out = ranked_too(reply, grammar.referents, grammar.ranking)
+        if ranking is not None and left_out:
+            # "also among Oakland's top 5": kept by Oakland's records, the ranking said left out
+            own = own.model_copy(update={"top_n": None, "not_understood": [*unread, *left_out]})
+            return self._kept_among(reply, own, previous, pointed, pointed_at)
         if ranking is not None:
             return ranked_among(previous, own, ranking, pointed_at, reply)
         return self._kept_among(reply, own, previous, pointed, pointed_at)
@@ -541,7 +664,7 @@ class Continuation:
         words = self.understanding.grammar.referents
         if pointed.said in words.pick or not previous.group_by:
             return None
-        if said(reply, [*words.also, *words.never]) is not None:
+        if said(reply, [*words.also, *words.never]) is not None or picks_rows(reply, words):
             return None  # "do any of them also get shipments from Valencia?": set logic
         default = self.understanding.catalog.spec.defaults.measure
         measured = any(m.name != default for m in own.measures)
@@ -567,20 +690,21 @@ class Continuation:
         pointed: Pointed,
         today: date,
     ) -> Meaning | None:
-        """ "monthly TEU for each one", "break each of them down by week": the last answer's
-        groups, each split by the turn's period. Only with an `each` word. Not by another field:
-        the queries group by one field and a period, so "each of those by container type" is read
-        as before (the container types among those groups)."""
+        """ "monthly TEU for each one", "break each of those down by container type": the last
+        answer's groups, each split by the turn's period or by one other field. Only with an
+        `each` word."""
         words = self.understanding.grammar.referents
         if said(reply, words.each) is None or not previous.group_by:
             return None
         others = [f for f in own.group_by if not self._same_rows(f, previous)]
-        if others or own.interval is None or own.top_n or own.steps:
+        split = own.interval is not None or len(others) == 1
+        if not split or (others and own.interval) or len(others) > 1 or own.top_n or own.steps:
             return None
         pointed_at = self._referent(last, previous, pointed)
         unread = self._unread_among(own, previous, reply, today)
         own = own.model_copy(update={"not_understood": unread})
-        return regrouped_among(previous, own, self._asked(reply, own, previous), pointed_at)
+        regrouped = regrouped_among(previous, own, self._asked(reply, own, previous), pointed_at)
+        return regrouped.model_copy(update={"group_by": [*regrouped.group_by, *others]})
 
     def _asked(self, reply: str, own: Meaning, previous: Meaning) -> list[Measure]:
         """The measures a turn about the last rows asks: those it names, the count when it names
@@ -601,7 +725,9 @@ class Continuation:
         if pointed_at is None:
             return None
         own = self.understanding.analyze(_without(reply, pointed.said), today)
-        if own.group_by or own.interval or (own.lookup is not None and own.lookup.fields):
+        # "all other carriers": the rows' own field names them, it groups nothing new
+        others = [f for f in own.group_by if not self._same_rows(f, previous)]
+        if others or own.interval or (own.lookup is not None and own.lookup.fields):
             return None
         union = said(reply, self.understanding.grammar.sets.union) is not None
         composer = Composer(self.understanding.catalog, self.understanding.grammar)
@@ -653,7 +779,10 @@ class Continuation:
         if other_groups or other_interval or looks_up or own.index != previous.index:
             return False
         only_asked = pointed.said in self.understanding.grammar.referents.pick
-        return not (only_asked and (own.conditions or own.time))
+        # "who moved the most reefer TEU?" after reefer carriers: a filter said again is no new one
+        kept = {(c.field, tuple(c.values), c.negate) for c in previous.conditions}
+        new = [c for c in own.conditions if (c.field, tuple(c.values), c.negate) not in kept]
+        return not (only_asked and (new or own.time))
 
     def _same_rows(self, field: str, previous: Meaning) -> bool:
         """A grouping the turn names is the last answer's rows: their field, or one whose name

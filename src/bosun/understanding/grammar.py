@@ -108,6 +108,7 @@ class ReferentWords(_Data):
     never: list[str]
     instead: list[str]
     each: list[str]
+    whole: list[str]
     same: list[str]
     year_back: list[str]
     before_that: list[str]
@@ -148,6 +149,8 @@ class ScopeWords(_Data):
     pooled: list[str]
     separate: list[str]
     among: list[str]
+    # at the question's start, "among" too: "Of the carriers into Seattle, which …"
+    opening: list[str] = []
     ranked_by: list[str]
 
 
@@ -228,6 +231,14 @@ class MeasureKindWords(_Data):
     unit_words: dict[str, list[str]]
 
 
+class VerbPlace(_Data):
+    """Where English puts a verb: after the question's subject (or a relative word after it) and
+    before what the verb does to, which starts with one of `objects` or a ranking."""
+
+    relatives: list[str]
+    objects: list[str]
+
+
 class Grammar(_Data):
     """en.yaml, typed."""
 
@@ -237,8 +248,11 @@ class Grammar(_Data):
     teaching_joiners: list[str] = []
 
     filler: list[str]
+    # "wk" → week: shorthand of the grammar's words (understanding/shorthand.py)
+    abbreviations: dict[str, str] = {}
     function_words: list[str]
     neutral_verbs: list[str]
+    verb_place: VerbPlace
     structure_words: list[str]
     meaning_words: list[str]
     quantifiers: list[str]
@@ -293,6 +307,9 @@ class Grammar(_Data):
     scope: ScopeWords
     differences: DifferenceWords
     having: HavingWords
+    # a unit said before the measure it counts, and the words between ("years of education")
+    measured_in: list[str] = []
+    measured_joins: list[str] = []
     qualifiers: QualifierWords
     baselines: BaselineWords
 
@@ -326,6 +343,8 @@ class Lexicon:
     # a range's words around its two bounds: "between" 10 "and" 20
     range_words: tuple[str, ...] = ()
     range_joins: tuple[str, ...] = ()
+    # the grammar's shorthand, spelt out where the date grammar reads: "last mo" (shorthand.py)
+    abbreviations: dict[str, str] = field(default_factory=dict)
     _forms: dict[str, str] | None = field(default=None, repr=False)
 
     def add(self, phrase: str, tag: Tag) -> None:
@@ -417,6 +436,7 @@ def _english(lexicon: Lexicon, g: Grammar) -> None:
         lexicon.add(phrase, Tag("scale", scale))
     lexicon.scales = tuple(g.scales)
     lexicon.range_words, lexicon.range_joins = tuple(g.range_words), tuple(g.range_joins)
+    lexicon.abbreviations = g.abbreviations
     lexicon.add_all(g.currency, "currency")
     lexicon.add_all(g.group_cues, "group_cue")
     for phrase, unit in g.interval_units.items():

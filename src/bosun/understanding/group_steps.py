@@ -36,7 +36,7 @@ from bosun.understanding.meaning import (
     Threshold,
     TopEach,
 )
-from bosun.understanding.tagger import Span
+from bosun.understanding.tagger import Span, read, unread_at
 
 
 class Composer(Reader, Protocol):
@@ -81,8 +81,7 @@ def settle(meaning: Meaning, claims: list[Claim]) -> None:
     """The claims written into the Meaning: spans used, grouping and measure added, the step
     appended."""
     for claim in claims:
-        for span in [*claim.spans, *claim.extra]:
-            span.used = True
+        read([*claim.spans, *claim.extra])
         if claim.group is not None and claim.group not in meaning.group_by:
             meaning.group_by.append(claim.group)
         if claim.interval is not None:
@@ -147,7 +146,7 @@ def _range_claim(spans: list[Span], i: int, c: Composer) -> Claim | None:
 
 def _threshold_claim(spans: list[Span], i: int, c: Composer) -> Claim | None:
     span = spans[i]
-    if span.used or not span.has("threshold"):
+    if not span.unread("threshold"):
         return None
     number = threshold_number(spans, i, 1, c)
     if number is None:
@@ -236,13 +235,21 @@ def bound_measure(
     aggs = [s for s in spans[head + 1 : min(i, at)] if s.has("agg") and not s.has("rank")]
     agg = aggs[0].value("agg")[0] if aggs else None
     found = _named_before(spans, head, min(i, at), c) or _named_after(spans, at, c)
-    field_ = field_of_unit(written_unit(spans, at)[0], c)
-    # "$500 in purchases": dollars, not a count
-    if field_ and (found is None or found[0].field is None):
-        found = (c.field_measure(field_), found[1] if found else [])
+    found = _by_unit(spans, at, found, c)
     if found is None:
         return None
     return _with_agg(found[0], agg, c), [*found[1], *aggs]
+
+
+def _by_unit(
+    spans: list[Span], at: int, found: tuple[Measure, list[Span]] | None, c: Composer
+) -> tuple[Measure, list[Span]] | None:
+    """ "$500 in purchases": dollars, not a count; the field of the number's unit, where the words
+    name no measure over a field."""
+    field_ = field_of_unit(written_unit(spans, at)[0], c)
+    if not field_ or (found is not None and found[0].field is not None):
+        return found
+    return c.field_measure(field_), found[1] if found else []
 
 
 def _named_before(
@@ -265,12 +272,7 @@ def _named_after(spans: list[Span], at: int, c: Composer) -> tuple[Measure, list
     """ "over 2,000 shipments", "at least 50 reefer boxes", "at least 30 voyages" (distinct
     voyages)."""
     for j in range(at + 1, min(len(spans), at + 4)):
-        if (
-            spans[j].has("value")
-            or spans[j].has("currency")
-            or spans[j].has("scale")
-            or c.glue(spans[j])
-        ):
+        if spans[j].has("value", "currency", "scale") or c.glue(spans[j]):
             continue
         named = named_measure(spans[j], c) or _distinct(spans[j], c)
         return (named, [spans[j]]) if named is not None else None
@@ -318,24 +320,30 @@ def per_period(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     # said anywhere, so looked for once: nothing is used until an average is settled
     per_unit, per_group = _period_per(spans, c), _group_near(spans, c)
     for i in averages:
-        span = spans[i]
         period = _period_beside(spans, i) or per_unit
-        group = per_group if period is None else None
-        if period is None and group is None:
-            continue
-        # "average TEU per carrier": each carrier's total, averaged over the carriers
-        if group is not None:
-            settle(meaning, [Claim(PerGroup(), [span, *group[1]], group=group[0])])
+        if period is not None:
+            _average_per_period(spans, spans[i], period, c, meaning)
             return
-        assert period is not None
-        interval, words = period
-        settle(meaning, [Claim(PerPeriod(interval=interval), [span, *words])])
-        summed = _summed_fields(spans, c)
-        # "average monthly installment": a monthly total averaged, or each record's own amount
-        if summed:
-            said = c.grammar.steps.per_period_read
-            meaning.assumptions += [said.format(period=words[-1].text, field=f) for f in summed]
-        return
+        # "average TEU per carrier": each carrier's total, averaged over the carriers
+        if per_group is not None:
+            settle(meaning, [Claim(PerGroup(), [spans[i], *per_group[1]], group=per_group[0])])
+            return
+
+
+def _average_per_period(
+    spans: list[Span],
+    average: Span,
+    period: tuple[Interval, list[Span]],
+    c: Composer,
+    meaning: Meaning,
+) -> None:
+    """The average of the period totals; "average monthly installment" may mean a monthly total
+    averaged or each record's own amount: the reading is said for each summed field."""
+    interval, words = period
+    settle(meaning, [Claim(PerPeriod(interval=interval), [average, *words])])
+    said = c.grammar.steps.per_period_read
+    summed = _summed_fields(spans, c)
+    meaning.assumptions += [said.format(period=words[-1].text, field=f) for f in summed]
 
 
 def _aggs(span: Span) -> list[str]:
@@ -345,11 +353,10 @@ def _aggs(span: Span) -> list[str]:
 def _period_beside(spans: list[Span], i: int) -> tuple[Interval, list[Span]] | None:
     """A period word beside the average ("average daily", "weekly average", "an average day")."""
     for j in (i - 1, i + 1):
-        if 0 <= j < len(spans) and spans[j].has("interval") and not spans[j].used:
+        if unread_at(spans, j, "interval"):
             return spans[j].value("interval"), [spans[j]]
-    following = spans[i + 1] if i + 1 < len(spans) else None
-    if following is not None and following.has("interval_unit") and not following.used:
-        return following.value("interval_unit"), [following]
+    if unread_at(spans, i + 1, "interval_unit"):
+        return spans[i + 1].value("interval_unit"), [spans[i + 1]]
     return None
 
 
@@ -441,17 +448,22 @@ def _change_to_previous(spans: list[Span], i: int, c: Composer, meaning: Meaning
     """ "vs the month before", "compared to the previous week": the period's interval between a
     comparison word and a word of the period before. Said as a date ("the previous month"), it names
     no range of its own."""
-    if spans[i].used or not spans[i].has("compare") or i + 1 >= len(spans):
+    if not spans[i].unread("compare") or i + 1 >= len(spans):
         return None
     if spans[i + 1].has("time") and _previous_period(spans[i + 1].key, c, meaning):
         _drop_time(spans[i + 1], meaning)
         return Claim(Change(), [spans[i], spans[i + 1]])
     after = [s for s in spans[i + 1 : i + 5] if not _only_function(s)][:2]
-    units = [s for s in after if s.value("interval_unit") == meaning.interval]
-    previous = [s for s in after if s.key in c.grammar.steps.previous]
-    if len(after) != 2 or not units or not previous:
-        return None
-    return Claim(Change(), [spans[i], *after])
+    if len(after) == 2 and _period_before(after, c, meaning):
+        return Claim(Change(), [spans[i], *after])
+    return None
+
+
+def _period_before(words: list[Span], c: Composer, meaning: Meaning) -> bool:
+    """ "month before", "previous week": the meaning's interval and a word of the period before."""
+    unit = any(s.value("interval_unit") == meaning.interval for s in words)
+    previous = any(s.key in c.grammar.steps.previous for s in words)
+    return unit and previous
 
 
 def _previous_period(words: str, c: Composer, meaning: Meaning) -> bool:
@@ -536,20 +548,23 @@ def _group_of_values(spans: list[Span], c: Composer, meaning: Meaning) -> None:
     field_, said = found
     meaning.group_by = [field_, *(g for g in meaning.group_by if g != field_)]
     c.per_group = (field_, said[0])
-    for span in said:
-        span.used = True
+    read(said)
 
 
 def _outer(spans: list[Span], c: Composer, meaning: Meaning) -> str | None:
     """The grouping that holds the ranked groups: the one named with "for each", or the period said
     with "each"."""
     if c.per_group is not None:
-        name = c.per_group[0]
-        inner = [g for g in meaning.group_by if g != name]
-        return name if name in meaning.group_by and (inner or meaning.interval) else None
+        return _holding(c.per_group[0], meaning)
     if meaning.interval is None or not meaning.group_by:
         return None
     return "period" if any(_each_period(spans, j, c) for j in range(len(spans))) else None
+
+
+def _holding(name: str, meaning: Meaning) -> str | None:
+    """The grouping named with "for each", when it holds other groups or periods."""
+    inner = [g for g in meaning.group_by if g != name]
+    return name if name in meaning.group_by and (inner or meaning.interval) else None
 
 
 def _each_period(spans: list[Span], j: int, c: Composer) -> bool:

@@ -25,17 +25,31 @@ def ranked_heads(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
     many ranked as the number before it says ("the 2 shippers with …"), else one when the thing is
     said in the singular ("the carrier with the most TEU")."""
     for i, span in enumerate(spans):
-        name = None if span.used or _asked(spans, i, c) else c.dimension(span, meaning)
-        if name is None or name in meaning.group_by or not _ranked_after(spans, i, c):
-            continue
-        meaning.group_by.append(name)
-        span.used = True
-        count = spans[i - 1] if i > 0 and spans[i - 1].has("number") else None
-        if count is not None and not count.used:
-            meaning.top_n = int(count.value("number"))
-            count.used = True
-        elif not is_plural(span.text.lower()):
-            meaning.top_n = 1
+        name = _ranked_head(spans, i, c, meaning)
+        if name is not None:
+            meaning.group_by.append(name)
+            span.used = True
+            _how_many(spans, i, meaning)
+
+
+def _ranked_head(spans: list[Span], i: int, c: ComposerView, meaning: Meaning) -> str | None:
+    """The dimension spans[i] names, when it is unread, not yet grouped and ranked after."""
+    if spans[i].used or _asked(spans, i, c):
+        return None
+    name = c.dimension(spans[i], meaning)
+    if name is None or name in meaning.group_by:
+        return None
+    return name if _ranked_after(spans, i, c) else None
+
+
+def _how_many(spans: list[Span], i: int, meaning: Meaning) -> None:
+    """The number said before the thing ranks that many; a thing in the singular ranks one."""
+    count = spans[i - 1] if i > 0 else None
+    if count is not None and count.has("number") and not count.used:
+        meaning.top_n = int(count.value("number"))
+        count.used = True
+    elif not is_plural(spans[i].text.lower()):
+        meaning.top_n = 1
 
 
 def _asked(spans: list[Span], i: int, c: ComposerView) -> bool:

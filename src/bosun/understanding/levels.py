@@ -157,11 +157,11 @@ def _asked_after(spans: list[Span], i: int, c: Composer, levels: dict[str, str])
         if _aggregating(span):
             aggregated = True
             first = j if first is None else first
-        elif span.has("record") or span.has("object") or span.has("entity_word"):
+        elif span.has("record", "object", "entity_word"):
             first = j if first is None else first  # "total vessel capacity"
         elif span.has("group_cue") or _measure_word(span, c):
             return None  # "total TEU by …": a measure that adds up, or the sum's scope
-        elif not (c.glue(span) or span.quiet or any(span.has(k) for k in _PASSABLE)):
+        elif not (c.glue(span) or span.quiet or span.has(*_PASSABLE)):
             return None
         else:
             first = None  # a name or a small word between: "sum of (the) Maersk transit days"
@@ -184,17 +184,31 @@ def _named(span: Span, c: Composer, levels: dict[str, str], aggregated: bool) ->
         return None
     if not aggregated and any(catalog_sums(f, c.catalog) for f in span.values("field")):
         return None  # the catalog defines a total of it ("total GSP" of a panel): summed as asked
+    named = _named_measure(span, c, aggregated) or _named_field(span, c, aggregated)
+    if named is not None:
+        return named
+    found = levels.get(normalize(span.key)) or levels.get(singular(normalize(span.key)))
+    return _Asked([span], _measure_of(found, c), found, aggregated) if found else None
+
+
+def _named_measure(span: Span, c: Composer, aggregated: bool) -> _Asked | None:
+    """A catalog measure of a level the span names ("transit time"), any after an aggregation word;
+    not the count a record noun names."""
     for name in span.values("measure"):
         measure = c.catalog.spec.measures[name]
         counted = span.has("record") and measure.agg == "count"
         if not counted and (aggregated or is_level(measure, c.catalog)):
             return _Asked([span], name, measure.field, aggregated)
-    for name in span.values("field"):
-        field = c.catalog.record.fields.get(name)
-        if field is not None and field.role == "measure" and (aggregated or field.level):
+    return None
+
+
+def _named_field(span: Span, c: Composer, aggregated: bool) -> _Asked | None:
+    """A level field the span names ("transit days"), any measure field after an aggregation
+    word."""
+    for name in c.fields_of(span, "measure"):
+        if aggregated or c.catalog.record.fields[name].level:
             return _Asked([span], _measure_of(name, c), name, aggregated)
-    found = levels.get(normalize(span.key)) or levels.get(singular(normalize(span.key)))
-    return _Asked([span], _measure_of(found, c), found, aggregated) if found else None
+    return None
 
 
 def _measure_of(name: str, c: Composer) -> str | None:
@@ -206,10 +220,9 @@ def _measure_of(name: str, c: Composer) -> str | None:
 def _aggregating(span: Span) -> bool:
     """An average, an extreme, a median or a percentile: what it makes of a measure is a level."""
     aggs = {agg for agg, _ in span.values("agg")}
-    return bool(aggs - {"sum", "cardinality"}) or span.has("median") or span.has("percentile")
+    return bool(aggs - {"sum", "cardinality"}) or span.has("median", "percentile")
 
 
 def _measure_word(span: Span, c: Composer) -> bool:
     """A word of a measure (not a level, which `_named` took first)."""
-    fields = [f for f in span.values("field") if c.role(f) == "measure"]
-    return (span.has("measure") and not span.has("record")) or bool(fields)
+    return (span.has("measure") and not span.has("record")) or bool(c.fields_of(span, "measure"))

@@ -381,9 +381,13 @@ def _threshold(spans: list[Span], j: int, c: Composer) -> tuple[dict[str, float]
         op = spans[k].value("threshold")
         number = spans[k + 1].value("number")
         if op in _BOUNDS and number is not None and not spans[k].used:
-            unit = k + 2 if k + 2 < len(spans) and _unit(spans[k + 2]) else None
-            return {op: float(number)}, [k, k + 1, *([unit] if unit is not None else [])]
+            return {op: float(number)}, [k, k + 1, *_unit_at(spans, k + 2)]
     return None
+
+
+def _unit_at(spans: list[Span], at: int) -> list[int]:
+    """[at] when a unit is written there after a bound ("TEU", "dollars"), else []."""
+    return [at] if at < len(spans) and _unit(spans[at]) else []
 
 
 def _unit(span: Span) -> bool:

@@ -10,9 +10,9 @@ from pydantic import BaseModel, Field
 
 IntentType = Literal["search", "aggregation"]
 Agg = Literal["count", "sum", "avg", "min", "max", "cardinality", "percentile"]
-Interval = Literal["day", "week", "month", "quarter", "year"]
+Interval = Literal["day", "week", "month", "quarter", "half-year", "year"]
 # the calendar's periods from the finest to the coarsest: a period is ranked inside a coarser one
-INTERVALS: tuple[Interval, ...] = ("day", "week", "month", "quarter", "year")
+INTERVALS: tuple[Interval, ...] = ("day", "week", "month", "quarter", "half-year", "year")
 Resolution = Literal["exact", "alias", "code", "partial", "fuzzy", "vector", "value"]
 # The most groups or records a ranking asks for: "top 10^23 carriers" is read as the top 10,000 and
 # said so. The same as the default bucket cap of the guardrails, so a bounded ranking still runs.

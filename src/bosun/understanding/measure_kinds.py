@@ -12,7 +12,7 @@ from bosun.catalog import Catalog
 from bosun.understanding.grammar import Grammar
 from bosun.understanding.meaning import Condition, Meaning, Measure, Share
 from bosun.understanding.phrases import field_name
-from bosun.understanding.tagger import Span, without_possessive
+from bosun.understanding.tagger import Span, read, without_possessive
 
 
 class Composer(Protocol):
@@ -24,6 +24,7 @@ class Composer(Protocol):
     def glue(self, span: Span) -> bool: ...
     def before(self, spans: list[Span], i: int, limit: int = 3) -> int | None: ...
     def role(self, name: str) -> str: ...
+    def fields_of(self, span: Span, role: str) -> list[str]: ...
     def field_measure(self, name: str, agg: str | None = None) -> Measure: ...
     def default_measure(self) -> Measure: ...
     def unaggregated(self, label: str) -> str: ...
@@ -47,12 +48,11 @@ def first_last(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         if found is None:
             continue
         at, name, is_field = found
-        cues = [s for s in spans if s.has("dated") and not s.used]
+        cues = [s for s in spans if s.unread("dated")]
         if not (is_field or cues):
             continue
         meaning.measures.append(c.field_measure(name, agg))
-        for s in (span, *cues, *([spans[at]] if at >= 0 else [])):
-            s.used = True
+        read([span, *cues, *([spans[at]] if at >= 0 else [])])
         return
 
 
@@ -80,19 +80,23 @@ def _date_after(spans: list[Span], i: int, c: Composer) -> tuple[int, str, bool]
     "the first arrival" needs "when"."""
     record = False
     for j in range(i + 1, min(len(spans), i + 1 + _NEAR)):
-        fields = [f for f in spans[j].values("field") if c.role(f) == "date"]
-        words = spans[j].values("date_word")
-        if fields or words:
-            return j, (fields or words)[0], bool(fields) and not words
+        named = _date_named(spans[j], c)
+        if named is not None:
+            return j, *named
         record = record or spans[j].has("record")
-        if not (
-            spans[j].has("name")
-            or spans[j].has("value")
-            or spans[j].has("record")
-            or c.glue(spans[j])
-        ):
+        if not (spans[j].has("name", "value", "record") or c.glue(spans[j])):
             break
     return (-1, c.catalog.spec.time.default_field, False) if record else None
+
+
+def _date_named(span: Span, c: Composer) -> tuple[str, bool] | None:
+    """(the date field, named as the date itself) of a date word: "departure date" names the
+    date, "arrival" the event."""
+    fields = c.fields_of(span, "date")
+    words = span.values("date_word")
+    if not (fields or words):
+        return None
+    return (fields or words)[0], bool(fields) and not words
 
 
 # -- distinct counts of attributes ---------------------------------------------------------------
@@ -104,12 +108,10 @@ def distinct_attributes(spans: list[Span], c: Composer, meaning: Meaning) -> Non
         if span.used or "cardinality" not in [a[0] for a in span.values("agg")]:
             continue
         j = next((k for k in range(i + 1, len(spans)) if not c.glue(spans[k])), None)
-        fields = (
-            [f for f in spans[j].values("field") if c.role(f) in ("attribute", "identifier")]
-            if j
-            else []
-        )
-        if j is None or spans[j].used or not fields:
+        if j is None or spans[j].used:
+            continue
+        fields = [f for f in spans[j].values("field") if c.role(f) in ("attribute", "identifier")]
+        if not fields:
             continue
         label = f"{c.grammar.aggregation_labels['cardinality']} {spans[j].key}"
         meaning.measures.append(
@@ -134,8 +136,7 @@ def percentiles(spans: list[Span], c: Composer, meaning: Meaning) -> None:
         field = _measure_field(spans[at], c)
         assert field is not None
         meaning.measures.append(percentile_measure(c, field, percent))
-        for s in (*taken, spans[at]):
-            s.used = True
+        read([*taken, spans[at]])
 
 
 def _percent(spans: list[Span], i: int, c: Composer) -> tuple[float, list[Span]] | None:
@@ -175,15 +176,10 @@ def _measure_after(spans: list[Span], i: int, c: Composer) -> int | None:
     """The first span after i naming a measure field, past glue, conjunctions and other percentile
     words."""
     for j in range(i + 1, min(len(spans), i + 1 + _NEAR)):
-        if _measure_field(spans[j], c) is not None and not spans[j].has("record"):
+        if _measure_noun(spans, j, c):
             return j
-        passable = (
-            c.glue(spans[j])
-            or spans[j].has("conj")
-            or spans[j].has("percentile")
-            or spans[j].has("median")
-        )
-        if not (passable or spans[j].has("record") or _ordinal_number(spans[j], c) is not None):
+        passable = c.glue(spans[j]) or spans[j].has("conj", "percentile", "median", "record")
+        if not (passable or _ordinal_number(spans[j], c) is not None):
             return None
     return None
 
@@ -248,16 +244,35 @@ def _listed(spans: list[Span], i: int, c: Composer) -> bool:
     """A noun in a list of measures: a measure next to it past a conjunction or a comma ("shipments,
     TEU and …", "weight and shipments"), not one it qualifies ("average shipment weight")."""
     for step in (1, -1):
-        j, joined = i + step, False
-        while 0 <= j < len(spans) and (c.glue(spans[j]) or spans[j].has("conj")):
-            joined = joined or spans[j].has("conj")
-            j += step
-        if not 0 <= j < len(spans) or _measure_field(spans[j], c) is None or spans[j].has("record"):
-            continue
-        left, right = sorted((spans[i], spans[j]), key=lambda s: s.start)
-        if joined or right.start - left.end > 1:  # a comma or a semicolon between
+        j, joined = _past_joins(spans, i, step, c)
+        if _measure_noun(spans, j, c) and (joined or _apart(spans[i], spans[j])):
             return True
     return False
+
+
+def _past_joins(spans: list[Span], i: int, step: int, c: Composer) -> tuple[int, bool]:
+    """The place past the glue and conjunctions next to i, going `step` (1 right, -1 left), and
+    whether a conjunction was among them."""
+    j, joined = i + step, False
+    while 0 <= j < len(spans) and (c.glue(spans[j]) or spans[j].has("conj")):
+        joined = joined or spans[j].has("conj")
+        j += step
+    return j, joined
+
+
+def _measure_noun(spans: list[Span], j: int, c: Composer) -> bool:
+    """There is a span at j and it names a measure, not the records."""
+    return (
+        0 <= j < len(spans)
+        and _measure_field(spans[j], c) is not None
+        and not spans[j].has("record")
+    )
+
+
+def _apart(one: Span, other: Span) -> bool:
+    """Something stands between two spans' words: a comma or a semicolon."""
+    left, right = sorted((one, other), key=lambda s: s.start)
+    return right.start - left.end > 1
 
 
 # -- shares --------------------------------------------------------------------------------------
@@ -295,16 +310,14 @@ def _share_word(spans: list[Span], i: int) -> bool:
     figure)."""
     span = spans[i]
     glued = i > 0 and spans[i - 1].end == span.start and not span.key.isalpha()
-    return span.has("share") and not span.used and not glued
+    return span.unread("share") and not glued
 
 
 def _part(spans: list[Span], at: int, c: Composer, meaning: Meaning) -> Condition | None:
     placed = _placed(spans, meaning)
     owner = c.before(spans, at, limit=1)
-    measured_before = any(s.has("record") or _measure_field(s, c) is not None for s in spans[:at])
-    # "Maersk's share of TEU", not "the TEU
-    if owner is not None and owner in placed and not measured_before:
-        return placed[owner]  # from Shanghai, as a percentage, …"
+    if owner in placed and not _measured_before(spans, at, c):
+        return placed[owner]
     after = sorted(j for j in placed if j > at)
     grouped = bool(meaning.group_by or meaning.interval)
     # a share word last ("MSC's 2025 TEU, as a percentage"): the last value named before it
@@ -313,18 +326,33 @@ def _part(spans: list[Span], at: int, c: Composer, meaning: Meaning) -> Conditio
         return placed[before[-1]] if before and not grouped else None
     if not grouped:
         return placed[after[-1]]
+    return _part_right_after(spans, at, c, placed)
+
+
+def _measured_before(spans: list[Span], at: int, c: Composer) -> bool:
+    """Records or a measure named before the share word: "Maersk's share of TEU" takes Maersk as
+    the part, "the TEU from Shanghai, as a percentage, …" does not."""
+    return any(s.has("record") or _measure_field(s, c) is not None for s in spans[:at])
+
+
+def _part_right_after(
+    spans: list[Span], at: int, c: Composer, placed: dict[int, Condition]
+) -> Condition | None:
+    """With a grouping, the value named right after the share word or its noun: "percentage held
+    per carrier", "share of each carrier's shipments were held"."""
     for start in (at, _noun_after(spans, at, c)):
         j = _next_content(spans, start, c) if start is not None else None
-        if j is not None and j in placed:
+        if j in placed:
             return placed[j]
     return None
 
 
 def _placed(spans: list[Span], meaning: Meaning) -> dict[int, Condition]:
-    """Each filter on values, at the span that named it."""
+    """Each filter on values or on a bound, at the span that named it ("had a hospital visit" is
+    hospital visits above 0, at "had")."""
     placed: dict[int, Condition] = {}
     for condition in meaning.conditions:
-        if condition.negate or not condition.values:
+        if condition.negate or not (condition.values or _bounded(condition)):
             continue
         source = without_possessive(condition.source)  # "Maersk's" names the span "Maersk"
         j = next(
@@ -335,14 +363,15 @@ def _placed(spans: list[Span], meaning: Meaning) -> dict[int, Condition]:
     return placed
 
 
+def _bounded(condition: Condition) -> bool:
+    bounds = (condition.gt, condition.gte, condition.lt, condition.lte)
+    return any(bound is not None for bound in bounds)
+
+
 def _noun_after(spans: list[Span], at: int, c: Composer) -> int | None:
     """The measure or record noun a share word is of ("share of each carrier's shipments")."""
     for j in range(at + 1, min(len(spans), at + 1 + _NEAR)):
-        if (
-            spans[j].has("record")
-            or spans[j].has("measure")
-            or _measure_field(spans[j], c) is not None
-        ):
+        if spans[j].has("record", "measure") or _measure_field(spans[j], c) is not None:
             return j
     return None
 

@@ -15,7 +15,7 @@ from datetime import date
 
 from bosun.understanding.grammar import english
 
-_MONTHS_IN = {"month": 1, "quarter": 3, "year": 12}
+_MONTHS_IN = {"month": 1, "quarter": 3, "half-year": 6, "year": 12}
 
 
 def period_name(day: date, interval: str, dense: bool = False) -> str:
@@ -30,6 +30,7 @@ def period_name(day: date, interval: str, dense: bool = False) -> str:
         month=month,
         year=day.year,
         quarter=(day.month - 1) // 3 + 1,
+        half=(day.month - 1) // 6 + 1,
     )
 
 

@@ -16,7 +16,7 @@ from bosun.understanding.grammar import Tag
 from bosun.understanding.meaning import Change, Meaning, TimeFilter
 from bosun.understanding.phrases import date_span
 from bosun.understanding.rulekit import ComposerView
-from bosun.understanding.tagger import Span, time_of
+from bosun.understanding.tagger import Span, read, time_of
 from bosun.understanding.timewords import TimeRange, find_time_ranges
 
 _UNITS = {
@@ -24,6 +24,7 @@ _UNITS = {
     "week": relativedelta(weeks=1),
     "month": relativedelta(months=1),
     "quarter": relativedelta(months=3),
+    "half-year": relativedelta(months=6),
     "year": relativedelta(years=1),
 }
 _JOINS = frozenset({"compare", "conj", "structure", "function", "filler", "neutral"})
@@ -73,19 +74,28 @@ def _year_shared(said: list[TimeFilter]) -> list[TimeFilter]:
     """ "between Q1 and Q2 2025": a year written once, after the last period, is the first's too,
     when the first read without it would come after the last (Q1 2026 after Q2 2025) and with it
     comes before."""
-    if len(said) != 2 or not _YEAR.search(said[1].text) or _YEAR.search(said[0].text):
+    if len(said) != 2 or not _year_only_last(said[0], said[1]):
         return said
-    first, last = said
-    if (
-        not (first.start and first.end and last.start and last.end)
-        or first.start.year != first.end.year
-    ):
+    first, last = _days(said[0]), _days(said[1])
+    if first is None or last is None or first[0].year != first[1].year:
         return said
-    shift = relativedelta(years=last.start.year - first.start.year)
-    moved = first.model_copy(update={"start": first.start + shift, "end": first.end + shift})
-    if first.start > last.end and moved.end is not None and moved.end < last.start:
-        return [moved, last]
+    shift = relativedelta(years=last[0].year - first[0].year)
+    start, end = first[0] + shift, first[1] + shift
+    if first[0] > last[1] and end < last[0]:
+        return [said[0].model_copy(update={"start": start, "end": end}), said[1]]
     return said
+
+
+def _year_only_last(first: TimeFilter, last: TimeFilter) -> bool:
+    """The last of two periods is written with a year ("Q2 2025"), the first without ("Q1")."""
+    return bool(_YEAR.search(last.text)) and not _YEAR.search(first.text)
+
+
+def _days(period: TimeFilter) -> tuple[date, date] | None:
+    """A period's first and last day, when it has both."""
+    if period.start is None or period.end is None:
+        return None
+    return period.start, period.end
 
 
 def periods_measured(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
@@ -111,7 +121,7 @@ def _second_period(spans: list[Span], c: ComposerView, first: TimeFilter) -> Tim
         return None
     a, b = dated[0], dated[1]
     between = spans[a + 1 : b]
-    if not all(s.quiet or any(t.kind in _JOINS for t in s.tags) for s in between):
+    if not all(s.quiet or s.has(*_JOINS) for s in between):
         return None
     if not _compared(spans, between, c):
         return None
@@ -193,7 +203,7 @@ def _range_split(spans: list[Span], c: ComposerView, whole: TimeFilter) -> list[
 def _compared(spans: list[Span], between: list[Span], c: ComposerView) -> bool:
     """Two periods are compared when a comparison or change word says so, or "and" lists them ("2024
     and 2025 volumes"); "from March to May" alone is one range."""
-    if any(s.has("compare") or s.has("change") for s in spans):
+    if any(s.has("compare", "change") for s in spans):
         return True
     keys = {s.key for s in between}
     return bool(keys) and keys <= set(c.grammar.conjunctions) - set(c.grammar.range_joins)
@@ -202,11 +212,11 @@ def _compared(spans: list[Span], between: list[Span], c: ComposerView) -> bool:
 def _shifted_period(spans: list[Span], first: TimeFilter) -> TimeFilter | None:
     """ "this month vs the same period last year": the period shifted back by the unit the words
     say."""
-    shift = next((s for s in spans if s.has("period_shift") and not s.used), None)
+    shift = next((s for s in spans if s.unread("period_shift")), None)
     if shift is None:
         return None
     for span in spans:
-        span.used = span.used or span.has("compare")
+        span.read_if("compare")
     return _shifted(first, shift)
 
 
@@ -229,8 +239,7 @@ def _change(spans: list[Span], meaning: Meaning) -> None:
     if not asked:
         return
     percent = [s for s in spans if s.has("change_percent")]
-    for span in [*asked, *percent]:
-        span.used = True
+    read([*asked, *percent])
     meaning.steps.append(Change(percent=bool(percent)))
 
 

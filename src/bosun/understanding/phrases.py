@@ -114,14 +114,20 @@ def dates_words(time: TimeFilter, catalog: Catalog, template: str) -> str:
 def date_span(start: date | None, end: date | None) -> str:
     """ "2025" (a whole year, quarter or month by its name), "6 Jan 2025 to 3 Mar 2025", one day
     alone, "from 6 Jan 2025", "until 3 Mar 2025", or ""."""
-    words = _words()
-    if start is not None and end is not None and start == end:
-        return day_name(start)
     if start is not None and end is not None:
-        return span_name(start, end) or days_span(start, end)
+        return _days_name(start, end)
     if start is not None:
-        return words.since.format(start=day_name(start))
-    return words.until.format(end=day_name(end)) if end is not None else ""
+        return _words().since.format(start=day_name(start))
+    if end is not None:
+        return _words().until.format(end=day_name(end))
+    return ""
+
+
+def _days_name(start: date, end: date) -> str:
+    """One day alone, a whole year, quarter or month by its name, else the first and last day."""
+    if start == end:
+        return day_name(start)
+    return span_name(start, end) or days_span(start, end)
 
 
 def days_span(start: date, end: date) -> str:
@@ -156,15 +162,26 @@ def _value_name(value: str | int | float | bool, spec: FieldSpec | None) -> str:
     "yes" or "no" for a flag, a number with its thousands separated, else the value as the data
     holds it."""
     said = str(value).lower() if isinstance(value, bool) else str(value)
-    if spec is not None and spec.derived is not None:
-        return part_value_name(spec.derived.part, value)
-    if spec is not None and spec.values.get(said):
-        return spec.values[said][0]
-    if isinstance(value, bool) or (spec is not None and spec.type == "boolean"):
-        return _words().truth.get(said.lower(), said)
+    named = _field_value_name(value, said, spec) if spec is not None else None
+    if named is not None:
+        return named
+    if isinstance(value, bool):
+        return _words().truth.get(said, said)
     if isinstance(value, int | float):
         return _number(value, None)
     return value
+
+
+def _field_value_name(value: str | int | float | bool, said: str, spec: FieldSpec) -> str | None:
+    """A value as its field names it: a date part's name ("Friday"), the first word of the field's
+    vocabulary, "yes" or "no" for a flag; None when the field has no name for it."""
+    if spec.derived is not None:
+        return part_value_name(spec.derived.part, value)
+    if spec.values.get(said):
+        return spec.values[said][0]
+    if spec.type == "boolean":
+        return _words().truth.get(said.lower(), said)
+    return None
 
 
 def _bounds(condition: Condition, unit: str | None) -> list[str]:

@@ -50,8 +50,12 @@ def _field(spans: list[Span], at: int, c: Reader) -> str | None:
     following = spans[at + 1 : at + 2]
     if any(s.has(kind) for s in following for kind in _FILTERING):
         return None
-    named = [f for f in spans[at].values("field") if f in c.catalog.record.fields]
-    field = next((f for f in named if c.role(f) != "measure"), None)
+    field = next((f for f in _fields(spans[at], c) if c.role(f) != "measure"), None)
     # "with an eta in June" dates the eta; "without a store in 2025" dates the question
-    dated = c.role(field) == "date" if field else False
-    return None if dated and any(s.has("time") for s in following) else field
+    if field is not None and c.role(field) == "date" and any(s.has("time") for s in following):
+        return None
+    return field
+
+
+def _fields(span: Span, c: Reader) -> list[str]:
+    return [f for f in span.values("field") if f in c.catalog.record.fields]

@@ -9,6 +9,7 @@ not have, before any query is built (as `gates.validate_plan` refuses plans).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -89,6 +90,8 @@ class PastTurn(BaseModel):
     # the titles of the answer's tables when they list groups of different fields: what "them" could
     # point at, asked back
     alternatives: list[str] = Field(default_factory=list)
+    # the rows of each of those tables, in the same order
+    alternative_rows: list[AnswerRows] = Field(default_factory=list)
 
 
 class GoalReading(BaseModel):
@@ -209,23 +212,59 @@ def mostly_unread(meaning: Meaning) -> bool:
 def _step_problem(step: Step, meaning: Meaning) -> str | None:
     """What a step needs of the meaning: its measure, an inner grouping to rank within, periods to
     run over (set logic's needs are in compared_problems)."""
-    if isinstance(step, Threshold) and step.measure >= len(meaning.measures):
+    return _NEEDS.get(type(step), _measure_problem)(step, meaning)
+
+
+def _threshold_problem(step: Threshold, meaning: Meaning) -> str | None:
+    if step.measure >= len(meaning.measures):
         return f"a threshold on measure {step.measure}, which the meaning does not have"
-    if isinstance(step, TopEach) and step.within is not None:
-        return _nested_problem(step.within, meaning)
-    if isinstance(step, TopEach) and len(meaning.group_by) + (meaning.interval is not None) < 2:
-        return "a top N within each group needs two groupings (fields, or a field and an interval)"
-    if isinstance(step, TopEach) and step.outer == "period" and meaning.interval is None:
-        return "a top N within each period needs an interval"
-    if isinstance(step, PerGroup) and not meaning.group_by:
-        return "an average over groups needs a grouping"
-    if isinstance(step, Running | Change) and meaning.interval is None and len(meaning.periods) < 2:
-        return f"a {step.kind} step needs periods (an interval)"
-    if not isinstance(step, Threshold | HasAll | HasNone) and not (
-        meaning.measures or meaning.periods
-    ):
-        return f"a {step.kind} step needs a measure"
     return None
+
+
+def _top_each_problem(step: TopEach, meaning: Meaning) -> str | None:
+    """A top N within groups ranks inside a coarser period, or inside the groups of another field
+    or of an interval."""
+    if step.within is not None:
+        return _nested_problem(step.within, meaning)
+    if len(meaning.group_by) + (meaning.interval is not None) < 2:
+        return "a top N within each group needs two groupings (fields, or a field and an interval)"
+    if step.outer == "period" and meaning.interval is None:
+        return "a top N within each period needs an interval"
+    return _measure_problem(step, meaning)
+
+
+def _per_group_problem(step: PerGroup, meaning: Meaning) -> str | None:
+    if not meaning.group_by:
+        return "an average over groups needs a grouping"
+    return _measure_problem(step, meaning)
+
+
+def _periods_problem(step: Running | Change, meaning: Meaning) -> str | None:
+    if meaning.interval is None and len(meaning.periods) < 2:
+        return f"a {step.kind} step needs periods (an interval)"
+    return _measure_problem(step, meaning)
+
+
+def _measure_problem(step: Step, meaning: Meaning) -> str | None:
+    if meaning.measures or meaning.periods:
+        return None
+    return f"a {step.kind} step needs a measure"
+
+
+def _no_problem(step: Step, meaning: Meaning) -> str | None:
+    return None
+
+
+# what each kind of step needs of the meaning; any other step needs a measure
+_NEEDS: dict[type, Callable[[Any, Meaning], str | None]] = {
+    Threshold: _threshold_problem,
+    TopEach: _top_each_problem,
+    PerGroup: _per_group_problem,
+    Running: _periods_problem,
+    Change: _periods_problem,
+    HasAll: _no_problem,
+    HasNone: _no_problem,
+}
 
 
 def _nested_problem(holder: Interval, meaning: Meaning) -> str | None:

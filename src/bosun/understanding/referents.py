@@ -37,6 +37,7 @@ from bosun.understanding.meaning import (
 )
 from bosun.understanding.names import normalize
 from bosun.understanding.reading import AnswerRows
+from bosun.understanding.setlogic import other_levels
 
 _SHOWN = 10  # the keys pointed at that a reading lists
 
@@ -142,6 +143,7 @@ def _among(
     pointed at said; no ranking, sort, step or page but what `shape`, the reading's own parts, sets.
     """
     named = {c.field for c in added} | ({replaced} if replaced else set())
+    named |= other_levels(previous.entities, own.entities, named)
     said = [f"“{pointed_at.words}”: {_listed(pointed_at)}"] if pointed_at else []
     plain: dict[str, Any] = {
         "intent_type": "aggregation",

@@ -20,9 +20,9 @@ from bosun.understanding.audit import Audit
 from bosun.understanding.candidates import Reader, Words, best_reading
 from bosun.understanding.compose import Composer, add_value, compose, unanswerable, unused
 from bosun.understanding.continuation import Continuation
-from bosun.understanding.goals import definition, fields_asked, split
+from bosun.understanding.goals import Part, definition, fields_asked, split
 from bosun.understanding.grammar import QUIET, Grammar, Lexicon, build_lexicon, english
-from bosun.understanding.inflections import singular, stem
+from bosun.understanding.inflections import is_plural, singular, stem
 from bosun.understanding.link_groups import read_link_groups
 from bosun.understanding.links import LinkWords, as_listing, marks, read_links
 from bosun.understanding.meaning import Ambiguity, Meaning, ObjectLookup, ResolvedEntity
@@ -39,8 +39,12 @@ from bosun.understanding.names import (
 from bosun.understanding.picks import pick
 from bosun.understanding.reading import GoalReading, PastTurn, Reading
 from bosun.understanding.roles import Role, Roles, asked, in_role
-from bosun.understanding.tagger import Span, tag
+from bosun.understanding.scope import opening_among
+from bosun.understanding.shorthand import of_catalog
+from bosun.understanding.tagger import Span, kind_at, tag
+from bosun.understanding.twolists import two_lists
 from bosun.understanding.vectors import NameVectors
+from bosun.understanding.verbs import verbs_in_place
 
 
 @dataclass
@@ -119,7 +123,7 @@ class RulesUnderstanding:
         """
         readings: list[GoalReading] = []
         previous: Meaning | None = None
-        for part in split(self.spans(text, today), text, self.grammar):
+        for part in self._parts(text, today):
             fields = fields_asked(part, self.grammar, self.catalog)
             terms = definition(part, self.grammar, self.quiet_words) if fields is None else None
             if fields is not None:
@@ -159,7 +163,8 @@ class RulesUnderstanding:
         """The words an unknown word may be a typo of: the grammar's, the catalog's, the names'."""
         index = self.index
         known = [*self.lexicon.phrases, *index.tokens]
-        return Words.of(known, index.fuzzy_min_score, index.ambiguity_margin)
+        short = of_catalog(self.lexicon, self.grammar)
+        return Words.of(known, index.fuzzy_min_score, index.ambiguity_margin, short)
 
     @cached_property
     def audit(self) -> Audit:
@@ -195,11 +200,14 @@ class RulesUnderstanding:
             common=self.common_words,
         )
         linked = marks(text, self.link_words, found)
-        return tag(text, today, self.lexicon, found, linked)
+        return verbs_in_place(
+            tag(text, today, self.lexicon, found, linked), self.grammar.verb_place
+        )
 
     def _analyze(self, text: str, today: date) -> Meaning:
         meaning = Meaning(text=text, index=self.catalog.record.index)
         spans = self.spans(text, today)
+        opening_among(spans, self.grammar.scope.opening)
         composer = Composer(self.catalog, self.grammar, today)
         read_links(spans, composer, meaning, self.link_words)
         read_link_groups(spans, composer, meaning, self.link_words)
@@ -217,6 +225,19 @@ class RulesUnderstanding:
         missing_measure(spans, composer, meaning)
         offer_closest(spans, composer, meaning)
         return meaning
+
+    def _parts(self, text: str, today: date) -> list[Part]:
+        """The words of each goal: two lists asked at once, else the goals `split` finds."""
+        lists = two_lists(self.spans(text, today), text, self._listed_thing)
+        if lists is None:
+            return split(self.spans(text, today), text, self.grammar)
+        return [Part(self.spans(part, today), part) for part in lists]
+
+    def _listed_thing(self, span: Span) -> bool:
+        """Things a list names: a record dimension in the plural ("carriers")."""
+        fields = self.catalog.record.fields
+        named = [f for f in span.values("field") if f in fields and fields[f].role == "dimension"]
+        return bool(named) and is_plural(span.text.lower())
 
     # -- names -----------------------------------------------------------------------------------
     def _names(self, spans: list[Span], composer: Composer, meaning: Meaning) -> None:
@@ -357,17 +378,26 @@ class RulesUnderstanding:
         """ "the carrier Maersk", "port of Savannah", "carriers other than Maersk": a word naming
         the name's kind, next to it (a small word or a negation between), is read with it; not one a
         grouping cue asks ("by store except online")."""
-        grouped = i > 2 and spans[i - 3].has("group_cue")
-        between = i > 1 and (
-            Composer.glue(spans[i - 1]) or (spans[i - 1].has("negation") and not grouped)
-        )
-        near = [i - 1, i + 1] + ([i - 2] if between else [])
+        near = [i - 1, i + 1, *([i - 2] if RulesUnderstanding._joined_before(spans, i) else [])]
         for j in near:
-            if 0 <= j < len(spans) and (
-                field in spans[j].values("field") or entity in spans[j].values("entity_word")
-            ):
+            if 0 <= j < len(spans) and RulesUnderstanding._names_kind(spans[j], field, entity):
                 spans[j].used = True
                 return
+
+    @staticmethod
+    def _joined_before(spans: list[Span], i: int) -> bool:
+        """A small word, or a negation not after a grouping cue ("by store except online"), just
+        before the name at i: the name's kind may stand one word further ("port of Savannah")."""
+        if i < 2:
+            return False
+        word = spans[i - 1]
+        grouped = kind_at(spans, i - 3, "group_cue")
+        return Composer.glue(word) or (word.has("negation") and not grouped)
+
+    @staticmethod
+    def _names_kind(span: Span, field: str, entity: str) -> bool:
+        """The span names a name's field ("carrier") or its entity ("port")."""
+        return field in span.values("field") or entity in span.values("entity_word")
 
     def fields_named(self, candidate: Candidate) -> set[str]:
         """The record fields a name can filter, given its reference row (a consignee company:
@@ -469,16 +499,7 @@ class RulesUnderstanding:
     def _lookup(self, spans: list[Span], meaning: Meaning) -> None:
         """A question about one object's attributes ("what flag does X fly?"), not about the
         records."""
-        if (
-            any(a.kind == "entity" for a in meaning.ambiguities)
-            or meaning.time
-            or meaning.periods
-            or meaning.top_n
-            or meaning.interval
-            or meaning.sort
-            or meaning.compare
-            or len(meaning.conditions) > 1
-        ):
+        if self._about_data(meaning):
             return
         found = self._named_object(meaning) if meaning.entities else self._id_lookup(spans)
         if found is None:
@@ -487,25 +508,39 @@ class RulesUnderstanding:
             s for s in spans if normalize(s.text) != normalize(found.term) and not s.has("name")
         ]
         fields, said = self._attributes(found.object, rest)
-        if meaning.entities and any(s.has("record") for s in rest):
-            return  # "shipments of X": about the records, not the object
-        measured = [
-            s for s in rest if (self._field_measure(s) or s.has("agg")) and s.key not in said
-        ]
-        if meaning.measures and measured:
-            return  # "how many … X"
-        if not self._grouped_by_attribute(meaning, spans, said):
-            # "which carriers serve X": a grouping of records; "which carrier operates X": X's
-            # carrier
+        if self._about_records(meaning, spans, rest, said):
             return
-        asks = any(s.has("about") or s.has("wh") or s.has("who") for s in spans)
+        asks = any(s.has("about", "wh", "who") for s in spans)
         if fields or asks or not meaning.entities:
             meaning.lookup = found.model_copy(update={"fields": fields})
             meaning.measures, meaning.group_by = [], []
             for span in spans:  # "who operates X": the question word is read with the lookup
-                span.used = span.used or span.has("who")
+                span.read_if("who")
             for span in rest:
                 span.used = span.used or span.key in said or bool(set(span.key.split()) & said)
+
+    def _about_records(
+        self, meaning: Meaning, spans: list[Span], rest: list[Span], said: set[str]
+    ) -> bool:
+        """The question asks about the records, not the object: "shipments of X", "how many …
+        X", "which carriers serve X" (a grouping of records; "which carrier operates X" asks X's
+        carrier). `rest`: the words but the name's; `said`: the words that ask attributes."""
+        if meaning.entities and any(s.has("record") for s in rest):
+            return True
+        measured = [
+            s for s in rest if (self._field_measure(s) or s.has("agg")) and s.key not in said
+        ]
+        if meaning.measures and measured:
+            return True
+        return not self._grouped_by_attribute(meaning, spans, said)
+
+    @staticmethod
+    def _about_data(meaning: Meaning) -> bool:
+        """A reading shaped as a question about the data, not one object: dated, ranked,
+        grouped, sorted, compared, filtered twice, or with a name left ambiguous."""
+        shaped = [meaning.time, meaning.periods, meaning.top_n, meaning.interval, meaning.sort]
+        ambiguous = any(a.kind == "entity" for a in meaning.ambiguities)
+        return any([*shaped, meaning.compare, len(meaning.conditions) > 1, ambiguous])
 
     def _field_measure(self, span: Span) -> bool:
         """A span naming a measure over a field ("TEU", "weight") or a ratio measure ("hold rate"),
@@ -566,7 +601,7 @@ class RulesUnderstanding:
             for name in kinds:
                 if not self.catalog.object(name).id_field:
                     continue
-                code = next((s for s in spans[i + 1 : i + 4] if _code_like(s.text)), None)
+                code = _code_after(spans, i)
                 if code is not None:
                     code.used = span.used = True
                     return ObjectLookup(object=name, key=code.text, term=code.text)
@@ -634,6 +669,15 @@ def _name_like(text: str) -> bool:
     """Written like a name: a capital first letter ("Foobar"), but not a short all-caps word
     ("LA")."""
     return text[:1].isupper() and (not text.isupper() or len(text) > 3)
+
+
+def _code_after(spans: list[Span], at: int) -> Span | None:
+    """The identifier written within three words after a kind of object: not a number after a
+    bound ("diamonds over 10000 dollars" bounds an amount)."""
+    for k in range(at + 1, min(len(spans), at + 4)):
+        if _code_like(spans[k].text) and not spans[k - 1].has("threshold"):
+            return spans[k]
+    return None
 
 
 def _code_like(text: str) -> bool:

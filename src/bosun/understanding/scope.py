@@ -5,6 +5,7 @@ figure per group, said explicitly rather than left to whichever rule reads a fie
     "Maersk and MSC into Savannah, respectively"   → one row per carrier (their comparison)
     "among Maersk, MSC and CMA CGM, which …"        → filtered to them, grouped by carrier
     "among kitchen products, which sold the most"   → filtered to kitchen, grouped by product
+    "Of the carriers into Seattle, which …"         → as "among the carriers …": by carrier
     "the largest single shipment by TEU"            → shipments sorted by TEU, the top one
 
 The words are en.yaml's `scope`; a field is the catalog's.
@@ -15,6 +16,7 @@ from __future__ import annotations
 from typing import Literal
 
 from bosun.understanding.bounds import Reader, measure_field
+from bosun.understanding.grammar import Tag
 from bosun.understanding.meaning import Meaning
 from bosun.understanding.rulekit import ComposerView
 from bosun.understanding.tagger import Span, is_plural
@@ -24,10 +26,8 @@ def pooled(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
     """ "across all ports", "for all carriers": one figure over every value of the field named
     after the scope word, kept in `pooled` so the reading says so; the noun is not a grouping."""
     for i, span in enumerate(spans):
-        if "pooled" not in span.values("scope") or span.used:
-            continue
-        j = c.after(spans, i)
-        if j is None or spans[j].used:
+        j = _pooled_noun(spans, i, c)
+        if j is None:
             continue
         field = c.dimension(spans[j])
         if field is not None and field not in meaning.pooled:
@@ -44,6 +44,15 @@ def separate(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
         return
     for span in spans:
         span.used = span.used or "separate" in span.values("scope")
+
+
+def opening_among(spans: list[Span], opening: list[str]) -> None:
+    """ "Of the carriers into Seattle in 2025, which was the busiest?": an `opening` word that
+    starts the question (after filler) is also read as "among", a grouping named before the
+    question word; where `among` finds no field after it, it stays the word it was."""
+    first = next((s for s in spans if not s.has("filler")), None)
+    if first is not None and first.key in opening:
+        first.tags = [*first.tags, Tag("scope", "among")]  # a new list: the tagged spans share it
 
 
 def among(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
@@ -64,16 +73,25 @@ def among(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
             c.wh_plural = False
 
 
+def _pooled_noun(spans: list[Span], i: int, c: ComposerView) -> int | None:
+    """The place of the unread noun after an unread "across all" at `i`."""
+    if spans[i].used or "pooled" not in spans[i].values("scope"):
+        return None
+    j = c.after(spans, i)
+    return None if j is None or spans[j].used else j
+
+
 def _field_among(spans: list[Span], at: int, c: ComposerView, meaning: Meaning) -> str | None:
     """The field the values or the noun after position `at` name: the noun's, or the one field of
     two or more values."""
     named: list[tuple[str, object]] = []
     for span in spans[at + 1 :]:
-        noun = c.dimension(span) if not (span.has("name") or span.has("value")) else None
-        if noun is not None and not span.used:
+        value = span.has("name") or span.has("value")
+        noun = None if value or span.used else c.dimension(span)
+        if noun is not None:
             span.used = True
             return noun
-        if not (span.has("name") or span.has("value") or c.glue(span) or span.has("conj")):
+        if not (value or c.glue(span) or span.has("conj")):
             break
         named += _values_of(span, meaning)
     fields = {name for name, _ in named}
@@ -110,13 +128,18 @@ def _record_by_measure(spans: list[Span], at: int, c: Reader) -> tuple[int | Non
     "3 shipments by TEU", "single shipment by TEU"; None when the words are not so."""
     count = at if at < len(spans) and spans[at].has("number") else None
     record = at + 1 if count is not None else at
-    # "top 2 pizzas by revenue" where a pizza's name is a field: the pizzas are groups, not rows
-    if record + 2 >= len(spans) or not spans[record].has("record") or spans[record].has("field"):
-        return None
-    if spans[record + 1].key not in c.grammar.scope.ranked_by:
+    if not _record_ranked_by(spans, record, c):
         return None
     measured = measure_field(spans[record + 2], c)
     return None if measured is None else (count, record, measured)
+
+
+def _record_ranked_by(spans: list[Span], record: int, c: Reader) -> bool:
+    """ "shipments by" at `record`, before a third word; not "top 2 pizzas by revenue" where a
+    pizza's name is a field: the pizzas are groups, not rows."""
+    if record + 2 >= len(spans) or spans[record].has("field"):
+        return False
+    return spans[record].has("record") and spans[record + 1].key in c.grammar.scope.ranked_by
 
 
 def _how_many(spans: list[Span], count: int | None, record: int, c: Reader) -> int:

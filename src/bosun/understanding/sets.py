@@ -94,14 +94,11 @@ def _named_after(spans: list[Span], at: int, meaning: Meaning) -> list[tuple[str
 def _drop_values(meaning: Meaning, field: str, values: list[Any]) -> None:
     """The values leave the filters of `field` (a filter left empty goes), and so does a comparison
     of one value."""
-    for condition in meaning.conditions:
-        if condition.field == field:
-            condition.values = [v for v in condition.values if v not in values]
+    own = [condition for condition in meaning.conditions if condition.field == field]
+    for condition in own:
+        condition.values = [v for v in condition.values if v not in values]
     meaning.conditions = [x for x in meaning.conditions if x.values or x.field != field]
-    positive = [
-        v for x in meaning.conditions if x.field == field and not x.negate for v in x.values
-    ]
-    if len(positive) < 2:
+    if len([v for x in own if not x.negate for v in x.values]) < 2:
         meaning.compare = [f for f in meaning.compare if f != field]
 
 

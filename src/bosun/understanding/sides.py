@@ -88,11 +88,16 @@ def more_of_the_sides(spans: list[Span], c: ComposerView, meaning: Meaning) -> N
     if not meaning.compare or meaning.top_n is not None:
         return
     for span in spans:
-        degree = span.value("degree")
-        if span.used or degree is None or degree[0] != "comparative":
-            continue
-        meaning.order = "desc" if degree[1] > 0 else "asc"
-        span.used = True
+        degree = _comparative(span)
+        if degree is not None:
+            meaning.order = "desc" if degree > 0 else "asc"
+            span.used = True
+
+
+def _comparative(span: Span) -> float | None:
+    """The degree of an unread comparative ("more" 1, "less" -1), else None."""
+    degree = None if span.used else span.value("degree")
+    return degree[1] if degree is not None and degree[0] == "comparative" else None
 
 
 def differences(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
@@ -23,7 +23,8 @@ from bosun.understanding.amounts import NUMBER, amounts, quantities
 from bosun.understanding.grammar import QUIET, Lexicon, Tag
 from bosun.understanding.inflections import is_plural as plural_phrase
 from bosun.understanding.names import Found
-from bosun.understanding.timewords import TimeRange, find_time_ranges
+from bosun.understanding.shorthand import time_ranges
+from bosun.understanding.timewords import TimeRange
 
 _NUMBER = rf"(?<![\w.]){NUMBER}"
 _POSSESSIVE = re.compile(r"['’]s\b", re.I)
@@ -51,8 +52,17 @@ class Span:
     tags: list[Tag] = field(default_factory=list)
     used: bool = False
 
-    def has(self, kind: str) -> bool:
-        return any(t.kind == kind for t in self.tags)
+    def has(self, *kinds: str) -> bool:
+        """The span can be one of `kinds`."""
+        return any(t.kind in kinds for t in self.tags)
+
+    def unread(self, kind: str) -> bool:
+        """The span can be a `kind` and no rule has read it yet."""
+        return not self.used and self.has(kind)
+
+    def read_if(self, *kinds: str) -> None:
+        """Marks the span read when it can be one of `kinds` ("vs" once a comparison is read)."""
+        self.used = self.used or self.has(*kinds)
 
     def values(self, kind: str) -> list[Any]:
         return [t.value for t in self.tags if t.kind == kind]
@@ -68,6 +78,22 @@ class Span:
             "",
             ";",
         )
+
+
+def kind_at(spans: Sequence[Span], j: int | None, *kinds: str) -> bool:
+    """There is a span at `j` and it can be one of `kinds`."""
+    return j is not None and 0 <= j < len(spans) and spans[j].has(*kinds)
+
+
+def unread_at(spans: Sequence[Span], j: int | None, kind: str) -> bool:
+    """There is a span at `j`, it can be a `kind`, and no rule has read it yet."""
+    return j is not None and 0 <= j < len(spans) and spans[j].unread(kind)
+
+
+def read(spans: Iterable[Span]) -> None:
+    """Marks every span read."""
+    for span in spans:
+        span.used = True
 
 
 @cache
@@ -103,7 +129,7 @@ def tag(
     toks = tokens(text, lexicon.scales)
     sheet = _Sheet(text, toks)
     dated = _without_quantities(_without_shifts(text, toks, lexicon), toks, lexicon)
-    for time in find_time_ranges(dated, today):
+    for time in time_ranges(dated, today, lexicon.abbreviations):
         sheet.place(time.at, time.at + len(time.text), Tag("time", time))
     for mark in marks:
         sheet.place(mark.start, mark.end, *mark.tags)

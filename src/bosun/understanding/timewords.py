@@ -75,11 +75,14 @@ def period_bounds(day: date, unit: str) -> tuple[date, date]:
         start = day.replace(day=1)
     elif unit == "quarter":
         start = date(day.year, 3 * ((day.month - 1) // 3) + 1, 1)
+    elif unit == "half-year":
+        start = date(day.year, 6 * ((day.month - 1) // 6) + 1, 1)
     else:
         start = date(day.year, 1, 1)
     step = {
         "month": relativedelta(months=1),
         "quarter": relativedelta(months=3),
+        "half-year": relativedelta(months=6),
         "year": relativedelta(years=1),
     }
     return start, start + step[unit] - timedelta(days=1)
@@ -92,6 +95,7 @@ def shift_period(start: date, unit: str, count: int) -> tuple[date, date]:
         "week": relativedelta(weeks=count),
         "month": relativedelta(months=count),
         "quarter": relativedelta(months=3 * count),
+        "half-year": relativedelta(months=6 * count),
         "year": relativedelta(years=count),
     }[unit]
     return period_bounds(start + delta, unit)
@@ -325,6 +329,7 @@ def _rolling_start(today: date, unit: str, n: int) -> date:
         "week": relativedelta(weeks=n),
         "month": relativedelta(months=n),
         "quarter": relativedelta(months=3 * n),
+        "half-year": relativedelta(months=6 * n),
         "year": relativedelta(years=n),
     }[unit]
     return today - delta + timedelta(days=1)

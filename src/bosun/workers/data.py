@@ -204,7 +204,7 @@ def es_query_exec(wi: WorkerInput, ctx: Context) -> WorkerResult:
     results = QueryResults(table=table, query=compiled.body, meaning=compiled.meaning)
     # no group passing a threshold is an answer, not records missing
     passed = bool(compiled.meaning.steps)
-    found = bool(table.rows or passed or table.considered)
+    found = bool(table.rows or passed or table.considered) and not table.figureless
     return WorkerResult.of(wi, ES_RESULTS.of(results), empty=not found)
 
 
@@ -339,7 +339,8 @@ def clarify_question(wi: WorkerInput, ctx: Context) -> WorkerResult:
 def diagnose_query(wi: WorkerInput, ctx: Context) -> WorkerResult:
     compiled = wi.get(ES_QUERY)
     return WorkerResult.of(
-        wi, DIAGNOSIS.of(Deliverable(text=answers.diagnosis(_culprits(compiled, ctx))))
+        wi,
+        DIAGNOSIS.of(Deliverable(text=answers.diagnosis(_culprits(compiled, ctx), ctx.catalog))),
     )
 
 

@@ -300,7 +300,13 @@ class Aggregator:
     def fill(
         self, aggs: dict[str, Any], found: dict[Key, dict[str, Any]], key: Key
     ) -> dict[str, Any]:
-        return found.get(key) or self.empty(aggs)
+        """The results of one bucket: an aggregation that found no rows in it (a terms over an
+        empty scope beside a metric that did) gets its empty result, as Elasticsearch gives."""
+        results = found.get(key)
+        if results is None:
+            return self.empty(aggs)
+        missing = {name: spec for name, spec in aggs.items() if name not in results}
+        return {**self.empty(missing), **results} if missing else results
 
     # -- plumbing ----------------------------------------------------------------------------------
     def field(self, body: dict[str, Any], kind: str) -> Field | None:

@@ -146,7 +146,7 @@ class ModelGoal(BaseModel):
         "year vs Q2 last year'), earliest first; `time` is then empty",
     )
     group_by: list[str] = Field(default_factory=list)
-    interval: Literal["day", "week", "month", "quarter", "year"] | None = None
+    interval: Literal["day", "week", "month", "quarter", "half-year", "year"] | None = None
     top_n: int | None = Field(None, ge=1, le=TOP_N_MOST)
     order: Literal["desc", "asc"] = "desc"
     sort: list[ModelSort] = Field(default_factory=list)
