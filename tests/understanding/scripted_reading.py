@@ -50,7 +50,16 @@ def _goal(expect: dict[str, Any], question: str, rules: RulesUnderstanding) -> d
         {"field": f, "start": _day(a), "end": _day(b)} for f, a, b in expect.get("periods", [])
     ]
     goal["steps"] = expect.get("steps", [])
-    for key in ("group_by", "interval", "top_n", "order", "records", "not_understood", "page"):
+    for key in (
+        "group_by",
+        "interval",
+        "top_n",
+        "order",
+        "records",
+        "not_understood",
+        "page",
+        "shown",
+    ):
         if expect.get(key) is not None:
             goal[key] = expect[key]
     goal["sort"] = [{"field": f, "direction": d} for f, d in expect.get("sort", [])]

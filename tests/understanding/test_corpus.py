@@ -234,6 +234,7 @@ def observed(meaning: Meaning) -> dict[str, Any]:
         "links": [_link(link) for link in meaning.links],
         "index": meaning.index,
         "page": meaning.page,
+        "shown": meaning.shown,
     }
 
 

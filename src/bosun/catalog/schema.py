@@ -299,6 +299,11 @@ class CatalogSpec(Strict):
         description="verbs of this domain that add nothing to a question "
         "('how many goals were scored'): read and not reported, as English's neutral verbs",
     )
+    asks: dict[str, str] = Field(
+        default_factory=dict,
+        description="question words → the record field each asks of the records of the last "
+        "answer ('where are they?': the port they are at or headed to)",
+    )
 
     @model_validator(mode="after")
     def _references(self) -> CatalogSpec:
@@ -309,6 +314,7 @@ class CatalogSpec(Strict):
             record, [self.time.default_field, *self.time.fields, *self.time.ahead], "time"
         )
         _check_fields(record, [m.field for m in self.measures.values() if m.field], "measures")
+        _check_fields(record, list(self.asks.values()), "asks")
         bound = [self.defaults.bound_field] if self.defaults.bound_field else []
         _check_fields(record, bound, "defaults")
         _check_fields(

@@ -262,6 +262,7 @@ def _hits_table(meaning: Meaning, response: dict[str, Any], catalog: Catalog) ->
     record = catalog.record
     wanted = [
         record.id_field,
+        *meaning.shown,
         *(c.field for c in meaning.conditions),
         *(f for f, _ in meaning.sort),
         meaning.time.field if meaning.time else catalog.spec.time.default_field,

@@ -139,7 +139,7 @@ def _evidence(meaning: Meaning) -> Evidence:
         found.numbers |= {measure.percent} if measure.percent else set()
     found.measured |= set(meaning.beside)
     found.shared = any(m.share is not None for m in meaning.measures)
-    found.fields |= {*meaning.group_by, *(f for f, _ in meaning.sort)}
+    found.fields |= {*meaning.group_by, *(f for f, _ in meaning.sort), *meaning.shown}
     found.grouped |= set(meaning.group_by)
     found.fields |= set(meaning.pooled)  # "across all ports": one figure over the ports
     found.scoped = bool(meaning.pooled or meaning.group_by)

@@ -642,6 +642,20 @@ def grouping(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             c.wh_plural, span.used = False, True
         elif span.has("group_cue", "wh"):
             _group_after(spans, i, c, meaning)
+        elif span.key in c.grammar.list_cues and not span.used:
+            _listed_after(spans, i, c, meaning)
+
+
+def _listed_after(spans: list[Span], i: int, c: Composer, meaning: Meaning) -> None:
+    """ "list the carriers in Savannah": a grouping field's plural after a word asking for a list
+    groups by it; not "list Maersk shipments" (records), nor "show the carrier" of one record."""
+    j = c.after(spans, i)
+    if j is None or spans[j].used or not is_plural(spans[j]):
+        return
+    name = c.dimension(spans[j], meaning)
+    if name is not None and name not in meaning.group_by:
+        meaning.group_by.append(name)
+        spans[j].used = True
 
 
 def _add_group(meaning: Meaning, name: str) -> None:

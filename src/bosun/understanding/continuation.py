@@ -18,6 +18,7 @@ from typing import Literal
 from dateutil.relativedelta import relativedelta
 
 from bosun.catalog import Catalog
+from bosun.understanding import listing, positions
 from bosun.understanding.compose import Composer
 from bosun.understanding.goals import Part, definition, fields_asked
 from bosun.understanding.grammar import FollowUp, english
@@ -135,7 +136,10 @@ class Continuation:
             return Continued("new", reply)
         own = self.understanding.analyze(_without(reply, pointed.said), today)
         records = said(reply, self.understanding.catalog.record.synonyms) is not None
-        if own.group_by or own.conditions or own.lookup is not None or records:
+        partitive = said(reply, self.understanding.grammar.referents.partitive) is not None
+        # "which of those are in transit?" points at rows, and says nothing of its own records
+        own_rows = (own.group_by or own.conditions or own.lookup is not None) and not partitive
+        if own_rows or records:
             return Continued("new", reply)
         refusal = Refusal(reason="no_referent", words=[pointed.said])
         alone = Meaning(text=reply, index=own.index, refusal=refusal)
@@ -198,6 +202,10 @@ class Continuation:
         self, reply: str, previous: Meaning, last: PastTurn, today: date
     ) -> Continued | None:
         title = f"{previous.text} → {reply.strip()}"
+        listed = self._listed(reply, previous, today)
+        # "what are their ETAs?" after a list of records: the same records, with their ETA
+        if listed is not None:
+            return Continued("follow_up", title, listed.model_copy(update={"text": title}))
         if self._asks_terms(reply, today):
             # "what is a reefer?": a definition, or a question about the fields, of its own
             return None
@@ -242,6 +250,9 @@ class Continuation:
         paged = self._paged(reply, previous, title, today)
         if paged is not None:  # "page 2", "show all": more of the last list of records
             return paged
+        picked = self._picked(reply, previous, last, today)
+        if picked is not None:  # "compare the first and the third on average transit"
+            return Continued("follow_up", title, picked.model_copy(update={"text": title}))
         row, phrase = self._pointed(reply, previous, last, today)
         if phrase is not None and len(last.alternatives) > 1:  # "the top one" of which list?
             asked = _which_rows(previous, Pointed(phrase, rest=False), last.alternatives, reply)
@@ -259,13 +270,33 @@ class Continuation:
             # a listing of other objects ("which vessels are flagged in Liberia"): its own question
             return None
         if row is not None:  # said, as the rows' order or a superlative picked it
+            measures = self._measures_kept(reply, own, previous)
+            assumption = f"“{phrase}” read as {row}"
             own = own.model_copy(
-                update={"assumptions": [*own.assumptions, f"“{phrase}” read as {row}"]}
+                update={"assumptions": [*own.assumptions, assumption], "measures": measures}
             )
         if row is not None and not ((own.group_by or own.interval) and not own.measures):
             dates = self.understanding.catalog.spec.time.default_field
-            return Continued("follow_up", title, _pointed_at(previous, own, row, title, dates))
+            records = said(reply, self.understanding.catalog.record.synonyms) is not None
+            pointed_at = _pointed_at(previous, own, row, title, dates, records)
+            return Continued("follow_up", title, pointed_at)
         return self._built_on(reply, own, previous, last, title, row, self._cued(reply, today))
+
+    def _listed(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
+        """ "who are the consignees?", "what are their ETAs?" after a list of records or a count:
+        those records' fields (understanding/listing.py)."""
+        if not listing.applies(previous):
+            return None
+        catalog, grammar = self.understanding.catalog, self.understanding.grammar
+        questions = frozenset(normalize(w) for w in [*grammar.wh_words, *grammar.referents.pick])
+        spans = self.understanding.spans(reply, today)
+        dates = catalog.spec.time.default_field
+        asked = listing.asked_of_records(spans, catalog.spec.asks, dates, questions)
+        if asked is None:
+            return None
+        if not (asked.pointed or asked.records) and self._asks_terms(reply, today):
+            return None  # "what is an ETA?": a definition
+        return listing.listed_records(previous, asked, catalog)
 
     def _share(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> Meaning | None:
         """ "what percentage of that was Maersk?", "the leader's share?", "what share of all
@@ -512,7 +543,58 @@ class Continuation:
             index = n - 1 if n > 0 else len(last.first_column) + n
             if phrase is not None and 0 <= index < len(last.first_column):
                 return last.first_column[index], phrase
+        return self._placed(reply, previous, last, today)
+
+    def _placed(
+        self, reply: str, previous: Meaning, last: PastTurn, today: date
+    ) -> tuple[Value | None, str | None]:
+        """ "the second", "the third carrier" (understanding/positions.py), "it" after an answer of
+        one row; else the row a rank word picks ("the peak month")."""
+        spans = self.understanding.spans(reply, today)
+        placed = positions.ordinals_said(spans, self._row_nouns(previous))
+        index = positions.index_of(placed[0][1], len(last.first_column)) if placed else None
+        if len(placed) == 1 and index is not None:
+            return last.first_column[index], placed[0][0]
+        one = said(reply, self.understanding.grammar.referents.one_row)
+        if one is not None and len(last.first_column) == 1:
+            return last.first_column[0], one
         return self._leader(reply, previous, last, today)
+
+    def _picked(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> Meaning | None:
+        """ "compare the first and the third on average transit": two or more rows of the last
+        answer's groups by their place, each with the turn's measure (else the one shown)."""
+        if not (previous.group_by and last.first_column):
+            return None
+        placed = positions.ordinals_listed(self.understanding.spans(reply, today))
+        rows = len(last.first_column)
+        indexes = [positions.index_of(place, rows) for _, place in placed]
+        if len(placed) < 2 or None in indexes:
+            return None
+        keys = [last.first_column[i] for i in indexes if i is not None]
+        words = ", ".join(phrase for phrase, _ in placed)
+        pointed_at = Referent(field=previous.group_by[0], keys=keys, words=words)
+        text = reply
+        for phrase, _ in placed:
+            text = _without(text, phrase)
+        own = self.understanding.analyze(text, today)
+        return regrouped_among(previous, own, self._asked(reply, own, previous), pointed_at)
+
+    def _row_nouns(self, previous: Meaning) -> set[str]:
+        """The words that name one of the last answer's rows ("one", "carrier", "month")."""
+        catalog, grammar = self.understanding.catalog, self.understanding.grammar
+        named = field_name(previous.group_by[0], catalog).split() if previous.group_by else []
+        units = [w for w, unit in grammar.interval_units.items() if unit == previous.interval]
+        return positions.row_nouns([normalize(w) for w in named], units)
+
+    def _measures_kept(self, reply: str, own: Meaning, previous: Meaning) -> list[Measure]:
+        """A turn about one row that ranks with no measure of its own ("who shipped the most of
+        the top one?") ranks on the last answer's."""
+        if not own.measures:
+            return own.measures
+        catalog = self.understanding.catalog
+        default = catalog.spec.defaults.measure
+        counted = said(reply, catalog.spec.measures[default].words) is not None
+        return positions.measures_kept(own, previous, default, counted)
 
     def _leader(
         self, reply: str, previous: Meaning, last: PastTurn, today: date
@@ -521,12 +603,18 @@ class Continuation:
         first figure, when the word ranks by that figure (not "the slowest one" after a table of
         TEU)."""
         words = normalize(reply).split()
-        for word, after in pairwise(words):
+        nouns = self._row_nouns(previous)  # "the busiest one", "the peak month"
+        referents = self.understanding.grammar.referents
+        for at, (word, after) in enumerate(pairwise(words)):
+            asked = after != "one" and positions.only_asks(words[:at], referents)
+            # "what was the busiest month?" asks which one, and is ranked
             direction = (
-                self._ranks(word, previous, today) if after == "one" and last.leaders else None
+                self._ranks(word, previous, today)
+                if after in nouns and last.leaders and not asked
+                else None
             )
             if direction is not None:
-                return last.leaders[0 if direction > 0 else 1], f"{word} one"
+                return last.leaders[0 if direction > 0 else 1], f"{word} {after}"
         return None, None
 
     def _among(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> Meaning | None:
@@ -1252,12 +1340,14 @@ def _redated(previous: Meaning, time: TimeFilter, named_field: bool) -> list[Amb
     return kept
 
 
-def _pointed_at(previous: Meaning, own: Meaning, value: Value, title: str, dates: str) -> Meaning:
+def _pointed_at(
+    previous: Meaning, own: Meaning, value: Value, title: str, dates: str, listed: bool = False
+) -> Meaning:
     """ "the busiest month for the second one", "what about the top one?": the reply's own question
     (or the last one's measures) for the one group, or the one period, pointed at, within the last
-    question's constraints."""
+    question's constraints; `listed`: the reply names the records ("list its shipments")."""
     field = previous.group_by[0] if previous.group_by else None
-    asks = bool(own.measures or own.interval or own.group_by)
+    asks = bool(own.measures or own.interval or own.group_by or listed)
     base = (
         own
         if asks

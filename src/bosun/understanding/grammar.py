@@ -99,6 +99,8 @@ class ReferentWords(_Data):
     """en.yaml `referents`: words that point at the last answer's rows, and how to say them."""
 
     among: list[str]
+    partitive: list[str]
+    one_row: list[str]
     rest: list[str]
     pick: list[str]
     openers: list[str]
@@ -285,6 +287,7 @@ class Grammar(_Data):
     about: list[str]
     wh_words: list[str]
     wh_persons: list[str]
+    list_cues: list[str]
     ratio_cues: list[str]
     follow_up: FollowUp
     referents: ReferentWords

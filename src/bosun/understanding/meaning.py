@@ -317,6 +317,11 @@ class Meaning(BaseModel):
         "and said so in the reading",
     )
     distinct: bool = False
+    shown: list[str] = Field(
+        default_factory=list,
+        description="fields a search lists for each record, first after its id ('what are their "
+        "ETAs?')",
+    )
     entities: list[ResolvedEntity] = Field(default_factory=list)
     assumptions: list[str] = Field(default_factory=list)
     ambiguities: list[Ambiguity] = Field(default_factory=list)

@@ -175,6 +175,7 @@ def validate_meaning(meaning: Meaning, catalog: Catalog) -> list[str]:
     problems += [
         f"unknown field {f!r} to sort by" for f, _ in meaning.sort if f not in record.fields
     ]
+    problems += [f"unknown field {f!r} to list" for f in meaning.shown if f not in record.fields]
     problems += _values(meaning, catalog) + _measures(meaning, catalog) + _parts(meaning, catalog)
     if meaning.time is not None and record.fields.get(meaning.time.field, None) is None:
         problems.append(f"unknown date field {meaning.time.field!r}")

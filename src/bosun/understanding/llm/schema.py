@@ -151,6 +151,10 @@ class ModelGoal(BaseModel):
     order: Literal["desc", "asc"] = "desc"
     sort: list[ModelSort] = Field(default_factory=list)
     page: int = Field(1, ge=1, description="which page of records (a follow-up asking for more)")
+    shown: list[str] = Field(
+        default_factory=list,
+        description="records: fields listed for each record ('what are their ETAs?')",
+    )
     lookup: ModelLookup | None = None
     links: list[ModelLink] = Field(
         default_factory=list, description="filters on a linked object's attributes"
@@ -405,6 +409,7 @@ def to_meaning(goal: ModelGoal, catalog: Catalog) -> Meaning:
         unknown_terms=goal.unknown_names,
         not_understood=goal.not_understood,
         page=goal.page,
+        shown=goal.shown,
         refusal=refusal,
         periods=periods,
         steps=list(goal.steps),

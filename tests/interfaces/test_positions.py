@@ -1,0 +1,124 @@
+"""Rows of the last answer picked by their place (issue 36, conv-ordinal): "the second", "the peak
+month", "it" after an answer of one row; the turn's question asked of that row, ranked on the last
+answer's measure when it names none. Rows checked against SQL on the dev set's data."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from bosun.conversation.session import Session
+from bosun.planner.answer import Answer
+from tests.conftest import sample_session
+from tests.interfaces.serving import data_copy
+from tests.interfaces.test_referents import _ask
+
+
+@pytest.fixture
+def session(data_dir: Path, tmp_path: Path) -> Iterator[Session]:
+    yield from sample_session(data_dir, tmp_path)
+
+
+@pytest.fixture(scope="module")
+def gold(data_dir: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as connection:
+        yield connection
+
+
+def sql(gold: duckdb.DuckDBPyConnection, query: str) -> list[tuple[Any, ...]]:
+    return list(gold.execute(query).fetchall())
+
+
+def rows(answer: Answer) -> list[tuple[Any, ...]]:
+    return [tuple(row) for row in answer.results[0].rows]
+
+
+SEATTLE_2025 = "port_of_unlading = 'SEATTLE' and arrival_date between '2025-01-01' and '2025-12-31'"
+
+
+def test_the_third_is_the_third_row_of_the_last_answer(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    session.ask("Top 4 carriers into Seattle in 2025", "third")
+    answer = session.ask("and the average transit time of the third?", "third")
+    ((wanted,),) = sql(
+        gold,
+        f"select avg(transit_days) from shipments where {SEATTLE_2025} and carrier_name = "
+        f"(select carrier_name from shipments where {SEATTLE_2025} group by 1 "
+        "order by count(*) desc limit 1 offset 2)",
+    )
+    assert rows(answer) == [(pytest.approx(wanted, abs=0.01),)]
+
+
+def test_the_peak_month_is_the_period_its_rows_are_grouped_within(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    session.ask("Monthly TEU into Savannah in 2025", "peak")
+    answer = session.ask("show me the carriers in the peak month", "peak")
+    wanted = sql(
+        gold,
+        "select carrier_name, sum(teu) from shipments where port_of_unlading = 'SAVANNAH' and "
+        "date_trunc('month', arrival_date) = (select date_trunc('month', arrival_date) from "
+        "shipments where port_of_unlading = 'SAVANNAH' and arrival_date between '2025-01-01' and "
+        "'2025-12-31' group by 1 order by sum(teu) desc limit 1) group by 1",
+    )
+    assert sorted(rows(answer)) == sorted(wanted)
+
+
+def test_which_month_was_busiest_still_asks_which_one(session: Session) -> None:
+    session.ask("Monthly shipment counts into Jacksonville in 2025", "asks")
+    answer = session.ask("what was the busiest month?", "asks")
+    assert len(answer.results[0].rows) == 1
+    assert "period" in answer.results[0].roles
+
+
+def test_the_most_of_the_top_one_ranks_on_the_last_answers_measure(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    baltimore = (
+        "port_of_unlading = 'BALTIMORE' and arrival_date between '2025-01-01' and '2025-12-31'"
+    )
+    session.ask("Top 3 commodities by weight into Baltimore last year", "most")
+    answer = session.ask("who shipped the most of the top one?", "most")
+    wanted = sql(
+        gold,
+        f"select shipper_name, sum(gross_weight_kg) w from shipments where {baltimore} and "
+        f"commodity = (select commodity from shipments where {baltimore} group by 1 order by "
+        "sum(gross_weight_kg) desc limit 1) group by 1 order by w desc limit 1",
+    )
+    assert [(name, pytest.approx(weight)) for name, weight in rows(answer)] == wanted
+
+
+def test_a_second_process_reads_it_as_the_one_row_of_the_last_answer(
+    data_dir: Path, tmp_path: Path, gold: duckdb.DuckDBPyConnection
+) -> None:
+    folder = data_copy(data_dir, tmp_path / "d")
+    _ask(folder, "it", "What was the busiest US port in 2025?")
+    second = _ask(folder, "it", "how many shipments did it get from Germany that year?")
+    ((wanted,),) = sql(
+        gold,
+        "select count(*) from shipments where lading_country = 'DE' and arrival_date between "
+        "'2025-01-01' and '2025-12-31' and port_of_unlading = (select port_of_unlading from "
+        "shipments where arrival_date between '2025-01-01' and '2025-12-31' group by 1 order by "
+        "count(*) desc limit 1)",
+    )
+    assert second["results"][0]["rows"] == [[wanted]]
+
+
+def test_the_first_and_the_third_are_compared_on_the_measure_named(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    session.ask("Top 3 carriers into Oakland last quarter", "two")
+    answer = session.ask("compare the first and the third on average transit", "two")
+    oakland = "port_of_unlading = 'OAKLAND' and arrival_date between '2026-01-01' and '2026-03-31'"
+    wanted = sql(
+        gold,
+        f"select carrier_name, avg(transit_days) from shipments where {oakland} and carrier_name "
+        f"in (select carrier_name from (select carrier_name, row_number() over (order by count(*) "
+        f"desc) r from shipments where {oakland} group by 1) where r in (1, 3)) group by 1",
+    )
+    assert sorted(rows(answer)) == sorted((c, pytest.approx(v, abs=0.01)) for c, v in wanted)
