@@ -50,7 +50,8 @@ def main(files: list[str]) -> None:
     for name in files:
         for item in yaml.safe_load((HERE / name).read_text(encoding="utf-8"))["items"]:
             found = outcome(item)
-            counts[item["phenomenon"]][found] += 1
+            # a file of one phenomenon may leave it unsaid: the file's name says it
+            counts[item.get("phenomenon", Path(name).stem)][found] += 1
             silent += [f"{item['id']}: {item['q']}"] if found == "silent" else []
     total: Counter[str] = Counter()
     for phenomenon, count in sorted(counts.items()):
