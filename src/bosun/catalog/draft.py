@@ -52,6 +52,7 @@ from bosun.catalog.summaries import (
     summary_why,
 )
 from bosun.catalog.things import thing_measure, thing_of, thing_why
+from bosun.catalog.time_counts import counts_time
 from bosun.catalog.words import (
     _has,
     _words,
@@ -1123,9 +1124,12 @@ def _field_measures(record: IndexProfile, name: str, unit: str | None) -> dict[s
     words = list(dict.fromkeys([phrase(name), plural(phrase(name)), said, plural(said)]))
     label = f"{'average' if agg == 'avg' else 'total'} {said}"
     measures = {name: {"agg": agg, "field": name, "words": words, "label": label}}
-    if _money_on_sales(record, column) or _is_money(column, {"integer", "long", "float", "double"}):
-        # evidence: money (name cue, non-negative numbers): sum and average both, on sales the sum
-        # is the takings
+    money = _money_on_sales(record, column) or _is_money(
+        column, {"integer", "long", "float", "double"}
+    )
+    if money or counts_time(column):
+        # evidence: money (name cue, non-negative numbers) or a count of days ("hospdays"): sum
+        # and average both, on sales the sum is the takings
         measures = _money_measures(record, name, words)
     if unit:
         for measure in measures.values():

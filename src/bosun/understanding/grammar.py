@@ -222,6 +222,8 @@ class MeasureKindWords(_Data):
     share_label: str
     # a sum said outright ("add up"): of a level it is refused (levels.py)
     summed: list[str]
+    # "total" before a level the catalog averages: the answer's note that no total was made
+    level_total_read: str
     # unit of the catalog's measures → words of things counted in it ("revenue" → USD)
     unit_words: dict[str, list[str]]
 
