@@ -93,12 +93,16 @@ def test_counts_cut_short_are_said_with_their_event(drafted: Drafted) -> None:
     fields = drafted[1]["objects"]["doctoraus"]["fields"]
     assert "hospital admissions" in fields["hospadmi"]["synonyms"], fields["hospadmi"]
     assert "doctor consultations" in fields["doctorco"]["synonyms"], fields["doctorco"]
+    # and the measures are labelled so, not by the split name ("total doctor co")
+    labels = {m["field"]: m["label"] for m in drafted[1]["measures"].values() if m.get("field")}
+    assert labels["doctorco"] == "total doctor consultations", labels
+    assert labels["hospadmi"] == "total hospital admissions", labels
 
 
 def test_a_count_of_days_is_summed_as_well_as_averaged(drafted: Drafted) -> None:
     """ "hospdays" (0 for most people) counts days over the survey's year: an amount, its total a
     sum (time_counts.py), its own words still its average."""
     measures = drafted[1]["measures"]
-    summed = [m for m in measures.values() if m["field"] == "hospdays" and m["agg"] == "sum"]
+    summed = [m for m in measures.values() if m.get("field") == "hospdays" and m["agg"] == "sum"]
     assert summed and "total hospital days" in summed[0]["words"], measures
     assert measures["hospdays"]["agg"] == "avg" and "hospital days" in measures["hospdays"]["words"]
