@@ -7,7 +7,7 @@ the code change they prove (doctoraus_questions.yaml): squeezed names cut short 
 
 Before branch w8-rwm (right / flagged / refused / wrong): 3 / 1 / 5 / 1: d01 d06 d09 right; d10
 flagged ("hospital", "admission" unread); d02 d03 d04 d07 d08 refused; d05 wrong. After: 7 / 0 / 2
-/ 1.
+/ 1. After w8-honest: 8 / 0 / 2 / 0 (d05: a count of days, mostly 0, is summed as well).
 """
 
 from __future__ import annotations
@@ -29,12 +29,11 @@ from tests.byod.public import r_export
 QUESTIONS = questions("doctoraus")
 # Questions not answered right today, with the reason (a strict expected failure each)
 NOT_YET: dict[str, str] = {
-    "d05": "'total hospital days' is read as their average: 'days' drafts an average (wrong)",
     "d07": "'health score' and 'chronic condition' name nothing: hscore, chcond (refused)",
     "d08": "'prescribed medications' names nothing: prescrib splits as pres, crib (refused)",
 }
 # Answered confidently wrong today (no doubt said), with the reason
-WRONG: dict[str, str] = {"d05": NOT_YET["d05"]}
+WRONG: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")
@@ -94,3 +93,16 @@ def test_counts_cut_short_are_said_with_their_event(drafted: Drafted) -> None:
     fields = drafted[1]["objects"]["doctoraus"]["fields"]
     assert "hospital admissions" in fields["hospadmi"]["synonyms"], fields["hospadmi"]
     assert "doctor consultations" in fields["doctorco"]["synonyms"], fields["doctorco"]
+    # and the measures are labelled so, not by the split name ("total doctor co")
+    labels = {m["field"]: m["label"] for m in drafted[1]["measures"].values() if m.get("field")}
+    assert labels["doctorco"] == "total doctor consultations", labels
+    assert labels["hospadmi"] == "total hospital admissions", labels
+
+
+def test_a_count_of_days_is_summed_as_well_as_averaged(drafted: Drafted) -> None:
+    """ "hospdays" (0 for most people) counts days over the survey's year: an amount, its total a
+    sum (time_counts.py), its own words still its average."""
+    measures = drafted[1]["measures"]
+    summed = [m for m in measures.values() if m.get("field") == "hospdays" and m["agg"] == "sum"]
+    assert summed and "total hospital days" in summed[0]["words"], measures
+    assert measures["hospdays"]["agg"] == "avg" and "hospital days" in measures["hospdays"]["words"]

@@ -56,6 +56,10 @@ def test_a_total_of_a_level_is_the_level_as_the_catalog_measures_it(data_dir: Pa
     assert total["status"] == "done" and total["not_understood"] == []
     assert total["results"][0]["columns"] == ["average transit days"]
     assert total["results"][0]["rows"] == average["results"][0]["rows"]
+    # a total was asked and none is shown: the answer says it read the average (issue 37)
+    said = "“total transit time” read as the average transit days"
+    assert any(a.startswith(said) for a in total["assumptions"]), total["assumptions"]
+    assert not any(said in a for a in average["assumptions"])
 
 
 @pytest.mark.parametrize(

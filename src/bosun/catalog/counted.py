@@ -11,6 +11,8 @@ hospital stay"). The thing is a word of that column only: "store" of a "store_vi
     ['hospital admissions']
     >>> counted_words("store_visits", ["store", "store_visits"])
     []
+    >>> said_whole("doctorco", ["doctorco"])
+    'doctor consultations'
 """
 
 from __future__ import annotations
@@ -33,6 +35,14 @@ def counted_words(name: str, names: Collection[str]) -> list[str]:
     if any(set(words[:-1]) & set(other) for other in others):
         return said
     return [*said, " ".join(words[:-1])]
+
+
+def said_whole(name: str, names: Collection[str]) -> str:
+    """The column's words as a measure is labelled, a cut event noun said whole ("doctor co" is
+    "doctor consultations")."""
+    words = spoken(name, names, quantity=True).split()
+    event = _event(words[-1]) if len(words) > 1 else None
+    return " ".join([*words[:-1], event] if event else words)
 
 
 def _event(word: str) -> str | None:

@@ -23,7 +23,7 @@ from bosun.catalog.codes import (
     flag_word,
     is_letter_code,
 )
-from bosun.catalog.counted import counted_words
+from bosun.catalog.counted import counted_words, said_whole
 from bosun.catalog.flags import flag_value, is_number_flag, number_flag_values, share_measures
 from bosun.catalog.gaps import gap_notes
 from bosun.catalog.levels import average_amounts, draft_levels, levels_of, mark_averaged
@@ -52,6 +52,7 @@ from bosun.catalog.summaries import (
     summary_why,
 )
 from bosun.catalog.things import thing_measure, thing_of, thing_why
+from bosun.catalog.time_counts import counts_time
 from bosun.catalog.words import (
     _has,
     _words,
@@ -1119,13 +1120,16 @@ def _field_measures(record: IndexProfile, name: str, unit: str | None) -> dict[s
     average."""
     column = record.columns[name]
     agg = aggregation(column)
-    said = spoken(name, record.columns, quantity=True)
+    said = said_whole(name, record.columns)
     words = list(dict.fromkeys([phrase(name), plural(phrase(name)), said, plural(said)]))
     label = f"{'average' if agg == 'avg' else 'total'} {said}"
     measures = {name: {"agg": agg, "field": name, "words": words, "label": label}}
-    if _money_on_sales(record, column) or _is_money(column, {"integer", "long", "float", "double"}):
-        # evidence: money (name cue, non-negative numbers): sum and average both, on sales the sum
-        # is the takings
+    money = _money_on_sales(record, column) or _is_money(
+        column, {"integer", "long", "float", "double"}
+    )
+    if money or counts_time(column):
+        # evidence: money (name cue, non-negative numbers) or a count of days ("hospdays"): sum
+        # and average both, on sales the sum is the takings
         measures = _money_measures(record, name, words)
     if unit:
         for measure in measures.values():
@@ -1135,7 +1139,7 @@ def _field_measures(record: IndexProfile, name: str, unit: str | None) -> dict[s
 
 def _money_measures(record: IndexProfile, name: str, words: list[str]) -> dict[str, Any]:
     """The sum (named with the takings words where this column is the takings) and the average."""
-    said = spoken(name, record.columns, quantity=True)
+    said = said_whole(name, record.columns)
     total = f"total {said}"
     takings = [str(w) for w in _words()["takings_words"]] if _takings_column(record) == name else []
     # a price-like name alone means its average ("price by size"); an amount-like name alone its sum

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bosun.catalog.counted import said_whole
 from bosun.catalog.profile import Column, IndexProfile
-from bosun.catalog.words import _has, phrase, plural, singular, spoken, words_of
+from bosun.catalog.words import _has, phrase, plural, singular, words_of
 
 _PERCENT = 100  # a level of fractions no larger than this is a rate or a percentage
 
@@ -64,7 +65,7 @@ def draft_levels(
     "total …" to a sum (none for a rate or a ratio, which no sum means), "… rate" for a rate."""
     for name in levels:
         column = record.columns[name]
-        said = spoken(name, record.columns, quantity=True)
+        said = said_whole(name, record.columns)
         rate = _rate_words(column, said)
         fields[name]["level"] = True
         fields[name]["synonyms"] = list(dict.fromkeys([*fields[name]["synonyms"], *rate]))
@@ -143,7 +144,7 @@ def average_amounts(
             continue
         if any(m["agg"] == "avg" for m in own):
             continue
-        said = spoken(name, record.columns, quantity=True)
+        said = said_whole(name, record.columns)
         words = [f"average {w}" for w in dict.fromkeys([said, phrase(name), plural(said)])]
         measures[f"average_{name}"] = {
             "agg": "avg",

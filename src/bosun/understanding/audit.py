@@ -341,6 +341,11 @@ def _said_verb(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
     return True
 
 
+def _bounded(span: Span, tag: Tag, found: Evidence, catalog: Catalog) -> bool:
+    """ "tracks that cost 1.99": a measure verb says a bound or an equality the reading holds."""
+    return bool(found.quantities)
+
+
 # kind → what in the Meaning explains a span of that kind
 CHECKS: dict[str, Check] = {
     "value": _value,
@@ -369,6 +374,7 @@ CHECKS: dict[str, Check] = {
     "date_word": _said_verb,
     "link_value": _link_value,
     "scope": _scope,
+    "value_verb": _bounded,
 }
 
 

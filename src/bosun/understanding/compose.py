@@ -64,6 +64,7 @@ from bosun.understanding.phrases import field_name
 from bosun.understanding.record_bounds import record_bounds
 from bosun.understanding.sets import sets
 from bosun.understanding.tagger import Span, is_plural, kind_at, read, time_of, unread_at
+from bosun.understanding.unit_bounds import bound_field, measure_equalities
 
 _GLUE = frozenset({"function", "filler", "neutral", "structure", "meaning", "quantifier"})
 # Kinds that shape a question without being content of their own: not reported when left unused.
@@ -314,6 +315,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         ranges,
         record_bounds,
         thresholds,
+        measure_equalities,
         having.having,
         presence.presence,
         time_filter,
@@ -459,12 +461,7 @@ def thresholds(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             continue
         at, value = number
         written, unit_at = _written_unit(spans, at)
-        name = (
-            hint
-            or _field_after(spans, at, c)
-            or _field_of_unit(written, c)
-            or _field_before(spans, i, c)
-        )
+        name = bound_field(spans, i, at, hint, written, c)  # of the written unit (unit_bounds.py)
         if name is None:  # "over 5 widgets": a threshold on nothing the catalog knows, said
             c.said.append(" ".join(s.text for s in spans[i : at + 2]))
             read(spans[i : at + 2])

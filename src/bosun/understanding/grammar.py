@@ -181,6 +181,7 @@ class Phrases(_Data):
     more_values: str
     bounds: dict[str, str]
     between: str
+    exactly: str  # both bounds one number: "cost 1.99"
     both_bounds: str
     truth: dict[str, str]
     span: str
@@ -229,8 +230,12 @@ class MeasureKindWords(_Data):
     share_label: str
     # a sum said outright ("add up"): of a level it is refused (levels.py)
     summed: list[str]
+    # "total" before a level the catalog averages: the answer's note that no total was made
+    level_total_read: str
     # unit of the catalog's measures → words of things counted in it ("revenue" → USD)
     unit_words: dict[str, list[str]]
+    # unit → verbs that ask a measure in it, before a number ("cost 1.99", "weighing 12 kg")
+    value_verbs: dict[str, list[str]]
 
 
 class VerbPlace(_Data):
@@ -506,6 +511,8 @@ def _measure_kind_words(lexicon: Lexicon, words: MeasureKindWords) -> None:
     lexicon.add_all(words.share, "share")
     lexicon.add_all(words.dated, "dated")
     lexicon.add_all(words.summed, "summed")
+    for unit, verbs in words.value_verbs.items():
+        lexicon.add_all(verbs, "value_verb", unit)
 
 
 def _analysis_words(lexicon: Lexicon, g: Grammar) -> None:

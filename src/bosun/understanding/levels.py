@@ -109,12 +109,24 @@ def level_totals(spans: list[Span], c: Composer, meaning: Meaning) -> None:
             continue
         after = _asked_after(spans, i, c, levels)
         if after is not None and not _refused(after, span):
-            span.used = True  # "total transit time": the average transit time
+            _read_as_measured(span, after, c, meaning)
             continue
         asked = after or _asked_before(spans, i, c, levels)
         if asked is not None and _refused(asked, span):
             _refuse(span, asked, c, meaning)
             return
+
+
+def _read_as_measured(said: Span, asked: _Asked, c: Composer, meaning: Meaning) -> None:
+    """ "total transit time": the level as the catalog measures it; when that is an average, the
+    answer says so, since the question asked for a total and gets none."""
+    said.used = True
+    measure = c.catalog.spec.measures.get(asked.measure) if asked.measure else None
+    if measure is None or measure.agg != "avg":
+        return  # "total hold rate": the rate itself, no total to miss
+    template = c.grammar.measure_kinds.level_total_read
+    words = " ".join([said.text, _words(asked.spans, c)])
+    meaning.assumptions.append(template.format(words=words, measure=measure.label))
 
 
 def _refuse(said: Span, asked: _Asked, c: Composer, meaning: Meaning) -> None:

@@ -193,11 +193,10 @@ def _bounds(condition: Condition, unit: str | None) -> list[str]:
         and condition.gt is None
         and condition.lt is None
     ):
-        return [
-            words.between.format(
-                low=_number(condition.gte, unit), high=_number(condition.lte, unit)
-            )
-        ]
+        low, high = _number(condition.gte, unit), _number(condition.lte, unit)
+        if low == high:
+            return [words.exactly.format(value=low)]
+        return [words.between.format(low=low, high=high)]
     bounds = {"gt": condition.gt, "gte": condition.gte, "lt": condition.lt, "lte": condition.lte}
     return [
         words.bounds[op].format(value=_number(value, unit))

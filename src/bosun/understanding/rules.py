@@ -673,11 +673,18 @@ def _name_like(text: str) -> bool:
 
 def _code_after(spans: list[Span], at: int) -> Span | None:
     """The identifier written within three words after a kind of object: not a number after a
-    bound ("diamonds over 10000 dollars" bounds an amount)."""
+    bound or a measure verb, nor one with a unit ("diamonds over 10000 dollars", "shipments
+    weighing 12000 kg", "tracks that cost 10000" are amounts)."""
     for k in range(at + 1, min(len(spans), at + 4)):
-        if _code_like(spans[k].text) and not spans[k - 1].has("threshold"):
+        amount = _amount_at(spans, k)
+        if _code_like(spans[k].text) and not amount:
             return spans[k]
     return None
+
+
+def _amount_at(spans: list[Span], k: int) -> bool:
+    before = spans[k - 1].has("threshold") or spans[k - 1].has("value_verb")
+    return before or (k + 1 < len(spans) and spans[k + 1].has("unit"))
 
 
 def _code_like(text: str) -> bool:
