@@ -12,16 +12,12 @@ shipments of each port. Without it a grouping with no measure lists only the gro
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bosun.understanding.meaning import Meaning
+from bosun.understanding.rulekit import ComposerView
 from bosun.understanding.tagger import Span, is_plural
 
-if TYPE_CHECKING:
-    from bosun.understanding.compose import Composer
 
-
-def plural_values(spans: list[Span], c: Composer, meaning: Meaning) -> None:
+def plural_values(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
     """A composition rule: a grouped question whose records are named by a plural value."""
     if (meaning.group_by or meaning.interval) and names_records(spans):
         c.records_named = True

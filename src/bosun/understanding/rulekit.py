@@ -26,6 +26,7 @@ class ComposerView(Protocol):
 
     wh_plural: bool | None  # "which carriers" (several) or "which carrier" (one)
     said: list[str]  # words read but not usable: reported as not understood
+    records_named: bool  # the records are named ("shipments", "customs holds"): counted
 
     def after(self, spans: list[Span], i: int) -> int | None: ...
 
