@@ -29,6 +29,9 @@ from bosun.understanding.timewords import TimeRange, find_time_ranges
 
 SHORTEST = 2  # letters of a shorthand: "wk", "yr"
 LONGEST = 4  # "cust", "wkly": a longer word is a word, or a typo of one
+# a catalog word's shorthand has three letters at least ("qty", "amt"): two letters are a unit or
+# the grammar's own shorthand ("mm", "kg", "wk"), and would stand for too many words ("mm": maximum)
+SHORTEST_OF_CATALOG = 3
 MOST_READINGS = 3  # a shorthand of more catalog words than this says nothing
 VOWELS = frozenset("aeiou")
 # the lexicon's tags that hold a catalog's words: what its shorthand may stand for
@@ -78,7 +81,7 @@ class Shorthand:
     def _catalog(self, word: str) -> list[str]:
         """The catalog words `word` abbreviates; of several, those it is the whole skeleton of
         ("cnt" is count, not container)."""
-        if not SHORTEST <= len(word) <= LONGEST or not word.isalpha():
+        if not SHORTEST_OF_CATALOG <= len(word) <= LONGEST or not word.isalpha():
             return []
         found = _one_form_each([w for w in self.words if abbreviates(word, w)])
         exact = [w for w in found if skeleton(w) == word]
