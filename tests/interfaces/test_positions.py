@@ -122,3 +122,23 @@ def test_the_first_and_the_third_are_compared_on_the_measure_named(
         f"desc) r from shipments where {oakland} group by 1) where r in (1, 3)) group by 1",
     )
     assert sorted(rows(answer)) == sorted((c, pytest.approx(v, abs=0.01)) for c, v in wanted)
+
+
+def test_that_week_is_the_one_week_the_last_answer_picked(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    """ "that week" after an answer of one week: the turn is asked of that week, with the last
+    question's filters; "who" asks for the carriers, so nothing is said not understood."""
+    session.ask("Monthly shipments into Oakland in 2025", "that")
+    session.ask("which month was the quietest?", "that")
+    answer = session.ask("who were the top 2 carriers that month?", "that")
+    quietest = (
+        "select date_trunc('month', arrival_date) m from shipments where port_of_unlading = "
+        "'OAKLAND' and year(arrival_date) = 2025 group by 1 order by count(*), 1 limit 1"
+    )
+    wanted = sql(
+        gold,
+        "select carrier_name, count(*) n from shipments where port_of_unlading = 'OAKLAND' and "
+        f"date_trunc('month', arrival_date) = ({quietest}) group by 1 order by n desc, 1 limit 2",
+    )
+    assert answer.not_understood == [] and [r[1] for r in rows(answer)] == [n for _, n in wanted]

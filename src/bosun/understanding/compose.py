@@ -351,6 +351,7 @@ def compose(spans: list[Span], meaning: Meaning, composer: Composer) -> Meaning:
         shares,
         page,
         running_levels,
+        leading.who_asks_groups,
     ):
         rule(spans, composer, meaning)
     meaning.intent_type = (

@@ -555,7 +555,9 @@ class Continuation:
         index = positions.index_of(placed[0][1], len(last.first_column)) if placed else None
         if len(placed) == 1 and index is not None:
             return last.first_column[index], placed[0][0]
-        one = said(reply, self.understanding.grammar.referents.one_row)
+        one = said(
+            reply, [*self.understanding.grammar.referents.one_row, *self._that_row(previous)]
+        )
         if one is not None and len(last.first_column) == 1:
             return last.first_column[0], one
         return self._leader(reply, previous, last, today)
@@ -578,6 +580,11 @@ class Continuation:
             text = _without(text, phrase)
         own = self.understanding.analyze(text, today)
         return regrouped_among(previous, own, self._asked(reply, own, previous), pointed_at)
+
+    def _that_row(self, previous: Meaning) -> list[str]:
+        """ "that week", "that carrier": a pointing word before a noun of the last answer's rows."""
+        pointers = self.understanding.grammar.referents.one_row_pointers
+        return [f"{p} {noun}" for p in pointers for noun in self._row_nouns(previous) - {"one"}]
 
     def _row_nouns(self, previous: Meaning) -> set[str]:
         """The words that name one of the last answer's rows ("one", "carrier", "month")."""

@@ -101,6 +101,8 @@ class ReferentWords(_Data):
     among: list[str]
     partitive: list[str]
     one_row: list[str]
+    # "that week", "that carrier": a word before a noun of the rows that points at the one row
+    one_row_pointers: list[str]
     rest: list[str]
     pick: list[str]
     openers: list[str]

@@ -8,7 +8,8 @@ things are listed, as after "which" (the grouping rule reads "which vessels …"
     "Top 10 consignees by TEU"                 → not this rule: the ranking reads it
 
 Only the first content word counts: a thing named later ("shipments of vessels …") is what the
-other rules make of it.
+other rules make of it. A "who" the question opens with asks for the groups it reads, as "which"
+does ("who were the top 3 shippers" is by shipper).
 """
 
 from __future__ import annotations
@@ -37,3 +38,12 @@ def leading_things(spans: list[Span], c: ComposerView, meaning: Meaning) -> None
     at = spans.index(first)
     for relative in spans[at + 1 : at + 2]:
         relative.used = relative.used or relative.has("who")
+
+
+def who_asks_groups(spans: list[Span], c: ComposerView, meaning: Meaning) -> None:
+    """An unread "who" before the thing grouped asks for those groups: it is read with them."""
+    if not meaning.group_by:
+        return
+    for span in spans:
+        if span.has("who") and not span.used and len(span.tags) == 1:
+            span.used = True
