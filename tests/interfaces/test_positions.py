@@ -142,3 +142,23 @@ def test_that_week_is_the_one_week_the_last_answer_picked(
         f"date_trunc('month', arrival_date) = ({quietest}) group by 1 order by n desc, 1 limit 2",
     )
     assert answer.not_understood == [] and [r[1] for r in rows(answer)] == [n for _, n in wanted]
+
+
+@pytest.mark.parametrize(
+    "follow_up", ["what was their average transit time?", "average transit time for each of them?"]
+)
+def test_their_figure_is_the_figure_of_each_row_shown(
+    session: Session, gold: duckdb.DuckDBPyConnection, follow_up: str
+) -> None:
+    """ "what was their average transit time?" after the top 3 shippers: each of those 3, never
+    the average over every shipment (it once answered 19.03 days of all shipments, no doubt said)."""
+    session.ask("top 3 shippers into Miami by TEU in 2025", follow_up)
+    answer = session.ask(follow_up, follow_up)
+    miami = "port_of_unlading = 'MIAMI' and year(arrival_date) = 2025"
+    wanted = sql(
+        gold,
+        f"select shipper_name, avg(transit_days) a from shipments where {miami} and shipper_name "
+        f"in (select shipper_name from shipments where {miami} group by 1 order by sum(teu) desc "
+        "limit 3) group by 1 order by a desc",
+    )
+    assert [(r[0], pytest.approx(r[1], abs=0.01)) for r in rows(answer)] == wanted

@@ -659,6 +659,9 @@ class Continuation:
             return self._kept_among(reply, own, previous, pointed, pointed_at)
         if ranking is not None:
             return ranked_among(previous, own, ranking, pointed_at, reply)
+        if _measured_only(own) and previous.group_by:
+            # "what was their average transit time?": the turn's figure of each row shown
+            return regrouped_among(previous, own, own.measures, pointed_at)
         return self._kept_among(reply, own, previous, pointed, pointed_at)
 
     def _reaggregated(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
@@ -1265,6 +1268,11 @@ def _bare(condition: Condition) -> Condition:
 
 def _dates(time: TimeFilter) -> tuple[str, date | None, date | None]:
     return time.field, time.start, time.end
+
+
+def _measured_only(own: Meaning) -> bool:
+    """The turn names a figure of a field and no filter or step of its own."""
+    return any(m.field for m in own.measures) and not (own.conditions or own.steps)
 
 
 def _without(reply: str, phrase: str | None) -> str:
