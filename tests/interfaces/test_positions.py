@@ -162,3 +162,24 @@ def test_their_figure_is_the_figure_of_each_row_shown(
         "limit 3) group by 1 order by a desc",
     )
     assert [(r[0], pytest.approx(r[1], abs=0.01)) for r in rows(answer)] == wanted
+
+
+def test_the_share_of_a_figure_the_turn_names_over_the_rows_pointed_at(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    """After the top 3 shippers and then their transit times, "the share of Miami's TEU they
+    carried together" is those 3 shippers' TEU over Miami's (it once read each shipper's TEU
+    that went to Miami: 100 % each)."""
+    thread = "together"
+    session.ask("top 3 shippers into Miami by TEU in 2025", thread)
+    session.ask("what were their average transit times?", thread)
+    answer = session.ask("and the share of Miami's TEU they carried together?", thread)
+    miami = "port_of_unlading = 'MIAMI' and year(arrival_date) = 2025"
+    ((part, whole),) = sql(
+        gold,
+        f"select sum(teu) filter (where shipper_name in (select shipper_name from shipments "
+        f"where {miami} group by 1 order by sum(teu) desc limit 3)), sum(teu) from shipments "
+        f"where {miami}",
+    )
+    ((share, *figures),) = rows(answer)
+    assert share == pytest.approx(100 * part / whole, abs=0.01) and figures == [part, whole]

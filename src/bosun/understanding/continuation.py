@@ -303,7 +303,7 @@ class Continuation:
         Seattle arrivals is that?": the last figure's part over its whole (share_of_last.py). Not a
         share asked with dates of its own, a question of its own."""
         spans = self.understanding.spans(reply, today)
-        if not any(s.has("share") for s in spans) or not shareable(previous):
+        if not any(s.has("share") for s in spans):
             return None
         if earlier_said(reply, self.understanding.grammar.referents):
             return None  # "the same part of last year": the last dates moved, not a share
@@ -313,6 +313,10 @@ class Continuation:
         if (own.time and asks_share) or own.group_by or own.interval or own.index != previous.index:
             return None
         measure = self._share_measure(own, previous)
+        # a share of the last figure, or of one the turn names over the last rows ("the share of
+        # Miami's TEU they carried together" after their transit times)
+        if not shareable(previous.model_copy(update={"measures": [measure]})):
+            return None
         shown = (previous.measures or [measure])[0]
         back = phrase is not None or self._points_back(reply, today) or self._among_said(reply)
         if (measure.agg, measure.field) != (shown.agg, shown.field) and not back:

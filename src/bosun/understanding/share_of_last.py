@@ -107,8 +107,9 @@ def _picked(previous: Meaning, named: Named, rows: Rows) -> Split | None:
 
 
 def _shown(previous: Meaning, named: Named, rows: Rows) -> Split | None:
-    """ "what share do they make up together?" after the top 5: the rows shown, added up."""
-    if rows.shown is None or not previous.top_n:
+    """ "what share do they make up together?" after the top 5 (or after rows a turn pointed
+    at): the rows shown, added up."""
+    if rows.shown is None or not (previous.top_n or previous.referent):
         return None
     return Split([rows.shown], _off(previous.conditions, [rows.shown]), grouped=False)
 
