@@ -183,3 +183,20 @@ def test_the_share_of_a_figure_the_turn_names_over_the_rows_pointed_at(
     )
     ((share, *figures),) = rows(answer)
     assert share == pytest.approx(100 * part / whole, abs=0.01) and figures == [part, whole]
+
+
+def test_the_first_one_by_quarter_is_that_row_by_quarter(
+    session: Session, gold: duckdb.DuckDBPyConnection
+) -> None:
+    """ "how did the first one trend by quarter?" after the top 5 consignees: the first one's
+    figure per quarter (it once gave all 5 by quarter, "the first one" silently dropped)."""
+    session.ask("top 5 consignees by TEU into Houston in 2025", "trend")
+    answer = session.ask("how did the first one trend by quarter?", "trend")
+    houston = "port_of_unlading = 'HOUSTON' and year(arrival_date) = 2025"
+    wanted = sql(
+        gold,
+        f"select sum(teu) from shipments where {houston} and consignee_name = (select "
+        f"consignee_name from shipments where {houston} group by 1 order by sum(teu) desc limit 1)"
+        " group by date_trunc('quarter', arrival_date) order by date_trunc('quarter', arrival_date)",
+    )
+    assert [row[-1] for row in rows(answer)] == [total for (total,) in wanted]

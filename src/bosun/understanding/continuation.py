@@ -275,6 +275,9 @@ class Continuation:
             own = own.model_copy(
                 update={"assumptions": [*own.assumptions, assumption], "measures": measures}
             )
+        if row is not None and own.interval and not (own.group_by or own.measures):
+            # "how did the first one trend by quarter?": the figure shown, of that row, by period
+            own = own.model_copy(update={"measures": previous.measures})
         if row is not None and not ((own.group_by or own.interval) and not own.measures):
             dates = self.understanding.catalog.spec.time.default_field
             records = said(reply, self.understanding.catalog.record.synonyms) is not None
