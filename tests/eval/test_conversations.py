@@ -20,7 +20,7 @@ from tests.eval.check_gold import CONVERSATIONS, check, load_items
 # last records or their fields listed, and rows picked by their place).
 _PASSING_WHEN_WRITTEN = """
     c001 c002 c003 c004 c005 c006 c007 c008 c009 c010 c011 c012 c013 c014 c015 c016 c017 c018
-    c019 c020 c021 c022 c023 c025 c026 c027 c028 c029 c030 c031 c032 c033 c034 c035 c036 c037
+    c019 c020 c021 c022 c023 c025 c026 c027 c028 c029 c030 c031 c032 c033 c034 c035 c036 c037 c038
     c041 c042 c044 c045 c046 c047 c048 c049 c050 c051 c052 c053 c054 c055 c056 c057 c058 c059
     c060 c061 c062 c063 c065 c067 c068 c069 c070 c071 c072 c073 c074 c075 c076 c077 c078 c079
     c080 c081 c082 c083 c084 c085 c086 c087 c088 c089 c090 c091 c092 c093 c094 c095 c096 c097

@@ -101,6 +101,7 @@ class ReferentWords(_Data):
     among: list[str]
     partitive: list[str]
     one_row: list[str]
+    one_record: list[str]
     rest: list[str]
     pick: list[str]
     openers: list[str]
