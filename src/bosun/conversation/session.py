@@ -21,6 +21,7 @@ from bosun.answers import day_name, held_keys
 from bosun.catalog import Catalog, load_catalog
 from bosun.catalog.check import require_sound
 from bosun.conversation.goals import goals_for
+from bosun.conversation.leaders import cut_short, far_end, leaders_of_all
 from bosun.conversation.llm import with_model
 from bosun.conversation.marks import MarkStore, attach_examples
 from bosun.conversation.store import TurnStore, TurnSummary, open_turn_store
@@ -370,6 +371,8 @@ def _summary(question: str, answer: Answer, state: MainState, context: RunContex
         clarification = AskedBack(term=term, options=answer.clarification.options, asked=asked)
     first = [row[0] for row in answer.results[0].rows[:10]] if answer.results else []
     held = _held(meaning, context.catalog)
+    far = far_end(meaning, context)  # the group a ranking's cut left out, if any
+    far = held.get(far, far)
     return TurnSummary(
         turn_id=0,
         human_message=question,
@@ -378,8 +381,10 @@ def _summary(question: str, answer: Answer, state: MainState, context: RunContex
         meaning=meaning,
         clarification=clarification,
         first_column=[held.get(key, key) for key in first],
-        leaders=[held.get(key, key) for key in _leaders(answer, meaning)],
-        rows=_rows(answer, meaning, held),
+        leaders=leaders_of_all(
+            [held.get(key, key) for key in _leaders(answer, meaning)], far, meaning
+        ),
+        rows=cut_short(_rows(answer, meaning, held), far),
         alternatives=_alternatives(answer),
         alternative_rows=_alternative_rows(answer, context.catalog),
     )

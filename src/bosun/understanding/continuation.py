@@ -18,7 +18,7 @@ from typing import Literal
 from dateutil.relativedelta import relativedelta
 
 from bosun.catalog import Catalog
-from bosun.understanding import listing, positions
+from bosun.understanding import at_figure, listing, positions
 from bosun.understanding.compose import Composer
 from bosun.understanding.goals import Part, definition, fields_asked
 from bosun.understanding.grammar import FollowUp, english
@@ -72,6 +72,7 @@ from bosun.understanding.share_of_last import (
     shared,
     shown_rows,
 )
+from bosun.understanding.tagger import Span
 
 Value = str | int | float | bool  # a value of a record field, as a condition takes it
 # how an answer says which of the last turn's constraints a follow-up kept
@@ -202,7 +203,7 @@ class Continuation:
         self, reply: str, previous: Meaning, last: PastTurn, today: date
     ) -> Continued | None:
         title = f"{previous.text} → {reply.strip()}"
-        listed = self._listed(reply, previous, today)
+        listed = self._listed(reply, previous, last, today)
         # "what are their ETAs?" after a list of records: the same records, with their ETA
         if listed is not None:
             return Continued("follow_up", title, listed.model_copy(update={"text": title}))
@@ -285,7 +286,29 @@ class Continuation:
             return Continued("follow_up", title, pointed_at)
         return self._built_on(reply, own, previous, last, title, row, self._cued(reply, today))
 
-    def _listed(self, reply: str, previous: Meaning, today: date) -> Meaning | None:
+    def _held(
+        self,
+        reply: str,
+        previous: Meaning,
+        last: PastTurn,
+        spans: list[Span],
+        asked: listing.Asked | None,
+    ) -> Meaning | None:
+        """ "show me that shipment" after the earliest ETA among some: the records holding that
+        figure (understanding/at_figure.py), with the fields `asked`; refused when the turn kept
+        no figure, never all the records counted."""
+        words = self.understanding.grammar.referents.one_record
+        phrase = at_figure.points_at_one(reply, words)
+        shown = at_figure.shown_of_one(spans, asked)
+        if phrase is None or shown is None or not at_figure.extreme(previous):
+            return None
+        figure = last.first_column[0] if len(last.first_column) == 1 else None
+        held = at_figure.records_at_figure(previous, figure, shown)
+        if held is not None:
+            return held
+        return previous.model_copy(update={"refusal": Refusal(reason="not_held", words=[phrase])})
+
+    def _listed(self, reply: str, previous: Meaning, last: PastTurn, today: date) -> Meaning | None:
         """ "who are the consignees?", "what are their ETAs?" after a list of records or a count:
         those records' fields (understanding/listing.py)."""
         if not listing.applies(previous):
@@ -295,6 +318,9 @@ class Continuation:
         spans = self.understanding.spans(reply, today)
         dates = catalog.spec.time.default_field
         asked = listing.asked_of_records(spans, catalog.spec.asks, dates, questions)
+        held = self._held(reply, previous, last, spans, asked)
+        if held is not None:  # "show me that shipment" after the earliest ETA
+            return held
         if asked is None:
             return None
         if not (asked.pointed or asked.records) and self._asks_terms(reply, today):

@@ -103,6 +103,7 @@ class ReferentWords(_Data):
     one_row: list[str]
     # "that week", "that carrier": a word before a noun of the rows that points at the one row
     one_row_pointers: list[str]
+    one_record: list[str]
     rest: list[str]
     pick: list[str]
     openers: list[str]

@@ -273,7 +273,9 @@ class Referent(BaseModel):
     words: str = Field("", description="what the turn points at, in words")
 
 
-RefusalReason = Literal["future", "cause", "no_measure", "opinion", "no_date_part", "no_referent"]
+RefusalReason = Literal[
+    "future", "cause", "no_measure", "opinion", "no_date_part", "no_referent", "not_held"
+]
 
 
 class Refusal(BaseModel):
@@ -285,6 +287,7 @@ class Refusal(BaseModel):
     # lacks (a price, a rate, satisfaction); opinion: a judgement (best, most reliable) the data
     # does not hold; no_date_part: a weekday, month or hour of a date field the data does not derive
     # ("by hour" over dates alone); no_referent: "them" with no earlier answer to point at
+    # not_held: "that shipment" after a figure no record was kept as holding
     words: list[str] = Field(default_factory=list, description="the question's words that ask it")
     total: bool = Field(
         False,
