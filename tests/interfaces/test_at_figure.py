@@ -4,29 +4,13 @@ shipment counted. Rows checked against SQL on the dev set's data."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import duckdb
-import pytest
 
 from bosun.conversation.session import Session
-from tests.conftest import sample_session
 from tests.interfaces.test_listing_records import column, pairs, sql
 
 _BALTIMORE = "status = 'in_transit' and port_of_unlading = 'BALTIMORE'"
 _OAKLAND = "carrier_name = 'MSC' and port_of_unlading = 'OAKLAND'"
-
-
-@pytest.fixture
-def session(data_dir: Path, tmp_path: Path) -> Iterator[Session]:
-    yield from sample_session(data_dir, tmp_path)
-
-
-@pytest.fixture(scope="module")
-def gold(data_dir: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as connection:
-        yield connection
 
 
 def test_that_shipment_after_the_earliest_eta_is_the_one_holding_it(

@@ -20,18 +20,6 @@ from bosun.errors import StoreError
 from bosun.interfaces.cli.app import app
 from bosun.planner.answer import Answer
 from bosun.settings import Settings
-from tests.conftest import sample_session
-
-
-@pytest.fixture
-def session(data_dir: Path, tmp_path: Path) -> Iterator[Session]:
-    yield from sample_session(data_dir, tmp_path)
-
-
-@pytest.fixture(scope="module")
-def gold(data_dir: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as connection:
-        yield connection
 
 
 def rows(answer: Answer) -> list[list[Any]]:

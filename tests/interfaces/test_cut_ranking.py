@@ -4,30 +4,14 @@ the 10 shown; after "the top 3", of those 3. Figures checked against SQL on the 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import duckdb
-import pytest
 
 from bosun.conversation.session import Session
-from tests.conftest import sample_session
 
 _NEW_YORK = "port_of_unlading = 'NEW YORK' and year(arrival_date) = 2025"
 _RANKED = (
     f"select carrier_name from shipments where {_NEW_YORK} group by 1 order by avg(transit_days)"
 )
-
-
-@pytest.fixture
-def session(data_dir: Path, tmp_path: Path) -> Iterator[Session]:
-    yield from sample_session(data_dir, tmp_path)
-
-
-@pytest.fixture(scope="module")
-def gold(data_dir: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as connection:
-        yield connection
 
 
 def _count_of(gold: duckdb.DuckDBPyConnection, carrier: str) -> int:

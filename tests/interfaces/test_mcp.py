@@ -47,12 +47,6 @@ def folder(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return own
 
 
-@pytest.fixture(scope="module")
-def gold(data_dir: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as connection:
-        yield connection
-
-
 def _env(folder: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BOSUN_")}
     return {**env, "BOSUN_DATA_DIR": str(folder), **extra}

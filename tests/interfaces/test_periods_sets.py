@@ -20,12 +20,6 @@ def session(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     yield from sample_session(data_dir, tmp_path_factory.mktemp("periods"))
 
 
-@pytest.fixture(scope="module")
-def gold(data_dir: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as connection:
-        yield connection
-
-
 def rows(gold: duckdb.DuckDBPyConnection, sql: str) -> list[tuple[Any, ...]]:
     return gold.execute(sql).fetchall()
 

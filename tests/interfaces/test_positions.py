@@ -4,7 +4,6 @@ answer's measure when it names none. Rows checked against SQL on the dev set's d
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,20 +12,8 @@ import pytest
 
 from bosun.conversation.session import Session
 from bosun.planner.answer import Answer
-from tests.conftest import sample_session
 from tests.interfaces.serving import data_copy
 from tests.interfaces.test_referents import _ask
-
-
-@pytest.fixture
-def session(data_dir: Path, tmp_path: Path) -> Iterator[Session]:
-    yield from sample_session(data_dir, tmp_path)
-
-
-@pytest.fixture(scope="module")
-def gold(data_dir: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as connection:
-        yield connection
 
 
 def sql(gold: duckdb.DuckDBPyConnection, query: str) -> list[tuple[Any, ...]]:

@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,21 +16,9 @@ import pytest
 
 from bosun.conversation.session import Session
 from bosun.planner.answer import Answer
-from tests.conftest import sample_session
 from tests.interfaces.serving import data_copy
 
 SOURCE = str(Path(__file__).resolve().parents[2] / "src")
-
-
-@pytest.fixture
-def session(data_dir: Path, tmp_path: Path) -> Iterator[Session]:
-    yield from sample_session(data_dir, tmp_path)
-
-
-@pytest.fixture(scope="module")
-def gold(data_dir: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as connection:
-        yield connection
 
 
 def rows(answer: Answer) -> list[list[Any]]:

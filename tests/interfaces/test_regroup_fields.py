@@ -5,29 +5,14 @@ both. Rows are checked against SQL on the dev set's data."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import duckdb
-import pytest
 
 from bosun.conversation.session import Session
 from bosun.planner.answer import Answer
-from tests.conftest import sample_session
 
 MIAMI_2025 = "port_of_unlading = 'MIAMI' and arrival_date between '2025-01-01' and '2025-12-31'"
-
-
-@pytest.fixture
-def session(data_dir: Path, tmp_path: Path) -> Iterator[Session]:
-    yield from sample_session(data_dir, tmp_path)
-
-
-@pytest.fixture(scope="module")
-def gold(data_dir: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as connection:
-        yield connection
 
 
 def rows(answer: Answer) -> list[tuple[Any, ...]]:

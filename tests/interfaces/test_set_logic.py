@@ -4,31 +4,17 @@ against SQL over the dev set's data."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import duckdb
-import pytest
 
 from bosun.conversation.session import Session
-from tests.conftest import sample_session
 from tests.interfaces.serving import data_copy
 from tests.interfaces.test_referents import _ask
 
 LAST_WEEK = "arrival_date between '2026-06-08' and '2026-06-14'"
 IN_2025 = "arrival_date between '2025-01-01' and '2025-12-31'"
-
-
-@pytest.fixture
-def session(data_dir: Path, tmp_path: Path) -> Iterator[Session]:
-    yield from sample_session(data_dir, tmp_path)
-
-
-@pytest.fixture(scope="module")
-def gold(data_dir: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as connection:
-        yield connection
 
 
 def keys(rows: list[list[Any]]) -> list[Any]:

@@ -5,32 +5,18 @@ data."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import duckdb
-import pytest
 
 from bosun.conversation.session import Session
-from tests.conftest import sample_session
 from tests.interfaces.serving import data_copy
 from tests.interfaces.test_referents import _ask
 
 SAVANNAH_2025 = (
     "port_of_unlading = 'SAVANNAH' and arrival_date between '2025-01-01' and '2025-12-31'"
 )
-
-
-@pytest.fixture
-def session(data_dir: Path, tmp_path: Path) -> Iterator[Session]:
-    yield from sample_session(data_dir, tmp_path)
-
-
-@pytest.fixture(scope="module")
-def gold(data_dir: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as connection:
-        yield connection
 
 
 def share_row(gold: duckdb.DuckDBPyConnection, part: str, whole: str) -> list[Any]:

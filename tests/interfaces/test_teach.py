@@ -61,12 +61,6 @@ def session(folder: Path) -> Iterator[Session]:
     opened.close()
 
 
-@pytest.fixture(scope="module")
-def gold(data_dir: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    with duckdb.connect(str(data_dir / "bosun.duckdb"), read_only=True) as connection:
-        yield connection
-
-
 def _rows(answer: dict[str, object]) -> list[tuple[object, ...]]:
     (result,) = answer["results"]  # type: ignore[misc]
     return [tuple(row) for row in result["rows"]]
